@@ -1,0 +1,114 @@
+package scenario
+
+import (
+	"time"
+
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// File is a scenario file: a list of scenarios.
+type File struct {
+	Scenarios []Scenario `yaml:"scenarios" json:"scenarios"`
+}
+
+// Scenario is one race, fully described as data: the nodes, the initial
+// data, the clients with their algorithm and workload, the faults, the
+// narration and the verdicts the checker must reach.
+type Scenario struct {
+	ID      string   `yaml:"id" json:"id"`
+	Title   sim.Text `yaml:"title" json:"title"`
+	Lesson  sim.Text `yaml:"lesson" json:"lesson"`
+	Source  string   `yaml:"source,omitempty" json:"source,omitempty"`   // seed and section, e.g. "000 ②"
+	Catalog []int    `yaml:"catalog,omitempty" json:"catalog,omitempty"` // CATALOG.md rows it shows
+	Seed    int64    `yaml:"seed,omitempty" json:"seed,omitempty"`
+	Horizon Duration `yaml:"horizon,omitempty" json:"horizon,omitempty"` // default 30s
+
+	Nodes   []Node            `yaml:"nodes,omitempty" json:"nodes,omitempty"` // default: one node "redis"
+	Network Network           `yaml:"network,omitempty" json:"network,omitempty"`
+	Data    map[string]string `yaml:"data,omitempty" json:"data,omitempty"` // string keys written to every master before the run
+	Clients []Client          `yaml:"clients" json:"clients"`
+	Faults  []Fault           `yaml:"faults,omitempty" json:"faults,omitempty"`
+
+	Narration []Narration `yaml:"narration,omitempty" json:"narration,omitempty"`
+	Expect    []string    `yaml:"expect" json:"expect"` // verdict names, e.g. [oversell]
+
+	// Schedule is a recorded list of user actions (manual steps and faults
+	// injected from the browser) replayed on top of the scenario.
+	Schedule []Action `yaml:"schedule,omitempty" json:"schedule,omitempty"`
+}
+
+// Node is one Redis node.
+type Node struct {
+	Name      string   `yaml:"name" json:"name"`
+	ReplicaOf string   `yaml:"replica_of,omitempty" json:"replica_of,omitempty"` // name of its master
+	Lag       Duration `yaml:"lag,omitempty" json:"lag,omitempty"`               // replication delay
+	Offset    Duration `yaml:"clock_offset,omitempty" json:"clock_offset,omitempty"`
+}
+
+// Network sets the latency of every client-node link.
+type Network struct {
+	Latency Duration `yaml:"latency,omitempty" json:"latency,omitempty"` // one way; default 1ms
+	Jitter  Duration `yaml:"jitter,omitempty" json:"jitter,omitempty"`   // extra random delay in [0, jitter)
+	Timeout Duration `yaml:"timeout,omitempty" json:"timeout,omitempty"` // client read timeout; default 1s
+}
+
+// Client is one client process: the lock algorithm it runs and its workload.
+type Client struct {
+	Name      string         `yaml:"name" json:"name"`
+	Algorithm string         `yaml:"algorithm" json:"algorithm"`
+	Params    map[string]any `yaml:"params,omitempty" json:"params,omitempty"`
+	Start     Duration       `yaml:"start,omitempty" json:"start,omitempty"`
+	Requests  int            `yaml:"requests,omitempty" json:"requests,omitempty"` // default 1
+	Work      Duration       `yaml:"work,omitempty" json:"work,omitempty"`         // time inside the critical section
+	Task      string         `yaml:"task,omitempty" json:"task,omitempty"`         // deduct (default) | write | none
+	Skew      Duration       `yaml:"clock_skew,omitempty" json:"clock_skew,omitempty"`
+	Latency   Duration       `yaml:"latency,omitempty" json:"latency,omitempty"` // overrides the network's
+}
+
+// When says when something happens: at a virtual time, or when an event
+// matching On happens (the Nth time, default the first).
+type When struct {
+	At *Duration `yaml:"at,omitempty" json:"at,omitempty"`
+	On *Match    `yaml:"on,omitempty" json:"on,omitempty"`
+}
+
+// Match selects events: every field that is set must be equal.
+type Match struct {
+	Kind   string `yaml:"kind,omitempty" json:"kind,omitempty"`     // exec, mark, expire, fault, ...
+	Name   string `yaml:"name,omitempty" json:"name,omitempty"`     // mark/fault name: acquired, enter, ...
+	Client string `yaml:"client,omitempty" json:"client,omitempty"` //
+	Node   string `yaml:"node,omitempty" json:"node,omitempty"`     //
+	Cmd    string `yaml:"cmd,omitempty" json:"cmd,omitempty"`       // command name, e.g. DEL
+	Key    string `yaml:"key,omitempty" json:"key,omitempty"`       // a touched key
+	Nth    int    `yaml:"nth,omitempty" json:"nth,omitempty"`       // 1-based; default 1
+}
+
+// Fault is one fault of the menu, applied at a time or on an event.
+type Fault struct {
+	When     `yaml:",inline" json:",inline"`
+	Do       string   `yaml:"do" json:"do"` // see sim.FaultKinds
+	Client   string   `yaml:"client,omitempty" json:"client,omitempty"`
+	Node     string   `yaml:"node,omitempty" json:"node,omitempty"`
+	For      Duration `yaml:"for,omitempty" json:"for,omitempty"` // pause/partition length, restart delay
+	By       Duration `yaml:"by,omitempty" json:"by,omitempty"`   // clock jump or skew
+	KeepData bool     `yaml:"keep_data,omitempty" json:"keep_data,omitempty"`
+}
+
+// Narration is a sentence shown at a moment of the run.
+type Narration struct {
+	When     `yaml:",inline" json:",inline"`
+	sim.Text `yaml:",inline" json:",inline"`
+}
+
+// Action is one recorded user action taken before engine step Step: a
+// manual step of Client (Do "step") or a fault (Do is a fault kind).
+type Action struct {
+	Step  int `yaml:"step" json:"step"`
+	Fault `yaml:",inline" json:",inline"`
+}
+
+// Duration is a time.Duration written as "3s", "150ms" in YAML and JSON.
+type Duration time.Duration
+
+// D returns the duration as a time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }

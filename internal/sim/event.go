@@ -1,0 +1,194 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Kind names what an event records.
+type Kind string
+
+// The kinds of event a world records.
+const (
+	KindInit    Kind = "init"    // initial data written to a node before the run
+	KindStart   Kind = "start"   // a client process (or one of its threads) starts
+	KindSend    Kind = "send"    // a client puts a request on the wire
+	KindExec    Kind = "exec"    // a node executes a request (reply and key state after it)
+	KindReply   Kind = "reply"   // the client receives the reply
+	KindLost    Kind = "lost"    // a request or reply was lost on the wire
+	KindTimeout Kind = "timeout" // the client gave up waiting for a reply
+	KindExpire  Kind = "expire"  // a key's TTL ran out on a node
+	KindMark    Kind = "mark"    // a client reports a step of its algorithm (acquired, enter, ...)
+	KindFault   Kind = "fault"   // a fault was applied (crash, pause, partition, clock jump, ...)
+	KindDone    Kind = "done"    // a client thread finished (note holds its error, if any)
+	KindSay     Kind = "say"     // narration attached to a moment of the run
+	KindVerdict Kind = "verdict" // a checker verdict
+)
+
+// KeyState is the state of one key on one node right after an event.
+type KeyState struct {
+	Key    string `json:"key"`
+	Type   string `json:"type,omitempty"`  // "string", "hash", ... or "" when the key is gone
+	Value  string `json:"value,omitempty"` // a string's value, or a hash as field=value pairs
+	Owner  string `json:"owner,omitempty"` // the client whose token the value holds, if any
+	TTL    int64  `json:"ttl"`             // remaining time to live in ms; -1 none, -2 gone
+	Expire int64  `json:"expire,omitempty"`
+}
+
+// Exists reports whether the key exists.
+func (k KeyState) Exists() bool { return k.TTL != -2 }
+
+// String gives the key's canonical text form: key="value"(owner) ttl=3s.
+func (k KeyState) String() string {
+	if !k.Exists() {
+		return k.Key + "=(gone)"
+	}
+	var b strings.Builder
+	b.WriteString(k.Key)
+	b.WriteByte('=')
+	if k.Type == "string" {
+		b.WriteString(strconv.Quote(k.Value))
+	} else {
+		b.WriteString("{" + k.Value + "}")
+	}
+	if k.Owner != "" {
+		b.WriteString("(" + k.Owner + ")")
+	}
+	if k.TTL >= 0 {
+		b.WriteString(" ttl=" + FormatTime(time.Duration(k.TTL)*time.Millisecond))
+	}
+	return b.String()
+}
+
+// Text is a sentence in English and Chinese.
+type Text struct {
+	En string `json:"en" yaml:"en"`
+	Zh string `json:"zh" yaml:"zh"`
+}
+
+// Event is one thing that happened in a world. Seq numbers events from 1;
+// Step is the engine step that produced it (0 for setup). T is virtual time
+// since the world's start.
+type Event struct {
+	Seq    int           `json:"seq"`
+	Step   int           `json:"step"`
+	T      time.Duration `json:"t"`
+	Kind   Kind          `json:"kind"`
+	Client string        `json:"client,omitempty"`
+	Thread string        `json:"thread,omitempty"`
+	Node   string        `json:"node,omitempty"`
+	Req    int           `json:"req,omitempty"`  // seq of the send event a request's events belong to
+	Sent   time.Duration `json:"sent,omitempty"` // for exec, lost and timeout: when the request was sent
+	Cmd    []string      `json:"cmd,omitempty"`
+	Reply  string        `json:"reply,omitempty"`
+	Keys   []KeyState    `json:"keys,omitempty"`
+	Name   string        `json:"name,omitempty"` // the mark, fault or verdict name
+	Note   string        `json:"note,omitempty"`
+	Say    *Text         `json:"say,omitempty"`
+	Refs   []int         `json:"refs,omitempty"` // seqs of the events a verdict or narration points at
+}
+
+// Who is the actor of the event: client (with thread when not "main") or node.
+func (e *Event) Who() string {
+	if e.Client == "" {
+		return e.Node
+	}
+	if e.Thread != "" && e.Thread != "main" {
+		return e.Client + "/" + e.Thread
+	}
+	return e.Client
+}
+
+// String is the event's one canonical text line, used by the CLI, golden
+// tests and captions:
+//
+//	#12 1.002s exec redis <- A: SET lock 7f3a NX PX 3000 -> OK | lock="7f3a"(A) ttl=3s
+func (e *Event) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#%d %s %s ", e.Seq, FormatTime(e.T), e.Kind)
+	switch e.Kind {
+	case KindSend:
+		fmt.Fprintf(&b, "%s -> %s: %s", e.Who(), e.Node, FormatCmd(e.Cmd))
+	case KindExec:
+		fmt.Fprintf(&b, "%s <- %s: %s -> %s", e.Node, e.Who(), FormatCmd(e.Cmd), e.Reply)
+	case KindReply:
+		fmt.Fprintf(&b, "%s <- %s: %s", e.Who(), e.Node, e.Reply)
+	case KindLost, KindTimeout:
+		fmt.Fprintf(&b, "%s %s: %s", e.Who(), e.Node, FormatCmd(e.Cmd))
+	case KindExpire, KindInit:
+		b.WriteString(e.Node)
+	case KindVerdict:
+		b.WriteString(e.Name)
+	default:
+		who := e.Who()
+		if e.Client != "" && e.Node != "" {
+			who += " " + e.Node
+		}
+		b.WriteString(who)
+		if e.Name != "" {
+			b.WriteString(" " + e.Name)
+		}
+	}
+	for i, k := range e.Keys {
+		if i == 0 {
+			b.WriteString(" | ")
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(k.String())
+	}
+	note := e.Note
+	if e.Say != nil {
+		note = e.Say.En
+	}
+	if note != "" {
+		b.WriteString(" -- " + note)
+	}
+	if len(e.Refs) > 0 {
+		b.WriteString(" [")
+		for i, r := range e.Refs {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString("#" + strconv.Itoa(r))
+		}
+		b.WriteByte(']')
+	}
+	return b.String()
+}
+
+// FormatTime writes a virtual time in seconds with millisecond precision,
+// or microseconds where they matter: 0s, 1.5s, 0.0005s.
+func FormatTime(d time.Duration) string {
+	neg := d < 0
+	if neg {
+		d = -d
+	}
+	s := strconv.FormatFloat(d.Seconds(), 'f', 6, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if neg {
+		s = "-" + s
+	}
+	return s + "s"
+}
+
+// FormatCmd writes a command as redis-cli would show it, quoting arguments
+// that are empty or hold spaces, and shortening long Lua script bodies.
+func FormatCmd(args []string) string {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if i == 1 && len(a) > 40 && len(args) > 0 && strings.EqualFold(args[0], "eval") {
+			a = "<script>"
+		}
+		if a == "" || strings.ContainsAny(a, " \t\n\"'") {
+			a = strconv.Quote(a)
+		}
+		b.WriteString(a)
+	}
+	return b.String()
+}

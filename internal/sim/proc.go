@@ -1,0 +1,204 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Program is the code a client process runs: ordinary Go that talks to
+// Redis through p.Redis and waits through p.Sleep.
+type Program func(ctx context.Context, p *Proc) error
+
+// ClientOptions set up one client process.
+type ClientOptions struct {
+	Start   time.Duration // when the process starts (virtual time)
+	Skew    time.Duration // the process's clock minus the world's
+	Latency time.Duration // one-way latency to every node; 0 uses the world's
+}
+
+// ErrCrashed is what a thread's program sees if it recovers the crash
+// unwinding; programs need not handle it.
+var ErrCrashed = errors.New("sim: process crashed")
+
+// crashSignal unwinds a crashed thread's goroutine.
+type crashSignal struct{}
+
+// Proc is one simulated client process: one or more threads that share its
+// clock, its Redis connections and its fate (pause, crash, restart).
+type Proc struct {
+	w           *World
+	name        string
+	idx         int
+	incarnation int
+	program     Program
+	opt         ClientOptions
+	skew        time.Duration
+	rng         *rand.Rand
+	threads     []*thread
+	clients     []*redis.Client // per node index, made on first use
+	crashed     bool
+	paused      bool
+	pausedUntil time.Duration
+	held        []*item // client-side items waiting for the pause to end
+	tokens      int
+	dropReq     map[string]int // node name ("*" any) -> requests still to drop
+	dropReply   map[string]int // node name ("*" any) -> replies still to drop
+}
+
+// thread is one goroutine of a process, run only when the engine hands it
+// the baton.
+type thread struct {
+	proc    *Proc
+	name    string
+	resume  chan bool // true: unwind (the process crashed)
+	started bool
+	done    bool
+	ctx     context.Context
+}
+
+// Name is the client's name.
+func (p *Proc) Name() string { return p.name }
+
+// Incarnation counts the process's restarts (0 before the first).
+func (p *Proc) Incarnation() int { return p.incarnation }
+
+// Now is the process's own clock: the world's clock plus its skew.
+func (p *Proc) Now() time.Time { return p.w.cfg.Epoch.Add(p.w.now + p.skew) }
+
+// Rand is the process's random source, derived from the world's seed.
+func (p *Proc) Rand() *rand.Rand { return p.rng }
+
+// Nodes lists the world's node names in order.
+func (p *Proc) Nodes() []string { return p.w.NodeNames() }
+
+// Redis gives the process's go-redis client for a node. Its commands are
+// scheduled by the world.
+func (p *Proc) Redis(node string) *redis.Client {
+	n := p.w.node(node)
+	if n == nil {
+		panic(fmt.Sprintf("sim: client %s asks for unknown node %q", p.name, node))
+	}
+	if c := p.clients[n.idx]; c != nil {
+		return c
+	}
+	c := p.w.newClient(p, n)
+	p.clients[n.idx] = c
+	return c
+}
+
+// Token makes a new random identity registered as owned by this process, so
+// that key states show their owner. Tokens come from the process's random
+// source: the same seed gives the same tokens.
+func (p *Proc) Token() string {
+	p.tokens++
+	tok := fmt.Sprintf("%08x", p.rng.Uint32())
+	p.w.tokens[tok] = p.name
+	return tok
+}
+
+// Own registers an identity built by the caller (a thread id, say) as
+// belonging to this process.
+func (p *Proc) Own(token string) { p.w.tokens[token] = p.name }
+
+// Sleep waits d of virtual time. A paused process sleeps through its pause.
+func (p *Proc) Sleep(ctx context.Context, d time.Duration) error {
+	th := p.w.current(p)
+	th.live()
+	if d < 0 {
+		d = 0
+	}
+	p.w.schedule(&item{t: p.w.now + d, kind: itemWake, th: th})
+	th.park()
+	return ctx.Err()
+}
+
+// Mark reports a step of the algorithm (acquired, enter, leave, released,
+// ...) as an event. Marks are what the checker and fault triggers read.
+func (p *Proc) Mark(name, note string) {
+	th := p.w.current(p)
+	th.live()
+	p.w.emit(Event{Kind: KindMark, Client: p.name, Thread: th.name, Name: name, Note: note})
+	th.live()
+}
+
+// Go starts another thread of the process (a watchdog, say). It first runs
+// when the engine schedules it, at the current virtual time.
+func (p *Proc) Go(name string, fn func(ctx context.Context) error) {
+	th := p.w.current(p)
+	th.live()
+	p.w.spawn(p, name, p.w.now, fn)
+}
+
+// live returns only while the thread's process may act: a crashed process
+// unwinds, a paused one waits for its pause to end.
+func (th *thread) live() {
+	p := th.proc
+	if p.crashed {
+		panic(crashSignal{})
+	}
+	for p.paused {
+		p.w.schedule(&item{t: p.w.now, kind: itemWake, th: th})
+		th.park()
+	}
+}
+
+// park gives the baton back to the engine and waits to be run again.
+func (th *thread) park() {
+	w := th.proc.w
+	w.yield <- struct{}{}
+	if <-th.resume {
+		panic(crashSignal{})
+	}
+	if th.proc.crashed {
+		panic(crashSignal{})
+	}
+}
+
+// spawn creates a thread and schedules its start.
+func (w *World) spawn(p *Proc, name string, at time.Duration, fn func(ctx context.Context) error) *thread {
+	th := &thread{proc: p, name: name, resume: make(chan bool), ctx: context.Background()}
+	p.threads = append(p.threads, th)
+	go th.main(fn)
+	w.schedule(&item{t: at, kind: itemStart, th: th})
+	return th
+}
+
+// main is the thread's goroutine: it waits for its first turn, runs the
+// program and reports how it ended.
+func (th *thread) main(fn func(ctx context.Context) error) {
+	w := th.proc.w
+	defer func() {
+		th.done = true
+		w.yield <- struct{}{}
+	}()
+	if <-th.resume {
+		return
+	}
+	th.started = true
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(crashSignal); ok {
+					err = ErrCrashed
+					return
+				}
+				err = fmt.Errorf("panic: %v", r)
+			}
+		}()
+		err = fn(th.ctx)
+	}()
+	if errors.Is(err, ErrCrashed) {
+		return
+	}
+	note := ""
+	if err != nil {
+		note = err.Error()
+	}
+	w.emit(Event{Kind: KindDone, Client: th.proc.name, Thread: th.name, Note: note})
+}

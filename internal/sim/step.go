@@ -1,0 +1,362 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"time"
+)
+
+// boot starts (or restarts) a process's main thread at virtual time at.
+func (w *World) boot(p *Proc, at time.Duration) {
+	h := fnv.New64a()
+	h.Write([]byte(p.name))
+	p.rng = rand.New(rand.NewPCG(uint64(w.cfg.Seed)^h.Sum64(), uint64(p.incarnation)+1))
+	p.crashed, p.paused, p.held, p.threads = false, false, nil, nil
+	p.dropReq, p.dropReply = map[string]int{}, map[string]int{}
+	for i, c := range p.clients {
+		if c != nil {
+			c.Close()
+			p.clients[i] = nil
+		}
+	}
+	prog := p.program
+	w.spawn(p, "main", at, func(ctx context.Context) error { return prog(ctx, p) })
+}
+
+// schedule queues an item; a client-side item of a paused process waits in
+// the process until the pause ends, and one of a crashed process is dropped.
+func (w *World) schedule(it *item) {
+	if it.clientSide() {
+		p := it.th.proc
+		if p.crashed || it.th.done {
+			return
+		}
+		if p.paused {
+			p.held = append(p.held, it)
+			return
+		}
+	}
+	w.q.push(it)
+}
+
+// emit appends an event to the log, tells the watchers and fires triggers.
+// It returns the event's sequence number.
+func (w *World) emit(ev Event) int {
+	ev.Seq = len(w.log) + 1
+	ev.Step = w.step
+	ev.T = w.now
+	w.log = append(w.log, ev)
+	e := &w.log[len(w.log)-1]
+	for _, f := range w.watchers {
+		f(e)
+	}
+	for _, tr := range w.triggers {
+		if !tr.fired && tr.match(e) {
+			tr.fired = true
+			if err := w.Apply(tr.fault); err != nil {
+				w.emit(Event{Kind: KindFault, Name: string(tr.fault.Kind), Note: "not applied: " + err.Error()})
+			}
+		}
+	}
+	return ev.Seq
+}
+
+// Emit appends an event made outside the engine (narration, a verdict).
+func (w *World) Emit(ev Event) int { return w.emit(ev) }
+
+// Watch calls f for every event from now on, right after it is logged.
+func (w *World) Watch(f func(*Event)) { w.watchers = append(w.watchers, f) }
+
+// On applies fault the first time an event matches.
+func (w *World) On(match func(*Event) bool, fault Fault) {
+	w.triggers = append(w.triggers, &trigger{match: match, fault: fault})
+}
+
+// At applies fault at virtual time t.
+func (w *World) At(t time.Duration, fault Fault) {
+	w.q.push(&item{t: t, kind: itemWorld, label: string(fault.Kind), fn: func() {
+		if err := w.Apply(fault); err != nil {
+			w.emit(Event{Kind: KindFault, Name: string(fault.Kind), Client: fault.Client, Node: fault.Node,
+				Note: "not applied: " + err.Error()})
+		}
+	}})
+}
+
+// current is the running thread, which must belong to p.
+func (w *World) current(p *Proc) *thread {
+	th := w.running
+	if th == nil || th.proc != p {
+		panic(fmt.Sprintf("sim: client %s acted outside its own scheduled thread", p.name))
+	}
+	return th
+}
+
+// run hands the baton to a thread until it parks or ends.
+func (w *World) run(th *thread) {
+	if th.done {
+		return
+	}
+	w.running = th
+	th.resume <- false
+	<-w.yield
+	w.running = nil
+	w.reap()
+}
+
+// reap unwinds the parked threads of crashed processes.
+func (w *World) reap() {
+	for _, p := range w.procs {
+		if !p.crashed {
+			continue
+		}
+		for _, th := range p.threads {
+			if !th.done {
+				th.resume <- true
+				<-w.yield
+			}
+		}
+	}
+}
+
+// Step takes the next step: the earliest pending event (ties broken by the
+// seeded random source), or a key expiry due before it. It returns false
+// when the run is over.
+func (w *World) Step() bool {
+	if !w.begin() {
+		return false
+	}
+	it := w.q.peek()
+	if n, key, at, ok := w.nextExpiry(); ok && (it == nil || at <= it.t) {
+		w.advance(at)
+		w.expire(n, key)
+		return true
+	}
+	if it == nil {
+		w.finish()
+		return false
+	}
+	w.advance(it.t)
+	w.process(w.popTie())
+	return true
+}
+
+// StepClient lets one client make its next move now, whatever else is
+// pending ("you are the scheduler"). Expiries due by then come first. It
+// returns false if the client has nothing pending.
+func (w *World) StepClient(name string) (bool, error) {
+	p := w.proc(name)
+	if p == nil {
+		return false, fmt.Errorf("%w %q", ErrUnknownClient, name)
+	}
+	if w.ended || w.closed {
+		return false, nil
+	}
+	var found *item
+	for _, it := range w.q.items {
+		if it.th != nil && it.th.proc == p && (found == nil || it.t < found.t || it.t == found.t && it.order < found.order) {
+			found = it
+		}
+	}
+	if found == nil {
+		return false, nil
+	}
+	if !w.begin() {
+		return false, nil
+	}
+	w.q.remove(func(it *item) bool { return it == found })
+	at := found.t
+	if at < w.now {
+		at = w.now
+	}
+	for {
+		n, key, t, ok := w.nextExpiry()
+		if !ok || t > at {
+			break
+		}
+		w.advance(t)
+		w.expire(n, key)
+	}
+	w.advance(at)
+	w.process(found)
+	return true, nil
+}
+
+// Pending lists the clients that have a move to make, in client order.
+func (w *World) Pending() []string {
+	var out []string
+	for _, p := range w.procs {
+		for _, it := range w.q.items {
+			if it.th != nil && it.th.proc == p {
+				out = append(out, p.name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// begin counts a step, or ends the run at its caps.
+func (w *World) begin() bool {
+	if w.ended || w.closed {
+		return false
+	}
+	if w.step >= w.cfg.MaxSteps {
+		w.finish()
+		return false
+	}
+	next := time.Duration(-1)
+	if it := w.q.peek(); it != nil {
+		next = it.t
+	}
+	if _, _, at, ok := w.nextExpiry(); ok && (next < 0 || at < next) {
+		next = at
+	}
+	if next > w.cfg.Horizon {
+		w.advance(w.cfg.Horizon)
+		w.finish()
+		return false
+	}
+	w.step++
+	return true
+}
+
+func (w *World) finish() { w.ended = true }
+
+// advance moves the virtual clock forward to t (never back).
+func (w *World) advance(t time.Duration) {
+	if t > w.now {
+		w.now = t
+	}
+}
+
+// popTie pops one of the items due at the earliest time, chosen by the
+// seeded random source when there are several.
+func (w *World) popTie() *item {
+	first := w.q.pop()
+	if w.q.len() == 0 || w.q.peek().t != first.t {
+		return first
+	}
+	ties := []*item{first}
+	for w.q.len() > 0 && w.q.peek().t == first.t {
+		ties = append(ties, w.q.pop())
+	}
+	pick := w.rng.IntN(len(ties))
+	for i, it := range ties {
+		if i != pick {
+			w.q.repush(it)
+		}
+	}
+	return ties[pick]
+}
+
+// process carries out one item.
+func (w *World) process(it *item) {
+	switch it.kind {
+	case itemStart:
+		th := it.th
+		w.emit(Event{Kind: KindStart, Client: th.proc.name, Thread: th.name})
+		w.run(th)
+	case itemWake:
+		w.run(it.th)
+	case itemExec:
+		w.exec(it)
+	case itemReply, itemTimeout:
+		w.deliver(it)
+	case itemWorld:
+		it.fn()
+	}
+}
+
+// nextExpiry finds the earliest tracked key expiry over all nodes.
+func (w *World) nextExpiry() (*Node, string, time.Duration, bool) {
+	var best *Node
+	var key string
+	var at time.Duration
+	for _, n := range w.nodes {
+		if n.down {
+			continue
+		}
+		k, t, ok := n.nextExpiry()
+		if ok && (best == nil || t < at) {
+			best, key, at = n, k, t
+		}
+	}
+	return best, key, at, best != nil
+}
+
+// expire logs a key's expiry on its node.
+func (w *World) expire(n *Node, key string) {
+	prev := n.last[key]
+	n.syncClock()
+	ks := n.state(key)
+	if ks.Exists() {
+		return // renewed behind our back: state() tracked the new expiry
+	}
+	note := "TTL ran out"
+	if prev.Owner != "" {
+		note = "TTL ran out; " + prev.Owner + "'s lock is gone"
+	}
+	w.emit(Event{Kind: KindExpire, Node: n.name, Keys: []KeyState{ks}, Note: note})
+}
+
+// afterExec is the place for per-node bookkeeping after a command.
+func (w *World) afterExec(n *Node, req *request) {}
+
+func (w *World) proc(name string) *Proc {
+	for _, p := range w.procs {
+		if p.name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// ownerOf resolves a value (or hash field) to the client whose token it
+// holds: the whole value, or its part before the last ':'.
+func (w *World) ownerOf(v string) string {
+	if c, ok := w.tokens[v]; ok {
+		return c
+	}
+	for i := len(v) - 1; i > 0; i-- {
+		if v[i] == ':' {
+			if c, ok := w.tokens[v[:i]]; ok {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// Run steps until the run is over.
+func (w *World) Run() {
+	for w.Step() {
+	}
+}
+
+// Close ends every thread and releases the nodes. A closed world takes no
+// more steps.
+func (w *World) Close() {
+	if w.closed {
+		return
+	}
+	w.closed = true
+	for _, p := range w.procs {
+		p.crashed = true
+		for _, th := range p.threads {
+			if !th.done {
+				th.resume <- true
+				<-w.yield
+			}
+		}
+		for _, c := range p.clients {
+			if c != nil {
+				c.Close()
+			}
+		}
+	}
+	for _, n := range w.nodes {
+		n.m.Close()
+	}
+}

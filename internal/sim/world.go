@@ -1,0 +1,176 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Config sets up a world. The zero value of every field has a documented
+// default.
+type Config struct {
+	Seed     int64         // the one source of every choice; any value
+	Epoch    time.Time     // the wall-clock time at virtual time 0; default 2026-01-01T00:00:00Z
+	Horizon  time.Duration // the run ends here; default 30s
+	MaxSteps int           // the run ends after this many steps; default 100000
+	Latency  time.Duration // one-way client-node latency; default 1ms
+	Jitter   time.Duration // extra random latency in [0, Jitter); default 0
+	Timeout  time.Duration // how long a client waits for a reply; default 1s
+}
+
+// DefaultEpoch is the wall-clock time of virtual time 0.
+var DefaultEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func (c Config) withDefaults() Config {
+	if c.Epoch.IsZero() {
+		c.Epoch = DefaultEpoch
+	}
+	if c.Horizon <= 0 {
+		c.Horizon = 30 * time.Second
+	}
+	if c.MaxSteps <= 0 {
+		c.MaxSteps = 100000
+	}
+	if c.Latency <= 0 {
+		c.Latency = time.Millisecond
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = time.Second
+	}
+	return c
+}
+
+// Errors of the world's API.
+var (
+	ErrUnknownClient = errors.New("sim: unknown client")
+	ErrUnknownNode   = errors.New("sim: unknown node")
+	ErrBadFault      = errors.New("sim: bad fault")
+)
+
+// World is one simulated system. Its methods must be called from one
+// goroutine; the world runs client threads itself, one at a time.
+type World struct {
+	cfg   Config
+	rng   *rand.Rand
+	now   time.Duration
+	step  int
+	log   []Event
+	q     queue
+	nodes []*Node
+	procs []*Proc
+	yield chan struct{}
+
+	running  *thread
+	execing  *request // the request being executed on its node, if any
+	tokens   map[string]string // token -> client name
+	scripts  map[string]string // sha1 -> script name
+	watchers []func(*Event)
+	triggers []*trigger
+	ended    bool
+	closed   bool
+}
+
+// trigger fires a fault the first time an event matches.
+type trigger struct {
+	match func(*Event) bool
+	fault Fault
+	fired bool
+}
+
+// New makes an empty world.
+func New(cfg Config) *World {
+	cfg = cfg.withDefaults()
+	return &World{
+		cfg:     cfg,
+		rng:     rand.New(rand.NewPCG(uint64(cfg.Seed), 0x10c857e9)),
+		yield:   make(chan struct{}),
+		tokens:  map[string]string{},
+		scripts: map[string]string{},
+	}
+}
+
+// Config returns the world's configuration with defaults filled in.
+func (w *World) Config() Config { return w.cfg }
+
+// Now is the virtual time since the world's start.
+func (w *World) Now() time.Duration { return w.now }
+
+// Steps counts the engine steps taken.
+func (w *World) Steps() int { return w.step }
+
+// Log is every event so far. The caller must not modify it.
+func (w *World) Log() []Event { return w.log }
+
+// Ended reports whether the run is over (nothing left to do, horizon or
+// step cap reached).
+func (w *World) Ended() bool { return w.ended }
+
+// AddNode adds an embedded Redis node.
+func (w *World) AddNode(name string) *Node {
+	n := newNode(w, name, len(w.nodes))
+	w.nodes = append(w.nodes, n)
+	for _, p := range w.procs {
+		p.clients = append(p.clients, nil)
+	}
+	return n
+}
+
+// Node returns the named node, or nil.
+func (w *World) Node(name string) *Node { return w.node(name) }
+
+func (w *World) node(name string) *Node {
+	for _, n := range w.nodes {
+		if n.name == name {
+			return n
+		}
+	}
+	return nil
+}
+
+// NodeNames lists the nodes in the order they were added.
+func (w *World) NodeNames() []string {
+	out := make([]string, len(w.nodes))
+	for i, n := range w.nodes {
+		out[i] = n.name
+	}
+	return out
+}
+
+// ClientNames lists the clients in the order they were added.
+func (w *World) ClientNames() []string {
+	out := make([]string, len(w.procs))
+	for i, p := range w.procs {
+		out[i] = p.name
+	}
+	return out
+}
+
+// Init writes initial string data to a node before the run, as one event.
+func (w *World) Init(node string, data map[string]string, order []string) error {
+	n := w.node(node)
+	if n == nil {
+		return fmt.Errorf("%w %q", ErrUnknownNode, node)
+	}
+	ev := Event{Kind: KindInit, Node: n.name}
+	n.syncClock()
+	for _, k := range order {
+		if err := n.m.Set(k, data[k]); err != nil {
+			return err
+		}
+		ev.Keys = append(ev.Keys, n.state(k))
+	}
+	w.emit(ev)
+	return nil
+}
+
+// AddClient adds a client process that runs prog from opt.Start.
+func (w *World) AddClient(name string, prog Program, opt ClientOptions) *Proc {
+	p := &Proc{w: w, name: name, idx: len(w.procs), program: prog, opt: opt, skew: opt.Skew,
+		clients: make([]*redis.Client, len(w.nodes))}
+	w.procs = append(w.procs, p)
+	w.boot(p, opt.Start)
+	return p
+}
