@@ -4,7 +4,9 @@ go 1.26.8
 
 require (
 	github.com/alicebob/miniredis/v2 v2.40.0
+	github.com/go-chi/chi/v5 v5.5.0
 	github.com/redis/go-redis/v9 v9.23.0
+	go.yaml.in/yaml/v4 v4.0.0
 )
 
 require (

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// loadFile reads --file, or the built-in catalog when it is empty.
+func loadFile(path string) (*scenario.File, error) {
+	if path == "" {
+		return scenario.Parse("scenarios.yaml", lockstep.Scenarios)
+	}
+	return scenario.Load(path)
+}
+
+func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+func cmdList(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("list", stderr)
+	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	f, err := loadFile(*file)
+	if err != nil {
+		return err
+	}
+	for _, s := range f.Scenarios {
+		fmt.Fprintf(stdout, "%s\t%s\n", s.ID, s.Title.En)
+	}
+	return nil
+}
+
+// interleave lets flags come after positional arguments (run ID --seed 2).
+func interleave(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("run", stderr)
+	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
+	seed := fs.Int64("seed", 0, "random seed (default: the scenario's own)")
+	asJSON := fs.Bool("json", false, "print JSON Lines")
+	pos, err := interleave(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("run takes one scenario id (see visualizer list)")
+	}
+	f, err := loadFile(*file)
+	if err != nil {
+		return err
+	}
+	sc, ok := f.Find(pos[0])
+	if !ok {
+		return fmt.Errorf("no scenario %q (see visualizer list)", pos[0])
+	}
+	s := sc.Seed
+	if isSet(fs, "seed") {
+		s = *seed
+	}
+	r, err := lesson.Build(sc, s)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	r.RunToEnd()
+	enc := json.NewEncoder(stdout)
+	for i := range r.World.Log() {
+		e := &r.World.Log()[i]
+		if *asJSON {
+			if err := enc.Encode(e); err != nil {
+				return err
+			}
+		} else {
+			fmt.Fprintln(stdout, e.String())
+		}
+	}
+	if *asJSON {
+		return enc.Encode(map[string]any{"verdict": r.Verdicts()})
+	}
+	fmt.Fprintf(stdout, "verdict: %s\n", strings.Join(r.Verdicts(), ", "))
+	return nil
+}
+
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+func cmdTest(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("test", stderr)
+	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	f, err := loadFile(*file)
+	if err != nil {
+		return err
+	}
+	passed, failed := 0, 0
+	for i := range f.Scenarios {
+		sc := &f.Scenarios[i]
+		got, err := lesson.Verdicts(sc, sc.Seed)
+		switch {
+		case err != nil:
+			failed++
+			fmt.Fprintf(stdout, "FAIL %s: %v\n", sc.ID, err)
+		case !lesson.SameVerdicts(got, sc.Expect):
+			failed++
+			fmt.Fprintf(stdout, "FAIL %s: got %s, want %s\n", sc.ID, strings.Join(got, ", "), strings.Join(sc.Expect, ", "))
+		default:
+			passed++
+			fmt.Fprintf(stdout, "ok   %s: %s\n", sc.ID, strings.Join(got, ", "))
+		}
+	}
+	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
+	if failed > 0 {
+		return errFailed
+	}
+	return nil
+}
+
+func cmdCheck(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("check takes one or more scenario files")
+	}
+	bad := false
+	for _, path := range args {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintln(stdout, err)
+			bad = true
+			continue
+		}
+		if _, err := scenario.Parse(path, b); err != nil {
+			fmt.Fprintln(stdout, err)
+			bad = true
+		}
+	}
+	if bad {
+		return errFailed
+	}
+	return nil
+}

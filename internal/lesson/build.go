@@ -1,0 +1,319 @@
+package lesson
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/lock"
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// StockKey is the key of the stock counter that the deduct task works on.
+const StockKey = "stock"
+
+// Run is one scenario running in a world, with its checker.
+type Run struct {
+	Scenario *scenario.Scenario
+	Seed     int64
+	World    *sim.World
+	Checker  *check.Checker
+	done     bool
+}
+
+// Limits cap what one run may use.
+type Limits struct {
+	MaxSteps int           // default 100000
+	Horizon  time.Duration // the longest horizon allowed; default 10m
+}
+
+// Build makes the world for a scenario and seed, ready to step.
+func Build(sc *scenario.Scenario, seed int64) (*Run, error) {
+	w := sim.New(sim.Config{
+		Seed:    seed,
+		Horizon: sc.Horizon.D(),
+		Latency: sc.Network.Latency.D(),
+		Jitter:  sc.Network.Jitter.D(),
+		Timeout: sc.Network.Timeout.D(),
+	})
+	r := &Run{Scenario: sc, Seed: seed, World: w, Checker: check.New(check.Options{StockKey: StockKey})}
+	w.Watch(func(e *sim.Event) {
+		for _, v := range r.Checker.Observe(e) {
+			w.Emit(v)
+		}
+	})
+	if err := r.build(); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// NodeNames gives the scenario's nodes (one "redis" node by default).
+func NodeNames(sc *scenario.Scenario) []string {
+	if len(sc.Nodes) == 0 {
+		return []string{"redis"}
+	}
+	out := make([]string, len(sc.Nodes))
+	for i, n := range sc.Nodes {
+		out[i] = n.Name
+	}
+	return out
+}
+
+func (r *Run) build() error {
+	sc, w := r.Scenario, r.World
+	for _, name := range NodeNames(sc) {
+		w.AddNode(name)
+	}
+	keys := make([]string, 0, len(sc.Data))
+	for k := range sc.Data {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) > 0 {
+		for _, n := range NodeNames(sc)[:1] {
+			if err := w.Init(n, sc.Data, keys); err != nil {
+				return err
+			}
+		}
+	}
+	r.narrate()
+	for _, c := range sc.Clients {
+		prog, err := program(sc, c)
+		if err != nil {
+			return fmt.Errorf("client %s: %w", c.Name, err)
+		}
+		w.AddClient(c.Name, prog, sim.ClientOptions{Start: c.Start.D(), Skew: c.Skew.D(), Latency: c.Latency.D()})
+	}
+	for _, f := range sc.Faults {
+		sf := SimFault(f)
+		switch {
+		case f.At != nil:
+			w.At(f.At.D(), sf)
+		case f.On != nil:
+			w.On(matcher(f.On), sf)
+		default:
+			return fmt.Errorf("fault %s has neither at nor on", f.Do)
+		}
+	}
+	return nil
+}
+
+// SimFault converts a scenario fault to the engine's.
+func SimFault(f scenario.Fault) sim.Fault {
+	return sim.Fault{Kind: sim.FaultKind(f.Do), Client: f.Client, Node: f.Node, For: f.For.D(), By: f.By.D(), KeepData: f.KeepData}
+}
+
+// matcher turns a Match into an event predicate that fires on the Nth match.
+func matcher(m *scenario.Match) func(*sim.Event) bool {
+	nth := m.Nth
+	if nth <= 0 {
+		nth = 1
+	}
+	seen := 0
+	return func(e *sim.Event) bool {
+		if !Matches(m, e) {
+			return false
+		}
+		seen++
+		return seen == nth
+	}
+}
+
+// Matches reports whether an event has every property the match sets.
+func Matches(m *scenario.Match, e *sim.Event) bool {
+	if m.Kind != "" && m.Kind != string(e.Kind) || m.Name != "" && m.Name != e.Name ||
+		m.Client != "" && m.Client != e.Client || m.Node != "" && m.Node != e.Node {
+		return false
+	}
+	if m.Cmd != "" && (len(e.Cmd) == 0 || !strings.EqualFold(m.Cmd, e.Cmd[0])) {
+		return false
+	}
+	if m.Key != "" {
+		found := false
+		for _, k := range e.Keys {
+			found = found || k.Key == m.Key
+		}
+		if !found {
+			return false
+		}
+	}
+	return e.Kind != sim.KindSay && e.Kind != sim.KindVerdict || m.Kind == string(e.Kind)
+}
+
+// narrate attaches the scenario's narration to the moments it names.
+func (r *Run) narrate() {
+	w := r.World
+	for i := range r.Scenario.Narration {
+		n := r.Scenario.Narration[i]
+		text := n.Text
+		fired := false
+		var match func(*sim.Event) bool
+		switch {
+		case n.On != nil:
+			match = matcher(n.On)
+		case n.At != nil:
+			at := n.At.D()
+			match = func(e *sim.Event) bool { return e.T >= at && e.Kind != sim.KindSay }
+		default:
+			match = func(e *sim.Event) bool { return e.Kind != sim.KindSay }
+		}
+		w.Watch(func(e *sim.Event) {
+			if fired || !match(e) {
+				return
+			}
+			fired = true
+			w.Emit(sim.Event{Kind: sim.KindSay, Say: &sim.Text{En: text.En, Zh: text.Zh}, Refs: []int{e.Seq}})
+		})
+	}
+}
+
+// program builds a client's code: its algorithm around its workload.
+func program(sc *scenario.Scenario, c scenario.Client) (sim.Program, error) {
+	algo, ok := lock.Lookup(c.Algorithm)
+	if !ok {
+		return nil, fmt.Errorf("unknown algorithm %q", c.Algorithm)
+	}
+	params, err := algo.Resolve(c.Params)
+	if err != nil {
+		return nil, err
+	}
+	requests := c.Requests
+	if requests <= 0 {
+		requests = 1
+	}
+	node := NodeNames(sc)[0]
+	guarded := algo.ID != "no-lock"
+	return func(ctx context.Context, p *sim.Proc) error {
+		for i := 0; i < requests; i++ {
+			l := algo.New(lock.Config{
+				Redis:  p.Redis(node),
+				Clock:  p,
+				Jitter: func(max time.Duration) time.Duration { return time.Duration(p.Rand().Int64N(int64(max))) },
+				Owner:  p.Token(),
+				Params: params,
+			})
+			if err := l.Lock(ctx); err != nil {
+				if errors.Is(err, lock.ErrNotAcquired) {
+					p.Mark("gave-up", "could not acquire the lock in time")
+					continue
+				}
+				return err
+			}
+			if guarded {
+				p.Mark("acquired", "")
+				p.Mark("enter", "")
+			}
+			if err := task(ctx, p, c, node); err != nil {
+				return err
+			}
+			if guarded {
+				p.Mark("leave", "")
+				switch err := l.Unlock(ctx); {
+				case errors.Is(err, lock.ErrNotHeld):
+					p.Mark("release-refused", "the lock was no longer ours; left it alone")
+				case err != nil:
+					p.Mark("release-failed", err.Error())
+				default:
+					p.Mark("released", "")
+				}
+			}
+		}
+		return nil
+	}, nil
+}
+
+// task is the work inside the critical section.
+func task(ctx context.Context, p *sim.Proc, c scenario.Client, node string) error {
+	switch c.Task {
+	case "", "deduct":
+		r := p.Redis(node)
+		v, err := r.Get(ctx, StockKey).Result()
+		if err != nil {
+			return err
+		}
+		n, _ := strconv.Atoi(v)
+		if n <= 0 {
+			p.Mark("sold-out", "no stock left")
+			return p.Sleep(ctx, c.Work.D())
+		}
+		if err := p.Sleep(ctx, c.Work.D()); err != nil {
+			return err
+		}
+		if err := r.Set(ctx, StockKey, n-1, 0).Err(); err != nil {
+			return err
+		}
+		p.Mark("deduct", fmt.Sprintf("stock %d -> %d", n, n-1))
+		return nil
+	case "none":
+		return p.Sleep(ctx, c.Work.D())
+	}
+	return fmt.Errorf("unknown task %q", c.Task)
+}
+
+// Step takes one engine step; when the run ends it adds the final verdicts.
+// It returns false once the run is over.
+func (r *Run) Step() bool {
+	if r.World.Step() {
+		return true
+	}
+	r.finish()
+	return false
+}
+
+// StepClient lets one client make its next move.
+func (r *Run) StepClient(name string) (bool, error) {
+	return r.World.StepClient(name)
+}
+
+func (r *Run) finish() {
+	if r.done {
+		return
+	}
+	r.done = true
+	for _, v := range r.Checker.Finish() {
+		r.World.Emit(v)
+	}
+}
+
+// RunToEnd steps until the run is over.
+func (r *Run) RunToEnd() {
+	for r.Step() {
+	}
+}
+
+// Done reports whether the run is over and its verdicts are in.
+func (r *Run) Done() bool { return r.done }
+
+// Verdicts are the checker's verdicts so far.
+func (r *Run) Verdicts() []string { return r.Checker.Verdicts() }
+
+// Close releases the world.
+func (r *Run) Close() { r.World.Close() }
+
+// Verdicts runs a scenario to its end and returns its verdicts.
+func Verdicts(sc *scenario.Scenario, seed int64) ([]string, error) {
+	r, err := Build(sc, seed)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	r.RunToEnd()
+	return r.Verdicts(), nil
+}
+
+// SameVerdicts compares two verdict lists as sets.
+func SameVerdicts(got, want []string) bool {
+	a := append([]string(nil), got...)
+	b := append([]string(nil), want...)
+	sort.Strings(a)
+	sort.Strings(b)
+	return strings.Join(a, ",") == strings.Join(b, ",")
+}

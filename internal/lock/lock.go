@@ -1,0 +1,65 @@
+package lock
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Clock is the time a lock sees: the virtual clock of its process.
+type Clock interface {
+	Now() time.Time
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// Redis is the narrow client a single-node lock needs.
+type Redis interface {
+	redis.Cmdable
+	redis.Scripter
+}
+
+// Locker is a lock around a critical section.
+type Locker interface {
+	// Lock blocks until the lock is held, or returns ErrNotAcquired when its
+	// acquire timeout runs out, or the error that stopped it.
+	Lock(ctx context.Context) error
+	// Unlock releases the lock. ErrNotHeld means the release found the lock
+	// no longer ours (and, for a safe algorithm, left it alone).
+	Unlock(ctx context.Context) error
+}
+
+// Errors of the lock package.
+var (
+	ErrNotAcquired = errors.New("lock: not acquired")
+	ErrNotHeld     = errors.New("lock: not held by this owner")
+)
+
+// Jitter gives a random retry jitter in [0, max); lock code gets it from its
+// process's seeded random source.
+type Jitter func(max time.Duration) time.Duration
+
+// Config is what every algorithm is built from. Zero values take the
+// documented defaults of Params.
+type Config struct {
+	Redis  Redis   // the node (single-node algorithms)
+	Nodes  []Redis // every master (Redlock)
+	Clock  Clock
+	Jitter Jitter
+	Owner  string // the owner identity the lock stores (a token, uuid:thread, ...)
+	Params Params
+}
+
+// sleepRetry waits the retry interval plus jitter, or returns
+// ErrNotAcquired once the acquire timeout (if any) would pass.
+func sleepRetry(ctx context.Context, c *Config, start time.Time) error {
+	d := c.Params.Duration("retry")
+	if j := c.Params.Duration("retry_jitter"); j > 0 && c.Jitter != nil {
+		d += c.Jitter(j)
+	}
+	if to := c.Params.Duration("acquire_timeout"); to > 0 && c.Clock.Now().Add(d).Sub(start) > to {
+		return ErrNotAcquired
+	}
+	return c.Clock.Sleep(ctx, d)
+}

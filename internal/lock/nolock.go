@@ -1,0 +1,14 @@
+package lock
+
+import "context"
+
+// NoLock is row 1 (seeds 000 intro, 001 §2): no lock at all. The critical
+// section's GET and SET of two clients interleave and the stock is sold
+// twice.
+type NoLock struct{}
+
+// Lock does nothing.
+func (NoLock) Lock(context.Context) error { return nil }
+
+// Unlock does nothing.
+func (NoLock) Unlock(context.Context) error { return nil }

@@ -1,0 +1,77 @@
+package lock
+
+import (
+	"context"
+	"time"
+)
+
+// SetNXBlindDel is row 7 (seed 000 ②): SET key owner NX PX ttl to acquire,
+// a bare DEL to release. When the work outlives the TTL, the lock expires,
+// another client takes it, and the first one's DEL frees the second one's
+// lock: a foreign unlock, and a third client walks in.
+type SetNXBlindDel struct{ c Config }
+
+// NewSetNXBlindDel builds the lock.
+func NewSetNXBlindDel(c Config) Locker { return &SetNXBlindDel{c} }
+
+// Lock spins on SET NX PX until it succeeds.
+func (l *SetNXBlindDel) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c) }
+
+// Unlock deletes the key without looking at whose it is.
+func (l *SetNXBlindDel) Unlock(ctx context.Context) error {
+	return l.c.Redis.Del(ctx, l.c.Params.String("key")).Err()
+}
+
+// setNXLoop is SET key owner NX PX ttl, retried every retry interval.
+func setNXLoop(ctx context.Context, c *Config) error {
+	start := c.Clock.Now()
+	for {
+		ok, err := c.Redis.SetNX(ctx, c.Params.String("key"), c.Owner, c.Params.Duration("ttl")).Result()
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+		} else if ok {
+			return nil
+		}
+		if err := sleepRetry(ctx, c, start); err != nil {
+			return err
+		}
+	}
+}
+
+// LuaCompareDelete is row 9 (seeds 000 ④, 004 正确姿势): SET NX PX with a
+// unique owner, released by a Lua script that deletes the key only if it
+// still holds the owner. The release can no longer free someone else's
+// lock; but a holder paused past the TTL still overlaps the next holder —
+// the lease problem, which only fencing closes.
+type LuaCompareDelete struct{ c Config }
+
+// NewLuaCompareDelete builds the lock.
+func NewLuaCompareDelete(c Config) Locker { return &LuaCompareDelete{c} }
+
+// Lock spins on SET NX PX until it succeeds.
+func (l *LuaCompareDelete) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c) }
+
+// Unlock runs compare_and_delete.lua (EVALSHA, then EVAL on NOSCRIPT).
+func (l *LuaCompareDelete) Unlock(ctx context.Context) error {
+	n, err := Scripts["compare_and_delete"].Run(ctx, l.c.Redis, []string{l.c.Params.String("key")}, l.c.Owner).Int()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotHeld
+	}
+	return nil
+}
+
+// setNXParams are the parameters of every SET NX PX lock.
+func setNXParams() []Param {
+	return []Param{
+		{Name: "key", Kind: Str, Default: "lock", Doc: "the lock's key"},
+		{Name: "ttl", Kind: Dur, Default: 3 * time.Second, Doc: "the lock's time to live (PX)"},
+		{Name: "retry", Kind: Dur, Default: 100 * time.Millisecond, Doc: "wait between acquire attempts"},
+		{Name: "retry_jitter", Kind: Dur, Default: time.Duration(0), Doc: "extra random wait in [0, retry_jitter)"},
+		{Name: "acquire_timeout", Kind: Dur, Default: time.Duration(0), Doc: "give up acquiring after this long (0: never)"},
+	}
+}
