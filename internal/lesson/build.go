@@ -190,7 +190,7 @@ func program(sc *scenario.Scenario, c scenario.Client) (sim.Program, error) {
 		requests = 1
 	}
 	node := NodeNames(sc)[0]
-	guarded := algo.ID != "no-lock"
+	guarded := !algo.Unguarded
 	return func(ctx context.Context, p *sim.Proc) error {
 		for i := 0; i < requests; i++ {
 			l := algo.New(lock.Config{

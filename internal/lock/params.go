@@ -46,15 +46,15 @@ func (p Params) String(name string) string { s, _ := p[name].(string); return s 
 
 // Info describes one algorithm of the catalog.
 type Info struct {
-	ID      string
-	Row     int    // the row of the lesson catalog
-	Title   string // short English title
-	Seed    string // source document and section
-	Flaw    string // the lesson, in one sentence
-	Params  []Param
-	Nodes   int // masters it needs (0: one)
-	New     func(c Config) Locker
-	Special string // "" for a Locker; else the workload it replaces (e.g. "watch-deduct")
+	ID        string
+	Row       int    // the row of the lesson catalog
+	Title     string // short English title
+	Seed      string // source document and section
+	Flaw      string // the lesson, in one sentence
+	Params    []Param
+	Nodes     int  // masters it needs (0: one)
+	Unguarded bool // no lock at all: the workload runs without a critical section
+	New       func(c Config) Locker
 }
 
 // Param returns the named parameter's description.

@@ -1,16 +1,15 @@
 package lock
 
-// Algorithms is the lesson catalog, in catalog order.
-var Algorithms = []*Info{
-	{ID: "no-lock", Row: 1, Title: "No lock: GET then SET", Seed: "000 intro, 001 §2",
-		Flaw: "two clients read the same stock before either writes: oversell",
-		New:  func(Config) Locker { return NoLock{} }},
-	{ID: "set-nx-ex-blind-del", Row: 7, Title: "SET NX PX, released by a blind DEL", Seed: "000 ②",
-		Flaw:   "work longer than the TTL: the DEL frees the next owner's lock",
-		Params: setNXParams(), New: NewSetNXBlindDel},
-	{ID: "lua-compare-delete", Row: 9, Title: "SET NX PX, released by Lua compare-and-delete", Seed: "000 ④, 004 正确姿势",
-		Flaw:   "safe release; a pause past the TTL still overlaps the next holder",
-		Params: setNXParams(), New: NewLuaCompareDelete},
+import "sort"
+
+// Algorithms is the lesson catalog, in catalog order. Each algorithm's file
+// adds itself with register.
+var Algorithms []*Info
+
+// register adds an algorithm to the catalog, keeping catalog order.
+func register(a *Info) {
+	Algorithms = append(Algorithms, a)
+	sort.SliceStable(Algorithms, func(i, j int) bool { return Algorithms[i].Row < Algorithms[j].Row })
 }
 
 // Lookup finds an algorithm by id.

@@ -5,6 +5,15 @@ import (
 	"time"
 )
 
+func init() {
+	register(&Info{ID: "set-nx-ex-blind-del", Row: 7, Title: "SET NX PX, released by a blind DEL", Seed: "000 ②",
+		Flaw:   "work longer than the TTL: the DEL frees the next owner's lock",
+		Params: setNXParams(), New: NewSetNXBlindDel})
+	register(&Info{ID: "lua-compare-delete", Row: 9, Title: "SET NX PX, released by Lua compare-and-delete", Seed: "000 ④, 004 正确姿势",
+		Flaw:   "safe release; a pause past the TTL still overlaps the next holder",
+		Params: setNXParams(), New: NewLuaCompareDelete})
+}
+
 // SetNXBlindDel is row 7 (seed 000 ②): SET key owner NX PX ttl to acquire,
 // a bare DEL to release. When the work outlives the TTL, the lock expires,
 // another client takes it, and the first one's DEL frees the second one's

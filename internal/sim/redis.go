@@ -22,7 +22,7 @@ type request struct {
 	sent    time.Duration
 	tap     *tap
 	setup   []string // connection handshake commands sent before it
-	seq     int // the send event
+	seq     int      // the send event
 	reply   string
 	err     error
 	lostReq bool

@@ -64,7 +64,7 @@ type World struct {
 	yield chan struct{}
 
 	running  *thread
-	execing  *request // the request being executed on its node, if any
+	execing  *request          // the request being executed on its node, if any
 	tokens   map[string]string // token -> client name
 	scripts  map[string]string // sha1 -> script name
 	watchers []func(*Event)

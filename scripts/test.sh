@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Lockstep's whole test suite: installs what the tests need when it is
+# missing (redis-server, chromium), then runs formatting and vet checks, every
+# Go test under the race detector (browser tests in real headless Chromium,
+# real-Redis tests on redis-server processes it starts on loopback), the
+# built-in catalog, and a bounded fuzz run of the scenario parser.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  echo "installing: ${need[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change: $unformatted"
+  exit 1
+fi
+go vet ./...
+go test -race -count=1 ./...
+go run ./cmd/visualizer test
+if grep -rq 'func FuzzParse' internal/scenario 2>/dev/null; then
+  go test -run '^$' -fuzz '^FuzzParse$' -fuzztime "${FUZZTIME:-20s}" ./internal/scenario
+fi
