@@ -89,8 +89,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	defer r.Close()
 	r.RunToEnd()
 	enc := json.NewEncoder(stdout)
-	for i := range r.World.Log() {
-		e := &r.World.Log()[i]
+	for _, e := range r.World.Log() {
 		if *asJSON {
 			if err := enc.Encode(e); err != nil {
 				return err

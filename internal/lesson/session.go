@@ -42,7 +42,7 @@ func (s *Session) Seed() int64 { return s.seed }
 func (s *Session) Run() *Run { return s.run }
 
 // Log is every event up to the cursor.
-func (s *Session) Log() []sim.Event { return s.run.World.Log() }
+func (s *Session) Log() []*sim.Event { return s.run.World.Log() }
 
 // Cursor is the number of steps taken.
 func (s *Session) Cursor() int { return s.run.World.Steps() }

@@ -22,7 +22,7 @@ func builtin(t *testing.T, id string) *scenario.Scenario {
 	return sc
 }
 
-func text(log []sim.Event) string {
+func text(log []*sim.Event) string {
 	var b strings.Builder
 	for i := range log {
 		b.WriteString(log[i].String() + "\n")

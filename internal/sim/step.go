@@ -47,8 +47,12 @@ func (w *World) emit(ev Event) int {
 	ev.Seq = len(w.log) + 1
 	ev.Step = w.step
 	ev.T = w.now
-	w.log = append(w.log, ev)
-	e := &w.log[len(w.log)-1]
+	if len(w.chunk) == cap(w.chunk) {
+		w.chunk = make([]Event, 0, 256)
+	}
+	w.chunk = append(w.chunk, ev)
+	e := &w.chunk[len(w.chunk)-1]
+	w.log = append(w.log, e)
 	for _, f := range w.watchers {
 		f(e)
 	}

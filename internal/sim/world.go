@@ -57,7 +57,8 @@ type World struct {
 	rng   *rand.Rand
 	now   time.Duration
 	step  int
-	log   []Event
+	log   []*Event // points into chunks: events never move once logged
+	chunk []Event
 	q     queue
 	nodes []*Node
 	procs []*Proc
@@ -101,8 +102,8 @@ func (w *World) Now() time.Duration { return w.now }
 // Steps counts the engine steps taken.
 func (w *World) Steps() int { return w.step }
 
-// Log is every event so far. The caller must not modify it.
-func (w *World) Log() []Event { return w.log }
+// Log is every event so far, in order. The caller must not modify it.
+func (w *World) Log() []*Event { return w.log }
 
 // Ended reports whether the run is over (nothing left to do, horizon or
 // step cap reached).

@@ -47,8 +47,8 @@ func newStockWorld(t *testing.T, seed int64) *World {
 
 func logText(w *World) string {
 	var b strings.Builder
-	for i := range w.Log() {
-		b.WriteString(w.Log()[i].String())
+	for _, e := range w.Log() {
+		b.WriteString(e.String())
 		b.WriteByte('\n')
 	}
 	return b.String()
