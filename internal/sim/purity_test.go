@@ -1,0 +1,115 @@
+package sim
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// forbidden are the calls that would make a run depend on the machine: the
+// wall clock, real sleeps and timers, and the global random source.
+var forbidden = map[string]map[string]bool{
+	"time": {"Now": true, "Sleep": true, "After": true, "AfterFunc": true, "Tick": true,
+		"NewTimer": true, "NewTicker": true, "Since": true, "Until": true},
+	"math/rand": {"Int": true, "Intn": true, "Int31": true, "Int31n": true, "Int63": true, "Int63n": true,
+		"Float32": true, "Float64": true, "Perm": true, "Shuffle": true, "Uint32": true, "Uint64": true, "Seed": true, "Read": true},
+	"math/rand/v2": {"Int": true, "IntN": true, "Int32": true, "Int32N": true, "Int64": true, "Int64N": true,
+		"Uint32": true, "Uint64": true, "Float32": true, "Float64": true, "Perm": true, "Shuffle": true, "N": true, "UintN": true, "Uint": true},
+	"crypto/rand": {"Read": true, "Int": true, "Text": true},
+}
+
+// goAllowed are the only functions of the engine that may start a
+// goroutine: the scheduled client threads.
+var goAllowed = map[string]bool{"spawn": true}
+
+// The engine and the lock code never read the wall clock, sleep for real,
+// use a global random source, or start a goroutine the engine does not
+// schedule: the same seed must give the same run on any machine.
+func TestEngineAndLocksArePure(t *testing.T) {
+	for _, dir := range []string{".", "../lock"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			checkPure(t, path)
+		}
+	}
+}
+
+func checkPure(t *testing.T, path string) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := map[string]string{} // local name -> import path
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		name := p[strings.LastIndex(p, "/")+1:]
+		if p == "math/rand/v2" {
+			name = "rand"
+		}
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		imports[name] = p
+	}
+	for _, decl := range f.Decls {
+		fn, _ := decl.(*ast.FuncDecl)
+		ast.Inspect(decl, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.SelectorExpr:
+				if id, ok := x.X.(*ast.Ident); ok {
+					if p, ok := imports[id.Name]; ok && forbidden[p][x.Sel.Name] {
+						t.Errorf("%s: %s.%s reads the machine, not the world (use the injected clock or the seeded source)",
+							fset.Position(x.Pos()), id.Name, x.Sel.Name)
+					}
+				}
+			case *ast.GoStmt:
+				if fn == nil || !goAllowed[fn.Name.Name] {
+					t.Errorf("%s: a goroutine the engine does not schedule", fset.Position(x.Pos()))
+				}
+			}
+			return true
+		})
+	}
+}
+
+// The engine imports no adapter and no layer above it; the lock code does
+// not know the engine.
+func TestImportDirection(t *testing.T) {
+	banned := map[string][]string{
+		".":       {"internal/lesson", "internal/check", "internal/scenario", "internal/server", "internal/realredis", "internal/lock"},
+		"../lock": {"internal/sim", "internal/lesson", "internal/check", "internal/scenario", "internal/server", "internal/realredis"},
+	}
+	for dir, bad := range banned {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, path := range files {
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				for _, b := range bad {
+					if strings.HasSuffix(strings.Trim(imp.Path.Value, `"`), b) {
+						t.Errorf("%s imports %s", path, imp.Path.Value)
+					}
+				}
+			}
+		}
+	}
+}
