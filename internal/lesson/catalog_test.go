@@ -108,7 +108,6 @@ func firstDiff(want, got string) string {
 	return ""
 }
 
-
 // The same scenario and seed give the same event log, text and JSON, byte
 // for byte, 50 times over.
 func TestSameSeedSameLog(t *testing.T) {
