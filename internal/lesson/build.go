@@ -72,6 +72,11 @@ func (r *Run) build() error {
 	for _, name := range NodeNames(sc) {
 		w.AddNode(name)
 	}
+	for _, n := range sc.Nodes {
+		if n.Offset != 0 {
+			w.Node(n.Name).SetClockOffset(n.Offset.D())
+		}
+	}
 	keys := make([]string, 0, len(sc.Data))
 	for k := range sc.Data {
 		keys = append(keys, k)

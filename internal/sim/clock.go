@@ -1,0 +1,14 @@
+package sim
+
+import "time"
+
+// SetClockOffset sets how far the node's clock runs ahead of the world's
+// (negative: behind), before the run starts. A jump during the run is the
+// clock-jump fault.
+func (n *Node) SetClockOffset(d time.Duration) {
+	n.offset = d
+	n.syncClock()
+}
+
+// ClockOffset is how far the node's clock runs ahead of the world's.
+func (n *Node) ClockOffset() time.Duration { return n.offset }
