@@ -2,7 +2,6 @@ package lesson
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -194,45 +193,22 @@ func program(sc *scenario.Scenario, c scenario.Client) (sim.Program, error) {
 	if requests <= 0 {
 		requests = 1
 	}
-	node := NodeNames(sc)[0]
-	guarded := !algo.Unguarded
-	return func(ctx context.Context, p *sim.Proc) error {
-		for i := 0; i < requests; i++ {
-			l := algo.New(lock.Config{
-				Redis:  p.Redis(node),
-				Clock:  p,
-				Jitter: func(max time.Duration) time.Duration { return time.Duration(p.Rand().Int64N(int64(max))) },
-				Owner:  p.Token(),
-				Params: params,
-			})
-			if err := l.Lock(ctx); err != nil {
-				if errors.Is(err, lock.ErrNotAcquired) {
-					p.Mark("gave-up", "could not acquire the lock in time")
-					continue
-				}
-				return err
-			}
-			if guarded {
-				p.Mark("acquired", "")
-				p.Mark("enter", "")
-			}
-			if err := task(ctx, p, c, node); err != nil {
-				return err
-			}
-			if guarded {
-				p.Mark("leave", "")
-				switch err := l.Unlock(ctx); {
-				case errors.Is(err, lock.ErrNotHeld):
-					p.Mark("release-refused", "the lock was no longer ours; left it alone")
-				case err != nil:
-					p.Mark("release-failed", err.Error())
-				default:
-					p.Mark("released", "")
-				}
-			}
-		}
-		return nil
-	}, nil
+	cl := &client{sc: sc, c: c, algo: algo, params: params, node: NodeNames(sc)[0], requests: requests}
+	return cl.run, nil
+}
+
+// lockConfig is what a client's algorithm is built from, for one request.
+func lockConfig(p *sim.Proc, node string, params lock.Params, owner string) lock.Config {
+	return lock.Config{
+		Redis:  p.Redis(node),
+		Clock:  p,
+		Jitter: func(max time.Duration) time.Duration { return time.Duration(p.Rand().Int64N(int64(max))) },
+		Owner:  owner,
+		Params: params,
+		Spawn:  p.Go,
+		Mark:   p.Mark,
+		Own:    p.Own,
+	}
 }
 
 // task is the work inside the critical section.

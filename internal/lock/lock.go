@@ -49,6 +49,36 @@ type Config struct {
 	Jitter Jitter
 	Owner  string // the owner identity the lock stores (a token, uuid:thread, ...)
 	Params Params
+
+	// Local is the process's in-process mutex (row 2); nil elsewhere.
+	Local LocalMutex
+	// Spawn starts another scheduled thread of the process (a watchdog).
+	Spawn func(name string, fn func(ctx context.Context) error)
+	// Mark logs a step of the algorithm (retry, renewed, ...); may be nil.
+	Mark func(name, note string)
+	// Own registers a value the lock writes (a timestamp, say) as this
+	// process's, so the timeline can show whose it is; may be nil.
+	Own func(value string)
+}
+
+// LocalMutex is an in-process lock shared by one process's threads.
+type LocalMutex interface {
+	Lock(ctx context.Context) error
+	Unlock()
+}
+
+// mark logs a step if the Config has a Mark hook.
+func (c *Config) mark(name, note string) {
+	if c.Mark != nil {
+		c.Mark(name, note)
+	}
+}
+
+// own registers a written value if the Config has an Own hook.
+func (c *Config) own(v string) {
+	if c.Own != nil {
+		c.Own(v)
+	}
 }
 
 // sleepRetry waits the retry interval plus jitter, or returns

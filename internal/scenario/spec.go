@@ -62,7 +62,10 @@ type Client struct {
 	Work      Duration       `yaml:"work,omitempty" json:"work,omitempty"`         // time inside the critical section
 	Task      string         `yaml:"task,omitempty" json:"task,omitempty"`         // deduct (default) | write | none
 	Skew      Duration       `yaml:"clock_skew,omitempty" json:"clock_skew,omitempty"`
-	Latency   Duration       `yaml:"latency,omitempty" json:"latency,omitempty"` // overrides the network's
+	Latency   Duration       `yaml:"latency,omitempty" json:"latency,omitempty"`     // overrides the network's
+	Threads   int            `yaml:"threads,omitempty" json:"threads,omitempty"`     // worker pool size; each request runs on a pooled thread (0: requests in turn on main)
+	Reentry   int            `yaml:"reentry,omitempty" json:"reentry,omitempty"`     // how many nested times each request locks (default 1)
+	KeepLock  bool           `yaml:"keep_lock,omitempty" json:"keep_lock,omitempty"` // a request returns without releasing (the unlock is left to a later callback)
 }
 
 // When says when something happens: at a virtual time, or when an event

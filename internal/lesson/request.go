@@ -1,0 +1,210 @@
+package lesson
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockstep/lockstep/internal/lock"
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// client is one scenario client's code: its algorithm and parameters
+// around its workload.
+type client struct {
+	sc       *scenario.Scenario
+	c        scenario.Client
+	algo     *lock.Info
+	params   lock.Params
+	node     string
+	requests int
+}
+
+// instance is one incarnation of a client process: what a restart resets
+// (its in-process mutex, its uuid, its thread pool).
+type instance struct {
+	cl    *client
+	p     *sim.Proc
+	local *sim.Mutex
+	uuid  string
+	free  []int // free pool thread numbers, lowest first
+	slots *sim.Semaphore
+}
+
+// run is the process's main thread. With no thread pool the requests run
+// one after another on main, as pool thread exec-1. With threads: N, each
+// request is its own thread that waits for one of N pool threads; a pool
+// thread's id is reused by the requests that follow it.
+func (cl *client) run(ctx context.Context, p *sim.Proc) error {
+	in := &instance{cl: cl, p: p, local: sim.NewMutex(p, "local mutex")}
+	if cl.c.Threads <= 0 {
+		for i := 1; i <= cl.requests; i++ {
+			if err := in.request(ctx, "exec-1"); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	in.slots = sim.NewSemaphore(p, cl.c.Threads)
+	for n := 1; n <= cl.c.Threads; n++ {
+		in.free = append(in.free, n)
+	}
+	for i := 1; i <= cl.requests; i++ {
+		i := i
+		p.Go(fmt.Sprintf("req%d", i), func(ctx context.Context) error {
+			if err := in.slots.Acquire(ctx); err != nil {
+				return err
+			}
+			n := in.free[0]
+			in.free = in.free[1:]
+			id := "exec-" + strconv.Itoa(n)
+			p.Mark("dispatch", fmt.Sprintf("request %d runs on pool thread %s", i, id))
+			err := in.request(ctx, id)
+			in.free = append(in.free, n)
+			sortInts(in.free)
+			in.slots.Release()
+			return err
+		})
+	}
+	return nil
+}
+
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+// owner is the identity the lock stores, by the algorithm's owner
+// parameter: a fresh uuid per request (the default), the process's uuid,
+// uuid:thread (Redisson) or the bare pool thread id (seed 002's incident).
+func (in *instance) owner(thread string) string {
+	mode := in.cl.params.String("owner")
+	if mode == "thread" {
+		return thread
+	}
+	if mode == "" || mode == "request" {
+		return in.p.Token()
+	}
+	if in.uuid == "" {
+		in.uuid = in.p.Token()
+	}
+	if mode == "uuid:thread" {
+		return in.uuid + ":" + thread
+	}
+	return in.uuid
+}
+
+// request is one request: lock (Reentry times, nested), the task, unlock
+// as many times — or, for an optimistic algorithm, the task inside its
+// WATCH transaction.
+func (in *instance) request(ctx context.Context, thread string) error {
+	cl, p := in.cl, in.p
+	cfg := lockConfig(p, cl.node, cl.params, in.owner(thread))
+	cfg.Local = in.local
+	l := cl.algo.New(cfg)
+	if opt, ok := l.(lock.Optimistic); ok {
+		return in.optimistic(ctx, opt)
+	}
+	guarded := !cl.algo.Unguarded
+	depth := cl.c.Reentry
+	if depth < 1 {
+		depth = 1
+	}
+	for d := 1; d <= depth; d++ {
+		if err := l.Lock(ctx); err != nil {
+			if errors.Is(err, lock.ErrNotAcquired) {
+				p.Mark("gave-up", "could not acquire the lock in time")
+				for ; d > 1; d-- {
+					in.unlock(ctx, l, d-1, depth)
+				}
+				return nil
+			}
+			return err
+		}
+		if !guarded {
+			continue
+		}
+		if depth > 1 {
+			p.Mark("acquired", fmt.Sprintf("hold %d of %d", d, depth))
+		} else {
+			p.Mark("acquired", "")
+		}
+		if d == 1 {
+			p.Mark("enter", "")
+		}
+	}
+	if err := task(ctx, p, cl.c, cl.node); err != nil {
+		return err
+	}
+	if !guarded {
+		return nil
+	}
+	if cl.c.KeepLock {
+		p.Mark("kept", "the request ends without releasing: the unlock is left to a later callback")
+		return nil
+	}
+	p.Mark("leave", "")
+	for d := depth; d >= 1; d-- {
+		in.unlock(ctx, l, d, depth)
+	}
+	return nil
+}
+
+// unlock gives back hold d of depth and marks the outcome.
+func (in *instance) unlock(ctx context.Context, l lock.Locker, d, depth int) {
+	note := ""
+	if depth > 1 {
+		note = fmt.Sprintf("hold %d of %d given back", d, depth)
+	}
+	switch err := l.Unlock(ctx); {
+	case errors.Is(err, lock.ErrNotHeld):
+		in.p.Mark("release-refused", "the lock was no longer ours; left it alone")
+	case err != nil:
+		in.p.Mark("release-failed", err.Error())
+	default:
+		in.p.Mark("released", note)
+	}
+}
+
+// optimistic runs the task as a WATCH transaction (row 3): the deduction
+// reads the stock under WATCH and writes it in MULTI/EXEC.
+func (in *instance) optimistic(ctx context.Context, opt lock.Optimistic) error {
+	cl, p := in.cl, in.p
+	if cl.c.Task != "" && cl.c.Task != "deduct" {
+		return fmt.Errorf("algorithm %s runs only the deduct task, not %q", cl.algo.ID, cl.c.Task)
+	}
+	from := -1
+	err := opt.Transact(ctx, []string{StockKey}, func(tx *redis.Tx) (func(redis.Pipeliner) error, error) {
+		from = -1
+		v, err := tx.Get(ctx, StockKey).Result()
+		if err != nil {
+			return nil, err
+		}
+		n, _ := strconv.Atoi(v)
+		if n <= 0 {
+			p.Mark("sold-out", "no stock left")
+			return nil, p.Sleep(ctx, cl.c.Work.D())
+		}
+		if err := p.Sleep(ctx, cl.c.Work.D()); err != nil {
+			return nil, err
+		}
+		from = n
+		return func(pipe redis.Pipeliner) error { pipe.Set(ctx, StockKey, n-1, 0); return nil }, nil
+	})
+	switch {
+	case errors.Is(err, lock.ErrTooManyRetries):
+		return nil
+	case err != nil:
+		return err
+	case from > 0:
+		p.Mark("deduct", fmt.Sprintf("stock %d -> %d", from, from-1))
+	}
+	return nil
+}

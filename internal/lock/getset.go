@@ -1,0 +1,118 @@
+package lock
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func init() {
+	register(&Info{ID: "setnx-getset-timestamp", Row: 6, Title: "SETNX with an expiry timestamp, GETSET to take over", Seed: "001",
+		Flaw: "it trusts every client's clock: a skewed clock steals a live lock, and a holder past its timeout DELs the next owner's lock",
+		Params: []Param{
+			{Name: "key", Kind: Str, Default: "lock", Doc: "the lock's key (001: lockKey + \"_lock\")"},
+			{Name: "ttl", Kind: Dur, Default: 60 * time.Second, Doc: "expireMsecs: the lock's validity written into its value (now + ttl + 1ms)"},
+			{Name: "acquire_timeout", Kind: Dur, Default: 10 * time.Second, Doc: "timeoutMsecs: give up acquiring after this long"},
+			{Name: "retry", Kind: Dur, Default: 100 * time.Millisecond, Doc: "DEFAULT_ACQUIRY_RESOLUTION_MILLIS: wait between attempts"},
+			{Name: "retry_jitter", Kind: Dur, Default: time.Duration(0), Doc: "extra random wait in [0, retry_jitter)"},
+			{Name: "recover", Kind: Str, Default: "getset", Doc: "how an expired lock is taken over: getset (001's fix) or del (the naive DEL + SETNX)"},
+			{Name: "check_expiry", Kind: Bool, Default: false, Doc: "001's advice: before DEL, check that our own timestamp has not passed"},
+		},
+		New: NewSetNXGetSet})
+}
+
+// SetNXGetSet is row 6 (seed 001): the lock's value is its expiry time as
+// Unix milliseconds, SETNX lock now+timeout+1. A client that finds the lock
+// taken GETs it; if the time in it has passed, the holder is presumed dead
+// and the client takes over with GETSET lock newtime, winning only if the
+// old value it got back is the one it read (so of two clients racing, one
+// wins). Release is a plain DEL.
+//
+// It recovers from a crashed holder without any Redis TTL. Its flaws: with
+// recover=del (the naive takeover 001 warns about) two clients both DEL and
+// SETNX and both get in; every client compares its own clock with a time
+// another client wrote, so a client whose clock runs ahead steals a live
+// lock; and a holder whose work outlasts its timestamp DELs the lock of
+// whoever took over.
+type SetNXGetSet struct {
+	c       Config
+	expires int64 // the timestamp we wrote when we got the lock
+}
+
+// NewSetNXGetSet builds the lock.
+func NewSetNXGetSet(c Config) Locker { return &SetNXGetSet{c: c} }
+
+// Lock is 001's lock(): SETNX; else GET, and if expired GETSET (or DEL and
+// SETNX with recover=del); retried every retry until acquire_timeout.
+func (l *SetNXGetSet) Lock(ctx context.Context) error {
+	key := l.c.Params.String("key")
+	start := l.c.Clock.Now()
+	for {
+		expires := l.c.Clock.Now().Add(l.c.Params.Duration("ttl")).UnixMilli() + 1
+		val := strconv.FormatInt(expires, 10)
+		l.c.own(val)
+		ok, err := l.c.Redis.SetNX(ctx, key, val, 0).Result()
+		if err != nil && ctx.Err() != nil {
+			return err
+		}
+		if err == nil && ok {
+			l.expires = expires
+			return nil
+		}
+		if err == nil {
+			got, err := l.takeOver(ctx, key, val)
+			if err != nil {
+				return err
+			}
+			if got {
+				l.expires = expires
+				return nil
+			}
+		}
+		if err := sleepRetry(ctx, &l.c, start); err != nil {
+			return err
+		}
+	}
+}
+
+// takeOver reads the lock's timestamp and, if it has passed by our clock,
+// tries to take the lock.
+func (l *SetNXGetSet) takeOver(ctx context.Context, key, val string) (bool, error) {
+	cur, err := l.c.Redis.Get(ctx, key).Result()
+	if err == redis.Nil || err != nil && ctx.Err() == nil {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	t, perr := strconv.ParseInt(cur, 10, 64)
+	if perr != nil || t >= l.c.Clock.Now().UnixMilli() {
+		return false, nil
+	}
+	l.c.mark("expired", "the lock's timestamp "+cur+" has passed by this client's clock")
+	if l.c.Params.String("recover") == "del" {
+		if err := l.c.Redis.Del(ctx, key).Err(); err != nil && ctx.Err() != nil {
+			return false, err
+		}
+		ok, err := l.c.Redis.SetNX(ctx, key, val, 0).Result()
+		if err != nil && ctx.Err() != nil {
+			return false, err
+		}
+		return err == nil && ok, nil
+	}
+	old, err := l.c.Redis.GetSet(ctx, key, val).Result()
+	if err != nil && err != redis.Nil && ctx.Err() != nil {
+		return false, err
+	}
+	return err == nil && old == cur, nil
+}
+
+// Unlock is 001's unlock(): DEL lock. With check_expiry, a holder whose own
+// timestamp has passed leaves the lock alone, as 001 advises.
+func (l *SetNXGetSet) Unlock(ctx context.Context) error {
+	if l.c.Params.Bool("check_expiry") && l.c.Clock.Now().UnixMilli() > l.expires {
+		return ErrNotHeld
+	}
+	return l.c.Redis.Del(ctx, l.c.Params.String("key")).Err()
+}
