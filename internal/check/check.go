@@ -10,6 +10,8 @@ const (
 	Oversell        = "oversell"
 	LostUpdate      = "lost-update"
 	ForeignUnlock   = "foreign-unlock"
+	Deadlock        = "deadlock"
+	Starvation      = "starvation"
 	Safe            = "safe"
 )
 
@@ -39,6 +41,8 @@ func New(opt Options) *Checker {
 		&mutexRule{},
 		newUnlockRule(),
 		&stockRule{key: opt.StockKey},
+		newDeadlockRule(),
+		newStarvationRule(),
 	}}
 }
 

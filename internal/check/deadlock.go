@@ -1,0 +1,79 @@
+package check
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// deadlockRule: a lock must not outlive its owner. When the run ends with a
+// lock key still holding the value of a client that crashed (and did not
+// restart), while another, live client kept finding it taken after the
+// crash, the lock blocked everyone to the horizon: a deadlock.
+type deadlockRule struct {
+	held    holders
+	crashed map[string]int            // client -> seq of its crash
+	blocked map[string]*deadlockBlock // node/key -> the attempts it blocked after its owner's crash
+}
+
+type deadlockBlock struct {
+	client      string
+	first, last int
+	n           int
+}
+
+func newDeadlockRule() *deadlockRule {
+	return &deadlockRule{held: holders{}, crashed: map[string]int{}, blocked: map[string]*deadlockBlock{}}
+}
+
+func (r *deadlockRule) observe(e *sim.Event) []sim.Event {
+	if e.Kind == sim.KindFault && e.Client != "" {
+		switch e.Name {
+		case string(sim.FaultCrash):
+			r.crashed[e.Client] = e.Seq
+		case string(sim.FaultRestart):
+			delete(r.crashed, e.Client)
+		}
+	}
+	r.held.observe(e)
+	for _, k := range blockedBy(e) {
+		if _, dead := r.crashed[k.Owner]; !dead {
+			continue
+		}
+		if _, dead := r.crashed[e.Client]; dead {
+			continue
+		}
+		id := e.Node + "/" + k.Key
+		b := r.blocked[id]
+		if b == nil {
+			b = &deadlockBlock{client: e.Client, first: e.Seq}
+			r.blocked[id] = b
+		}
+		b.last = e.Seq
+		b.n++
+	}
+	return nil
+}
+
+func (r *deadlockRule) finish() []sim.Event {
+	var out []sim.Event
+	for _, h := range r.held.sorted() {
+		crash, dead := r.crashed[h.owner]
+		b := r.blocked[h.key]
+		if !dead || b == nil || b.first < crash {
+			continue
+		}
+		life, shou := "has no expiry", "没有过期时间"
+		if h.state.TTL >= 0 {
+			d := sim.FormatTime(time.Duration(h.state.TTL) * time.Millisecond)
+			life, shou = "would live another "+d, "还要再过 "+d+" 才会过期"
+		}
+		out = append(out, verdict(Deadlock, []int{h.since, crash, b.first, b.last},
+			fmt.Sprintf("%s took %s at #%d and crashed at #%d without releasing it. The lock %s: %s found it taken %d times (#%d to #%d) and was still shut out when the run ended.",
+				h.owner, h.name, h.since, crash, life, b.client, b.n, b.first, b.last),
+			fmt.Sprintf("%s 在 #%d 拿到 %s，在 #%d 崩溃，没有释放。这把锁%s：%s 从 #%d 到 #%d 共 %d 次发现锁被占用，直到观察结束仍进不去：死锁。",
+				h.owner, h.since, h.name, crash, shou, b.client, b.first, b.last, b.n)))
+	}
+	return out
+}
