@@ -4,19 +4,25 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
-	"github.com/go-chi/chi/v5"
+	"github.com/lockstep/lockstep/internal/server"
+	"github.com/lockstep/lockstep/web"
 )
 
 func cmdServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
+	dev := fs.Bool("dev", false, "serve web/ from disk (edit the page without rebuilding)")
+	devDir := fs.String("web", "web", "with --dev: the web directory to serve")
+	allow := fs.String("allow-origin", "", "comma-separated browser origins allowed besides the page's own host (e.g. http://localhost:8080, or *)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -24,18 +30,34 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	r := chi.NewRouter()
-	page := template.Must(template.New("list").Parse(`<!doctype html><meta charset="utf-8"><title>Lockstep</title>
-<h1>Lockstep</h1><ul>{{range .Scenarios}}<li><b>{{.ID}}</b> {{.Title.En}} / {{.Title.Zh}}</li>{{end}}</ul>`))
-	r.Get("/", func(w http.ResponseWriter, _ *http.Request) { _ = page.Execute(w, f) })
-	ln, err := net.Listen("tcp", *addr)
+	static, templates := web.Embedded()
+	if *dev {
+		if _, err := os.Stat(filepath.Join(*devDir, "static")); err != nil {
+			return fmt.Errorf("--dev: %w (run from the repository root or set --web)", err)
+		}
+		static, templates = web.Disk(*devDir)
+	}
+	var origins []string
+	for _, o := range strings.Split(*allow, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			origins = append(origins, o)
+		}
+	}
+	app, err := server.New(server.Options{Catalog: f, Static: static, Templates: templates, Dev: *dev,
+		AllowOrigins: origins, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		return err
 	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		app.Close()
+		return err
+	}
 	fmt.Fprintf(stdout, "Lockstep on http://%s (embedded Redis)\n", ln.Addr())
-	srv := &http.Server{Handler: r, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: app.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
+		app.Close() // sockets first: Shutdown does not wait for hijacked connections
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(sctx)

@@ -1,0 +1,91 @@
+package server
+
+import (
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+const (
+	writeWait  = 10 * time.Second  // the longest a write may take
+	pongWait   = 60 * time.Second  // the longest between two pongs
+	pingPeriod = pongWait * 9 / 10 // how often we ping
+	closeWait  = 2 * time.Second   // how long a close frame may take
+)
+
+// conn is one browser's WebSocket. Only writer writes to ws; the reader
+// goroutine (Server.serveConn) is the only one that reads.
+type conn struct {
+	ws   *websocket.Conn
+	send chan []byte
+	done chan struct{}
+	once sync.Once
+
+	mu        sync.Mutex
+	closeCode int
+	closeText string
+}
+
+func newConn(ws *websocket.Conn, queue int) *conn {
+	return &conn{ws: ws, send: make(chan []byte, queue), done: make(chan struct{})}
+}
+
+// enqueue queues a message without waiting; a browser whose queue is full
+// is too slow and is dropped.
+func (c *conn) enqueue(m *Message) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		b, _ = json.Marshal(&Message{Type: "error", Re: m.Re, Error: "internal: " + err.Error()})
+	}
+	select {
+	case <-c.done:
+	case c.send <- b:
+	default:
+		c.close(websocket.ClosePolicyViolation, "too slow: the send queue is full")
+	}
+}
+
+// close asks the writer to send a close frame with code and end the
+// connection. The first call wins.
+func (c *conn) close(code int, text string) {
+	c.once.Do(func() {
+		c.mu.Lock()
+		c.closeCode, c.closeText = code, text
+		c.mu.Unlock()
+		close(c.done)
+	})
+}
+
+// writer is the connection's one writing goroutine.
+func (c *conn) writer() {
+	ping := time.NewTicker(pingPeriod)
+	defer func() {
+		ping.Stop()
+		_ = c.ws.Close()
+	}()
+	for {
+		select {
+		case b := <-c.send:
+			_ = c.ws.SetWriteDeadline(time.Now().Add(writeWait))
+			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
+				c.close(websocket.CloseAbnormalClosure, "")
+				return
+			}
+		case <-ping.C:
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait)); err != nil {
+				c.close(websocket.CloseAbnormalClosure, "")
+				return
+			}
+		case <-c.done:
+			c.mu.Lock()
+			code, text := c.closeCode, c.closeText
+			c.mu.Unlock()
+			if code != websocket.CloseAbnormalClosure {
+				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(closeWait))
+			}
+			return
+		}
+	}
+}

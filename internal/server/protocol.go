@@ -1,0 +1,98 @@
+package server
+
+import (
+	"encoding/json"
+
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// ProtocolVersion is the version of the WebSocket protocol in
+// docs/protocol.md. It changes whenever a message changes incompatibly.
+const ProtocolVersion = 1
+
+// Request is one message from the browser. Op names what to do; the other
+// fields are the op's arguments. ID is echoed in the answer as Re.
+type Request struct {
+	ID       int             `json:"id,omitempty"`
+	Op       string          `json:"op"`
+	Session  string          `json:"session,omitempty"`  // hello: the session to resume
+	Scenario string          `json:"scenario,omitempty"` // load: a built-in scenario id
+	YAML     string          `json:"yaml,omitempty"`     // load, check: a scenario file's text
+	Seed     *int64          `json:"seed,omitempty"`     // load, reset, seed
+	Actions  []wireAction    `json:"actions,omitempty"`  // load: recorded actions to replay
+	Step     *int            `json:"step,omitempty"`     // load, seek: the cursor to go to
+	N        int             `json:"n,omitempty"`        // step: how many steps (default 1)
+	Client   string          `json:"client,omitempty"`   // step-client
+	Fault    *scenario.Fault `json:"fault,omitempty"`    // inject
+	Speed    float64         `json:"speed,omitempty"`    // play: steps per second
+	Have     *int            `json:"have,omitempty"`     // hello: how many events the browser holds
+}
+
+// wireAction is a recorded action as the share link carries it.
+type wireAction = scenario.Action
+
+// Message is one message to the browser.
+type Message struct {
+	Type    string          `json:"type"` // welcome, state, error, yaml, checked, bye
+	Re      int             `json:"re,omitempty"`
+	V       int             `json:"v,omitempty"`
+	Session string          `json:"session,omitempty"`
+	Loaded  bool            `json:"loaded,omitempty"` // welcome: the session already holds a run (its state follows)
+	Error   string          `json:"error,omitempty"`
+	Errors  []lineError     `json:"errors,omitempty"`
+	From    *int            `json:"from,omitempty"` // state: the browser keeps its first From events, then appends Events
+	Events  []wireEvent     `json:"events,omitempty"`
+	Snap    *Snapshot       `json:"snap,omitempty"`
+	Catalog []catalogEntry  `json:"catalog,omitempty"`
+	Faults  []string        `json:"faults,omitempty"`
+	Limits  *Limits         `json:"limits,omitempty"`
+	Name    string          `json:"name,omitempty"`
+	Text    string          `json:"text,omitempty"`
+	Extra   json.RawMessage `json:"extra,omitempty"`
+}
+
+// lineError is one error of a scenario file, at a line and column when known.
+type lineError struct {
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"col,omitempty"`
+	Msg  string `json:"msg"`
+}
+
+// wireEvent is an event as sent: the engine's JSON form plus its one
+// canonical text line.
+type wireEvent struct {
+	*sim.Event
+	Text string `json:"text"`
+}
+
+// catalogEntry describes one scenario the browser may load.
+type catalogEntry struct {
+	ID      string   `json:"id"`
+	Title   sim.Text `json:"title"`
+	Lesson  sim.Text `json:"lesson"`
+	Expect  []string `json:"expect"`
+	Clients []string `json:"clients"`
+}
+
+// Snapshot is the state of a session at its cursor.
+type Snapshot struct {
+	Scenario string            `json:"scenario"` // id
+	Title    sim.Text          `json:"title"`
+	Lesson   sim.Text          `json:"lesson"`
+	Custom   bool              `json:"custom,omitempty"` // loaded from YAML text, not the catalog
+	Seed     int64             `json:"seed"`
+	Step     int               `json:"step"`
+	T        int64             `json:"t"` // virtual time, ns
+	Ended    bool              `json:"ended"`
+	Verdicts []string          `json:"verdicts"`
+	Expect   []string          `json:"expect"`
+	Clients  []string          `json:"clients"`
+	Nodes    []lesson.NodeView `json:"nodes"`
+	Pending  []string          `json:"pending"`
+	Actions  []wireAction      `json:"actions"`
+	Playing  bool              `json:"playing"`
+	Speed    float64           `json:"speed"`
+	Events   int               `json:"events"` // length of the log at the cursor
+}

@@ -1,0 +1,369 @@
+// Lockstep's page: a store (the event log, the server's snapshot at the
+// cursor, view choices) and a render(state) that every change goes
+// through. The server owns the world; the page asks it to step, seek,
+// fork and replay, and draws what it answers.
+
+import { Link } from './socket.js';
+import { newModel, append, truncate } from './derive.js';
+import { Timeline } from './timeline.js';
+import { renderNarration, renderVerdict, renderKeys, renderPending, renderTargets } from './panels.js';
+import { t, pick, apply, KEYS } from './i18n.js';
+import { encodeRun, decodeRun, download } from './share.js';
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  lang: localStorage.getItem('lockstep.lang') === 'zh' ? 'zh' : 'en',
+  presenter: false,
+  model: newModel(),
+  gen: 0,
+  snap: null,
+  pending: [],
+  ended: false,
+  highlight: new Set(),
+  saySeqs: new Set(),
+  selected: null,
+  endStep: null,
+  maxStep: 0,
+  catalog: [],
+  limits: { max_steps: 50000 },
+  customYAML: '',
+  errors: [],
+};
+
+const link = new Link(onMessage, onStatus);
+const tl = new Timeline({
+  root: $('timeline'), canvas: $('tl-canvas'), scroll: $('tl-scroll'), spacer: $('tl-spacer'),
+  list: $('tl-events'), lanes: $('lanes'),
+  onPick: (seq) => { state.selected = seq; render(); },
+  onMove: (c) => link.send('step-client', { client: c }),
+});
+
+let shared = decodeRun(location.hash);
+let wantEditor = false;
+
+function onStatus(s) {
+  $('conn').textContent = s === 'open' ? t('connected', state.lang) : t('reconnecting', state.lang);
+  $('conn').className = 'conn ' + s;
+}
+
+function onMessage(m) {
+  switch (m.type) {
+    case 'welcome':
+      state.catalog = m.catalog || [];
+      state.limits = m.limits || state.limits;
+      if (shared) {
+        const run = shared;
+        shared = null;
+        history.replaceState(null, '', location.pathname + location.search);
+        if (run.y) state.customYAML = run.y;
+        link.send('load', { scenario: run.s || '', yaml: run.y || '', seed: run.seed, actions: run.a || [], step: run.c || 0 });
+      } else if (!m.loaded) {
+        link.send('load', { scenario: $('scenario').value });
+      }
+      break;
+    case 'state':
+      onState(m);
+      break;
+    case 'error':
+      toast(m.error, true);
+      if (m.errors) { state.errors = m.errors; renderErrors(); }
+      break;
+    case 'checked':
+      state.errors = m.errors || [];
+      renderErrors();
+      break;
+    case 'yaml':
+      if (wantEditor) { wantEditor = false; $('editor').value = m.text; gutter(); } else download(m.name, m.text, 'text/yaml');
+      break;
+  }
+}
+
+function onState(m) {
+  const snap = m.snap;
+  const from = m.from || 0;
+  if (from === 0) {
+    state.model = newModel(snap.clients, snap.nodes.map((n) => n.name));
+    state.gen++;
+    state.maxStep = snap.step;
+    state.endStep = null;
+    state.selected = null;
+  } else if (from < state.model.events.length) {
+    state.model = truncate(state.model, from, snap.clients, snap.nodes.map((n) => n.name));
+    state.gen++;
+  }
+  append(state.model, m.events || []);
+  state.snap = snap;
+  state.pending = snap.pending;
+  state.ended = snap.ended;
+  state.maxStep = Math.max(state.maxStep, snap.step);
+  if (snap.ended) state.endStep = snap.step;
+  if (!snap.custom) state.customYAML = '';
+  render();
+}
+
+/** focusRefs picks the events to highlight: the verdicts' causes at the
+ * end, else what the latest narration points at, else the selection. */
+function focusRefs() {
+  const m = state.model;
+  const hl = new Set();
+  const sel = state.selected != null ? m.events.find((e) => e.seq === state.selected) : null;
+  if (sel && sel.refs) sel.refs.forEach((r) => hl.add(r));
+  else if (m.verdicts.length) m.verdicts.forEach((v) => (v.refs || []).forEach((r) => hl.add(r)));
+  else if (m.says.length) (m.says[m.says.length - 1].refs || []).forEach((r) => hl.add(r));
+  state.highlight = hl;
+  state.saySeqs = new Set(m.says.flatMap((s) => s.refs || []));
+}
+
+function render() {
+  const st = state, snap = st.snap;
+  focusRefs();
+  document.body.classList.toggle('presenter', st.presenter);
+  $('presenter').setAttribute('aria-pressed', String(st.presenter));
+  if (snap) {
+    $('title').textContent = pick(snap.title, st.lang) || snap.scenario;
+    $('lesson-text').textContent = pick(snap.lesson, st.lang);
+    $('expect').textContent = (snap.expect || []).join(', ') || '—';
+    const sel = $('scenario');
+    if (!snap.custom && sel.value !== snap.scenario) sel.value = snap.scenario;
+    if (document.activeElement !== $('seed')) $('seed').value = String(snap.seed);
+    const max = st.endStep ?? st.maxStep + 10;
+    $('scrubber').max = String(max);
+    if (!scrubbing) $('scrubber').value = String(snap.step);
+    $('cursor').textContent = `${t('stepOf', st.lang)} ${snap.step}${t('stepSuffix', st.lang)}${st.endStep != null ? ' / ' + st.endStep : ''} · ${fmt(snap.t)}`;
+    $('play').querySelector('[data-i18n]').dataset.i18n = snap.playing ? 'pause' : 'play';
+    $('play').setAttribute('aria-pressed', String(snap.playing));
+    $('step').disabled = $('end').disabled = snap.ended;
+    $('back').disabled = snap.step === 0;
+    renderTargets($('fault-client'), snap.clients);
+    renderTargets($('fault-node'), snap.nodes.map((n) => n.name));
+    $('share-link').href = shareURL();
+  }
+  for (const opt of $('scenario').options) {
+    const c = st.catalog.find((x) => x.id === opt.value);
+    if (c) opt.textContent = pick(c.title, st.lang);
+  }
+  apply(document, st.lang);
+  $('lang').textContent = st.lang === 'zh' ? 'English' : '中文';
+  renderHelp();
+  renderNarration($('narration'), $('narration-history'), st, goTo);
+  renderVerdict($('verdict'), st, goTo);
+  renderKeys($('keys'), st);
+  renderPending($('pending'), st, (c) => link.send('step-client', { client: c }));
+  tl.set({ ...st });
+}
+
+function fmt(ns) {
+  return (ns / 1e9).toFixed(3).replace(/\.?0+$/, '') + 's';
+}
+
+function goTo(seq) {
+  if (seq == null) return;
+  const r = state.model.rowOfSeq.get(seq);
+  if (r !== undefined) tl.scrollToRow(r);
+  state.selected = seq;
+  render();
+}
+
+function shareURL() {
+  const s = state.snap;
+  if (!s) return location.href;
+  const run = { seed: s.seed, a: s.actions, c: s.step };
+  if (s.custom) run.y = state.customYAML; else run.s = s.scenario;
+  return location.origin + location.pathname + encodeRun(run);
+}
+
+let toastTimer = 0;
+function toast(text, bad = false) {
+  const el = $('toast');
+  el.textContent = text;
+  el.className = 'toast show' + (bad ? ' bad' : '');
+  el.setAttribute('data-testid', bad ? 'error' : 'toast');
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.className = 'toast'; }, bad ? 6000 : 3000);
+}
+
+function renderHelp() {
+  const dl = $('help-keys');
+  dl.textContent = '';
+  for (const [k, key] of KEYS) {
+    const dt = document.createElement('dt');
+    dt.textContent = k;
+    const dd = document.createElement('dd');
+    dd.textContent = t(key, state.lang);
+    dl.append(dt, dd);
+  }
+}
+
+function renderErrors() {
+  const ul = $('editor-errors');
+  ul.textContent = '';
+  const lines = new Set(state.errors.map((e) => e.line).filter(Boolean));
+  if (!state.errors.length) {
+    const li = document.createElement('li');
+    li.className = 'ok';
+    li.textContent = t('errorsNone', state.lang);
+    ul.append(li);
+  }
+  for (const e of state.errors) {
+    const li = document.createElement('li');
+    li.textContent = (e.line ? `${t('line', state.lang)} ${e.line}${e.col ? ':' + e.col : ''} — ` : '') + e.msg;
+    li.dataset.line = String(e.line || 0);
+    li.addEventListener('click', () => selectLine(e.line));
+    ul.append(li);
+  }
+  gutter(lines);
+}
+
+function gutter(bad = new Set(state.errors.map((e) => e.line))) {
+  const n = $('editor').value.split('\n').length;
+  const out = [];
+  for (let i = 1; i <= n; i++) out.push(bad.has(i) ? `▶${i}` : String(i));
+  $('editor-gutter').textContent = out.join('\n');
+}
+
+function selectLine(line) {
+  if (!line) return;
+  const ta = $('editor');
+  const lines = ta.value.split('\n');
+  const start = lines.slice(0, line - 1).join('\n').length + (line > 1 ? 1 : 0);
+  ta.focus();
+  ta.setSelectionRange(start, start + (lines[line - 1] || '').length);
+}
+
+// Controls.
+const step = () => { if (state.snap && !state.snap.ended) link.send('step'); };
+const back = () => link.send('back');
+const togglePlay = () => link.send(state.snap && state.snap.playing ? 'pause' : 'play', { speed: Number($('speed').value) });
+const toEnd = () => link.send('seek', { step: state.limits.max_steps });
+const reset = () => link.send('reset');
+const toggleLang = () => { state.lang = state.lang === 'zh' ? 'en' : 'zh'; localStorage.setItem('lockstep.lang', state.lang); render(); };
+const togglePresenter = () => { state.presenter = !state.presenter; render(); };
+const help = (show) => { $('help').hidden = !show; if (show) $('help-close').focus(); };
+
+$('step').onclick = step;
+$('back').onclick = back;
+$('play').onclick = togglePlay;
+$('end').onclick = toEnd;
+$('reset').onclick = reset;
+$('lang').onclick = toggleLang;
+$('presenter').onclick = togglePresenter;
+$('help-btn').onclick = () => help(true);
+$('help-close').onclick = () => help(false);
+$('speed').onchange = () => { if (state.snap && state.snap.playing) link.send('play', { speed: Number($('speed').value) }); };
+$('seed').onchange = () => {
+  const v = Number($('seed').value);
+  if (Number.isSafeInteger(v)) link.send('seed', { seed: v });
+};
+let scrubbing = false;
+let scrubTimer = 0;
+$('scrubber').addEventListener('input', () => {
+  scrubbing = true;
+  clearTimeout(scrubTimer);
+  scrubTimer = setTimeout(() => { link.send('seek', { step: Number($('scrubber').value) }); }, 60);
+});
+$('scrubber').addEventListener('change', () => {
+  clearTimeout(scrubTimer);
+  scrubbing = false;
+  link.send('seek', { step: Number($('scrubber').value) });
+});
+$('scenario').onchange = () => {
+  const v = $('scenario').value;
+  if (v === '__custom') {
+    $('editor-panel').open = true;
+    if (!$('editor').value) { wantEditor = true; link.send('export-yaml'); }
+    $('editor').focus();
+    return;
+  }
+  link.send('load', { scenario: v });
+};
+for (const b of document.querySelectorAll('[data-fault]')) {
+  b.onclick = () => {
+    const kind = b.dataset.fault;
+    const f = { do: kind };
+    if (['crash', 'pause', 'drop-reply', 'drop-request'].includes(kind)) f.client = $('fault-client').value;
+    else f.node = $('fault-node').value;
+    if (kind === 'pause') f.for = '1s';
+    if (kind === 'partition') f.for = '2s';
+    if (kind === 'clock-jump') f.by = '5s';
+    link.send('inject', { fault: f });
+  };
+}
+$('share-link').onclick = (ev) => {
+  ev.preventDefault();
+  const url = shareURL();
+  $('share-link').href = url;
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(url).then(() => toast(t('linkCopied', state.lang)), () => toast(t('linkShown', state.lang)));
+  } else toast(t('linkShown', state.lang));
+};
+const base = () => (state.snap ? state.snap.scenario + '-seed' + state.snap.seed + '-step' + state.snap.step : 'lockstep');
+$('export-svg').onclick = () => download(base() + '.svg', tl.svg(), 'image/svg+xml');
+$('export-png').onclick = async () => download(base() + '.png', await tl.png(), 'image/png');
+$('export-json').onclick = () => {
+  const s = state.snap || {};
+  const doc = { protocol: 1, scenario: s.scenario, seed: s.seed, step: s.step, actions: s.actions, verdicts: s.verdicts, events: state.model.events };
+  download(base() + '.json', JSON.stringify(doc, null, 1), 'application/json');
+};
+$('save-yaml').onclick = () => link.send('export-yaml');
+$('upload-yaml').onchange = async () => {
+  const f = $('upload-yaml').files[0];
+  if (!f) return;
+  const text = await f.text();
+  $('editor').value = text;
+  gutter();
+  state.customYAML = text;
+  link.send('load', { yaml: text });
+  $('upload-yaml').value = '';
+};
+$('editor').addEventListener('input', () => gutter());
+$('editor').addEventListener('scroll', () => { $('editor-gutter').scrollTop = $('editor').scrollTop; });
+$('editor-check').onclick = () => link.send('check', { yaml: $('editor').value });
+$('editor-run').onclick = () => {
+  state.customYAML = $('editor').value;
+  state.errors = [];
+  renderErrors();
+  link.send('load', { yaml: state.customYAML });
+};
+
+document.addEventListener('keydown', (ev) => {
+  const tag = ev.target.tagName;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.key === 'Escape') { help(false); return; }
+  if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
+  const k = ev.key;
+  const acts = {
+    ' ': step, ArrowRight: step, '.': step, PageDown: step, ArrowLeft: back, PageUp: back,
+    p: togglePlay, P: togglePlay, Home: reset, End: toEnd, f: togglePresenter, F: togglePresenter,
+    l: toggleLang, L: toggleLang, '?': () => help($('help').hidden),
+  };
+  if (acts[k]) {
+    ev.preventDefault();
+    acts[k]();
+  }
+});
+
+// Hooks for tests and measurements (stable; see docs/protocol.md).
+window.lockstep = {
+  state,
+  link,
+  timeline: tl,
+  /** bench scrolls through the whole timeline and times each frame's draw. */
+  bench(frames = 120) {
+    const sc = $('tl-scroll');
+    const times = [];
+    const maxTop = sc.scrollHeight - sc.clientHeight;
+    for (let i = 0; i < frames; i++) {
+      sc.scrollTop = Math.round((maxTop * i) / Math.max(frames - 1, 1));
+      tl.follow = false;
+      tl.draw();
+      times.push(tl.lastDraw);
+    }
+    times.sort((a, b) => a - b);
+    const q = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
+    return { rows: state.model.rows.length, frames, median: q(0.5), p95: q(0.95), max: times[times.length - 1] };
+  },
+};
+
+render();
+link.connect();

@@ -1,0 +1,210 @@
+// The timeline's model, derived from the event log alone: one row per
+// event (narration excepted), a lane per client and per node, and spans
+// that cross rows (requests, critical sections, pauses, lock leases,
+// overlaps of critical sections, partitions, downed nodes). Spans are
+// indexed by buckets of rows so that drawing a window costs what the window
+// shows, not what the log holds.
+
+export const BUCKET = 32;
+
+export function newModel(clients = [], nodes = []) {
+  const m = {
+    events: [], rows: [], rowOfSeq: new Map(), clients: [], nodes: [],
+    spans: [], open: new Set(), buckets: [], says: [], verdicts: [],
+    reqs: new Map(), byWho: new Map(), leases: new Map(), inside: new Set(),
+    overlap: null, parts: new Map(), downs: new Map(),
+  };
+  for (const c of clients) lane(m, c, 'client');
+  for (const n of nodes) lane(m, n, 'node');
+  return m;
+}
+
+function lane(m, name, kind) {
+  if (!name) return;
+  const list = kind === 'client' ? m.clients : m.nodes;
+  if (!list.includes(name)) list.push(name);
+}
+
+function openSpan(m, s) {
+  s.id = m.spans.length;
+  m.spans.push(s);
+  m.open.add(s.id);
+  return s;
+}
+
+function closeSpan(m, s, r1) {
+  if (!s || s.r1 !== undefined) return;
+  s.r1 = r1;
+  m.open.delete(s.id);
+  for (let b = Math.floor(s.r0 / BUCKET); b <= Math.floor(r1 / BUCKET); b++) {
+    (m.buckets[b] ||= []).push(s.id);
+  }
+}
+
+/** spansIn lists the spans that touch rows r0..r1 (open ones included). */
+export function spansIn(m, r0, r1) {
+  const seen = new Set();
+  const out = [];
+  for (let b = Math.floor(r0 / BUCKET); b <= Math.floor(r1 / BUCKET); b++) {
+    for (const id of m.buckets[b] || []) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const s = m.spans[id];
+      if (s.r1 >= r0 && s.r0 <= r1) out.push(s);
+    }
+  }
+  for (const id of m.open) {
+    const s = m.spans[id];
+    if (s.r0 <= r1) out.push(s);
+  }
+  return out;
+}
+
+/** append adds events (in order) to the model. */
+export function append(m, events) {
+  for (const e of events) add(m, e);
+}
+
+function add(m, e) {
+  m.events.push(e);
+  if (e.kind === 'say') {
+    m.says.push(e);
+    const ref = e.refs && e.refs.length ? m.rowOfSeq.get(e.refs[0]) : undefined;
+    m.rowOfSeq.set(e.seq, ref ?? Math.max(m.rows.length - 1, 0));
+    return;
+  }
+  const r = m.rows.length;
+  m.rows.push(e);
+  m.rowOfSeq.set(e.seq, r);
+  if (e.client) lane(m, e.client, 'client');
+  if (e.node) lane(m, e.node, 'node');
+  const who = e.client;
+  switch (e.kind) {
+    case 'send': {
+      const s = openSpan(m, { type: 'req', r0: r, client: who, node: e.node, send: r, cmd: e.cmd });
+      m.reqs.set(e.seq, s);
+      break;
+    }
+    case 'exec': {
+      const s = m.reqs.get(e.req);
+      if (s) { s.exec = r; s.reply_text = e.reply; }
+      if (e.keys) lease(m, e, r);
+      break;
+    }
+    case 'reply': case 'timeout': {
+      const s = m.reqs.get(e.req);
+      if (s) { s[e.kind] = r; closeSpan(m, s, r); m.reqs.delete(e.req); }
+      break;
+    }
+    case 'lost': {
+      const s = m.reqs.get(e.req);
+      if (s) { s.lost = r; s.lostReply = s.exec !== undefined; }
+      break;
+    }
+    case 'expire': case 'init':
+      if (e.keys) lease(m, e, r);
+      break;
+    case 'mark':
+      if (e.name === 'enter') enter(m, who, r);
+      else if (e.name === 'leave') leave(m, who, r);
+      break;
+    case 'done':
+      leave(m, who, r);
+      break;
+    case 'fault':
+      fault(m, e, r);
+      break;
+    case 'verdict':
+      m.verdicts.push(e);
+      break;
+  }
+}
+
+function enter(m, who, r) {
+  const cur = m.byWho.get(who) || {};
+  if (cur.cs) return;
+  cur.cs = openSpan(m, { type: 'cs', r0: r, client: who });
+  m.byWho.set(who, cur);
+  m.inside.add(who);
+  if (m.inside.size >= 2 && !m.overlap) {
+    m.overlap = openSpan(m, { type: 'overlap', r0: r, who: [...m.inside] });
+  } else if (m.overlap) {
+    for (const w of m.inside) if (!m.overlap.who.includes(w)) m.overlap.who.push(w);
+  }
+}
+
+function leave(m, who, r) {
+  const cur = m.byWho.get(who);
+  if (!cur || !cur.cs) return;
+  closeSpan(m, cur.cs, r);
+  cur.cs = null;
+  m.inside.delete(who);
+  if (m.overlap && m.inside.size < 2) {
+    closeSpan(m, m.overlap, r);
+    m.overlap = null;
+  }
+}
+
+function lease(m, e, r) {
+  for (const k of e.keys) {
+    const id = e.node + '\u0000' + k.key;
+    const cur = m.leases.get(id);
+    const gone = k.ttl === -2;
+    const same = cur && !gone && cur.owner === k.owner && cur.expire === (k.expire || 0) && cur.value === k.value;
+    if (same) continue;
+    if (cur) { closeSpan(m, cur, r); m.leases.delete(id); }
+    if (!gone && k.owner) {
+      const s = openSpan(m, {
+        type: 'lease', r0: r, node: e.node, key: k.key, owner: k.owner, value: k.value,
+        expire: k.expire || 0, ttl: k.ttl, t0: e.t,
+      });
+      m.leases.set(id, s);
+    }
+  }
+  if (e.kind === 'expire') {
+    for (const k of e.keys) if (k.ttl === -2) m.expired = { r, key: k.key };
+  }
+}
+
+function fault(m, e, r) {
+  switch (e.name) {
+    case 'pause': {
+      const cur = m.byWho.get(e.client) || {};
+      if (!cur.pause) cur.pause = openSpan(m, { type: 'pause', r0: r, client: e.client, note: e.note });
+      m.byWho.set(e.client, cur);
+      break;
+    }
+    case 'resume': {
+      const cur = m.byWho.get(e.client);
+      if (cur && cur.pause) { closeSpan(m, cur.pause, r); cur.pause = null; }
+      break;
+    }
+    case 'crash': {
+      leave(m, e.client, r);
+      const cur = m.byWho.get(e.client);
+      if (cur && cur.pause) { closeSpan(m, cur.pause, r); cur.pause = null; }
+      break;
+    }
+    case 'partition':
+      if (!m.parts.has(e.node)) m.parts.set(e.node, openSpan(m, { type: 'partition', r0: r, node: e.node, client: e.client }));
+      break;
+    case 'heal':
+      if (m.parts.has(e.node)) { closeSpan(m, m.parts.get(e.node), r); m.parts.delete(e.node); }
+      break;
+    case 'node-crash':
+      if (!m.downs.has(e.node)) m.downs.set(e.node, openSpan(m, { type: 'down', r0: r, node: e.node }));
+      break;
+    case 'node-restart':
+      if (m.downs.has(e.node)) { closeSpan(m, m.downs.get(e.node), r); m.downs.delete(e.node); }
+      for (const [id, s] of m.leases) if (s.node === e.node) { closeSpan(m, s, r); m.leases.delete(id); }
+      if (e.keys) lease(m, e, r);
+      break;
+  }
+}
+
+/** rebuild makes a fresh model holding the first n events of m. */
+export function truncate(m, n, clients, nodes) {
+  const f = newModel(clients, nodes);
+  append(f, m.events.slice(0, n));
+  return f;
+}

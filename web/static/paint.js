@@ -1,0 +1,113 @@
+// Two painters with one small drawing API, so that the same drawing code
+// fills the on-screen canvas and writes the SVG export.
+
+// Okabe-Ito, a palette that colour-blind viewers can tell apart. Vermillion
+// is kept for what went wrong; every colour comes with a label or shape.
+export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#8C6D00', '#000000'];
+export const BAD = '#D55E00';
+export const GOOD = '#009E73';
+export const INK = '#1b1b1b';
+export const MUTED = '#6b6b6b';
+export const RULE = '#d6d6d6';
+
+export class CanvasPainter {
+  constructor(ctx, font) { this.c = ctx; this.font = font; }
+  line(x1, y1, x2, y2, color, width = 1, dash = null) {
+    const c = this.c;
+    c.beginPath();
+    c.strokeStyle = color;
+    c.lineWidth = width;
+    c.setLineDash(dash || []);
+    c.moveTo(x1, y1);
+    c.lineTo(x2, y2);
+    c.stroke();
+    c.setLineDash([]);
+  }
+  rect(x, y, w, h, fill, stroke = null, dash = null) {
+    const c = this.c;
+    if (fill) { c.fillStyle = fill; c.fillRect(x, y, w, h); }
+    if (stroke) { c.strokeStyle = stroke; c.lineWidth = 1.5; c.setLineDash(dash || []); c.strokeRect(x, y, w, h); c.setLineDash([]); }
+  }
+  poly(pts, fill, alpha = 1) {
+    if (pts.length < 3) return;
+    const c = this.c;
+    c.beginPath();
+    c.moveTo(pts[0][0], pts[0][1]);
+    for (const p of pts.slice(1)) c.lineTo(p[0], p[1]);
+    c.closePath();
+    c.globalAlpha = alpha;
+    c.fillStyle = fill;
+    c.fill();
+    c.globalAlpha = 1;
+  }
+  circle(x, y, r, fill, stroke = null) {
+    const c = this.c;
+    c.beginPath();
+    c.arc(x, y, r, 0, Math.PI * 2);
+    if (fill) { c.fillStyle = fill; c.fill(); }
+    if (stroke) { c.strokeStyle = stroke; c.lineWidth = 2; c.stroke(); }
+  }
+  measure(s, size, bold) {
+    this.c.font = `${bold ? '600 ' : ''}${size}px ${this.font}`;
+    return this.c.measureText(s).width;
+  }
+  /** text draws s with its left (align 'left'), centre or right at x. */
+  text(x, y, s, { size = 13, color = INK, align = 'left', bold = false, bg = null, max = 0 } = {}) {
+    const c = this.c;
+    c.font = `${bold ? '600 ' : ''}${size}px ${this.font}`;
+    s = fit(this, s, size, bold, max);
+    const w = c.measureText(s).width;
+    const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
+    if (bg) { c.fillStyle = bg; c.fillRect(left - 3, y - size * 0.8, w + 6, size * 1.15); }
+    c.fillStyle = color;
+    c.textBaseline = 'alphabetic';
+    c.fillText(s, left, y);
+    return w;
+  }
+}
+
+function fit(p, s, size, bold, max) {
+  if (!max || p.measure(s, size, bold) <= max) return s;
+  let lo = 0, hi = s.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (p.measure(s.slice(0, mid) + '…', size, bold) <= max) lo = mid; else hi = mid - 1;
+  }
+  return s.slice(0, lo) + '…';
+}
+
+const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export class SvgPainter {
+  constructor(width, height, font, measureCtx) {
+    this.w = width; this.h = height; this.font = font; this.out = []; this.m = measureCtx;
+  }
+  line(x1, y1, x2, y2, color, width = 1, dash = null) {
+    this.out.push(`<line x1="${x1.toFixed(1)}" y1="${y1.toFixed(1)}" x2="${x2.toFixed(1)}" y2="${y2.toFixed(1)}" stroke="${color}" stroke-width="${width}"${dash ? ` stroke-dasharray="${dash.join(' ')}"` : ''}/>`);
+  }
+  rect(x, y, w, h, fill, stroke = null, dash = null) {
+    this.out.push(`<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(w, 0).toFixed(1)}" height="${Math.max(h, 0).toFixed(1)}" fill="${fill || 'none'}"${stroke ? ` stroke="${stroke}" stroke-width="1.5"` : ''}${dash ? ` stroke-dasharray="${dash.join(' ')}"` : ''}/>`);
+  }
+  poly(pts, fill, alpha = 1) {
+    if (pts.length < 3) return;
+    this.out.push(`<polygon points="${pts.map((p) => p[0].toFixed(1) + ',' + p[1].toFixed(1)).join(' ')}" fill="${fill}" fill-opacity="${alpha}"/>`);
+  }
+  circle(x, y, r, fill, stroke = null) {
+    this.out.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${r}" fill="${fill || 'none'}"${stroke ? ` stroke="${stroke}" stroke-width="2"` : ''}/>`);
+  }
+  measure(s, size, bold) {
+    this.m.font = `${bold ? '600 ' : ''}${size}px ${this.font}`;
+    return this.m.measureText(s).width;
+  }
+  text(x, y, s, { size = 13, color = INK, align = 'left', bold = false, bg = null, max = 0 } = {}) {
+    s = fit(this, s, size, bold, max);
+    const w = this.measure(s, size, bold);
+    const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
+    if (bg) this.rect(left - 3, y - size * 0.8, w + 6, size * 1.15, bg);
+    this.out.push(`<text x="${left.toFixed(1)}" y="${y.toFixed(1)}" font-size="${size}"${bold ? ' font-weight="600"' : ''} fill="${color}">${esc(s)}</text>`);
+    return w;
+  }
+  toString() {
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${this.w}" height="${this.h}" viewBox="0 0 ${this.w} ${this.h}" font-family="${esc(this.font)}">\n<rect width="100%" height="100%" fill="#ffffff"/>\n${this.out.join('\n')}\n</svg>\n`;
+  }
+}

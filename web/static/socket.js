@@ -1,0 +1,62 @@
+// The WebSocket link to the server (docs/protocol.md): JSON messages,
+// request ids, reconnection with backoff that resumes the same session.
+
+export const PROTOCOL = 1;
+
+export class Link {
+  constructor(onMessage, onStatus) {
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.nextID = 1;
+    this.queue = [];
+    this.ws = null;
+    this.delay = 250;
+    this.session = sessionStorage.getItem('lockstep.session') || '';
+  }
+
+  connect() {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 250;
+      this.onStatus('open');
+      ws.send(JSON.stringify({ op: 'hello', session: this.session, id: this.nextID++ }));
+    };
+    ws.onmessage = (ev) => {
+      let m;
+      try { m = JSON.parse(ev.data); } catch { return; }
+      if (m.type === 'welcome') {
+        this.session = m.session;
+        sessionStorage.setItem('lockstep.session', m.session);
+        const q = this.queue;
+        this.queue = [];
+        this.onMessage(m);
+        for (const s of q) ws.send(s);
+        return;
+      }
+      this.onMessage(m);
+    };
+    ws.onclose = (ev) => {
+      this.ws = null;
+      this.onStatus('closed', ev.code);
+      if (ev.code === 4000) return; // opened in another tab: do not fight over it
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 5000);
+    };
+  }
+
+  /** send queues a request until the socket is open; it returns the id. */
+  send(op, args = {}) {
+    const id = this.nextID++;
+    const s = JSON.stringify({ ...args, op, id });
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(s);
+    else this.queue.push(s);
+    return id;
+  }
+
+  /** raw sends text as is (tests use it to send bad input). */
+  raw(text) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+  }
+}
