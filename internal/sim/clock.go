@@ -4,10 +4,9 @@ import "time"
 
 // SetClockOffset sets how far the node's clock runs ahead of the world's
 // (negative: behind), before the run starts. A jump during the run is the
-// clock-jump fault.
-func (n *Node) SetClockOffset(d time.Duration) {
-	n.offset = d
-	n.syncClock()
+// clock-jump fault. A real server's clock cannot be set: ErrUnavailable.
+func (n *Node) SetClockOffset(d time.Duration) error {
+	return n.jump(d - n.offset)
 }
 
 // ClockOffset is how far the node's clock runs ahead of the world's.

@@ -187,7 +187,9 @@ func (w *World) Apply(f Fault) error {
 				n.state(k)
 			}
 		} else {
-			n.m.FlushAll()
+			if err := n.b.Flush(); err != nil {
+				return fmt.Errorf("%w: %s: %v", ErrBadFault, n.name, err)
+			}
 			clear(n.expiry)
 			clear(n.last)
 			ev.Note = n.name + " is back, empty (no persistence)"
@@ -197,7 +199,9 @@ func (w *World) Apply(f Fault) error {
 		if f.By == 0 {
 			return fmt.Errorf("%w: clock-jump needs a non-zero by", ErrBadFault)
 		}
-		n.jump(f.By)
+		if err := n.jump(f.By); err != nil {
+			return fmt.Errorf("%w: %s's clock cannot jump: %w", ErrBadFault, n.name, err)
+		}
 		ev.Note = fmt.Sprintf("%s's clock jumps by %s", n.name, FormatTime(f.By))
 	case FaultSkew:
 		p.skew = f.By

@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"net"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -10,16 +8,17 @@ import (
 	"github.com/alicebob/miniredis/v2"
 )
 
-// Node is one simulated Redis server: an embedded miniredis whose clock is
-// the world's clock plus the node's own offset.
+// Node is one Redis server of the world: a backend (embedded miniredis by
+// default, or a real redis-server) whose clock is the world's clock plus the
+// node's own offset.
 type Node struct {
 	w      *World
 	name   string
 	idx    int
-	m      *miniredis.Miniredis
+	b      Backend
 	offset time.Duration // node clock minus world clock
 	down   bool
-	set    time.Time // last time given to miniredis
+	set    time.Time // last time given to the backend
 
 	expiry map[string]time.Duration // world time at which each key with a TTL expires
 	last   map[string]KeyState      // last state seen of each tracked key
@@ -27,35 +26,39 @@ type Node struct {
 	partitioned map[string]bool // client name -> link cut; "*" cuts every client
 }
 
-func newNode(w *World, name string, idx int) *Node {
-	m := miniredis.NewMiniRedis()
-	m.Seed(int(w.cfg.Seed))
-	n := &Node{w: w, name: name, idx: idx, m: m, expiry: map[string]time.Duration{},
+func newNode(w *World, name string, idx int, b Backend) *Node {
+	n := &Node{w: w, name: name, idx: idx, b: b, expiry: map[string]time.Duration{},
 		last: map[string]KeyState{}, partitioned: map[string]bool{}}
 	n.syncClock()
-	m.ClockTTL(true)
 	return n
 }
 
 // Name is the node's name.
 func (n *Node) Name() string { return n.name }
 
-// Miniredis gives the embedded server, for setup and tests.
-func (n *Node) Miniredis() *miniredis.Miniredis { return n.m }
+// Backend is the server behind the node.
+func (n *Node) Backend() Backend { return n.b }
+
+// Miniredis gives the embedded server, for setup and tests; nil when the
+// node is a real server.
+func (n *Node) Miniredis() *miniredis.Miniredis {
+	if m, ok := n.b.(*Miniredis); ok {
+		return m.Server()
+	}
+	return nil
+}
 
 // Now is the node's own clock.
 func (n *Node) Now() time.Time { return n.w.cfg.Epoch.Add(n.w.now + n.offset) }
 
-// syncClock gives miniredis the node's current time.
+// syncClock gives the backend the node's current time.
 func (n *Node) syncClock() {
 	t := n.Now()
 	if !t.Equal(n.set) {
-		n.m.SetTime(t)
+		n.b.SetClock(t)
 		n.set = t
 	}
 }
-
-func (n *Node) dial() (net.Conn, error) { return n.m.Dial() }
 
 // cut reports whether the link between the node and client is partitioned.
 func (n *Node) cut(client string) bool {
@@ -66,36 +69,40 @@ func (n *Node) cut(client string) bool {
 // resolved from the world's tokens, and tracks its expiry.
 func (n *Node) state(key string) KeyState {
 	ks := KeyState{Key: key, TTL: -2}
-	switch typ := n.m.Type(key); typ {
+	st, err := n.b.Read(key)
+	if err != nil {
+		return KeyState{Key: key, Type: "error", Value: err.Error(), TTL: -1}
+	}
+	switch st.Type {
 	case "":
 		delete(n.expiry, key)
 		delete(n.last, key)
 		return ks
 	case "string":
-		ks.Type = typ
-		ks.Value, _ = n.m.Get(key)
+		ks.Value = st.Value
 		ks.Owner = n.w.ownerOf(ks.Value)
 	case "hash":
-		ks.Type = typ
-		fields, _ := n.m.HKeys(key)
 		var b strings.Builder
-		for i, f := range fields {
+		for i, f := range st.Fields {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString(f + "=" + n.m.HGet(key, f))
+			b.WriteString(f[0] + "=" + f[1])
 			if ks.Owner == "" {
-				ks.Owner = n.w.ownerOf(f)
+				ks.Owner = n.w.ownerOf(f[0])
 			}
 		}
 		ks.Value = b.String()
-	default:
-		ks.Type = typ
 	}
+	ks.Type = st.Type
 	ks.TTL = -1
-	if ttl := n.m.TTL(key); ttl > 0 {
-		ks.TTL = ttl.Milliseconds()
-		at := n.w.now + ttl
+	if !st.Expire.IsZero() {
+		// the expiry in world time: the node's clock runs offset ahead
+		at := st.Expire.Sub(n.w.cfg.Epoch) - n.offset
+		if at < n.w.now {
+			at = n.w.now // due now: a real server drops it within its clock's precision
+		}
+		ks.TTL = int64((at - n.w.now) / time.Millisecond)
 		ks.Expire = int64(at / time.Millisecond)
 		n.expiry[key] = at
 	} else {
@@ -118,26 +125,23 @@ func (n *Node) nextExpiry() (string, time.Duration, bool) {
 	return key, at, found
 }
 
-// jump moves the node's clock by d. Embedded Redis keeps TTLs as remaining
-// durations, so a backward jump gives every key back the time, as a real
-// server's absolute expiry times would.
-func (n *Node) jump(d time.Duration) {
-	if d < 0 {
-		for k := range n.expiry {
-			n.m.SetTTL(k, n.m.TTL(k)-d)
-		}
+// jump moves the node's clock by d; every key keeps its absolute expiry
+// time, so it expires d sooner (later, for a backward jump) in world time.
+func (n *Node) jump(d time.Duration) error {
+	if err := n.b.JumpClock(d); err != nil {
+		return err
 	}
 	n.offset += d
 	for k, t := range n.expiry {
 		n.expiry[k] = t - d
 	}
 	n.syncClock()
+	return nil
 }
 
 // keys lists every key on the node, sorted.
 func (n *Node) keys() []string {
-	ks := n.m.Keys()
-	sort.Strings(ks)
+	ks, _ := n.b.Keys()
 	return ks
 }
 
@@ -153,8 +157,25 @@ func (n *Node) Snapshot() []KeyState {
 
 // keysOf gives the keys a command touches, in argument order.
 func keysOf(args []string) []string {
+	var ks []string
+	for _, i := range keyPositions(args) {
+		ks = append(ks, args[i])
+	}
+	return ks
+}
+
+// keyPositions gives the indexes of the arguments of a command that are
+// keys: what a backend's prefix goes before.
+func keyPositions(args []string) []int {
 	if len(args) < 2 {
 		return nil
+	}
+	span := func(from, to int) []int {
+		var out []int
+		for i := from; i < to; i++ {
+			out = append(out, i)
+		}
+		return out
 	}
 	switch strings.ToUpper(args[0]) {
 	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "FCALL":
@@ -165,18 +186,19 @@ func keysOf(args []string) []string {
 		if err != nil || n < 0 || 3+n > len(args) {
 			return nil
 		}
-		return args[3 : 3+n]
+		return span(3, 3+n)
 	case "DEL", "UNLINK", "EXISTS", "MGET", "WATCH", "TOUCH":
-		return args[1:]
+		return span(1, len(args))
 	case "MSET", "MSETNX":
-		var ks []string
+		var out []int
 		for i := 1; i < len(args); i += 2 {
-			ks = append(ks, args[i])
+			out = append(out, i)
 		}
-		return ks
+		return out
 	case "MULTI", "EXEC", "DISCARD", "UNWATCH", "PING", "TIME", "SCRIPT", "CLIENT",
-		"HELLO", "INFO", "SELECT", "FLUSHALL", "FLUSHDB", "DBSIZE", "WAIT", "ECHO", "CONFIG":
+		"HELLO", "INFO", "SELECT", "FLUSHALL", "FLUSHDB", "DBSIZE", "WAIT", "ECHO", "CONFIG",
+		"AUTH", "QUIT", "RESET", "ROLE", "REPLICAOF", "SLAVEOF", "WAITAOF", "COMMAND":
 		return nil
 	}
-	return args[1:2]
+	return []int{1}
 }

@@ -69,7 +69,7 @@ func clientOptions(dial func(ctx context.Context, network, addr string) (net.Con
 func (w *World) newClient(p *Proc, n *Node) *redis.Client {
 	t := &tap{}
 	c := redis.NewClient(clientOptions(func(ctx context.Context, _, _ string) (net.Conn, error) {
-		conn, err := n.dial()
+		conn, err := n.b.Dial()
 		if err != nil {
 			return nil, err
 		}
@@ -209,13 +209,18 @@ func (w *World) exec(it *item) {
 	n.syncClock()
 	req.tap.buf.Reset()
 	w.execing = req
+	restore := addPrefix(n.b.Prefix(), req.cmds)
 	req.err = req.next()
+	restore()
 	w.execing = nil
 	if len(req.setup) > 0 {
 		ev.Note = "new connection: " + strings.Join(req.setup, "; ")
 	}
 	ev.Kind = KindExec
 	ev.Reply = replies(req.tap.buf.Bytes())
+	if pre := n.b.Prefix(); pre != "" {
+		ev.Reply = strings.ReplaceAll(ev.Reply, pre, "")
+	}
 	if ev.Reply == "" && req.err != nil {
 		ev.Reply = "(error) " + req.err.Error()
 	}

@@ -133,7 +133,7 @@ func (w *World) Step() bool {
 	}
 	it := w.q.peek()
 	if n, key, at, ok := w.nextExpiry(); ok && (it == nil || at <= it.t) {
-		w.advance(at)
+		w.advance(w.pace(at))
 		w.expire(n, key)
 		return true
 	}
@@ -141,9 +141,31 @@ func (w *World) Step() bool {
 		w.finish()
 		return false
 	}
-	w.advance(it.t)
+	due := w.pace(it.t)
+	if n, key, at, ok := w.nextExpiry(); ok && at <= due {
+		// behind a real server's clock: what expired meanwhile comes first
+		w.advance(at)
+		w.expire(n, key)
+		return true
+	}
+	w.advance(due)
 	w.process(w.popTie())
 	return true
+}
+
+// pace waits for the outside clock (a real server's) to reach virtual time
+// t and gives the virtual time it is then. Without a pacer it gives t.
+func (w *World) pace(t time.Duration) time.Duration {
+	if t < w.now {
+		t = w.now
+	}
+	if w.cfg.Pace == nil {
+		return t
+	}
+	if got := w.cfg.Pace.Wait(t); got > t {
+		return got
+	}
+	return t
 }
 
 // StepClient lets one client make its next move now, whatever else is
@@ -170,10 +192,7 @@ func (w *World) StepClient(name string) (bool, error) {
 		return false, nil
 	}
 	w.q.remove(func(it *item) bool { return it == found })
-	at := found.t
-	if at < w.now {
-		at = w.now
-	}
+	at := w.pace(found.t)
 	for {
 		n, key, t, ok := w.nextExpiry()
 		if !ok || t > at {
@@ -361,6 +380,6 @@ func (w *World) Close() {
 		}
 	}
 	for _, n := range w.nodes {
-		n.m.Close()
+		n.b.Close()
 	}
 }

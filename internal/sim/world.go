@@ -19,6 +19,7 @@ type Config struct {
 	Latency  time.Duration // one-way client-node latency; default 1ms
 	Jitter   time.Duration // extra random latency in [0, Jitter); default 0
 	Timeout  time.Duration // how long a client waits for a reply; default 1s
+	Pace     Pacer         // ties virtual time to a real server's clock; nil: none (embedded)
 }
 
 // DefaultEpoch is the wall-clock time of virtual time 0.
@@ -109,9 +110,16 @@ func (w *World) Log() []*Event { return w.log }
 // step cap reached).
 func (w *World) Ended() bool { return w.ended }
 
-// AddNode adds an embedded Redis node.
+// AddNode adds an embedded Redis node (miniredis seeded from the world's
+// seed).
 func (w *World) AddNode(name string) *Node {
-	n := newNode(w, name, len(w.nodes))
+	return w.AddNodeOn(name, NewMiniredis(w.cfg.Seed))
+}
+
+// AddNodeOn adds a node served by backend b; the world closes b with
+// itself.
+func (w *World) AddNodeOn(name string, b Backend) *Node {
+	n := newNode(w, name, len(w.nodes), b)
 	w.nodes = append(w.nodes, n)
 	for _, p := range w.procs {
 		p.clients = append(p.clients, nil)
@@ -158,7 +166,7 @@ func (w *World) Init(node string, data map[string]string, order []string) error 
 	ev := Event{Kind: KindInit, Node: n.name}
 	n.syncClock()
 	for _, k := range order {
-		if err := n.m.Set(k, data[k]); err != nil {
+		if err := n.b.Set(k, data[k]); err != nil {
 			return err
 		}
 		ev.Keys = append(ev.Keys, n.state(k))

@@ -1,0 +1,59 @@
+package sim
+
+import (
+	"errors"
+	"net"
+	"time"
+)
+
+// Backend is the Redis server behind a node: embedded miniredis (the
+// default, see Miniredis) or a real redis-server (package realredis). The
+// engine sends the clients' commands over connections from Dial, one at a
+// time, and reads key state through the other methods, which the clients
+// never see. One contract test suite runs against every backend.
+type Backend interface {
+	// Dial opens a new client connection, ready for commands.
+	Dial() (net.Conn, error)
+	// SetClock sets the server's clock to t before a command runs. A real
+	// server keeps its own clock and ignores it.
+	SetClock(t time.Time)
+	// Prefix is put before every key the clients' commands name ("" for
+	// none). Every other method takes and gives keys without it.
+	Prefix() string
+	// Read gives the state of a key.
+	Read(key string) (Stored, error)
+	// Keys lists the keys present, sorted.
+	Keys() ([]string, error)
+	// Set writes a string key without a TTL (initial data).
+	Set(key, value string) error
+	// Flush removes every key (a restart without persistence).
+	Flush() error
+	// JumpClock moves the server's clock by d, keeping each key's absolute
+	// expiry time, as a real server's clock jump would. A real server
+	// cannot do this on request: it returns ErrUnavailable.
+	JumpClock(d time.Duration) error
+	// Close releases the server (or the connections to it).
+	Close() error
+}
+
+// Stored is the state of one key as a backend reads it.
+type Stored struct {
+	Type   string      // "string", "hash", ...; "" when the key does not exist
+	Value  string      // a string's value
+	Fields [][2]string // a hash's fields and values, sorted by field
+	Expire time.Time   // on the server's clock, the first instant the key is gone; zero: no TTL
+}
+
+// ErrUnavailable is what a backend returns for what its kind of server
+// cannot do on request (a real server's clock does not jump).
+var ErrUnavailable = errors.New("sim: unavailable on a real server")
+
+// Pacer ties the virtual clock to an outside clock (a real server's). The
+// engine calls Wait before it processes anything due at virtual time t. A
+// world without a pacer (embedded Redis) never waits.
+type Pacer interface {
+	// Wait blocks until the outside clock reaches virtual time t, and
+	// returns the outside clock's virtual time then: t, or later when the
+	// engine is behind.
+	Wait(t time.Duration) time.Duration
+}

@@ -1,0 +1,31 @@
+package sim
+
+import "github.com/redis/go-redis/v9"
+
+// addPrefix puts prefix before every key argument of cmds, in place, right
+// before they go to the server, and gives the function that takes it off
+// again: events, replies and the clients' own view of their commands never
+// show it. An empty prefix changes nothing.
+func addPrefix(prefix string, cmds []redis.Cmder) (restore func()) {
+	if prefix == "" {
+		return func() {}
+	}
+	type saved struct {
+		args []any
+		i    int
+		v    any
+	}
+	var undo []saved
+	for _, c := range cmds {
+		args, text := c.Args(), cmdArgs(c)
+		for _, i := range keyPositions(text) {
+			undo = append(undo, saved{args, i, args[i]})
+			args[i] = prefix + text[i]
+		}
+	}
+	return func() {
+		for _, u := range undo {
+			u.args[u.i] = u.v
+		}
+	}
+}
