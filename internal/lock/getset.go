@@ -52,8 +52,8 @@ func (l *SetNXGetSet) Lock(ctx context.Context) error {
 	for {
 		expires := l.c.Clock.Now().Add(l.c.Params.Duration("ttl")).UnixMilli() + 1
 		val := strconv.FormatInt(expires, 10)
-		l.c.own(val)
-		ok, err := l.c.Redis.SetNX(ctx, key, val, 0).Result()
+		l.c.own(val) // SETNX writes it only if it wins: the timeline shows it as ours
+		ok, err := setnx(ctx, l.c.Redis, key, val)
 		if err != nil && ctx.Err() != nil {
 			return err
 		}
@@ -67,7 +67,6 @@ func (l *SetNXGetSet) Lock(ctx context.Context) error {
 				return err
 			}
 			if got {
-				l.expires = expires
 				return nil
 			}
 		}
@@ -95,17 +94,34 @@ func (l *SetNXGetSet) takeOver(ctx context.Context, key, val string) (bool, erro
 		if err := l.c.Redis.Del(ctx, key).Err(); err != nil && ctx.Err() != nil {
 			return false, err
 		}
-		ok, err := l.c.Redis.SetNX(ctx, key, val, 0).Result()
+		ok, err := setnx(ctx, l.c.Redis, key, val)
 		if err != nil && ctx.Err() != nil {
 			return false, err
 		}
+		if err == nil && ok {
+			l.expires, _ = strconv.ParseInt(val, 10, 64)
+		}
 		return err == nil && ok, nil
+	}
+	// A loser's GETSET still overwrites the winner's timestamp with its own
+	// (001 calls the difference negligible), so a GETSET value counts as
+	// ours only once it has won. It is the time now + ttl + 1, read afresh
+	// (001 reuses the string from before its SETNX, a few ms older), so that
+	// it is never the value registered for our SETNX.
+	val = strconv.FormatInt(l.c.Clock.Now().Add(l.c.Params.Duration("ttl")).UnixMilli()+1, 10)
+	if val == cur {
+		return false, nil
 	}
 	old, err := l.c.Redis.GetSet(ctx, key, val).Result()
 	if err != nil && err != redis.Nil && ctx.Err() != nil {
 		return false, err
 	}
-	return err == nil && old == cur, nil
+	won := err == nil && old == cur
+	if won {
+		l.c.own(val)
+		l.expires, _ = strconv.ParseInt(val, 10, 64)
+	}
+	return won, nil
 }
 
 // Unlock is 001's unlock(): DEL lock. With check_expiry, a holder whose own

@@ -93,3 +93,17 @@ func sleepRetry(ctx context.Context, c *Config, start time.Time) error {
 	}
 	return c.Clock.Sleep(ctx, d)
 }
+
+// setnx sends the SETNX command itself (go-redis's SetNX sends SET NX), so
+// the timeline shows the seeds' command.
+func setnx(ctx context.Context, r Redis, key, value string) (bool, error) {
+	p, ok := r.(interface {
+		Process(ctx context.Context, cmd redis.Cmder) error
+	})
+	if !ok {
+		return r.SetNX(ctx, key, value, 0).Result()
+	}
+	cmd := redis.NewBoolCmd(ctx, "setnx", key, value)
+	_ = p.Process(ctx, cmd)
+	return cmd.Result()
+}

@@ -37,7 +37,7 @@ func (l *SetNXThenExpire) Lock(ctx context.Context) error {
 	key, ttl := l.c.Params.String("key"), l.c.Params.Duration("ttl")
 	start := l.c.Clock.Now()
 	for {
-		ok, err := l.c.Redis.SetNX(ctx, key, l.c.Owner, 0).Result()
+		ok, err := setnx(ctx, l.c.Redis, key, l.c.Owner)
 		if err != nil && ctx.Err() != nil {
 			return err
 		}

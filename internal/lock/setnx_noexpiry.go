@@ -31,7 +31,7 @@ func NewSetNXNoExpiry(c Config) Locker { return &SetNXNoExpiry{c} }
 func (l *SetNXNoExpiry) Lock(ctx context.Context) error {
 	start := l.c.Clock.Now()
 	for {
-		ok, err := l.c.Redis.SetNX(ctx, l.c.Params.String("key"), l.c.Owner, 0).Result()
+		ok, err := setnx(ctx, l.c.Redis, l.c.Params.String("key"), l.c.Owner)
 		if err != nil && ctx.Err() != nil {
 			return err
 		}
