@@ -56,4 +56,16 @@ type Pacer interface {
 	// returns the outside clock's virtual time then: t, or later when the
 	// engine is behind.
 	Wait(t time.Duration) time.Duration
+	// Precision is how close two moments the outside clock can tell apart
+	// (a real server's: 1ms). A command due that close before a key's
+	// expiry lets the expiry happen first, so that the log never shows a
+	// key vanish without its expiry.
+	Precision() time.Duration
+}
+
+// KeyRecorder is implemented by a backend that wants to hear of every key
+// the clients' commands name (without the prefix), so that it can list and
+// remove a session's keys without scanning a shared server.
+type KeyRecorder interface {
+	Record(key string)
 }

@@ -4,10 +4,12 @@ import "github.com/redis/go-redis/v9"
 
 // addPrefix puts prefix before every key argument of cmds, in place, right
 // before they go to the server, and gives the function that takes it off
-// again: events, replies and the clients' own view of their commands never
+// again (a KeyRecorder hears of each key): events, replies and the clients' own view of their commands never
 // show it. An empty prefix changes nothing.
-func addPrefix(prefix string, cmds []redis.Cmder) (restore func()) {
-	if prefix == "" {
+func addPrefix(b Backend, cmds []redis.Cmder) (restore func()) {
+	rec, _ := b.(KeyRecorder)
+	prefix := b.Prefix()
+	if prefix == "" && rec == nil {
 		return func() {}
 	}
 	type saved struct {
@@ -19,6 +21,12 @@ func addPrefix(prefix string, cmds []redis.Cmder) (restore func()) {
 	for _, c := range cmds {
 		args, text := c.Args(), cmdArgs(c)
 		for _, i := range keyPositions(text) {
+			if rec != nil {
+				rec.Record(text[i])
+			}
+			if prefix == "" {
+				continue
+			}
 			undo = append(undo, saved{args, i, args[i]})
 			args[i] = prefix + text[i]
 		}

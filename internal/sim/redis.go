@@ -209,7 +209,7 @@ func (w *World) exec(it *item) {
 	n.syncClock()
 	req.tap.buf.Reset()
 	w.execing = req
-	restore := addPrefix(n.b.Prefix(), req.cmds)
+	restore := addPrefix(n.b, req.cmds)
 	req.err = req.next()
 	restore()
 	w.execing = nil
