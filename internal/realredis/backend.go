@@ -1,0 +1,283 @@
+package realredis
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/redis/go-redis/v9/maintnotifications"
+
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// Timeout bounds every dial, read and write to a real server: the engine
+// waits for each reply, so a server that does not answer must fail fast.
+const Timeout = 2 * time.Second
+
+// PrefixRoot starts every session's key prefix; the ACL user of
+// docs/real-redis.md may touch only keys under it.
+const PrefixRoot = "lockstep:"
+
+// NewPrefix makes a fresh per-session key prefix: lockstep:<random>:.
+func NewPrefix() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return PrefixRoot + hex.EncodeToString(b) + ":"
+}
+
+// Backend is one node on a real redis-server: the clients' commands go over
+// TCP connections of their own with every key under the session's prefix;
+// key state is read through a separate admin connection that the timeline
+// never shows. Closing it removes every key the session touched.
+type Backend struct {
+	target Target
+	prefix string
+	admin  *redis.Client
+
+	mu   sync.Mutex
+	keys map[string]bool // keys the session named, without the prefix
+}
+
+var _ sim.Backend = (*Backend)(nil)
+var _ sim.KeyRecorder = (*Backend)(nil)
+
+// Open connects to a server for one session's keys under prefix.
+func Open(t Target, prefix string) (*Backend, error) {
+	b := &Backend{target: t, prefix: prefix, keys: map[string]bool{}}
+	b.admin = redis.NewClient(&redis.Options{
+		Addr:                     t.Addr,
+		Dialer:                   func(ctx context.Context, _, _ string) (net.Conn, error) { return b.Dial() },
+		Protocol:                 2,
+		DisableIdentity:          true,
+		MaxRetries:               -1,
+		PoolSize:                 1,
+		DialTimeout:              Timeout,
+		ReadTimeout:              Timeout,
+		WriteTimeout:             Timeout,
+		MaintNotificationsConfig: &maintnotifications.Config{Mode: maintnotifications.ModeDisabled},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	if err := b.admin.Ping(ctx).Err(); err != nil {
+		b.admin.Close()
+		return nil, fmt.Errorf("realredis: %s: %w", t.URL, err)
+	}
+	return b, nil
+}
+
+// Target is the server the backend talks to.
+func (b *Backend) Target() Target { return b.target }
+
+// Dial opens a TCP connection, authenticated and on the URL's database,
+// whose every read and write must finish within Timeout.
+func (b *Backend) Dial() (net.Conn, error) {
+	c, err := net.DialTimeout("tcp", b.target.Addr, Timeout)
+	if err != nil {
+		return nil, err
+	}
+	conn := &deadlineConn{Conn: c}
+	var setup [][]string
+	if b.target.Password != "" {
+		if b.target.Username != "" {
+			setup = append(setup, []string{"AUTH", b.target.Username, b.target.Password})
+		} else {
+			setup = append(setup, []string{"AUTH", b.target.Password})
+		}
+	}
+	if b.target.DB != 0 {
+		setup = append(setup, []string{"SELECT", strconv.Itoa(b.target.DB)})
+	}
+	r := bufio.NewReader(conn)
+	for _, cmd := range setup {
+		if err := rawCommand(conn, r, cmd); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("realredis: %s: %s: %w", b.target.URL, cmd[0], err)
+		}
+	}
+	if r.Buffered() > 0 {
+		conn.Close()
+		return nil, errors.New("realredis: unexpected data after the handshake")
+	}
+	return conn, nil
+}
+
+// rawCommand sends one command and expects +OK: the handshake that go-redis
+// does not see (so that it never shows the password).
+func rawCommand(c net.Conn, r *bufio.Reader, args []string) error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "*%d\r\n", len(args))
+	for _, a := range args {
+		fmt.Fprintf(&sb, "$%d\r\n%s\r\n", len(a), a)
+	}
+	if _, err := c.Write([]byte(sb.String())); err != nil {
+		return err
+	}
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return err
+	}
+	if line = strings.TrimSpace(line); line != "+OK" {
+		return errors.New(strings.TrimPrefix(line, "-"))
+	}
+	return nil
+}
+
+// deadlineConn gives every read and write its own deadline.
+type deadlineConn struct{ net.Conn }
+
+func (c *deadlineConn) Read(p []byte) (int, error) {
+	_ = c.Conn.SetReadDeadline(time.Now().Add(Timeout))
+	return c.Conn.Read(p)
+}
+
+func (c *deadlineConn) Write(p []byte) (int, error) {
+	_ = c.Conn.SetWriteDeadline(time.Now().Add(Timeout))
+	return c.Conn.Write(p)
+}
+
+// SetClock does nothing: a real server keeps its own clock.
+func (b *Backend) SetClock(time.Time) {}
+
+// Prefix is the session's key prefix.
+func (b *Backend) Prefix() string { return b.prefix }
+
+// Record remembers a key the session named, to list and remove it later.
+func (b *Backend) Record(key string) {
+	b.mu.Lock()
+	b.keys[key] = true
+	b.mu.Unlock()
+}
+
+func (b *Backend) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), Timeout)
+}
+
+// Read gives a key's state in one round trip: TYPE, GET, HGETALL and
+// PEXPIRETIME (Redis 7). The expiry is the first millisecond the key is
+// gone: Redis drops a key once its clock is past the expiry time.
+func (b *Backend) Read(key string) (sim.Stored, error) {
+	ctx, cancel := b.ctx()
+	defer cancel()
+	k := b.prefix + key
+	var typ *redis.StatusCmd
+	var get *redis.StringCmd
+	var hash *redis.MapStringStringCmd
+	var exp *redis.Cmd
+	_, err := b.admin.Pipelined(ctx, func(p redis.Pipeliner) error {
+		typ = p.Type(ctx, k)
+		get = p.Get(ctx, k)
+		hash = p.HGetAll(ctx, k)
+		exp = p.Do(ctx, "PEXPIRETIME", k)
+		return nil
+	})
+	if err := typ.Err(); err != nil {
+		return sim.Stored{}, err
+	}
+	if err := exp.Err(); err != nil {
+		return sim.Stored{}, err
+	}
+	_ = err // GET of a hash and HGETALL of a string fail by design
+	s := sim.Stored{Type: typ.Val()}
+	switch s.Type {
+	case "none":
+		return sim.Stored{}, nil
+	case "string":
+		s.Value = get.Val()
+	case "hash":
+		m := hash.Val()
+		fields := make([]string, 0, len(m))
+		for f := range m {
+			fields = append(fields, f)
+		}
+		sort.Strings(fields)
+		for _, f := range fields {
+			s.Fields = append(s.Fields, [2]string{f, m[f]})
+		}
+	}
+	if ms, _ := exp.Int64(); ms > 0 {
+		s.Expire = time.UnixMilli(ms).Add(Precision)
+	}
+	return s, nil
+}
+
+// Keys lists the session's keys that exist, sorted.
+func (b *Backend) Keys() ([]string, error) {
+	known := b.recorded()
+	if len(known) == 0 {
+		return nil, nil
+	}
+	ctx, cancel := b.ctx()
+	defer cancel()
+	cmds := make([]*redis.IntCmd, len(known))
+	if _, err := b.admin.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, k := range known {
+			cmds[i] = p.Exists(ctx, b.prefix+k)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	var out []string
+	for i, k := range known {
+		if cmds[i].Val() > 0 {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
+func (b *Backend) recorded() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]string, 0, len(b.keys))
+	for k := range b.keys {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Set writes a string key (initial data).
+func (b *Backend) Set(key, value string) error {
+	b.Record(key)
+	ctx, cancel := b.ctx()
+	defer cancel()
+	return b.admin.Set(ctx, b.prefix+key, value, 0).Err()
+}
+
+// Flush removes every key the session touched, and nothing else.
+func (b *Backend) Flush() error {
+	known := b.recorded()
+	if len(known) == 0 {
+		return nil
+	}
+	ctx, cancel := b.ctx()
+	defer cancel()
+	keys := make([]string, len(known))
+	for i, k := range known {
+		keys[i] = b.prefix + k
+	}
+	return b.admin.Del(ctx, keys...).Err()
+}
+
+// JumpClock is unavailable: a real server's clock does not jump on request.
+func (b *Backend) JumpClock(time.Duration) error { return sim.ErrUnavailable }
+
+// Close removes the session's keys and closes the admin connection.
+func (b *Backend) Close() error {
+	err := b.Flush()
+	if cerr := b.admin.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,95 @@
+package realredis
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Target is one real server, from a redis:// URL.
+type Target struct {
+	URL      string // as given, without the password
+	Addr     string // host:port
+	Username string
+	Password string
+	DB       int
+}
+
+// ErrRemote refuses a server outside loopback without AllowRemote.
+var ErrRemote = errors.New("realredis: address outside loopback (use --allow-remote)")
+
+// ParseURLs parses a comma-separated list of redis://[user:pass@]host:port[/db]
+// URLs, one per node. Hosts must be loopback addresses or "localhost"
+// unless allowRemote.
+func ParseURLs(list string, allowRemote bool) ([]Target, error) {
+	var out []Target
+	for _, raw := range strings.Split(list, ",") {
+		raw = strings.TrimSpace(raw)
+		if raw == "" {
+			continue
+		}
+		t, err := parseURL(raw, allowRemote)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("realredis: no server URL in %q", list)
+	}
+	return out, nil
+}
+
+func parseURL(raw string, allowRemote bool) (Target, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return Target{}, fmt.Errorf("realredis: bad URL %q: %w", raw, err)
+	}
+	if u.Scheme != "redis" {
+		return Target{}, fmt.Errorf("realredis: bad URL %q: scheme must be redis:// (TLS is not supported)", raw)
+	}
+	host, port := u.Hostname(), u.Port()
+	if host == "" || port == "" {
+		return Target{}, fmt.Errorf("realredis: bad URL %q: want redis://HOST:PORT", raw)
+	}
+	if p, err := strconv.Atoi(port); err != nil || p <= 0 || p > 65535 {
+		return Target{}, fmt.Errorf("realredis: bad URL %q: bad port", raw)
+	}
+	if !allowRemote && !loopback(host) {
+		return Target{}, fmt.Errorf("%w: %s", ErrRemote, raw)
+	}
+	t := Target{Addr: net.JoinHostPort(host, port)}
+	if u.User != nil {
+		t.Username = u.User.Username()
+		t.Password, _ = u.User.Password()
+		if t.Password == "" && t.Username != "" {
+			// redis://:pass@ or redis://pass@ (the old form): the password alone
+			t.Password, t.Username = t.Username, ""
+		}
+	}
+	if db := strings.Trim(u.Path, "/"); db != "" {
+		n, err := strconv.Atoi(db)
+		if err != nil || n < 0 {
+			return Target{}, fmt.Errorf("realredis: bad URL %q: database must be a number", raw)
+		}
+		t.DB = n
+	}
+	u.User = nil
+	if t.Username != "" {
+		u.User = url.User(t.Username)
+	}
+	t.URL = u.String()
+	return t, nil
+}
+
+// loopback reports whether host names this machine.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
