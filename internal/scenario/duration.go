@@ -12,7 +12,8 @@ import (
 // String writes the duration as Go does ("3s", "1.5s", "150ms").
 func (d Duration) String() string { return time.Duration(d).String() }
 
-// parseDuration reads "3s", "150ms", "0".
+// parseDuration reads "3s", "150ms", "-2s", "0". Whether a negative
+// duration makes sense is up to the field (see signedDurations).
 func parseDuration(s string) (Duration, error) {
 	s = strings.TrimSpace(s)
 	if s == "0" {
@@ -21,9 +22,6 @@ func parseDuration(s string) (Duration, error) {
 	v, err := time.ParseDuration(s)
 	if err != nil {
 		return 0, fmt.Errorf("bad duration %q (write e.g. 3s, 150ms or 1m)", s)
-	}
-	if v < 0 {
-		return 0, fmt.Errorf("negative duration %q", s)
 	}
 	return Duration(v), nil
 }

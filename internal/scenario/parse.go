@@ -1,24 +1,157 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"reflect"
+	"strings"
 
 	"go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v4/plugin/loaderlimits"
 )
 
-// Parse reads a scenario file. name is used in error messages.
+// Parse reads a scenario file strictly. name is used in error messages.
+// On any problem it returns a nil file and an Errors holding every problem
+// found, each as FILE:LINE:COL: message.
 func Parse(name string, data []byte) (*File, error) {
-	var f File
-	if err := yaml.Load(data, &f, yaml.WithKnownFields()); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	f, errs := Check(name, data)
+	if len(errs) > 0 {
+		return nil, Errors(errs)
 	}
-	return &f, nil
+	return f, nil
 }
 
-// Load reads and parses a scenario file from disk.
+// Check reads a scenario file and returns every problem in it, in file
+// order, for an editor to show beside the text. The file is returned as far
+// as it could be read even when there are problems (nil only when the text
+// is not YAML at all or breaks a size limit); it must not be run unless the
+// problem list is empty.
+func Check(name string, data []byte) (*File, []*Error) {
+	r := &report{file: name}
+	if len(data) > MaxFileSize {
+		r.add(1, 1, "the file is %s; the limit is %s", size(len(data)), size(MaxFileSize))
+		return nil, r.errs
+	}
+	var root yaml.Node
+	err := yaml.Load(data, &root, yaml.WithPlugin(loaderlimits.New(loaderlimits.DepthValue(MaxDepth))))
+	if err != nil {
+		syntax(r, err)
+		return nil, r.sorted()
+	}
+	if !limits(r, &root) {
+		return nil, r.sorted()
+	}
+	d := &decoder{r: r, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}
+	var f File
+	top := &root
+	if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {
+		top = top.Content[0]
+	}
+	d.value(top, reflect.ValueOf(&f).Elem(), "", "", 1)
+	validate(&f, d)
+	return &f, r.sorted()
+}
+
+// syntax turns the YAML library's errors into positioned problems.
+func syntax(r *report, err error) {
+	var le *yaml.LoadError
+	var les *yaml.LoadErrors
+	switch {
+	case errors.As(err, &le):
+		r.add(le.Mark.Line, le.Mark.Column, "%s", syntaxMsg(le))
+	case errors.As(err, &les) && len(les.Errors) > 0:
+		for _, e := range les.Errors {
+			r.add(e.Mark.Line, e.Mark.Column, "%s", syntaxMsg(e))
+		}
+	default:
+		r.add(1, 1, "%s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+}
+
+func syntaxMsg(e *yaml.LoadError) string {
+	msg := strings.TrimPrefix(e.Message, "yaml: ")
+	switch {
+	case strings.HasPrefix(msg, "exceeded max depth"):
+		return fmt.Sprintf("nested deeper than %d levels", MaxDepth)
+	case msg == "no documents in stream":
+		return "the file is empty: it needs a scenarios: list"
+	case strings.HasPrefix(msg, "expected single document"):
+		return "a scenario file is one YAML document, but this one has several (---)"
+	}
+	if e.ContextMsg != "" && e.ContextMark.Line > 0 && e.ContextMark != e.Mark {
+		return fmt.Sprintf("%s (%s at %d:%d)", msg, e.ContextMsg, e.ContextMark.Line, e.ContextMark.Column)
+	}
+	return msg
+}
+
+// limits walks the node tree once, without recursion, before anything is
+// decoded: it rejects anchors and aliases, and stops at MaxDepth and
+// MaxNodes. It returns false when the tree must not be decoded at all.
+func limits(r *report, root *yaml.Node) bool {
+	type item struct {
+		n     *yaml.Node
+		depth int
+	}
+	stack := []item{{root, 0}}
+	count := 0
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := it.n
+		count++
+		if count > MaxNodes {
+			r.add(n.Line, n.Column, "the file has more than %d YAML values; the limit is %d", MaxNodes, MaxNodes)
+			return false
+		}
+		if it.depth > MaxDepth+1 { // +1: the document node
+			r.add(n.Line, n.Column, "nested deeper than %d levels", MaxDepth)
+			return false
+		}
+		if n.Anchor != "" {
+			r.add(n.Line, n.Column, "anchors (&%s) are not allowed: write the value out in full", short(n.Anchor))
+		}
+		if n.Kind == yaml.AliasNode {
+			r.add(n.Line, n.Column, "aliases (*%s) are not allowed: write the value out in full", short(n.Value))
+			continue // never follow an alias
+		}
+		if tag := n.Tag; n.Kind == yaml.ScalarNode && strings.HasPrefix(tag, "!") && !strings.HasPrefix(tag, "!!") {
+			r.add(n.Line, n.Column, "tag %s is not allowed", short(tag))
+		}
+		for i := len(n.Content) - 1; i >= 0; i-- {
+			stack = append(stack, item{n.Content[i], it.depth + 1})
+		}
+	}
+	return true
+}
+
+// size writes a byte count for messages: 900 B, 64 KiB, 3.0 MiB.
+func size(n int) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// Load reads and parses a scenario file from disk. A file larger than
+// MaxFileSize is refused without being read.
 func Load(path string) (*File, error) {
-	b, err := os.ReadFile(path)
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	if fi, err := fh.Stat(); err == nil && fi.Size() > MaxFileSize {
+		return nil, Errors{{File: path, Line: 1, Col: 1,
+			Msg: fmt.Sprintf("the file is %s; the limit is %s", size(int(min(fi.Size(), 1<<40))), size(MaxFileSize))}}
+	}
+	b, err := io.ReadAll(io.LimitReader(fh, MaxFileSize+1))
 	if err != nil {
 		return nil, err
 	}

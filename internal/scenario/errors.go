@@ -1,0 +1,83 @@
+package scenario
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Error is one problem found in a scenario file, at a 1-based line and
+// column. It marshals to JSON as {file, line, col, message} for the browser
+// editor.
+type Error struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	Msg  string `json:"message"`
+}
+
+// Error formats the problem as FILE:LINE:COL: message.
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// Errors is every problem found in one file, in file order. Parse returns it
+// as its error.
+type Errors []*Error
+
+// Error writes one problem per line.
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap gives the single problems, for errors.Is and errors.As.
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+// report collects problems for one file.
+type report struct {
+	file string
+	errs []*Error
+	seen map[string]bool // line:col:msg already reported
+}
+
+// add records a problem at a position; line and col below 1 become 1.
+func (r *report) add(line, col int, format string, args ...any) {
+	if line < 1 {
+		line = 1
+	}
+	if col < 1 {
+		col = 1
+	}
+	msg := fmt.Sprintf(format, args...)
+	key := fmt.Sprintf("%d:%d:%s", line, col, msg)
+	if r.seen == nil {
+		r.seen = map[string]bool{}
+	}
+	if r.seen[key] {
+		return
+	}
+	r.seen[key] = true
+	r.errs = append(r.errs, &Error{File: r.file, Line: line, Col: col, Msg: msg})
+}
+
+// sorted gives the problems in file order (stable for equal positions).
+func (r *report) sorted() []*Error {
+	sort.SliceStable(r.errs, func(i, j int) bool {
+		a, b := r.errs[i], r.errs[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+	return r.errs
+}

@@ -1,0 +1,58 @@
+package scenario
+
+import "time"
+
+// Limits on what one scenario file may hold. They keep hostile or careless
+// input (a YAML bomb, a million clients, a ten-hour horizon) from costing
+// more than a few milliseconds and a few megabytes to reject. Every limit
+// breached is reported as an error at the place it is breached.
+const (
+	// MaxFileSize is the largest scenario file accepted, in bytes. It is
+	// checked before anything is parsed.
+	MaxFileSize = 64 << 10
+
+	// MaxDepth is the deepest nesting of YAML collections accepted. The
+	// deepest a valid file needs is 6 (scenarios, a scenario, faults, a
+	// fault, on, its fields).
+	MaxDepth = 20
+
+	// MaxNodes is the largest number of YAML nodes (scalars, lists and
+	// maps, keys included) in one file.
+	MaxNodes = 20000
+
+	// MaxScenarios is the largest number of scenarios in one file.
+	MaxScenarios = 200
+
+	// MaxClients is the largest number of clients in one scenario.
+	MaxClients = 16
+
+	// MaxNodesPerScenario is the largest number of Redis nodes in one
+	// scenario.
+	MaxNodesPerScenario = 9
+
+	// MaxFaults is the largest number of faults in one scenario.
+	MaxFaults = 64
+
+	// MaxNarration is the largest number of narration entries in one
+	// scenario.
+	MaxNarration = 64
+
+	// MaxRequests is the largest number of requests one client may make.
+	MaxRequests = 1000
+
+	// MaxThreads is the largest worker pool one client may have.
+	MaxThreads = 64
+
+	// MaxSchedule is the largest number of recorded actions in a schedule.
+	MaxSchedule = 10000
+
+	// MaxHorizon is the longest horizon a scenario may ask for.
+	MaxHorizon = 10 * time.Minute
+
+	// MaxDuration is the longest any single duration (work, for, by,
+	// start, latency, ...) may be, in either direction.
+	MaxDuration = 10 * time.Minute
+
+	// DefaultHorizon is the horizon of a scenario that sets none.
+	DefaultHorizon = 30 * time.Second
+)

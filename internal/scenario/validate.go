@@ -1,0 +1,486 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/lock"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// Verdicts are the verdict names a scenario may expect. "safe" means the
+// checker found nothing and stands alone.
+var Verdicts = []string{"mutual-exclusion", "oversell", "lost-update", "foreign-unlock",
+	"deadlock", "starvation", "stale-write", "safe"}
+
+// Tasks are the workloads a client may run inside its critical section.
+// "" means deduct. list, buy and buy-item are seed 003's market (see
+// internal/lesson/market.go).
+var Tasks = []string{"deduct", "write", "none", "list", "buy", "buy-item"}
+
+// EventKinds are the event kinds a match (on:) may name.
+var EventKinds = []sim.Kind{sim.KindInit, sim.KindStart, sim.KindSend, sim.KindExec, sim.KindReply,
+	sim.KindLost, sim.KindTimeout, sim.KindExpire, sim.KindMark, sim.KindFault, sim.KindDone,
+	sim.KindSay, sim.KindVerdict}
+
+// StepAction is the Do of a recorded manual step in a schedule.
+const StepAction = "step"
+
+// faultTargets says which target each fault kind needs: "client" or "node".
+var faultTargets = map[sim.FaultKind]string{
+	sim.FaultCrash: "client", sim.FaultRestart: "client", sim.FaultPause: "client",
+	sim.FaultSkew: "client", sim.FaultDropRequest: "client", sim.FaultDropReply: "client",
+	sim.FaultPartition: "node", sim.FaultHeal: "node", sim.FaultNodeCrash: "node",
+	sim.FaultNodeRestart: "node", sim.FaultClockJump: "node",
+}
+
+// checker validates a decoded file, pointing at the YAML it came from.
+type checker struct {
+	d *decoder
+}
+
+// pos finds the line and column of a path's value, or of the nearest
+// enclosing value when the path itself is absent (a missing field is
+// reported at the map that lacks it).
+func (c *checker) pos(path string) (int, int) {
+	for {
+		if n, ok := c.d.vals[path]; ok {
+			return n.Line, n.Column
+		}
+		if path == "" {
+			return 1, 1
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i < 0 {
+			path = ""
+		} else {
+			path = path[:i]
+		}
+	}
+}
+
+// keyPos finds the line and column of a path's key.
+func (c *checker) keyPos(path string) (int, int) {
+	if n, ok := c.d.keys[path]; ok {
+		return n.Line, n.Column
+	}
+	return c.pos(path)
+}
+
+func (c *checker) at(path, format string, args ...any) {
+	l, col := c.pos(path)
+	c.d.r.add(l, col, format, args...)
+}
+
+func (c *checker) atKey(path, format string, args ...any) {
+	l, col := c.keyPos(path)
+	c.d.r.add(l, col, format, args...)
+}
+
+// has reports whether the file sets a path.
+func (c *checker) has(path string) bool {
+	_, ok := c.d.vals[path]
+	return ok
+}
+
+// validate checks what the types alone cannot: names, references, times
+// and limits.
+func validate(f *File, d *decoder) {
+	c := &checker{d: d}
+	if len(f.Scenarios) == 0 {
+		c.at("scenarios", "the file has no scenarios: it needs a scenarios: list")
+		return
+	}
+	if len(f.Scenarios) > MaxScenarios {
+		c.at("scenarios", "%d scenarios; the limit is %d per file", len(f.Scenarios), MaxScenarios)
+		return
+	}
+	ids := map[string]int{}
+	for i := range f.Scenarios {
+		s := &f.Scenarios[i]
+		p := fmt.Sprintf("scenarios[%d]", i)
+		if s.ID != "" {
+			if j, dup := ids[s.ID]; dup {
+				l, _ := c.pos(fmt.Sprintf("scenarios[%d].id", j))
+				c.at(p+".id", "duplicate scenario id %q (first at line %d)", s.ID, l)
+			} else {
+				ids[s.ID] = i
+			}
+		}
+		c.scenario(s, p)
+	}
+}
+
+// scope is what a scenario declares, for checking references to it.
+type scope struct {
+	clients []string
+	nodes   []string
+	horizon time.Duration
+}
+
+func (c *checker) scenario(s *Scenario, p string) {
+	if strings.TrimSpace(s.ID) == "" {
+		c.at(p+".id", "a scenario needs an id")
+	} else if strings.ContainsAny(s.ID, " \t\n/") {
+		c.at(p+".id", "id %q: use letters, digits and dashes (no spaces or slashes)", short(s.ID))
+	}
+	if strings.TrimSpace(s.Title.En) == "" {
+		c.at(p+".title.en", "a scenario needs a title with en text")
+	}
+	for i, row := range s.Catalog {
+		if row < 1 {
+			c.at(fmt.Sprintf("%s.catalog[%d]", p, i), "catalog rows start at 1, got %d", row)
+		}
+	}
+	sc := scope{horizon: DefaultHorizon}
+	if s.Horizon > 0 {
+		sc.horizon = s.Horizon.D()
+	}
+	if s.Horizon.D() > MaxHorizon {
+		c.at(p+".horizon", "horizon %s is longer than the limit of %s", fmtDuration(s.Horizon.D()), fmtDuration(MaxHorizon))
+	}
+	c.nodes(s, p, &sc)
+	c.clients(s, p, &sc)
+	c.faults(s, p, &sc)
+	c.narration(s, p, &sc)
+	c.expect(s, p)
+	c.schedule(s, p, &sc)
+}
+
+func (c *checker) nodes(s *Scenario, p string, sc *scope) {
+	if len(s.Nodes) > MaxNodesPerScenario {
+		c.at(p+".nodes", "%d nodes; the limit is %d per scenario", len(s.Nodes), MaxNodesPerScenario)
+	}
+	seen := map[string]int{}
+	for i, n := range s.Nodes {
+		np := fmt.Sprintf("%s.nodes[%d]", p, i)
+		switch {
+		case strings.TrimSpace(n.Name) == "":
+			c.at(np+".name", "a node needs a name")
+			continue
+		case hasKey(seen, n.Name):
+			l, _ := c.pos(fmt.Sprintf("%s.nodes[%d].name", p, seen[n.Name]))
+			c.at(np+".name", "duplicate node name %q (first at line %d)", n.Name, l)
+			continue
+		}
+		seen[n.Name] = i
+		sc.nodes = append(sc.nodes, n.Name)
+	}
+	if len(s.Nodes) == 0 {
+		sc.nodes = []string{"redis"}
+	}
+	for i, n := range s.Nodes {
+		if n.ReplicaOf == "" {
+			continue
+		}
+		rp := fmt.Sprintf("%s.nodes[%d].replica_of", p, i)
+		switch {
+		case n.ReplicaOf == n.Name:
+			c.at(rp, "node %q cannot be a replica of itself", n.Name)
+		case !slices.Contains(sc.nodes, n.ReplicaOf):
+			c.unknownName(rp, "node", n.ReplicaOf, sc.nodes)
+		}
+	}
+}
+
+// masters counts the nodes that are not replicas.
+func masters(s *Scenario) int {
+	if len(s.Nodes) == 0 {
+		return 1
+	}
+	m := 0
+	for _, n := range s.Nodes {
+		if n.ReplicaOf == "" {
+			m++
+		}
+	}
+	return m
+}
+
+func (c *checker) clients(s *Scenario, p string, sc *scope) {
+	if len(s.Clients) == 0 {
+		c.at(p+".clients", "a scenario needs clients: at least one")
+		return
+	}
+	if len(s.Clients) > MaxClients {
+		c.at(p+".clients", "%d clients; the limit is %d per scenario", len(s.Clients), MaxClients)
+	}
+	seen := map[string]int{}
+	for i := range s.Clients {
+		cl := &s.Clients[i]
+		cp := fmt.Sprintf("%s.clients[%d]", p, i)
+		switch {
+		case strings.TrimSpace(cl.Name) == "":
+			c.at(cp+".name", "a client needs a name")
+		case hasKey(seen, cl.Name):
+			l, _ := c.pos(fmt.Sprintf("%s.clients[%d].name", p, seen[cl.Name]))
+			c.at(cp+".name", "duplicate client name %q (first at line %d)", cl.Name, l)
+		default:
+			seen[cl.Name] = i
+			sc.clients = append(sc.clients, cl.Name)
+		}
+		c.client(s, cl, cp, sc)
+	}
+}
+
+func (c *checker) client(s *Scenario, cl *Client, cp string, sc *scope) {
+	if cl.Start.D() > sc.horizon {
+		c.at(cp+".start", "start %s is after the horizon (%s): the client would never run", fmtDuration(cl.Start.D()), fmtDuration(sc.horizon))
+	}
+	if cl.Requests < 0 || cl.Requests > MaxRequests {
+		c.at(cp+".requests", "requests must be between 0 and %d, got %d", MaxRequests, cl.Requests)
+	}
+	if cl.Threads < 0 || cl.Threads > MaxThreads {
+		c.at(cp+".threads", "threads must be between 0 and %d, got %d", MaxThreads, cl.Threads)
+	}
+	if cl.Reentry < 0 {
+		c.at(cp+".reentry", "reentry cannot be negative, got %d", cl.Reentry)
+	}
+	if cl.Task != "" && !slices.Contains(Tasks, cl.Task) {
+		c.unknownName(cp+".task", "task", cl.Task, Tasks)
+	}
+	if strings.TrimSpace(cl.Algorithm) == "" {
+		c.at(cp+".algorithm", "a client needs an algorithm (one of: %s)", strings.Join(lock.IDs(), ", "))
+		return
+	}
+	algo, ok := lock.Lookup(cl.Algorithm)
+	if !ok {
+		c.unknownName(cp+".algorithm", "algorithm", cl.Algorithm, lock.IDs())
+		return
+	}
+	if algo.Nodes > masters(s) {
+		c.at(cp+".algorithm", "algorithm %s needs %d master nodes; the scenario has %d", algo.ID, algo.Nodes, masters(s))
+	}
+	for _, k := range sortedKeys(cl.Params) {
+		pp := cp + ".params." + k
+		prm, ok := algo.Param(k)
+		if !ok {
+			names := make([]string, len(algo.Params))
+			for i, x := range algo.Params {
+				names[i] = x.Name
+			}
+			if len(names) == 0 {
+				c.atKey(pp, "algorithm %s takes no parameters, got %q", algo.ID, k)
+			} else if sg := suggest(k, names); sg != "" {
+				c.atKey(pp, "unknown parameter %q for algorithm %s — did you mean %q?", k, algo.ID, sg)
+			} else {
+				c.atKey(pp, "unknown parameter %q for algorithm %s (parameters: %s)", k, algo.ID, strings.Join(names, ", "))
+			}
+			continue
+		}
+		c.param(algo, prm, cl.Params[k], pp)
+	}
+}
+
+// param checks one algorithm parameter's value against its kind.
+func (c *checker) param(algo *lock.Info, prm lock.Param, v any, pp string) {
+	val := c.d.vals[pp]
+	got := "nothing"
+	if val != nil {
+		got = describe(val)
+	}
+	want := map[lock.ParamKind]string{lock.Dur: "a duration such as 3s", lock.Int: "an integer",
+		lock.Float: "a number", lock.Bool: "true or false", lock.Str: "a string"}[prm.Kind]
+	if want == "" {
+		want = "a " + string(prm.Kind)
+	}
+	if prm.Kind == lock.Dur {
+		str, isStr := v.(string)
+		if !isStr {
+			c.at(pp, "%s: want %s, got %s", prm.Name, want, got)
+			return
+		}
+		d, err := parseDuration(str)
+		switch {
+		case err != nil:
+			c.at(pp, "%s: %v", prm.Name, err)
+		case d < 0:
+			c.at(pp, "%s: a duration cannot be negative here, got %s", prm.Name, str)
+		case d.D() > MaxDuration:
+			c.at(pp, "%s: %s is longer than the limit of %s", prm.Name, str, fmtDuration(MaxDuration))
+		}
+		return
+	}
+	if prm.Kind == lock.Str && val != nil && val.ShortTag() != "!!str" {
+		c.at(pp, "%s: want %s, got %s", prm.Name, want, got)
+		return
+	}
+	if _, err := algo.Resolve(map[string]any{prm.Name: v}); err != nil {
+		c.at(pp, "%s: want %s, got %s", prm.Name, want, got)
+	}
+}
+
+// unknownName reports a name that is not among the known ones.
+func (c *checker) unknownName(path, what, got string, known []string) {
+	if sg := suggest(got, known); sg != "" {
+		c.at(path, "unknown %s %q — did you mean %q?", what, short(got), sg)
+		return
+	}
+	c.at(path, "unknown %s %q (known: %s)", what, short(got), strings.Join(known, ", "))
+}
+
+// undeclared reports a client or node name the scenario does not declare.
+func (c *checker) undeclared(path, what, got string, declared []string) {
+	if sg := suggest(got, declared); sg != "" {
+		c.at(path, "no %s %q in this scenario — did you mean %q?", what, short(got), sg)
+		return
+	}
+	c.at(path, "no %s %q in this scenario (%ss: %s)", what, short(got), what, strings.Join(declared, ", "))
+}
+
+func (c *checker) faults(s *Scenario, p string, sc *scope) {
+	if len(s.Faults) > MaxFaults {
+		c.at(p+".faults", "%d faults; the limit is %d per scenario", len(s.Faults), MaxFaults)
+	}
+	for i := range s.Faults {
+		fp := fmt.Sprintf("%s.faults[%d]", p, i)
+		f := &s.Faults[i]
+		c.when(&f.When, fp, sc, true)
+		c.fault(f, fp, sc, false)
+	}
+}
+
+// fault checks a fault's kind, targets and amounts.
+func (c *checker) fault(f *Fault, fp string, sc *scope, inSchedule bool) {
+	kinds := make([]string, 0, len(sim.FaultKinds)+1)
+	for _, k := range sim.FaultKinds {
+		kinds = append(kinds, string(k))
+	}
+	if inSchedule {
+		kinds = append(kinds, StepAction)
+	}
+	if f.Do == "" {
+		c.at(fp+".do", "%s needs do: one of %s", map[bool]string{true: "a schedule entry", false: "a fault"}[inSchedule], strings.Join(kinds, ", "))
+		return
+	}
+	if !slices.Contains(kinds, f.Do) {
+		c.unknownName(fp+".do", map[bool]string{true: "action", false: "fault"}[inSchedule], f.Do, kinds)
+		return
+	}
+	need := faultTargets[sim.FaultKind(f.Do)]
+	if f.Do == StepAction {
+		need = "client"
+	}
+	if need == "client" && f.Client == "" {
+		c.at(fp, "%s needs a client:", f.Do)
+	}
+	if need == "node" && f.Node == "" {
+		c.at(fp, "%s needs a node:", f.Do)
+	}
+	if f.Client != "" && !slices.Contains(sc.clients, f.Client) {
+		c.undeclared(fp+".client", "client", f.Client, sc.clients)
+	}
+	if f.Node != "" && !slices.Contains(sc.nodes, f.Node) {
+		c.undeclared(fp+".node", "node", f.Node, sc.nodes)
+	}
+	switch sim.FaultKind(f.Do) {
+	case sim.FaultPause:
+		if f.For <= 0 {
+			c.at(fp+".for", "pause needs for: how long, e.g. 1s")
+		}
+	case sim.FaultClockJump:
+		if f.By == 0 {
+			c.at(fp+".by", "clock-jump needs by: how far, e.g. 5s or -5s")
+		}
+	case sim.FaultSkew:
+		if !c.has(fp + ".by") {
+			c.at(fp+".by", "skew needs by: how far ahead the clock runs, e.g. 2s")
+		}
+	}
+}
+
+// when checks at/on. A fault needs exactly one of them; narration at most
+// one (with neither it is shown at the start).
+func (c *checker) when(w *When, p string, sc *scope, required bool) {
+	switch {
+	case w.At != nil && w.On != nil:
+		c.at(p+".on", "set at: or on:, not both")
+	case required && w.At == nil && w.On == nil:
+		c.at(p, "a fault needs at: (a time) or on: (an event)")
+	}
+	if w.At != nil && w.At.D() > sc.horizon {
+		c.at(p+".at", "at %s is after the horizon (%s): it would never happen", fmtDuration(w.At.D()), fmtDuration(sc.horizon))
+	}
+	if w.On != nil {
+		c.match(w.On, p+".on", sc)
+	}
+}
+
+// match checks the names a match uses.
+func (c *checker) match(m *Match, p string, sc *scope) {
+	if m.Kind != "" && !slices.Contains(EventKinds, sim.Kind(m.Kind)) {
+		kinds := make([]string, len(EventKinds))
+		for i, k := range EventKinds {
+			kinds[i] = string(k)
+		}
+		c.unknownName(p+".kind", "event kind", m.Kind, kinds)
+	}
+	if m.Client != "" && !slices.Contains(sc.clients, m.Client) {
+		c.undeclared(p+".client", "client", m.Client, sc.clients)
+	}
+	if m.Node != "" && !slices.Contains(sc.nodes, m.Node) {
+		c.undeclared(p+".node", "node", m.Node, sc.nodes)
+	}
+	if m.Nth < 0 {
+		c.at(p+".nth", "nth counts from 1, got %d", m.Nth)
+	}
+}
+
+func (c *checker) narration(s *Scenario, p string, sc *scope) {
+	if len(s.Narration) > MaxNarration {
+		c.at(p+".narration", "%d narration entries; the limit is %d per scenario", len(s.Narration), MaxNarration)
+	}
+	for i := range s.Narration {
+		n := &s.Narration[i]
+		np := fmt.Sprintf("%s.narration[%d]", p, i)
+		c.when(&n.When, np, sc, false)
+		if strings.TrimSpace(n.En) == "" {
+			c.at(np+".en", "narration needs en text")
+		}
+	}
+}
+
+func (c *checker) expect(s *Scenario, p string) {
+	if len(s.Expect) == 0 {
+		c.at(p+".expect", "a scenario needs expect: the verdicts it must end with, e.g. [safe] or [oversell]")
+		return
+	}
+	seen := map[string]bool{}
+	for i, v := range s.Expect {
+		ep := fmt.Sprintf("%s.expect[%d]", p, i)
+		switch {
+		case !slices.Contains(Verdicts, v):
+			c.unknownName(ep, "verdict", v, Verdicts)
+		case seen[v]:
+			c.at(ep, "verdict %q is listed twice", v)
+		case v == "safe" && len(s.Expect) > 1:
+			c.at(ep, "safe means no violation at all: it cannot be listed with other verdicts")
+		}
+		seen[v] = true
+	}
+}
+
+func (c *checker) schedule(s *Scenario, p string, sc *scope) {
+	if len(s.Schedule) > MaxSchedule {
+		c.at(p+".schedule", "%d schedule entries; the limit is %d per scenario", len(s.Schedule), MaxSchedule)
+		return
+	}
+	for i := range s.Schedule {
+		a := &s.Schedule[i]
+		ap := fmt.Sprintf("%s.schedule[%d]", p, i)
+		if a.Step < 0 {
+			c.at(ap+".step", "step cannot be negative, got %d", a.Step)
+		}
+		if a.At != nil || a.On != nil {
+			c.at(ap, "a schedule entry happens at a step: it takes step:, not at: or on:")
+		}
+		c.fault(&a.Fault, ap, sc, true)
+	}
+}
+
+func hasKey[V any](m map[string]V, k string) bool {
+	_, ok := m[k]
+	return ok
+}
