@@ -1,47 +1,31 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"time"
-
-	"go.yaml.in/yaml/v4"
 
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
-// parse reads scenario YAML sent by a browser, with each error at its line
-// and column when the parser knows them.
+// parse reads scenario YAML sent by a browser with scenario.Check, so that
+// every problem comes with its line and column for the editor.
 func (s *Server) parse(text string) (*scenario.File, lineErrors) {
 	if len(text) > readLimit {
 		return nil, lineErrors{{Msg: fmt.Sprintf("the file is %d bytes, over the limit of %d", len(text), readLimit)}}
 	}
-	f, err := scenario.Parse("scenario", []byte(text))
-	if err != nil {
-		return nil, yamlErrors(err)
+	f, errs := scenario.Check("scenario", []byte(text))
+	if len(errs) > 0 {
+		out := make(lineErrors, 0, len(errs))
+		for _, e := range errs {
+			out = append(out, lineError{Line: e.Line, Col: e.Col, Msg: e.Msg})
+		}
+		return nil, out
 	}
-	if len(f.Scenarios) == 0 {
+	if f == nil || len(f.Scenarios) == 0 {
 		return nil, lineErrors{{Msg: "the file holds no scenario (write scenarios: [...])"}}
 	}
 	return f, nil
-}
-
-// yamlErrors splits a parse error into located errors.
-func yamlErrors(err error) lineErrors {
-	var many *yaml.LoadErrors
-	if errors.As(err, &many) && len(many.Errors) > 0 {
-		out := make(lineErrors, 0, len(many.Errors))
-		for _, e := range many.Errors {
-			out = append(out, lineError{Line: e.Mark.Line, Col: e.Mark.Column, Msg: e.Message})
-		}
-		return out
-	}
-	var one *yaml.LoadError
-	if errors.As(err, &one) {
-		return lineErrors{{Line: one.Mark.Line, Col: one.Mark.Column, Msg: one.Message}}
-	}
-	return lineErrors{{Msg: err.Error()}}
 }
 
 // checkCaps refuses a scenario beyond the server's limits.

@@ -8,8 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.yaml.in/yaml/v4"
-
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -130,6 +128,10 @@ func (s *session) handle(c *conn, r *Request) {
 		c.enqueue(&Message{Type: "error", Re: r.ID, Error: "this tab no longer drives the session"})
 		return
 	}
+	before, had := -1, -1
+	if s.ls != nil {
+		before, had = s.ls.Cursor(), len(s.ls.Log())
+	}
 	msg, err := s.apply(r)
 	if err != nil {
 		m := &Message{Type: "error", Re: r.ID, Error: err.Error()}
@@ -138,8 +140,8 @@ func (s *session) handle(c *conn, r *Request) {
 			m.Errors = le
 		}
 		c.enqueue(m)
-		if s.ls != nil {
-			s.push(0) // the state may have moved before the error
+		if s.ls != nil && (s.ls.Cursor() != before || len(s.ls.Log()) != had) {
+			s.push(0) // the run moved before the error
 		}
 		return
 	}
@@ -261,7 +263,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 // recording is the session as a scenario file that replays this run.
 func (s *session) recording() ([]byte, error) {
 	rec := s.ls.Recording()
-	return yaml.Marshal(scenario.File{Scenarios: []scenario.Scenario{rec}})
+	return scenario.MarshalScenario(&rec)
 }
 
 func (s *session) capSteps(n int) error {

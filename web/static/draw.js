@@ -180,7 +180,7 @@ function pill(p, x, y, text, color, L, o = {}) {
 function drawRow(p, m, L, e, r, y, o, newTime) {
   const lang = o.lang;
   const f = L.font;
-  p.text(6, y + f * 0.35, '#' + e.seq, { size: L.small, color: MUTED });
+  p.text(16, y + f * 0.35, '#' + e.seq, { size: L.small, color: MUTED });
   if (newTime) p.text(L.gutter - 10, y + f * 0.35, fmtTime(e.t), { size: L.small, color: INK, align: 'right', bold: true });
   const x = e.client ? cx(L, e.client) : 0;
   const n = e.node ? nx(L, e.node) : 0;
@@ -194,9 +194,9 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
       break;
     case 'exec': {
       p.rect(n - f * 0.4, y - f * 0.4, f * 0.8, f * 0.8, c, INK);
-      const cap = `${e.client}: ${fmtCmd(e.cmd)} → ${e.reply ?? ''}`;
-      p.text(n - f * 0.9, y + f * 0.35, cap, { size: f, color: INK, align: 'right', bg: 'rgba(255,255,255,0.9)', max: Math.min(L.lw * 1.8, n - L.gutter - 10) });
-      keysText(p, m, L, e, n, y);
+      const x0 = n + Math.min(L.lw * 0.16, 26) + 12;
+      const w = p.text(x0, y + f * 0.35, `${(e.cmd || [''])[0]} → ${e.reply ?? ''}`, { size: f, color: INK, bold: true, max: Math.max(L.width - x0 - 4, 20) * 0.6 });
+      keysText(p, m, L, e, n, y, w + 10);
       break;
     }
     case 'reply':
@@ -224,7 +224,7 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
     }
     case 'init':
       p.rect(n - f * 0.4, y - f * 0.4, f * 0.8, f * 0.8, '#fff', INK);
-      keysText(p, m, L, e, n, y);
+      keysText(p, m, L, e, n, y, 0);
       p.text(n - f * 0.9, y + f * 0.35, 'init', { size: L.small, color: MUTED, align: 'right' });
       break;
     case 'expire':
@@ -248,12 +248,12 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
     }
   }
   if (o.saySeqs && o.saySeqs.has(e.seq)) {
-    p.circle(L.gutter - 4, y, L.small * 0.6, INK);
-    p.text(L.gutter - 4, y + L.small * 0.35, 'i', { size: L.small, color: '#fff', align: 'center', bold: true });
+    p.circle(7, y, L.small * 0.5, INK);
+    p.text(7, y + L.small * 0.35, 'i', { size: L.small - 1, color: '#fff', align: 'center', bold: true });
   }
 }
 
-function keysText(p, m, L, e, n, y) {
+function keysText(p, m, L, e, n, y, dx) {
   if (!e.keys || !e.keys.length) return;
   const s = e.keys.map((k) => {
     if (k.ttl === -2) return k.key + ' gone';
@@ -261,6 +261,6 @@ function keysText(p, m, L, e, n, y) {
     if (k.owner) v = k.owner;
     return k.key + '=' + v + (k.ttl >= 0 ? ' ' + fmtTime(k.ttl * 1e6) : '');
   }).join(', ');
-  const x0 = n + Math.min(L.lw * 0.16, 26) + 12;
-  p.text(x0, y + L.small * 0.35, s, { size: L.small, color: INK, max: Math.max(L.width - x0 - 4, 20) });
+  const x0 = n + Math.min(L.lw * 0.16, 26) + 12 + dx;
+  p.text(x0, y + L.small * 0.35, s, { size: L.small, color: MUTED, max: Math.max(L.width - x0 - 4, 20) });
 }

@@ -49,7 +49,7 @@ const S = {
   down: ['down', '宕机'],
   ttl: ['TTL', '剩余'],
   owner: ['owner', '持有者'],
-  noPending: ['Nobody can move: the run is over.', '没有人能行动：运行已结束。'],
+  noPending: ['Nobody has a move to make now.', '现在没有人可以行动。'],
   moves: ['moves', '行动'],
   stepOf: ['step', '第'],
   stepSuffix: ['', '步'],

@@ -26,7 +26,7 @@ export function renderNarration(root, history, st, onRef) {
   }
   const last = says[says.length - 1];
   root.append(el('p', { class: 'say', 'data-seq': String(last.seq) }, pick(last.say, st.lang)));
-  for (const s of says.slice(0, -1).reverse()) {
+  for (const s of says.slice(0, -1)) {
     const li = el('li', {}, el('button', { class: 'link', onclick: () => onRef(s.refs && s.refs[0]) }, pick(s.say, st.lang)));
     history.append(li);
   }

@@ -1,0 +1,318 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/server"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// TestBrowser drives the real app in one headless Chromium: every lesson to
+// its verdict, stepping back, being the scheduler, share links, exports,
+// bad input, and the timeline's frame time with 10,000 events.
+func TestBrowser(t *testing.T) {
+	chromium(t)
+	url := startServer(t, server.Options{})
+	b := startBrowser(t)
+	dir := artifacts(t)
+	cat := catalog(t)
+
+	for _, sc := range cat.Scenarios {
+		t.Run("lesson/"+sc.ID, func(t *testing.T) {
+			ctx := tab(t, b, false)
+			open(t, ctx, url)
+			load(t, ctx, sc.ID)
+			click(t, ctx, "end")
+			waitFor(t, ctx, "the end of the run", `lockstep.state.snap.ended`)
+			waitFor(t, ctx, "the verdict panel", `document.querySelectorAll('[data-testid=verdict] .v').length > 0`)
+			got := eval[[]string](t, ctx, `[...new Set([...document.querySelectorAll('[data-testid=verdict] .v')].map(v => v.dataset.name))]`)
+			if !lesson.SameVerdicts(got, sc.Expect) {
+				t.Errorf("verdict: expected %v, got %v", sc.Expect, got)
+			}
+			if want := lastSay(t, &sc); want != "" {
+				if got := text(t, ctx, "narration"); got != want {
+					t.Errorf("narration at the end: expected %q, got %q", want, got)
+				}
+			}
+			shot(t, ctx, dir, "lesson-"+sc.ID)
+		})
+	}
+
+	t.Run("step-back-restores-the-view", func(t *testing.T) {
+		ctx := tab(t, b, false)
+		open(t, ctx, url)
+		load(t, ctx, "blind-del-slow-release")
+		for i := 0; i < 25; i++ {
+			do(t, ctx, "space", chromedp.KeyEvent(" "))
+			waitFor(t, ctx, "step", fmt.Sprintf(`lockstep.state.snap.step === %d`, i+1))
+		}
+		before := view(t, ctx)
+		step(t, ctx)
+		step(t, ctx)
+		if after := view(t, ctx); after == before {
+			t.Fatalf("two steps changed nothing: %s", after)
+		}
+		click(t, ctx, "back")
+		waitFor(t, ctx, "back", `lockstep.state.snap.step === 26`)
+		do(t, ctx, "left arrow", chromedp.KeyEvent(kb.ArrowLeft))
+		waitFor(t, ctx, "back again", `lockstep.state.snap.step === 25`)
+		if got := view(t, ctx); got != before {
+			t.Errorf("step back: expected the view at step 25\n%s\ngot\n%s", before, got)
+		}
+	})
+
+	var shared string
+	var sharedLog string
+	t.Run("manual-oversell", func(t *testing.T) {
+		ctx := tab(t, b, false)
+		open(t, ctx, url)
+		load(t, ctx, "no-lock-oversell")
+		// Be the scheduler: A until its GET has run, then B until its GET
+		// has run. Both have read 1 before either writes.
+		moveUntil(t, ctx, "A", `e.kind === 'exec' && e.client === 'A' && e.cmd[0].toLowerCase() === 'get'`)
+		moveUntil(t, ctx, "B", `e.kind === 'exec' && e.client === 'B' && e.cmd[0].toLowerCase() === 'get'`)
+		sets := eval[int](t, ctx, `lockstep.state.model.events.filter(e => e.kind === 'exec' && e.cmd[0].toLowerCase() === 'set').length`)
+		if sets != 0 {
+			t.Fatalf("expected both GETs before any SET, got %d SETs already", sets)
+		}
+		shot(t, ctx, dir, "manual-both-read")
+		shared = eval[string](t, ctx, `document.querySelector('[data-testid=share-link]').href`)
+		sharedLog = eval[string](t, ctx, `lockstep.state.model.events.map(e => e.text).join('\n')`)
+		click(t, ctx, "end")
+		waitFor(t, ctx, "the verdict", `lockstep.state.model.verdicts.length > 0`)
+		got := eval[[]string](t, ctx, `lockstep.state.model.verdicts.map(v => v.name)`)
+		if !lesson.SameVerdicts(got, []string{"oversell"}) {
+			t.Errorf("manual race: expected [oversell], got %v", got)
+		}
+	})
+
+	t.Run("share-link-reproduces-the-view", func(t *testing.T) {
+		if shared == "" {
+			t.Skip("needs manual-oversell")
+		}
+		if !strings.Contains(shared, "#run=") {
+			t.Fatalf("share link: expected a #run= hash, got %q", shared)
+		}
+		ctx := tab(t, b, true)
+		open(t, ctx, shared)
+		waitFor(t, ctx, "the shared run", `lockstep.state.model.events.some(e => e.kind === 'exec' && e.client === 'B')`)
+		got := eval[string](t, ctx, `lockstep.state.model.events.map(e => e.text).join('\n')`)
+		if got != sharedLog {
+			t.Errorf("share link: expected the same event log\n%s\ngot\n%s", sharedLog, got)
+		}
+		if h := eval[string](t, ctx, `location.hash`); h != "" {
+			t.Errorf("after loading a share link the hash should be cleared, got %q", h)
+		}
+		shot(t, ctx, dir, "shared")
+	})
+
+	t.Run("export", func(t *testing.T) {
+		ctx := tab(t, b, false)
+		down := t.TempDir()
+		if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+			Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: down}); err != nil {
+			t.Fatal(err)
+		}
+		open(t, ctx, url)
+		load(t, ctx, "blind-del-long-work")
+		click(t, ctx, "end")
+		waitFor(t, ctx, "the end", `lockstep.state.snap.ended`)
+		click(t, ctx, "export-svg")
+		svg := downloaded(t, down, ".svg")
+		dec := xml.NewDecoder(bytes.NewReader(svg))
+		root, texts := "", 0
+		for {
+			tok, err := dec.Token()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("exported SVG does not parse: %v", err)
+			}
+			if se, ok := tok.(xml.StartElement); ok {
+				if root == "" {
+					root = se.Name.Local
+				}
+				if se.Name.Local == "text" {
+					texts++
+				}
+			}
+		}
+		if root != "svg" || texts < 20 {
+			t.Errorf("exported SVG: expected an <svg> with its labels, got root %q with %d texts", root, texts)
+		}
+		click(t, ctx, "export-png")
+		img, err := png.Decode(bytes.NewReader(downloaded(t, down, ".png")))
+		if err != nil {
+			t.Fatalf("exported PNG does not decode: %v", err)
+		}
+		if b := img.Bounds(); b.Dx() < 800 || b.Dy() < 400 {
+			t.Errorf("exported PNG: expected at least 800x400, got %v", b)
+		}
+		click(t, ctx, "export-json")
+		var doc struct {
+			Events []sim.Event `json:"events"`
+		}
+		if err := json.Unmarshal(downloaded(t, down, ".json"), &doc); err != nil || len(doc.Events) == 0 {
+			t.Errorf("exported JSON: expected the event log, got %d events, %v", len(doc.Events), err)
+		}
+		click(t, ctx, "save-yaml")
+		f, err := scenario.Parse("saved", downloaded(t, down, ".yaml"))
+		if err != nil || len(f.Scenarios) != 1 || f.Scenarios[0].ID != "blind-del-long-work" {
+			t.Errorf("saved YAML: expected one scenario that parses, got %v %v", f, err)
+		}
+	})
+
+	t.Run("bad-input-gets-an-error-and-the-session-survives", func(t *testing.T) {
+		ctx := tab(t, b, false)
+		open(t, ctx, url)
+		load(t, ctx, "no-lock-oversell")
+		step(t, ctx)
+		do(t, ctx, "send garbage", chromedp.Evaluate[chromedp.Void](`lockstep.link.raw('{not json')`))
+		waitFor(t, ctx, "an error", `(e => e && /bad message/.test(e.textContent))(document.querySelector('[data-testid=error]'))`)
+		do(t, ctx, "send a bad fault", chromedp.Evaluate[chromedp.Void](`lockstep.link.send('inject', {fault: {do: 'meteor', client: 'A'}})`))
+		waitFor(t, ctx, "a fault error", `/meteor/.test(document.querySelector('[data-testid=error]').textContent)`)
+		shot(t, ctx, dir, "bad-input")
+		step(t, ctx)
+		if got := eval[int](t, ctx, `lockstep.state.snap.step`); got != 2 {
+			t.Errorf("after bad input: expected step 2, got %d", got)
+		}
+	})
+
+	t.Run("language-and-presenter", func(t *testing.T) {
+		ctx := tab(t, b, false)
+		open(t, ctx, url)
+		load(t, ctx, "blind-del-slow-release")
+		click(t, ctx, "end")
+		waitFor(t, ctx, "the end", `lockstep.state.snap.ended`)
+		click(t, ctx, "lang")
+		waitFor(t, ctx, "中文", `document.querySelector('[data-testid=step]').textContent.includes('下一步')`)
+		if got := text(t, ctx, "narration"); !strings.ContainsAny(got, "锁的") {
+			t.Errorf("narration in 中文: got %q", got)
+		}
+		do(t, ctx, "presenter", chromedp.KeyEvent("f"))
+		waitFor(t, ctx, "presenter", `document.body.classList.contains('presenter')`)
+		shot(t, ctx, dir, "presenter-zh")
+		click(t, ctx, "lang")
+	})
+
+	t.Run("10k-events-frame-time", func(t *testing.T) {
+		ctx := tab(t, b, false)
+		open(t, ctx, url)
+		yaml := manyClients(16, 96)
+		do(t, ctx, "load the big scenario", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`lockstep.link.send('load', {yaml: %q})`, yaml)))
+		waitFor(t, ctx, "big loaded", `lockstep.state.snap.scenario === 'many-buyers' || !!document.querySelector('[data-testid=error]')`)
+		if e := eval[string](t, ctx, `(e => e ? e.textContent : '')(document.querySelector('[data-testid=error]'))`); e != "" {
+			t.Fatalf("loading the big scenario: %s", e)
+		}
+		click(t, ctx, "end")
+		waitFor(t, ctx, "the end", `lockstep.state.snap.ended`)
+		rows := eval[int](t, ctx, `lockstep.state.model.rows.length`)
+		if rows < 10000 {
+			t.Fatalf("expected at least 10,000 rows, got %d", rows)
+		}
+		type bench struct {
+			Rows             int
+			Median, P95, Max float64
+		}
+		r := eval[bench](t, ctx, `lockstep.bench(200)`)
+		report := fmt.Sprintf("timeline with %d events: frame draw median %.2f ms, p95 %.2f ms, max %.2f ms (200 frames across the log, headless Chromium)\n", r.Rows, r.Median, r.P95, r.Max)
+		t.Log(report)
+		_ = os.WriteFile(filepath.Join(dir, "frame-time.txt"), []byte(report), 0o644)
+		shot(t, ctx, dir, "10k-events")
+		if r.P95 > 50 {
+			t.Errorf("frame time: expected p95 under 50 ms (smooth scrolling), got %.2f ms", r.P95)
+		}
+	})
+}
+
+// view is what the page shows at the cursor: step, events, narration, keys.
+func view(t *testing.T, ctx chromedpCtx) string {
+	t.Helper()
+	return eval[string](t, ctx, `[lockstep.state.snap.step, lockstep.state.model.events.length,
+		document.querySelector('[data-testid=narration]').textContent,
+		document.querySelector('[data-testid=keys]').textContent,
+		document.querySelector('[data-testid=verdict]').textContent].join(' | ')`)
+}
+
+// moveUntil lets one client move until an event matching cond (on e) is logged.
+func moveUntil(t *testing.T, ctx chromedpCtx, client, cond string) {
+	t.Helper()
+	for i := 0; i < 10; i++ {
+		if eval[bool](t, ctx, `lockstep.state.model.events.some(e => `+cond+`)`) {
+			return
+		}
+		before := eval[int](t, ctx, `lockstep.state.snap.step`)
+		waitFor(t, ctx, client+" can move", `!!document.querySelector('[data-testid="move-`+client+`"]')`)
+		click(t, ctx, "move-"+client)
+		waitFor(t, ctx, client+" moved", fmt.Sprintf(`lockstep.state.snap.step > %d`, before))
+	}
+	t.Fatalf("%s never got to %s", client, cond)
+}
+
+// downloaded waits for a file with the suffix in dir and returns its bytes.
+func downloaded(t *testing.T, dir, suffix string) []byte {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		names, _ := filepath.Glob(filepath.Join(dir, "*"+suffix))
+		sort.Strings(names)
+		for _, n := range names {
+			b, err := os.ReadFile(n)
+			if err == nil && len(b) > 0 {
+				return b
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("no %s file was downloaded to %s", suffix, dir)
+	return nil
+}
+
+// lastSay is the last narration line of a scenario run to its end.
+func lastSay(t *testing.T, sc *scenario.Scenario) string {
+	t.Helper()
+	r, err := lesson.Build(sc, sc.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.RunToEnd()
+	say := ""
+	for _, e := range r.World.Log() {
+		if e.Kind == sim.KindSay {
+			say = e.Say.En
+		}
+	}
+	return say
+}
+
+// manyClients writes a scenario of n buyers with no lock, each buying k
+// times: about 8 events a purchase.
+func manyClients(n, k int) string {
+	var b strings.Builder
+	b.WriteString("scenarios:\n  - id: many-buyers\n    title: {en: Many buyers, zh: 很多买家}\n    horizon: 60s\n    data: {stock: \"1000000\"}\n    clients:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "      - {name: C%02d, algorithm: no-lock, requests: %d, work: 1ms, start: %dms}\n", i, k, i)
+	}
+	b.WriteString("    expect: [oversell]\n")
+	return b.String()
+}

@@ -1,0 +1,6 @@
+package e2e
+
+import "context"
+
+// chromedpCtx is a tab's context.
+type chromedpCtx = context.Context
