@@ -34,13 +34,26 @@ type Limits struct {
 
 // Build makes the world for a scenario and seed, ready to step.
 func Build(sc *scenario.Scenario, seed int64) (*Run, error) {
+	return build(sc, seed, sim.Config{}, nil)
+}
+
+// build makes the world with cfg's pacer and epoch, on backends (one per
+// node; none: embedded Redis).
+func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Backend) (*Run, error) {
 	w := sim.New(sim.Config{
 		Seed:    seed,
 		Horizon: sc.Horizon.D(),
 		Latency: sc.Network.Latency.D(),
 		Jitter:  sc.Network.Jitter.D(),
 		Timeout: sc.Network.Timeout.D(),
+		Pace:    cfg.Pace,
+		Epoch:   cfg.Epoch,
 	})
+	for i, name := range NodeNames(sc) {
+		if i < len(backends) {
+			w.AddNodeOn(name, backends[i])
+		}
+	}
 	r := &Run{Scenario: sc, Seed: seed, World: w, Checker: check.New(check.Options{StockKey: StockKey})}
 	w.Watch(func(e *sim.Event) {
 		for _, v := range r.Checker.Observe(e) {
@@ -69,11 +82,16 @@ func NodeNames(sc *scenario.Scenario) []string {
 func (r *Run) build() error {
 	sc, w := r.Scenario, r.World
 	for _, name := range NodeNames(sc) {
-		w.AddNode(name)
+		if w.Node(name) == nil {
+			w.AddNode(name)
+		}
 	}
 	for _, n := range sc.Nodes {
 		if n.Offset != 0 {
-			w.Node(n.Name).SetClockOffset(n.Offset.D())
+			if err := w.Node(n.Name).SetClockOffset(n.Offset.D()); err != nil {
+				w.Emit(sim.Event{Kind: sim.KindFault, Name: "clock-offset", Node: n.Name,
+					Note: "not applied: " + err.Error() + " (its clock cannot be set)"})
+			}
 		}
 	}
 	keys := make([]string, 0, len(sc.Data))

@@ -36,3 +36,6 @@ func (c *Clock) Wait(t time.Duration) time.Duration {
 
 // Precision is the server clock's resolution.
 func (c *Clock) Precision() time.Duration { return Precision }
+
+// Epoch is the wall-clock moment of virtual time 0.
+func (c *Clock) Epoch() time.Time { return c.Start }

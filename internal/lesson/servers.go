@@ -1,0 +1,58 @@
+package lesson
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// Servers puts a run's nodes somewhere other than embedded Redis (real
+// redis-server processes, package realredis). A nil Servers means embedded
+// Redis.
+type Servers interface {
+	// Place gives one backend per node of the scenario, in the order of
+	// nodes, and the clock the run must follow. The world closes the
+	// backends when it closes.
+	Place(sc *scenario.Scenario, nodes []string) ([]sim.Backend, Clock, error)
+}
+
+// Clock is the outside clock of a run on real servers: the pacer the
+// engine waits on, and the wall-clock moment of virtual time 0.
+type Clock interface {
+	sim.Pacer
+	Epoch() time.Time
+}
+
+// BuildOn makes the world for a scenario and seed with its nodes placed by
+// servers (nil: embedded Redis), ready to step.
+func BuildOn(sc *scenario.Scenario, seed int64, servers Servers) (*Run, error) {
+	if servers == nil {
+		return Build(sc, seed)
+	}
+	nodes := NodeNames(sc)
+	backends, clock, err := servers.Place(sc, nodes)
+	if err != nil {
+		return nil, err
+	}
+	if len(backends) != len(nodes) {
+		for _, b := range backends {
+			b.Close()
+		}
+		return nil, fmt.Errorf("scenario %s: %d nodes, %d servers placed", sc.ID, len(nodes), len(backends))
+	}
+	return build(sc, seed, sim.Config{Pace: clock, Epoch: clock.Epoch()}, backends)
+}
+
+// VerdictsOn runs a scenario to its end on servers and returns its
+// verdicts.
+func VerdictsOn(sc *scenario.Scenario, seed int64, servers Servers) ([]string, error) {
+	r, err := BuildOn(sc, seed, servers)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	r.RunToEnd()
+	return r.Verdicts(), nil
+}

@@ -1,0 +1,84 @@
+package realredis_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/realredis"
+	"github.com/lockstep/lockstep/internal/realredis/redistest"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// maxNodes is the most nodes a built-in scenario has (Redlock's five).
+const maxNodes = 5
+
+// startServers starts n redis-servers and places runs on them.
+func startServers(t *testing.T, n int) (*realredis.Servers, []realredis.Target) {
+	t.Helper()
+	var urls []string
+	for _, s := range redistest.StartN(t, n) {
+		urls = append(urls, s.URL())
+	}
+	targets, err := realredis.ParseURLs(strings.Join(urls, ","), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := realredis.NewServers(targets, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, targets
+}
+
+// Every built-in lesson ends with the same verdicts on real redis-server
+// processes as on embedded Redis. The lessons run at the same time (each
+// under its own key prefix), in real time: a real server expires keys on
+// its own clock. When they are done, no key is left behind.
+func TestCatalogOnRealRedis(t *testing.T) {
+	srv, targets := startServers(t, maxNodes)
+	f, err := scenario.Parse("scenarios.yaml", lockstep.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// All at once (they mostly wait on the wall clock), then one subtest
+	// each: the whole catalog takes as long as its longest lesson.
+	type result struct {
+		got  []string
+		err  error
+		took time.Duration
+	}
+	results := make([]result, len(f.Scenarios))
+	var wg sync.WaitGroup
+	for i := range f.Scenarios {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := &f.Scenarios[i]
+			start := time.Now()
+			got, err := lesson.VerdictsOn(sc, sc.Seed, srv)
+			results[i] = result{got, err, time.Since(start)}
+		}()
+	}
+	wg.Wait()
+	for i := range f.Scenarios {
+		sc, res := &f.Scenarios[i], results[i]
+		t.Run(sc.ID, func(t *testing.T) {
+			if res.err != nil {
+				t.Fatal(res.err)
+			}
+			if !lesson.SameVerdicts(res.got, sc.Expect) {
+				t.Fatalf("on real Redis: verdicts = %v, want %v (as on embedded Redis)", res.got, sc.Expect)
+			}
+			t.Logf("%v in %s of real time", res.got, res.took.Round(time.Millisecond))
+		})
+	}
+	for _, tg := range targets {
+		if n, err := realredis.Leftover(tg); err != nil || n != 0 {
+			t.Errorf("%s: %d keys left under %s (err %v), want 0", tg.URL, n, realredis.PrefixRoot, err)
+		}
+	}
+}
