@@ -30,13 +30,22 @@ export function clientColor(m, name) {
 /** layout places the lanes: a gutter for step and time, then one lane per
  * client and per node. */
 export function layout(m, width, rowH, big) {
-  const gutter = big ? 120 : 92;
-  const lanes = [...m.clients.map((n) => ({ name: n, kind: 'client' })), ...m.nodes.map((n) => ({ name: n, kind: 'node' }))];
-  const lw = Math.max((width - gutter) / Math.max(lanes.length, 1), 20);
+  const gutter = big ? 130 : 104;
+  const lanes = [...m.clients.map((n) => ({ name: n, kind: 'client', w: 1 })), ...m.nodes.map((n) => ({ name: n, kind: 'node', w: 1.8 }))];
+  const total = lanes.reduce((a, l) => a + l.w, 0) || 1;
+  const unit = Math.max((width - gutter) / total, 20);
   const x = new Map();
-  lanes.forEach((l, i) => { l.x = gutter + lw * (i + 0.5); x.set(l.kind + ':' + l.name, l.x); });
+  let left = gutter;
+  for (const l of lanes) {
+    l.left = left;
+    l.right = left + unit * l.w;
+    l.x = l.kind === 'node' ? left + unit * l.w * 0.3 : left + (unit * l.w) / 2;
+    left = l.right;
+    x.set(l.kind + ':' + l.name, l.x);
+    x.set(l.kind + 'R:' + l.name, l.right);
+  }
   const font = big ? 20 : 13;
-  return { gutter, lanes, lw, x, rowH, width, font, small: big ? 16 : 11 };
+  return { gutter, lanes, lw: unit, x, rowH, width, font, small: big ? 16 : 11 };
 }
 
 const cx = (L, name) => L.x.get('client:' + name) ?? L.gutter;
@@ -195,7 +204,8 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
     case 'exec': {
       p.rect(n - f * 0.4, y - f * 0.4, f * 0.8, f * 0.8, c, INK);
       const x0 = n + Math.min(L.lw * 0.16, 26) + 12;
-      const w = p.text(x0, y + f * 0.35, `${(e.cmd || [''])[0]} → ${e.reply ?? ''}`, { size: f, color: INK, bold: true, max: Math.max(L.width - x0 - 4, 20) * 0.6 });
+      const room = (L.x.get('nodeR:' + e.node) ?? L.width) - x0 - 4;
+      const w = p.text(x0, y + f * 0.35, `${(e.cmd || [''])[0]} → ${e.reply ?? ''}`, { size: f, color: INK, bold: true, max: Math.max(room, 20) * 0.75 });
       keysText(p, m, L, e, n, y, w + 10);
       break;
     }
@@ -262,5 +272,6 @@ function keysText(p, m, L, e, n, y, dx) {
     return k.key + '=' + v + (k.ttl >= 0 ? ' ' + fmtTime(k.ttl * 1e6) : '');
   }).join(', ');
   const x0 = n + Math.min(L.lw * 0.16, 26) + 12 + dx;
-  p.text(x0, y + L.small * 0.35, s, { size: L.small, color: MUTED, max: Math.max(L.width - x0 - 4, 20) });
+  const room = (L.x.get('nodeR:' + e.node) ?? L.width) - x0 - 4;
+  p.text(x0, y + L.small * 0.35, s, { size: L.small, color: MUTED, max: Math.max(room, 20) });
 }
