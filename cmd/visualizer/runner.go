@@ -62,6 +62,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
 	seed := fs.Int64("seed", 0, "random seed (default: the scenario's own)")
 	asJSON := fs.Bool("json", false, "print JSON Lines")
+	chosen := redisFlags(fs)
 	pos, err := interleave(fs, args)
 	if err != nil {
 		return err
@@ -81,7 +82,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if isSet(fs, "seed") {
 		s = *seed
 	}
-	r, err := lesson.Build(sc, s)
+	servers, err := chosen()
+	if err != nil {
+		return err
+	}
+	r, err := lesson.BuildOn(sc, s, placement(servers))
 	if err != nil {
 		return err
 	}
@@ -113,6 +118,7 @@ func isSet(fs *flag.FlagSet, name string) bool {
 func cmdTest(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("test", stderr)
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
+	chosen := redisFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -120,10 +126,15 @@ func cmdTest(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	servers, err := chosen()
+	if err != nil {
+		return err
+	}
+	results := allVerdicts(f, servers)
 	passed, failed := 0, 0
 	for i := range f.Scenarios {
 		sc := &f.Scenarios[i]
-		got, err := lesson.Verdicts(sc, sc.Seed)
+		got, err := results[i].got, results[i].err
 		switch {
 		case err != nil:
 			failed++

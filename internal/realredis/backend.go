@@ -44,8 +44,9 @@ type Backend struct {
 	prefix string
 	admin  *redis.Client
 
-	mu   sync.Mutex
-	keys map[string]bool // keys the session named, without the prefix
+	mu         sync.Mutex
+	keys       map[string]bool // keys the session named, without the prefix
+	adminAddrs []string        // local addresses of the admin connections
 }
 
 var _ sim.Backend = (*Backend)(nil)
@@ -56,7 +57,7 @@ func Open(t Target, prefix string) (*Backend, error) {
 	b := &Backend{target: t, prefix: prefix, keys: map[string]bool{}}
 	b.admin = redis.NewClient(&redis.Options{
 		Addr:                     t.Addr,
-		Dialer:                   func(ctx context.Context, _, _ string) (net.Conn, error) { return b.Dial() },
+		Dialer:                   b.dialAdmin,
 		Protocol:                 2,
 		DisableIdentity:          true,
 		MaxRetries:               -1,
@@ -73,6 +74,25 @@ func Open(t Target, prefix string) (*Backend, error) {
 		return nil, fmt.Errorf("realredis: %s: %w", t.URL, err)
 	}
 	return b, nil
+}
+
+func (b *Backend) dialAdmin(context.Context, string, string) (net.Conn, error) {
+	c, err := b.Dial()
+	if err == nil {
+		b.mu.Lock()
+		b.adminAddrs = append(b.adminAddrs, c.LocalAddr().String())
+		b.mu.Unlock()
+	}
+	return c, err
+}
+
+// AdminAddrs are the local addresses of the connections the backend reads
+// key state through: a server's MONITOR stream shows them apart from the
+// clients' commands.
+func (b *Backend) AdminAddrs() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.adminAddrs...)
 }
 
 // Target is the server the backend talks to.

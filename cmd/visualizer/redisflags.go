@@ -1,0 +1,69 @@
+package main
+
+import (
+	"flag"
+	"sync"
+
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/realredis"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// redisFlags adds --redis, --allow-remote and --allow-shared-db to a
+// command; the function it returns gives the servers the flags choose (nil:
+// embedded Redis), after the flags are parsed.
+func redisFlags(fs *flag.FlagSet) func() (*realredis.Servers, error) {
+	urls := fs.String("redis", "", "real Redis servers instead of embedded ones: redis://HOST:PORT[,...], one URL per node, in the scenario's node order")
+	remote := fs.Bool("allow-remote", false, "with --redis: allow servers outside loopback")
+	shared := fs.Bool("allow-shared-db", false, "with --redis: use servers whose keyspace is not empty (Lockstep touches only keys under "+realredis.PrefixRoot+")")
+	return func() (*realredis.Servers, error) {
+		if *urls == "" {
+			return nil, nil
+		}
+		targets, err := realredis.ParseURLs(*urls, *remote)
+		if err != nil {
+			return nil, err
+		}
+		return realredis.NewServers(targets, *shared)
+	}
+}
+
+// placement turns chosen servers into what lesson takes (a nil interface
+// for embedded Redis).
+func placement(s *realredis.Servers) lesson.Servers {
+	if s == nil {
+		return nil
+	}
+	return s
+}
+
+// verdict is one scenario's outcome in `visualizer test`.
+type verdict struct {
+	got []string
+	err error
+}
+
+// allVerdicts runs every scenario of f. On real servers they run at the
+// same time (each under its own key prefix): they mostly wait on the wall
+// clock, so the catalog takes as long as its longest lesson.
+func allVerdicts(f *scenario.File, servers *realredis.Servers) []verdict {
+	out := make([]verdict, len(f.Scenarios))
+	if servers == nil {
+		for i := range f.Scenarios {
+			sc := &f.Scenarios[i]
+			out[i].got, out[i].err = lesson.Verdicts(sc, sc.Seed)
+		}
+		return out
+	}
+	var wg sync.WaitGroup
+	for i := range f.Scenarios {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := &f.Scenarios[i]
+			out[i].got, out[i].err = lesson.VerdictsOn(sc, sc.Seed, servers)
+		}()
+	}
+	wg.Wait()
+	return out
+}
