@@ -23,6 +23,7 @@ type decoder struct {
 	r    *report
 	vals map[string]*yaml.Node // value node by path, e.g. scenarios[0].clients[1].work
 	keys map[string]*yaml.Node // key node by path
+	bad  map[string]bool       // paths whose value could not be read
 }
 
 var (
@@ -160,16 +161,24 @@ func (d *decoder) errAt(n *yaml.Node, format string, args ...any) {
 	d.r.add(n.Line, n.Column, format, args...)
 }
 
+// fail reports that the value at path could not be read. Later checks stay
+// silent about it and everything inside it: one mistake, one message.
+func (d *decoder) fail(path string, n *yaml.Node, format string, args ...any) {
+	d.bad[path] = true
+	d.errAt(n, format, args...)
+}
+
 // value decodes n into v. name is the YAML key that holds it ("" for list
 // items), used in messages and to tell signed durations.
 func (d *decoder) value(n *yaml.Node, v reflect.Value, path, name string, depth int) {
 	d.vals[path] = n
 	if depth > MaxDepth {
-		d.errAt(n, "nested deeper than %d levels", MaxDepth)
+		d.fail(path, n, "nested deeper than %d levels", MaxDepth)
 		return
 	}
 	if n.Kind == yaml.AliasNode {
-		return // reported by the limits pass
+		d.bad[path] = true // reported by the limits pass
+		return
 	}
 	if isNull(n) && v.Kind() != reflect.Interface {
 		return // absent: the zero value
@@ -180,12 +189,12 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path, name string, depth 
 	}
 	t := v.Type()
 	if t == durationType {
-		d.duration(n, v, label, name)
+		d.duration(n, v, path, label, name)
 		return
 	}
 	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType) {
 		if err := v.Addr().Interface().(yaml.Unmarshaler).UnmarshalYAML(n); err != nil {
-			d.errAt(n, "%s%v", label, err)
+			d.fail(path, n, "%s%v", label, err)
 		}
 		return
 	}
@@ -198,7 +207,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path, name string, depth 
 		d.structure(n, v, path, label, depth)
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
-			d.errAt(n, "%swant a list, got %s", label, describe(n))
+			d.fail(path, n, "%swant a list, got %s", label, describe(n))
 			return
 		}
 		s := reflect.MakeSlice(t, len(n.Content), len(n.Content))
@@ -209,9 +218,9 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path, name string, depth 
 	case reflect.Map:
 		d.mapping(n, v, path, label, depth)
 	case reflect.Interface:
-		d.any(n, v, label)
+		d.any(n, v, path, label)
 	default:
-		d.scalar(n, v, label)
+		d.scalar(n, v, path, label)
 	}
 }
 
@@ -219,7 +228,11 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path, name string, depth 
 func (d *decoder) structure(n *yaml.Node, v reflect.Value, path, label string, depth int) {
 	t := v.Type()
 	if n.Kind != yaml.MappingNode {
-		d.errAt(n, "%swant %s (a map of %s), got %s", label, what(t), strings.Join(fieldNames(t), ", "), describe(n))
+		shape := "a map"
+		if names := fieldNames(t); len(names) <= 4 {
+			shape = "a map of " + strings.Join(names, ", ")
+		}
+		d.fail(path, n, "%swant %s (%s), got %s", label, what(t), shape, describe(n))
 		return
 	}
 	fs := fieldsOf(t)
@@ -280,11 +293,11 @@ func (d *decoder) unknown(k *yaml.Node, t reflect.Type) {
 func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path, label string, depth int) {
 	t := v.Type()
 	if n.Kind != yaml.MappingNode {
-		d.errAt(n, "%swant a map, got %s", label, describe(n))
+		d.fail(path, n, "%swant a map, got %s", label, describe(n))
 		return
 	}
 	if t.Key().Kind() != reflect.String {
-		d.errAt(n, "%scannot be read (map key type %s)", label, t.Key())
+		d.fail(path, n, "%scannot be read (map key type %s)", label, t.Key())
 		return
 	}
 	m := reflect.MakeMapWithSize(t, len(n.Content)/2)
@@ -310,9 +323,9 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path, label string, dep
 
 // any decodes a single value of a free-form field (an algorithm
 // parameter): a string, an integer, a number or true/false.
-func (d *decoder) any(n *yaml.Node, v reflect.Value, label string) {
+func (d *decoder) any(n *yaml.Node, v reflect.Value, path, label string) {
 	if n.Kind != yaml.ScalarNode {
-		d.errAt(n, "%swant a single value, got %s", label, describe(n))
+		d.fail(path, n, "%swant a single value, got %s", label, describe(n))
 		return
 	}
 	var x any
@@ -322,14 +335,14 @@ func (d *decoder) any(n *yaml.Node, v reflect.Value, label string) {
 	case "!!int":
 		var i int
 		if err := n.Decode(&i); err != nil {
-			d.errAt(n, "%sthe integer %s is out of range", label, short(n.Value))
+			d.fail(path, n, "%sthe integer %s is out of range", label, short(n.Value))
 			return
 		}
 		x = i
 	case "!!float":
 		var f float64
 		if err := n.Decode(&f); err != nil {
-			d.errAt(n, "%sbad number %s", label, short(n.Value))
+			d.fail(path, n, "%sbad number %s", label, short(n.Value))
 			return
 		}
 		x = f
@@ -342,73 +355,73 @@ func (d *decoder) any(n *yaml.Node, v reflect.Value, label string) {
 }
 
 // scalar decodes a string, integer, number or boolean field.
-func (d *decoder) scalar(n *yaml.Node, v reflect.Value, label string) {
+func (d *decoder) scalar(n *yaml.Node, v reflect.Value, path, label string) {
 	want := map[reflect.Kind]string{reflect.String: "a string", reflect.Bool: "true or false",
 		reflect.Float32: "a number", reflect.Float64: "a number"}[v.Kind()]
 	if want == "" {
 		want = "an integer"
 	}
 	if n.Kind != yaml.ScalarNode {
-		d.errAt(n, "%swant %s, got %s", label, want, describe(n))
+		d.fail(path, n, "%swant %s, got %s", label, want, describe(n))
 		return
 	}
 	tag := n.ShortTag()
 	switch v.Kind() {
 	case reflect.String:
 		if tag == "!!binary" || strings.HasPrefix(tag, "!") && !strings.HasPrefix(tag, "!!") {
-			d.errAt(n, "%swant a string, got a value tagged %s", label, tag)
+			d.fail(path, n, "%swant a string, got a value tagged %s", label, tag)
 			return
 		}
 		v.SetString(n.Value)
 	case reflect.Bool:
 		if tag != "!!bool" {
-			d.errAt(n, "%swant true or false, got %s", label, describe(n))
+			d.fail(path, n, "%swant true or false, got %s", label, describe(n))
 			return
 		}
 		v.SetBool(n.Value == "true")
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		var i int64
 		if tag != "!!int" || n.Decode(&i) != nil || v.OverflowInt(i) {
-			d.errAt(n, "%swant an integer, got %s", label, describe(n))
+			d.fail(path, n, "%swant an integer, got %s", label, describe(n))
 			return
 		}
 		v.SetInt(i)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		var i uint64
 		if tag != "!!int" || n.Decode(&i) != nil || v.OverflowUint(i) {
-			d.errAt(n, "%swant a whole number of at least 0, got %s", label, describe(n))
+			d.fail(path, n, "%swant a whole number of at least 0, got %s", label, describe(n))
 			return
 		}
 		v.SetUint(i)
 	case reflect.Float32, reflect.Float64:
 		var f float64
 		if tag != "!!int" && tag != "!!float" || n.Decode(&f) != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			d.errAt(n, "%swant a number, got %s", label, describe(n))
+			d.fail(path, n, "%swant a number, got %s", label, describe(n))
 			return
 		}
 		v.SetFloat(f)
 	default:
-		d.errAt(n, "%scannot be read (type %s)", label, v.Type())
+		d.fail(path, n, "%scannot be read (type %s)", label, v.Type())
 	}
 }
 
 // duration decodes "3s", "150ms", "1m" or 0, within MaxDuration.
-func (d *decoder) duration(n *yaml.Node, v reflect.Value, label, name string) {
+func (d *decoder) duration(n *yaml.Node, v reflect.Value, path, label, name string) {
 	if n.Kind != yaml.ScalarNode {
-		d.errAt(n, "%swant a duration such as 3s, got %s", label, describe(n))
+		d.fail(path, n, "%swant a duration such as 3s, got %s", label, describe(n))
 		return
 	}
 	x, err := parseDuration(n.Value)
 	if err != nil {
-		d.errAt(n, "%s%v", label, err)
+		d.fail(path, n, "%s%v", label, err)
 		return
 	}
 	if x < 0 && !signedDurations[name] {
-		d.errAt(n, "%sa duration cannot be negative here, got %s", label, n.Value)
+		d.fail(path, n, "%sa duration cannot be negative here, got %s", label, n.Value)
 		return
 	}
 	if x.D() > MaxDuration || x.D() < -MaxDuration {
-		d.errAt(n, "%s%s is longer than the limit of %s", label, n.Value, fmtDuration(MaxDuration))
+		d.fail(path, n, "%s%s is longer than the limit of %s", label, n.Value, fmtDuration(MaxDuration))
 		return
 	}
 	v.Set(reflect.ValueOf(x))

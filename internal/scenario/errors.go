@@ -50,14 +50,9 @@ type report struct {
 	seen map[string]bool // line:col:msg already reported
 }
 
-// add records a problem at a position; line and col below 1 become 1.
+// add records a problem at a 1-based position. Callers with no position
+// (a problem of the whole file) give 1, 1.
 func (r *report) add(line, col int, format string, args ...any) {
-	if line < 1 {
-		line = 1
-	}
-	if col < 1 {
-		col = 1
-	}
 	msg := fmt.Sprintf(format, args...)
 	key := fmt.Sprintf("%d:%d:%s", line, col, msg)
 	if r.seen == nil {

@@ -43,7 +43,7 @@ func Check(name string, data []byte) (*File, []*Error) {
 	if !limits(r, &root) {
 		return nil, r.sorted()
 	}
-	d := &decoder{r: r, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}
+	d := &decoder{r: r, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}, bad: map[string]bool{}}
 	var f File
 	top := &root
 	if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {
@@ -60,10 +60,10 @@ func syntax(r *report, err error) {
 	var les *yaml.LoadErrors
 	switch {
 	case errors.As(err, &le):
-		r.add(le.Mark.Line, le.Mark.Column, "%s", syntaxMsg(le))
+		r.add(max(le.Mark.Line, 1), max(le.Mark.Column, 1), "%s", syntaxMsg(le))
 	case errors.As(err, &les) && len(les.Errors) > 0:
 		for _, e := range les.Errors {
-			r.add(e.Mark.Line, e.Mark.Column, "%s", syntaxMsg(e))
+			r.add(max(e.Mark.Line, 1), max(e.Mark.Column, 1), "%s", syntaxMsg(e))
 		}
 	default:
 		r.add(1, 1, "%s", strings.TrimPrefix(err.Error(), "yaml: "))
@@ -115,9 +115,6 @@ func limits(r *report, root *yaml.Node) bool {
 		if n.Kind == yaml.AliasNode {
 			r.add(n.Line, n.Column, "aliases (*%s) are not allowed: write the value out in full", short(n.Value))
 			continue // never follow an alias
-		}
-		if tag := n.Tag; n.Kind == yaml.ScalarNode && strings.HasPrefix(tag, "!") && !strings.HasPrefix(tag, "!!") {
-			r.add(n.Line, n.Column, "tag %s is not allowed", short(tag))
 		}
 		for i := len(n.Content) - 1; i >= 0; i-- {
 			stack = append(stack, item{n.Content[i], it.depth + 1})

@@ -69,12 +69,37 @@ func (c *checker) keyPos(path string) (int, int) {
 	return c.pos(path)
 }
 
+// unreadable reports whether path, or a value that holds it, could not be
+// decoded (and so was already reported).
+func (c *checker) unreadable(path string) bool {
+	for {
+		if c.d.bad[path] {
+			return true
+		}
+		if path == "" {
+			return false
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i < 0 {
+			path = ""
+		} else {
+			path = path[:i]
+		}
+	}
+}
+
 func (c *checker) at(path, format string, args ...any) {
+	if c.unreadable(path) {
+		return
+	}
 	l, col := c.pos(path)
 	c.d.r.add(l, col, format, args...)
 }
 
 func (c *checker) atKey(path, format string, args ...any) {
+	if c.unreadable(path) {
+		return
+	}
 	l, col := c.keyPos(path)
 	c.d.r.add(l, col, format, args...)
 }
