@@ -1,0 +1,224 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// JSONSchema describes the scenario file format as a JSON Schema (draft
+// 2020-12) for editors, generated from the Go types so that it always
+// matches what Parse accepts field by field. docs/scenario.schema.json is
+// a copy, kept in step by a test. Checks that need the whole file (names
+// declared, times within the horizon, algorithm parameters) are Parse's.
+func JSONSchema() []byte {
+	g := &schemaGen{defs: map[string]any{}}
+	root := g.object(reflect.TypeFor[File]())
+	root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+	root["title"] = "Lockstep scenario file"
+	root["description"] = "A list of races written as data. See docs/scenarios.md."
+	root["$defs"] = g.defs
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(root); err != nil {
+		panic(err) // only maps, slices, strings and numbers: cannot fail
+	}
+	return b.Bytes()
+}
+
+// schemaRequired are the fields a type must have, by type name.
+var schemaRequired = map[string][]string{
+	"File":     {"scenarios"},
+	"Scenario": {"id", "title", "clients", "expect"},
+	"Client":   {"name", "algorithm"},
+	"Node":     {"name"},
+	"Fault":    {"do"},
+	"Action":   {"step", "do"},
+}
+
+// schemaDocs describe fields, by type name and YAML key.
+var schemaDocs = map[string]string{
+	"Scenario.id":        "Unique id, used on the command line and in links: letters, digits and dashes.",
+	"Scenario.title":     "Short title in English (required) and Chinese.",
+	"Scenario.lesson":    "What the run teaches, in English and Chinese.",
+	"Scenario.source":    "Where the race comes from, e.g. a seed document and section.",
+	"Scenario.catalog":   "Rows of the lesson catalog this scenario shows.",
+	"Scenario.seed":      "Random seed of the run (jitter, retry delays).",
+	"Scenario.horizon":   "When the run ends, in virtual time. Default 30s, at most 10m.",
+	"Scenario.nodes":     "Redis nodes. Default: one node named redis.",
+	"Scenario.network":   "Latency, jitter and timeout of every client-node link.",
+	"Scenario.data":      "String keys written to the first node before the run.",
+	"Scenario.clients":   "The client processes, each running a lock algorithm around a task.",
+	"Scenario.faults":    "Faults applied at a time (at) or when an event happens (on).",
+	"Scenario.narration": "Sentences shown at moments of the run.",
+	"Scenario.expect":    "The verdicts the checker must end with; [safe] when nothing goes wrong.",
+	"Scenario.schedule":  "Recorded user actions (manual steps, injected faults), replayed by engine step.",
+	"Node.replica_of":    "The master this node replicates.",
+	"Node.lag":           "Replication delay.",
+	"Node.clock_offset":  "How far this node's clock is from the world's (may be negative).",
+	"Network.latency":    "One-way latency. Default 1ms.",
+	"Network.jitter":     "Extra random delay in [0, jitter).",
+	"Network.timeout":    "Client read timeout. Default 1s.",
+	"Client.name":        "Unique client name, e.g. A.",
+	"Client.algorithm":   "Algorithm id from the catalog (docs/scenarios.md lists them).",
+	"Client.params":      "Algorithm parameters, e.g. {ttl: 3s, retry: 500ms}.",
+	"Client.start":       "When the client starts.",
+	"Client.requests":    "How many times it takes the lock and runs its task. Default 1.",
+	"Client.work":        "Time spent inside the critical section.",
+	"Client.task":        "The work inside the critical section: deduct (default), write or none.",
+	"Client.clock_skew":  "How far ahead the client's clock runs (may be negative).",
+	"Client.latency":     "Overrides the network latency for this client.",
+	"Client.threads":     "Worker pool size; each request runs on a pooled thread.",
+	"Client.reentry":     "How many nested times each request locks. Default 1.",
+	"Client.keep_lock":   "A request returns without releasing the lock.",
+	"Fault.at":           "Virtual time at which the fault happens.",
+	"Fault.on":           "The event on which the fault happens.",
+	"Fault.do":           "The fault, from the fault menu.",
+	"Fault.client":       "The client it hits (crash, restart, pause, skew, drop-*; partition from one client).",
+	"Fault.node":         "The node it hits (partition, heal, node-crash, node-restart, clock-jump; drop-* from one node).",
+	"Fault.for":          "How long: pause length, partition length, restart delay after a crash.",
+	"Fault.by":           "How far: clock jump or skew (may be negative).",
+	"Fault.keep_data":    "A restarted node keeps its keys (persistence).",
+	"Match.kind":         "Event kind.",
+	"Match.name":         "Mark or fault name: acquired, enter, leave, released, pause, ...",
+	"Match.cmd":          "Redis command name, e.g. DEL.",
+	"Match.key":          "A key the event touches.",
+	"Match.nth":          "Fire on the nth matching event (1-based). Default 1.",
+	"Narration.at":       "Virtual time at which the sentence is shown.",
+	"Narration.on":       "The event the sentence is attached to.",
+	"Action.step":        "Engine step before which the action is taken.",
+	"Action.do":          "step (a manual step of client) or a fault kind.",
+	"Text.en":            "English.",
+	"Text.zh":            "Chinese.",
+}
+
+// schemaEnums fix the values of some string fields, by type name and key.
+func schemaEnums() map[string][]string {
+	faults := make([]string, 0, len(sim.FaultKinds))
+	for _, k := range sim.FaultKinds {
+		faults = append(faults, string(k))
+	}
+	kinds := make([]string, len(EventKinds))
+	for i, k := range EventKinds {
+		kinds[i] = string(k)
+	}
+	return map[string][]string{
+		"Fault.do":    faults,
+		"Action.do":   append(append([]string(nil), faults...), StepAction),
+		"Match.kind":  kinds,
+		"Client.task": Tasks,
+	}
+}
+
+// schemaMaxItems and schemaMax are the limits, by type name and key.
+var (
+	schemaMaxItems = map[string]int{"File.scenarios": MaxScenarios, "Scenario.clients": MaxClients,
+		"Scenario.nodes": MaxNodesPerScenario, "Scenario.faults": MaxFaults,
+		"Scenario.narration": MaxNarration, "Scenario.schedule": MaxSchedule}
+	schemaMax = map[string]int{"Client.requests": MaxRequests, "Client.threads": MaxThreads}
+)
+
+type schemaGen struct {
+	defs map[string]any
+}
+
+// durationSchema accepts what parseDuration does: Go durations or 0.
+var durationSchema = map[string]any{
+	"description": "A duration such as 3s, 150ms, 1m or 0.",
+	"anyOf": []any{
+		map[string]any{"type": "string", "pattern": `^[-+]?(0|([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+$`},
+		map[string]any{"const": 0},
+	},
+}
+
+// object describes a struct type: its fields, inline ones flattened.
+func (g *schemaGen) object(t reflect.Type) map[string]any {
+	props := map[string]any{}
+	enums := schemaEnums()
+	for _, f := range fieldsOf(t) {
+		ft := t.FieldByIndex(f.index).Type
+		key := t.Name() + "." + f.name
+		s := g.of(ft)
+		if doc := schemaDocs[key]; doc != "" {
+			s = withKey(s, "description", doc)
+		}
+		if e, ok := enums[key]; ok {
+			s = withKey(s, "enum", e)
+		}
+		if n, ok := schemaMaxItems[key]; ok {
+			s = withKey(s, "maxItems", n)
+		}
+		if n, ok := schemaMax[key]; ok {
+			s = withKey(s, "maximum", n)
+		}
+		if key == "Scenario.expect" {
+			s = withKey(s, "items", map[string]any{"enum": Verdicts})
+			s = withKey(s, "minItems", 1)
+		}
+		if key == "Scenario.clients" {
+			s = withKey(s, "minItems", 1)
+		}
+		props[f.name] = s
+	}
+	out := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	var req []string
+	for _, r := range schemaRequired[t.Name()] {
+		if _, ok := props[r]; ok {
+			req = append(req, r)
+		}
+	}
+	if len(req) > 0 {
+		out["required"] = req
+	}
+	return out
+}
+
+// withKey copies a schema (a $ref stays a $ref beside the new key).
+func withKey(s map[string]any, k string, v any) map[string]any {
+	out := make(map[string]any, len(s)+1)
+	for kk, vv := range s {
+		out[kk] = vv
+	}
+	out[k] = v
+	return out
+}
+
+// of describes any type of the schema.
+func (g *schemaGen) of(t reflect.Type) map[string]any {
+	if t == durationType {
+		g.defs["Duration"] = durationSchema
+		return map[string]any{"$ref": "#/$defs/Duration"}
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return g.of(t.Elem())
+	case reflect.Struct:
+		name := t.Name()
+		if _, ok := g.defs[name]; !ok {
+			g.defs[name] = true // placeholder against recursion
+			g.defs[name] = g.object(t)
+		}
+		return map[string]any{"$ref": "#/$defs/" + name}
+	case reflect.Slice:
+		return map[string]any{"type": "array", "items": g.of(t.Elem())}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": g.of(t.Elem())}
+	case reflect.Interface:
+		return map[string]any{"type": []string{"string", "number", "boolean"}}
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return map[string]any{"type": "integer"}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return map[string]any{"type": "integer", "minimum": 0}
+	case reflect.Float32, reflect.Float64:
+		return map[string]any{"type": "number"}
+	}
+	return map[string]any{}
+}
