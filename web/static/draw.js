@@ -181,7 +181,11 @@ function drawLease(p, m, L, s, top, r1) {
 
 function pill(p, x, y, text, color, L, o = {}) {
   const size = L.small + 1;
+  const max = L.lw * 1.8;
+  while (text.length > 4 && p.measure(text, size, true) > max) text = text.slice(0, -2);
+  if (p.measure(text, size, true) > max) text = text.slice(0, 3);
   const w = p.measure(text, size, true);
+  x = Math.max(x, L.gutter + w / 2 + 8);
   p.rect(x - w / 2 - 6, y - size * 0.75, w + 12, size * 1.35, o.fill || '#ffffff', color);
   p.text(x, y + size * 0.35, text, { size, color: o.ink || color, align: 'center', bold: true });
 }
