@@ -377,7 +377,11 @@ func (c *checker) fault(f *Fault, fp string, sc *scope, inSchedule bool) {
 		kinds = append(kinds, StepAction)
 	}
 	if f.Do == "" {
-		c.at(fp+".do", "%s needs do: one of %s", map[bool]string{true: "a schedule entry", false: "a fault"}[inSchedule], strings.Join(kinds, ", "))
+		if inSchedule {
+			c.at(fp+".do", "a schedule entry needs do: step, or a fault kind such as crash")
+		} else {
+			c.at(fp+".do", "a fault needs do: a fault kind such as crash, pause or partition")
+		}
 		return
 	}
 	if !slices.Contains(kinds, f.Do) {
