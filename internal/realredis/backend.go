@@ -51,6 +51,7 @@ type Backend struct {
 
 var _ sim.Backend = (*Backend)(nil)
 var _ sim.KeyRecorder = (*Backend)(nil)
+var _ sim.Handshaker = (*Backend)(nil)
 
 // Open connects to a server for one session's keys under prefix.
 func Open(t Target, prefix string) (*Backend, error) {
@@ -129,6 +130,22 @@ func (b *Backend) Dial() (net.Conn, error) {
 		return nil, errors.New("realredis: unexpected data after the handshake")
 	}
 	return conn, nil
+}
+
+// Handshake gives what Dial sends before go-redis' own handshake, as the
+// server's MONITOR shows it (the password redacted).
+func (b *Backend) Handshake() []string {
+	var out []string
+	switch {
+	case b.target.Password != "" && b.target.Username != "":
+		out = append(out, "AUTH (redacted) (redacted)")
+	case b.target.Password != "":
+		out = append(out, "AUTH (redacted)")
+	}
+	if b.target.DB != 0 {
+		out = append(out, "SELECT "+strconv.Itoa(b.target.DB))
+	}
+	return out
 }
 
 // rawCommand sends one command and expects +OK: the handshake that go-redis

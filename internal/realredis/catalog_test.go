@@ -1,6 +1,7 @@
 package realredis_test
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -16,12 +17,22 @@ import (
 // maxNodes is the most nodes a built-in scenario has (Redlock's five).
 const maxNodes = 5
 
-// startServers starts n redis-servers and places runs on them.
+// startServers starts n redis-servers, each with the minimal ACL user of
+// docs/real-redis.md, and places runs on them as that user.
 func startServers(t *testing.T, n int) (*realredis.Servers, []realredis.Target) {
 	t.Helper()
 	var urls []string
 	for _, s := range redistest.StartN(t, n) {
-		urls = append(urls, s.URL())
+		c := s.Client()
+		args := []any{"ACL", "SETUSER", "lockstep", "on", ">secret"}
+		for _, r := range strings.Fields(realredis.ACLRules) {
+			args = append(args, r)
+		}
+		if err := c.Do(context.Background(), args...).Err(); err != nil {
+			t.Fatalf("ACL SETUSER: %v", err)
+		}
+		c.Close()
+		urls = append(urls, "redis://lockstep:secret@"+s.Addr)
 	}
 	targets, err := realredis.ParseURLs(strings.Join(urls, ","), false)
 	if err != nil {

@@ -33,7 +33,7 @@ var faultTargets = map[sim.FaultKind]string{
 	sim.FaultCrash: "client", sim.FaultRestart: "client", sim.FaultPause: "client",
 	sim.FaultSkew: "client", sim.FaultDropRequest: "client", sim.FaultDropReply: "client",
 	sim.FaultPartition: "node", sim.FaultHeal: "node", sim.FaultNodeCrash: "node",
-	sim.FaultNodeRestart: "node", sim.FaultClockJump: "node",
+	sim.FaultNodeRestart: "node", sim.FaultClockJump: "node", "failover": "node",
 }
 
 // checker validates a decoded file, pointing at the YAML it came from.

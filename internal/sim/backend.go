@@ -69,3 +69,10 @@ type Pacer interface {
 type KeyRecorder interface {
 	Record(key string)
 }
+
+// Handshaker is implemented by a backend whose Dial sends commands of its
+// own on a new connection (AUTH, SELECT): Handshake gives them as the
+// server's MONITOR shows them, secrets redacted, for the exec event's note.
+type Handshaker interface {
+	Handshake() []string
+}

@@ -214,6 +214,9 @@ func (w *World) exec(it *item) {
 	restore()
 	w.execing = nil
 	if len(req.setup) > 0 {
+		if h, ok := n.b.(Handshaker); ok {
+			req.setup = append(h.Handshake(), req.setup...)
+		}
 		ev.Note = "new connection: " + strings.Join(req.setup, "; ")
 	}
 	ev.Kind = KindExec

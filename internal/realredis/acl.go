@@ -1,0 +1,14 @@
+package realredis
+
+// ACLRules are the rules of the minimal Redis ACL user for Lockstep, built
+// up from -@all: only keys under PrefixRoot, no channels, and only the
+// commands the lessons and the backend use. docs/real-redis.md gives the
+// whole ACL SETUSER line; the tests run the catalog as this user.
+const ACLRules = "resetkeys ~" + PrefixRoot + "* resetchannels -@all " +
+	"+ping +hello +dbsize " +
+	"+get +set +setnx +getset +getdel +del +unlink +exists +type " +
+	"+expire +pexpire +ttl +pttl +pexpiretime " +
+	"+incr +decr +incrby +decrby " +
+	"+hget +hset +hdel +hexists +hincrby +hgetall " +
+	"+eval +evalsha +script|load +script|exists " +
+	"+watch +unwatch +multi +exec +discard +wait"
