@@ -27,12 +27,13 @@ type client struct {
 // instance is one incarnation of a client process: what a restart resets
 // (its in-process mutex, its uuid, its thread pool).
 type instance struct {
-	cl    *client
-	p     *sim.Proc
-	local *sim.Mutex
-	uuid  string
-	free  []int // free pool thread numbers, lowest first
-	slots *sim.Semaphore
+	cl     *client
+	p      *sim.Proc
+	local  *sim.Mutex
+	uuid   string
+	free   []int // free pool thread numbers, lowest first
+	slots  *sim.Semaphore
+	listed int // items this seller has listed
 }
 
 // run is the process's main thread. With no thread pool the requests run
@@ -108,6 +109,9 @@ func (in *instance) request(ctx context.Context, thread string) error {
 	cl, p := in.cl, in.p
 	cfg := lockConfig(p, cl.node, cl.params, in.owner(thread))
 	cfg.Local = in.local
+	if cl.c.Task == "buy-item" {
+		return in.buyItemLocked(ctx, thread)
+	}
 	l := cl.algo.New(cfg)
 	if opt, ok := l.(lock.Optimistic); ok {
 		return in.optimistic(ctx, opt)
@@ -140,21 +144,43 @@ func (in *instance) request(ctx context.Context, thread string) error {
 			p.Mark("enter", "")
 		}
 	}
-	if err := task(ctx, p, cl.c, cl.node); err != nil {
+	idle := false
+	if err := in.work(ctx); errors.Is(err, errEmpty) {
+		idle = true
+	} else if err != nil {
 		return err
 	}
-	if !guarded {
-		return nil
-	}
-	if cl.c.KeepLock {
-		p.Mark("kept", "the request ends without releasing: the unlock is left to a later callback")
+	if !guarded || cl.c.KeepLock {
+		if cl.c.KeepLock && guarded {
+			p.Mark("kept", "the request ends without releasing: the unlock is left to a later callback")
+		}
+		if idle {
+			return p.Sleep(ctx, cl.c.Work.D())
+		}
 		return nil
 	}
 	p.Mark("leave", "")
 	for d := depth; d >= 1; d-- {
 		in.unlock(ctx, l, d, depth)
 	}
+	if idle {
+		return p.Sleep(ctx, cl.c.Work.D())
+	}
 	return nil
+}
+
+// work is the request's task: a market task (seed 003's lab) or one of
+// task's.
+func (in *instance) work(ctx context.Context) error {
+	cl, p := in.cl, in.p
+	switch cl.c.Task {
+	case "list":
+		in.listed++
+		return listItem(ctx, p, cl.c, cl.node, in.listed)
+	case "buy":
+		return buyItem(ctx, p, cl.node)
+	}
+	return task(ctx, p, cl.c, cl.node)
 }
 
 // unlock gives back hold d of depth and marks the outcome.
@@ -177,8 +203,11 @@ func (in *instance) unlock(ctx context.Context, l lock.Locker, d, depth int) {
 // reads the stock under WATCH and writes it in MULTI/EXEC.
 func (in *instance) optimistic(ctx context.Context, opt lock.Optimistic) error {
 	cl, p := in.cl, in.p
+	if cl.c.Task == "buy" {
+		return buyWatched(ctx, p, cl.c, opt)
+	}
 	if cl.c.Task != "" && cl.c.Task != "deduct" {
-		return fmt.Errorf("algorithm %s runs only the deduct task, not %q", cl.algo.ID, cl.c.Task)
+		return fmt.Errorf("algorithm %s runs only the deduct and buy tasks, not %q", cl.algo.ID, cl.c.Task)
 	}
 	from := -1
 	err := opt.Transact(ctx, []string{StockKey}, func(tx *redis.Tx) (func(redis.Pipeliner) error, error) {

@@ -1,0 +1,108 @@
+package check
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// feed runs events through a fresh checker (numbering them) and returns
+// the verdict names at the end.
+func feed(t *testing.T, events []sim.Event) []string {
+	t.Helper()
+	c := New(Options{})
+	for i := range events {
+		events[i].Seq = i + 1
+		c.Observe(&events[i])
+	}
+	c.Finish()
+	return c.Verdicts()
+}
+
+func lockState(owner string, ttl int64) []sim.KeyState {
+	if owner == "" {
+		return []sim.KeyState{{Key: "lock", TTL: -2}}
+	}
+	return []sim.KeyState{{Key: "lock", Type: "string", Value: "tok-" + owner, Owner: owner, TTL: ttl}}
+}
+
+func exec(t time.Duration, client, cmd, owner string, ttl int64) sim.Event {
+	return sim.Event{T: t, Kind: sim.KindExec, Client: client, Thread: "main", Node: "redis", Cmd: []string{cmd, "lock"}, Keys: lockState(owner, ttl)}
+}
+
+// A holder that crashes with a lock that has no TTL, while B keeps asking:
+// deadlock (and not starvation, which is for live holders).
+func TestDeadlockWhenTheCrashedOwnersLockStays(t *testing.T) {
+	got := feed(t, []sim.Event{
+		exec(0, "A", "SETNX", "A", -1),
+		{T: time.Millisecond, Kind: sim.KindFault, Name: "crash", Client: "A"},
+		exec(100*time.Millisecond, "B", "SETNX", "A", -1),
+		exec(20*time.Second, "B", "SETNX", "A", -1),
+	})
+	if !slices.Equal(got, []string{Deadlock}) {
+		t.Fatalf("want [deadlock], got %v", got)
+	}
+}
+
+// The same crash, but the lock expires and B gets it: no deadlock.
+func TestNoDeadlockWhenTheLockExpires(t *testing.T) {
+	got := feed(t, []sim.Event{
+		exec(0, "A", "SET", "A", 3000),
+		{T: time.Millisecond, Kind: sim.KindFault, Name: "crash", Client: "A"},
+		exec(100*time.Millisecond, "B", "SET", "A", 2900),
+		{T: 3 * time.Second, Kind: sim.KindExpire, Node: "redis", Keys: lockState("", 0)},
+		exec(3100*time.Millisecond, "B", "SET", "B", 3000),
+		{T: 3100 * time.Millisecond, Kind: sim.KindMark, Name: "acquired", Client: "B", Thread: "main"},
+		exec(3200*time.Millisecond, "B", "DEL", "", 0),
+	})
+	if !slices.Equal(got, []string{Safe}) {
+		t.Fatalf("want [safe], got %v", got)
+	}
+}
+
+// A live holder keeps its lock for the whole run while B asks: starvation.
+// Had B waited less than StarveAfter, or acquired, it would be fine.
+func TestStarvationOfALiveWaiter(t *testing.T) {
+	run := func(last time.Duration, acquire bool) []string {
+		evs := []sim.Event{exec(0, "A", "EVAL", "A", 3000)}
+		for at := 100 * time.Millisecond; at <= last; at += time.Second {
+			evs = append(evs, exec(at, "B", "EVAL", "A", 3000))
+		}
+		if acquire {
+			evs = append(evs, sim.Event{T: last, Kind: sim.KindMark, Name: "acquired", Client: "B", Thread: "main"})
+		}
+		return feed(t, evs)
+	}
+	if got := run(15*time.Second, false); !slices.Equal(got, []string{Starvation}) {
+		t.Fatalf("15s of refusals: want [starvation], got %v", got)
+	}
+	if got := run(5*time.Second, false); !slices.Equal(got, []string{Safe}) {
+		t.Fatalf("5s of refusals: want [safe], got %v", got)
+	}
+	if got := run(15*time.Second, true); !slices.Equal(got, []string{Safe}) {
+		t.Fatalf("refused for 15s, then acquired: want [safe], got %v", got)
+	}
+}
+
+// Two threads of one process inside at once break mutual exclusion; a
+// request that ends normally without leaving is still inside.
+func TestMutualExclusionPerThread(t *testing.T) {
+	got := feed(t, []sim.Event{
+		{Kind: sim.KindMark, Name: "enter", Client: "A", Thread: "req1"},
+		{Kind: sim.KindDone, Client: "A", Thread: "req1"},
+		{Kind: sim.KindMark, Name: "enter", Client: "A", Thread: "req2"},
+	})
+	if !slices.Equal(got, []string{MutualExclusion}) {
+		t.Fatalf("want [mutual-exclusion], got %v", got)
+	}
+	got = feed(t, []sim.Event{
+		{Kind: sim.KindMark, Name: "enter", Client: "A", Thread: "req1"},
+		{Kind: sim.KindMark, Name: "leave", Client: "A", Thread: "req1"},
+		{Kind: sim.KindMark, Name: "enter", Client: "A", Thread: "req2"},
+	})
+	if !slices.Equal(got, []string{Safe}) {
+		t.Fatalf("want [safe], got %v", got)
+	}
+}
