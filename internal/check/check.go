@@ -43,6 +43,7 @@ func New(opt Options) *Checker {
 		&stockRule{key: opt.StockKey},
 		newDeadlockRule(),
 		newStarvationRule(),
+		newStaleWriteRule(),
 	}}
 }
 

@@ -106,6 +106,9 @@ func (r *Run) build() error {
 			}
 		}
 	}
+	if err := r.extend(); err != nil {
+		return err
+	}
 	r.narrate()
 	for _, c := range sc.Clients {
 		prog, err := program(sc, c)
@@ -223,9 +226,12 @@ func lockConfig(p *sim.Proc, node string, params lock.Params, owner string) lock
 		Jitter: func(max time.Duration) time.Duration { return time.Duration(p.Rand().Int64N(int64(max))) },
 		Owner:  owner,
 		Params: params,
+		Nodes:  redisNodes(p),
 		Spawn:  p.Go,
 		Mark:   p.Mark,
 		Own:    p.Own,
+		Fence:  p.SetFence,
+		SQL:    p.SQL(DBService),
 	}
 }
 
@@ -253,6 +259,8 @@ func task(ctx context.Context, p *sim.Proc, c scenario.Client, node string) erro
 		return nil
 	case "none":
 		return p.Sleep(ctx, c.Work.D())
+	case "write":
+		return writeTask(ctx, p, c)
 	}
 	return fmt.Errorf("unknown task %q", c.Task)
 }

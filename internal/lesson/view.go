@@ -22,7 +22,7 @@ func (s *Session) Pending() []string { return s.run.World.Pending() }
 // bookkeeping and could change the run). A key's TTL is what remains of it
 // at the cursor's virtual time.
 func (s *Session) Nodes() []NodeView {
-	return NodesAt(s.run.World.NodeNames(), s.Log(), s.run.World.Now())
+	return NodesAt(append(s.run.World.NodeNames(), s.run.World.ServiceNames()...), s.Log(), s.run.World.Now())
 }
 
 // NodesAt replays the key states that a log records up to now.
@@ -38,13 +38,13 @@ func NodesAt(names []string, log []*sim.Event, now time.Duration) []NodeView {
 			continue
 		}
 		switch {
-		case e.Kind == sim.KindFault && e.Name == string(sim.FaultNodeCrash):
+		case e.Kind == sim.KindFault && (e.Name == string(sim.FaultNodeCrash) || e.Name == string(sim.FaultFailover)):
 			down[e.Node] = true
 			continue
 		case e.Kind == sim.KindFault && e.Name == string(sim.FaultNodeRestart):
 			down[e.Node] = false
 			clear(m)
-		case e.Kind != sim.KindInit && e.Kind != sim.KindExec && e.Kind != sim.KindExpire:
+		case e.Kind != sim.KindInit && e.Kind != sim.KindExec && e.Kind != sim.KindExpire && e.Kind != sim.KindReplicate:
 			continue
 		}
 		for _, k := range e.Keys {

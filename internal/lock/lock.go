@@ -56,6 +56,11 @@ type Config struct {
 	Spawn func(name string, fn func(ctx context.Context) error)
 	// Mark logs a step of the algorithm (retry, renewed, ...); may be nil.
 	Mark func(name, note string)
+	// Fence hands the fencing token of a new lease to the code inside the
+	// critical section (row 16); may be nil.
+	Fence func(token int64)
+	// SQL is the database of the MySQL lock (row 17); nil elsewhere.
+	SQL SQL
 	// Own registers a value the lock writes (a timestamp, say) as this
 	// process's, so the timeline can show whose it is; may be nil.
 	Own func(value string)

@@ -255,7 +255,10 @@ func (d *decoder) structure(n *yaml.Node, v reflect.Value, path, label string, d
 			}
 		}
 		if f == nil {
-			d.unknown(k, t)
+			if meant := d.unknown(k, t); meant != "" {
+				// A typo for a field: do not also report that field missing.
+				d.bad[join(path, meant)] = true
+			}
 			continue
 		}
 		p := join(path, k.Value)
@@ -279,14 +282,16 @@ func (d *decoder) key(k *yaml.Node) bool {
 	return true
 }
 
-// unknown reports an unknown field with a did-you-mean hint.
-func (d *decoder) unknown(k *yaml.Node, t reflect.Type) {
+// unknown reports an unknown field with a did-you-mean hint, and returns
+// the field it was probably meant to be ("" if none is close).
+func (d *decoder) unknown(k *yaml.Node, t reflect.Type) string {
 	names := fieldNames(t)
 	if s := suggest(k.Value, names); s != "" {
 		d.errAt(k, "unknown field %q — did you mean %q?", k.Value, s)
-		return
+		return s
 	}
 	d.errAt(k, "unknown field %q in %s (fields: %s)", k.Value, what(t), strings.Join(names, ", "))
+	return ""
 }
 
 // mapping decodes a map with string keys.

@@ -28,6 +28,8 @@ type Scenario struct {
 	Data    map[string]string `yaml:"data,omitempty" json:"data,omitempty"` // string keys written to every master before the run
 	Clients []Client          `yaml:"clients" json:"clients"`
 	Faults  []Fault           `yaml:"faults,omitempty" json:"faults,omitempty"`
+	Storage *Storage          `yaml:"storage,omitempty" json:"storage,omitempty"` // the protected resource of the write task (row 16)
+	SQL     *SQL              `yaml:"sql,omitempty" json:"sql,omitempty"`         // the SQL database of the MySQL lock (row 17)
 
 	Narration []Narration `yaml:"narration,omitempty" json:"narration,omitempty"`
 	Expect    []string    `yaml:"expect" json:"expect"` // verdict names, e.g. [oversell]
@@ -115,3 +117,18 @@ type Duration time.Duration
 
 // D returns the duration as a time.Duration.
 func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// Storage is the storage service the write task writes to from inside the
+// critical section (service "storage"). It is added when a client's task is
+// write, plain unless Fencing is set.
+type Storage struct {
+	Fencing bool `yaml:"fencing,omitempty" json:"fencing,omitempty"` // reject writes whose fencing token is lower than the highest seen
+}
+
+// SQL is the SQL database (service "db") of the MySQL lock. It is added
+// when a client runs mysql-unique-key; a cleanup job runs only if
+// SweepEvery is set.
+type SQL struct {
+	SweepEvery Duration `yaml:"sweep_every,omitempty" json:"sweep_every,omitempty"` // how often the cleanup job runs (0: no job)
+	SweepAfter Duration `yaml:"sweep_after,omitempty" json:"sweep_after,omitempty"` // it deletes lock rows older than this; default 10s
+}

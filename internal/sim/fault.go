@@ -25,7 +25,7 @@ const (
 
 // FaultKinds lists the fault menu in order.
 var FaultKinds = []FaultKind{FaultCrash, FaultRestart, FaultPause, FaultDropRequest, FaultDropReply,
-	FaultPartition, FaultHeal, FaultNodeCrash, FaultNodeRestart, FaultClockJump, FaultSkew}
+	FaultPartition, FaultHeal, FaultNodeCrash, FaultNodeRestart, FaultClockJump, FaultSkew, FaultFailover}
 
 // Fault is one fault to apply.
 type Fault struct {
@@ -44,7 +44,7 @@ func (k FaultKind) needs() (client, node bool) {
 		return true, false
 	case FaultDropRequest, FaultDropReply:
 		return true, false
-	case FaultPartition, FaultHeal, FaultNodeCrash, FaultNodeRestart, FaultClockJump:
+	case FaultPartition, FaultHeal, FaultNodeCrash, FaultNodeRestart, FaultClockJump, FaultFailover:
 		return false, true
 	}
 	return false, false
@@ -203,6 +203,10 @@ func (w *World) Apply(f Fault) error {
 			return fmt.Errorf("%w: %s's clock cannot jump: %w", ErrBadFault, n.name, err)
 		}
 		ev.Note = fmt.Sprintf("%s's clock jumps by %s", n.name, FormatTime(f.By))
+	case FaultFailover:
+		if err := w.failover(n, &ev); err != nil {
+			return err
+		}
 	case FaultSkew:
 		p.skew = f.By
 		ev.Note = fmt.Sprintf("%s's clock now runs %s ahead", p.name, FormatTime(f.By))

@@ -69,7 +69,7 @@ func clientOptions(dial func(ctx context.Context, network, addr string) (net.Con
 func (w *World) newClient(p *Proc, n *Node) *redis.Client {
 	t := &tap{}
 	c := redis.NewClient(clientOptions(func(ctx context.Context, _, _ string) (net.Conn, error) {
-		conn, err := n.b.Dial()
+		conn, err := w.dialNode(n)
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +145,7 @@ func cmdArgs(c redis.Cmder) []string {
 func (w *World) roundTrip(h *hook, cmds []redis.Cmder, next func() error) error {
 	th := w.current(h.p)
 	th.live()
-	req := &request{th: th, node: h.n, cmds: cmds, next: next, sent: w.now, tap: h.tap}
+	req := &request{th: th, node: w.route(h.n), cmds: cmds, next: next, sent: w.now, tap: h.tap}
 	var flat []string
 	for i, c := range cmds {
 		a := cmdArgs(c)
@@ -155,7 +155,7 @@ func (w *World) roundTrip(h *hook, cmds []redis.Cmder, next func() error) error 
 		}
 		flat = append(flat, a...)
 	}
-	req.seq = w.emit(Event{Kind: KindSend, Client: h.p.name, Thread: th.name, Node: h.n.name, Cmd: flat})
+	req.seq = w.emit(Event{Kind: KindSend, Client: h.p.name, Thread: th.name, Node: req.node.name, Cmd: flat})
 	if h.n.cut(h.p.name) || h.p.takeDrop(h.p.dropReq, h.n.name) {
 		req.lostReq = true
 	}
@@ -197,6 +197,8 @@ func (w *World) exec(it *item) {
 		ev.Kind, ev.Name, ev.Note = KindLost, "request", "the request never reached "+n.name
 		w.emit(ev)
 		w.schedule(&item{t: req.sent + w.cfg.Timeout, kind: itemTimeout, th: req.th, req: req})
+		return
+	case !n.down && w.holdWait(req):
 		return
 	case n.down:
 		ev.Kind, ev.Name, ev.Note = KindLost, "refused", n.name+" is down"

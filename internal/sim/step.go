@@ -335,7 +335,7 @@ func (w *World) expire(n *Node, key string) {
 }
 
 // afterExec is the place for per-node bookkeeping after a command.
-func (w *World) afterExec(n *Node, req *request) {}
+func (w *World) afterExec(n *Node, req *request) { w.replicate(n, req) }
 
 func (w *World) proc(name string) *Proc {
 	for _, p := range w.procs {
@@ -389,6 +389,8 @@ func (w *World) Close() {
 			}
 		}
 	}
+	w.closeLinks()
+	w.closeServices()
 	for _, n := range w.nodes {
 		n.b.Close()
 	}

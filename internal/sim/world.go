@@ -73,6 +73,7 @@ type World struct {
 	triggers []*trigger
 	ended    bool
 	closed   bool
+	ext      extensions // services, replication links, fencing tokens (service.go, replica.go)
 }
 
 // trigger fires a fault the first time an event matches.

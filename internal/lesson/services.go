@@ -1,0 +1,104 @@
+package lesson
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/lock"
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// The services a scenario may add beside its Redis nodes.
+const (
+	StorageService = "storage" // the protected resource of the write task (row 16)
+	DBService      = "db"      // the SQL database of the MySQL lock (row 17)
+	StorageKey     = "file"    // what the write task writes
+)
+
+// DefaultSweepAfter is the age of the lock rows the SQL cleanup job deletes
+// when the scenario does not say.
+const DefaultSweepAfter = 10 * time.Second
+
+// extend adds what a scenario has beyond masters: replicas, the storage
+// service, the SQL database.
+func (r *Run) extend() error {
+	sc, w := r.Scenario, r.World
+	for _, n := range sc.Nodes {
+		if n.ReplicaOf == "" {
+			continue
+		}
+		if err := w.Replicate(n.ReplicaOf, n.Name, n.Lag.D()); err != nil {
+			return fmt.Errorf("node %s: %w", n.Name, err)
+		}
+	}
+	writes, sql := sc.Storage != nil, sc.SQL != nil
+	for _, c := range sc.Clients {
+		writes = writes || c.Task == "write"
+		sql = sql || c.Algorithm == "mysql-unique-key"
+	}
+	if writes {
+		if _, err := w.AddService(StorageService, sim.NewStorage(sc.Storage != nil && sc.Storage.Fencing)); err != nil {
+			return err
+		}
+	}
+	if sql {
+		db, err := sim.NewSQLDB()
+		if err != nil {
+			return err
+		}
+		if _, err := w.AddService(DBService, db); err != nil {
+			db.Close()
+			return err
+		}
+		if sc.SQL != nil && sc.SQL.SweepEvery > 0 {
+			after := sc.SQL.SweepAfter.D()
+			if after <= 0 {
+				after = DefaultSweepAfter
+			}
+			if err := w.Sweep(DBService, sc.SQL.SweepEvery.D(), after); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// redisNodes gives the process's client for every node, in order (the
+// masters of Redlock).
+func redisNodes(p *sim.Proc) []lock.Redis {
+	var out []lock.Redis
+	for _, n := range p.Nodes() {
+		out = append(out, p.Redis(n))
+	}
+	return out
+}
+
+// writeTask is the write task: work, then write to the storage service,
+// presenting the thread's fencing token if its lock gave it one.
+func writeTask(ctx context.Context, p *sim.Proc, c scenario.Client) error {
+	if err := p.Sleep(ctx, c.Work.D()); err != nil {
+		return err
+	}
+	args := []string{"WRITE", StorageKey, "report-by-" + p.Name()}
+	tok := p.Fence()
+	if tok > 0 {
+		args = append(args, "TOKEN", fmt.Sprint(tok))
+	}
+	_, err := p.Call(ctx, StorageService, args...)
+	switch {
+	case errors.Is(err, sim.ErrFenced):
+		p.Mark("write-rejected", fmt.Sprintf("the storage refused fencing token %d", tok))
+		return nil
+	case err != nil:
+		return err
+	}
+	note := "the storage accepted the write"
+	if tok > 0 {
+		note = fmt.Sprintf("the storage accepted fencing token %d", tok)
+	}
+	p.Mark("wrote", note)
+	return nil
+}

@@ -1,0 +1,83 @@
+package lock
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+func init() {
+	register(&Info{ID: "mysql-unique-key", Row: 17, Title: "MySQL: INSERT a row keyed by the resource; DELETE to unlock", Seed: "004 一",
+		Flaw:   "a crashed holder's row stays until a cleanup job sweeps it, and the lock is not re-entrant",
+		Params: mysqlParams(), New: NewMySQLUniqueKey})
+}
+
+func mysqlParams() []Param {
+	return []Param{
+		{Name: "key", Kind: Str, Default: "lock", Doc: "the resource: the row's primary key (004: the order id)"},
+		{Name: "retry", Kind: Dur, Default: 10 * time.Millisecond, Doc: "wait between attempts (004: Thread.sleep(10))"},
+		{Name: "retry_jitter", Kind: Dur, Default: time.Duration(0), Doc: "extra random wait in [0, retry_jitter)"},
+		{Name: "acquire_timeout", Kind: Dur, Default: time.Duration(0), Doc: "give up acquiring after this long (0: never)"},
+	}
+}
+
+// SQL is the narrow database client the MySQL lock needs.
+type SQL interface {
+	// Exec runs a statement with ? placeholders and returns the rows it
+	// affected.
+	Exec(ctx context.Context, stmt string, args ...any) (int64, error)
+}
+
+// The MySQL lock's statements.
+const (
+	InsertLock = "INSERT INTO locks (name, owner, created_ms) VALUES (?, ?, ?)"
+	DeleteLock = "DELETE FROM locks WHERE name = ?"
+)
+
+// MySQLUniqueKey is row 17 (seed 004 一): the lock is a row whose primary
+// key is the resource. tryLock INSERTs it; a duplicate-key error means the
+// lock is taken (004 treats every exception so), and lock() sleeps 10ms and
+// tries again. unlock() deletes the row by primary key, without looking at
+// whose it is (004: deleteByPrimaryKey). There is no expiry: a holder that
+// crashes leaves its row until a cleanup job deletes old rows, and the same
+// owner's second INSERT fails like anyone else's — not re-entrant.
+type MySQLUniqueKey struct{ c Config }
+
+// NewMySQLUniqueKey builds the lock over c.SQL.
+func NewMySQLUniqueKey(c Config) Locker { return &MySQLUniqueKey{c} }
+
+// Lock INSERTs the row until it succeeds.
+func (l *MySQLUniqueKey) Lock(ctx context.Context) error {
+	c := &l.c
+	start := c.Clock.Now()
+	for {
+		_, err := c.SQL.Exec(ctx, InsertLock, c.Params.String("key"), c.Owner, c.Clock.Now().UnixMilli())
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return err
+		}
+		if err := sleepRetry(ctx, c, start); err != nil {
+			return err
+		}
+	}
+}
+
+// Unlock DELETEs the row by primary key.
+func (l *MySQLUniqueKey) Unlock(ctx context.Context) error {
+	n, err := l.c.SQL.Exec(ctx, DeleteLock, l.c.Params.String("key"))
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotHeld
+	}
+	return nil
+}
+
+// IsDuplicateKey reports whether err is a database's duplicate primary key
+// error (MySQL 1062 "Duplicate entry", SQLite "UNIQUE constraint failed").
+func IsDuplicateKey(err error) bool {
+	return err != nil && (strings.Contains(err.Error(), "Duplicate entry") || strings.Contains(err.Error(), "UNIQUE constraint failed"))
+}

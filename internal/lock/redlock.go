@@ -1,0 +1,126 @@
+package lock
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+func init() {
+	register(&Info{ID: "redlock", Row: 15, Title: "Redlock: the same key on a majority of N independent masters", Seed: "000 ⑦, 004 RedLock",
+		Flaw:   "survives a dead node; but a node that restarts without its data, a node clock jump or a pause after acquiring lets two clients in",
+		Params: redlockParams(), Nodes: 3, New: NewRedlock})
+}
+
+// redlockParams are Redlock's parameters (defaults from redis.io/topics/distlock
+// and go-redsync).
+func redlockParams() []Param {
+	return []Param{
+		{Name: "key", Kind: Str, Default: "lock", Doc: "the lock's key, the same on every master"},
+		{Name: "ttl", Kind: Dur, Default: 10 * time.Second, Doc: "the lock's time to live on each master (PX)"},
+		{Name: "drift_factor", Kind: Float, Default: 0.01, Doc: "clock drift allowance: drift = ttl * drift_factor + 2ms"},
+		{Name: "retry", Kind: Dur, Default: 50 * time.Millisecond, Doc: "wait before another attempt after a failed vote"},
+		{Name: "retry_jitter", Kind: Dur, Default: 200 * time.Millisecond, Doc: "extra random wait in [0, retry_jitter), so that split votes do not repeat"},
+		{Name: "tries", Kind: Int, Default: 32, Doc: "attempts before giving up (0: never give up)"},
+		{Name: "acquire_timeout", Kind: Dur, Default: time.Duration(0), Doc: "give up acquiring after this long (0: never)"},
+	}
+}
+
+// Redlock is row 15 (seeds 000 ⑦, 004 RedLock; redis.io/topics/distlock):
+// N independent masters, no replication. To acquire, the client notes the
+// time on its own clock, sends SET key value NX PX ttl to every master in
+// turn, and counts the votes. It holds the lock only if a majority
+// (N/2+1) said yes and time is left:
+//
+//	validity = ttl - elapsed - drift, drift = ttl*drift_factor + 2ms
+//
+// (go-redsync: until := now.Add(expiry - now.Sub(start) - drift)). When
+// either fails it releases on every master, even those that said no, waits
+// retry plus a random jitter and tries again. Release is the Lua
+// compare-and-delete on every master.
+//
+// The lesson: it survives one dead master; but a master that restarts
+// without its data, or whose clock jumps ahead, forgets a vote, and a
+// second client can form its own majority. A pause while replies are in
+// flight is caught by the validity check; a pause after it is not.
+type Redlock struct {
+	c     Config
+	until time.Time
+}
+
+// NewRedlock builds the lock over c.Nodes (or c.Redis alone).
+func NewRedlock(c Config) Locker { return &Redlock{c: c} }
+
+func (l *Redlock) nodes() []Redis {
+	if len(l.c.Nodes) > 0 {
+		return l.c.Nodes
+	}
+	return []Redis{l.c.Redis}
+}
+
+// Until is when the current lock's validity runs out, on the client's clock.
+func (l *Redlock) Until() time.Time { return l.until }
+
+// Lock runs votes until one wins a majority with validity left.
+func (l *Redlock) Lock(ctx context.Context) error {
+	c := &l.c
+	nodes := l.nodes()
+	quorum := len(nodes)/2 + 1
+	key, ttl := c.Params.String("key"), c.Params.Duration("ttl")
+	drift := time.Duration(float64(ttl)*c.Params.Float("drift_factor")) + 2*time.Millisecond
+	begin := c.Clock.Now()
+	for try := 1; ; try++ {
+		start := c.Clock.Now()
+		votes := 0
+		for _, r := range nodes {
+			ok, err := r.SetNX(ctx, key, c.Owner, ttl).Result()
+			if err == nil && ok {
+				votes++
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+		}
+		elapsed := c.Clock.Now().Sub(start)
+		validity := ttl - elapsed - drift
+		vote := fmt.Sprintf("%d/%d in %s, validity %s = ttl %s - elapsed %s - drift %s", votes, len(nodes), elapsed, validity, ttl, elapsed, drift)
+		if votes >= quorum && validity > 0 {
+			l.until = start.Add(validity)
+			c.mark("quorum", vote)
+			return nil
+		}
+		if votes >= quorum {
+			c.mark("too-late", vote+": no time left, releasing on every master")
+		} else {
+			c.mark("no-quorum", fmt.Sprintf("%d/%d in %s, need %d: releasing on every master", votes, len(nodes), elapsed, quorum))
+		}
+		l.releaseAll(ctx)
+		if n := c.Params.Int("tries"); n > 0 && try >= n {
+			return ErrNotAcquired
+		}
+		if err := sleepRetry(ctx, c, begin); err != nil {
+			return err
+		}
+	}
+}
+
+// releaseAll runs compare-and-delete on every master and counts the keys
+// it deleted.
+func (l *Redlock) releaseAll(ctx context.Context) int {
+	n := 0
+	for _, r := range l.nodes() {
+		if d, err := Scripts["compare_and_delete"].Run(ctx, r, []string{l.c.Params.String("key")}, l.c.Owner).Int(); err == nil && d > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Unlock releases on every master; ErrNotHeld if no master still held our
+// value.
+func (l *Redlock) Unlock(ctx context.Context) error {
+	if l.releaseAll(ctx) == 0 {
+		return ErrNotHeld
+	}
+	return nil
+}

@@ -1,0 +1,98 @@
+package sim
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Storage is the protected resource of the fencing lesson (catalog row 16):
+// a storage service (a file server, a database table) that clients write
+// to from inside their critical section. Its one command is
+//
+//	WRITE key value [TOKEN n]
+//
+// Plain storage accepts every write. Fencing storage remembers, per key, the
+// highest fencing token it has accepted and rejects a write whose token is
+// lower (or missing): the check Kleppmann's "How to do distributed locking"
+// asks of the resource. Accepted writes reply OK; rejected ones an error.
+type Storage struct {
+	fencing bool
+	highest map[string]int64
+	data    map[string]string
+}
+
+// NewStorage makes an empty storage service; fencing makes it check tokens.
+func NewStorage(fencing bool) *Storage {
+	return &Storage{fencing: fencing, highest: map[string]int64{}, data: map[string]string{}}
+}
+
+// ErrFenced is what a client sees when fencing storage rejects its write.
+var ErrFenced = fmt.Errorf("sim: write rejected by fencing storage")
+
+// Fencing reports whether the storage checks tokens.
+func (s *Storage) Fencing() bool { return s.fencing }
+
+// Serve runs one WRITE.
+func (s *Storage) Serve(r ServiceRequest) Outcome {
+	a := r.Args
+	if len(a) != 3 && len(a) != 5 || !strings.EqualFold(a[0], "WRITE") || len(a) == 5 && !strings.EqualFold(a[3], "TOKEN") {
+		return Outcome{Reply: "(error) ERR usage: WRITE key value [TOKEN n]", Err: fmt.Errorf("sim: bad storage request %q", a)}
+	}
+	key, value := a[1], a[2]
+	token, has := int64(0), len(a) == 5
+	if has {
+		n, err := strconv.ParseInt(a[4], 10, 64)
+		if err != nil {
+			return Outcome{Reply: "(error) ERR bad token " + a[4], Err: fmt.Errorf("sim: bad fencing token %q", a[4])}
+		}
+		token = n
+	}
+	top, seen := s.highest[key]
+	if s.fencing {
+		switch {
+		case !has:
+			return s.reject(key, "a write without a token", top)
+		case seen && token < top:
+			return s.reject(key, fmt.Sprintf("token %d is older than token %d", token, top), top)
+		}
+	}
+	s.data[key] = value
+	note := "plain storage: every write is accepted"
+	if s.fencing {
+		note = fmt.Sprintf("token %d >= highest seen %d: accepted", token, top)
+		if !seen {
+			note = fmt.Sprintf("token %d: the first one seen, accepted", token)
+		}
+	}
+	if has && (!seen || token > top) {
+		s.highest[key] = token
+	}
+	return Outcome{Reply: "OK", Keys: []KeyState{s.state(key)}, Note: note}
+}
+
+func (s *Storage) reject(key, why string, top int64) Outcome {
+	return Outcome{Reply: "(error) FENCED " + why, Err: ErrFenced, Keys: []KeyState{s.state(key)},
+		Note: fmt.Sprintf("rejected: %s (the highest token seen is %d)", why, top)}
+}
+
+// state shows a key: its value and, for fencing storage, the highest token.
+func (s *Storage) state(key string) KeyState {
+	v, ok := s.data[key]
+	if !ok {
+		return KeyState{Key: key, TTL: -2}
+	}
+	if s.fencing {
+		v += fmt.Sprintf(" (highest token %d)", s.highest[key])
+	}
+	return KeyState{Key: key, Type: "string", Value: v, TTL: -1}
+}
+
+// Value is what the storage holds under key.
+func (s *Storage) Value(key string) (string, bool) {
+	v, ok := s.data[key]
+	return v, ok
+}
+
+// Close does nothing: the storage lives in memory.
+func (s *Storage) Close() error { return nil }
