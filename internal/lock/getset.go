@@ -103,22 +103,24 @@ func (l *SetNXGetSet) takeOver(ctx context.Context, key, val string) (bool, erro
 		}
 		return err == nil && ok, nil
 	}
-	// A loser's GETSET still overwrites the winner's timestamp with its own
-	// (001 calls the difference negligible), so a GETSET value counts as
-	// ours only once it has won. It is the time now + ttl + 1, read afresh
-	// (001 reuses the string from before its SETNX, a few ms older), so that
-	// it is never the value registered for our SETNX.
+	// The GETSET value is the time now + ttl + 1, read afresh (001 reuses
+	// the string from before its SETNX, a few ms older). It is registered
+	// as ours before it is sent, as SETNX's is: the key holds our timestamp
+	// from the moment GETSET runs, so the timeline shows it as ours and the
+	// checker sees a later DEL by someone else remove it. A loser's GETSET
+	// also overwrites the winner's timestamp with its own (001 calls the
+	// difference negligible); the key then shows the loser's value.
 	val = strconv.FormatInt(l.c.Clock.Now().Add(l.c.Params.Duration("ttl")).UnixMilli()+1, 10)
 	if val == cur {
 		return false, nil
 	}
+	l.c.own(val)
 	old, err := l.c.Redis.GetSet(ctx, key, val).Result()
 	if err != nil && err != redis.Nil && ctx.Err() != nil {
 		return false, err
 	}
 	won := err == nil && old == cur
 	if won {
-		l.c.own(val)
 		l.expires, _ = strconv.ParseInt(val, 10, 64)
 	}
 	return won, nil
