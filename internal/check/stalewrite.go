@@ -67,4 +67,3 @@ func (r *staleWriteRule) leases() map[string]bool {
 }
 
 func (r *staleWriteRule) finish() []sim.Event { return nil }
-
