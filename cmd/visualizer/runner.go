@@ -15,7 +15,7 @@ import (
 // loadFile reads --file, or the built-in catalog when it is empty.
 func loadFile(path string) (*scenario.File, error) {
 	if path == "" {
-		return scenario.Parse("scenarios.yaml", lockstep.Scenarios)
+		return scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	}
 	return scenario.Load(path)
 }

@@ -11,8 +11,14 @@ import (
 // lock key still holding the value of a client that crashed (and did not
 // restart), while another, live client kept finding it taken after the
 // crash, the lock blocked everyone to the horizon: a deadlock.
+//
+// A live owner can deadlock too, on itself: a client that asks again for a
+// lock it holds (the request marks "reenter") and is still waiting when the
+// run ends, holding the lock, waits for itself for ever — the lock is not
+// re-entrant (seed 004's MySQL lock).
 type deadlockRule struct {
 	held    holders
+	reenter map[string]int            // client -> seq of a nested acquire not yet granted
 	crashed map[string]int            // client -> seq of its crash
 	blocked map[string]*deadlockBlock // node/key -> the attempts it blocked after its owner's crash
 }
@@ -24,7 +30,7 @@ type deadlockBlock struct {
 }
 
 func newDeadlockRule() *deadlockRule {
-	return &deadlockRule{held: holders{}, crashed: map[string]int{}, blocked: map[string]*deadlockBlock{}}
+	return &deadlockRule{held: holders{}, reenter: map[string]int{}, crashed: map[string]int{}, blocked: map[string]*deadlockBlock{}}
 }
 
 func (r *deadlockRule) observe(e *sim.Event) []sim.Event {
@@ -34,6 +40,15 @@ func (r *deadlockRule) observe(e *sim.Event) []sim.Event {
 			r.crashed[e.Client] = e.Seq
 		case string(sim.FaultRestart):
 			delete(r.crashed, e.Client)
+		}
+		delete(r.reenter, e.Client)
+	}
+	if e.Kind == sim.KindMark {
+		switch e.Name {
+		case "reenter":
+			r.reenter[e.Client] = e.Seq
+		case "acquired", "gave-up":
+			delete(r.reenter, e.Client)
 		}
 	}
 	r.held.observe(e)
@@ -59,6 +74,14 @@ func (r *deadlockRule) observe(e *sim.Event) []sim.Event {
 func (r *deadlockRule) finish() []sim.Event {
 	var out []sim.Event
 	for _, h := range r.held.sorted() {
+		if asked, ok := r.reenter[h.owner]; ok && asked > h.since {
+			out = append(out, verdict(Deadlock, []int{h.since, asked},
+				fmt.Sprintf("%s took %s at #%d and, still holding it, asked for it again at #%d. The lock does not know its owner: %s waited for itself until the run ended.",
+					h.owner, h.name, h.since, asked, h.owner),
+				fmt.Sprintf("%s 在 #%d 拿到 %s，在仍持有它的情况下于 #%d 再次请求这把锁。这把锁不认识自己的持有者：%s 一直在等它自己，直到观察结束：死锁。",
+					h.owner, h.since, h.name, asked, h.owner)))
+			continue
+		}
 		crash, dead := r.crashed[h.owner]
 		b := r.blocked[h.key]
 		if !dead || b == nil || b.first < crash {

@@ -44,7 +44,7 @@ func chromium(t *testing.T) string {
 // catalog is the built-in scenario file.
 func catalog(t *testing.T) *scenario.File {
 	t.Helper()
-	f, err := scenario.Parse("scenarios.yaml", lockstep.Scenarios)
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {
 		t.Fatal(err)
 	}

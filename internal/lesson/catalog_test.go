@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
@@ -19,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite the golden event logs in testda
 
 func catalog(t *testing.T) *scenario.File {
 	t.Helper()
-	f, err := scenario.Parse("scenarios.yaml", lockstep.Scenarios)
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,4 +159,49 @@ func TestSeedsReachOtherInterleavings(t *testing.T) {
 	if !verdicts["oversell"] || !verdicts["safe"] {
 		t.Fatalf("verdicts over 40 seeds = %v, want both oversell and safe", verdicts)
 	}
+}
+
+// docs/lessons.md is exactly what LessonsDoc makes of the catalog; -update
+// rewrites it.
+func TestLessonsDocUpToDate(t *testing.T) {
+	path := filepath.Join("..", "..", "docs", "lessons.md")
+	got := LessonsDoc(catalog(t))
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil || string(want) != got {
+		t.Fatalf("%s is out of date with the catalog: run go test ./internal/lesson -run TestLessonsDocUpToDate -update", path)
+	}
+}
+
+// Every row of the lesson catalog has its algorithm and at least one
+// scenario that shows it.
+func TestEveryRowHasAScenario(t *testing.T) {
+	f := catalog(t)
+	for row := 1; row <= 17; row++ {
+		algo, shown := false, false
+		for _, a := range lockAlgorithms() {
+			algo = algo || a == row
+		}
+		for _, sc := range f.Scenarios {
+			for _, r := range sc.Catalog {
+				shown = shown || r == row
+			}
+		}
+		if !algo || !shown {
+			t.Errorf("catalog row %d: algorithm %v, scenario %v", row, algo, shown)
+		}
+	}
+}
+
+func lockAlgorithms() []int {
+	var rows []int
+	for _, a := range lock.Algorithms {
+		rows = append(rows, a.Row)
+	}
+	return rows
 }

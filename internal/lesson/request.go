@@ -122,6 +122,9 @@ func (in *instance) request(ctx context.Context, thread string) error {
 		depth = 1
 	}
 	for d := 1; d <= depth; d++ {
+		if d > 1 && guarded {
+			p.Mark("reenter", fmt.Sprintf("asks again for the lock it holds (hold %d of %d)", d, depth))
+		}
 		if err := l.Lock(ctx); err != nil {
 			if errors.Is(err, lock.ErrNotAcquired) {
 				p.Mark("gave-up", "could not acquire the lock in time")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/lockstep/lockstep/internal/lock"
@@ -11,11 +12,12 @@ import (
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// The services a scenario may add beside its Redis nodes.
+// The services a scenario may add beside its Redis nodes (named in
+// internal/scenario), and the key the write task writes.
 const (
-	StorageService = "storage" // the protected resource of the write task (row 16)
-	DBService      = "db"      // the SQL database of the MySQL lock (row 17)
-	StorageKey     = "file"    // what the write task writes
+	StorageService = scenario.StorageService
+	DBService      = scenario.DBService
+	StorageKey     = "file"
 )
 
 // DefaultSweepAfter is the age of the lock rows the SQL cleanup job deletes
@@ -34,17 +36,13 @@ func (r *Run) extend() error {
 			return fmt.Errorf("node %s: %w", n.Name, err)
 		}
 	}
-	writes, sql := sc.Storage != nil, sc.SQL != nil
-	for _, c := range sc.Clients {
-		writes = writes || c.Task == "write"
-		sql = sql || c.Algorithm == "mysql-unique-key"
-	}
-	if writes {
+	services := sc.Services()
+	if slices.Contains(services, StorageService) {
 		if _, err := w.AddService(StorageService, sim.NewStorage(sc.Storage != nil && sc.Storage.Fencing)); err != nil {
 			return err
 		}
 	}
-	if sql {
+	if slices.Contains(services, DBService) {
 		db, err := sim.NewSQLDB()
 		if err != nil {
 			return err

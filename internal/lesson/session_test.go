@@ -11,7 +11,7 @@ import (
 
 func builtin(t *testing.T, id string) *scenario.Scenario {
 	t.Helper()
-	f, err := scenario.Parse("scenarios.yaml", lockstep.Scenarios)
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {
 		t.Fatal(err)
 	}

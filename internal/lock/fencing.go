@@ -33,7 +33,7 @@ type FencingToken struct {
 // NewFencingToken builds the lock.
 func NewFencingToken(c Config) Locker { return &FencingToken{c: c} }
 
-// Token is the fencing token of the current lease (0 before the first).
+// Token is the fencing token of the current lease (0 when none is held).
 func (l *FencingToken) Token() int64 { return l.token }
 
 // Lock runs fencing_lock.lua until it returns a token.
@@ -62,6 +62,7 @@ func (l *FencingToken) Lock(ctx context.Context) error {
 
 // Unlock runs compare_and_delete.lua.
 func (l *FencingToken) Unlock(ctx context.Context) error {
+	l.token = 0
 	n, err := Scripts["compare_and_delete"].Run(ctx, l.c.Redis, []string{l.c.Params.String("key")}, l.c.Owner).Int()
 	if err != nil {
 		return err

@@ -46,6 +46,7 @@ func redlockParams() []Param {
 type Redlock struct {
 	c     Config
 	until time.Time
+	held  bool // a lease won by Lock and not yet given back by Unlock
 }
 
 // NewRedlock builds the lock over c.Nodes (or c.Redis alone).
@@ -72,10 +73,12 @@ func (l *Redlock) Lock(ctx context.Context) error {
 	for try := 1; ; try++ {
 		start := c.Clock.Now()
 		votes := 0
+		var yes []Redis
 		for _, r := range nodes {
 			ok, err := r.SetNX(ctx, key, c.Owner, ttl).Result()
 			if err == nil && ok {
 				votes++
+				yes = append(yes, r)
 			}
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -85,16 +88,25 @@ func (l *Redlock) Lock(ctx context.Context) error {
 		validity := ttl - elapsed - drift
 		vote := fmt.Sprintf("%d/%d in %s, validity %s = ttl %s - elapsed %s - drift %s", votes, len(nodes), elapsed, validity, ttl, elapsed, drift)
 		if votes >= quorum && validity > 0 {
-			l.until = start.Add(validity)
+			l.until, l.held = start.Add(validity), true
 			c.mark("quorum", vote)
 			return nil
 		}
-		if votes >= quorum {
-			c.mark("too-late", vote+": no time left, releasing on every master")
-		} else {
-			c.mark("no-quorum", fmt.Sprintf("%d/%d in %s, need %d: releasing on every master", votes, len(nodes), elapsed, quorum))
+		// A failed vote releases on every master, even those that said no
+		// (a yes may have been lost on the way back) — unless this owner
+		// already holds a lease: its value on those masters is that lease,
+		// and Redlock is not re-entrant, so it gives back only this vote's
+		// yeses.
+		where, release := "every master", nodes
+		if l.held {
+			where, release = "the masters that said yes (a lease of ours is still held)", yes
 		}
-		l.releaseAll(ctx)
+		if votes >= quorum {
+			c.mark("too-late", vote+": no time left, releasing on "+where)
+		} else {
+			c.mark("no-quorum", fmt.Sprintf("%d/%d in %s, need %d: releasing on %s", votes, len(nodes), elapsed, quorum, where))
+		}
+		l.release(ctx, release)
 		if n := c.Params.Int("tries"); n > 0 && try >= n {
 			return ErrNotAcquired
 		}
@@ -104,11 +116,11 @@ func (l *Redlock) Lock(ctx context.Context) error {
 	}
 }
 
-// releaseAll runs compare-and-delete on every master and counts the keys
-// it deleted.
-func (l *Redlock) releaseAll(ctx context.Context) int {
+// release runs compare-and-delete on the given masters and counts the
+// keys it deleted.
+func (l *Redlock) release(ctx context.Context, nodes []Redis) int {
 	n := 0
-	for _, r := range l.nodes() {
+	for _, r := range nodes {
 		if d, err := Scripts["compare_and_delete"].Run(ctx, r, []string{l.c.Params.String("key")}, l.c.Owner).Int(); err == nil && d > 0 {
 			n++
 		}
@@ -119,7 +131,8 @@ func (l *Redlock) releaseAll(ctx context.Context) int {
 // Unlock releases on every master; ErrNotHeld if no master still held our
 // value.
 func (l *Redlock) Unlock(ctx context.Context) error {
-	if l.releaseAll(ctx) == 0 {
+	l.held = false
+	if l.release(ctx, l.nodes()) == 0 {
 		return ErrNotHeld
 	}
 	return nil

@@ -97,7 +97,7 @@ func parseMonitor(t *testing.T, line string) (string, []string) {
 // without the session prefix, the backend's own state reads left out.
 func TestTimelineIsWhatTheServerExecuted(t *testing.T) {
 	srv, targets := startServers(t, 1)
-	f, err := scenario.Parse("scenarios.yaml", lockstep.Scenarios)
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,11 @@ const (
 	// checked before anything is parsed.
 	MaxFileSize = 64 << 10
 
+	// MaxBuiltinSize is the largest size of the built-in catalog, which is
+	// compiled into the binary rather than uploaded (ParseBuiltin). Every
+	// other limit applies to it as to any file.
+	MaxBuiltinSize = 256 << 10
+
 	// MaxDepth is the deepest nesting of YAML collections accepted. The
 	// deepest a valid file needs is 6 (scenarios, a scenario, faults, a
 	// fault, on, its fields).

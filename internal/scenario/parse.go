@@ -28,10 +28,23 @@ func Parse(name string, data []byte) (*File, error) {
 // as it could be read even when there are problems (nil only when the text
 // is not YAML at all or breaks a size limit); it must not be run unless the
 // problem list is empty.
-func Check(name string, data []byte) (*File, []*Error) {
+func Check(name string, data []byte) (*File, []*Error) { return check(name, data, MaxFileSize) }
+
+// ParseBuiltin reads the built-in catalog (scenarios.yaml, embedded in the
+// binary) as Parse does, with the larger size limit MaxBuiltinSize: the
+// catalog of every lesson outgrows what a user may upload.
+func ParseBuiltin(name string, data []byte) (*File, error) {
+	f, errs := check(name, data, MaxBuiltinSize)
+	if len(errs) > 0 {
+		return nil, Errors(errs)
+	}
+	return f, nil
+}
+
+func check(name string, data []byte, maxSize int) (*File, []*Error) {
 	r := &report{file: name}
-	if len(data) > MaxFileSize {
-		r.add(1, 1, "the file is %s; the limit is %s", size(len(data)), size(MaxFileSize))
+	if len(data) > maxSize {
+		r.add(1, 1, "the file is %s; the limit is %s", size(len(data)), size(maxSize))
 		return nil, r.errs
 	}
 	var root yaml.Node

@@ -10,7 +10,7 @@ import (
 // builtin parses the built-in catalog, failing the test on any error.
 func builtin(t testing.TB) *File {
 	t.Helper()
-	f, err := Parse("scenarios.yaml", lockstep.Scenarios)
+	f, err := ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {
 		t.Fatalf("the built-in scenarios.yaml must parse without errors, got:\n%v", err)
 	}
@@ -33,7 +33,7 @@ func TestBuiltinRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Marshal: %v", err)
 	}
-	back, err := Parse("marshalled.yaml", out)
+	back, err := ParseBuiltin("marshalled.yaml", out)
 	if err != nil {
 		t.Fatalf("the marshalled catalog does not parse:\n%v\n--- yaml:\n%s", err, out)
 	}

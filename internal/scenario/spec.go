@@ -34,6 +34,11 @@ type Scenario struct {
 	Narration []Narration `yaml:"narration,omitempty" json:"narration,omitempty"`
 	Expect    []string    `yaml:"expect" json:"expect"` // verdict names, e.g. [oversell]
 
+	// RealRedis says how the lesson ends on real redis-server processes
+	// when that differs from embedded Redis, and why (a fault a real server
+	// cannot take, such as a node clock jump). Unset: the same verdicts.
+	RealRedis *RealRedis `yaml:"real_redis,omitempty" json:"real_redis,omitempty"`
+
 	// Schedule is a recorded list of user actions (manual steps and faults
 	// injected from the browser) replayed on top of the scenario.
 	Schedule []Action `yaml:"schedule,omitempty" json:"schedule,omitempty"`
@@ -117,6 +122,48 @@ type Duration time.Duration
 
 // D returns the duration as a time.Duration.
 func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// RealRedis is how a lesson ends on a real server, when not as on
+// embedded Redis.
+type RealRedis struct {
+	Expect []string `yaml:"expect" json:"expect"` // the verdicts on redis-server
+	Why    sim.Text `yaml:"why" json:"why"`       // what a real server cannot do here
+}
+
+// ExpectOnRealRedis is the verdicts the lesson must end with on real
+// redis-server processes.
+func (s *Scenario) ExpectOnRealRedis() []string {
+	if s.RealRedis != nil {
+		return s.RealRedis.Expect
+	}
+	return s.Expect
+}
+
+// The services a scenario may have beside its Redis nodes. Each has a lane
+// of its own on the timeline, and matches may name it as a node.
+const (
+	StorageService = "storage" // the protected resource of the write task (row 16)
+	DBService      = "db"      // the SQL database of the MySQL lock (row 17)
+)
+
+// Services lists the services the scenario has, in lane order: storage
+// when a client's task is write (or storage is set), db when a client runs
+// mysql-unique-key (or sql is set).
+func (s *Scenario) Services() []string {
+	writes, sql := s.Storage != nil, s.SQL != nil
+	for _, c := range s.Clients {
+		writes = writes || c.Task == "write"
+		sql = sql || c.Algorithm == "mysql-unique-key"
+	}
+	var out []string
+	if writes {
+		out = append(out, StorageService)
+	}
+	if sql {
+		out = append(out, DBService)
+	}
+	return out
+}
 
 // Storage is the storage service the write task writes to from inside the
 // critical section (service "storage"). It is added when a client's task is

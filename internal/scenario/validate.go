@@ -140,9 +140,10 @@ func validate(f *File, d *decoder) {
 
 // scope is what a scenario declares, for checking references to it.
 type scope struct {
-	clients []string
-	nodes   []string
-	horizon time.Duration
+	clients  []string
+	nodes    []string // Redis nodes
+	services []string // services beside them (storage, db)
+	horizon  time.Duration
 }
 
 func (c *checker) scenario(s *Scenario, p string) {
@@ -168,6 +169,7 @@ func (c *checker) scenario(s *Scenario, p string) {
 	}
 	c.nodes(s, p, &sc)
 	c.clients(s, p, &sc)
+	c.services(s, p, &sc)
 	c.faults(s, p, &sc)
 	c.narration(s, p, &sc)
 	c.expect(s, p)
@@ -206,6 +208,17 @@ func (c *checker) nodes(s *Scenario, p string, sc *scope) {
 			c.at(rp, "node %q cannot be a replica of itself", n.Name)
 		case !slices.Contains(sc.nodes, n.ReplicaOf):
 			c.unknownName(rp, "node", n.ReplicaOf, sc.nodes)
+		}
+	}
+}
+
+// services notes the services the scenario has; a node may not take the
+// name of one, since both are lanes of the timeline.
+func (c *checker) services(s *Scenario, p string, sc *scope) {
+	sc.services = s.Services()
+	for i, n := range s.Nodes {
+		if slices.Contains(sc.services, n.Name) {
+			c.at(fmt.Sprintf("%s.nodes[%d].name", p, i), "node name %q is taken by the scenario's %s service; choose another", n.Name, n.Name)
 		}
 	}
 }
@@ -449,8 +462,8 @@ func (c *checker) match(m *Match, p string, sc *scope) {
 	if m.Client != "" && !slices.Contains(sc.clients, m.Client) {
 		c.undeclared(p+".client", "client", m.Client, sc.clients)
 	}
-	if m.Node != "" && !slices.Contains(sc.nodes, m.Node) {
-		c.undeclared(p+".node", "node", m.Node, sc.nodes)
+	if lanes := append(slices.Clone(sc.nodes), sc.services...); m.Node != "" && !slices.Contains(lanes, m.Node) {
+		c.undeclared(p+".node", "node", m.Node, lanes)
 	}
 	if m.Nth < 0 {
 		c.at(p+".nth", "nth counts from 1, got %d", m.Nth)
@@ -476,15 +489,29 @@ func (c *checker) expect(s *Scenario, p string) {
 		c.at(p+".expect", "a scenario needs expect: the verdicts it must end with, e.g. [safe] or [oversell]")
 		return
 	}
+	c.verdicts(s.Expect, p+".expect")
+	if r := s.RealRedis; r != nil {
+		if len(r.Expect) == 0 {
+			c.at(p+".real_redis.expect", "real_redis needs expect: the verdicts on a real server")
+		}
+		c.verdicts(r.Expect, p+".real_redis.expect")
+		if strings.TrimSpace(r.Why.En) == "" {
+			c.at(p+".real_redis.why", "real_redis needs why, with en text: what a real server cannot do here")
+		}
+	}
+}
+
+// verdicts checks a list of expected verdicts at path p.
+func (c *checker) verdicts(list []string, p string) {
 	seen := map[string]bool{}
-	for i, v := range s.Expect {
-		ep := fmt.Sprintf("%s.expect[%d]", p, i)
+	for i, v := range list {
+		ep := fmt.Sprintf("%s[%d]", p, i)
 		switch {
 		case !slices.Contains(Verdicts, v):
 			c.unknownName(ep, "verdict", v, Verdicts)
 		case seen[v]:
 			c.at(ep, "verdict %q is listed twice", v)
-		case v == "safe" && len(s.Expect) > 1:
+		case v == "safe" && len(list) > 1:
 			c.at(ep, "safe means no violation at all: it cannot be listed with other verdicts")
 		}
 		seen[v] = true

@@ -19,7 +19,7 @@ import (
 // newTestServer runs the app on a loopback port with a stub page.
 func newTestServer(t *testing.T, l Limits, allow ...string) (*Server, string) {
 	t.Helper()
-	f, err := scenario.Parse("scenarios.yaml", lockstep.Scenarios)
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {
 		t.Fatal(err)
 	}
