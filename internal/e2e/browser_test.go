@@ -104,6 +104,23 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("fail-over-by-hand", func(t *testing.T) {
+		ctx := tab(t, b, false)
+		open(t, ctx, url)
+		load(t, ctx, "failover-wait-replica")
+		// Let A's SET run on the master, then kill the master before the
+		// replica has it: the fault menu's Fail over promotes the replica.
+		moveUntil(t, ctx, "A", `e.kind === 'exec' && e.client === 'A' && e.cmd[0].toLowerCase() === 'set'`)
+		do(t, ctx, "pick the master", chromedp.SetValue(chromedp.CSS(`[data-testid=fault-node]`), "master"))
+		click(t, ctx, "fault-failover")
+		waitFor(t, ctx, "the failover on the timeline", `lockstep.state.model.events.some(e => e.kind === 'fault' && e.name === 'failover')`)
+		note := eval[string](t, ctx, `lockstep.state.model.events.find(e => e.kind === 'fault' && e.name === 'failover').text`)
+		if !strings.Contains(note, "before replicating SET lock") || !strings.Contains(note, "replica is promoted") {
+			t.Errorf("the failover should lose A's unreplicated SET and promote the replica, got %q", note)
+		}
+		shot(t, ctx, dir, "failover-by-hand")
+	})
+
 	t.Run("share-link-reproduces-the-view", func(t *testing.T) {
 		if shared == "" {
 			t.Skip("needs manual-oversell")

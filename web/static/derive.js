@@ -192,6 +192,7 @@ function fault(m, e, r) {
       if (m.parts.has(e.node)) { closeSpan(m, m.parts.get(e.node), r); m.parts.delete(e.node); }
       break;
     case 'node-crash':
+    case 'failover':
       if (!m.downs.has(e.node)) m.downs.set(e.node, openSpan(m, { type: 'down', r0: r, node: e.node }));
       break;
     case 'node-restart':

@@ -247,7 +247,7 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
       break;
     case 'fault': {
       const at = e.client && !e.node ? x : e.node ? n : x;
-      if (e.name === 'crash' || e.name === 'node-crash') cross(p, at, y, f * 0.55, BAD, 4);
+      if (e.name === 'crash' || e.name === 'node-crash' || e.name === 'failover') cross(p, at, y, f * 0.55, BAD, 4);
       else p.poly([[at, y - f * 0.55], [at + f * 0.55, y], [at, y + f * 0.55], [at - f * 0.55, y]], BAD);
       const label = '⚡ ' + e.name + (e.note ? ': ' + e.note : '');
       if (at === n && e.node) p.text(at - f, y + f * 0.35, label, { size: f, color: BAD, bold: true, align: 'right', bg: '#fff', max: Math.min(L.lw * 1.8, n - L.gutter - 10) });

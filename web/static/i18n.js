@@ -28,6 +28,7 @@ const S = {
   fNodeCrash: ['Kill node', '关掉节点'],
   fNodeRestart: ['Restart node', '重启节点'],
   fClockJump: ['Clock +5s', '时钟 +5 秒'],
+  fFailover: ['Fail over', '主从切换'],
   share: ['Share and export', '分享与导出'],
   shareLink: ['Copy link to this view', '复制此视图的链接'],
   exportJSON: ['Event log (JSON)', '事件日志 (JSON)'],
