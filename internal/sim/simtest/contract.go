@@ -85,14 +85,18 @@ func testStringsAndTTL(t *testing.T, open Open) {
 		t.Fatalf("SET exec = %v, want OK with the key's state\n%s", set, out)
 	}
 	ks := set.Keys[0]
-	if ks.Key != "lock" || ks.Owner != "A" || ks.TTL < 297 || ks.TTL > 302 {
-		t.Fatalf("state after SET = %+v, want lock owned by A with ttl 300ms (a real server: within 2ms)\n%s", ks, out)
+	// A real server runs on the wall clock: the first command also dials
+	// and sends HELLO after its exec moment, and under the race detector
+	// the engine can trail Redis' clock by a few milliseconds, which the
+	// TTL and the expiry show. Embedded Redis is exact.
+	if ks.Key != "lock" || ks.Owner != "A" || ks.TTL < 295 || ks.TTL > 308 {
+		t.Fatalf("state after SET = %+v, want lock owned by A with ttl 300ms (a real server: within 8ms)\n%s", ks, out)
 	}
 	exp := find(w, sim.KindExpire, "")
 	if exp == nil {
 		t.Fatalf("no expire event\n%s", out)
 	}
-	if lo, hi := set.T+300*time.Millisecond, set.T+305*time.Millisecond; exp.T < lo || exp.T > hi {
+	if lo, hi := set.T+300*time.Millisecond, set.T+315*time.Millisecond; exp.T < lo || exp.T > hi {
 		t.Fatalf("expire at %s, want within [%s, %s]\n%s", sim.FormatTime(exp.T), sim.FormatTime(lo), sim.FormatTime(hi), out)
 	}
 	if got != "|redis: nil" {
