@@ -47,6 +47,8 @@ type Backend struct {
 	mu         sync.Mutex
 	keys       map[string]bool // keys the session named, without the prefix
 	adminAddrs []string        // local addresses of the admin connections
+
+	pair *Pair // the run's own master and replica processes, if this is one of them
 }
 
 var _ sim.Backend = (*Backend)(nil)
@@ -310,8 +312,14 @@ func (b *Backend) Flush() error {
 // JumpClock is unavailable: a real server's clock does not jump on request.
 func (b *Backend) JumpClock(time.Duration) error { return sim.ErrUnavailable }
 
-// Close removes the session's keys and closes the admin connection.
+// Close removes the session's keys and closes the admin connection. A
+// node of a Pair stops the pair's processes instead: they were the run's
+// alone.
 func (b *Backend) Close() error {
+	if b.pair != nil {
+		b.pair.Close()
+		return b.admin.Close()
+	}
 	err := b.Flush()
 	if cerr := b.admin.Close(); err == nil {
 		err = cerr

@@ -53,22 +53,68 @@ func NewServers(targets []Target, allowSharedDB bool) (*Servers, error) {
 func (s *Servers) Targets() []Target { return s.targets }
 
 // Place opens one backend per node under a fresh prefix and starts the
-// run's clock.
+// run's clock. The scenario's plain nodes take the servers in order. A
+// master and its replica (a node with replica_of) run on a Pair of
+// redis-server processes started for this run, so that real replication
+// and a real failover touch nothing but the run's own servers.
 func (s *Servers) Place(sc *scenario.Scenario, nodes []string) ([]sim.Backend, lesson.Clock, error) {
-	if len(nodes) > len(s.targets) {
+	replicaOf := map[string]string{} // replica -> master
+	inPair := map[string]bool{}
+	for _, n := range sc.Nodes {
+		if n.ReplicaOf != "" {
+			replicaOf[n.Name] = n.ReplicaOf
+			inPair[n.Name], inPair[n.ReplicaOf] = true, true
+		}
+	}
+	plain := 0
+	for _, n := range nodes {
+		if !inPair[n] {
+			plain++
+		}
+	}
+	if plain > len(s.targets) {
 		return nil, nil, fmt.Errorf("scenario %s has %d nodes, --redis gives %d servers (one URL per node)",
-			sc.ID, len(nodes), len(s.targets))
+			sc.ID, plain, len(s.targets))
 	}
 	prefix := NewPrefix()
+	byName := map[string]*Backend{}
 	var out []sim.Backend
-	for i := range nodes {
-		b, err := Open(s.targets[i], prefix)
-		if err != nil {
-			for _, o := range out {
-				o.Close()
-			}
-			return nil, nil, err
+	fail := func(err error) ([]sim.Backend, lesson.Clock, error) {
+		for _, o := range out {
+			o.Close()
 		}
+		for _, b := range byName {
+			b.Close()
+		}
+		return nil, nil, err
+	}
+	for replica, master := range replicaOf {
+		p, err := StartPair()
+		if err != nil {
+			return fail(fmt.Errorf("scenario %s: %w: %w", sc.ID, errNoPair, err))
+		}
+		for name, srv := range map[string]*Server{master: p.Master, replica: p.Replica} {
+			b, err := Open(Target{URL: srv.URL(), Addr: srv.Addr}, prefix)
+			if err != nil {
+				p.Close()
+				return fail(err)
+			}
+			b.pair = p
+			byName[name] = b
+		}
+	}
+	next := 0
+	for _, n := range nodes {
+		if b, ok := byName[n]; ok {
+			out = append(out, b)
+			delete(byName, n)
+			continue
+		}
+		b, err := Open(s.targets[next], prefix)
+		if err != nil {
+			return fail(err)
+		}
+		next++
 		out = append(out, b)
 	}
 	return out, NewClock(), nil

@@ -76,3 +76,29 @@ type KeyRecorder interface {
 type Handshaker interface {
 	Handshake() []string
 }
+
+// Replicator is implemented by a master's backend whose server replicates
+// to a replica's server by itself (redis-server processes under REPLICAOF,
+// package realredis). The engine then copies no writes: Redis streams them,
+// and the engine decides when the stream reaches the replica.
+type Replicator interface {
+	// ReplicaLink is the link to replica's server, if this server is its
+	// master.
+	ReplicaLink(replica Backend) (ReplicaLink, bool)
+}
+
+// ReplicaLink is a real replication link between two servers.
+type ReplicaLink interface {
+	// Sync waits until the replica has everything so far, then holds the
+	// stream back until Deliver.
+	Sync() error
+	// Offset is the master's replication offset now.
+	Offset() (int64, error)
+	// Deliver lets the stream reach the replica up to the master's offset
+	// target, waits until the replica has applied it, and returns the
+	// commands the replica received.
+	Deliver(target int64) ([][]string, error)
+	// Failover kills the master's server and promotes the replica; what
+	// the replica had not received is lost, and returned.
+	Failover() (lost [][]string, err error)
+}

@@ -38,6 +38,15 @@ import (
 // Not modelled: replication backlog and partial resync, several replicas
 // per master, chained replicas, a replica that falls behind by more than
 // its lag, Sentinel's election and its delay, and writes to a replica.
+//
+// On real servers whose backends are a Replicator (a master and replica
+// that package realredis starts for the run), the replication is Redis'
+// own: the engine copies nothing, it lets the master's stream reach the
+// replica lag after each write (Deliver) and shows the commands the replica
+// received; failover kills the master process, drops what the replica had
+// not received and promotes it with REPLICAOF NO ONE. WAIT is still
+// answered by the engine, from the replica's confirmed offset: a real WAIT
+// would block the one command in flight that the stepper waits on.
 
 // KindReplicate is an event kind: a replica applies a write its master made
 // lag earlier. Node is the replica; Keys are its keys after the write.
@@ -57,6 +66,8 @@ type link struct {
 	inflight        []*shipment       // shipped, not yet applied
 	waits           []*waitReq        // blocked WAIT commands
 	promoted        bool
+	real            ReplicaLink // Redis' own replication, on real servers
+	realOff         int64       // the master's offset after the last write shipped
 }
 
 // shipment is one write on its way to the replica.
@@ -66,6 +77,8 @@ type shipment struct {
 	write  int // seq of the master's exec event
 	at     time.Duration
 	it     *item
+	target int64    // real: the master's replication offset after the write
+	keys   []string // real: the keys the write named
 }
 
 // waitReq is one WAIT command blocked on a master.
@@ -95,6 +108,11 @@ func (w *World) Replicate(master, replica string, lag time.Duration) error {
 		}
 	}
 	l := &link{master: m, replica: r, lag: lag, shipped: map[string]Stored{}}
+	if rp, ok := m.b.(Replicator); ok {
+		if real, ok := rp.ReplicaLink(r.b); ok {
+			return w.replicateReal(l, real)
+		}
+	}
 	l.conn = redis.NewClient(clientOptions(func(context.Context, string, string) (net.Conn, error) { return r.b.Dial() }))
 	w.ext.links = append(w.ext.links, l)
 	m.syncClock()
@@ -112,6 +130,30 @@ func (w *World) Replicate(master, replica string, lag time.Duration) error {
 		}
 		l.shipped[k] = st
 		ev.Keys = append(ev.Keys, r.state(k))
+	}
+	w.emit(ev)
+	return nil
+}
+
+// replicateReal starts a link on which Redis replicates by itself.
+func (w *World) replicateReal(l *link, real ReplicaLink) error {
+	m, r := l.master, l.replica
+	if err := real.Sync(); err != nil {
+		return err
+	}
+	off, err := real.Offset()
+	if err != nil {
+		return err
+	}
+	l.real, l.realOff = real, off
+	w.ext.links = append(w.ext.links, l)
+	ev := Event{Kind: KindInit, Node: r.name, Note: fmt.Sprintf("replica of %s (lag %s): a redis-server under REPLICAOF, synced by Redis; its stream now waits %s in a relay before it reaches %s",
+		m.name, FormatTime(l.lag), FormatTime(l.lag), r.name)}
+	for _, k := range m.keys() {
+		if st, err := m.b.Read(k); err == nil && st.Type != "" {
+			l.shipped[k] = st
+			ev.Keys = append(ev.Keys, r.state(k))
+		}
 	}
 	w.emit(ev)
 	return nil
@@ -220,8 +262,16 @@ func (w *World) replicate(n *Node, req *request) {
 	if len(cmds) == 0 {
 		return
 	}
+	var target int64
+	if l.real != nil {
+		off, err := l.real.Offset()
+		if err != nil || off <= l.realOff {
+			return
+		}
+		target, l.realOff = off, off
+	}
 	l.sent++
-	sh := &shipment{offset: l.sent, cmds: cmds, write: len(w.log), at: w.now}
+	sh := &shipment{offset: l.sent, cmds: cmds, write: len(w.log), at: w.now, target: target, keys: keys}
 	sh.it = &item{t: w.now + l.lag, kind: itemWorld, label: "replicate " + n.name + " -> " + l.replica.name,
 		fn: func() { w.apply(l, sh) }}
 	l.inflight = append(l.inflight, sh)
@@ -255,18 +305,22 @@ func (w *World) apply(l *link, sh *shipment) {
 		return
 	}
 	r.syncClock()
-	for _, c := range sh.cmds {
-		if err := l.do(c); err != nil {
-			ev.Note = "failed (" + err.Error() + "): "
-			break
+	if l.real != nil {
+		w.applyReal(l, sh, &ev)
+	} else {
+		for _, c := range sh.cmds {
+			if err := l.do(c); err != nil {
+				ev.Note = "failed (" + err.Error() + "): "
+				break
+			}
 		}
-	}
-	ev.Note += what
-	var keys []string
-	for _, c := range sh.cmds {
-		if !contains(keys, c[1]) {
-			keys = append(keys, c[1])
-			ev.Keys = append(ev.Keys, r.state(c[1]))
+		ev.Note += what
+		var keys []string
+		for _, c := range sh.cmds {
+			if !contains(keys, c[1]) {
+				keys = append(keys, c[1])
+				ev.Keys = append(ev.Keys, r.state(c[1]))
+			}
 		}
 	}
 	l.applied = sh.offset
@@ -275,6 +329,31 @@ func (w *World) apply(l *link, sh *shipment) {
 		if l.applied >= wr.target {
 			w.answerWait(l, wr)
 		}
+	}
+}
+
+// applyReal lets Redis' own stream reach the replica up to the write's
+// offset, and shows what the replica received and its keys after it.
+func (w *World) applyReal(l *link, sh *shipment, ev *Event) {
+	r := l.replica
+	got, err := l.real.Deliver(sh.target)
+	pre := r.b.Prefix()
+	for _, c := range got {
+		for i := range c {
+			c[i] = strings.TrimPrefix(c[i], pre)
+		}
+	}
+	text := make([]string, len(got))
+	for i, c := range got {
+		text[i] = FormatCmd(c)
+	}
+	ev.Cmd = flatten(got)
+	ev.Note = fmt.Sprintf("%s from %s (the write at #%d, %s ago), as Redis streamed it", strings.Join(text, "; "), l.master.name, sh.write, FormatTime(w.now-sh.at))
+	if err != nil {
+		ev.Note = "not applied (" + err.Error() + "): " + ev.Note
+	}
+	for _, k := range sh.keys {
+		ev.Keys = append(ev.Keys, r.state(k))
 	}
 }
 
@@ -321,6 +400,9 @@ func (w *World) answerWait(l *link, wr *waitReq) {
 	note := fmt.Sprintf("timed out: %s has applied %d of %d writes", l.replica.name, l.applied, wr.target)
 	if l.applied >= wr.target {
 		n, note = 1, fmt.Sprintf("%s has applied every write up to here", l.replica.name)
+	}
+	if l.real != nil {
+		note += " (answered by the engine from the replica's confirmed replication offset)"
 	}
 	setInt(req.cmds, n)
 	req.err = nil
@@ -369,11 +451,26 @@ func (w *World) failover(n *Node, ev *Event) error {
 	var lost []string
 	for _, sh := range l.inflight {
 		w.q.remove(func(it *item) bool { return it == sh.it })
-		for _, c := range sh.cmds {
-			lost = append(lost, FormatCmd(c))
+		if l.real == nil {
+			for _, c := range sh.cmds {
+				lost = append(lost, FormatCmd(c))
+			}
 		}
 	}
 	l.inflight = nil
+	if l.real != nil {
+		dropped, err := l.real.Failover()
+		if err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrBadFault, n.name, err)
+		}
+		pre := l.replica.b.Prefix()
+		for _, c := range dropped {
+			for i := range c {
+				c[i] = strings.TrimPrefix(c[i], pre)
+			}
+			lost = append(lost, FormatCmd(c))
+		}
+	}
 	for _, wr := range append([]*waitReq(nil), l.waits...) {
 		l.waits = removeWait(l.waits, wr)
 		if wr.timer != nil {
@@ -392,12 +489,19 @@ func (w *World) failover(n *Node, ev *Event) error {
 	}
 	w.ext.routes[n] = l.replica
 	ev.Note = n.name + " dies"
+	if l.real != nil {
+		ev.Note += " (its redis-server process is killed)"
+	}
 	if len(lost) > 0 {
 		ev.Note += fmt.Sprintf(" before replicating %s (lost)", strings.Join(lost, "; "))
 	} else {
 		ev.Note += " with every write replicated"
 	}
-	ev.Note += fmt.Sprintf("; %s is promoted: clients asking for %s now reach %s", l.replica.name, n.name, l.replica.name)
+	how := ""
+	if l.real != nil {
+		how = " with REPLICAOF NO ONE"
+	}
+	ev.Note += fmt.Sprintf("; %s is promoted%s: clients asking for %s now reach %s", l.replica.name, how, n.name, l.replica.name)
 	return nil
 }
 
@@ -445,6 +549,8 @@ func (c *routedConn) Write(b []byte) (int, error) {
 // closeLinks closes the engine's connections to replicas.
 func (w *World) closeLinks() {
 	for _, l := range w.ext.links {
-		l.conn.Close()
+		if l.conn != nil {
+			l.conn.Close()
+		}
 	}
 }

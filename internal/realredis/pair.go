@@ -1,0 +1,222 @@
+package realredis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// Pair is a master and its replica for one run: two redis-server processes
+// this program starts on loopback, the replica under --replicaof, with a
+// Relay on the link between them. Replication is Redis' own: the master
+// streams its writes (as Redis propagates them) and the replica applies
+// them. The engine decides only when the stream reaches the replica, and a
+// failover kills the master process and promotes the replica with
+// REPLICAOF NO ONE. It is the engine's sim.ReplicaLink for the pair.
+type Pair struct {
+	Master, Replica *Server
+	relay           *Relay
+	m, r            *redis.Client // plain admin clients: INFO, REPLICAOF
+	rest            []byte        // the start of a command split across chunks
+	once            sync.Once
+}
+
+var _ sim.ReplicaLink = (*Pair)(nil)
+
+// StartPair starts a master, a relay and a replica of the master through
+// the relay, and waits until the replica's link is up.
+func StartPair() (*Pair, error) {
+	master, err := StartServer("--repl-ping-replica-period", "3600", "--repl-diskless-sync", "yes",
+		"--repl-diskless-sync-delay", "0")
+	if err != nil {
+		return nil, err
+	}
+	relay, err := NewRelay(master.Addr)
+	if err != nil {
+		master.Kill()
+		return nil, err
+	}
+	replica, err := StartServer("--replicaof", "127.0.0.1", strconv.Itoa(relay.Port()), "--repl-timeout", "600")
+	if err != nil {
+		relay.Close()
+		master.Kill()
+		return nil, err
+	}
+	p := &Pair{Master: master, Replica: replica, relay: relay, m: master.Client(), r: replica.Client()}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		info, err := p.info(p.r)
+		if err == nil && info["master_link_status"] == "up" {
+			return p, nil
+		}
+		if time.Now().After(deadline) {
+			p.Close()
+			return nil, fmt.Errorf("realredis: the replica on %s never linked to its master (%v)", replica.Addr, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// info reads INFO replication as a map.
+func (p *Pair) info(c *redis.Client) (map[string]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	s, err := c.Info(ctx, "replication").Result()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(s, "\n") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(line), ":"); ok {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+func (p *Pair) offset(c *redis.Client, field string) (int64, error) {
+	info, err := p.info(c)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(info[field], 10, 64)
+}
+
+// Offset is the master's replication offset: how many bytes of writes it
+// has streamed.
+func (p *Pair) Offset() (int64, error) { return p.offset(p.m, "master_repl_offset") }
+
+// Sync waits until the replica has applied everything the master has
+// streamed (the initial data), then holds the stream back from here on.
+func (p *Pair) Sync() error {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mo, err1 := p.Offset()
+		ro, err2 := p.offset(p.r, "slave_repl_offset")
+		if err1 == nil && err2 == nil && ro >= mo {
+			p.relay.Hold()
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("realredis: the replica did not catch up with its master (%v %v)", err1, err2)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Deliver lets the held stream through, chunk by chunk, until the replica
+// has applied the master's offset target, and returns the commands the
+// replica received (keepalives left out).
+func (p *Pair) Deliver(target int64) ([][]string, error) {
+	var cmds [][]string
+	for {
+		ro, err := p.offset(p.r, "slave_repl_offset")
+		if err != nil {
+			return cmds, err
+		}
+		if ro >= target {
+			return cmds, nil
+		}
+		chunk, err := p.relay.Next()
+		if err != nil {
+			return cmds, err
+		}
+		if chunk == nil { // the master has not streamed it yet
+			select {
+			case <-p.relay.Arrived():
+				continue
+			case <-time.After(Timeout):
+				return cmds, fmt.Errorf("realredis: the master streamed nothing up to offset %d", target)
+			}
+		}
+		var got [][]string
+		got, p.rest = respCommands(p.rest, chunk)
+		cmds = append(cmds, dataCommands(got)...)
+		if err := p.await(ro + int64(len(chunk))); err != nil {
+			return cmds, err
+		}
+	}
+}
+
+// await waits until the replica's offset reaches off.
+func (p *Pair) await(off int64) error {
+	deadline := time.Now().Add(Timeout)
+	for {
+		ro, err := p.offset(p.r, "slave_repl_offset")
+		if err == nil && ro >= off {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("realredis: the replica did not apply offset %d (at %d, %v)", off, ro, err)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// dataCommands leaves out the stream's keepalives.
+func dataCommands(cmds [][]string) [][]string {
+	var out [][]string
+	for _, c := range cmds {
+		if len(c) > 0 && (strings.EqualFold(c[0], "PING") || strings.EqualFold(c[0], "REPLCONF")) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// Failover kills the master process at once (SIGKILL), drops what the
+// relay still held for the replica, and promotes the replica. It returns
+// the commands that were lost with the master.
+func (p *Pair) Failover() ([][]string, error) {
+	dropped := p.relay.Cut()
+	p.Master.Kill()
+	var lost [][]string
+	rest := p.rest
+	for _, chunk := range dropped {
+		var got [][]string
+		got, rest = respCommands(rest, chunk)
+		lost = append(lost, dataCommands(got)...)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	if err := p.r.Do(ctx, "REPLICAOF", "NO", "ONE").Err(); err != nil {
+		return lost, fmt.Errorf("realredis: promote the replica: %w", err)
+	}
+	return lost, nil
+}
+
+// Close stops both processes and the relay.
+func (p *Pair) Close() {
+	p.once.Do(func() {
+		p.relay.Close()
+		p.m.Close()
+		p.r.Close()
+		p.Master.Kill()
+		p.Replica.Kill()
+	})
+}
+
+// ReplicaLink is the link from this master's server to replica's, when
+// both are a Pair this program started.
+func (b *Backend) ReplicaLink(replica sim.Backend) (sim.ReplicaLink, bool) {
+	r, ok := replica.(*Backend)
+	if !ok || b.pair == nil || r.pair != b.pair || b.target.Addr != b.pair.Master.Addr {
+		return nil, false
+	}
+	return b.pair, true
+}
+
+// errNoPair explains why a scenario with a replica cannot run here.
+var errNoPair = errors.New("a node with replica_of runs on a master and a replica that Lockstep starts itself (redis-server must be installed here)")
+
+// Pair is the run's own master and replica this node runs on, or nil.
+func (b *Backend) Pair() *Pair { return b.pair }

@@ -1,0 +1,24 @@
+package realredis
+
+import (
+	"reflect"
+	"testing"
+)
+
+// The replication stream is cut into chunks wherever TCP pleases: a
+// command split across two chunks is read whole from the second.
+func TestRespCommandsAcrossChunks(t *testing.T) {
+	stream := "*1\r\n$4\r\nPING\r\n*3\r\n$3\r\nSET\r\n$4\r\nlock\r\n$2\r\nab\r\n"
+	for cut := 0; cut <= len(stream); cut++ {
+		first, rest := respCommands(nil, []byte(stream[:cut]))
+		second, left := respCommands(rest, []byte(stream[cut:]))
+		got := append(first, second...)
+		want := [][]string{{"PING"}, {"SET", "lock", "ab"}}
+		if !reflect.DeepEqual(got, want) || len(left) != 0 {
+			t.Fatalf("cut at %d: got %q (left %q), want %q", cut, got, left, want)
+		}
+	}
+	if got := dataCommands([][]string{{"PING"}, {"REPLCONF", "GETACK", "*"}, {"SET", "k", "v"}}); !reflect.DeepEqual(got, [][]string{{"SET", "k", "v"}}) {
+		t.Fatalf("keepalives should be left out, got %q", got)
+	}
+}
