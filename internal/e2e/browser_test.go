@@ -121,6 +121,31 @@ func TestBrowser(t *testing.T) {
 		shot(t, ctx, dir, "failover-by-hand")
 	})
 
+	t.Run("editor-shows-an-error-at-its-line", func(t *testing.T) {
+		ctx := tab(t, b, false)
+		open(t, ctx, url)
+		// A scenario with a misspelt field on line 6, typed into the editor:
+		// no button is pressed, the editor checks as you type.
+		src := "scenarios:\n  - id: mine\n    title: {en: \"Mine\"}\n    clients:\n      - {name: A, algorithm: no-lock}\n    expcet: [oversell]\n"
+		js, _ := json.Marshal(src)
+		do(t, ctx, "type a scenario", chromedp.Evaluate[chromedp.Void](`(() => {
+			document.getElementById('editor-panel').open = true;
+			const ta = document.querySelector('[data-testid=editor]');
+			ta.value = `+string(js)+`;
+			ta.dispatchEvent(new Event('input'));
+		})()`))
+		waitFor(t, ctx, "an error on line 6", `[...document.querySelectorAll('[data-testid=editor-errors] li')].some(li => li.dataset.line === '6')`)
+		msg := eval[string](t, ctx, `[...document.querySelectorAll('[data-testid=editor-errors] li')].find(li => li.dataset.line === '6').textContent`)
+		if !strings.Contains(msg, `did you mean "expect"?`) {
+			t.Errorf("the error on line 6 should suggest expect, got %q", msg)
+		}
+		if g := eval[string](t, ctx, `document.getElementById('editor-gutter').textContent.split('\n')[5]`); g != "▶6" {
+			t.Errorf("the gutter should mark line 6, got %q", g)
+		}
+		do(t, ctx, "show the editor", chromedp.Evaluate[chromedp.Void](`document.getElementById('editor-panel').scrollIntoView()`))
+		shot(t, ctx, dir, "editor-error")
+	})
+
 	t.Run("share-link-reproduces-the-view", func(t *testing.T) {
 		if shared == "" {
 			t.Skip("needs manual-oversell")

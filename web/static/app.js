@@ -316,9 +316,30 @@ $('upload-yaml').onchange = async () => {
   link.send('load', { yaml: text });
   $('upload-yaml').value = '';
 };
-$('editor').addEventListener('input', () => gutter());
+// The editor validates as you type: 400ms after the last keystroke the text
+// goes to the server's checker, which answers with every problem and its
+// line. A text over the file limit is refused here, not sent: the socket
+// takes messages of at most 64 KiB.
+const MAX_YAML = 64 * 1024;
+let checkTimer = 0;
+function check() {
+  clearTimeout(checkTimer);
+  const text = $('editor').value;
+  const size = new TextEncoder().encode(text).length;
+  if (size > MAX_YAML) {
+    state.errors = [{ line: 1, col: 1, msg: t('tooBig', state.lang).replace('{n}', (size / 1024).toFixed(1)) }];
+    renderErrors();
+    return;
+  }
+  link.send('check', { yaml: text });
+}
+$('editor').addEventListener('input', () => {
+  gutter();
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(check, 400);
+});
 $('editor').addEventListener('scroll', () => { $('editor-gutter').scrollTop = $('editor').scrollTop; });
-$('editor-check').onclick = () => link.send('check', { yaml: $('editor').value });
+$('editor-check').onclick = check;
 $('editor-run').onclick = () => {
   state.customYAML = $('editor').value;
   state.errors = [];

@@ -66,6 +66,7 @@ const S = {
   expired: ['expired', '过期'],
   partitioned: ['partition', '分区'],
   lockOf: ['lock of', '锁属于'],
+  tooBig: ['the file is {n} KiB; the limit is 64 KiB', '文件有 {n} KiB，上限是 64 KiB'],
   errorsNone: ['No errors.', '没有错误。'],
   line: ['line', '第'],
   kStep: ['Step one move', '前进一步'],
