@@ -32,8 +32,8 @@ commands:
   list  [--file F]                                   one scenario per line: id, then title
   run ID [--seed N] [--json] [--file F]              one line per event, then the verdict
   test  [--file F]                                   run every scenario, compare verdicts
-  run and test take --redis redis://HOST:PORT[,...] (one URL per node) to use real
-  Redis servers instead of embedded ones; see docs/real-redis.md
+  serve, run and test take --redis redis://HOST:PORT[,...] (one URL per node) to
+  use real Redis servers instead of embedded ones; see docs/real-redis.md
   check FILE...                                      validate scenario files
 `
 

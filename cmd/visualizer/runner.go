@@ -135,16 +135,20 @@ func cmdTest(args []string, stdout, stderr io.Writer) error {
 	for i := range f.Scenarios {
 		sc := &f.Scenarios[i]
 		got, err := results[i].got, results[i].err
+		want, why := sc.Expect, ""
+		if servers != nil && sc.RealRedis != nil {
+			want, why = sc.RealRedis.Expect, " (on real Redis: "+sc.RealRedis.Why.En+")"
+		}
 		switch {
 		case err != nil:
 			failed++
 			fmt.Fprintf(stdout, "FAIL %s: %v\n", sc.ID, err)
-		case !lesson.SameVerdicts(got, sc.Expect):
+		case !lesson.SameVerdicts(got, want):
 			failed++
-			fmt.Fprintf(stdout, "FAIL %s: got %s, want %s\n", sc.ID, strings.Join(got, ", "), strings.Join(sc.Expect, ", "))
+			fmt.Fprintf(stdout, "FAIL %s: got %s, want %s%s\n", sc.ID, strings.Join(got, ", "), strings.Join(want, ", "), why)
 		default:
 			passed++
-			fmt.Fprintf(stdout, "ok   %s: %s\n", sc.ID, strings.Join(got, ", "))
+			fmt.Fprintf(stdout, "ok   %s: %s%s\n", sc.ID, strings.Join(got, ", "), why)
 		}
 	}
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)

@@ -23,8 +23,23 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	dev := fs.Bool("dev", false, "serve web/ from disk (edit the page without rebuilding)")
 	devDir := fs.String("web", "web", "with --dev: the web directory to serve")
 	allow := fs.String("allow-origin", "", "comma-separated browser origins allowed besides the page's own host (e.g. http://localhost:8080, or *)")
+	chosen := redisFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	servers, err := chosen()
+	if err != nil {
+		return err
+	}
+	where := "embedded Redis"
+	real := ""
+	if servers != nil {
+		var urls []string
+		for _, t := range servers.Targets() {
+			urls = append(urls, t.URL)
+		}
+		real = strings.Join(urls, ", ")
+		where = "real Redis at " + real
 	}
 	f, err := loadFile(*file)
 	if err != nil {
@@ -44,7 +59,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 	app, err := server.New(server.Options{Catalog: f, Static: static, Templates: templates, Dev: *dev,
-		AllowOrigins: origins, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
+		AllowOrigins: origins, Servers: placement(servers), RealRedis: real, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		return err
 	}
@@ -53,7 +68,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		app.Close()
 		return err
 	}
-	fmt.Fprintf(stdout, "Lockstep on http://%s (embedded Redis)\n", ln.Addr())
+	fmt.Fprintf(stdout, "Lockstep on http://%s (%s)\n", ln.Addr(), where)
 	srv := &http.Server{Handler: app.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()

@@ -16,6 +16,7 @@ import (
 // dropped.
 type Session struct {
 	sc      *scenario.Scenario
+	servers Servers // nil: embedded Redis
 	seed    int64
 	actions []scenario.Action
 	next    int // index of the next action to replay
@@ -25,7 +26,14 @@ type Session struct {
 // NewSession starts a session at step 0. The scenario's recorded schedule,
 // if any, is the session's initial list of actions.
 func NewSession(sc *scenario.Scenario, seed int64) (*Session, error) {
-	s := &Session{sc: sc, seed: seed, actions: append([]scenario.Action(nil), sc.Schedule...)}
+	return NewSessionOn(sc, seed, nil)
+}
+
+// NewSessionOn starts a session whose runs are placed by servers (nil:
+// embedded Redis). On real servers every rebuild (a seek backwards, a
+// reset) places a fresh run and replays it in real time.
+func NewSessionOn(sc *scenario.Scenario, seed int64, servers Servers) (*Session, error) {
+	s := &Session{sc: sc, servers: servers, seed: seed, actions: append([]scenario.Action(nil), sc.Schedule...)}
 	if err := s.rebuild(); err != nil {
 		return nil, err
 	}
@@ -58,7 +66,7 @@ func (s *Session) Close() {
 }
 
 func (s *Session) rebuild() error {
-	r, err := Build(s.sc, s.seed)
+	r, err := BuildOn(s.sc, s.seed, s.servers)
 	if err != nil {
 		return err
 	}

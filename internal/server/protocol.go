@@ -48,6 +48,7 @@ type Message struct {
 	Catalog []catalogEntry  `json:"catalog,omitempty"`
 	Faults  []string        `json:"faults,omitempty"`
 	Limits  *Limits         `json:"limits,omitempty"`
+	Real    string          `json:"real,omitempty"` // welcome: the real Redis servers runs are placed on ("": embedded Redis)
 	Name    string          `json:"name,omitempty"`
 	Text    string          `json:"text,omitempty"`
 	Extra   json.RawMessage `json:"extra,omitempty"`
@@ -88,6 +89,7 @@ type Snapshot struct {
 	Ended    bool              `json:"ended"`
 	Verdicts []string          `json:"verdicts"`
 	Expect   []string          `json:"expect"`
+	RealWhy  *sim.Text         `json:"realWhy,omitempty"` // on real Redis: why the lesson ends otherwise than on embedded Redis
 	Clients  []string          `json:"clients"`
 	Nodes    []lesson.NodeView `json:"nodes"`
 	Pending  []string          `json:"pending"`

@@ -16,7 +16,9 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/gorilla/websocket"
 
+	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // Options configure a Server. Catalog, Static and Templates are required.
@@ -30,6 +32,10 @@ type Options struct {
 	// ("http://localhost:8080", or "*" for any).
 	AllowOrigins []string
 	Limits       Limits
+	// Servers places runs on real Redis servers (nil: embedded Redis), and
+	// RealRedis describes them for the page (the URLs, without passwords).
+	Servers   lesson.Servers
+	RealRedis string
 	// Logf reports connection problems; nil discards them.
 	Logf func(format string, args ...any)
 }
@@ -64,7 +70,7 @@ func New(o Options) (*Server, error) {
 		for i, c := range sc.Clients {
 			names[i] = c.Name
 		}
-		s.catalog = append(s.catalog, catalogEntry{ID: sc.ID, Title: sc.Title, Lesson: sc.Lesson, Expect: nonNil(sc.Expect), Clients: names})
+		s.catalog = append(s.catalog, catalogEntry{ID: sc.ID, Title: sc.Title, Lesson: sc.Lesson, Expect: nonNil(s.expect(&sc)), Clients: names})
 	}
 	t, err := s.loadTemplates()
 	if err != nil {
@@ -321,4 +327,22 @@ func (s *Server) Close() {
 	for _, sess := range sessions {
 		sess.stop()
 	}
+}
+
+// expect is the verdicts a scenario must end with where this server runs
+// it: a lesson's real_redis verdicts on real servers.
+func (s *Server) expect(sc *scenario.Scenario) []string {
+	if s.opts.Servers != nil {
+		return sc.ExpectOnRealRedis()
+	}
+	return sc.Expect
+}
+
+// realWhy is a lesson's explanation of how it ends on real servers, when
+// runs are placed on them and it says one.
+func (s *Server) realWhy(sc *scenario.Scenario) *sim.Text {
+	if s.opts.Servers == nil || sc.RealRedis == nil {
+		return nil
+	}
+	return &sc.RealRedis.Why
 }

@@ -100,7 +100,7 @@ func (s *session) attach(c *conn) {
 	}
 	s.conn, s.sent, s.valid = c, 0, 0
 	c.enqueue(&Message{Type: "welcome", V: ProtocolVersion, Session: s.id, Catalog: s.srv.catalog,
-		Faults: faultNames(), Limits: &s.srv.limits, Loaded: s.ls != nil})
+		Faults: faultNames(), Limits: &s.srv.limits, Loaded: s.ls != nil, Real: s.srv.opts.RealRedis})
 	if s.ls != nil {
 		s.push(0)
 	}
@@ -321,7 +321,7 @@ func (s *session) load(r *Request) error {
 	if r.Seed != nil {
 		seed = *r.Seed
 	}
-	ls, err := lesson.NewSession(sc, seed)
+	ls, err := lesson.NewSessionOn(sc, seed, s.srv.opts.Servers)
 	if err != nil {
 		return err
 	}
@@ -404,7 +404,7 @@ func (s *session) snapshot() *Snapshot {
 	return &Snapshot{
 		Scenario: sc.ID, Title: sc.Title, Lesson: sc.Lesson, Custom: s.custom,
 		Seed: s.ls.Seed(), Step: s.ls.Cursor(), T: int64(w.Now()), Ended: s.ls.Run().Done(),
-		Verdicts: nonNil(s.ls.Run().Verdicts()), Expect: nonNil(sc.Expect),
+		Verdicts: nonNil(s.ls.Run().Verdicts()), Expect: nonNil(s.srv.expect(sc)), RealWhy: s.srv.realWhy(sc),
 		Clients: w.ClientNames(), Nodes: nodes, Pending: nonNil(s.ls.Pending()),
 		Actions: append([]scenario.Action{}, s.ls.Actions()...), Playing: s.playing, Speed: s.speed,
 		Events: len(s.ls.Log()),

@@ -29,6 +29,7 @@ const state = {
   limits: { max_steps: 50000 },
   customYAML: '',
   errors: [],
+  real: '', // the real Redis servers runs are placed on ('': embedded)
 };
 
 const link = new Link(onMessage, onStatus);
@@ -52,6 +53,8 @@ function onMessage(m) {
     case 'welcome':
       state.catalog = m.catalog || [];
       state.limits = m.limits || state.limits;
+      state.real = m.real || '';
+      render();
       if (shared) {
         const run = shared;
         shared = null;
@@ -116,6 +119,9 @@ function focusRefs() {
 }
 
 function render() {
+  const banner = $('real-banner');
+  banner.hidden = !state.real;
+  if (state.real) banner.textContent = t('realBanner', state.lang).replace('{urls}', state.real);
   const st = state, snap = st.snap;
   focusRefs();
   document.body.classList.toggle('presenter', st.presenter);
@@ -124,6 +130,7 @@ function render() {
     $('title').textContent = pick(snap.title, st.lang) || snap.scenario;
     $('lesson-text').textContent = pick(snap.lesson, st.lang);
     $('expect').textContent = (snap.expect || []).join(', ') || '—';
+    $('real-why').textContent = snap.realWhy ? '— ' + t('onReal', st.lang) + ' ' + pick(snap.realWhy, st.lang) : '';
     const sel = $('scenario');
     if (!snap.custom && sel.value !== snap.scenario) sel.value = snap.scenario;
     if (document.activeElement !== $('seed')) $('seed').value = String(snap.seed);

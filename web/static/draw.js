@@ -12,6 +12,14 @@ export function fmtTime(ns) {
   return (neg ? '-' : '') + s + 's';
 }
 
+/** fmtShortTime is fmtTime to 0.1ms, for the narrow time column (a run on
+ * real Redis logs microseconds; the event's own text keeps them). */
+export function fmtShortTime(ns) {
+  const neg = ns < 0;
+  const s = (Math.abs(ns) / 1e9).toFixed(4).replace(/0+$/, '').replace(/\.$/, '');
+  return (neg ? '-' : '') + s + 's';
+}
+
 /** fmtCmd writes a command as redis-cli shows it, hiding long scripts. */
 export function fmtCmd(args) {
   if (!args) return '';
@@ -194,7 +202,7 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
   const lang = o.lang;
   const f = L.font;
   p.text(16, y + f * 0.35, '#' + e.seq, { size: L.small, color: MUTED });
-  if (newTime) p.text(L.gutter - 10, y + f * 0.35, fmtTime(e.t), { size: L.small, color: INK, align: 'right', bold: true });
+  if (newTime) p.text(L.gutter - 10, y + f * 0.35, fmtShortTime(e.t), { size: L.small, color: INK, align: 'right', bold: true });
   const x = e.client ? cx(L, e.client) : 0;
   const n = e.node ? nx(L, e.node) : 0;
   const c = e.client ? clientColor(m, e.client) : INK;
