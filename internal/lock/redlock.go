@@ -19,6 +19,7 @@ func redlockParams() []Param {
 		{Name: "key", Kind: Str, Default: "lock", Doc: "the lock's key, the same on every master"},
 		{Name: "ttl", Kind: Dur, Default: 10 * time.Second, Doc: "the lock's time to live on each master (PX)"},
 		{Name: "drift_factor", Kind: Float, Default: 0.01, Doc: "clock drift allowance: drift = ttl * drift_factor + 2ms"},
+		{Name: "quorum", Kind: Int, Default: 0, Doc: "votes needed to hold the lock (0: a majority, N/2+1); fewer than a majority lets two clients win at once"},
 		{Name: "retry", Kind: Dur, Default: 50 * time.Millisecond, Doc: "wait before another attempt after a failed vote"},
 		{Name: "retry_jitter", Kind: Dur, Default: 200 * time.Millisecond, Doc: "extra random wait in [0, retry_jitter), so that split votes do not repeat"},
 		{Name: "tries", Kind: Int, Default: 32, Doc: "attempts before giving up (0: never give up)"},
@@ -67,6 +68,9 @@ func (l *Redlock) Lock(ctx context.Context) error {
 	c := &l.c
 	nodes := l.nodes()
 	quorum := len(nodes)/2 + 1
+	if q := c.Params.Int("quorum"); q > 0 {
+		quorum = min(q, len(nodes))
+	}
 	key, ttl := c.Params.String("key"), c.Params.Duration("ttl")
 	drift := time.Duration(float64(ttl)*c.Params.Float("drift_factor")) + 2*time.Millisecond
 	begin := c.Clock.Now()

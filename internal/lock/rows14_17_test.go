@@ -488,3 +488,33 @@ func TestRedlockNestedLockKeepsTheHeldLease(t *testing.T) {
 		t.Fatalf("after Unlock A still holds %d masters", n)
 	}
 }
+
+// The quorum is a parameter so that a lesson can show why it must be a
+// majority. All five masters, a quorum of 2: while C's keys stand on r3-r5,
+// A wins r1 and r2 — enough. C's keys expire; B wins r3, r4 and r5. Two
+// clients hold "the" lock; with the default majority A would have failed.
+func TestRedlockQuorumBelowAMajorityLetsTwoWin(t *testing.T) {
+	c := newCluster(t, 5)
+	ctx := context.Background()
+	for _, r := range c.nodes[2:] {
+		if err := r.SetNX(ctx, "lock", "C", time.Minute).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	strict := c.redlock(t, "A", nil, map[string]any{"tries": 1})
+	if err := strict.Lock(ctx); !errors.Is(err, ErrNotAcquired) {
+		t.Fatalf("with a majority quorum, 2 of 5 must not win: got %v", err)
+	}
+	a := c.redlock(t, "A", nil, map[string]any{"quorum": 2, "tries": 1})
+	mustLock(t, a)
+	for _, m := range c.servers[2:] {
+		m.Del("lock") // C's lease runs out
+	}
+	b := c.redlock(t, "B", nil, map[string]any{"quorum": 2, "tries": 1})
+	if err := b.Lock(ctx); err != nil {
+		t.Fatalf("B with a quorum of 2: want the lock on r3-r5, got %v", err)
+	}
+	if na, nb := c.holders("A"), c.holders("B"); na != 2 || nb != 3 {
+		t.Fatalf("want A on 2 masters and B on 3, got %d and %d", na, nb)
+	}
+}
