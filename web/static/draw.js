@@ -251,7 +251,7 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
       break;
     case 'expire':
       cross(p, n, y, f * 0.45, BAD, 3);
-      p.text(n - f, y + f * 0.35, `⌛ ${(e.keys || []).map((k) => k.key).join(', ')} ${tr('expired', lang)}${e.note ? ' — ' + e.note : ''}`, { size: f, color: BAD, bold: true, align: 'right', bg: '#fff', max: Math.min(L.lw * 1.8, n - L.gutter - 10) });
+      p.text(n - f, y + f * 0.35, `${(e.keys || []).map((k) => k.key).join(', ')} ${tr('expired', lang)}${e.note ? ' — ' + e.note : ''}`, { size: f, color: BAD, bold: true, align: 'right', bg: '#fff', max: Math.min(L.lw * 1.8, n - L.gutter - 10) });
       break;
     case 'fault': {
       const at = e.client && !e.node ? x : e.node ? n : x;
