@@ -2,11 +2,8 @@ package lock
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 func init() {
@@ -42,57 +39,25 @@ func NewReplicaFailover(c Config) Locker { return &ReplicaFailover{c} }
 // Lock spins on SET NX PX, then WAITs for the replicas if asked to.
 func (l *ReplicaFailover) Lock(ctx context.Context) error {
 	c := &l.c
-	start := c.Clock.Now()
 	want := c.Params.Int("wait_replicas")
-	for {
-		ok, err := c.Redis.SetNX(ctx, c.Params.String("key"), c.Owner, c.Params.Duration("ttl")).Result()
-		if err != nil && ctx.Err() != nil {
-			return err
-		}
-		if err == nil && ok {
-			if want <= 0 {
-				return nil
-			}
-			n, err := wait(ctx, c.Redis, want, c.Params.Duration("wait_timeout"))
-			if err == nil && n >= int64(want) {
-				c.mark("replicated", fmt.Sprintf("WAIT: %d of %d replicas have the lock", n, want))
-				return nil
-			}
-			note := fmt.Sprintf("WAIT: only %d of %d replicas confirmed; releasing", n, want)
-			if err != nil {
-				note = "WAIT failed (" + err.Error() + "); releasing"
-			}
-			c.mark("not-replicated", note)
-			_ = l.Unlock(ctx)
-		}
-		if err := sleepRetry(ctx, c, start); err != nil {
-			return err
-		}
+	if want <= 0 {
+		return setNXLoop(ctx, c, nil)
 	}
+	return setNXLoop(ctx, c, func(ctx context.Context) bool {
+		n, err := c.Redis.Wait(ctx, want, c.Params.Duration("wait_timeout")).Result()
+		if err == nil && n >= int64(want) {
+			c.mark("replicated", fmt.Sprintf("WAIT: %d of %d replicas have the lock", n, want))
+			return true
+		}
+		note := fmt.Sprintf("WAIT: only %d of %d replicas confirmed; releasing", n, want)
+		if err != nil {
+			note = "WAIT failed (" + err.Error() + "); releasing"
+		}
+		c.mark("not-replicated", note)
+		_ = l.Unlock(ctx)
+		return false
+	})
 }
 
 // Unlock runs compare_and_delete.lua.
-func (l *ReplicaFailover) Unlock(ctx context.Context) error {
-	n, err := Scripts["compare_and_delete"].Run(ctx, l.c.Redis, []string{l.c.Params.String("key")}, l.c.Owner).Int()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return ErrNotHeld
-	}
-	return nil
-}
-
-// wait sends WAIT numreplicas timeout (in ms) and returns how many
-// replicas confirmed every write before it.
-func wait(ctx context.Context, r Redis, replicas int, timeout time.Duration) (int64, error) {
-	p, ok := r.(interface {
-		Process(ctx context.Context, cmd redis.Cmder) error
-	})
-	if !ok {
-		return 0, errors.New("lock: this client cannot send WAIT")
-	}
-	cmd := redis.NewIntCmd(ctx, "wait", replicas, int64(timeout/time.Millisecond))
-	_ = p.Process(ctx, cmd)
-	return cmd.Result()
-}
+func (l *ReplicaFailover) Unlock(ctx context.Context) error { return unlockOwned(ctx, &l.c) }

@@ -63,12 +63,5 @@ func (l *FencingToken) Lock(ctx context.Context) error {
 // Unlock runs compare_and_delete.lua.
 func (l *FencingToken) Unlock(ctx context.Context) error {
 	l.token = 0
-	n, err := Scripts["compare_and_delete"].Run(ctx, l.c.Redis, []string{l.c.Params.String("key")}, l.c.Owner).Int()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return ErrNotHeld
-	}
-	return nil
+	return unlockOwned(ctx, &l.c)
 }

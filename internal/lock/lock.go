@@ -18,6 +18,9 @@ type Clock interface {
 type Redis interface {
 	redis.Cmdable
 	redis.Scripter
+	// Wait is WAIT numreplicas timeout (row 14), which go-redis' clients
+	// have but Cmdable does not list.
+	Wait(ctx context.Context, numReplicas int, timeout time.Duration) *redis.IntCmd
 }
 
 // Locker is a lock around a critical section.

@@ -50,8 +50,8 @@ func newFixture(t *testing.T) *fixture {
 	return &fixture{m: m, rdb: rdb, clock: &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), m: m}}
 }
 
-// build makes the algorithm id for owner, with raw parameter overrides.
-func (f *fixture) build(t *testing.T, id, owner string, raw map[string]any) Locker {
+// resolve gives algorithm id's parameters with raw overrides.
+func resolve(t *testing.T, id string, raw map[string]any) Params {
 	t.Helper()
 	a, ok := Lookup(id)
 	if !ok {
@@ -61,7 +61,14 @@ func (f *fixture) build(t *testing.T, id, owner string, raw map[string]any) Lock
 	if err != nil {
 		t.Fatalf("resolve %s: %v", id, err)
 	}
-	return a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: owner, Params: p,
+	return p
+}
+
+// build makes the algorithm id for owner, with raw parameter overrides.
+func (f *fixture) build(t *testing.T, id, owner string, raw map[string]any) Locker {
+	t.Helper()
+	a, _ := Lookup(id)
+	return a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: owner, Params: resolve(t, id, raw),
 		Mark: func(name, _ string) { f.marks = append(f.marks, name) }})
 }
 

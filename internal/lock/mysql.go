@@ -2,7 +2,6 @@ package lock
 
 import (
 	"context"
-	"strings"
 	"time"
 )
 
@@ -74,10 +73,4 @@ func (l *MySQLUniqueKey) Unlock(ctx context.Context) error {
 		return ErrNotHeld
 	}
 	return nil
-}
-
-// IsDuplicateKey reports whether err is a database's duplicate primary key
-// error (MySQL 1062 "Duplicate entry", SQLite "UNIQUE constraint failed").
-func IsDuplicateKey(err error) bool {
-	return err != nil && (strings.Contains(err.Error(), "Duplicate entry") || strings.Contains(err.Error(), "UNIQUE constraint failed"))
 }

@@ -76,19 +76,17 @@ func (l *Redlock) Lock(ctx context.Context) error {
 	begin := c.Clock.Now()
 	for try := 1; ; try++ {
 		start := c.Clock.Now()
-		votes := 0
-		var yes []Redis
+		var yes []Redis // the masters that voted for us
 		for _, r := range nodes {
 			ok, err := r.SetNX(ctx, key, c.Owner, ttl).Result()
 			if err == nil && ok {
-				votes++
 				yes = append(yes, r)
 			}
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 		}
-		elapsed := c.Clock.Now().Sub(start)
+		votes, elapsed := len(yes), c.Clock.Now().Sub(start)
 		validity := ttl - elapsed - drift
 		vote := fmt.Sprintf("%d/%d in %s, validity %s = ttl %s - elapsed %s - drift %s", votes, len(nodes), elapsed, validity, ttl, elapsed, drift)
 		if votes >= quorum && validity > 0 {
@@ -125,7 +123,7 @@ func (l *Redlock) Lock(ctx context.Context) error {
 func (l *Redlock) release(ctx context.Context, nodes []Redis) int {
 	n := 0
 	for _, r := range nodes {
-		if d, err := Scripts["compare_and_delete"].Run(ctx, r, []string{l.c.Params.String("key")}, l.c.Owner).Int(); err == nil && d > 0 {
+		if deleted, err := compareAndDelete(ctx, &l.c, r); err == nil && deleted {
 			n++
 		}
 	}

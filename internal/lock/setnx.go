@@ -24,15 +24,17 @@ type SetNXBlindDel struct{ c Config }
 func NewSetNXBlindDel(c Config) Locker { return &SetNXBlindDel{c} }
 
 // Lock spins on SET NX PX until it succeeds.
-func (l *SetNXBlindDel) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c) }
+func (l *SetNXBlindDel) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c, nil) }
 
 // Unlock deletes the key without looking at whose it is.
 func (l *SetNXBlindDel) Unlock(ctx context.Context) error {
 	return l.c.Redis.Del(ctx, l.c.Params.String("key")).Err()
 }
 
-// setNXLoop is SET key owner NX PX ttl, retried every retry interval.
-func setNXLoop(ctx context.Context, c *Config) error {
+// setNXLoop is SET key owner NX PX ttl, retried every retry interval. With
+// confirm, a won SET counts only if confirm accepts it (confirm gives back
+// what it refuses), else the loop goes on.
+func setNXLoop(ctx context.Context, c *Config, confirm func(context.Context) bool) error {
 	start := c.Clock.Now()
 	for {
 		ok, err := c.Redis.SetNX(ctx, c.Params.String("key"), c.Owner, c.Params.Duration("ttl")).Result()
@@ -40,13 +42,33 @@ func setNXLoop(ctx context.Context, c *Config) error {
 			if ctx.Err() != nil {
 				return err
 			}
-		} else if ok {
+		} else if ok && (confirm == nil || confirm(ctx)) {
 			return nil
 		}
 		if err := sleepRetry(ctx, c, start); err != nil {
 			return err
 		}
 	}
+}
+
+// compareAndDelete runs compare_and_delete.lua on r: the lock key is
+// deleted only if it still holds c.Owner. It reports whether it was.
+func compareAndDelete(ctx context.Context, c *Config, r Redis) (bool, error) {
+	n, err := Scripts["compare_and_delete"].Run(ctx, r, []string{c.Params.String("key")}, c.Owner).Int()
+	return n > 0, err
+}
+
+// unlockOwned is the Unlock of the locks released by compare-and-delete:
+// ErrNotHeld when the key no longer held our value.
+func unlockOwned(ctx context.Context, c *Config) error {
+	deleted, err := compareAndDelete(ctx, c, c.Redis)
+	if err != nil {
+		return err
+	}
+	if !deleted {
+		return ErrNotHeld
+	}
+	return nil
 }
 
 // LuaCompareDelete is row 9 (seeds 000 ④, 004 正确姿势): SET NX PX with a
@@ -60,19 +82,10 @@ type LuaCompareDelete struct{ c Config }
 func NewLuaCompareDelete(c Config) Locker { return &LuaCompareDelete{c} }
 
 // Lock spins on SET NX PX until it succeeds.
-func (l *LuaCompareDelete) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c) }
+func (l *LuaCompareDelete) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c, nil) }
 
 // Unlock runs compare_and_delete.lua (EVALSHA, then EVAL on NOSCRIPT).
-func (l *LuaCompareDelete) Unlock(ctx context.Context) error {
-	n, err := Scripts["compare_and_delete"].Run(ctx, l.c.Redis, []string{l.c.Params.String("key")}, l.c.Owner).Int()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return ErrNotHeld
-	}
-	return nil
-}
+func (l *LuaCompareDelete) Unlock(ctx context.Context) error { return unlockOwned(ctx, &l.c) }
 
 // setNXParams are the parameters of every SET NX PX lock.
 func setNXParams() []Param {
