@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -159,16 +160,6 @@ func (w *World) replicateReal(l *link, real ReplicaLink) error {
 	return nil
 }
 
-// ReplicaOf names the node's master ("" if it is not a replica).
-func (w *World) ReplicaOf(node string) string {
-	for _, l := range w.ext.links {
-		if l.replica.name == node {
-			return l.master.name
-		}
-	}
-	return ""
-}
-
 // do runs one write on the replica's server.
 func (l *link) do(args []string) error {
 	a := make([]any, len(args))
@@ -241,7 +232,7 @@ func (w *World) replicate(n *Node, req *request) {
 	var keys []string
 	for _, a := range req.args {
 		for _, k := range keysOf(a) {
-			if !contains(keys, k) {
+			if !slices.Contains(keys, k) {
 				keys = append(keys, k)
 			}
 		}
@@ -278,15 +269,6 @@ func (w *World) replicate(n *Node, req *request) {
 	w.q.push(sh.it)
 }
 
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // apply runs a shipment on the replica, lag after the master's write.
 func (w *World) apply(l *link, sh *shipment) {
 	if len(l.inflight) > 0 && l.inflight[0] == sh {
@@ -317,7 +299,7 @@ func (w *World) apply(l *link, sh *shipment) {
 		ev.Note += what
 		var keys []string
 		for _, c := range sh.cmds {
-			if !contains(keys, c[1]) {
+			if !slices.Contains(keys, c[1]) {
 				keys = append(keys, c[1])
 				ev.Keys = append(ev.Keys, r.state(c[1]))
 			}
@@ -391,7 +373,7 @@ func (w *World) holdWait(req *request) bool {
 // answerWait replies to a WAIT with the number of replicas that have
 // applied every write up to it (0 or 1).
 func (w *World) answerWait(l *link, wr *waitReq) {
-	l.waits = removeWait(l.waits, wr)
+	l.waits = slices.DeleteFunc(l.waits, func(x *waitReq) bool { return x == wr })
 	if wr.timer != nil {
 		w.q.remove(func(it *item) bool { return it == wr.timer })
 	}
@@ -423,16 +405,6 @@ func setInt(cmds []redis.Cmder, n int64) {
 			cmd.SetVal(n)
 		}
 	}
-}
-
-func removeWait(ws []*waitReq, wr *waitReq) []*waitReq {
-	out := ws[:0]
-	for _, x := range ws {
-		if x != wr {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // failover kills master n and promotes its replica; ev is the fault event
@@ -472,7 +444,7 @@ func (w *World) failover(n *Node, ev *Event) error {
 		}
 	}
 	for _, wr := range append([]*waitReq(nil), l.waits...) {
-		l.waits = removeWait(l.waits, wr)
+		l.waits = slices.DeleteFunc(l.waits, func(x *waitReq) bool { return x == wr })
 		if wr.timer != nil {
 			w.q.remove(func(it *item) bool { return it == wr.timer })
 		}

@@ -14,7 +14,6 @@ import (
 // receives its reply only when the pause ends. Services have their own lane
 // (ServiceNames) and appear in events as Node.
 type Service struct {
-	w    *World
 	name string
 	h    Handler
 }
@@ -58,7 +57,7 @@ func (w *World) AddService(name string, h Handler) (*Service, error) {
 	if w.node(name) != nil || w.service(name) != nil {
 		return nil, fmt.Errorf("sim: a node or service %q exists already", name)
 	}
-	s := &Service{w: w, name: name, h: h}
+	s := &Service{name: name, h: h}
 	w.ext.services = append(w.ext.services, s)
 	return s, nil
 }
@@ -72,9 +71,6 @@ func (w *World) ServiceNames() []string {
 	return out
 }
 
-// Service returns the named service, or nil.
-func (w *World) Service(name string) *Service { return w.service(name) }
-
 func (w *World) service(name string) *Service {
 	for _, s := range w.ext.services {
 		if s.name == name {
@@ -83,9 +79,6 @@ func (w *World) service(name string) *Service {
 	}
 	return nil
 }
-
-// Handler is the service's handler.
-func (s *Service) Handler() Handler { return s.h }
 
 // closeServices releases every service.
 func (w *World) closeServices() {

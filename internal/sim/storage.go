@@ -30,9 +30,6 @@ func NewStorage(fencing bool) *Storage {
 // ErrFenced is what a client sees when fencing storage rejects its write.
 var ErrFenced = fmt.Errorf("sim: write rejected by fencing storage")
 
-// Fencing reports whether the storage checks tokens.
-func (s *Storage) Fencing() bool { return s.fencing }
-
 // Serve runs one WRITE.
 func (s *Storage) Serve(r ServiceRequest) Outcome {
 	a := r.Args
@@ -86,12 +83,6 @@ func (s *Storage) state(key string) KeyState {
 		v += fmt.Sprintf(" (highest token %d)", s.highest[key])
 	}
 	return KeyState{Key: key, Type: "string", Value: v, TTL: -1}
-}
-
-// Value is what the storage holds under key.
-func (s *Storage) Value(key string) (string, bool) {
-	v, ok := s.data[key]
-	return v, ok
 }
 
 // Close does nothing: the storage lives in memory.
