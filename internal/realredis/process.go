@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"strconv"
 	"sync"
@@ -19,10 +20,13 @@ import (
 var ErrNoServer = errors.New("realredis: redis-server is not installed (apt-get install redis-server)")
 
 // Server is a redis-server process this program started on a free loopback
-// port, without persistence. Kill stops it.
+// port, without persistence, in a temporary directory of its own (a
+// replica writes the RDB of its initial sync there). Kill stops it and
+// removes the directory.
 type Server struct {
 	Addr string // 127.0.0.1:port
 	Port int
+	dir  string
 	cmd  *exec.Cmd
 	out  *bytes.Buffer
 	done chan struct{}
@@ -43,13 +47,18 @@ func StartServer(extra ...string) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
+		dir, err := os.MkdirTemp("", "lockstep-redis-")
+		if err != nil {
+			return nil, fmt.Errorf("realredis: a directory for redis-server: %w", err)
+		}
 		args := append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "",
-			"--appendonly", "no", "--protected-mode", "yes"}, extra...)
-		s := &Server{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), Port: port,
+			"--appendonly", "no", "--protected-mode", "yes", "--dir", dir}, extra...)
+		s := &Server{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), Port: port, dir: dir,
 			out: &bytes.Buffer{}, done: make(chan struct{})}
 		s.cmd = exec.Command(bin, args...)
 		s.cmd.Stdout, s.cmd.Stderr = s.out, s.out
 		if err := s.cmd.Start(); err != nil {
+			os.RemoveAll(dir)
 			return nil, fmt.Errorf("realredis: start redis-server: %w", err)
 		}
 		go func() { _ = s.cmd.Wait(); close(s.done) }()
@@ -103,6 +112,7 @@ func (s *Server) Kill() {
 			_ = s.cmd.Process.Kill()
 		}
 		<-s.done
+		os.RemoveAll(s.dir)
 	})
 }
 
