@@ -19,34 +19,53 @@ const StaleWrite = "stale-write"
 // and holds none now is a stale write: the resource took a write made in
 // the belief of a lock that was gone.
 type staleWriteRule struct {
-	held holders
-	ever map[string]int // client -> seq at which it last began to hold a lock
-	lost map[string]int // client -> seq of the event that ended its last lease
+	held  holders
+	count map[string]int // client -> lock keys it holds now
+	ever  map[string]int // client -> seq at which it last began to hold a lock
+	lost  map[string]int // client -> seq of the event that ended its last lease
 }
 
 func newStaleWriteRule() *staleWriteRule {
-	return &staleWriteRule{held: holders{}, ever: map[string]int{}, lost: map[string]int{}}
+	return &staleWriteRule{held: holders{}, count: map[string]int{}, ever: map[string]int{}, lost: map[string]int{}}
 }
 
 func (r *staleWriteRule) observe(e *sim.Event) []sim.Event {
-	before := r.leases()
-	r.held.observe(e)
-	after := r.leases()
-	for c := range after {
-		if !before[c] {
-			r.ever[c] = e.Seq
+	// Only the keys this event touches can change hands: compare their
+	// owners before and after it, and keep each client's count of keys.
+	before := map[string]string{}
+	for _, k := range e.Keys {
+		id := e.Node + "/" + k.Key
+		if h, ok := r.held[id]; ok {
+			before[id] = h.owner
+		} else {
+			before[id] = ""
 		}
 	}
-	for c := range before {
-		if !after[c] {
-			r.lost[c] = e.Seq
+	r.held.observe(e)
+	for id, was := range before {
+		now := ""
+		if h, ok := r.held[id]; ok {
+			now = h.owner
+		}
+		if was == now {
+			continue
+		}
+		if was != "" {
+			if r.count[was]--; r.count[was] == 0 {
+				r.lost[was] = e.Seq
+			}
+		}
+		if now != "" {
+			if r.count[now]++; r.count[now] == 1 {
+				r.ever[now] = e.Seq
+			}
 		}
 	}
 	if e.Kind != sim.KindExec || e.Client == "" || len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") || e.Reply != "OK" {
 		return nil
 	}
 	got, had := r.ever[e.Client]
-	if !had || after[e.Client] {
+	if !had || r.count[e.Client] > 0 {
 		return nil
 	}
 	ended := r.lost[e.Client]
@@ -55,15 +74,6 @@ func (r *staleWriteRule) observe(e *sim.Event) []sim.Event {
 			e.Node, e.Seq, e.Client, e.Client, got, ended),
 		fmt.Sprintf("%s 在 #%d 接受了 %s 的写入，但 %s 的租约（#%d 获得）已在 #%d 结束：被保护的资源接受了一个已不再持有锁的客户端的写入。",
 			e.Node, e.Seq, e.Client, e.Client, got, ended))}
-}
-
-// leases is the set of clients that hold some lock now.
-func (r *staleWriteRule) leases() map[string]bool {
-	out := map[string]bool{}
-	for _, h := range r.held {
-		out[h.owner] = true
-	}
-	return out
 }
 
 func (r *staleWriteRule) finish() []sim.Event { return nil }
