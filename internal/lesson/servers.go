@@ -2,7 +2,6 @@ package lesson
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -19,11 +18,8 @@ type Servers interface {
 }
 
 // Clock is the outside clock of a run on real servers: the pacer the
-// engine waits on, and the wall-clock moment of virtual time 0.
-type Clock interface {
-	sim.Pacer
-	Epoch() time.Time
-}
+// engine waits on, which knows the wall-clock moment of virtual time 0.
+type Clock = sim.Pacer
 
 // BuildOn makes the world for a scenario and seed with its nodes placed by
 // servers (nil: embedded Redis), ready to step.
@@ -42,7 +38,7 @@ func BuildOn(sc *scenario.Scenario, seed int64, servers Servers) (*Run, error) {
 		}
 		return nil, fmt.Errorf("scenario %s: %d nodes, %d servers placed", sc.ID, len(nodes), len(backends))
 	}
-	return build(sc, seed, sim.Config{Pace: clock, Epoch: clock.Epoch()}, backends)
+	return build(sc, seed, sim.Config{Pace: clock}, backends)
 }
 
 // VerdictsOn runs a scenario to its end on servers and returns its

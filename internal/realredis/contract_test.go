@@ -21,7 +21,6 @@ func TestRealRedisBackendContract(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := realredis.NewClock()
-		return simtest.Setup{Backend: b, Pace: c, Epoch: c.Start}
+		return simtest.Setup{Backend: b, Pace: realredis.NewClock()}
 	})
 }

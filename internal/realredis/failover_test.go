@@ -93,3 +93,46 @@ func TestFailoverReallyLosesTheUnreplicatedLock(t *testing.T) {
 		})
 	}
 }
+
+// A reader opens the failover lesson on real Redis and reads it for a
+// while before the first step. Setting the run up (a master and replica
+// started, the data written, the replica synced) and the reading take real
+// time, but the lesson's clock starts with its first move: A's SET still
+// comes first, the failover 100ms later still catches the lock
+// unreplicated, and the run ends as on embedded Redis.
+func TestRealRunStartsItsClockAtTheFirstMove(t *testing.T) {
+	srv, _ := startServers(t, 1)
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, ok := f.Find("failover-lost-lock")
+	if !ok {
+		t.Fatal("no scenario failover-lost-lock")
+	}
+	r, err := lesson.BuildOn(sc, sc.Seed, srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	time.Sleep(300 * time.Millisecond) // the reader reads the lesson
+	r.RunToEnd()
+	var first, failover *sim.Event
+	for _, e := range r.World.Log() {
+		if first == nil && e.Kind == sim.KindSend {
+			first = e
+		}
+		if e.Kind == sim.KindFault && e.Name == "failover" {
+			failover = e
+		}
+	}
+	if first == nil || failover == nil {
+		t.Fatalf("the run has no command (%v) or no failover (%v)", first, failover)
+	}
+	if first.T > 50*time.Millisecond {
+		t.Errorf("the first command went out at %s of the run's time, want about 0: the clock ran before the run began", sim.FormatTime(first.T))
+	}
+	if got, want := r.Verdicts(), sc.Expect; !lesson.SameVerdicts(got, want) {
+		t.Errorf("verdicts = %v, want %v", got, want)
+	}
+}

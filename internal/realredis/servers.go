@@ -16,7 +16,7 @@ var ErrSharedDB = errors.New("realredis: the server's keyspace is not empty (use
 
 // Servers places runs on real servers, one URL per node in order: a
 // scenario's first node on the first server, and so on. Every run gets a
-// fresh key prefix and a wall clock started when it is placed. It is
+// fresh key prefix and a wall clock that starts with its first move. It is
 // lesson.Servers.
 type Servers struct {
 	targets []Target
@@ -52,8 +52,8 @@ func NewServers(targets []Target, allowSharedDB bool) (*Servers, error) {
 // Targets are the servers, in node order.
 func (s *Servers) Targets() []Target { return s.targets }
 
-// Place opens one backend per node under a fresh prefix and starts the
-// run's clock. The scenario's plain nodes take the servers in order. A
+// Place opens one backend per node under a fresh prefix and gives the
+// run's clock (started by the run's first move). The scenario's plain nodes take the servers in order. A
 // master and its replica (a node with replica_of) run on a Pair of
 // redis-server processes started for this run, so that real replication
 // and a real failover touch nothing but the run's own servers.

@@ -61,6 +61,10 @@ type Pacer interface {
 	// expiry lets the expiry happen first, so that the log never shows a
 	// key vanish without its expiry.
 	Precision() time.Duration
+	// Epoch is the outside clock's moment of virtual time 0. It is asked
+	// each time it is needed: an outside clock may start only when the
+	// run makes its first move.
+	Epoch() time.Time
 }
 
 // KeyRecorder is implemented by a backend that wants to hear of every key

@@ -49,7 +49,7 @@ func (n *Node) Miniredis() *miniredis.Miniredis {
 }
 
 // Now is the node's own clock.
-func (n *Node) Now() time.Time { return n.w.cfg.Epoch.Add(n.w.now + n.offset) }
+func (n *Node) Now() time.Time { return n.w.epoch().Add(n.w.now + n.offset) }
 
 // syncClock gives the backend the node's current time.
 func (n *Node) syncClock() {
@@ -98,7 +98,7 @@ func (n *Node) state(key string) KeyState {
 	ks.TTL = -1
 	if !st.Expire.IsZero() {
 		// the expiry in world time: the node's clock runs offset ahead
-		at := st.Expire.Sub(n.w.cfg.Epoch) - n.offset
+		at := st.Expire.Sub(n.w.epoch()) - n.offset
 		if at < n.w.now {
 			at = n.w.now // due now: a real server drops it within its clock's precision
 		}

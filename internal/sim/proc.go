@@ -68,7 +68,7 @@ func (p *Proc) Name() string { return p.name }
 func (p *Proc) Incarnation() int { return p.incarnation }
 
 // Now is the process's own clock: the world's clock plus its skew.
-func (p *Proc) Now() time.Time { return p.w.cfg.Epoch.Add(p.w.now + p.skew) }
+func (p *Proc) Now() time.Time { return p.w.epoch().Add(p.w.now + p.skew) }
 
 // Rand is the process's random source, derived from the world's seed.
 func (p *Proc) Rand() *rand.Rand { return p.rng }

@@ -101,7 +101,7 @@ func (p *Proc) Call(ctx context.Context, service string, args ...string) (Outcom
 	seq := w.emit(Event{Kind: KindSend, Client: p.name, Thread: th.name, Node: s.name, Cmd: args})
 	var out Outcome
 	w.q.push(&item{t: w.now + w.latency(p), kind: itemWorld, th: th, label: "exec " + s.name, fn: func() {
-		out = s.h.Serve(ServiceRequest{Client: p.name, Args: args, Now: w.cfg.Epoch.Add(w.now), OwnerOf: w.ownerOf})
+		out = s.h.Serve(ServiceRequest{Client: p.name, Args: args, Now: w.epoch().Add(w.now), OwnerOf: w.ownerOf})
 		cmd := args
 		if out.Cmd != nil {
 			cmd = out.Cmd

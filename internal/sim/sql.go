@@ -155,7 +155,7 @@ func (w *World) Sweep(service string, every, age time.Duration) error {
 	var tick func(at time.Duration)
 	tick = func(at time.Duration) {
 		w.q.push(&item{t: at, kind: itemWorld, label: "sweep " + service, fn: func() {
-			cutoff := w.cfg.Epoch.Add(w.now - age).UnixMilli()
+			cutoff := w.epoch().Add(w.now - age).UnixMilli()
 			gone, err := d.sweep(cutoff, w.ownerOf)
 			switch {
 			case err != nil:

@@ -163,6 +163,15 @@ func (w *World) guard() time.Duration {
 	return w.cfg.Pace.Precision()
 }
 
+// epoch is the wall-clock moment of virtual time 0: the pacer's when a
+// real server's clock paces the world.
+func (w *World) epoch() time.Time {
+	if w.cfg.Pace != nil {
+		return w.cfg.Pace.Epoch()
+	}
+	return w.cfg.Epoch
+}
+
 // pace waits for the outside clock (a real server's) to reach virtual time
 // t and gives the virtual time it is then. Without a pacer it gives t.
 func (w *World) pace(t time.Duration) time.Duration {

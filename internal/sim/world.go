@@ -13,7 +13,7 @@ import (
 // default.
 type Config struct {
 	Seed     int64         // the one source of every choice; any value
-	Epoch    time.Time     // the wall-clock time at virtual time 0; default 2026-01-01T00:00:00Z
+	Epoch    time.Time     // the wall-clock time at virtual time 0; default 2026-01-01T00:00:00Z; unused with a Pace (its Epoch)
 	Horizon  time.Duration // the run ends here; default 30s
 	MaxSteps int           // the run ends after this many steps; default 100000
 	Latency  time.Duration // one-way client-node latency; default 1ms

@@ -17,7 +17,6 @@ import (
 type Setup struct {
 	Backend    sim.Backend
 	Pace       sim.Pacer // nil for embedded Redis
-	Epoch      time.Time // the world's epoch (the pacer's start); zero for the default
 	ClockJumps bool      // whether the backend's clock can jump (else ErrUnavailable)
 }
 
@@ -36,7 +35,7 @@ func RunBackendContract(t *testing.T, open Open) {
 func world(t *testing.T, open Open) (*sim.World, Setup) {
 	t.Helper()
 	s := open(t)
-	w := sim.New(sim.Config{Seed: 1, Pace: s.Pace, Epoch: s.Epoch, Horizon: 5 * time.Second})
+	w := sim.New(sim.Config{Seed: 1, Pace: s.Pace, Horizon: 5 * time.Second})
 	t.Cleanup(w.Close)
 	w.AddNodeOn("redis", s.Backend)
 	return w, s
