@@ -155,50 +155,50 @@ func (n *Node) Snapshot() []KeyState {
 	return out
 }
 
-// keysOf gives the keys a command touches, in argument order.
+// keysOf gives the keys a command touches, in argument order. For the
+// commands with their keys side by side (most) it is a part of args.
 func keysOf(args []string) []string {
+	r := keyPositions(args)
+	if r.step == 1 {
+		return args[r.from:r.to]
+	}
 	var ks []string
-	for _, i := range keyPositions(args) {
+	for i := r.from; i < r.to; i += r.step {
 		ks = append(ks, args[i])
 	}
 	return ks
 }
 
-// keyPositions gives the indexes of the arguments of a command that are
-// keys: what a backend's prefix goes before.
-func keyPositions(args []string) []int {
+// keyRange is where a command's keys are among its arguments: every
+// step-th one from from up to to (exclusive).
+type keyRange struct{ from, to, step int }
+
+// keyPositions gives the arguments of a command that are keys: what a
+// backend's prefix goes before. args[0] is the command's name in upper
+// case (cmdArgs).
+func keyPositions(args []string) keyRange {
+	none := keyRange{1, 1, 1}
 	if len(args) < 2 {
-		return nil
+		return none
 	}
-	span := func(from, to int) []int {
-		var out []int
-		for i := from; i < to; i++ {
-			out = append(out, i)
-		}
-		return out
-	}
-	switch strings.ToUpper(args[0]) {
+	switch args[0] {
 	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "FCALL":
 		if len(args) < 3 {
-			return nil
+			return none
 		}
 		n, err := strconv.Atoi(args[2])
 		if err != nil || n < 0 || 3+n > len(args) {
-			return nil
+			return none
 		}
-		return span(3, 3+n)
+		return keyRange{3, 3 + n, 1}
 	case "DEL", "UNLINK", "EXISTS", "MGET", "WATCH", "TOUCH":
-		return span(1, len(args))
+		return keyRange{1, len(args), 1}
 	case "MSET", "MSETNX":
-		var out []int
-		for i := 1; i < len(args); i += 2 {
-			out = append(out, i)
-		}
-		return out
+		return keyRange{1, len(args), 2}
 	case "MULTI", "EXEC", "DISCARD", "UNWATCH", "PING", "TIME", "SCRIPT", "CLIENT",
 		"HELLO", "INFO", "SELECT", "FLUSHALL", "FLUSHDB", "DBSIZE", "WAIT", "ECHO", "CONFIG",
 		"AUTH", "QUIT", "RESET", "ROLE", "REPLICAOF", "SLAVEOF", "WAITAOF", "COMMAND":
-		return nil
+		return none
 	}
-	return []int{1}
+	return keyRange{1, 2, 1}
 }

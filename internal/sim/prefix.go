@@ -2,11 +2,12 @@ package sim
 
 import "github.com/redis/go-redis/v9"
 
-// addPrefix puts prefix before every key argument of cmds, in place, right
-// before they go to the server, and gives the function that takes it off
-// again (a KeyRecorder hears of each key): events, replies and the clients' own view of their commands never
-// show it. An empty prefix changes nothing.
-func addPrefix(b Backend, cmds []redis.Cmder) (restore func()) {
+// addPrefix puts prefix before every key argument of cmds (whose text
+// forms, from cmdArgs, are text), in place, right before they go to the
+// server, and gives the function that takes it off again (a KeyRecorder
+// hears of each key): events, replies and the clients' own view of their
+// commands never show it. An empty prefix changes nothing.
+func addPrefix(b Backend, cmds []redis.Cmder, text [][]string) (restore func()) {
 	rec, _ := b.(KeyRecorder)
 	prefix := b.Prefix()
 	if prefix == "" && rec == nil {
@@ -18,9 +19,10 @@ func addPrefix(b Backend, cmds []redis.Cmder) (restore func()) {
 		v    any
 	}
 	var undo []saved
-	for _, c := range cmds {
-		args, text := c.Args(), cmdArgs(c)
-		for _, i := range keyPositions(text) {
+	for j, c := range cmds {
+		args, text := c.Args(), text[j]
+		r := keyPositions(text)
+		for i := r.from; i < r.to; i += r.step {
 			if rec != nil {
 				rec.Record(text[i])
 			}

@@ -96,7 +96,7 @@ func (h *hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 			// needs it and sends its handshake (HELLO) first: part of that
 			// request, shown on its exec event.
 			err := next(ctx, cmd)
-			req.setup = append(req.setup, FormatCmd(cmdArgs(cmd)))
+			req.setup = append(req.setup, FormatCmd(h.w.cmdArgs(cmd)))
 			h.tap.buf.Reset()
 			return err
 		}
@@ -122,8 +122,8 @@ func (h *hook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Process
 	}
 }
 
-// cmdArgs gives a command's arguments as strings.
-func cmdArgs(c redis.Cmder) []string {
+// cmdArgs gives a command's arguments as strings, its name in upper case.
+func (w *World) cmdArgs(c redis.Cmder) []string {
 	args := c.Args()
 	out := make([]string, len(args))
 	for i, a := range args {
@@ -135,9 +135,25 @@ func cmdArgs(c redis.Cmder) []string {
 		}
 	}
 	if len(out) > 0 {
-		out[0] = strings.ToUpper(out[0])
+		out[0] = w.upper(out[0])
 	}
 	return out
+}
+
+// upper gives a command name in upper case, remembering the names clients
+// send (go-redis sends them in lower case) so as to make each only once.
+func (w *World) upper(name string) string {
+	if u, ok := w.names[name]; ok {
+		return u
+	}
+	u := strings.ToUpper(name)
+	if w.names == nil {
+		w.names = map[string]string{}
+	}
+	if len(w.names) < 256 {
+		w.names[name] = u
+	}
+	return u
 }
 
 // roundTrip runs in the client's thread: it sends the request, parks until
@@ -145,17 +161,12 @@ func cmdArgs(c redis.Cmder) []string {
 func (w *World) roundTrip(h *hook, cmds []redis.Cmder, next func() error) error {
 	th := w.current(h.p)
 	th.live()
-	req := &request{th: th, node: w.route(h.n), cmds: cmds, next: next, sent: w.now, tap: h.tap}
-	var flat []string
+	req := &request{th: th, node: w.route(h.n), cmds: cmds, next: next, sent: w.now, tap: h.tap,
+		args: make([][]string, len(cmds))}
 	for i, c := range cmds {
-		a := cmdArgs(c)
-		req.args = append(req.args, a)
-		if i > 0 {
-			flat = append(flat, "|")
-		}
-		flat = append(flat, a...)
+		req.args[i] = w.cmdArgs(c)
 	}
-	req.seq = w.emit(Event{Kind: KindSend, Client: h.p.name, Thread: th.name, Node: req.node.name, Cmd: flat})
+	req.seq = w.emit(Event{Kind: KindSend, Client: h.p.name, Thread: th.name, Node: req.node.name, Cmd: flatten(req.args)})
 	if h.n.cut(h.p.name) || h.p.takeDrop(h.p.dropReq, h.n.name) {
 		req.lostReq = true
 	}
@@ -211,7 +222,7 @@ func (w *World) exec(it *item) {
 	n.syncClock()
 	req.tap.buf.Reset()
 	w.execing = req
-	restore := addPrefix(n.b, req.cmds)
+	restore := addPrefix(n.b, req.cmds, req.args)
 	req.err = req.next()
 	restore()
 	w.execing = nil
@@ -230,6 +241,14 @@ func (w *World) exec(it *item) {
 		ev.Reply = "(error) " + req.err.Error()
 	}
 	req.reply = ev.Reply
+	nkeys := 0
+	for _, a := range req.args {
+		r := keyPositions(a)
+		nkeys += (r.to - r.from + r.step - 1) / r.step
+	}
+	if nkeys > 0 {
+		ev.Keys = make([]KeyState, 0, nkeys)
+	}
 	for _, a := range req.args {
 		for _, k := range keysOf(a) {
 			if !hasKey(ev.Keys, k) {

@@ -28,6 +28,9 @@ func (c tapConn) Read(p []byte) (int, error) {
 // replies renders the RESP2 replies in b as redis-cli shows them, joined by
 // "; " when there are several (a pipeline).
 func replies(b []byte) string {
+	if s, rest, ok := parseReply(b); ok && len(rest) == 0 {
+		return s // one reply: most commands
+	}
 	var parts []string
 	for len(b) > 0 {
 		s, rest, ok := parseReply(b)

@@ -69,6 +69,7 @@ type World struct {
 	execing  *request          // the request being executed on its node, if any
 	tokens   map[string]string // token -> client name
 	scripts  map[string]string // sha1 -> script name
+	names    map[string]string // command names as clients send them -> upper case
 	watchers []func(*Event)
 	triggers []*trigger
 	ended    bool
