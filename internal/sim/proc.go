@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math/rand/v2"
 	"time"
 
@@ -50,12 +51,16 @@ type Proc struct {
 	dropReply   map[string]int // node name ("*" any) -> replies still to drop
 }
 
-// thread is one goroutine of a process, run only when the engine hands it
-// the baton.
+// thread is one thread of a process: a coroutine (iter.Pull) that runs
+// only while the engine waits for it. The engine hands it the baton with
+// next; the thread gives it back by yielding. stop unwinds it: its yield
+// returns false, and the thread panics its way out (crashSignal).
 type thread struct {
 	proc    *Proc
 	name    string
-	resume  chan bool // true: unwind (the process crashed)
+	next    func() (struct{}, bool)
+	stop    func()
+	yield   func(struct{}) bool
 	started bool
 	done    bool
 	ctx     context.Context
@@ -149,36 +154,37 @@ func (th *thread) live() {
 
 // park gives the baton back to the engine and waits to be run again.
 func (th *thread) park() {
-	w := th.proc.w
-	w.yield <- struct{}{}
-	if <-th.resume {
-		panic(crashSignal{})
-	}
-	if th.proc.crashed {
-		panic(crashSignal{})
+	if !th.yield(struct{}{}) || th.proc.crashed {
+		panic(crashSignal{}) // stopped: unwind
 	}
 }
 
 // spawn creates a thread and schedules its start.
 func (w *World) spawn(p *Proc, name string, at time.Duration, fn func(ctx context.Context) error) *thread {
-	th := &thread{proc: p, name: name, resume: make(chan bool), ctx: context.Background()}
+	th := &thread{proc: p, name: name, ctx: context.Background()}
+	th.next, th.stop = iter.Pull(func(yield func(struct{}) bool) {
+		th.yield = yield
+		th.main(fn)
+	})
 	p.threads = append(p.threads, th)
-	go th.main(fn)
 	w.schedule(&item{t: at, kind: itemStart, th: th})
 	return th
 }
 
-// main is the thread's goroutine: it waits for its first turn, runs the
-// program and reports how it ended.
+// unwind stops a thread that has not ended: a parked one panics out of
+// its park, one that never ran never will.
+func (th *thread) unwind() {
+	if !th.done {
+		th.stop()
+		th.done = true
+	}
+}
+
+// main is the thread's body, run from its first turn: it runs the program
+// and reports how it ended.
 func (th *thread) main(fn func(ctx context.Context) error) {
 	w := th.proc.w
-	defer func() {
-		th.done = true
-		w.yield <- struct{}{}
-	}()
-	if <-th.resume {
-		return
-	}
+	defer func() { th.done = true }()
 	th.started = true
 	var err error
 	func() {

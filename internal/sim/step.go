@@ -103,8 +103,7 @@ func (w *World) run(th *thread) {
 		return
 	}
 	w.running = th
-	th.resume <- false
-	<-w.yield
+	th.next()
 	w.running = nil
 	w.reap()
 }
@@ -116,10 +115,7 @@ func (w *World) reap() {
 			continue
 		}
 		for _, th := range p.threads {
-			if !th.done {
-				th.resume <- true
-				<-w.yield
-			}
+			th.unwind()
 		}
 	}
 }
@@ -387,10 +383,7 @@ func (w *World) Close() {
 	for _, p := range w.procs {
 		p.crashed = true
 		for _, th := range p.threads {
-			if !th.done {
-				th.resume <- true
-				<-w.yield
-			}
+			th.unwind()
 		}
 		for _, c := range p.clients {
 			if c != nil {

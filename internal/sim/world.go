@@ -63,7 +63,6 @@ type World struct {
 	q     queue
 	nodes []*Node
 	procs []*Proc
-	yield chan struct{}
 
 	running  *thread
 	execing  *request          // the request being executed on its node, if any
@@ -90,7 +89,6 @@ func New(cfg Config) *World {
 	return &World{
 		cfg:     cfg,
 		rng:     rand.New(rand.NewPCG(uint64(cfg.Seed), 0x10c857e9)),
-		yield:   make(chan struct{}),
 		tokens:  map[string]string{},
 		scripts: map[string]string{},
 	}
