@@ -14,6 +14,8 @@ import (
 // request is one command (or one pipeline, such as MULTI ... EXEC) on its
 // way from a client thread to a node and back.
 type request struct {
+	it      item        // its one pending item: the exec, then the reply or the timeout
+	one     [1][]string // args of a single command
 	th      *thread
 	node    *Node
 	cmds    []redis.Cmder
@@ -161,8 +163,11 @@ func (w *World) upper(name string) string {
 func (w *World) roundTrip(h *hook, cmds []redis.Cmder, next func() error) error {
 	th := w.current(h.p)
 	th.live()
-	req := &request{th: th, node: w.route(h.n), cmds: cmds, next: next, sent: w.now, tap: h.tap,
-		args: make([][]string, len(cmds))}
+	req := &request{th: th, node: w.route(h.n), cmds: cmds, next: next, sent: w.now, tap: h.tap}
+	req.args = req.one[:]
+	if len(cmds) != 1 {
+		req.args = make([][]string, len(cmds))
+	}
 	for i, c := range cmds {
 		req.args[i] = w.cmdArgs(c)
 	}
@@ -170,9 +175,17 @@ func (w *World) roundTrip(h *hook, cmds []redis.Cmder, next func() error) error 
 	if h.n.cut(h.p.name) || h.p.takeDrop(h.p.dropReq, h.n.name) {
 		req.lostReq = true
 	}
-	w.schedule(&item{t: w.now + w.latency(h.p), kind: itemExec, th: th, req: req})
+	w.schedule(req.item(w.now+w.latency(h.p), itemExec))
 	th.park()
 	return req.err
+}
+
+// item gives the request's item, now due at t for kind. A request has one
+// pending item at a time (its exec, then its reply or timeout), so one
+// item, made ready again each time, serves them all.
+func (req *request) item(t time.Duration, kind itemKind) *item {
+	req.it = item{t: t, kind: kind, th: req.th, req: req}
+	return &req.it
 }
 
 // takeDrop consumes one armed drop for the node, if any.
@@ -207,7 +220,7 @@ func (w *World) exec(it *item) {
 	case req.lostReq:
 		ev.Kind, ev.Name, ev.Note = KindLost, "request", "the request never reached "+n.name
 		w.emit(ev)
-		w.schedule(&item{t: req.sent + w.cfg.Timeout, kind: itemTimeout, th: req.th, req: req})
+		w.schedule(req.item(req.sent+w.cfg.Timeout, itemTimeout))
 		return
 	case !n.down && w.holdWait(req):
 		return
@@ -216,7 +229,7 @@ func (w *World) exec(it *item) {
 		w.emit(ev)
 		req.err = refusedError{n.name}
 		req.reply = "(error) " + req.err.Error()
-		w.schedule(&item{t: w.now + w.latency(p), kind: itemReply, th: req.th, req: req})
+		w.schedule(req.item(w.now+w.latency(p), itemReply))
 		return
 	}
 	n.syncClock()
@@ -261,10 +274,10 @@ func (w *World) exec(it *item) {
 	if n.cut(p.name) || p.takeDrop(p.dropReply, n.name) {
 		w.emit(Event{Kind: KindLost, Name: "reply", Client: p.name, Thread: req.th.name, Node: n.name, Req: req.seq,
 			Sent: req.sent, Cmd: ev.Cmd, Note: "the reply never reached " + p.name})
-		w.schedule(&item{t: req.sent + w.cfg.Timeout, kind: itemTimeout, th: req.th, req: req})
+		w.schedule(req.item(req.sent+w.cfg.Timeout, itemTimeout))
 		return
 	}
-	w.schedule(&item{t: w.now + w.latency(p), kind: itemReply, th: req.th, req: req})
+	w.schedule(req.item(w.now+w.latency(p), itemReply))
 }
 
 func hasKey(ks []KeyState, k string) bool {
