@@ -108,7 +108,9 @@ export function drawRows(p, m, L, r0, r1, top, o) {
       const a = top + s.r0 * H, b = top + (end(s) + 1) * H;
       p.rect(0, a, L.width, b - a, 'rgba(213,94,0,0.10)');
       p.rect(2, a, 8, b - a, BAD);
-      p.text(14, a + L.small + 3, '⚠ ' + s.who.join(' + ') + ' ' + tr('inside', lang), { size: L.small, color: BAD, bold: true, bg: 'rgba(255,255,255,0.85)' });
+      // At the far right of its first row (an "enter" mark, drawn by its
+      // client's lane), clear of the row's number in the gutter.
+      p.text(L.width - 12, a + H / 2 + L.small * 0.35, '⚠ ' + s.who.join(' + ') + ' ' + tr('inside', lang), { size: L.small, color: BAD, bold: true, align: 'right', bg: 'rgba(255,255,255,0.85)' });
     }
   }
   for (const s of spans) {
