@@ -41,13 +41,16 @@ func (l *ReplicaFailover) Lock(ctx context.Context) error {
 	c := &l.c
 	want := c.Params.Int("wait_replicas")
 	if want <= 0 {
-		return setNXLoop(ctx, c, nil)
+		return setNXLoop(ctx, c)
 	}
-	return setNXLoop(ctx, c, func(ctx context.Context) bool {
+	return retry(ctx, c, func() (bool, error) {
+		if ok, err := setNX(ctx, c); !ok || err != nil {
+			return ok, err
+		}
 		n, err := c.Redis.Wait(ctx, want, c.Params.Duration("wait_timeout")).Result()
 		if err == nil && n >= int64(want) {
 			c.mark("replicated", fmt.Sprintf("WAIT: %d of %d replicas have the lock", n, want))
-			return true
+			return true, nil
 		}
 		note := fmt.Sprintf("WAIT: only %d of %d replicas confirmed; releasing", n, want)
 		if err != nil {
@@ -55,7 +58,7 @@ func (l *ReplicaFailover) Lock(ctx context.Context) error {
 		}
 		c.mark("not-replicated", note)
 		_ = l.Unlock(ctx)
-		return false
+		return false, nil
 	})
 }
 

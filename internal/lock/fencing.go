@@ -39,25 +39,19 @@ func (l *FencingToken) Token() int64 { return l.token }
 // Lock runs fencing_lock.lua until it returns a token.
 func (l *FencingToken) Lock(ctx context.Context) error {
 	c := &l.c
-	start := c.Clock.Now()
 	keys := []string{c.Params.String("key"), c.Params.String("token_key")}
-	for {
+	return retry(ctx, c, func() (bool, error) {
 		tok, err := Scripts["fencing_lock"].Run(ctx, c.Redis, keys, c.Owner, int64(c.Params.Duration("ttl")/time.Millisecond)).Int64()
-		if err != nil && ctx.Err() != nil {
-			return err
+		if err != nil || tok <= 0 {
+			return false, err
 		}
-		if err == nil && tok > 0 {
-			l.token = tok
-			if c.Fence != nil {
-				c.Fence(tok)
-			}
-			c.mark("token", fmt.Sprintf("fencing token %d", tok))
-			return nil
+		l.token = tok
+		if c.Fence != nil {
+			c.Fence(tok)
 		}
-		if err := sleepRetry(ctx, c, start); err != nil {
-			return err
-		}
-	}
+		c.mark("token", fmt.Sprintf("fencing token %d", tok))
+		return true, nil
+	})
 }
 
 // Unlock runs compare_and_delete.lua.

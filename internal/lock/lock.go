@@ -89,6 +89,25 @@ func (c *Config) own(v string) {
 	}
 }
 
+// retry calls try until it reports the lock taken, sleeping the retry
+// interval (sleepRetry) after each miss. An error is a miss, unless ctx is
+// done: then it ends the loop.
+func retry(ctx context.Context, c *Config, try func() (bool, error)) error {
+	start := c.Clock.Now()
+	for {
+		ok, err := try()
+		if err != nil && ctx.Err() != nil {
+			return err
+		}
+		if err == nil && ok {
+			return nil
+		}
+		if err := sleepRetry(ctx, c, start); err != nil {
+			return err
+		}
+	}
+}
+
 // sleepRetry waits the retry interval plus jitter, or returns
 // ErrNotAcquired once the acquire timeout (if any) would pass.
 func sleepRetry(ctx context.Context, c *Config, start time.Time) error {

@@ -48,19 +48,10 @@ func NewMySQLUniqueKey(c Config) Locker { return &MySQLUniqueKey{c} }
 // Lock INSERTs the row until it succeeds.
 func (l *MySQLUniqueKey) Lock(ctx context.Context) error {
 	c := &l.c
-	start := c.Clock.Now()
-	for {
+	return retry(ctx, c, func() (bool, error) {
 		_, err := c.SQL.Exec(ctx, InsertLock, c.Params.String("key"), c.Owner, c.Clock.Now().UnixMilli())
-		if err == nil {
-			return nil
-		}
-		if ctx.Err() != nil {
-			return err
-		}
-		if err := sleepRetry(ctx, c, start); err != nil {
-			return err
-		}
-	}
+		return err == nil, err
+	})
 }
 
 // Unlock DELETEs the row by primary key.

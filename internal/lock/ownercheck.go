@@ -27,7 +27,7 @@ type OwnerCheckGetDel struct{ c Config }
 func NewOwnerCheckGetDel(c Config) Locker { return &OwnerCheckGetDel{c} }
 
 // Lock spins on SET NX PX until it succeeds.
-func (l *OwnerCheckGetDel) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c, nil) }
+func (l *OwnerCheckGetDel) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c) }
 
 // Unlock is GET lock; if it equals our uuid, DEL lock.
 func (l *OwnerCheckGetDel) Unlock(ctx context.Context) error {
@@ -52,7 +52,7 @@ type WatchRelease struct{ c Config }
 func NewWatchRelease(c Config) Locker { return &WatchRelease{c} }
 
 // Lock spins on SET NX PX until it succeeds.
-func (l *WatchRelease) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c, nil) }
+func (l *WatchRelease) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c) }
 
 // Unlock is 003's releaseLock: the DEL is committed only if nobody touched
 // the lock since the WATCH.

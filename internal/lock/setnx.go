@@ -24,31 +24,21 @@ type SetNXBlindDel struct{ c Config }
 func NewSetNXBlindDel(c Config) Locker { return &SetNXBlindDel{c} }
 
 // Lock spins on SET NX PX until it succeeds.
-func (l *SetNXBlindDel) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c, nil) }
+func (l *SetNXBlindDel) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c) }
 
 // Unlock deletes the key without looking at whose it is.
 func (l *SetNXBlindDel) Unlock(ctx context.Context) error {
 	return l.c.Redis.Del(ctx, l.c.Params.String("key")).Err()
 }
 
-// setNXLoop is SET key owner NX PX ttl, retried every retry interval. With
-// confirm, a won SET counts only if confirm accepts it (confirm gives back
-// what it refuses), else the loop goes on.
-func setNXLoop(ctx context.Context, c *Config, confirm func(context.Context) bool) error {
-	start := c.Clock.Now()
-	for {
-		ok, err := c.Redis.SetNX(ctx, c.Params.String("key"), c.Owner, c.Params.Duration("ttl")).Result()
-		if err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
-		} else if ok && (confirm == nil || confirm(ctx)) {
-			return nil
-		}
-		if err := sleepRetry(ctx, c, start); err != nil {
-			return err
-		}
-	}
+// setNXLoop is SET key owner NX PX ttl, retried every retry interval.
+func setNXLoop(ctx context.Context, c *Config) error {
+	return retry(ctx, c, func() (bool, error) { return setNX(ctx, c) })
+}
+
+// setNX is one SET key owner NX PX ttl.
+func setNX(ctx context.Context, c *Config) (bool, error) {
+	return c.Redis.SetNX(ctx, c.Params.String("key"), c.Owner, c.Params.Duration("ttl")).Result()
 }
 
 // compareAndDelete runs compare_and_delete.lua on r: the lock key is
@@ -82,7 +72,7 @@ type LuaCompareDelete struct{ c Config }
 func NewLuaCompareDelete(c Config) Locker { return &LuaCompareDelete{c} }
 
 // Lock spins on SET NX PX until it succeeds.
-func (l *LuaCompareDelete) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c, nil) }
+func (l *LuaCompareDelete) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c) }
 
 // Unlock runs compare_and_delete.lua (EVALSHA, then EVAL on NOSCRIPT).
 func (l *LuaCompareDelete) Unlock(ctx context.Context) error { return unlockOwned(ctx, &l.c) }

@@ -29,19 +29,9 @@ func NewSetNXNoExpiry(c Config) Locker { return &SetNXNoExpiry{c} }
 
 // Lock spins on SETNX.
 func (l *SetNXNoExpiry) Lock(ctx context.Context) error {
-	start := l.c.Clock.Now()
-	for {
-		ok, err := setnx(ctx, l.c.Redis, l.c.Params.String("key"), l.c.Owner)
-		if err != nil && ctx.Err() != nil {
-			return err
-		}
-		if err == nil && ok {
-			return nil
-		}
-		if err := sleepRetry(ctx, &l.c, start); err != nil {
-			return err
-		}
-	}
+	return retry(ctx, &l.c, func() (bool, error) {
+		return setnx(ctx, l.c.Redis, l.c.Params.String("key"), l.c.Owner)
+	})
 }
 
 // Unlock is the finally block: DEL lock.
