@@ -136,8 +136,11 @@ func cmdTest(args []string, stdout, stderr io.Writer) error {
 		sc := &f.Scenarios[i]
 		got, err := results[i].got, results[i].err
 		want, why := sc.Expect, ""
-		if servers != nil && sc.RealRedis != nil {
-			want, why = sc.RealRedis.Expect, " (on real Redis: "+sc.RealRedis.Why.En+")"
+		if servers != nil {
+			want = sc.ExpectOnRealRedis()
+			if sc.RealRedis != nil {
+				why = " (on real Redis: " + sc.RealRedis.Why.En + ")"
+			}
 		}
 		switch {
 		case err != nil:

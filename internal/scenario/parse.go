@@ -15,13 +15,7 @@ import (
 // Parse reads a scenario file strictly. name is used in error messages.
 // On any problem it returns a nil file and an Errors holding every problem
 // found, each as FILE:LINE:COL: message.
-func Parse(name string, data []byte) (*File, error) {
-	f, errs := Check(name, data)
-	if len(errs) > 0 {
-		return nil, Errors(errs)
-	}
-	return f, nil
-}
+func Parse(name string, data []byte) (*File, error) { return parse(name, data, MaxFileSize) }
 
 // Check reads a scenario file and returns every problem in it, in file
 // order, for an editor to show beside the text. The file is returned as far
@@ -33,8 +27,10 @@ func Check(name string, data []byte) (*File, []*Error) { return check(name, data
 // ParseBuiltin reads the built-in catalog (scenarios.yaml, embedded in the
 // binary) as Parse does, with the larger size limit MaxBuiltinSize: the
 // catalog of every lesson outgrows what a user may upload.
-func ParseBuiltin(name string, data []byte) (*File, error) {
-	f, errs := check(name, data, MaxBuiltinSize)
+func ParseBuiltin(name string, data []byte) (*File, error) { return parse(name, data, MaxBuiltinSize) }
+
+func parse(name string, data []byte, maxSize int) (*File, error) {
+	f, errs := check(name, data, maxSize)
 	if len(errs) > 0 {
 		return nil, Errors(errs)
 	}
