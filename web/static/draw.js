@@ -5,18 +5,12 @@ import { spansIn } from './derive.js';
 import { PALETTE, BAD, GOOD, INK, MUTED, RULE } from './paint.js';
 import { t as tr, pick } from './i18n.js';
 
-/** fmtTime writes virtual nanoseconds as the server does: 1.002s. */
-export function fmtTime(ns) {
+/** fmtTime writes virtual nanoseconds as the server does: 1.002s. With
+ * digits, to that many decimals of a second (the narrow time column shows
+ * 4: a run on real Redis logs microseconds; the event's own text keeps them). */
+export function fmtTime(ns, digits = 6) {
   const neg = ns < 0;
-  let s = (Math.abs(ns) / 1e9).toFixed(6).replace(/0+$/, '').replace(/\.$/, '');
-  return (neg ? '-' : '') + s + 's';
-}
-
-/** fmtShortTime is fmtTime to 0.1ms, for the narrow time column (a run on
- * real Redis logs microseconds; the event's own text keeps them). */
-export function fmtShortTime(ns) {
-  const neg = ns < 0;
-  const s = (Math.abs(ns) / 1e9).toFixed(4).replace(/0+$/, '').replace(/\.$/, '');
+  const s = (Math.abs(ns) / 1e9).toFixed(digits).replace(/0+$/, '').replace(/\.$/, '');
   return (neg ? '-' : '') + s + 's';
 }
 
@@ -204,7 +198,7 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
   const lang = o.lang;
   const f = L.font;
   p.text(16, y + f * 0.35, '#' + e.seq, { size: L.small, color: MUTED });
-  if (newTime) p.text(L.gutter - 10, y + f * 0.35, fmtShortTime(e.t), { size: L.small, color: INK, align: 'right', bold: true });
+  if (newTime) p.text(L.gutter - 10, y + f * 0.35, fmtTime(e.t, 4), { size: L.small, color: INK, align: 'right', bold: true });
   const x = e.client ? cx(L, e.client) : 0;
   const n = e.node ? nx(L, e.node) : 0;
   const c = e.client ? clientColor(m, e.client) : INK;
