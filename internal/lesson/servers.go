@@ -12,14 +12,10 @@ import (
 // Redis.
 type Servers interface {
 	// Place gives one backend per node of the scenario, in the order of
-	// nodes, and the clock the run must follow. The world closes the
-	// backends when it closes.
-	Place(sc *scenario.Scenario, nodes []string) ([]sim.Backend, Clock, error)
+	// nodes, and the clock the run must follow (the servers' own). The
+	// world closes the backends when it closes.
+	Place(sc *scenario.Scenario, nodes []string) ([]sim.Backend, sim.Pacer, error)
 }
-
-// Clock is the outside clock of a run on real servers: the pacer the
-// engine waits on, which knows the wall-clock moment of virtual time 0.
-type Clock = sim.Pacer
 
 // BuildOn makes the world for a scenario and seed with its nodes placed by
 // servers (nil: embedded Redis), ready to step.

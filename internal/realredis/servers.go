@@ -57,7 +57,7 @@ func (s *Servers) Targets() []Target { return s.targets }
 // master and its replica (a node with replica_of) run on a Pair of
 // redis-server processes started for this run, so that real replication
 // and a real failover touch nothing but the run's own servers.
-func (s *Servers) Place(sc *scenario.Scenario, nodes []string) ([]sim.Backend, lesson.Clock, error) {
+func (s *Servers) Place(sc *scenario.Scenario, nodes []string) ([]sim.Backend, sim.Pacer, error) {
 	replicaOf := map[string]string{} // replica -> master
 	inPair := map[string]bool{}
 	for _, n := range sc.Nodes {
@@ -79,7 +79,7 @@ func (s *Servers) Place(sc *scenario.Scenario, nodes []string) ([]sim.Backend, l
 	prefix := NewPrefix()
 	byName := map[string]*Backend{}
 	var out []sim.Backend
-	fail := func(err error) ([]sim.Backend, lesson.Clock, error) {
+	fail := func(err error) ([]sim.Backend, sim.Pacer, error) {
 		for _, o := range out {
 			o.Close()
 		}
