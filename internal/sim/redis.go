@@ -254,14 +254,6 @@ func (w *World) exec(it *item) {
 		ev.Reply = "(error) " + req.err.Error()
 	}
 	req.reply = ev.Reply
-	nkeys := 0
-	for _, a := range req.args {
-		r := keyPositions(a)
-		nkeys += (r.to - r.from + r.step - 1) / r.step
-	}
-	if nkeys > 0 {
-		ev.Keys = make([]KeyState, 0, nkeys)
-	}
 	for _, a := range req.args {
 		for _, k := range keysOf(a) {
 			if !hasKey(ev.Keys, k) {

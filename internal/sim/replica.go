@@ -66,9 +66,8 @@ type link struct {
 	sent, applied   int               // replication offsets, in writes
 	inflight        []*shipment       // shipped, not yet applied
 	waits           []*waitReq        // blocked WAIT commands
-	promoted        bool
-	real            ReplicaLink // Redis' own replication, on real servers
-	realOff         int64       // the master's offset after the last write shipped
+	real            ReplicaLink       // Redis' own replication, on real servers
+	realOff         int64             // the master's offset after the last write shipped
 }
 
 // shipment is one write on its way to the replica.
@@ -202,21 +201,29 @@ func effects(k string, st Stored) [][]string {
 }
 
 func sameStored(a, b Stored) bool {
-	if a.Type != b.Type || a.Value != b.Value || !a.Expire.Equal(b.Expire) || len(a.Fields) != len(b.Fields) {
-		return false
-	}
-	for i := range a.Fields {
-		if a.Fields[i] != b.Fields[i] {
-			return false
-		}
-	}
-	return true
+	return a.Type == b.Type && a.Value == b.Value && a.Expire.Equal(b.Expire) && slices.Equal(a.Fields, b.Fields)
 }
 
-// linkFrom is the live replication link of a master, or nil.
+// formatCmds gives each command's text, with the server's key prefix pre
+// taken off its arguments (in place).
+func formatCmds(cmds [][]string, pre string) []string {
+	text := make([]string, len(cmds))
+	for i, c := range cmds {
+		if pre != "" {
+			for j := range c {
+				c[j] = strings.TrimPrefix(c[j], pre)
+			}
+		}
+		text[i] = FormatCmd(c)
+	}
+	return text
+}
+
+// linkFrom is the live replication link of a master, or nil: a master
+// that failed over (its name now routed to its replica) has none.
 func (w *World) linkFrom(n *Node) *link {
 	for _, l := range w.ext.links {
-		if l.master == n && !l.promoted {
+		if l.master == n && w.route(n) == n {
 			return l
 		}
 	}
@@ -275,12 +282,8 @@ func (w *World) apply(l *link, sh *shipment) {
 		l.inflight = l.inflight[1:]
 	}
 	r := l.replica
-	text := make([]string, len(sh.cmds))
-	for i, c := range sh.cmds {
-		text[i] = FormatCmd(c)
-	}
 	ev := Event{Kind: KindReplicate, Node: r.name, Cmd: flatten(sh.cmds)}
-	what := fmt.Sprintf("%s from %s (the write at #%d, %s ago)", strings.Join(text, "; "), l.master.name, sh.write, FormatTime(w.now-sh.at))
+	what := fmt.Sprintf("%s from %s (the write at #%d, %s ago)", strings.Join(formatCmds(sh.cmds, ""), "; "), l.master.name, sh.write, FormatTime(w.now-sh.at))
 	if r.down {
 		ev.Note = "lost, " + r.name + " is down: " + what
 		w.emit(ev)
@@ -319,16 +322,7 @@ func (w *World) apply(l *link, sh *shipment) {
 func (w *World) applyReal(l *link, sh *shipment, ev *Event) {
 	r := l.replica
 	got, err := l.real.Deliver(sh.target)
-	pre := r.b.Prefix()
-	for _, c := range got {
-		for i := range c {
-			c[i] = strings.TrimPrefix(c[i], pre)
-		}
-	}
-	text := make([]string, len(got))
-	for i, c := range got {
-		text[i] = FormatCmd(c)
-	}
+	text := formatCmds(got, r.b.Prefix())
 	ev.Cmd = flatten(got)
 	ev.Note = fmt.Sprintf("%s from %s (the write at #%d, %s ago), as Redis streamed it", strings.Join(text, "; "), l.master.name, sh.write, FormatTime(w.now-sh.at))
 	if err != nil {
@@ -373,10 +367,7 @@ func (w *World) holdWait(req *request) bool {
 // answerWait replies to a WAIT with the number of replicas that have
 // applied every write up to it (0 or 1).
 func (w *World) answerWait(l *link, wr *waitReq) {
-	l.waits = slices.DeleteFunc(l.waits, func(x *waitReq) bool { return x == wr })
-	if wr.timer != nil {
-		w.q.remove(func(it *item) bool { return it == wr.timer })
-	}
+	w.dropWait(l, wr)
 	req := wr.req
 	n := int64(0)
 	note := fmt.Sprintf("timed out: %s has applied %d of %d writes", l.replica.name, l.applied, wr.target)
@@ -392,7 +383,15 @@ func (w *World) answerWait(l *link, wr *waitReq) {
 	p := req.th.proc
 	w.emit(Event{Kind: KindExec, Client: p.name, Thread: req.th.name, Node: req.node.name, Req: req.seq, Sent: req.sent,
 		Cmd: flatten(req.args), Reply: req.reply, Note: note})
-	w.schedule(&item{t: w.now + w.latency(p), kind: itemReply, th: req.th, req: req})
+	w.schedule(req.item(w.now+w.latency(p), itemReply))
+}
+
+// dropWait takes a blocked WAIT off its link, and its timeout off the queue.
+func (w *World) dropWait(l *link, wr *waitReq) {
+	l.waits = slices.DeleteFunc(l.waits, func(x *waitReq) bool { return x == wr })
+	if wr.timer != nil {
+		w.q.remove(func(it *item) bool { return it == wr.timer })
+	}
 }
 
 // setInt gives a command answered by the engine its integer result.
@@ -421,12 +420,12 @@ func (w *World) failover(n *Node, ev *Event) error {
 	}
 	n.down = true
 	var lost []string
-	for _, sh := range l.inflight {
-		w.q.remove(func(it *item) bool { return it == sh.it })
-		if l.real == nil {
-			for _, c := range sh.cmds {
-				lost = append(lost, FormatCmd(c))
-			}
+	w.q.remove(func(it *item) bool {
+		return slices.ContainsFunc(l.inflight, func(sh *shipment) bool { return it == sh.it })
+	})
+	if l.real == nil {
+		for _, sh := range l.inflight {
+			lost = append(lost, formatCmds(sh.cmds, "")...)
 		}
 	}
 	l.inflight = nil
@@ -435,27 +434,17 @@ func (w *World) failover(n *Node, ev *Event) error {
 		if err != nil {
 			return fmt.Errorf("%w: %s: %w", ErrBadFault, n.name, err)
 		}
-		pre := l.replica.b.Prefix()
-		for _, c := range dropped {
-			for i := range c {
-				c[i] = strings.TrimPrefix(c[i], pre)
-			}
-			lost = append(lost, FormatCmd(c))
-		}
+		lost = append(lost, formatCmds(dropped, l.replica.b.Prefix())...)
 	}
 	for _, wr := range append([]*waitReq(nil), l.waits...) {
-		l.waits = slices.DeleteFunc(l.waits, func(x *waitReq) bool { return x == wr })
-		if wr.timer != nil {
-			w.q.remove(func(it *item) bool { return it == wr.timer })
-		}
+		w.dropWait(l, wr)
 		req, p := wr.req, wr.req.th.proc
 		req.err = refusedError{n.name}
 		req.reply = "(error) connection lost: " + n.name + " died"
 		w.emit(Event{Kind: KindLost, Name: "reply", Client: p.name, Thread: req.th.name, Node: n.name, Req: req.seq,
 			Sent: req.sent, Cmd: flatten(req.args), Note: n.name + " died while the WAIT was blocked"})
-		w.schedule(&item{t: w.now + w.latency(p), kind: itemReply, th: req.th, req: req})
+		w.schedule(req.item(w.now+w.latency(p), itemReply))
 	}
-	l.promoted = true
 	if w.ext.routes == nil {
 		w.ext.routes = map[*Node]*Node{}
 	}

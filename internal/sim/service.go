@@ -3,7 +3,6 @@ package sim
 import (
 	"context"
 	"fmt"
-	"time"
 )
 
 // Service is a server of the world that is not Redis: a storage service
@@ -27,9 +26,7 @@ type Handler interface {
 
 // ServiceRequest is one request as a service receives it.
 type ServiceRequest struct {
-	Client  string
 	Args    []string
-	Now     time.Time           // the service's clock (the world's wall clock)
 	OwnerOf func(string) string // resolves a value to the client whose token it is
 }
 
@@ -101,7 +98,7 @@ func (p *Proc) Call(ctx context.Context, service string, args ...string) (Outcom
 	seq := w.emit(Event{Kind: KindSend, Client: p.name, Thread: th.name, Node: s.name, Cmd: args})
 	var out Outcome
 	w.q.push(&item{t: w.now + w.latency(p), kind: itemWorld, th: th, label: "exec " + s.name, fn: func() {
-		out = s.h.Serve(ServiceRequest{Client: p.name, Args: args, Now: w.epoch().Add(w.now), OwnerOf: w.ownerOf})
+		out = s.h.Serve(ServiceRequest{Args: args, OwnerOf: w.ownerOf})
 		cmd := args
 		if out.Cmd != nil {
 			cmd = out.Cmd
