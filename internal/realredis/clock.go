@@ -37,10 +37,13 @@ func (c *Clock) begin() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.start.IsZero() {
-		c.start = time.Now().Truncate(time.Millisecond)
+		c.start = wallMillis()
 	}
 	return c.start
 }
+
+// wallMillis is the wall clock's current whole millisecond.
+func wallMillis() time.Time { return time.Now().Truncate(time.Millisecond) }
 
 // Wait sleeps until the wall clock reaches virtual time t and gives the
 // virtual time then: t itself when the engine is within Precision of it
@@ -66,7 +69,7 @@ func (c *Clock) Epoch() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.start.IsZero() {
-		return time.Now().Truncate(time.Millisecond)
+		return wallMillis()
 	}
 	return c.start
 }

@@ -54,16 +54,23 @@ func StartPair() (*Pair, error) {
 		return nil, err
 	}
 	p := &Pair{Master: master, Replica: replica, relay: relay, m: master.Client(), r: replica.Client()}
-	deadline := time.Now().Add(10 * time.Second)
+	if err := poll(10*time.Second, 10*time.Millisecond, p.linked); err != nil {
+		p.Close()
+		return nil, fmt.Errorf("realredis: the replica on %s never linked to its master (%w)", replica.Addr, err)
+	}
+	return p, nil
+}
+
+// poll calls cond every interval until it returns nil, and gives its last
+// error once limit has passed.
+func poll(limit, every time.Duration, cond func() error) error {
+	deadline := time.Now().Add(limit)
 	for {
-		if err = p.linked(); err == nil {
-			return p, nil
+		err := cond()
+		if err == nil || time.Now().After(deadline) {
+			return err
 		}
-		if time.Now().After(deadline) {
-			p.Close()
-			return nil, fmt.Errorf("realredis: the replica on %s never linked to its master (%v)", replica.Addr, err)
-		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(every)
 	}
 }
 
@@ -90,17 +97,8 @@ func (p *Pair) linked() error {
 func (p *Pair) info(c *redis.Client) (map[string]string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
-	s, err := c.Info(ctx, "replication").Result()
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]string{}
-	for _, line := range strings.Split(s, "\n") {
-		if k, v, ok := strings.Cut(strings.TrimSpace(line), ":"); ok {
-			out[k] = v
-		}
-	}
-	return out, nil
+	info, err := c.InfoMap(ctx, "replication").Result()
+	return info["Replication"], err
 }
 
 func (p *Pair) offset(c *redis.Client, field string) (int64, error) {
@@ -118,34 +116,30 @@ func (p *Pair) Offset() (int64, error) { return p.offset(p.m, "master_repl_offse
 // Sync waits until the replica has applied everything the master has
 // streamed (the initial data), then holds the stream back from here on.
 func (p *Pair) Sync() error {
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		mo, err1 := p.Offset()
-		ro, err2 := p.offset(p.r, "slave_repl_offset")
-		if err1 == nil && err2 == nil && ro >= mo {
-			p.relay.Hold()
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("realredis: the replica did not catch up with its master (%v %v)", err1, err2)
-		}
-		time.Sleep(5 * time.Millisecond)
+	mo, err := p.Offset()
+	if err != nil {
+		return err
 	}
+	if err := p.await(mo, 5*time.Second); err != nil {
+		return err
+	}
+	p.relay.Hold()
+	return nil
 }
+
+// replicaOffset is how much of the master's stream the replica has applied.
+func (p *Pair) replicaOffset() (int64, error) { return p.offset(p.r, "slave_repl_offset") }
 
 // Deliver lets the held stream through, chunk by chunk, until the replica
 // has applied the master's offset target, and returns the commands the
 // replica received (keepalives left out).
 func (p *Pair) Deliver(target int64) ([][]string, error) {
 	var cmds [][]string
-	for {
-		ro, err := p.offset(p.r, "slave_repl_offset")
-		if err != nil {
-			return cmds, err
-		}
-		if ro >= target {
-			return cmds, nil
-		}
+	ro, err := p.replicaOffset()
+	if err != nil {
+		return nil, err
+	}
+	for ro < target {
 		chunk, err := p.relay.Next()
 		if err != nil {
 			return cmds, err
@@ -159,31 +153,35 @@ func (p *Pair) Deliver(target int64) ([][]string, error) {
 			}
 		}
 		var got [][]string
-		got, p.rest = respCommands(p.rest, chunk)
-		cmds = append(cmds, dataCommands(got)...)
-		if err := p.await(ro + int64(len(chunk))); err != nil {
+		got, p.rest = dataCommands(p.rest, chunk)
+		cmds = append(cmds, got...)
+		ro += int64(len(chunk)) // the replica has exactly what the relay gave it
+		if err := p.await(ro, Timeout); err != nil {
 			return cmds, err
 		}
 	}
+	return cmds, nil
 }
 
-// await waits until the replica's offset reaches off.
-func (p *Pair) await(off int64) error {
-	deadline := time.Now().Add(Timeout)
-	for {
-		ro, err := p.offset(p.r, "slave_repl_offset")
-		if err == nil && ro >= off {
-			return nil
+// await waits until the replica's offset reaches off, for at most limit.
+func (p *Pair) await(off int64, limit time.Duration) error {
+	err := poll(limit, time.Millisecond, func() error {
+		ro, err := p.replicaOffset()
+		if err == nil && ro < off {
+			err = fmt.Errorf("at %d", ro)
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("realredis: the replica did not apply offset %d (at %d, %v)", off, ro, err)
-		}
-		time.Sleep(time.Millisecond)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("realredis: the replica did not apply offset %d (%w)", off, err)
 	}
+	return nil
 }
 
-// dataCommands leaves out the stream's keepalives.
-func dataCommands(cmds [][]string) [][]string {
+// dataCommands splits a piece of the replication stream into its
+// commands (respCommands) and leaves out the stream's keepalives.
+func dataCommands(rest, chunk []byte) ([][]string, []byte) {
+	cmds, rest := respCommands(rest, chunk)
 	var out [][]string
 	for _, c := range cmds {
 		if len(c) > 0 && (strings.EqualFold(c[0], "PING") || strings.EqualFold(c[0], "REPLCONF")) {
@@ -191,7 +189,7 @@ func dataCommands(cmds [][]string) [][]string {
 		}
 		out = append(out, c)
 	}
-	return out
+	return out, rest
 }
 
 // Failover kills the master process at once (SIGKILL), drops what the
@@ -204,8 +202,8 @@ func (p *Pair) Failover() ([][]string, error) {
 	rest := p.rest
 	for _, chunk := range dropped {
 		var got [][]string
-		got, rest = respCommands(rest, chunk)
-		lost = append(lost, dataCommands(got)...)
+		got, rest = dataCommands(rest, chunk)
+		lost = append(lost, got...)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
