@@ -43,9 +43,9 @@ type verdict struct {
 	err error
 }
 
-// allVerdicts runs every scenario of f. On real servers they run at the
-// same time (each under its own key prefix): they mostly wait on the wall
-// clock, so the catalog takes as long as its longest lesson.
+// allVerdicts runs every scenario of f. On real servers they run
+// realredis.ConcurrentRuns at a time (each under its own key prefix): they
+// mostly wait on the wall clock.
 func allVerdicts(f *scenario.File, servers *realredis.Servers) []verdict {
 	out := make([]verdict, len(f.Scenarios))
 	if servers == nil {
@@ -56,10 +56,13 @@ func allVerdicts(f *scenario.File, servers *realredis.Servers) []verdict {
 		return out
 	}
 	var wg sync.WaitGroup
+	slots := make(chan struct{}, realredis.ConcurrentRuns)
 	for i := range f.Scenarios {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
 			sc := &f.Scenarios[i]
 			out[i].got, out[i].err = lesson.VerdictsOn(sc, sc.Seed, servers)
 		}()

@@ -14,12 +14,6 @@ import (
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
-// concurrentLessons is how many lessons run on the servers at once. They
-// run in real time and mostly wait on the wall clock, but their margins
-// are tens of milliseconds: more at once on a small machine (and under the
-// race detector) makes the engine fall behind Redis' clock.
-const concurrentLessons = 6
-
 // maxNodes is the most nodes a built-in scenario has (Redlock's five).
 const maxNodes = 5
 
@@ -61,7 +55,7 @@ func TestCatalogOnRealRedis(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// concurrentLessons at a time (they mostly wait on the wall clock),
+	// realredis.ConcurrentRuns at a time (they mostly wait on the wall clock),
 	// then one subtest each.
 	type result struct {
 		got  []string
@@ -70,7 +64,7 @@ func TestCatalogOnRealRedis(t *testing.T) {
 	}
 	results := make([]result, len(f.Scenarios))
 	var wg sync.WaitGroup
-	slots := make(chan struct{}, concurrentLessons)
+	slots := make(chan struct{}, realredis.ConcurrentRuns)
 	for i := range f.Scenarios {
 		wg.Add(1)
 		go func() {

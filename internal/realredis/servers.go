@@ -14,6 +14,13 @@ import (
 // AllowSharedDB.
 var ErrSharedDB = errors.New("realredis: the server's keyspace is not empty (use --allow-shared-db to share it; Lockstep touches only keys under " + PrefixRoot + ")")
 
+// ConcurrentRuns is how many lessons to run on real servers at once (the
+// CLI's and the tests' catalog runs). They run in real time and mostly wait
+// on the wall clock, but their margins are tens of milliseconds: more at
+// once on a small machine (and under the race detector) makes the engine
+// fall behind Redis' clock.
+const ConcurrentRuns = 6
+
 // Servers places runs on real servers, one URL per node in order: a
 // scenario's first node on the first server, and so on. Every run gets a
 // fresh key prefix and a wall clock that starts with its first move. It is
@@ -53,7 +60,8 @@ func NewServers(targets []Target, allowSharedDB bool) (*Servers, error) {
 func (s *Servers) Targets() []Target { return s.targets }
 
 // Place opens one backend per node under a fresh prefix and gives the
-// run's clock (started by the run's first move). The scenario's plain nodes take the servers in order. A
+// run's clock (started by the run's first move). The scenario's plain
+// nodes take the servers in order. A
 // master and its replica (a node with replica_of) run on a Pair of
 // redis-server processes started for this run, so that real replication
 // and a real failover touch nothing but the run's own servers.
@@ -66,13 +74,7 @@ func (s *Servers) Place(sc *scenario.Scenario, nodes []string) ([]sim.Backend, s
 			inPair[n.Name], inPair[n.ReplicaOf] = true, true
 		}
 	}
-	plain := 0
-	for _, n := range nodes {
-		if !inPair[n] {
-			plain++
-		}
-	}
-	if plain > len(s.targets) {
+	if plain := len(nodes) - len(inPair); plain > len(s.targets) {
 		return nil, nil, fmt.Errorf("scenario %s has %d nodes, --redis gives %d servers (one URL per node)",
 			sc.ID, plain, len(s.targets))
 	}
