@@ -10,9 +10,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-8}
-bin=$(mktemp -d)/sim.test
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bin=$tmp/sim.test out=$tmp/rounds
 go test -c -o "$bin" ./internal/sim
-out=$(mktemp)
 for r in $(seq 1 "$rounds"); do
 	"$bin" -test.run '^$' -test.bench 'EngineStep|RawRoundTrip' -test.benchtime 1s |
 		awk -v r="$r" '/ns\/op/ { name = $1; sub(/-[0-9]+$/, "", name); print r, name, $3 }' >>"$out"
@@ -30,4 +31,3 @@ for c in get set evalsha; do
 		printf '%-40s %6.2fx the raw round trip\n' "$e/$c" "$ratio"
 	done
 done
-rm -f "$out" "$bin"

@@ -231,7 +231,7 @@ func lockConfig(p *sim.Proc, node string, params lock.Params, owner string) lock
 		Mark:   p.Mark,
 		Own:    p.Own,
 		Fence:  p.SetFence,
-		SQL:    p.SQL(DBService),
+		SQL:    p.SQL(scenario.DBService),
 	}
 }
 

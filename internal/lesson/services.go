@@ -12,17 +12,12 @@ import (
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// The services a scenario may add beside its Redis nodes (named in
-// internal/scenario), and the key the write task writes.
-const (
-	StorageService = scenario.StorageService
-	DBService      = scenario.DBService
-	StorageKey     = "file"
-)
+// storageKey is the key the write task writes on the storage service.
+const storageKey = "file"
 
-// DefaultSweepAfter is the age of the lock rows the SQL cleanup job deletes
+// defaultSweepAfter is the age of the lock rows the SQL cleanup job deletes
 // when the scenario does not say.
-const DefaultSweepAfter = 10 * time.Second
+const defaultSweepAfter = 10 * time.Second
 
 // extend adds what a scenario has beyond masters: replicas, the storage
 // service, the SQL database.
@@ -37,26 +32,26 @@ func (r *Run) extend() error {
 		}
 	}
 	services := sc.Services()
-	if slices.Contains(services, StorageService) {
-		if _, err := w.AddService(StorageService, sim.NewStorage(sc.Storage != nil && sc.Storage.Fencing)); err != nil {
+	if slices.Contains(services, scenario.StorageService) {
+		if _, err := w.AddService(scenario.StorageService, sim.NewStorage(sc.Storage != nil && sc.Storage.Fencing)); err != nil {
 			return err
 		}
 	}
-	if slices.Contains(services, DBService) {
+	if slices.Contains(services, scenario.DBService) {
 		db, err := sim.NewSQLDB()
 		if err != nil {
 			return err
 		}
-		if _, err := w.AddService(DBService, db); err != nil {
+		if _, err := w.AddService(scenario.DBService, db); err != nil {
 			db.Close()
 			return err
 		}
 		if sc.SQL != nil && sc.SQL.SweepEvery > 0 {
 			after := sc.SQL.SweepAfter.D()
 			if after <= 0 {
-				after = DefaultSweepAfter
+				after = defaultSweepAfter
 			}
-			if err := w.Sweep(DBService, sc.SQL.SweepEvery.D(), after); err != nil {
+			if err := w.Sweep(scenario.DBService, sc.SQL.SweepEvery.D(), after); err != nil {
 				return err
 			}
 		}
@@ -80,12 +75,12 @@ func writeTask(ctx context.Context, p *sim.Proc, c scenario.Client) error {
 	if err := p.Sleep(ctx, c.Work.D()); err != nil {
 		return err
 	}
-	args := []string{"WRITE", StorageKey, "report-by-" + p.Name()}
+	args := []string{"WRITE", storageKey, "report-by-" + p.Name()}
 	tok := p.Fence()
 	if tok > 0 {
 		args = append(args, "TOKEN", fmt.Sprint(tok))
 	}
-	_, err := p.Call(ctx, StorageService, args...)
+	_, err := p.Call(ctx, scenario.StorageService, args...)
 	switch {
 	case errors.Is(err, sim.ErrFenced):
 		p.Mark("write-rejected", fmt.Sprintf("the storage refused fencing token %d", tok))
