@@ -50,15 +50,8 @@ type Redlock struct {
 	held  bool // a lease won by Lock and not yet given back by Unlock
 }
 
-// NewRedlock builds the lock over c.Nodes (or c.Redis alone).
+// NewRedlock builds the lock over c.Nodes.
 func NewRedlock(c Config) Locker { return &Redlock{c: c} }
-
-func (l *Redlock) nodes() []Redis {
-	if len(l.c.Nodes) > 0 {
-		return l.c.Nodes
-	}
-	return []Redis{l.c.Redis}
-}
 
 // Until is when the current lock's validity runs out, on the client's clock.
 func (l *Redlock) Until() time.Time { return l.until }
@@ -66,7 +59,7 @@ func (l *Redlock) Until() time.Time { return l.until }
 // Lock runs votes until one wins a majority with validity left.
 func (l *Redlock) Lock(ctx context.Context) error {
 	c := &l.c
-	nodes := l.nodes()
+	nodes := l.c.Nodes
 	quorum := len(nodes)/2 + 1
 	if q := c.Params.Int("quorum"); q > 0 {
 		quorum = min(q, len(nodes))
@@ -134,7 +127,7 @@ func (l *Redlock) release(ctx context.Context, nodes []Redis) int {
 // value.
 func (l *Redlock) Unlock(ctx context.Context) error {
 	l.held = false
-	if l.release(ctx, l.nodes()) == 0 {
+	if l.release(ctx, l.c.Nodes) == 0 {
 		return ErrNotHeld
 	}
 	return nil
