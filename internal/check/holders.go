@@ -36,6 +36,14 @@ func (h holders) observe(e *sim.Event) {
 }
 
 // sorted lists the holdings by key.
+// owner is the client holding lock key id ("node/key"), or "".
+func (h holders) owner(id string) string {
+	if x, ok := h[id]; ok {
+		return x.owner
+	}
+	return ""
+}
+
 func (h holders) sorted() []*holding {
 	out := make([]*holding, 0, len(h))
 	for _, v := range h {

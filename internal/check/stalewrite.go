@@ -21,12 +21,12 @@ const StaleWrite = "stale-write"
 type staleWriteRule struct {
 	held  holders
 	count map[string]int // client -> lock keys it holds now
-	ever  map[string]int // client -> seq at which it last began to hold a lock
+	since map[string]int // client -> seq at which it last began to hold a lock
 	lost  map[string]int // client -> seq of the event that ended its last lease
 }
 
 func newStaleWriteRule() *staleWriteRule {
-	return &staleWriteRule{held: holders{}, count: map[string]int{}, ever: map[string]int{}, lost: map[string]int{}}
+	return &staleWriteRule{held: holders{}, count: map[string]int{}, since: map[string]int{}, lost: map[string]int{}}
 }
 
 func (r *staleWriteRule) observe(e *sim.Event) []sim.Event {
@@ -35,18 +35,11 @@ func (r *staleWriteRule) observe(e *sim.Event) []sim.Event {
 	before := map[string]string{}
 	for _, k := range e.Keys {
 		id := e.Node + "/" + k.Key
-		if h, ok := r.held[id]; ok {
-			before[id] = h.owner
-		} else {
-			before[id] = ""
-		}
+		before[id] = r.held.owner(id)
 	}
 	r.held.observe(e)
 	for id, was := range before {
-		now := ""
-		if h, ok := r.held[id]; ok {
-			now = h.owner
-		}
+		now := r.held.owner(id)
 		if was == now {
 			continue
 		}
@@ -57,14 +50,14 @@ func (r *staleWriteRule) observe(e *sim.Event) []sim.Event {
 		}
 		if now != "" {
 			if r.count[now]++; r.count[now] == 1 {
-				r.ever[now] = e.Seq
+				r.since[now] = e.Seq
 			}
 		}
 	}
 	if e.Kind != sim.KindExec || e.Client == "" || len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") || e.Reply != "OK" {
 		return nil
 	}
-	got, had := r.ever[e.Client]
+	got, had := r.since[e.Client]
 	if !had || r.count[e.Client] > 0 {
 		return nil
 	}

@@ -143,6 +143,7 @@ type scope struct {
 	clients  []string
 	nodes    []string // Redis nodes
 	services []string // services beside them (storage, db)
+	lanes    []string // nodes, then services: what a match's node may name
 	horizon  time.Duration
 }
 
@@ -216,6 +217,7 @@ func (c *checker) nodes(s *Scenario, p string, sc *scope) {
 // name of one, since both are lanes of the timeline.
 func (c *checker) services(s *Scenario, p string, sc *scope) {
 	sc.services = s.Services()
+	sc.lanes = append(slices.Clone(sc.nodes), sc.services...)
 	for i, n := range s.Nodes {
 		if slices.Contains(sc.services, n.Name) {
 			c.at(fmt.Sprintf("%s.nodes[%d].name", p, i), "node name %q is taken by the scenario's %s service; choose another", n.Name, n.Name)
@@ -462,8 +464,8 @@ func (c *checker) match(m *Match, p string, sc *scope) {
 	if m.Client != "" && !slices.Contains(sc.clients, m.Client) {
 		c.undeclared(p+".client", "client", m.Client, sc.clients)
 	}
-	if lanes := append(slices.Clone(sc.nodes), sc.services...); m.Node != "" && !slices.Contains(lanes, m.Node) {
-		c.undeclared(p+".node", "node", m.Node, lanes)
+	if m.Node != "" && !slices.Contains(sc.lanes, m.Node) {
+		c.undeclared(p+".node", "node", m.Node, sc.lanes)
 	}
 	if m.Nth < 0 {
 		c.at(p+".nth", "nth counts from 1, got %d", m.Nth)
