@@ -29,9 +29,11 @@ if [ -n "$unformatted" ]; then
   exit 1
 fi
 go vet ./...
-# The real-Redis tests run lessons in real time against redis-server, with
-# margins of tens of milliseconds: they run after the rest, on their own,
-# rather than beside the browser tests on a two-core machine.
+# The real-Redis tests run the whole catalog in real time against
+# redis-server, with margins of tens of milliseconds: they run after the
+# rest, on their own, rather than beside the browser tests on a two-core
+# machine. (The browser's own real-Redis test, in internal/e2e, runs two
+# lessons with wide margins.)
 go test -race -count=1 $(go list ./... | grep -v '/internal/realredis')
 go test -race -count=1 ./internal/realredis/...
 go run ./cmd/visualizer test
