@@ -15,9 +15,17 @@ const (
 	Safe            = "safe"
 )
 
-// Options say what the checker watches.
+// Options say what the checker watches: what the log alone does not say.
 type Options struct {
-	StockKey string // the stock counter's key; "" checks no stock
+	StockKey string // the stock counter's key, on the first node; "" checks no stock
+	// Locks are the keys of the scenario's locks (its resources). A mark
+	// that names a lock adds it too; keys that no lock names are data.
+	Locks []string
+	// Quorum is, per lock, on how many serving nodes a client must hold
+	// its key to hold the lock (Redlock's quorum); 1 when absent.
+	Quorum map[string]int
+	// ReplicaOf maps each replica node to its master.
+	ReplicaOf map[string]string
 }
 
 // rule is one invariant: it reads every event and reports violations as

@@ -3,6 +3,7 @@ package lesson
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -54,7 +55,7 @@ func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Bac
 			w.AddNodeOn(name, backends[i])
 		}
 	}
-	r := &Run{Scenario: sc, Seed: seed, World: w, Checker: check.New(check.Options{StockKey: StockKey})}
+	r := &Run{Scenario: sc, Seed: seed, World: w, Checker: check.New(CheckOptions(sc))}
 	w.Watch(func(e *sim.Event) {
 		for _, v := range r.Checker.Observe(e) {
 			w.Emit(v)
@@ -65,6 +66,46 @@ func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Bac
 		return nil, err
 	}
 	return r, nil
+}
+
+// CheckOptions tells the checker what the scenario's log does not: the
+// stock key, the keys of its clients' locks, Redlock's quorum and which
+// nodes are replicas.
+func CheckOptions(sc *scenario.Scenario) check.Options {
+	opt := check.Options{StockKey: StockKey, Quorum: map[string]int{}, ReplicaOf: map[string]string{}}
+	masters := 0
+	for _, n := range sc.Nodes {
+		if n.ReplicaOf != "" {
+			opt.ReplicaOf[n.Name] = n.ReplicaOf
+		} else {
+			masters++
+		}
+	}
+	if len(sc.Nodes) == 0 {
+		masters = 1
+	}
+	for _, c := range sc.Clients {
+		algo, ok := lock.Lookup(c.Algorithm)
+		if !ok || algo.Unguarded {
+			continue
+		}
+		params, err := algo.Resolve(c.Params)
+		if err != nil {
+			continue
+		}
+		res := Resource(params)
+		if !slices.Contains(opt.Locks, res) {
+			opt.Locks = append(opt.Locks, res)
+		}
+		if c.Algorithm == "redlock" {
+			q := masters/2 + 1
+			if n := params.Int("quorum"); n > 0 {
+				q = min(n, masters)
+			}
+			opt.Quorum[res] = max(opt.Quorum[res], q)
+		}
+	}
+	return opt
 }
 
 // NodeNames gives the scenario's nodes (one "redis" node by default).
@@ -228,11 +269,21 @@ func lockConfig(p *sim.Proc, node string, params lock.Params, owner string) lock
 		Params: params,
 		Nodes:  redisNodes(p),
 		Spawn:  p.Go,
-		Mark:   p.Mark,
+		Mark:   func(name, note string) { p.MarkLock(name, Resource(params), note) },
 		Own:    p.Own,
 		Fence:  p.SetFence,
 		SQL:    p.SQL(scenario.DBService),
 	}
+}
+
+// Resource is the lock a client's marks are about: its algorithm's key
+// ("lock" for the in-process mutex, which has none: it stands for the
+// same resource in every process).
+func Resource(params lock.Params) string {
+	if k := params.String("key"); k != "" {
+		return k
+	}
+	return "lock"
 }
 
 // task is the work inside the critical section.

@@ -128,7 +128,7 @@ func (in *instance) buyItemLocked(ctx context.Context, thread string) error {
 	l := cl.algo.New(lockConfig(p, cl.node, params, in.owner(thread)))
 	if err := l.Lock(ctx); err != nil {
 		if errors.Is(err, lock.ErrNotAcquired) {
-			p.Mark("gave-up", "could not lock "+item)
+			p.MarkLock("gave-up", params["key"].(string), "could not lock "+item)
 			return nil
 		}
 		return err
@@ -137,7 +137,7 @@ func (in *instance) buyItemLocked(ctx context.Context, thread string) error {
 		return err
 	}
 	if err := l.Unlock(ctx); err != nil && !errors.Is(err, lock.ErrNotHeld) {
-		p.Mark("release-failed", err.Error())
+		p.MarkLock("release-failed", params["key"].(string), err.Error())
 	}
 	return nil
 }

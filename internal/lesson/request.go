@@ -117,17 +117,18 @@ func (in *instance) request(ctx context.Context, thread string) error {
 		return in.optimistic(ctx, opt)
 	}
 	guarded := !cl.algo.Unguarded
+	res := Resource(cl.params)
 	depth := cl.c.Reentry
 	if depth < 1 {
 		depth = 1
 	}
 	for d := 1; d <= depth; d++ {
 		if d > 1 && guarded {
-			p.Mark("reenter", fmt.Sprintf("asks again for the lock it holds (hold %d of %d)", d, depth))
+			p.MarkLock("reenter", res, fmt.Sprintf("asks again for the lock it holds (hold %d of %d)", d, depth))
 		}
 		if err := l.Lock(ctx); err != nil {
 			if errors.Is(err, lock.ErrNotAcquired) {
-				p.Mark("gave-up", "could not acquire the lock in time")
+				p.MarkLock("gave-up", res, "could not acquire the lock in time")
 				for ; d > 1; d-- {
 					in.unlock(ctx, l, d-1, depth)
 				}
@@ -139,12 +140,12 @@ func (in *instance) request(ctx context.Context, thread string) error {
 			continue
 		}
 		if depth > 1 {
-			p.Mark("acquired", fmt.Sprintf("hold %d of %d", d, depth))
+			p.MarkLock("acquired", res, fmt.Sprintf("hold %d of %d", d, depth))
 		} else {
-			p.Mark("acquired", "")
+			p.MarkLock("acquired", res, "")
 		}
 		if d == 1 {
-			p.Mark("enter", "")
+			p.MarkLock("enter", res, "")
 		}
 	}
 	idle := false
@@ -155,14 +156,14 @@ func (in *instance) request(ctx context.Context, thread string) error {
 	}
 	if !guarded || cl.c.KeepLock {
 		if cl.c.KeepLock && guarded {
-			p.Mark("kept", "the request ends without releasing: the unlock is left to a later callback")
+			p.MarkLock("kept", res, "the request ends without releasing: the unlock is left to a later callback")
 		}
 		if idle {
 			return p.Sleep(ctx, cl.c.Work.D())
 		}
 		return nil
 	}
-	p.Mark("leave", "")
+	p.MarkLock("leave", res, "")
 	for d := depth; d >= 1; d-- {
 		in.unlock(ctx, l, d, depth)
 	}
@@ -194,11 +195,11 @@ func (in *instance) unlock(ctx context.Context, l lock.Locker, d, depth int) {
 	}
 	switch err := l.Unlock(ctx); {
 	case errors.Is(err, lock.ErrNotHeld):
-		in.p.Mark("release-refused", "the lock was no longer ours; left it alone")
+		in.p.MarkLock("release-refused", Resource(in.cl.params), "the lock was no longer ours; left it alone")
 	case err != nil:
-		in.p.Mark("release-failed", err.Error())
+		in.p.MarkLock("release-failed", Resource(in.cl.params), err.Error())
 	default:
-		in.p.Mark("released", note)
+		in.p.MarkLock("released", Resource(in.cl.params), note)
 	}
 }
 

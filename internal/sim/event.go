@@ -85,6 +85,7 @@ type Event struct {
 	Reply  string        `json:"reply,omitempty"`
 	Keys   []KeyState    `json:"keys,omitempty"`
 	Name   string        `json:"name,omitempty"` // the mark, fault or verdict name
+	Lock   string        `json:"lock,omitempty"` // for a mark: the lock (its key) the step is about
 	Note   string        `json:"note,omitempty"`
 	Say    *Text         `json:"say,omitempty"`
 	Refs   []int         `json:"refs,omitempty"` // seqs of the events a verdict or narration points at
@@ -129,6 +130,9 @@ func (e *Event) String() string {
 		b.WriteString(who)
 		if e.Name != "" {
 			b.WriteString(" " + e.Name)
+		}
+		if e.Lock != "" {
+			b.WriteString(" " + e.Lock)
 		}
 	}
 	for i, k := range e.Keys {

@@ -124,10 +124,15 @@ func (p *Proc) Sleep(ctx context.Context, d time.Duration) error {
 
 // Mark reports a step of the algorithm (acquired, enter, leave, released,
 // ...) as an event. Marks are what the checker and fault triggers read.
-func (p *Proc) Mark(name, note string) {
+func (p *Proc) Mark(name, note string) { p.MarkLock(name, "", note) }
+
+// MarkLock reports a step of a lock algorithm about the lock whose key is
+// lock (acquired, enter, leave, released, ...): the checker tells locks
+// apart by it.
+func (p *Proc) MarkLock(name, lock, note string) {
 	th := p.w.current(p)
 	th.live()
-	p.w.emit(Event{Kind: KindMark, Client: p.name, Thread: th.name, Name: name, Note: note})
+	p.w.emit(Event{Kind: KindMark, Client: p.name, Thread: th.name, Name: name, Lock: lock, Note: note})
 	th.live()
 }
 
