@@ -12,7 +12,7 @@ import (
 // the verdict names at the end.
 func feed(t *testing.T, events []sim.Event) []string {
 	t.Helper()
-	c := New(Options{})
+	c := New(Options{Locks: []string{"lock"}})
 	for i := range events {
 		events[i].Seq = i + 1
 		c.Observe(&events[i])
