@@ -63,20 +63,20 @@ type change struct {
 // clients are alive, which nodes serve. Rules read it; only observe
 // changes it.
 type model struct {
-	opt       Options
-	locks     map[string]bool
-	keys      map[string]*slot   // node + "\x00" + key
-	history   map[string][]write // node + "\x00" + key -> values clients wrote
-	inc       map[string]int     // client -> current incarnation (its crashes so far)
-	crashes   map[string][]int   // client -> seq of each crash, by incarnation
-	ended     map[thread]int     // thread -> seq of its done with an error
-	depth     map[thread]map[string]int
-	inside    map[string][]entry // lock -> threads inside, in order of entry
-	down      map[string]bool    // node -> down (node-crash until node-restart)
-	retired   map[string]bool    // failed-over masters
-	promoted  map[string]bool    // replicas promoted by a failover
-	unanswered map[int]int       // request -> seq of its lost or timeout event
-	last      *sim.Event
+	opt        Options
+	locks      map[string]bool
+	keys       map[string]*slot   // node + "\x00" + key
+	history    map[string][]write // node + "\x00" + key -> values clients wrote
+	inc        map[string]int     // client -> current incarnation (its crashes so far)
+	crashes    map[string][]int   // client -> seq of each crash, by incarnation
+	ended      map[thread]int     // thread -> seq of its done with an error
+	depth      map[thread]map[string]int
+	inside     map[string][]entry // lock -> threads inside, in order of entry
+	down       map[string]bool    // node -> down (node-crash until node-restart)
+	retired    map[string]bool    // failed-over masters
+	promoted   map[string]bool    // replicas promoted by a failover
+	unanswered map[int]int        // request -> seq of its lost or timeout event
+	last       *sim.Event
 }
 
 // entry is a thread inside a lock, since its enter mark.
