@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
@@ -66,20 +67,12 @@ func (cl *client) run(ctx context.Context, p *sim.Proc) error {
 			p.Mark("dispatch", fmt.Sprintf("request %d runs on pool thread %s", i, id))
 			err := in.request(ctx, id)
 			in.free = append(in.free, n)
-			sortInts(in.free)
+			slices.Sort(in.free)
 			in.slots.Release()
 			return err
 		})
 	}
 	return nil
-}
-
-func sortInts(a []int) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
 }
 
 // owner is the identity the lock stores, by the algorithm's owner
