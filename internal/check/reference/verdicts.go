@@ -250,7 +250,9 @@ func (m *model) stock() []Verdict {
 		return []Verdict{{Name: oversell, Refs: refs(append(positive, negative...)...)}}
 	}
 	for _, w := range m.writes {
-		if w.from != nil && w.from.ver.id != w.latest.id {
+		// A node that lost the stock (restarted empty) overwrote nothing:
+		// there must be a write in between for the update to be lost.
+		if w.from != nil && w.latest.id != 0 && w.from.ver.id != w.latest.id {
 			return []Verdict{{Name: lostUpdate, Refs: refs(w.from.seq, w.latest.id, w.seq)}}
 		}
 	}
