@@ -119,35 +119,81 @@ func (d diff) String() string {
 	return b.String()
 }
 
-// names lists verdict names, for the summary.
-func names(vs []reference.Verdict) string {
+// causes sorts a disagreement by verdict name: a verdict only one side
+// reports, or the same verdict (by name and moment) with other proving
+// events, or at another moment.
+func causes(prod, ref []reference.Verdict) []string {
 	var out []string
-	for _, v := range vs {
-		out = append(out, v.Name)
+	add := func(s string) {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
 	}
-	return strings.Join(out, ",")
+	rest := slices.Clone(ref)
+	var unmatched []reference.Verdict
+	for _, p := range prod {
+		i := slices.IndexFunc(rest, func(r reference.Verdict) bool {
+			return r.Name == p.Name && r.After == p.After && slices.Equal(r.Refs, p.Refs)
+		})
+		if i >= 0 {
+			rest = slices.Delete(rest, i, i+1)
+			continue
+		}
+		unmatched = append(unmatched, p)
+	}
+	for _, p := range unmatched {
+		i := slices.IndexFunc(rest, func(r reference.Verdict) bool { return r.Name == p.Name && r.After == p.After })
+		if i < 0 {
+			i = slices.IndexFunc(rest, func(r reference.Verdict) bool { return r.Name == p.Name })
+			if i < 0 {
+				add(p.Name + ": only production")
+				continue
+			}
+			add(p.Name + ": reported at another moment")
+		} else {
+			add(p.Name + ": other proving events")
+		}
+		rest = slices.Delete(rest, i, i+1)
+	}
+	for _, r := range rest {
+		add(r.Name + ": only reference")
+	}
+	if len(out) == 0 {
+		add("order differs")
+	}
+	return out
 }
 
-// report fails t with each difference in full (at most a few, the rest
-// counted) and a summary of them by verdict names.
+// report fails t with each difference in full (the first few, all with
+// -v; LOCKSTEP_DIFF_CAUSE="deadlock: only reference" shows only the runs of
+// one cause) and a summary of their causes.
 func report(t *testing.T, ds []diff, of int) {
 	t.Helper()
 	if len(ds) == 0 {
 		return
 	}
-	byKind := map[string]int{}
-	for i, d := range ds {
-		byKind["production "+names(d.prod)+" / reference "+names(d.ref)]++
-		if i < 5 || testing.Verbose() {
+	byCause := map[string]int{}
+	only := os.Getenv("LOCKSTEP_DIFF_CAUSE") // print only the runs of this cause
+	shown := 0
+	for _, d := range ds {
+		cs := causes(d.prod, d.ref)
+		for _, c := range cs {
+			byCause[c]++
+		}
+		if only != "" && !slices.Contains(cs, only) {
+			continue
+		}
+		if shown < 5 || testing.Verbose() {
 			t.Error(d.String())
 		}
+		shown++
 	}
 	var lines []string
-	for k, n := range byKind {
-		lines = append(lines, fmt.Sprintf("%4d  %s", n, k))
+	for k, n := range byCause {
+		lines = append(lines, fmt.Sprintf("%4d runs  %s", n, k))
 	}
 	slices.Sort(lines)
-	t.Errorf("%d of %d runs differ:\n%s", len(ds), of, strings.Join(lines, "\n"))
+	t.Errorf("%d of %d runs differ; by cause:\n%s", len(ds), of, strings.Join(lines, "\n"))
 }
 
 // Every built-in lesson, run with its own seed: both checkers give the same

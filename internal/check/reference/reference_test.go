@@ -174,7 +174,7 @@ func TestForeignUnlockBareThreadID(t *testing.T) {
 	b := &logb{}
 	b.call("A", "redis", []string{"EVAL", "lock", "exec-1"}, "(nil)", hash("lock", "exec-1=1", 3000))
 	b.mark("A", "acquired", "lock")
-	b.at(3 * time.Second).expire("redis", gone("lock"))
+	b.at(3*time.Second).expire("redis", gone("lock"))
 	gaveB := b.call("B", "redis", []string{"EVAL", "lock", "exec-1"}, "(nil)", hash("lock", "exec-1=1", 3000))
 	b.mark("B", "acquired", "lock")
 	del := b.call("A", "redis", []string{"EVAL", "unlock", "lock", "exec-1"}, "(integer) 1", gone("lock"))
@@ -361,7 +361,10 @@ func TestStaleWriteFenced(t *testing.T) {
 			b.acquire("B", "redis", "lock", "b", 1000)
 			b.note("B", "token", "lock", "fencing token 2")
 		}
-		w := b.call("A", "storage", []string{"WRITE", "file", "by-A", "TOKEN", "1"}, "OK", str("file", "by-A", "", -1))
+		c, th := who("A")
+		send := b.add(sim.Event{Kind: sim.KindSend, Client: c, Thread: th, Node: "storage", Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"}})
+		w := b.add(sim.Event{Kind: sim.KindExec, Client: c, Thread: th, Node: "storage", Req: send, Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"},
+			Reply: "OK", Keys: []sim.KeyState{str("file", "by-A", "", -1)}, Note: "token 1 >= highest seen 1: accepted"})
 		got := Check(b.evs, opts("lock"))
 		if newer {
 			want(t, got, v(mutualExclusion, 12, exec+3, 12), v(staleWrite, w, exec, exp, w))
@@ -381,6 +384,19 @@ func TestOversell(t *testing.T) {
 	wa := b.call("A", "redis", []string{"SET", "stock", "0"}, "OK", str("stock", "0", "", -1))
 	wb := b.call("B", "redis", []string{"SET", "stock", "0"}, "OK", str("stock", "0", "", -1))
 	want(t, Check(b.evs, opts()), v(oversell, 0, wa, wb))
+}
+
+// A plain storage does not fence: a write with a token, after the lease
+// ended, is stale even if no newer token was issued.
+func TestStaleWriteTokenToPlainStorage(t *testing.T) {
+	b := &logb{}
+	exec := b.acquire("A", "redis", "lock", "a", 1000)
+	b.note("A", "token", "lock", "fencing token 1")
+	exp := b.at(time.Second).expire("redis", gone("lock"))
+	send := b.add(sim.Event{Kind: sim.KindSend, Client: "A", Thread: "main", Node: "storage", Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"}})
+	w := b.add(sim.Event{Kind: sim.KindExec, Client: "A", Thread: "main", Node: "storage", Req: send, Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"},
+		Reply: "OK", Keys: []sim.KeyState{str("file", "by-A", "", -1)}, Note: "plain storage: every write is accepted"})
+	want(t, Check(b.evs, opts("lock")), v(staleWrite, w, exec, exp, w))
 }
 
 // Issue 9, class 6: A and B both read 10 and write 9 (B's write overwrote

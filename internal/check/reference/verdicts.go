@@ -91,8 +91,9 @@ func (m *model) track(e *sim.Event) {
 }
 
 // staleWrite: the storage accepted a WRITE from a thread that believes it
-// holds R but does not hold it; with a fenced write (TOKEN n), only if
-// another client was issued a newer token for R before it.
+// holds R but does not hold it; with a fencing storage (a write with TOKEN
+// n), only if another client was issued a newer token (larger than n) for
+// R before it.
 func (m *model) staleWrite(e *sim.Event, t threadID) {
 	if len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") || e.Reply != "OK" || e.Client == "" {
 		return
@@ -105,8 +106,11 @@ func (m *model) staleWrite(e *sim.Event, t threadID) {
 		}
 	}
 	sort.Strings(believed)
+	// A fenced write: a WRITE with TOKEN n to a fencing storage. The log
+	// says which storage it is only in the exec's note: a plain storage
+	// notes that it accepts every write.
 	fenced, tok := false, int64(0)
-	for i := 0; i+1 < len(e.Cmd); i++ {
+	for i := 0; i+1 < len(e.Cmd) && !strings.HasPrefix(e.Note, "plain storage"); i++ {
 		if strings.EqualFold(e.Cmd[i], "TOKEN") {
 			if n, err := strconv.ParseInt(e.Cmd[i+1], 10, 64); err == nil {
 				fenced, tok = true, n
