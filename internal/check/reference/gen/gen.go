@@ -186,7 +186,7 @@ func tweakInto(r *rand.Rand, a *lock.Info, params map[string]any) map[string]any
 		}
 		switch p.Name {
 		case "ttl":
-			params[p.Name] = dur(pick(r, 300, 1000, 2000, 3000, 5000, 10000))
+			params[p.Name] = dur(pick(r, 1000, 2000, 3000, 5000, 10000))
 		case "retry":
 			params[p.Name] = dur(pick(r, 10, 100, 500))
 		case "retry_jitter":
