@@ -1,0 +1,318 @@
+// Package gen makes random scenarios for the differential test of the two
+// checkers: random algorithms of the lock catalog (each with the nodes and
+// services it needs), 2–5 clients on one or two locks, random TTLs, work,
+// retries, requests, threads, re-entry and kept locks, and faults of every
+// kind of the menu at times or on events. Everything comes from one
+// explicit seed: the same seed makes the same scenarios.
+package gen
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/lock"
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// FaultKinds are the faults of the menu (docs/scenarios.md), each of which
+// the generator uses.
+var FaultKinds = []string{"crash", "restart", "pause", "drop-request", "drop-reply", "partition",
+	"heal", "node-crash", "node-restart", "clock-jump", "skew", "failover"}
+
+// Generated is one generated scenario: its YAML text and, when the
+// validator accepts it, the parsed scenario.
+type Generated struct {
+	YAML     []byte
+	Scenario *scenario.Scenario // nil when refused
+	Err      error              // why the validator refused it
+}
+
+// Generate makes the scenario number i of the corpus seeded by seed, and
+// parses it back through the validator.
+func Generate(seed uint64, i int) Generated {
+	r := rand.New(rand.NewPCG(seed, uint64(i)))
+	sc := Random(r, fmt.Sprintf("gen-%d", i))
+	text, err := scenario.MarshalScenario(sc)
+	if err != nil {
+		return Generated{Err: err}
+	}
+	f, err := scenario.Parse(fmt.Sprintf("gen-%d.yaml", i), text)
+	if err != nil {
+		return Generated{YAML: text, Err: err}
+	}
+	return Generated{YAML: text, Scenario: &f.Scenarios[0]}
+}
+
+func d(x time.Duration) scenario.Duration   { return scenario.Duration(x) }
+func dp(x time.Duration) *scenario.Duration { v := d(x); return &v }
+func ms(n int) time.Duration                { return time.Duration(n) * time.Millisecond }
+
+// pick returns a random element.
+func pick[T any](r *rand.Rand, xs ...T) T { return xs[r.IntN(len(xs))] }
+
+// group is one lock the scenario's clients share: an algorithm on a key.
+type group struct {
+	algo   *lock.Info
+	params map[string]any
+}
+
+// Random makes one random scenario with the given id.
+func Random(r *rand.Rand, id string) *scenario.Scenario {
+	sc := &scenario.Scenario{ID: id, Title: textOf("generated " + id), Expect: []string{"safe"},
+		Seed: r.Int64N(1000)}
+	sc.Horizon = d(time.Duration(pick(r, 3, 5, 8, 12, 15, 20)) * time.Second)
+	horizon := sc.Horizon.D()
+
+	groups := []group{newGroup(r, "lock")}
+	if r.IntN(3) == 0 {
+		groups = append(groups, newGroup(r, pick(r, "lock:a", "lock:b", "lock")))
+	}
+	var redlock, failover, fencing bool
+	for _, g := range groups {
+		redlock = redlock || g.algo.ID == "redlock"
+		failover = failover || g.algo.ID == "replica-failover"
+		fencing = fencing || g.algo.ID == "fencing-token"
+	}
+
+	// Nodes: one master, or Redlock's masters; a replica of the first master
+	// when replica-failover needs it (and sometimes otherwise).
+	var masters []string
+	if redlock {
+		n := pick(r, 3, 5)
+		for i := 1; i <= n; i++ {
+			sc.Nodes = append(sc.Nodes, scenario.Node{Name: fmt.Sprintf("r%d", i)})
+			masters = append(masters, fmt.Sprintf("r%d", i))
+		}
+	} else {
+		sc.Nodes = append(sc.Nodes, scenario.Node{Name: "redis"})
+		masters = []string{"redis"}
+	}
+	if failover || r.IntN(6) == 0 {
+		sc.Nodes = append(sc.Nodes, scenario.Node{Name: "replica", ReplicaOf: masters[0],
+			Lag: d(ms(pick(r, 0, 50, 200, 500)))})
+	}
+	if r.IntN(8) == 0 {
+		sc.Nodes[r.IntN(len(sc.Nodes))].Offset = d(ms(pick(r, -500, 300, 2000)))
+	}
+	nodes := make([]string, len(sc.Nodes))
+	for i, n := range sc.Nodes {
+		nodes[i] = n.Name
+	}
+	if r.IntN(4) == 0 {
+		sc.Network = scenario.Network{Latency: d(ms(pick(r, 1, 2, 5))), Jitter: d(ms(pick(r, 0, 1, 3))),
+			Timeout: d(ms(pick(r, 50, 200, 1000)))}
+	}
+	sc.Data = map[string]string{"stock": fmt.Sprint(pick(r, 1, 2, 3, 10))}
+
+	// Clients.
+	nc := 2 + r.IntN(4)
+	names := []string{"A", "B", "C", "D", "E"}[:nc]
+	write := fencing || r.IntN(8) == 0
+	for i, name := range names {
+		g := groups[r.IntN(len(groups))]
+		c := scenario.Client{Name: name, Algorithm: g.algo.ID, Params: g.params}
+		if r.IntN(4) == 0 { // a client of its own flavour
+			c.Params = tweak(r, g.algo, g.params)
+		}
+		if i > 0 {
+			c.Start = d(ms(pick(r, 0, 10, 50, 100, 500, 1500, 3000)))
+		}
+		c.Work = d(ms(pick(r, 0, 50, 200, 1000, 2500, 4000)))
+		if r.IntN(3) == 0 {
+			c.Requests = 1 + r.IntN(3)
+		}
+		if r.IntN(6) == 0 {
+			c.Threads = 1 + r.IntN(3)
+			c.Requests = max(c.Requests, 2)
+		}
+		if r.IntN(6) == 0 && g.algo.ID != "watch-multi-exec" {
+			c.Reentry = 2
+		}
+		if r.IntN(10) == 0 && g.algo.ID != "watch-multi-exec" {
+			c.KeepLock = true
+		}
+		switch {
+		case g.algo.ID == "fencing-token" || write && g.algo.ID != "watch-multi-exec" && r.IntN(2) == 0:
+			c.Task = "write"
+		case g.algo.ID != "watch-multi-exec" && r.IntN(8) == 0:
+			c.Task = "none"
+		}
+		if r.IntN(10) == 0 {
+			c.Skew = d(ms(pick(r, -1000, 500, 3000)))
+		}
+		sc.Clients = append(sc.Clients, c)
+	}
+	if slices.ContainsFunc(sc.Clients, func(c scenario.Client) bool { return c.Task == "write" }) {
+		sc.Storage = &scenario.Storage{Fencing: fencing && r.IntN(3) > 0}
+	}
+
+	// Faults: zero to four, of every kind.
+	nf := r.IntN(5)
+	for range nf {
+		sc.Faults = append(sc.Faults, randomFault(r, sc, names, nodes, masters, horizon)...)
+	}
+	return sc
+}
+
+func textOf(s string) sim.Text { return sim.Text{En: s, Zh: s} }
+
+// newGroup picks an algorithm and its parameters for a lock key.
+func newGroup(r *rand.Rand, key string) group {
+	a := lock.Algorithms[r.IntN(len(lock.Algorithms))]
+	params := map[string]any{}
+	if _, ok := a.Param("key"); ok && key != "lock" {
+		params["key"] = key
+	}
+	return group{algo: a, params: tweakInto(r, a, params)}
+}
+
+// tweak copies params and changes some of them.
+func tweak(r *rand.Rand, a *lock.Info, params map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range params {
+		out[k] = v
+	}
+	return tweakInto(r, a, out)
+}
+
+// tweakInto sets some of the algorithm's parameters to random values.
+func tweakInto(r *rand.Rand, a *lock.Info, params map[string]any) map[string]any {
+	for _, p := range a.Params {
+		if r.IntN(5) >= 2 {
+			continue
+		}
+		switch p.Name {
+		case "ttl":
+			params[p.Name] = dur(pick(r, 1000, 2000, 3000, 5000, 10000))
+		case "retry":
+			params[p.Name] = dur(pick(r, 10, 100, 500))
+		case "retry_jitter":
+			params[p.Name] = dur(pick(r, 0, 50, 200))
+		case "acquire_timeout":
+			params[p.Name] = dur(pick(r, 0, 1000, 3000))
+		case "wait_timeout":
+			params[p.Name] = dur(pick(r, 50, 100, 500))
+		case "renew":
+			params[p.Name] = dur(pick(r, 0, 200, 1000))
+		case "quorum":
+			params[p.Name] = pick(r, 0, 1, 2)
+		case "tries":
+			params[p.Name] = pick(r, 0, 3, 32)
+		case "max_retries":
+			params[p.Name] = pick(r, 0, 2, 5)
+		case "wait_replicas":
+			params[p.Name] = pick(r, 0, 1)
+		case "drift_factor":
+			params[p.Name] = pick(r, 0.01, 0.1)
+		case "recover":
+			params[p.Name] = pick(r, "getset", "del")
+		case "owner":
+			params[p.Name] = pick(r, "uuid:thread", "thread", "uuid")
+		case "script":
+			params[p.Name] = pick(r, "000", "002")
+		case "check_expiry", "repair", "watchdog":
+			params[p.Name] = r.IntN(2) == 0
+		}
+	}
+	return params
+}
+
+func dur(n int) string { return ms(n).String() }
+
+// randomFault makes one fault of a random kind (and, for restart and
+// node-restart, the crash it needs first).
+func randomFault(r *rand.Rand, sc *scenario.Scenario, clients, nodes, masters []string, horizon time.Duration) []scenario.Fault {
+	kind := pick(r, FaultKinds...)
+	when := func(f scenario.Fault) scenario.Fault {
+		if r.IntN(3) == 0 {
+			f.On = randomMatch(r, clients)
+		} else {
+			f.At = dp(time.Duration(r.Int64N(int64(horizon * 3 / 4))))
+		}
+		return f
+	}
+	c, n := pick(r, clients...), pick(r, nodes...)
+	redisNode := func() string { return n }
+	switch kind {
+	case "crash":
+		f := scenario.Fault{Do: "crash", Client: c}
+		if r.IntN(2) == 0 {
+			f.For = d(ms(pick(r, 100, 500, 2000)))
+		}
+		return []scenario.Fault{when(f)}
+	case "restart":
+		at := time.Duration(r.Int64N(int64(horizon / 2)))
+		return []scenario.Fault{
+			{When: scenario.When{At: dp(at)}, Do: "crash", Client: c},
+			{When: scenario.When{At: dp(at + ms(pick(r, 100, 500, 1500)))}, Do: "restart", Client: c},
+		}
+	case "pause":
+		return []scenario.Fault{when(scenario.Fault{Do: "pause", Client: c, For: d(ms(pick(r, 100, 1000, 3000, 6000)))})}
+	case "drop-request", "drop-reply":
+		f := scenario.Fault{Do: kind, Client: c}
+		if r.IntN(2) == 0 {
+			f.Node = redisNode()
+		}
+		return []scenario.Fault{when(f)}
+	case "partition":
+		f := scenario.Fault{Do: "partition", Node: redisNode()}
+		if r.IntN(2) == 0 {
+			f.Client = c
+		}
+		if r.IntN(3) > 0 {
+			f.For = d(ms(pick(r, 200, 1000, 3000)))
+		}
+		return []scenario.Fault{when(f)}
+	case "heal":
+		at := time.Duration(r.Int64N(int64(horizon / 2)))
+		node := redisNode()
+		return []scenario.Fault{
+			{When: scenario.When{At: dp(at)}, Do: "partition", Node: node},
+			{When: scenario.When{At: dp(at + ms(pick(r, 100, 1000)))}, Do: "heal", Node: node},
+		}
+	case "node-crash":
+		f := scenario.Fault{Do: "node-crash", Node: redisNode(), KeepData: r.IntN(2) == 0}
+		if r.IntN(3) > 0 {
+			f.For = d(ms(pick(r, 100, 500, 2000)))
+		}
+		return []scenario.Fault{when(f)}
+	case "node-restart":
+		at := time.Duration(r.Int64N(int64(horizon / 2)))
+		node := redisNode()
+		return []scenario.Fault{
+			{When: scenario.When{At: dp(at)}, Do: "node-crash", Node: node},
+			{When: scenario.When{At: dp(at + ms(pick(r, 100, 1000)))}, Do: "node-restart", Node: node, KeepData: r.IntN(2) == 0},
+		}
+	case "clock-jump":
+		return []scenario.Fault{when(scenario.Fault{Do: "clock-jump", Node: redisNode(), By: d(ms(pick(r, -2000, 1000, 5000, 10000)))})}
+	case "skew":
+		return []scenario.Fault{when(scenario.Fault{Do: "skew", Client: c, By: d(ms(pick(r, -3000, 1000, 5000)))})}
+	default: // failover: a master with a replica
+		for _, nd := range sc.Nodes {
+			if nd.ReplicaOf != "" {
+				return []scenario.Fault{when(scenario.Fault{Do: "failover", Node: nd.ReplicaOf})}
+			}
+		}
+		return []scenario.Fault{when(scenario.Fault{Do: "node-crash", Node: masters[0], For: d(ms(500))})}
+	}
+}
+
+// randomMatch selects an event of a client's run to fault on.
+func randomMatch(r *rand.Rand, clients []string) *scenario.Match {
+	c := pick(r, clients...)
+	switch r.IntN(5) {
+	case 0:
+		return &scenario.Match{Kind: "mark", Name: "acquired", Client: c, Nth: 1 + r.IntN(2)}
+	case 1:
+		return &scenario.Match{Kind: "mark", Name: "enter", Client: c}
+	case 2:
+		return &scenario.Match{Kind: "mark", Name: "leave", Client: c}
+	case 3:
+		return &scenario.Match{Kind: "exec", Client: c, Nth: 1 + r.IntN(3)}
+	default:
+		return &scenario.Match{Kind: "send", Client: c, Nth: 1 + r.IntN(4)}
+	}
+}
