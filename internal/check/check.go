@@ -31,6 +31,9 @@ type Options struct {
 	Quorum map[string]int
 	// ReplicaOf maps each replica node to its master.
 	ReplicaOf map[string]string
+	// FencedStorage says the storage service checks fencing tokens: a
+	// write is then stale only once a newer token was issued.
+	FencedStorage bool
 }
 
 // rule is one invariant: it reads every event, with what the event did to

@@ -17,9 +17,9 @@ const StaleWrite = "stale-write"
 // not accept a write from a thread that believes it holds a lock but, by
 // the lock's own rule, no longer does: its incarnation holds the key on
 // fewer serving nodes than the lock's quorum (one node, or Redlock's
-// majority). With a fencing storage (a WRITE with a TOKEN) the lock's rule
-// is the token's order: the write is stale only once another client was
-// issued a newer token.
+// majority). With a fencing storage (Options.FencedStorage; the WRITE
+// carries a TOKEN) the lock's rule is the token's order: the write is stale
+// only once another client was issued a newer token.
 type staleWriteRule struct {
 	held   map[lease]bool // leases that hold now
 	began  map[lease]int  // seq at which each last came to hold
@@ -65,7 +65,7 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []sim.Eve
 		if r.held[ls] {
 			continue
 		}
-		if tok, fenced := writeToken(e.Cmd); fenced && !r.newerToken(l, t.client, tok) {
+		if tok, ok := writeToken(e.Cmd); ok && m.opt.FencedStorage && !r.newerToken(l, t.client, tok) {
 			continue
 		}
 		var refs []int

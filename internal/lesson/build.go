@@ -72,7 +72,8 @@ func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Bac
 // stock key, the keys of its clients' locks, Redlock's quorum and which
 // nodes are replicas.
 func CheckOptions(sc *scenario.Scenario) check.Options {
-	opt := check.Options{StockKey: StockKey, Quorum: map[string]int{}, ReplicaOf: map[string]string{}}
+	opt := check.Options{StockKey: StockKey, Quorum: map[string]int{}, ReplicaOf: map[string]string{},
+		FencedStorage: sc.Storage != nil && sc.Storage.Fencing}
 	masters := 0
 	for _, n := range sc.Nodes {
 		if n.ReplicaOf != "" {
