@@ -175,6 +175,9 @@ func (m *model) observe(e *sim.Event) []change {
 	case sim.KindMark:
 		m.mark(e)
 	case sim.KindFault:
+		if !e.Applied() {
+			return nil
+		}
 		m.fault(e)
 	case sim.KindDone:
 		t := m.threadOf(e)

@@ -81,7 +81,7 @@ func (r *starvationRule) finish(m *model) []sim.Event {
 	var out []sim.Event
 	for _, w := range ws {
 		waited := r.lastT - w.firstT
-		if !m.alive(w.th) || waited < StarveAfter || r.dl.stuck[w.slot] {
+		if !m.alive(w.th) || waited < StarveAfter || r.dl.stuck[w.slot.lock] {
 			continue
 		}
 		refs := []int{w.first, w.last}

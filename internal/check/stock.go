@@ -58,7 +58,7 @@ func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 			state = &e.Keys[i]
 		}
 	}
-	if state == nil && e.Kind == sim.KindFault && e.Name == string(sim.FaultNodeRestart) {
+	if state == nil && e.Kind == sim.KindFault && e.Name == string(sim.FaultNodeRestart) && e.Applied() {
 		state = &sim.KeyState{Key: r.key, TTL: -2} // the node came back without it
 	}
 	if state == nil {

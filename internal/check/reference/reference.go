@@ -424,7 +424,7 @@ func fmtSscan(note string, n *int64) (int, error) {
 
 // fault applies a fault.
 func (m *model) fault(e *sim.Event) {
-	if strings.HasPrefix(e.Note, "not applied") {
+	if !e.Applied() {
 		return
 	}
 	switch e.Name {

@@ -314,7 +314,8 @@ func (m *model) cannotRelease(nodeName, kname string, h holder) int {
 	r := resourceOf(kname)
 	switch {
 	case c.inc != h.t.inc || c.crashed:
-		return c.crashes[len(c.crashes)-1]
+		// the crash that ended the holder's incarnation
+		return c.crashes[min(h.t.inc, len(c.crashes)-1)]
 	case th.failed:
 		return th.done
 	}
