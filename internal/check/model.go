@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -228,9 +229,11 @@ func (m *model) mark(e *sim.Event) {
 			m.depth[t][e.Lock]--
 		}
 	case sim.MarkEnter:
+		// a thread is inside a lock once: a second enter moves its entry
+		m.leave(e.Lock, t)
 		m.inside[e.Lock] = append(m.inside[e.Lock], entry{t, e.Seq})
 	case sim.MarkLeave:
-		m.leaveAll(func(in entry) bool { return in.th == t })
+		m.leave(e.Lock, t)
 	}
 }
 
@@ -256,6 +259,11 @@ func (m *model) fault(e *sim.Event) {
 			}
 		}
 	}
+}
+
+// leave takes thread t out of lock l.
+func (m *model) leave(l string, t thread) {
+	m.inside[l] = slices.DeleteFunc(m.inside[l], func(in entry) bool { return in.th == t })
 }
 
 // leaveAll takes out of every lock the threads inside that match.
@@ -324,7 +332,11 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 		hist := m.history[m.opt.ReplicaOf[e.Node]+"\x00"+k.Key]
 		for i := len(hist) - 1; i >= 0; i-- {
 			if hist[i].value == now.Value {
-				s.holders = hist[i].holders
+				// the writers hold the replica's copy from this event on
+				for _, h := range hist[i].holders {
+					h.since = e.Seq
+					s.holders = append(s.holders, h)
+				}
 				break
 			}
 		}

@@ -51,7 +51,7 @@ func (r *starvationRule) observe(e *sim.Event, chs []change, m *model) []sim.Eve
 				w = &waiter{th: t, slot: ch.slot, first: e.Seq, firstT: e.T}
 				r.waiting[t] = w
 			}
-			w.last = e.Seq
+			w.slot, w.last = ch.slot, e.Seq
 			w.n++
 		}
 	}
