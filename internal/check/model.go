@@ -78,6 +78,7 @@ type model struct {
 	retired    map[string]bool    // failed-over masters
 	promoted   map[string]bool    // replicas promoted by a failover
 	unanswered map[int]int        // request -> seq of its lost or timeout event
+	sent       map[int]thread     // request -> the thread that sent it
 	last       *sim.Event
 }
 
@@ -91,15 +92,20 @@ func newModel(opt Options) *model {
 	m := &model{opt: opt, locks: map[string]bool{}, keys: map[string]*slot{}, history: map[string][]write{},
 		inc: map[string]int{}, crashes: map[string][]int{}, ended: map[thread]int{}, depth: map[thread]map[string]int{},
 		inside: map[string][]entry{}, down: map[string]bool{}, retired: map[string]bool{}, promoted: map[string]bool{},
-		unanswered: map[int]int{}}
+		unanswered: map[int]int{}, sent: map[int]thread{}}
 	for _, l := range opt.Locks {
 		m.locks[l] = true
 	}
 	return m
 }
 
-// threadOf is the thread an event of a client belongs to.
+// threadOf is the thread an event of a client belongs to. A request's
+// events belong to the thread that sent it: a command still in flight when
+// its client crashed runs for the incarnation that sent it.
 func (m *model) threadOf(e *sim.Event) thread {
+	if t, ok := m.sent[e.Req]; ok && e.Req != 0 {
+		return t
+	}
 	name := e.Thread
 	if name == "" {
 		name = "main"
@@ -187,6 +193,10 @@ func (m *model) observe(e *sim.Event) []change {
 		}
 		if e.Note != "" || t.name == "main" {
 			m.leaveAll(func(in entry) bool { return in.th == t })
+		}
+	case sim.KindSend:
+		if e.Client != "" {
+			m.sent[e.Seq] = m.threadOf(e)
 		}
 	case sim.KindLost, sim.KindTimeout:
 		if _, ok := m.unanswered[e.Req]; !ok && e.Req != 0 {
