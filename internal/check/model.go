@@ -307,10 +307,10 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 		s = &slot{node: e.Node, key: k.Key, lock: sim.LockOfKey(k.Key), state: sim.KeyState{Key: k.Key, TTL: -2}}
 		m.keys[id] = s
 	}
-	if s.present() && s.state.Expire > 0 && e.T >= time.Duration(s.state.Expire)*time.Millisecond {
-		// its time was up before this event: whatever the event shows,
-		// the key went by expiry (real Redis may drop a key with no
-		// expire event logged)
+	if s.present() && s.state.Expire > 0 && e.T >= time.Duration(s.state.Expire+1)*time.Millisecond {
+		// its time (kept to the millisecond) had passed before this
+		// event: whatever the event shows, the key went by expiry (real
+		// Redis may drop a key with no expire event logged)
 		s.state, s.holders = sim.KeyState{Key: k.Key, TTL: -2}, nil
 	}
 	ch := change{slot: s, before: s.holders}

@@ -367,13 +367,22 @@ func (m *model) starving() []Verdict {
 		if len(th.refused) == 0 || !m.alive(t) || th.done != 0 {
 			continue
 		}
-		f := th.refused[0]
-		r := resourceOf(f.key)
-		if deadRes[r] || int64(m.endT)-f.t < int64(starveAfter) {
+		// the wait starts afresh each time the thread acquires or gives
+		// up a lock
+		since := 0
+		for _, seqs := range th.acquired {
+			since = max(since, slices.Max(append([]int{0}, seqs...)))
+		}
+		for _, seqs := range th.gaveUp {
+			since = max(since, slices.Max(append([]int{0}, seqs...)))
+		}
+		i := slices.IndexFunc(th.refused, func(x refusal) bool { return x.seq > since })
+		if i < 0 {
 			continue
 		}
-		if slices.ContainsFunc(th.acquired[r], func(s int) bool { return s > f.seq }) ||
-			slices.ContainsFunc(th.gaveUp[r], func(s int) bool { return s > f.seq }) {
+		f := th.refused[i]
+		r := resourceOf(f.key)
+		if deadRes[r] || int64(m.endT)-f.t < int64(starveAfter) {
 			continue
 		}
 		last := f
