@@ -10,6 +10,7 @@ import (
 	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // loadFile reads --file, or the built-in catalog when it is empty.
@@ -37,7 +38,7 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	for _, s := range f.Scenarios {
-		fmt.Fprintf(stdout, "%s\t%s\n", s.ID, s.Title.En)
+		fmt.Fprintf(stdout, "%s\t%s\n", sim.Escape(s.ID), sim.Escape(s.Title.En))
 	}
 	return nil
 }

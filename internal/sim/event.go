@@ -41,20 +41,23 @@ type KeyState struct {
 func (k KeyState) Exists() bool { return k.TTL != -2 }
 
 // String gives the key's canonical text form: key="value"(owner) ttl=3s.
+// It is always one line: a key holding a control character is quoted, a
+// hash's fields are escaped (see Escape).
 func (k KeyState) String() string {
+	key := quoteBreaks(k.Key)
 	if !k.Exists() {
-		return k.Key + "=(gone)"
+		return key + "=(gone)"
 	}
 	var b strings.Builder
-	b.WriteString(k.Key)
+	b.WriteString(key)
 	b.WriteByte('=')
 	if k.Type == "string" {
 		b.WriteString(strconv.Quote(k.Value))
 	} else {
-		b.WriteString("{" + k.Value + "}")
+		b.WriteString("{" + Escape(k.Value) + "}")
 	}
 	if k.Owner != "" {
-		b.WriteString("(" + k.Owner + ")")
+		b.WriteString("(" + Escape(k.Owner) + ")")
 	}
 	if k.TTL >= 0 {
 		b.WriteString(" ttl=" + FormatTime(time.Duration(k.TTL)*time.Millisecond))
@@ -105,30 +108,35 @@ func (e *Event) Who() string {
 // tests and captions:
 //
 //	#12 1.002s exec redis <- A: SET lock 7f3a NX PX 3000 -> OK | lock="7f3a"(A) ttl=3s
+//
+// The line never breaks: control characters and line separators in
+// names, keys, values, command arguments, replies and notes are escaped
+// (see Escape and FormatCmd), so no key or note can add a line of its own
+// to a log. The JSON form of the event holds the exact bytes.
 func (e *Event) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#%d %s %s ", e.Seq, FormatTime(e.T), e.Kind)
+	who, node := Escape(e.Who()), Escape(e.Node)
+	fmt.Fprintf(&b, "#%d %s %s ", e.Seq, FormatTime(e.T), Escape(string(e.Kind)))
 	switch e.Kind {
 	case KindSend:
-		fmt.Fprintf(&b, "%s -> %s: %s", e.Who(), e.Node, FormatCmd(e.Cmd))
+		fmt.Fprintf(&b, "%s -> %s: %s", who, node, FormatCmd(e.Cmd))
 	case KindExec:
-		fmt.Fprintf(&b, "%s <- %s: %s -> %s", e.Node, e.Who(), FormatCmd(e.Cmd), e.Reply)
+		fmt.Fprintf(&b, "%s <- %s: %s -> %s", node, who, FormatCmd(e.Cmd), Escape(e.Reply))
 	case KindReply:
-		fmt.Fprintf(&b, "%s <- %s: %s", e.Who(), e.Node, e.Reply)
+		fmt.Fprintf(&b, "%s <- %s: %s", who, node, Escape(e.Reply))
 	case KindLost, KindTimeout:
-		fmt.Fprintf(&b, "%s %s: %s", e.Who(), e.Node, FormatCmd(e.Cmd))
+		fmt.Fprintf(&b, "%s %s: %s", who, node, FormatCmd(e.Cmd))
 	case KindExpire, KindInit:
-		b.WriteString(e.Node)
+		b.WriteString(node)
 	case KindVerdict:
-		b.WriteString(e.Name)
+		b.WriteString(Escape(e.Name))
 	default:
-		who := e.Who()
 		if e.Client != "" && e.Node != "" {
-			who += " " + e.Node
+			who += " " + node
 		}
 		b.WriteString(who)
 		if e.Name != "" {
-			b.WriteString(" " + e.Name)
+			b.WriteString(" " + Escape(e.Name))
 		}
 	}
 	for i, k := range e.Keys {
@@ -144,7 +152,7 @@ func (e *Event) String() string {
 		note = e.Say.En
 	}
 	if note != "" {
-		b.WriteString(" -- " + note)
+		b.WriteString(" -- " + Escape(note))
 	}
 	if len(e.Refs) > 0 {
 		b.WriteString(" [")
@@ -175,7 +183,8 @@ func FormatTime(d time.Duration) string {
 }
 
 // FormatCmd writes a command as redis-cli would show it, quoting arguments
-// that are empty or hold spaces, and shortening long Lua script bodies.
+// that are empty or hold spaces, quotes or control characters (so that the
+// text stays on one line), and shortening long Lua script bodies.
 func FormatCmd(args []string) string {
 	var b strings.Builder
 	for i, a := range args {
@@ -185,7 +194,7 @@ func FormatCmd(args []string) string {
 		if i == 1 && len(a) > 40 && len(args) > 0 && strings.EqualFold(args[0], "eval") {
 			a = "<script>"
 		}
-		if a == "" || strings.ContainsAny(a, " \t\n\"'") {
+		if a == "" || strings.ContainsAny(a, " \t\n\"'") || hasBreaks(a) {
 			a = strconv.Quote(a)
 		}
 		b.WriteString(a)
