@@ -305,15 +305,10 @@ func (r *Run) Verdicts() []string { return r.Checker.Verdicts() }
 // Close releases the world.
 func (r *Run) Close() { r.World.Close() }
 
-// Verdicts runs a scenario to its end and returns its verdicts.
+// Verdicts runs a scenario to its end on embedded Redis, replaying its
+// recorded schedule if it has one, and returns its verdicts.
 func Verdicts(sc *scenario.Scenario, seed int64) ([]string, error) {
-	r, err := Build(sc, seed)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	r.RunToEnd()
-	return r.Verdicts(), nil
+	return VerdictsOn(sc, seed, nil)
 }
 
 // SameVerdicts compares two verdict lists as sets.

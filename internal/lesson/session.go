@@ -98,7 +98,12 @@ func (s *Session) advance() (bool, error) {
 		s.next++
 		var err error
 		if ok, err = s.run.StepClient(a.Client); err != nil {
-			return false, err
+			return false, fmt.Errorf("recorded step of %s at step %d: %w", a.Client, a.Step, err)
+		}
+		if !ok {
+			// The recording no longer fits the run (an edited file): say
+			// so rather than end the run quietly without its verdicts.
+			return false, fmt.Errorf("recorded step of %s at step %d: %s has no move to make there", a.Client, a.Step, a.Client)
 		}
 	} else {
 		ok = s.run.Step()
@@ -181,12 +186,67 @@ func (s *Session) Reset(seed int64) error {
 	return s.rebuild()
 }
 
+// RunToEnd steps, replaying the recorded actions, until the run is over
+// and its final verdicts are in.
+func (s *Session) RunToEnd() error {
+	for {
+		ok, err := s.advance()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+	}
+}
+
+// Replay runs a scenario from seed to its end on servers (nil: embedded
+// Redis), taking the recorded actions of its schedule at their steps, as
+// the browser does when it plays the scenario. The caller closes the
+// session.
+func Replay(sc *scenario.Scenario, seed int64, servers Servers) (*Session, error) {
+	s, err := NewSessionOn(sc, seed, servers)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.RunToEnd(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
 // Recording is the session as a scenario: the original with the seed and
 // the recorded actions as its schedule, so that loading it replays the same
-// event log.
-func (s *Session) Recording() scenario.Scenario {
+// event log. Its expect: is what the recorded run ends with, not what the
+// lesson expected: the verdicts of the live run when it is over, else
+// those of a replay of the recording to its end. The replay runs on
+// embedded Redis; a run recorded on real servers keeps its own verdicts,
+// when they differ, as its real_redis expectation.
+func (s *Session) Recording() (scenario.Scenario, error) {
 	out := *s.sc
 	out.Seed = s.seed
 	out.Schedule = append([]scenario.Action(nil), s.actions...)
-	return out
+	out.RealRedis = nil
+	var live []string
+	if s.run.Done() {
+		live = s.run.Verdicts()
+	}
+	embedded := live
+	if !s.run.Done() || s.servers != nil {
+		r, err := Replay(&out, out.Seed, nil)
+		if err != nil {
+			return out, fmt.Errorf("the recording does not replay: %w", err)
+		}
+		embedded = r.Run().Verdicts()
+		r.Close()
+	}
+	out.Expect = append([]string{}, embedded...)
+	if s.servers != nil && s.run.Done() && !SameVerdicts(live, embedded) {
+		out.RealRedis = &scenario.RealRedis{Expect: append([]string{}, live...), Why: sim.Text{
+			En: "The verdicts this run ended with when it was recorded on real Redis.",
+			Zh: "录制时在真实 Redis 上这次运行得到的判定。",
+		}}
+	}
+	return out, nil
 }

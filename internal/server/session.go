@@ -262,7 +262,10 @@ func (s *session) apply(r *Request) (*Message, error) {
 
 // recording is the session as a scenario file that replays this run.
 func (s *session) recording() ([]byte, error) {
-	rec := s.ls.Recording()
+	rec, err := s.ls.Recording()
+	if err != nil {
+		return nil, err
+	}
 	return scenario.MarshalScenario(&rec)
 }
 
