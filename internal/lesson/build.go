@@ -54,6 +54,7 @@ func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Bac
 			w.AddNodeOn(name, backends[i])
 		}
 	}
+	w.NameScripts(lock.ScriptNames())
 	r := &Run{Scenario: sc, Seed: seed, World: w, Checker: check.New(check.Options{StockKey: StockKey})}
 	w.Watch(func(e *sim.Event) {
 		for _, v := range r.Checker.Observe(e) {

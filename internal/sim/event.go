@@ -85,6 +85,7 @@ type Event struct {
 	Req    int           `json:"req,omitempty"`  // seq of the send event a request's events belong to
 	Sent   time.Duration `json:"sent,omitempty"` // for exec, lost and timeout: when the request was sent
 	Cmd    []string      `json:"cmd,omitempty"`
+	Script string        `json:"script,omitempty"` // for EVAL/EVALSHA of a known script: its name (compare_and_delete.lua)
 	Reply  string        `json:"reply,omitempty"`
 	Keys   []KeyState    `json:"keys,omitempty"`
 	Name   string        `json:"name,omitempty"` // the mark, fault or verdict name
@@ -119,13 +120,13 @@ func (e *Event) String() string {
 	fmt.Fprintf(&b, "#%d %s %s ", e.Seq, FormatTime(e.T), Escape(string(e.Kind)))
 	switch e.Kind {
 	case KindSend:
-		fmt.Fprintf(&b, "%s -> %s: %s", who, node, FormatCmd(e.Cmd))
+		fmt.Fprintf(&b, "%s -> %s: %s", who, node, e.CmdText())
 	case KindExec:
-		fmt.Fprintf(&b, "%s <- %s: %s -> %s", node, who, FormatCmd(e.Cmd), Escape(e.Reply))
+		fmt.Fprintf(&b, "%s <- %s: %s -> %s", node, who, e.CmdText(), Escape(e.Reply))
 	case KindReply:
 		fmt.Fprintf(&b, "%s <- %s: %s", who, node, Escape(e.Reply))
 	case KindLost, KindTimeout:
-		fmt.Fprintf(&b, "%s %s: %s", who, node, FormatCmd(e.Cmd))
+		fmt.Fprintf(&b, "%s %s: %s", who, node, e.CmdText())
 	case KindExpire, KindInit:
 		b.WriteString(node)
 	case KindVerdict:
@@ -165,6 +166,23 @@ func (e *Event) String() string {
 		b.WriteByte(']')
 	}
 	return b.String()
+}
+
+// CmdText is the event's command as its canonical line shows it: FormatCmd,
+// except that an EVAL or EVALSHA of a script the world knows by name shows
+// the name where Redis got the script's body or SHA1 (EVALSHA
+// compare_and_delete.lua 1 lock 7f3a). Cmd keeps what Redis ran.
+func (e *Event) CmdText() string {
+	if e.Script == "" || len(e.Cmd) < 2 || !isEval(e.Cmd[0]) {
+		return FormatCmd(e.Cmd)
+	}
+	named := append([]string{e.Cmd[0], e.Script}, e.Cmd[2:]...)
+	return FormatCmd(named)
+}
+
+// isEval reports whether a command name runs a Lua script by body or SHA1.
+func isEval(name string) bool {
+	return strings.EqualFold(name, "evalsha") || strings.EqualFold(name, "eval")
 }
 
 // FormatTime writes a virtual time in seconds with millisecond precision,
