@@ -82,7 +82,7 @@ func (s *Session) applyFaultsHere() error {
 	for s.next < len(s.actions) && s.actions[s.next].Step == s.Cursor() && s.actions[s.next].Do != "step" {
 		a := s.actions[s.next]
 		s.next++
-		if err := s.run.World.Apply(SimFault(a.Fault)); err != nil {
+		if err := s.run.ByUser(func() error { return s.run.World.Apply(SimFault(a.Fault)) }); err != nil {
 			return fmt.Errorf("recorded action at step %d: %w", a.Step, err)
 		}
 	}
@@ -96,8 +96,8 @@ func (s *Session) advance() (bool, error) {
 	if s.next < len(s.actions) && s.actions[s.next].Step == s.Cursor() && s.actions[s.next].Do == "step" {
 		a := s.actions[s.next]
 		s.next++
-		var err error
-		if ok, err = s.run.StepClient(a.Client); err != nil {
+		err := s.run.ByUser(func() (err error) { ok, err = s.run.StepClient(a.Client); return err })
+		if err != nil {
 			return false, fmt.Errorf("recorded step of %s at step %d: %w", a.Client, a.Step, err)
 		}
 		if !ok {
@@ -155,7 +155,8 @@ func (s *Session) StepClient(name string) (bool, error) {
 	}
 	s.fork()
 	at := s.Cursor()
-	ok, err := s.run.StepClient(name)
+	var ok bool
+	err := s.run.ByUser(func() (err error) { ok, err = s.run.StepClient(name); return err })
 	if err != nil || !ok {
 		return ok, err
 	}
@@ -171,7 +172,7 @@ func (s *Session) Inject(f scenario.Fault) error {
 	}
 	f.At, f.On = nil, nil
 	s.fork()
-	if err := s.run.World.Apply(SimFault(f)); err != nil {
+	if err := s.run.ByUser(func() error { return s.run.World.Apply(SimFault(f)) }); err != nil {
 		return err
 	}
 	s.actions = append(s.actions, scenario.Action{Step: s.Cursor(), Fault: f})
