@@ -84,3 +84,117 @@ func TestAFalseClaimKeepsItsLineUnsaid(t *testing.T) {
 		t.Fatalf("want one unsaid line whose reason names B's lock, got %+v", u)
 	}
 }
+
+// sayLines gives the say events of a log from seq from on: scripted lines
+// (no name) and the others by name.
+func sayLines(log []*sim.Event, from int) (scripted []string, named map[string][]string) {
+	named = map[string][]string{}
+	for _, e := range log[from:] {
+		if e.Kind != sim.KindSay {
+			continue
+		}
+		if e.Name == "" {
+			scripted = append(scripted, e.Say.En)
+		} else {
+			named[e.Name] = append(named[e.Name], e.Say.En)
+		}
+	}
+	return scripted, named
+}
+
+// The failover lesson with WAIT, changed by hand: the master fails over
+// right after A's SET ran on it, before the replica has it. The lesson's
+// line "B's SET NX reaches the promoted replica, which holds A's lock"
+// would now be false. Once the user injects the fault the run is off its
+// script: a note says so, and no scripted line follows. The promoted
+// replica has no replica of its own, so no WAIT 1 can succeed: A and B
+// each take the lock there and give it back, again and again, and nobody
+// ever enters. The story says so, and never that anyone acquires.
+func TestAUserFaultTakesTheRunOffItsScript(t *testing.T) {
+	s, err := NewSession(builtin(t, "failover-wait-replica"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for !strings.Contains(text(s.Log()), "exec master <- A: SET lock") {
+		if ok, err := s.Step(); err != nil || !ok {
+			t.Fatalf("the run ended before A's SET ran on the master (%v)", err)
+		}
+	}
+	if s.Run().OffScript() {
+		t.Fatal("the run is off its script before any user action")
+	}
+	before := len(s.Log())
+	if err := s.Inject(scenario.Fault{Do: "failover", Node: "master"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
+	log := s.Log()
+	if log[before].Kind != sim.KindFault || log[before+1].Name != SayOffScript {
+		t.Fatalf("want the fault, then the off-script note; got\n%s\n%s", log[before], log[before+1])
+	}
+	scripted, named := sayLines(log, before)
+	if len(scripted) > 0 {
+		t.Errorf("scripted lines said after the run left its script: %q", scripted)
+	}
+	if len(named[SayOffScript]) != 1 {
+		t.Errorf("want one off-script note, got %q", named[SayOffScript])
+	}
+	story := strings.Join(named[SayStory], "\n")
+	for _, want := range []string{
+		"A's WAIT finds no replica that has the lock: A gives it back and tries again.",
+		"B's WAIT finds no replica that has the lock: B gives it back and tries again.",
+		"The checker finds the run safe.",
+	} {
+		if !strings.Contains(story, want) {
+			t.Errorf("the story lacks %q:\n%s", want, story)
+		}
+	}
+	if strings.Contains(story, "acquires") || strings.Contains(story, "Where things stand: lock on master") {
+		t.Errorf("the story says someone acquires, or counts the dead master's keys:\n%s", story)
+	}
+	for _, e := range log[before:] {
+		if e.Kind == sim.KindSay && e.Say.Zh == "" {
+			t.Errorf("a line without its Chinese: %s", e)
+		}
+	}
+}
+
+// The same stall as lua-cad-slow-release, but the user pauses A for 5s
+// just after it enters: its lease runs out under it and B walks in. The
+// lesson's closing line, "No two clients were ever inside together",
+// must not be said; the story says who entered beside whom.
+func TestNoScriptedLineAfterAUserPause(t *testing.T) {
+	s, err := NewSession(builtin(t, "lua-cad-slow-release"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for !strings.Contains(text(s.Log()), "mark A enter") {
+		if _, err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Inject(scenario.Fault{Do: "pause", Client: "A", For: scenario.Duration(5e9)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
+	scripted, named := sayLines(s.Log(), 0)
+	if len(scripted) > 0 {
+		t.Errorf("scripted lines said in a run the user changed: %q", scripted)
+	}
+	story := strings.Join(named[SayStory], "\n")
+	for _, want := range []string{
+		"A's lock on redis expires while A is still inside.",
+		"B enters the critical section while A is still inside.",
+		"The checker finds mutual-exclusion.",
+	} {
+		if !strings.Contains(story, want) {
+			t.Errorf("the story lacks %q:\n%s", want, story)
+		}
+	}
+}

@@ -14,11 +14,12 @@ type Model struct {
 	keys     map[string]map[string]sim.KeyState // node -> key -> state after the last event that showed it
 	together bool                               // two clients were inside at once at some point
 	dead     map[string]bool                    // clients crashed and not restarted
+	down     map[string]bool                    // nodes crashed (or failed over) and not restarted
 }
 
 // NewModel is the state of a run before its first event.
 func NewModel() *Model {
-	return &Model{inside: map[string]int{}, keys: map[string]map[string]sim.KeyState{}, dead: map[string]bool{}}
+	return &Model{inside: map[string]int{}, keys: map[string]map[string]sim.KeyState{}, dead: map[string]bool{}, down: map[string]bool{}}
 }
 
 // client is the client part of who (A of A/t1).
@@ -60,6 +61,10 @@ func (m *Model) Key(node, key string) (sim.KeyState, bool) {
 	return k, ok && k.Exists()
 }
 
+// Down reports whether a node has crashed (or died in a failover) and not
+// come back.
+func (m *Model) Down(node string) bool { return m.down[node] }
+
 // Owner is the client whose value key holds on node, or "" when the key is
 // gone or holds nobody's value.
 func (m *Model) Owner(node, key string) string {
@@ -97,8 +102,13 @@ func (m *Model) observe(e *sim.Event) map[string]sim.KeyState {
 			}
 		case sim.FaultRestart:
 			delete(m.dead, e.Client)
+		case sim.FaultNodeCrash, sim.FaultFailover:
+			if !strings.HasPrefix(e.Note, "not applied") {
+				m.down[e.Node] = true
+			}
 		case sim.FaultNodeRestart:
 			if !strings.HasPrefix(e.Note, "not applied") {
+				delete(m.down, e.Node)
 				m.keys[e.Node] = map[string]sim.KeyState{} // the keys it kept, if any, follow
 			}
 		}

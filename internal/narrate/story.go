@@ -64,6 +64,17 @@ func (n *Narrator) Observe(e *sim.Event) []Line {
 		case "release-refused":
 			return one(who+"'s release finds the lock is no longer "+who+"'s and leaves it alone.",
 				who+" 释放时发现锁已不是自己的，于是不动它。")
+		case "not-replicated":
+			return one(who+"'s WAIT finds no replica that has the lock: "+who+" gives it back and tries again.",
+				who+" 的 WAIT 发现没有从节点拿到这把锁："+who+" 把锁还回去，稍后重试。")
+		case "no-quorum":
+			return one(fmt.Sprintf("%s gets no majority (%s) and releases on every master.", who, upTo(e.Note, ",")),
+				fmt.Sprintf("%s 没有拿到多数票（%s），在所有主节点上释放。", who, upTo(e.Note, ",")))
+		case "too-late":
+			return one(who+" counts a majority, but its time ran out while it was asking: it does not take the lock.",
+				who+" 数到了多数票，但在请求的过程中时间已经用完：它不能持有锁。")
+		case "write-rejected":
+			return one(fmt.Sprintf("The storage refuses %s's write: %s.", who, e.Note), fmt.Sprintf("存储拒绝了 %s 的写入：%s。", who, e.Note))
 		case "deduct":
 			if len(others) > 0 {
 				return one(fmt.Sprintf("%s writes the stock (%s) while %s %s inside too.", who, e.Note, strings.Join(others, ", "), isAre(len(others))),
@@ -233,7 +244,9 @@ func (n *Narrator) Now() (Line, bool) {
 	}
 	nodes := make([]string, 0, len(n.keys))
 	for node := range n.keys {
-		nodes = append(nodes, node)
+		if !n.down[node] {
+			nodes = append(nodes, node)
+		}
 	}
 	sort.Strings(nodes)
 	for _, node := range nodes {
@@ -271,4 +284,13 @@ func lockOfZh(owner, key, node string) string {
 		return fmt.Sprintf(" %s 在 %s 上的锁", owner, node)
 	}
 	return fmt.Sprintf(" %s 在 %s 上的锁（key %s）", owner, node, key)
+}
+
+// upTo is the text of note before sep ("2/5 in 10ms, need 3", "," gives
+// 2/5 in 10ms), or the whole note.
+func upTo(note, sep string) string {
+	if i := strings.Index(note, sep); i >= 0 {
+		return note[:i]
+	}
+	return note
 }
