@@ -23,9 +23,10 @@ type page struct {
 	id   int
 	log  []string // each event's text line
 	snap struct {
-		Ended    bool     `json:"ended"`
-		Verdicts []string `json:"verdicts"`
-		Step     int      `json:"step"`
+		Ended     bool     `json:"ended"`
+		Verdicts  []string `json:"verdicts"`
+		Step      int      `json:"step"`
+		OffScript bool     `json:"offScript"`
 	}
 }
 
@@ -38,9 +39,10 @@ type message struct {
 		Text string `json:"text"`
 	} `json:"events"`
 	Snap *struct {
-		Ended    bool     `json:"ended"`
-		Verdicts []string `json:"verdicts"`
-		Step     int      `json:"step"`
+		Ended     bool     `json:"ended"`
+		Verdicts  []string `json:"verdicts"`
+		Step      int      `json:"step"`
+		OffScript bool     `json:"offScript"`
 	} `json:"snap"`
 	Name string `json:"name"`
 	Text string `json:"text"`
@@ -129,8 +131,17 @@ func TestRecordingSavedInTheBrowserReplaysOnTheCommandLine(t *testing.T) {
 	p := openPage(t, ts.URL)
 	p.do(map[string]any{"op": "load", "scenario": "lua-cad-slow-release"}, "state")
 	p.stepUntil("mark A enter")
+	if p.snap.OffScript {
+		t.Fatal("the run is off its script before the viewer changed it")
+	}
 	p.do(map[string]any{"op": "inject", "fault": map[string]any{"do": "pause", "client": "A", "for": "5s"}}, "state")
+	if !p.snap.OffScript {
+		t.Fatal("after an injected fault the state push does not say the run is off its script")
+	}
 	p.runToEnd()
+	if log := strings.Join(p.log, "\n"); strings.Contains(log, "No two clients were ever inside together") || !strings.Contains(log, "say  off-script") {
+		t.Fatalf("want the off-script note and not the lesson's closing line:\n%s", log)
+	}
 	if !contains(p.snap.Verdicts, "mutual-exclusion") {
 		t.Fatalf("A paused inside past its lease: want mutual-exclusion among the verdicts, got %v\n%s", p.snap.Verdicts, strings.Join(p.log, "\n"))
 	}

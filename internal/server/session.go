@@ -410,7 +410,7 @@ func (s *session) snapshot() *Snapshot {
 		Verdicts: nonNil(s.ls.Run().Verdicts()), Expect: nonNil(s.srv.expect(sc)), RealWhy: s.srv.realWhy(sc),
 		Clients: w.ClientNames(), Nodes: nodes, Pending: nonNil(s.ls.Pending()),
 		Actions: append([]scenario.Action{}, s.ls.Actions()...), Playing: s.playing, Speed: s.speed,
-		Events: len(s.ls.Log()),
+		Events: len(s.ls.Log()), OffScript: s.ls.Run().OffScript(),
 	}
 }
 
