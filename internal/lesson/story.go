@@ -57,6 +57,9 @@ func (r *Run) leaveScript(e *sim.Event) {
 		Zh: "你改变了这次运行：它已离开课程的剧本。从这里开始，旁白根据实际发生的事情讲述。",
 	}})
 	if l, ok := r.story.Now(); ok {
+		if len(l.Refs) == 0 {
+			l.Refs = []int{e.Seq}
+		}
 		r.World.Emit(sim.Event{Kind: sim.KindSay, Name: SayStory, Say: &l.Text, Refs: l.Refs})
 	}
 }
