@@ -31,9 +31,15 @@ func (n *Narrator) Observe(e *sim.Event) []Line {
 	if e.Kind == sim.KindSay {
 		return nil
 	}
-	wasInside := map[string]bool{}
-	others := n.othersInside(e.Client)
+	// What the sentences need from before the event: who else was inside
+	// (for a mark), whether an expiring key's owner was inside.
+	var others []string
+	if e.Kind == sim.KindMark {
+		others = n.othersInside(e.Client)
+	}
+	var wasInside map[string]bool
 	if e.Kind == sim.KindExpire {
+		wasInside = map[string]bool{}
 		for _, k := range e.Keys {
 			if k0, ok := n.Key(e.Node, k.Key); ok && k0.Owner != "" {
 				wasInside[k0.Owner] = n.Inside(k0.Owner)
