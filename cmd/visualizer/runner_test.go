@@ -66,3 +66,35 @@ func TestRunKeyCannotForgeAVerdictLine(t *testing.T) {
 		t.Errorf("list printed %q, want the title on one line", got)
 	}
 }
+
+// check replays each recorded schedule: a manual step of a client that
+// has crashed cannot be taken, and an action past the run's end is never
+// reached. Both files are reported, each with its reason; a schedule
+// that fits is ok.
+func TestCheckReplaysSchedules(t *testing.T) {
+	const head = `scenarios:
+  - id: sched
+    title: {en: "A schedule"}
+    seed: 1
+    horizon: 2s
+    data: {stock: "1"}
+    clients:
+      - {name: A, algorithm: no-lock, work: 50ms}
+      - {name: B, algorithm: no-lock, work: 50ms, start: 10ms}
+    expect: [safe]
+    schedule:
+`
+	crashed := writeFile(t, "crashed.yaml", head+"      - {step: 1, do: crash, client: A}\n      - {step: 2, do: step, client: A}\n")
+	late := writeFile(t, "late.yaml", head+"      - {step: 5000, do: pause, client: A, for: 1s}\n")
+	fits := writeFile(t, "fits.yaml", head+"      - {step: 1, do: crash, client: A}\n")
+	out := runCLI(t, "check", crashed, late, fits)
+	for _, want := range []string{
+		crashed + ": scenario sched: schedule: recorded step of A at step 2: A has no move to make there",
+		late + ": scenario sched: schedule: recorded pause at step 5000 is never reached",
+		fits + ": ok, 1 scenarios",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -188,7 +188,9 @@ func (s *Session) Reset(seed int64) error {
 }
 
 // RunToEnd steps, replaying the recorded actions, until the run is over
-// and its final verdicts are in.
+// and its final verdicts are in. A recorded action the run never reaches
+// (its step is past the run's end) is an error: the recording does not
+// fit its scenario.
 func (s *Session) RunToEnd() error {
 	for {
 		ok, err := s.advance()
@@ -196,9 +198,14 @@ func (s *Session) RunToEnd() error {
 			return err
 		}
 		if !ok {
-			return nil
+			break
 		}
 	}
+	if s.next < len(s.actions) {
+		a := s.actions[s.next]
+		return fmt.Errorf("recorded %s at step %d is never reached: the run ends at step %d", a.Do, a.Step, s.Cursor())
+	}
+	return nil
 }
 
 // Replay runs a scenario from seed to its end on servers (nil: embedded
