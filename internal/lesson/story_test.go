@@ -198,3 +198,32 @@ func TestNoScriptedLineAfterAUserPause(t *testing.T) {
 		}
 	}
 }
+
+// Stepping a client by hand is a change to the run too: in
+// no-lock-oversell the user lets B move first, before A has read
+// anything. The run leaves its script at B's first event, and none of the
+// lesson's lines (which tell of A reading first) is said.
+func TestAManualStepTakesTheRunOffItsScript(t *testing.T) {
+	s, err := NewSession(builtin(t, "no-lock-oversell"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	before := len(s.Log())
+	if ok, err := s.StepClient("B"); err != nil || !ok {
+		t.Fatalf("StepClient(B) = %v, %v", ok, err)
+	}
+	log := s.Log()
+	if len(log) < before+2 || log[before].Client != "B" || log[before+1].Name != SayOffScript || log[before+1].Refs[0] != log[before].Seq {
+		t.Fatalf("want B's first event, then the off-script note pointing at it; got\n%s", text(log[before:]))
+	}
+	if !s.Run().OffScript() {
+		t.Fatal("the run does not report that it is off its script")
+	}
+	if err := s.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
+	if scripted, _ := sayLines(s.Log(), 0); len(scripted) > 0 {
+		t.Errorf("scripted lines said after a manual step: %q", scripted)
+	}
+}
