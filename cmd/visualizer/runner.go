@@ -10,6 +10,7 @@ import (
 	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // loadFile reads --file, or the built-in catalog when it is empty.
@@ -37,7 +38,7 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	for _, s := range f.Scenarios {
-		fmt.Fprintf(stdout, "%s\t%s\n", s.ID, s.Title.En)
+		fmt.Fprintf(stdout, "%s\t%s\n", sim.Escape(s.ID), sim.Escape(s.Title.En))
 	}
 	return nil
 }
@@ -86,14 +87,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := lesson.BuildOn(sc, s, placement(servers))
+	// The scenario's recorded schedule, if any, is replayed as the browser
+	// replays it: a recording saved there prints the same log here.
+	ls, err := lesson.Replay(sc, s, placement(servers))
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", sc.ID, err)
 	}
-	defer r.Close()
-	r.RunToEnd()
+	defer ls.Close()
+	r := ls.Run()
 	enc := json.NewEncoder(stdout)
-	for _, e := range r.World.Log() {
+	for _, e := range ls.Log() {
 		if *asJSON {
 			if err := enc.Encode(e); err != nil {
 				return err
@@ -174,7 +177,22 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 			bad = true
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: ok, %d scenarios\n", path, len(f.Scenarios))
+		// A recorded schedule must replay: each manual step finds its
+		// client with a move to make, each fault applies.
+		replayed := true
+		for i := range f.Scenarios {
+			sc := &f.Scenarios[i]
+			if len(sc.Schedule) == 0 {
+				continue
+			}
+			if _, err := lesson.Verdicts(sc, sc.Seed); err != nil {
+				fmt.Fprintf(stdout, "%s: scenario %s: schedule: %s\n", path, sim.Escape(sc.ID), sim.Escape(err.Error()))
+				replayed, bad = false, true
+			}
+		}
+		if replayed {
+			fmt.Fprintf(stdout, "%s: ok, %d scenarios\n", path, len(f.Scenarios))
+		}
 	}
 	if bad {
 		return errFailed

@@ -118,6 +118,20 @@ func TestBrowser(t *testing.T) {
 		if !strings.Contains(note, "before replicating SET lock") || !strings.Contains(note, "replica is promoted") {
 			t.Errorf("the failover should lose A's unreplicated SET and promote the replica, got %q", note)
 		}
+		// The run has left the lesson's script: the page says so, and the
+		// lesson's line about the promoted replica holding A's lock (false
+		// now) is never said; the story told from the events carries on.
+		waitFor(t, ctx, "the off-script note", `!!document.querySelector('[data-testid=off-script]')`)
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=off-script]').textContent`); !strings.Contains(got, "script") {
+			t.Errorf("off-script note: got %q", got)
+		}
+		click(t, ctx, "end")
+		waitFor(t, ctx, "the end of the run", `lockstep.state.snap.ended`)
+		says := eval[[]string](t, ctx, `lockstep.state.model.events.filter(e => e.kind === 'say').map(e => (e.name || 'script') + ': ' + e.say.en)`)
+		joined := strings.Join(says, "\n")
+		if strings.Contains(joined, "which holds A's lock") || !strings.Contains(joined, "story: A's WAIT finds no replica") {
+			t.Errorf("after the user's failover: want story lines and no false scripted line, got\n%s", joined)
+		}
 		shot(t, ctx, dir, "failover-by-hand")
 	})
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/lock"
+	"github.com/lockstep/lockstep/internal/narrate"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -25,6 +26,11 @@ type Run struct {
 	World    *sim.World
 	Checker  *check.Checker
 	done     bool
+
+	story     *narrate.Narrator // the run's story, told from its events
+	offScript bool              // a user action changed the run: scripted lines stop
+	byUser    bool              // a user's action is running: its first event leaves the script
+	unsaid    []Unsaid          // scripted lines not said because their claim was false
 }
 
 // Limits cap what one run may use.
@@ -55,7 +61,12 @@ func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Bac
 			w.AddNodeOn(name, backends[i])
 		}
 	}
-	r := &Run{Scenario: sc, Seed: seed, World: w, Checker: check.New(CheckOptions(sc))}
+	w.NameScripts(lock.ScriptNames())
+	r := &Run{Scenario: sc, Seed: seed, World: w, Checker: check.New(CheckOptions(sc)), story: narrate.New()}
+	// The story observes each event first, so that a scripted line's
+	// claim is checked against the state the event leaves, and a story
+	// line comes before the verdict the same event causes.
+	w.Watch(r.tell)
 	w.Watch(func(e *sim.Event) {
 		for _, v := range r.Checker.Observe(e) {
 			w.Emit(v)
@@ -215,7 +226,9 @@ func Matches(m *scenario.Match, e *sim.Event) bool {
 	return e.Kind != sim.KindSay && e.Kind != sim.KindVerdict || m.Kind == string(e.Kind)
 }
 
-// narrate attaches the scenario's narration to the moments it names.
+// narrate attaches the scenario's narration to the moments it names. A
+// line is said only while the run is on its script, and only if its claim
+// holds.
 func (r *Run) narrate() {
 	w := r.World
 	for i := range r.Scenario.Narration {
@@ -233,10 +246,14 @@ func (r *Run) narrate() {
 			match = func(e *sim.Event) bool { return e.Kind != sim.KindSay }
 		}
 		w.Watch(func(e *sim.Event) {
-			if fired || !match(e) {
+			if fired || r.offScript || !match(e) {
 				return
 			}
 			fired = true
+			if why := r.falseClaim(n.Claim, e); why != "" {
+				r.unsaid = append(r.unsaid, Unsaid{Line: i, At: e.Seq, Why: why})
+				return
+			}
 			w.Emit(sim.Event{Kind: sim.KindSay, Say: &sim.Text{En: text.En, Zh: text.Zh}, Refs: []int{e.Seq}})
 		})
 	}
@@ -357,15 +374,10 @@ func (r *Run) Verdicts() []string { return r.Checker.Verdicts() }
 // Close releases the world.
 func (r *Run) Close() { r.World.Close() }
 
-// Verdicts runs a scenario to its end and returns its verdicts.
+// Verdicts runs a scenario to its end on embedded Redis, replaying its
+// recorded schedule if it has one, and returns its verdicts.
 func Verdicts(sc *scenario.Scenario, seed int64) ([]string, error) {
-	r, err := Build(sc, seed)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	r.RunToEnd()
-	return r.Verdicts(), nil
+	return VerdictsOn(sc, seed, nil)
 }
 
 // SameVerdicts compares two verdict lists as sets.

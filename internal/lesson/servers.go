@@ -39,12 +39,13 @@ func BuildOn(sc *scenario.Scenario, seed int64, servers Servers) (*Run, error) {
 
 // VerdictsOn runs a scenario to its end on servers and returns its
 // verdicts.
+//
+// A recorded schedule is replayed, as in Replay.
 func VerdictsOn(sc *scenario.Scenario, seed int64, servers Servers) ([]string, error) {
-	r, err := BuildOn(sc, seed, servers)
+	s, err := Replay(sc, seed, servers)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	r.RunToEnd()
-	return r.Verdicts(), nil
+	defer s.Close()
+	return s.Run().Verdicts(), nil
 }

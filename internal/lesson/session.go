@@ -83,7 +83,7 @@ func (s *Session) applyFaultsHere() error {
 	for s.next < len(s.actions) && s.actions[s.next].Step == s.Cursor() && s.actions[s.next].Do != "step" {
 		a := s.actions[s.next]
 		s.next++
-		if err := s.run.World.Apply(SimFault(a.Fault)); err != nil {
+		if err := s.run.ByUser(func() error { return s.run.World.Apply(SimFault(a.Fault)) }); err != nil {
 			return fmt.Errorf("recorded action at step %d: %w", a.Step, err)
 		}
 	}
@@ -97,9 +97,14 @@ func (s *Session) advance() (bool, error) {
 	if s.next < len(s.actions) && s.actions[s.next].Step == s.Cursor() && s.actions[s.next].Do == "step" {
 		a := s.actions[s.next]
 		s.next++
-		var err error
-		if ok, err = s.run.StepClient(a.Client); err != nil {
-			return false, err
+		err := s.run.ByUser(func() (err error) { ok, err = s.run.StepClient(a.Client); return err })
+		if err != nil {
+			return false, fmt.Errorf("recorded step of %s at step %d: %w", a.Client, a.Step, err)
+		}
+		if !ok {
+			// The recording no longer fits the run (an edited file): say
+			// so rather than end the run quietly without its verdicts.
+			return false, fmt.Errorf("recorded step of %s at step %d: %s has no move to make there", a.Client, a.Step, a.Client)
 		}
 	} else {
 		ok = s.run.Step()
@@ -151,7 +156,8 @@ func (s *Session) StepClient(name string) (bool, error) {
 	}
 	s.fork()
 	at := s.Cursor()
-	ok, err := s.run.StepClient(name)
+	var ok bool
+	err := s.run.ByUser(func() (err error) { ok, err = s.run.StepClient(name); return err })
 	if err != nil || !ok {
 		return ok, err
 	}
@@ -167,7 +173,7 @@ func (s *Session) Inject(f scenario.Fault) error {
 	}
 	f.At, f.On = nil, nil
 	s.fork()
-	if err := s.run.World.Apply(SimFault(f)); err != nil {
+	if err := s.run.ByUser(func() error { return s.run.World.Apply(SimFault(f)) }); err != nil {
 		return err
 	}
 	s.actions = append(s.actions, scenario.Action{Step: s.Cursor(), Fault: f})
@@ -182,12 +188,80 @@ func (s *Session) Reset(seed int64) error {
 	return s.rebuild()
 }
 
+// RunToEnd steps, replaying the recorded actions, until the run is over
+// and its final verdicts are in. A recorded action the run never reaches
+// (its step is past the run's end) is an error: the recording does not
+// fit its scenario.
+func (s *Session) RunToEnd() error {
+	for {
+		ok, err := s.advance()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+	}
+	if s.next < len(s.actions) {
+		a := s.actions[s.next]
+		return fmt.Errorf("recorded %s at step %d is never reached: the run ends at step %d", a.Do, a.Step, s.Cursor())
+	}
+	return nil
+}
+
+// Replay runs a scenario from seed to its end on servers (nil: embedded
+// Redis), taking the recorded actions of its schedule at their steps, as
+// the browser does when it plays the scenario. The caller closes the
+// session.
+func Replay(sc *scenario.Scenario, seed int64, servers Servers) (*Session, error) {
+	s, err := NewSessionOn(sc, seed, servers)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.RunToEnd(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
 // Recording is the session as a scenario: the original with the seed and
 // the recorded actions as its schedule, so that loading it replays the same
-// event log.
-func (s *Session) Recording() scenario.Scenario {
+// event log. Its expect: is what the recorded run ends with, not what the
+// lesson expected: the verdicts of the live run when it is over, else
+// those of a replay of the recording to its end. The replay runs on
+// embedded Redis; a run recorded on real servers keeps its own verdicts,
+// when they differ, as its real_redis expectation.
+func (s *Session) Recording() (scenario.Scenario, error) {
 	out := *s.sc
 	out.Seed = s.seed
 	out.Schedule = append([]scenario.Action(nil), s.actions...)
-	return out
+	out.RealRedis = nil
+	var live []string
+	if s.run.Done() {
+		live = s.run.Verdicts()
+	}
+	embedded := live
+	if !s.run.Done() || s.servers != nil {
+		r, err := Replay(&out, out.Seed, nil)
+		switch {
+		case err == nil:
+			embedded = r.Run().Verdicts()
+			r.Close()
+		case s.servers != nil && s.run.Done():
+			// A run on real servers keeps real time: its manual steps
+			// may not fit the embedded replay. Its own verdicts stand.
+			embedded = live
+		default:
+			return out, fmt.Errorf("the recording does not replay: %w", err)
+		}
+	}
+	out.Expect = append([]string{}, embedded...)
+	if s.servers != nil && s.run.Done() && !SameVerdicts(live, embedded) {
+		out.RealRedis = &scenario.RealRedis{Expect: append([]string{}, live...), Why: sim.Text{
+			En: "The verdicts this run ended with when it was recorded on real Redis.",
+			Zh: "录制时在真实 Redis 上这次运行得到的判定。",
+		}}
+	}
+	return out, nil
 }

@@ -88,7 +88,10 @@ func TestManualStepsAndRecordingReplay(t *testing.T) {
 	if v := s.Run().Verdicts(); !SameVerdicts(v, []string{"oversell"}) {
 		t.Fatalf("verdicts = %v, want [oversell]\n%s", v, want)
 	}
-	rec := s.Recording()
+	rec, err := s.Recording()
+	if err != nil {
+		t.Fatal(err)
+	}
 	s2, err := NewSession(&rec, rec.Seed)
 	if err != nil {
 		t.Fatal(err)

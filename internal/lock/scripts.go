@@ -30,7 +30,8 @@ func loadScripts() map[string]*redis.Script {
 	return out
 }
 
-// ScriptNames maps each script's SHA1 to its name, for captions.
+// ScriptNames maps each script's SHA1 to its file name (compare_and_delete.lua):
+// the engine shows EVAL and EVALSHA of a script by that name.
 func ScriptNames() map[string]string {
 	out := map[string]string{}
 	names := make([]string, 0, len(Scripts))

@@ -104,10 +104,34 @@ type Fault struct {
 	KeepData bool     `yaml:"keep_data,omitempty" json:"keep_data,omitempty"`
 }
 
-// Narration is a sentence shown at a moment of the run.
+// Narration is a sentence shown at a moment of the run. It is said only
+// while the run follows the lesson's script (no user action has changed
+// it) and, if it declares a claim, only when the claim holds at that
+// moment.
 type Narration struct {
 	When     `yaml:",inline" json:",inline"`
 	sim.Text `yaml:",inline" json:",inline"`
+	Claim    *Claim `yaml:"claim,omitempty" json:"claim,omitempty"`
+}
+
+// Claim is what a narration line says about the run at its moment, made
+// explicit so that it can be checked against the events: who is inside,
+// whose lock a key holds, which key is gone. Every part that is set must
+// hold.
+type Claim struct {
+	Inside   []string  `yaml:"inside,omitempty" json:"inside,omitempty"`     // each of these clients is inside its critical section
+	Outside  []string  `yaml:"outside,omitempty" json:"outside,omitempty"`   // none of these clients is inside
+	Holds    []KeyHold `yaml:"holds,omitempty" json:"holds,omitempty"`       // each key holds its client's lock value
+	Free     []KeyHold `yaml:"free,omitempty" json:"free,omitempty"`         // each key does not exist
+	Together *bool     `yaml:"together,omitempty" json:"together,omitempty"` // two clients were inside at once so far (true) or never (false)
+}
+
+// KeyHold names a key on a node and, in Claim.Holds, the client whose lock
+// value it holds.
+type KeyHold struct {
+	Client string `yaml:"client,omitempty" json:"client,omitempty"` // whose value (holds only)
+	Node   string `yaml:"node,omitempty" json:"node,omitempty"`     // default: the first node
+	Key    string `yaml:"key,omitempty" json:"key,omitempty"`       // default: lock
 }
 
 // Action is one recorded user action taken before engine step Step: a

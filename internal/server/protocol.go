@@ -97,4 +97,8 @@ type Snapshot struct {
 	Playing  bool              `json:"playing"`
 	Speed    float64           `json:"speed"`
 	Events   int               `json:"events"` // length of the log at the cursor
+	// OffScript: a user action (a fault, a manual step) has taken the run
+	// off its lesson's script; scripted lines have stopped and the story
+	// is told from the events.
+	OffScript bool `json:"offScript"`
 }

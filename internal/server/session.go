@@ -262,7 +262,10 @@ func (s *session) apply(r *Request) (*Message, error) {
 
 // recording is the session as a scenario file that replays this run.
 func (s *session) recording() ([]byte, error) {
-	rec := s.ls.Recording()
+	rec, err := s.ls.Recording()
+	if err != nil {
+		return nil, err
+	}
 	return scenario.MarshalScenario(&rec)
 }
 
@@ -407,7 +410,7 @@ func (s *session) snapshot() *Snapshot {
 		Verdicts: nonNil(s.ls.Run().Verdicts()), Expect: nonNil(s.srv.expect(sc)), RealWhy: s.srv.realWhy(sc),
 		Clients: w.ClientNames(), Nodes: nodes, Pending: nonNil(s.ls.Pending()),
 		Actions: append([]scenario.Action{}, s.ls.Actions()...), Playing: s.playing, Speed: s.speed,
-		Events: len(s.ls.Log()),
+		Events: len(s.ls.Log()), OffScript: s.ls.Run().OffScript(),
 	}
 }
 

@@ -61,20 +61,23 @@ type KeyState struct {
 func (k KeyState) Exists() bool { return k.TTL != -2 }
 
 // String gives the key's canonical text form: key="value"(owner) ttl=3s.
+// It is always one line: a key holding a control character is quoted, a
+// hash's fields are escaped (see Escape).
 func (k KeyState) String() string {
+	key := quoteBreaks(k.Key)
 	if !k.Exists() {
-		return k.Key + "=(gone)"
+		return key + "=(gone)"
 	}
 	var b strings.Builder
-	b.WriteString(k.Key)
+	b.WriteString(key)
 	b.WriteByte('=')
 	if k.Type == "string" {
 		b.WriteString(strconv.Quote(k.Value))
 	} else {
-		b.WriteString("{" + k.Value + "}")
+		b.WriteString("{" + Escape(k.Value) + "}")
 	}
 	if k.Owner != "" {
-		b.WriteString("(" + k.Owner + ")")
+		b.WriteString("(" + Escape(k.Owner) + ")")
 	}
 	if k.TTL >= 0 {
 		b.WriteString(" ttl=" + FormatTime(time.Duration(k.TTL)*time.Millisecond))
@@ -102,6 +105,7 @@ type Event struct {
 	Req    int           `json:"req,omitempty"`  // seq of the send event a request's events belong to
 	Sent   time.Duration `json:"sent,omitempty"` // for exec, lost and timeout: when the request was sent
 	Cmd    []string      `json:"cmd,omitempty"`
+	Script string        `json:"script,omitempty"` // for EVAL/EVALSHA of a known script: its name (compare_and_delete.lua)
 	Reply  string        `json:"reply,omitempty"`
 	Keys   []KeyState    `json:"keys,omitempty"`
 	Name   string        `json:"name,omitempty"` // the mark, fault or verdict name
@@ -133,30 +137,35 @@ func (e *Event) Who() string {
 // tests and captions:
 //
 //	#12 1.002s exec redis <- A: SET lock 7f3a NX PX 3000 -> OK | lock="7f3a"(A) ttl=3s
+//
+// The line never breaks: control characters and line separators in
+// names, keys, values, command arguments, replies and notes are escaped
+// (see Escape and FormatCmd), so no key or note can add a line of its own
+// to a log. The JSON form of the event holds the exact bytes.
 func (e *Event) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#%d %s %s ", e.Seq, FormatTime(e.T), e.Kind)
+	who, node := Escape(e.Who()), Escape(e.Node)
+	fmt.Fprintf(&b, "#%d %s %s ", e.Seq, FormatTime(e.T), Escape(string(e.Kind)))
 	switch e.Kind {
 	case KindSend:
-		fmt.Fprintf(&b, "%s -> %s: %s", e.Who(), e.Node, FormatCmd(e.Cmd))
+		fmt.Fprintf(&b, "%s -> %s: %s", who, node, e.CmdText())
 	case KindExec:
-		fmt.Fprintf(&b, "%s <- %s: %s -> %s", e.Node, e.Who(), FormatCmd(e.Cmd), e.Reply)
+		fmt.Fprintf(&b, "%s <- %s: %s -> %s", node, who, e.CmdText(), Escape(e.Reply))
 	case KindReply:
-		fmt.Fprintf(&b, "%s <- %s: %s", e.Who(), e.Node, e.Reply)
+		fmt.Fprintf(&b, "%s <- %s: %s", who, node, Escape(e.Reply))
 	case KindLost, KindTimeout:
-		fmt.Fprintf(&b, "%s %s: %s", e.Who(), e.Node, FormatCmd(e.Cmd))
+		fmt.Fprintf(&b, "%s %s: %s", who, node, e.CmdText())
 	case KindExpire, KindInit:
-		b.WriteString(e.Node)
+		b.WriteString(node)
 	case KindVerdict:
-		b.WriteString(e.Name)
+		b.WriteString(Escape(e.Name))
 	default:
-		who := e.Who()
 		if e.Client != "" && e.Node != "" {
-			who += " " + e.Node
+			who += " " + node
 		}
 		b.WriteString(who)
 		if e.Name != "" {
-			b.WriteString(" " + e.Name)
+			b.WriteString(" " + Escape(e.Name))
 		}
 		if e.Lock != "" {
 			b.WriteString(" " + e.Lock)
@@ -175,7 +184,7 @@ func (e *Event) String() string {
 		note = e.Say.En
 	}
 	if note != "" {
-		b.WriteString(" -- " + note)
+		b.WriteString(" -- " + Escape(note))
 	}
 	if len(e.Refs) > 0 {
 		b.WriteString(" [")
@@ -188,6 +197,23 @@ func (e *Event) String() string {
 		b.WriteByte(']')
 	}
 	return b.String()
+}
+
+// CmdText is the event's command as its canonical line shows it: FormatCmd,
+// except that an EVAL or EVALSHA of a script the world knows by name shows
+// the name where Redis got the script's body or SHA1 (EVALSHA
+// compare_and_delete.lua 1 lock 7f3a). Cmd keeps what Redis ran.
+func (e *Event) CmdText() string {
+	if e.Script == "" || len(e.Cmd) < 2 || !isEval(e.Cmd[0]) {
+		return FormatCmd(e.Cmd)
+	}
+	named := append([]string{e.Cmd[0], e.Script}, e.Cmd[2:]...)
+	return FormatCmd(named)
+}
+
+// isEval reports whether a command name runs a Lua script by body or SHA1.
+func isEval(name string) bool {
+	return strings.EqualFold(name, "evalsha") || strings.EqualFold(name, "eval")
 }
 
 // FormatTime writes a virtual time in seconds with millisecond precision,
@@ -206,7 +232,8 @@ func FormatTime(d time.Duration) string {
 }
 
 // FormatCmd writes a command as redis-cli would show it, quoting arguments
-// that are empty or hold spaces, and shortening long Lua script bodies.
+// that are empty or hold spaces, quotes or control characters (so that the
+// text stays on one line), and shortening long Lua script bodies.
 func FormatCmd(args []string) string {
 	var b strings.Builder
 	for i, a := range args {
@@ -216,7 +243,7 @@ func FormatCmd(args []string) string {
 		if i == 1 && len(a) > 40 && len(args) > 0 && strings.EqualFold(args[0], "eval") {
 			a = "<script>"
 		}
-		if a == "" || strings.ContainsAny(a, " \t\n\"'") {
+		if a == "" || strings.ContainsAny(a, " \t\n\"'") || hasBreaks(a) {
 			a = strconv.Quote(a)
 		}
 		b.WriteString(a)

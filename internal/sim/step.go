@@ -47,6 +47,9 @@ func (w *World) emit(ev Event) int {
 	ev.Seq = len(w.log) + 1
 	ev.Step = w.step
 	ev.T = w.now
+	if ev.Script == "" && len(ev.Cmd) > 1 && len(w.scripts) > 0 {
+		ev.Script = w.scriptName(ev.Cmd)
+	}
 	if len(w.chunk) == cap(w.chunk) {
 		w.chunk = make([]Event, 0, 256)
 	}

@@ -14,9 +14,12 @@ export function fmtTime(ns, digits = 6) {
   return (neg ? '-' : '') + s + 's';
 }
 
-/** fmtCmd writes a command as redis-cli shows it, hiding long scripts. */
-export function fmtCmd(args) {
+/** fmtCmd writes a command as redis-cli shows it, hiding long scripts; an
+ * EVAL or EVALSHA of a script the server named shows the name (the event's
+ * script field) where Redis got the body or the SHA1. */
+export function fmtCmd(args, script) {
   if (!args) return '';
+  if (script && args.length > 1 && /^eval(sha)?$/i.test(args[0])) args = [args[0], script, ...args.slice(2)];
   return args.map((a, i) => {
     if (i === 1 && a.length > 40 && /^eval$/i.test(args[0])) a = '<script>';
     if (a.length > 24 && /^[0-9a-f-]{24,}$/i.test(a)) a = a.slice(0, 8) + '…';
@@ -207,7 +210,7 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
   switch (e.kind) {
     case 'send':
       p.circle(x, y, f * 0.3, c);
-      p.text(x + f * 0.7, y + f * 0.35, thread + fmtCmd(e.cmd), { size: f, color: INK, bg: 'rgba(255,255,255,0.85)', max: capMax * 0.95 });
+      p.text(x + f * 0.7, y + f * 0.35, thread + fmtCmd(e.cmd, e.script), { size: f, color: INK, bg: 'rgba(255,255,255,0.85)', max: capMax * 0.95 });
       break;
     case 'exec': {
       p.rect(n - f * 0.4, y - f * 0.4, f * 0.8, f * 0.8, c, INK);
@@ -221,7 +224,7 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
       p.text(x + f * 0.7, y + f * 0.35, '← ' + (e.reply ?? ''), { size: f, color: c, bold: true, bg: 'rgba(255,255,255,0.85)', max: capMax * 0.9 });
       break;
     case 'lost':
-      p.text((x + n) / 2 + f, y + f * 0.35, tr('lost', lang) + ': ' + (e.note || fmtCmd(e.cmd)), { size: L.small, color: BAD, bold: true, bg: '#fff', max: L.lw });
+      p.text((x + n) / 2 + f, y + f * 0.35, tr('lost', lang) + ': ' + (e.note || fmtCmd(e.cmd, e.script)), { size: L.small, color: BAD, bold: true, bg: '#fff', max: L.lw });
       break;
     case 'timeout':
       cross(p, x, y, f * 0.35, BAD, 2);

@@ -15,6 +15,7 @@ const S = {
   speed: ['Speed', '速度'],
   seed: ['Seed', '随机种子'],
   narration: ['What is happening', '正在发生什么'],
+  offScript: ['Off the lesson\'s script: told from what happens', '已离开课程剧本：按实际发生的事讲述'],
   verdict: ['Verdict', '结论'],
   keys: ['Keys on each node', '各节点上的键'],
   manual: ['You are the scheduler', '由你来调度'],

@@ -25,6 +25,7 @@ export function renderNarration(root, history, st, onRef) {
     return;
   }
   const last = says[says.length - 1];
+  if (st.snap && st.snap.offScript) root.append(el('p', { class: 'off-script', 'data-testid': 'off-script' }, t('offScript', st.lang)));
   root.append(el('p', { class: 'say', 'data-seq': String(last.seq) }, pick(last.say, st.lang)));
   for (const s of says.slice(0, -1)) {
     const li = el('li', {}, el('button', { class: 'link', onclick: () => onRef(s.refs && s.refs[0]) }, pick(s.say, st.lang)));

@@ -124,7 +124,8 @@ export class Timeline {
       if (e.name) li.dataset.name = e.name;
       li.style.top = r * H + 'px';
       li.style.height = H + 'px';
-      li.title = e.text || '';
+      // The tooltip is the detail: a named script's SHA1 or body, as Redis got it.
+      li.title = (e.text || '') + (e.script && e.cmd ? '\n' + e.cmd.join(' ') : '');
       li.textContent = e.text || e.kind;
       this.list.appendChild(li);
     }

@@ -104,7 +104,7 @@ func TestParseLogRoundTrip(t *testing.T) {
 			if want.Kind == sim.KindReplicate {
 				want.Cmd = nil
 			}
-			if sim.FormatCmd(got[j].Cmd) != sim.FormatCmd(want.Cmd) || got[j].Client != want.Client || got[j].Thread != thread ||
+			if got[j].CmdText() != want.CmdText() || got[j].Client != want.Client || got[j].Thread != thread ||
 				got[j].Node != want.Node || got[j].Name != want.Name || got[j].Lock != want.Lock ||
 				want.Req != 0 && got[j].Req != want.Req || !slices.EqualFunc(got[j].Keys, want.Keys, func(a, b sim.KeyState) bool {
 				return a.Key == b.Key && a.Value == b.Value && a.Owner == b.Owner && a.TTL == b.TTL && a.Exists() == b.Exists()

@@ -1,0 +1,139 @@
+package narrate
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// Model is the state of a run as its events tell it, event by event. The
+// zero value is not ready: use NewModel.
+type Model struct {
+	inside   map[string]int                     // who (client, or client/thread) -> seq of its enter mark
+	keys     map[string]map[string]sim.KeyState // node -> key -> state after the last event that showed it
+	together bool                               // two clients were inside at once at some point
+	dead     map[string]bool                    // clients crashed and not restarted
+	down     map[string]bool                    // nodes crashed (or failed over) and not restarted
+}
+
+// NewModel is the state of a run before its first event.
+func NewModel() *Model {
+	return &Model{inside: map[string]int{}, keys: map[string]map[string]sim.KeyState{}, dead: map[string]bool{}, down: map[string]bool{}}
+}
+
+// client is the client part of who (A of A/t1).
+func client(who string) string {
+	c, _, _ := strings.Cut(who, "/")
+	return c
+}
+
+// Inside reports whether a client (any of its threads) is inside its
+// critical section: it marked enter and has not yet marked leave, nor
+// crashed.
+func (m *Model) Inside(name string) bool {
+	for who := range m.inside {
+		if who == name || client(who) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Insiders lists who is inside, in the order they entered.
+func (m *Model) Insiders() []string {
+	out := make([]string, 0, len(m.inside))
+	for who := range m.inside {
+		out = append(out, who)
+	}
+	sort.Slice(out, func(i, j int) bool { return m.inside[out[i]] < m.inside[out[j]] })
+	return out
+}
+
+// EverTogether reports whether two different clients have been inside
+// their critical sections at the same time so far.
+func (m *Model) EverTogether() bool { return m.together }
+
+// Key is the state of key on node as the events last showed it; ok is
+// false when the key does not exist (or never did).
+func (m *Model) Key(node, key string) (sim.KeyState, bool) {
+	k, ok := m.keys[node][key]
+	return k, ok && k.Exists()
+}
+
+// Down reports whether a node has crashed (or died in a failover) and not
+// come back.
+func (m *Model) Down(node string) bool { return m.down[node] }
+
+// Owner is the client whose value key holds on node, or "" when the key is
+// gone or holds nobody's value.
+func (m *Model) Owner(node, key string) string {
+	k, ok := m.Key(node, key)
+	if !ok {
+		return ""
+	}
+	return k.Owner
+}
+
+// observe updates the state with one event and returns the key states it
+// replaced (before the event), for the story.
+func (m *Model) observe(e *sim.Event) map[string]sim.KeyState {
+	switch e.Kind {
+	case sim.KindMark:
+		switch e.Name {
+		case "enter":
+			for who := range m.inside {
+				if client(who) != e.Client {
+					m.together = true
+				}
+			}
+			m.inside[e.Who()] = e.Seq
+		case "leave":
+			delete(m.inside, e.Who())
+		}
+	case sim.KindFault:
+		switch sim.FaultKind(e.Name) {
+		case sim.FaultCrash:
+			m.dead[e.Client] = true
+			for who := range m.inside {
+				if client(who) == e.Client {
+					delete(m.inside, who)
+				}
+			}
+		case sim.FaultRestart:
+			delete(m.dead, e.Client)
+		case sim.FaultNodeCrash, sim.FaultFailover:
+			if !strings.HasPrefix(e.Note, "not applied") {
+				m.down[e.Node] = true
+			}
+		case sim.FaultNodeRestart:
+			if !strings.HasPrefix(e.Note, "not applied") {
+				delete(m.down, e.Node)
+				m.keys[e.Node] = map[string]sim.KeyState{} // the keys it kept, if any, follow
+			}
+		}
+	case sim.KindStart:
+		delete(m.dead, e.Client)
+	}
+	if len(e.Keys) == 0 || e.Node == "" {
+		return nil
+	}
+	switch e.Kind {
+	case sim.KindInit, sim.KindExec, sim.KindExpire, sim.KindReplicate, sim.KindFault:
+	default:
+		return nil
+	}
+	keys := m.keys[e.Node]
+	if keys == nil {
+		keys = map[string]sim.KeyState{}
+		m.keys[e.Node] = keys
+	}
+	before := map[string]sim.KeyState{}
+	for _, k := range e.Keys {
+		if old, ok := keys[k.Key]; ok {
+			before[k.Key] = old
+		}
+		keys[k.Key] = k
+	}
+	return before
+}
