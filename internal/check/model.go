@@ -257,6 +257,14 @@ func (m *model) fault(e *sim.Event) {
 		m.leaveAll(func(in entry) bool { return in.th.client == e.Client })
 		m.crashes[e.Client] = append(m.crashes[e.Client], e.Seq)
 		m.inc[e.Client]++
+	case sim.FaultClockJump:
+		// the node's keys now expire at other times, which no event
+		// states: forget them until the next state read
+		for _, sl := range m.keys {
+			if sl.node == e.Node {
+				sl.state.Expire = 0
+			}
+		}
 	case sim.FaultNodeCrash:
 		m.down[e.Node] = true
 	case sim.FaultNodeRestart:
@@ -338,13 +346,18 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 			m.history[id] = append(m.history[id], write{value: now.Value, holders: s.holders})
 		}
 	case e.Kind == sim.KindReplicate && now.Exists() && !same:
+		before := s.holders
 		s.holders = nil
 		hist := m.history[m.opt.ReplicaOf[e.Node]+"\x00"+k.Key]
 		for i := len(hist) - 1; i >= 0; i-- {
 			if hist[i].value == now.Value {
-				// the writers hold the replica's copy from this event on
+				// the writers hold the replica's copy from this event on,
+				// or since they first held it there
 				for _, h := range hist[i].holders {
 					h.since = e.Seq
+					if j := slices.IndexFunc(before, func(b holder) bool { return b.th == h.th }); j >= 0 {
+						h.since = before[j].since
+					}
 					s.holders = append(s.holders, h)
 				}
 				break
