@@ -1,6 +1,8 @@
 package check
 
 import (
+	"slices"
+
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -15,6 +17,9 @@ const (
 	Safe            = "safe"
 )
 
+// Verdicts lists every verdict the checker gives; "safe" stands alone.
+var Verdicts = []string{MutualExclusion, Oversell, LostUpdate, ForeignUnlock, Deadlock, Starvation, StaleWrite, Safe}
+
 // Options say what the checker watches: what the log alone does not say.
 type Options struct {
 	StockKey string // the stock counter's key, on the first node; "" checks no stock
@@ -26,32 +31,39 @@ type Options struct {
 	Quorum map[string]int
 	// ReplicaOf maps each replica node to its master.
 	ReplicaOf map[string]string
+	// FencedStorage says the storage service checks fencing tokens: a
+	// write is then stale only once a newer token was issued.
+	FencedStorage bool
 }
 
-// rule is one invariant: it reads every event and reports violations as
-// verdict events, as they happen or when the run is over.
+// rule is one invariant: it reads every event, with what the event did to
+// the model, and reports violations as verdict events, as they happen or
+// when the run is over.
 type rule interface {
-	observe(e *sim.Event) []sim.Event
-	finish() []sim.Event
+	observe(e *sim.Event, chs []change, m *model) []sim.Event
+	finish(m *model) []sim.Event
 }
 
 // Checker is an incremental invariant checker: feed it every event with
 // Observe, then call Finish once the run is over.
 type Checker struct {
+	model    *model
 	rules    []rule
 	found    []string
 	finished bool
 }
 
-// New makes a checker with every rule of the catalog.
+// New makes a checker with every rule of the catalog, in the order their
+// verdicts are reported at the horizon.
 func New(opt Options) *Checker {
-	return &Checker{rules: []rule{
+	dl := newDeadlockRule()
+	return &Checker{model: newModel(opt), rules: []rule{
 		&mutexRule{},
-		newUnlockRule(),
-		&stockRule{key: opt.StockKey},
-		newDeadlockRule(),
-		newStarvationRule(),
+		&unlockRule{},
 		newStaleWriteRule(),
+		newStockRule(opt.StockKey),
+		dl,
+		newStarvationRule(dl),
 	}}
 }
 
@@ -78,9 +90,10 @@ func (c *Checker) Observe(e *sim.Event) []sim.Event {
 	if e.Kind == sim.KindVerdict || e.Kind == sim.KindSay {
 		return nil
 	}
+	chs := c.model.observe(e)
 	var out []sim.Event
 	for _, r := range c.rules {
-		out = append(out, r.observe(e)...)
+		out = append(out, r.observe(e, chs, c.model)...)
 	}
 	return c.note(out)
 }
@@ -94,7 +107,7 @@ func (c *Checker) Finish() []sim.Event {
 	c.finished = true
 	var out []sim.Event
 	for _, r := range c.rules {
-		out = append(out, r.finish()...)
+		out = append(out, r.finish(c.model)...)
 	}
 	c.note(out)
 	if len(c.found) == 0 {
@@ -105,7 +118,9 @@ func (c *Checker) Finish() []sim.Event {
 	return out
 }
 
-// verdict makes a verdict event explained in both languages.
+// verdict makes a verdict event explained in both languages; its proving
+// events are listed in increasing order, each once.
 func verdict(name string, refs []int, en, zh string) sim.Event {
+	refs = slices.Compact(slices.Sorted(slices.Values(refs)))
 	return sim.Event{Kind: sim.KindVerdict, Name: name, Refs: refs, Say: &sim.Text{En: en, Zh: zh}}
 }

@@ -2,101 +2,103 @@ package check
 
 import (
 	"fmt"
-	"time"
+	"strings"
 
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// deadlockRule: a lock must not outlive its owner. When the run ends with a
-// lock key still holding the value of a client that crashed (and did not
-// restart), while another, live client kept finding it taken after the
-// crash, the lock blocked everyone to the horizon: a deadlock.
-//
-// A live owner can deadlock too, on itself: a client that asks again for a
-// lock it holds (the request marks "reenter") and is still waiting when the
-// run ends, holding the lock, waits for itself for ever — the lock is not
-// re-entrant (seed 004's MySQL lock).
+// deadlockRule: at the horizon no lock may be stuck for ever. A lock key
+// is stuck when it exists, will never expire (no TTL), has holders, and
+// none of them can ever release it: each is dead (its client crashed, or
+// restarted as a new incarnation), ended with an error, does not know it
+// holds the key (it never believed it did, and the reply of the command
+// that gave it the key was lost), or waits for itself (it holds the lock,
+// asked for it again, and every attempt since left the key as it was: a
+// lock that is not re-entrant). A lease that outlives the horizon is no
+// deadlock: it will expire.
 type deadlockRule struct {
-	held    holders
-	reenter map[string]int            // client -> seq of a nested acquire not yet granted
-	crashed map[string]int            // client -> seq of its crash
-	blocked map[string]*deadlockBlock // node/key -> the attempts it blocked after its owner's crash
+	reenter map[thread]map[string]*reentry
+	stuck   map[*slot]bool
 }
 
-type deadlockBlock struct {
-	client      string
-	first, last int
-	n           int
+// reentry is a thread's pending nested acquire of a lock it holds.
+type reentry struct {
+	seq      int
+	attempts int
+	granted  bool
 }
 
 func newDeadlockRule() *deadlockRule {
-	return &deadlockRule{held: holders{}, reenter: map[string]int{}, crashed: map[string]int{}, blocked: map[string]*deadlockBlock{}}
+	return &deadlockRule{reenter: map[thread]map[string]*reentry{}, stuck: map[*slot]bool{}}
 }
 
-func (r *deadlockRule) observe(e *sim.Event) []sim.Event {
-	if e.Kind == sim.KindFault && e.Client != "" {
-		switch e.Name {
-		case string(sim.FaultCrash):
-			r.crashed[e.Client] = e.Seq
-		case string(sim.FaultRestart):
-			delete(r.crashed, e.Client)
+func (r *deadlockRule) observe(e *sim.Event, chs []change, m *model) []sim.Event {
+	switch {
+	case e.Kind == sim.KindMark && e.Name == sim.MarkReenter:
+		t := m.threadOf(e)
+		if r.reenter[t] == nil {
+			r.reenter[t] = map[string]*reentry{}
 		}
-		delete(r.reenter, e.Client)
-	}
-	if e.Kind == sim.KindMark {
-		switch e.Name {
-		case "reenter":
-			r.reenter[e.Client] = e.Seq
-		case "acquired", "gave-up":
-			delete(r.reenter, e.Client)
+		r.reenter[t][e.Lock] = &reentry{seq: e.Seq}
+	case e.Kind == sim.KindMark && (e.Name == sim.MarkAcquired || e.Name == sim.MarkGaveUp):
+		delete(r.reenter[m.threadOf(e)], e.Lock)
+	case e.Kind == sim.KindExec && e.Client != "":
+		for _, ch := range chs {
+			if re := r.reenter[m.threadOf(e)][ch.slot.lock]; re != nil {
+				re.attempts++
+				re.granted = re.granted || ch.moved
+			}
 		}
-	}
-	r.held.observe(e)
-	for _, k := range blockedBy(e) {
-		if _, dead := r.crashed[k.Owner]; !dead {
-			continue
-		}
-		if _, dead := r.crashed[e.Client]; dead {
-			continue
-		}
-		id := e.Node + "/" + k.Key
-		b := r.blocked[id]
-		if b == nil {
-			b = &deadlockBlock{client: e.Client, first: e.Seq}
-			r.blocked[id] = b
-		}
-		b.last = e.Seq
-		b.n++
 	}
 	return nil
 }
 
-func (r *deadlockRule) finish() []sim.Event {
+func (r *deadlockRule) finish(m *model) []sim.Event {
 	var out []sim.Event
-	for _, h := range r.held.sorted() {
-		if asked, ok := r.reenter[h.owner]; ok && asked > h.since {
-			out = append(out, verdict(Deadlock, []int{h.since, asked},
-				fmt.Sprintf("%s took %s at #%d and, still holding it, asked for it again at #%d. The lock does not know its owner: %s waited for itself until the run ended.",
-					h.owner, h.name, h.since, asked, h.owner),
-				fmt.Sprintf("%s 在 #%d 拿到 %s，在仍持有它的情况下于 #%d 再次请求这把锁。这把锁不认识自己的持有者：%s 一直在等它自己，直到观察结束：死锁。",
-					h.owner, h.since, h.name, asked, h.owner)))
+	for _, s := range m.slots() {
+		if !m.locks[s.lock] || !s.present() || !m.serving(s.node) || s.state.TTL != -1 || len(s.holders) == 0 {
 			continue
 		}
-		crash, dead := r.crashed[h.owner]
-		b := r.blocked[h.key]
-		if !dead || b == nil || b.first < crash {
+		var refs []int
+		var en, zh []string
+		for _, h := range s.holders {
+			why, e, z := r.cannotRelease(h, s.lock, m)
+			if why == 0 {
+				refs = nil
+				break
+			}
+			refs = append(refs, h.since, why)
+			en = append(en, fmt.Sprintf("%s took it at #%d and %s", h.th.who(), h.since, e))
+			zh = append(zh, fmt.Sprintf("%s 在 #%d 拿到它，%s", h.th.who(), h.since, z))
+		}
+		if refs == nil {
 			continue
 		}
-		life, shou := "has no expiry", "没有过期时间"
-		if h.state.TTL >= 0 {
-			d := sim.FormatTime(time.Duration(h.state.TTL) * time.Millisecond)
-			life, shou = "would live another "+d, "还要再过 "+d+" 才会过期"
-		}
-		out = append(out, verdict(Deadlock, []int{h.since, crash, b.first, b.last},
-			fmt.Sprintf("%s took %s at #%d and crashed at #%d without releasing it. The lock %s: %s found it taken %d times (#%d to #%d) and was still shut out when the run ended.",
-				h.owner, h.name, h.since, crash, life, b.client, b.n, b.first, b.last),
-			fmt.Sprintf("%s 在 #%d 拿到 %s，在 #%d 崩溃，没有释放。这把锁%s：%s 从 #%d 到 #%d 共 %d 次发现锁被占用，直到观察结束仍进不去：死锁。",
-				h.owner, h.since, h.name, crash, shou, b.client, b.first, b.last, b.n)))
+		r.stuck[s] = true
+		out = append(out, verdict(Deadlock, refs,
+			fmt.Sprintf("%s on %s has no expiry and nobody who can release it: %s. It stays locked for ever.", s.key, s.node, strings.Join(en, "; ")),
+			fmt.Sprintf("%s 上的 %s 没有过期时间，也没有任何能释放它的人：%s。这把锁永远不会再打开：死锁。", s.node, s.key, strings.Join(zh, "；"))))
 	}
 	return out
+}
+
+// cannotRelease gives the event that shows why holder h can never release
+// lock l, with the reason in both languages; 0 when it still can.
+func (r *deadlockRule) cannotRelease(h holder, l string, m *model) (int, string, string) {
+	t := h.th
+	if t.inc != m.inc[t.client] {
+		at := m.crashes[t.client][t.inc]
+		return at, fmt.Sprintf("crashed at #%d without releasing it", at), fmt.Sprintf("在 #%d 崩溃，没有释放", at)
+	}
+	if at, ok := m.ended[t]; ok {
+		return at, fmt.Sprintf("ended with an error at #%d", at), fmt.Sprintf("在 #%d 出错结束", at)
+	}
+	if at, lost := m.unanswered[h.req]; lost && !m.believes(t, l) {
+		return at, fmt.Sprintf("never learnt it: the reply was lost (#%d)", at), fmt.Sprintf("却不知道：回复丢了（#%d）", at)
+	}
+	if re := r.reenter[t][l]; re != nil && m.believes(t, l) && re.attempts > 0 && !re.granted {
+		return re.seq, fmt.Sprintf("asked for it again at #%d, waiting for itself: the lock is not re-entrant", re.seq),
+			fmt.Sprintf("在 #%d 又申请了一次，等的是它自己：这把锁不可重入", re.seq)
+	}
+	return 0, "", ""
 }

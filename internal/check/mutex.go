@@ -6,53 +6,26 @@ import (
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// mutexRule: no two holders inside the critical section at once. A holder
-// is a client's thread (two threads of one process are two holders).
-// Threads report "enter" and "leave" marks; a crash takes every thread of
-// its process out, and a thread that ends with an error leaves. A thread
-// that ends normally without a "leave" (a request that keeps its lock for a
-// later callback) is still inside.
-type mutexRule struct {
-	inside []entry // in order of entry
-}
+// mutexRule: no two threads inside the critical section of one lock at
+// once. Two threads of one process are two; locks on other keys are other
+// critical sections. The model keeps who is inside which lock (enter and
+// leave marks, crashes, threads that end with an error).
+type mutexRule struct{}
 
-type entry struct {
-	client, thread, who string
-	seq                 int
-}
-
-func (r *mutexRule) observe(e *sim.Event) []sim.Event {
-	switch {
-	case e.Kind == sim.KindMark && e.Name == "enter":
-		var out []sim.Event
-		for _, in := range r.inside {
-			if in.client != e.Client || in.thread != e.Thread {
-				out = append(out, verdict(MutualExclusion, []int{in.seq, e.Seq},
-					fmt.Sprintf("%s entered the critical section (#%d) while %s, who entered at #%d, was still inside.", e.Who(), e.Seq, in.who, in.seq),
-					fmt.Sprintf("%s 进入临界区（#%d）时，%s（#%d 进入）仍在临界区内：互斥被打破。", e.Who(), e.Seq, in.who, in.seq)))
-				break
-			}
+func (mutexRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
+	if e.Kind != sim.KindMark || e.Name != "enter" {
+		return nil
+	}
+	t := m.threadOf(e)
+	for _, in := range m.inside[e.Lock] {
+		if in.th == t {
+			continue
 		}
-		r.inside = append(r.inside, entry{e.Client, e.Thread, e.Who(), e.Seq})
-		return out
-	case e.Kind == sim.KindMark && e.Name == "leave",
-		e.Kind == sim.KindDone && (e.Note != "" || e.Thread == "main"):
-		r.remove(func(in entry) bool { return in.client == e.Client && in.thread == e.Thread })
-	case e.Kind == sim.KindFault && e.Name == string(sim.FaultCrash):
-		r.remove(func(in entry) bool { return in.client == e.Client })
+		return []sim.Event{verdict(MutualExclusion, []int{in.seq, e.Seq},
+			fmt.Sprintf("%s entered the critical section of %s (#%d) while %s, who entered at #%d, was still inside.", t.who(), e.Lock, e.Seq, in.th.who(), in.seq),
+			fmt.Sprintf("%s 进入 %s 的临界区（#%d）时，%s（#%d 进入）仍在临界区内：互斥被打破。", t.who(), e.Lock, e.Seq, in.th.who(), in.seq))}
 	}
 	return nil
 }
 
-// remove takes out every entry that matches.
-func (r *mutexRule) remove(match func(entry) bool) {
-	keep := r.inside[:0]
-	for _, in := range r.inside {
-		if !match(in) {
-			keep = append(keep, in)
-		}
-	}
-	r.inside = keep
-}
-
-func (r *mutexRule) finish() []sim.Event { return nil }
+func (mutexRule) finish(*model) []sim.Event { return nil }

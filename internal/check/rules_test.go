@@ -12,7 +12,7 @@ import (
 // the verdict names at the end.
 func feed(t *testing.T, events []sim.Event) []string {
 	t.Helper()
-	c := New(Options{})
+	c := New(Options{Locks: []string{"lock"}})
 	for i := range events {
 		events[i].Seq = i + 1
 		c.Observe(&events[i])
@@ -104,5 +104,26 @@ func TestMutualExclusionPerThread(t *testing.T) {
 	})
 	if !slices.Equal(got, []string{Safe}) {
 		t.Fatalf("want [safe], got %v", got)
+	}
+}
+
+// B holds a 3s lease and still believes in it. A DEL by A that shows the
+// key gone is a foreign unlock while the lease runs; once its expiry time
+// has come, the key went by expiry — even when no expire event was logged
+// before the DEL, as on a busy real server — and A removed nothing.
+func TestARemovalAfterTheExpiryTimeIsAnExpiry(t *testing.T) {
+	run := func(delAt time.Duration) []string {
+		held := []sim.KeyState{{Key: "lock", Type: "string", Value: "tok-B", TTL: 3000, Expire: 3000}}
+		return feed(t, []sim.Event{
+			{T: 0, Kind: sim.KindExec, Client: "B", Thread: "main", Node: "redis", Cmd: []string{"SET", "lock", "tok-B", "NX", "PX", "3000"}, Keys: held},
+			{T: time.Millisecond, Kind: sim.KindMark, Name: sim.MarkAcquired, Lock: "lock", Client: "B", Thread: "main"},
+			exec(delAt, "A", "DEL", "", 0),
+		})
+	}
+	if got := run(2 * time.Second); !slices.Equal(got, []string{ForeignUnlock}) {
+		t.Fatalf("DEL while the lease runs: want [foreign-unlock], got %v", got)
+	}
+	if got := run(3100 * time.Millisecond); !slices.Equal(got, []string{Safe}) {
+		t.Fatalf("DEL after the lease's expiry time: want [safe], got %v", got)
 	}
 }

@@ -2,6 +2,8 @@ package check
 
 import (
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/lockstep/lockstep/internal/sim"
@@ -12,61 +14,134 @@ import (
 const StaleWrite = "stale-write"
 
 // staleWriteRule: the protected resource (a storage service's WRITE) must
-// not accept a write from a client that no longer holds a lock. A client
-// holds a lease while some lock key (on any node or service) holds its
-// value; the lease ends when that key expires, is deleted or takes another
-// owner's value. A WRITE answered OK from a client that held a lease once
-// and holds none now is a stale write: the resource took a write made in
-// the belief of a lock that was gone.
+// not accept a write from a thread that believes it holds a lock but, by
+// the lock's own rule, no longer does: its incarnation holds the key on
+// fewer serving nodes than the lock's quorum (one node, or Redlock's
+// majority). With a fencing storage (Options.FencedStorage; the WRITE
+// carries a TOKEN) the lock's rule is the token's order: the write is stale
+// only once another client was issued a newer token.
 type staleWriteRule struct {
-	held  holders
-	count map[string]int // client -> lock keys it holds now
-	since map[string]int // client -> seq at which it last began to hold a lock
-	lost  map[string]int // client -> seq of the event that ended its last lease
+	held   map[lease]bool // leases that hold now
+	began  map[lease]int  // seq at which each last came to hold
+	ended  map[lease]int  // seq at which each last stopped holding
+	tokens map[string]map[string]int64
+}
+
+// lease is one incarnation of a client on one lock.
+type lease struct {
+	client string
+	inc    int
+	lock   string
 }
 
 func newStaleWriteRule() *staleWriteRule {
-	return &staleWriteRule{held: holders{}, count: map[string]int{}, since: map[string]int{}, lost: map[string]int{}}
+	return &staleWriteRule{held: map[lease]bool{}, began: map[lease]int{}, ended: map[lease]int{}, tokens: map[string]map[string]int64{}}
 }
 
-func (r *staleWriteRule) observe(e *sim.Event) []sim.Event {
-	// Only the keys this event touches can change hands: compare their
-	// owners before and after it, and keep each client's count of keys.
-	before := map[string]string{}
-	for _, k := range e.Keys {
-		id := e.Node + "/" + k.Key
-		before[id] = r.held.owner(id)
-	}
-	r.held.observe(e)
-	for id, was := range before {
-		now := r.held.owner(id)
-		if was == now {
-			continue
-		}
-		if was != "" {
-			if r.count[was]--; r.count[was] == 0 {
-				r.lost[was] = e.Seq
+func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []sim.Event {
+	r.track(e, chs, m)
+	if e.Kind == sim.KindMark && e.Name == sim.MarkToken {
+		var n int64
+		if _, err := fmt.Sscanf(e.Note, "fencing token %d", &n); err == nil {
+			if r.tokens[e.Lock] == nil {
+				r.tokens[e.Lock] = map[string]int64{}
 			}
-		}
-		if now != "" {
-			if r.count[now]++; r.count[now] == 1 {
-				r.since[now] = e.Seq
-			}
+			r.tokens[e.Lock][e.Client] = max(r.tokens[e.Lock][e.Client], n)
 		}
 	}
 	if e.Kind != sim.KindExec || e.Client == "" || len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") || e.Reply != "OK" {
 		return nil
 	}
-	got, had := r.since[e.Client]
-	if !had || r.count[e.Client] > 0 {
-		return nil
+	t := m.threadOf(e)
+	var locks []string
+	for l, d := range m.depth[t] {
+		if d > 0 {
+			locks = append(locks, l)
+		}
 	}
-	ended := r.lost[e.Client]
-	return []sim.Event{verdict(StaleWrite, []int{got, ended, e.Seq},
-		fmt.Sprintf("%s at #%d accepted %s's write, but %s's lease (taken at #%d) had ended at #%d: the resource took a write from a client that no longer held the lock.",
-			e.Node, e.Seq, e.Client, e.Client, got, ended),
-		fmt.Sprintf("%s 在 #%d 接受了 %s 的写入，但 %s 的租约（#%d 获得）已在 #%d 结束：被保护的资源接受了一个已不再持有锁的客户端的写入。",
-			e.Node, e.Seq, e.Client, e.Client, got, ended))}
+	sort.Strings(locks)
+	for _, l := range locks {
+		ls := lease{t.client, t.inc, l}
+		if r.held[ls] {
+			continue
+		}
+		if tok, ok := writeToken(e.Cmd); ok && m.opt.FencedStorage && !r.newerToken(l, t.client, tok) {
+			continue
+		}
+		var refs []int
+		for _, s := range []int{r.began[ls], r.ended[ls]} {
+			if s > 0 {
+				refs = append(refs, s)
+			}
+		}
+		refs = append(refs, e.Seq)
+		en := fmt.Sprintf("%s at #%d accepted %s's write, but %s no longer held %s", e.Node, e.Seq, t.who(), t.client, l)
+		zh := fmt.Sprintf("%s 在 #%d 接受了 %s 的写入，但 %s 已不再持有 %s", e.Node, e.Seq, t.who(), t.client, l)
+		if q := m.quorum(l); q > 1 {
+			en += fmt.Sprintf(" on a quorum of %d nodes", q)
+			zh += fmt.Sprintf("（需要 %d 个节点的多数）", q)
+		}
+		if r.ended[ls] > 0 {
+			en += fmt.Sprintf(" (taken at #%d, lost at #%d)", r.began[ls], r.ended[ls])
+			zh += fmt.Sprintf("（#%d 获得，#%d 失去）", r.began[ls], r.ended[ls])
+		}
+		return []sim.Event{verdict(StaleWrite, refs,
+			en+": the resource took a write from a client that no longer held the lock.",
+			zh+"：被保护的资源接受了一个已不再持有锁的客户端的写入。")}
+	}
+	return nil
 }
 
-func (r *staleWriteRule) finish() []sim.Event { return nil }
+// track follows which leases hold, after any event that moved a lock key
+// or a node.
+func (r *staleWriteRule) track(e *sim.Event, chs []change, m *model) {
+	relevant := e.Kind == sim.KindFault && e.Node != ""
+	for _, ch := range chs {
+		if m.locks[ch.slot.lock] {
+			relevant = true
+			for _, h := range ch.slot.holders {
+				ls := lease{h.th.client, h.th.inc, ch.slot.lock}
+				if _, ok := r.held[ls]; !ok {
+					r.held[ls] = false
+				}
+			}
+		}
+	}
+	if !relevant {
+		return
+	}
+	for ls, was := range r.held {
+		now := m.holds(ls.client, ls.inc, ls.lock)
+		switch {
+		case now && !was:
+			r.began[ls] = e.Seq
+		case was && !now:
+			r.ended[ls] = e.Seq
+		}
+		r.held[ls] = now
+	}
+}
+
+// newerToken reports whether a client other than client was issued a
+// token for lock l newer than tok.
+func (r *staleWriteRule) newerToken(l, client string, tok int64) bool {
+	for c, n := range r.tokens[l] {
+		if c != client && n > tok {
+			return true
+		}
+	}
+	return false
+}
+
+// writeToken reads a fenced WRITE's token (WRITE key value TOKEN n).
+func writeToken(cmd []string) (int64, bool) {
+	for i := 1; i+1 < len(cmd); i++ {
+		if strings.EqualFold(cmd[i], "TOKEN") {
+			n, err := strconv.ParseInt(cmd[i+1], 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
+func (r *staleWriteRule) finish(*model) []sim.Event { return nil }

@@ -72,7 +72,8 @@ func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Bac
 // stock key, the keys of its clients' locks, Redlock's quorum and which
 // nodes are replicas.
 func CheckOptions(sc *scenario.Scenario) check.Options {
-	opt := check.Options{StockKey: StockKey, Quorum: map[string]int{}, ReplicaOf: map[string]string{}}
+	opt := check.Options{StockKey: StockKey, Quorum: map[string]int{}, ReplicaOf: map[string]string{},
+		FencedStorage: sc.Storage != nil && sc.Storage.Fencing}
 	masters := 0
 	for _, n := range sc.Nodes {
 		if n.ReplicaOf != "" {
@@ -203,7 +204,7 @@ func Matches(m *scenario.Match, e *sim.Event) bool {
 		return false
 	}
 	if m.Key != "" {
-		found := false
+		found := e.Lock == m.Key
 		for _, k := range e.Keys {
 			found = found || k.Key == m.Key
 		}
@@ -289,7 +290,7 @@ func Resource(params lock.Params) string {
 // task is the work inside the critical section.
 func task(ctx context.Context, p *sim.Proc, c scenario.Client, node string) error {
 	switch c.Task {
-	case "", "deduct":
+	case "", scenario.TaskDeduct:
 		r := p.Redis(node)
 		v, err := r.Get(ctx, StockKey).Result()
 		if err != nil {
@@ -308,9 +309,9 @@ func task(ctx context.Context, p *sim.Proc, c scenario.Client, node string) erro
 		}
 		p.Mark("deduct", fmt.Sprintf("stock %d -> %d", n, n-1))
 		return nil
-	case "none":
+	case scenario.TaskNone:
 		return p.Sleep(ctx, c.Work.D())
-	case "write":
+	case scenario.TaskWrite:
 		return writeTask(ctx, p, c)
 	}
 	return fmt.Errorf("unknown task %q", c.Task)

@@ -128,7 +128,7 @@ func (in *instance) buyItemLocked(ctx context.Context, thread string) error {
 	l := cl.algo.New(lockConfig(p, cl.node, params, in.owner(thread)))
 	if err := l.Lock(ctx); err != nil {
 		if errors.Is(err, lock.ErrNotAcquired) {
-			p.MarkLock("gave-up", params["key"].(string), "could not lock "+item)
+			p.MarkLock(sim.MarkGaveUp, params["key"].(string), "could not lock "+item)
 			return nil
 		}
 		return err
@@ -137,7 +137,7 @@ func (in *instance) buyItemLocked(ctx context.Context, thread string) error {
 		return err
 	}
 	if err := l.Unlock(ctx); err != nil && !errors.Is(err, lock.ErrNotHeld) {
-		p.MarkLock("release-failed", params["key"].(string), err.Error())
+		p.MarkLock(sim.MarkReleaseFailed, params["key"].(string), err.Error())
 	}
 	return nil
 }

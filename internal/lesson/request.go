@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
@@ -66,20 +67,12 @@ func (cl *client) run(ctx context.Context, p *sim.Proc) error {
 			p.Mark("dispatch", fmt.Sprintf("request %d runs on pool thread %s", i, id))
 			err := in.request(ctx, id)
 			in.free = append(in.free, n)
-			sortInts(in.free)
+			slices.Sort(in.free)
 			in.slots.Release()
 			return err
 		})
 	}
 	return nil
-}
-
-func sortInts(a []int) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
 }
 
 // owner is the identity the lock stores, by the algorithm's owner
@@ -109,7 +102,7 @@ func (in *instance) request(ctx context.Context, thread string) error {
 	cl, p := in.cl, in.p
 	cfg := lockConfig(p, cl.node, cl.params, in.owner(thread))
 	cfg.Local = in.local
-	if cl.c.Task == "buy-item" {
+	if cl.c.Task == scenario.TaskBuyItem {
 		return in.buyItemLocked(ctx, thread)
 	}
 	l := cl.algo.New(cfg)
@@ -124,11 +117,11 @@ func (in *instance) request(ctx context.Context, thread string) error {
 	}
 	for d := 1; d <= depth; d++ {
 		if d > 1 && guarded {
-			p.MarkLock("reenter", res, fmt.Sprintf("asks again for the lock it holds (hold %d of %d)", d, depth))
+			p.MarkLock(sim.MarkReenter, res, fmt.Sprintf("asks again for the lock it holds (hold %d of %d)", d, depth))
 		}
 		if err := l.Lock(ctx); err != nil {
 			if errors.Is(err, lock.ErrNotAcquired) {
-				p.MarkLock("gave-up", res, "could not acquire the lock in time")
+				p.MarkLock(sim.MarkGaveUp, res, "could not acquire the lock in time")
 				for ; d > 1; d-- {
 					in.unlock(ctx, l, d-1, depth)
 				}
@@ -140,12 +133,12 @@ func (in *instance) request(ctx context.Context, thread string) error {
 			continue
 		}
 		if depth > 1 {
-			p.MarkLock("acquired", res, fmt.Sprintf("hold %d of %d", d, depth))
+			p.MarkLock(sim.MarkAcquired, res, fmt.Sprintf("hold %d of %d", d, depth))
 		} else {
-			p.MarkLock("acquired", res, "")
+			p.MarkLock(sim.MarkAcquired, res, "")
 		}
 		if d == 1 {
-			p.MarkLock("enter", res, "")
+			p.MarkLock(sim.MarkEnter, res, "")
 		}
 	}
 	idle := false
@@ -156,14 +149,14 @@ func (in *instance) request(ctx context.Context, thread string) error {
 	}
 	if !guarded || cl.c.KeepLock {
 		if cl.c.KeepLock && guarded {
-			p.MarkLock("kept", res, "the request ends without releasing: the unlock is left to a later callback")
+			p.MarkLock(sim.MarkKept, res, "the request ends without releasing: the unlock is left to a later callback")
 		}
 		if idle {
 			return p.Sleep(ctx, cl.c.Work.D())
 		}
 		return nil
 	}
-	p.MarkLock("leave", res, "")
+	p.MarkLock(sim.MarkLeave, res, "")
 	for d := depth; d >= 1; d-- {
 		in.unlock(ctx, l, d, depth)
 	}
@@ -178,10 +171,10 @@ func (in *instance) request(ctx context.Context, thread string) error {
 func (in *instance) work(ctx context.Context) error {
 	cl, p := in.cl, in.p
 	switch cl.c.Task {
-	case "list":
+	case scenario.TaskList:
 		in.listed++
 		return listItem(ctx, p, cl.c, cl.node, in.listed)
-	case "buy":
+	case scenario.TaskBuy:
 		return buyItem(ctx, p, cl.node)
 	}
 	return task(ctx, p, cl.c, cl.node)
@@ -195,11 +188,11 @@ func (in *instance) unlock(ctx context.Context, l lock.Locker, d, depth int) {
 	}
 	switch err := l.Unlock(ctx); {
 	case errors.Is(err, lock.ErrNotHeld):
-		in.p.MarkLock("release-refused", Resource(in.cl.params), "the lock was no longer ours; left it alone")
+		in.p.MarkLock(sim.MarkReleaseRefused, Resource(in.cl.params), "the lock was no longer ours; left it alone")
 	case err != nil:
-		in.p.MarkLock("release-failed", Resource(in.cl.params), err.Error())
+		in.p.MarkLock(sim.MarkReleaseFailed, Resource(in.cl.params), err.Error())
 	default:
-		in.p.MarkLock("released", Resource(in.cl.params), note)
+		in.p.MarkLock(sim.MarkReleased, Resource(in.cl.params), note)
 	}
 }
 
@@ -207,10 +200,10 @@ func (in *instance) unlock(ctx context.Context, l lock.Locker, d, depth int) {
 // reads the stock under WATCH and writes it in MULTI/EXEC.
 func (in *instance) optimistic(ctx context.Context, opt lock.Optimistic) error {
 	cl, p := in.cl, in.p
-	if cl.c.Task == "buy" {
+	if cl.c.Task == scenario.TaskBuy {
 		return buyWatched(ctx, p, cl.c, opt)
 	}
-	if cl.c.Task != "" && cl.c.Task != "deduct" {
+	if cl.c.Task != "" && cl.c.Task != scenario.TaskDeduct {
 		return fmt.Errorf("algorithm %s runs only the deduct and buy tasks, not %q", cl.algo.ID, cl.c.Task)
 	}
 	from := -1

@@ -1,6 +1,7 @@
 package lesson
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -101,4 +102,39 @@ func TestManualStepsAndRecordingReplay(t *testing.T) {
 	if got := text(s2.Log()); got != want {
 		t.Fatalf("replayed recording differs:\n got:\n%s\nwant:\n%s", got, want)
 	}
+}
+
+// The keys a session shows at each step are the log replayed from its
+// start, though the session replays only what each step added: stepping
+// forward, seeking back (a rebuilt run) and forward again agree with a
+// replay from scratch at every step.
+func TestNodesFollowTheLogStepByStep(t *testing.T) {
+	s := newSession(t, "failover-lost-lock")
+	names := append(s.Run().World.NodeNames(), s.Run().World.ServiceNames()...)
+	same := func(when string) {
+		t.Helper()
+		got, want := s.Nodes(), NodesAt(names, s.Log(), s.Run().World.Now())
+		if g, w := fmt.Sprint(got), fmt.Sprint(want); g != w {
+			t.Fatalf("%s: nodes = %s, want %s", when, g, w)
+		}
+	}
+	for i := 1; ; i++ {
+		more, err := s.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(fmt.Sprintf("after step %d", i))
+		if !more {
+			break
+		}
+	}
+	end := s.Cursor()
+	if err := s.Seek(end / 2); err != nil {
+		t.Fatal(err)
+	}
+	same("after seeking back to the middle")
+	if err := s.Seek(end - 1); err != nil {
+		t.Fatal(err)
+	}
+	same("after seeking forward again")
 }

@@ -20,29 +20,57 @@ func (s *Session) Pending() []string { return s.run.World.Pending() }
 // Nodes gives every node's keys at the cursor, read from the event log
 // (never from the nodes themselves: reading a node would touch its expiry
 // bookkeeping and could change the run). A key's TTL is what remains of it
-// at the cursor's virtual time.
+// at the cursor's virtual time. The session keeps the replayed state and
+// applies only the events logged since the last call, so stepping through
+// a run costs each event once; a rebuilt run starts the replay afresh.
 func (s *Session) Nodes() []NodeView {
-	return NodesAt(append(s.run.World.NodeNames(), s.run.World.ServiceNames()...), s.Log(), s.run.World.Now())
+	log := s.Log()
+	if s.view == nil || s.view.run != s.run || s.view.n > len(log) {
+		s.view = newKeyView(append(s.run.World.NodeNames(), s.run.World.ServiceNames()...))
+		s.view.run = s.run
+	}
+	s.view.apply(log)
+	return s.view.at(s.run.World.Now())
 }
 
 // NodesAt replays the key states that a log records up to now.
 func NodesAt(names []string, log []*sim.Event, now time.Duration) []NodeView {
-	keys := map[string]map[string]sim.KeyState{}
-	down := map[string]bool{}
+	v := newKeyView(names)
+	v.apply(log)
+	return v.at(now)
+}
+
+// keyView is the key state of every node, replayed from a log's first n
+// events.
+type keyView struct {
+	names []string
+	keys  map[string]map[string]sim.KeyState
+	down  map[string]bool
+	n     int
+	run   *Run // the run whose log it replays (a session's)
+}
+
+func newKeyView(names []string) *keyView {
+	v := &keyView{names: names, keys: map[string]map[string]sim.KeyState{}, down: map[string]bool{}}
 	for _, n := range names {
-		keys[n] = map[string]sim.KeyState{}
+		v.keys[n] = map[string]sim.KeyState{}
 	}
-	for _, e := range log {
-		m := keys[e.Node]
+	return v
+}
+
+// apply replays the events of log that the view has not seen yet.
+func (v *keyView) apply(log []*sim.Event) {
+	for _, e := range log[v.n:] {
+		m := v.keys[e.Node]
 		if m == nil {
 			continue
 		}
 		switch {
 		case e.Kind == sim.KindFault && (e.Name == string(sim.FaultNodeCrash) || e.Name == string(sim.FaultFailover)):
-			down[e.Node] = true
+			v.down[e.Node] = true
 			continue
 		case e.Kind == sim.KindFault && e.Name == string(sim.FaultNodeRestart):
-			down[e.Node] = false
+			v.down[e.Node] = false
 			clear(m)
 		case e.Kind != sim.KindInit && e.Kind != sim.KindExec && e.Kind != sim.KindExpire && e.Kind != sim.KindReplicate:
 			continue
@@ -55,18 +83,23 @@ func NodesAt(names []string, log []*sim.Event, now time.Duration) []NodeView {
 			}
 		}
 	}
-	out := make([]NodeView, 0, len(names))
+	v.n = len(log)
+}
+
+// at gives the nodes' keys, with each TTL as it stands at now.
+func (v *keyView) at(now time.Duration) []NodeView {
+	out := make([]NodeView, 0, len(v.names))
 	nowMS := int64(now / time.Millisecond)
-	for _, n := range names {
-		v := NodeView{Name: n, Down: down[n], Keys: []sim.KeyState{}}
-		for _, k := range keys[n] {
+	for _, n := range v.names {
+		nv := NodeView{Name: n, Down: v.down[n], Keys: []sim.KeyState{}}
+		for _, k := range v.keys[n] {
 			if k.Expire > 0 {
 				k.TTL = max(k.Expire-nowMS, 0)
 			}
-			v.Keys = append(v.Keys, k)
+			nv.Keys = append(nv.Keys, k)
 		}
-		sort.Slice(v.Keys, func(i, j int) bool { return v.Keys[i].Key < v.Keys[j].Key })
-		out = append(out, v)
+		sort.Slice(nv.Keys, func(i, j int) bool { return nv.Keys[i].Key < nv.Keys[j].Key })
+		out = append(out, nv)
 	}
 	return out
 }

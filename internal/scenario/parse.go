@@ -22,7 +22,7 @@ func Parse(name string, data []byte) (*File, error) { return parse(name, data, M
 // as it could be read even when there are problems (nil only when the text
 // is not YAML at all or breaks a size limit); it must not be run unless the
 // problem list is empty.
-func Check(name string, data []byte) (*File, []*Error) { return check(name, data, MaxFileSize) }
+func Check(name string, data []byte) (*File, []*Error) { return checkFile(name, data, MaxFileSize) }
 
 // ParseBuiltin reads the built-in catalog (scenarios.yaml, embedded in the
 // binary) as Parse does, with the larger size limit MaxBuiltinSize: the
@@ -30,14 +30,14 @@ func Check(name string, data []byte) (*File, []*Error) { return check(name, data
 func ParseBuiltin(name string, data []byte) (*File, error) { return parse(name, data, MaxBuiltinSize) }
 
 func parse(name string, data []byte, maxSize int) (*File, error) {
-	f, errs := check(name, data, maxSize)
+	f, errs := checkFile(name, data, maxSize)
 	if len(errs) > 0 {
 		return nil, Errors(errs)
 	}
 	return f, nil
 }
 
-func check(name string, data []byte, maxSize int) (*File, []*Error) {
+func checkFile(name string, data []byte, maxSize int) (*File, []*Error) {
 	r := &report{file: name}
 	if len(data) > maxSize {
 		r.add(1, 1, "the file is %s; the limit is %s", size(len(data)), size(maxSize))

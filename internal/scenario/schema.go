@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 
+	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -102,8 +103,8 @@ func schemaEnums() map[string][]string {
 	for _, k := range sim.FaultKinds {
 		faults = append(faults, string(k))
 	}
-	kinds := make([]string, len(EventKinds))
-	for i, k := range EventKinds {
+	kinds := make([]string, len(sim.Kinds))
+	for i, k := range sim.Kinds {
 		kinds[i] = string(k)
 	}
 	return map[string][]string{
@@ -156,7 +157,7 @@ func (g *schemaGen) object(t reflect.Type) map[string]any {
 			s = withKey(s, "maximum", n)
 		}
 		if key == "Scenario.expect" {
-			s = withKey(s, "items", map[string]any{"enum": Verdicts})
+			s = withKey(s, "items", map[string]any{"enum": check.Verdicts})
 			s = withKey(s, "minItems", 1)
 		}
 		if key == "Scenario.clients" {

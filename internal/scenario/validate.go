@@ -6,35 +6,28 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// Verdicts are the verdict names a scenario may expect. "safe" means the
-// checker found nothing and stands alone.
-var Verdicts = []string{"mutual-exclusion", "oversell", "lost-update", "foreign-unlock",
-	"deadlock", "starvation", "stale-write", "safe"}
-
-// Tasks are the workloads a client may run inside its critical section.
+// The workloads a client may run inside its critical section (its task).
 // "" means deduct. list, buy and buy-item are seed 003's market (see
 // internal/lesson/market.go).
-var Tasks = []string{"deduct", "write", "none", "list", "buy", "buy-item"}
+const (
+	TaskDeduct  = "deduct"
+	TaskWrite   = "write"
+	TaskNone    = "none"
+	TaskList    = "list"
+	TaskBuy     = "buy"
+	TaskBuyItem = "buy-item"
+)
 
-// EventKinds are the event kinds a match (on:) may name.
-var EventKinds = []sim.Kind{sim.KindInit, sim.KindStart, sim.KindSend, sim.KindExec, sim.KindReply,
-	sim.KindLost, sim.KindTimeout, sim.KindExpire, sim.KindMark, sim.KindFault, sim.KindDone,
-	sim.KindSay, sim.KindVerdict}
+// Tasks lists the task names.
+var Tasks = []string{TaskDeduct, TaskWrite, TaskNone, TaskList, TaskBuy, TaskBuyItem}
 
 // StepAction is the Do of a recorded manual step in a schedule.
 const StepAction = "step"
-
-// faultTargets says which target each fault kind needs: "client" or "node".
-var faultTargets = map[sim.FaultKind]string{
-	sim.FaultCrash: "client", sim.FaultRestart: "client", sim.FaultPause: "client",
-	sim.FaultSkew: "client", sim.FaultDropRequest: "client", sim.FaultDropReply: "client",
-	sim.FaultPartition: "node", sim.FaultHeal: "node", sim.FaultNodeCrash: "node",
-	sim.FaultNodeRestart: "node", sim.FaultClockJump: "node", "failover": "node",
-}
 
 // checker validates a decoded file, pointing at the YAML it came from.
 type checker struct {
@@ -403,14 +396,14 @@ func (c *checker) fault(f *Fault, fp string, sc *scope, inSchedule bool) {
 		c.unknownName(fp+".do", map[bool]string{true: "action", false: "fault"}[inSchedule], f.Do, kinds)
 		return
 	}
-	need := faultTargets[sim.FaultKind(f.Do)]
+	needClient, needNode := sim.FaultKind(f.Do).Needs()
 	if f.Do == StepAction {
-		need = "client"
+		needClient = true
 	}
-	if need == "client" && f.Client == "" {
+	if needClient && f.Client == "" {
 		c.at(fp, "%s needs a client:", f.Do)
 	}
-	if need == "node" && f.Node == "" {
+	if needNode && f.Node == "" {
 		c.at(fp, "%s needs a node:", f.Do)
 	}
 	if f.Client != "" && !slices.Contains(sc.clients, f.Client) {
@@ -454,9 +447,9 @@ func (c *checker) when(w *When, p string, sc *scope, required bool) {
 
 // match checks the names a match uses.
 func (c *checker) match(m *Match, p string, sc *scope) {
-	if m.Kind != "" && !slices.Contains(EventKinds, sim.Kind(m.Kind)) {
-		kinds := make([]string, len(EventKinds))
-		for i, k := range EventKinds {
+	if m.Kind != "" && !slices.Contains(sim.Kinds, sim.Kind(m.Kind)) {
+		kinds := make([]string, len(sim.Kinds))
+		for i, k := range sim.Kinds {
 			kinds[i] = string(k)
 		}
 		c.unknownName(p+".kind", "event kind", m.Kind, kinds)
@@ -509,8 +502,8 @@ func (c *checker) verdicts(list []string, p string) {
 	for i, v := range list {
 		ep := fmt.Sprintf("%s[%d]", p, i)
 		switch {
-		case !slices.Contains(Verdicts, v):
-			c.unknownName(ep, "verdict", v, Verdicts)
+		case !slices.Contains(check.Verdicts, v):
+			c.unknownName(ep, "verdict", v, check.Verdicts)
 		case seen[v]:
 			c.at(ep, "verdict %q is listed twice", v)
 		case v == "safe" && len(list) > 1:

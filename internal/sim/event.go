@@ -27,6 +27,26 @@ const (
 	KindVerdict Kind = "verdict" // a checker verdict
 )
 
+// Kinds lists every kind of event a world records, in the order above,
+// and the replicate events of replica.go.
+var Kinds = []Kind{KindInit, KindStart, KindSend, KindExec, KindReply, KindLost, KindTimeout,
+	KindExpire, KindMark, KindFault, KindDone, KindSay, KindVerdict, KindReplicate}
+
+// The marks of a lock's life, which the checker reads: a lock algorithm
+// reports each with the lock it is about (Proc.MarkLock).
+const (
+	MarkAcquired       = "acquired"        // the thread holds the lock (once per nesting level)
+	MarkEnter          = "enter"           // it enters the critical section
+	MarkLeave          = "leave"           // it leaves the critical section
+	MarkReleased       = "released"        // it gave one level of the lock back
+	MarkReleaseRefused = "release-refused" // its release found the lock no longer its own
+	MarkReleaseFailed  = "release-failed"  // its release failed (an error)
+	MarkGaveUp         = "gave-up"         // it stopped trying to acquire
+	MarkReenter        = "reenter"         // it asks again for a lock it holds
+	MarkKept           = "kept"            // its request ends holding the lock, for a later callback
+	MarkToken          = "token"           // the fencing token of its lease: "fencing token N"
+)
+
 // KeyState is the state of one key on one node right after an event.
 type KeyState struct {
 	Key    string `json:"key"`

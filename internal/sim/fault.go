@@ -37,8 +37,8 @@ type Fault struct {
 	KeepData bool
 }
 
-// needs tells which targets a fault kind requires.
-func (k FaultKind) needs() (client, node bool) {
+// Needs tells which targets a fault kind requires.
+func (k FaultKind) Needs() (client, node bool) {
 	switch k {
 	case FaultCrash, FaultRestart, FaultPause, FaultSkew:
 		return true, false
@@ -65,7 +65,7 @@ func (w *World) Apply(f Fault) error {
 	if !f.Kind.Known() {
 		return fmt.Errorf("%w: unknown kind %q", ErrBadFault, f.Kind)
 	}
-	needC, needN := f.Kind.needs()
+	needC, needN := f.Kind.Needs()
 	var p *Proc
 	var n *Node
 	if f.Client != "" || needC {

@@ -45,8 +45,7 @@ type Proc struct {
 	crashed     bool
 	paused      bool
 	pausedUntil time.Duration
-	held        []*item // client-side items waiting for the pause to end
-	tokens      int
+	held        []*item        // client-side items waiting for the pause to end
 	dropReq     map[string]int // node name ("*" any) -> requests still to drop
 	dropReply   map[string]int // node name ("*" any) -> replies still to drop
 }
@@ -100,7 +99,6 @@ func (p *Proc) Redis(node string) *redis.Client {
 // that key states show their owner. Tokens come from the process's random
 // source: the same seed gives the same tokens.
 func (p *Proc) Token() string {
-	p.tokens++
 	tok := fmt.Sprintf("%08x", p.rng.Uint32())
 	p.w.tokens[tok] = p.name
 	return tok

@@ -29,6 +29,18 @@ type SQLDB struct {
 	db *sql.DB
 }
 
+// RowKey is how a row of the lock table shows in key states: locks[name].
+func RowKey(name string) string { return "locks[" + name + "]" }
+
+// LockOfKey is the lock a key stands for: the row locks[name] stands for
+// the lock name; a Redis key stands for itself.
+func LockOfKey(key string) string {
+	if name, ok := strings.CutPrefix(key, "locks["); ok && strings.HasSuffix(name, "]") {
+		return strings.TrimSuffix(name, "]")
+	}
+	return key
+}
+
 // LocksTable is the statement that creates the lock table.
 const LocksTable = "CREATE TABLE locks (name TEXT PRIMARY KEY, owner TEXT NOT NULL, created_ms INTEGER NOT NULL)"
 
@@ -90,7 +102,7 @@ func (d *SQLDB) row(name string, ownerOf func(string) string) KeyState {
 	var owner string
 	var created int64
 	err := d.db.QueryRowContext(context.Background(), "SELECT owner, created_ms FROM locks WHERE name = ?", name).Scan(&owner, &created)
-	ks := KeyState{Key: "locks[" + name + "]", TTL: -2}
+	ks := KeyState{Key: RowKey(name), TTL: -2}
 	if err != nil {
 		return ks
 	}

@@ -365,7 +365,9 @@ func TestStaleWriteFenced(t *testing.T) {
 		send := b.add(sim.Event{Kind: sim.KindSend, Client: c, Thread: th, Node: "storage", Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"}})
 		w := b.add(sim.Event{Kind: sim.KindExec, Client: c, Thread: th, Node: "storage", Req: send, Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"},
 			Reply: "OK", Keys: []sim.KeyState{str("file", "by-A", "", -1)}, Note: "token 1 >= highest seen 1: accepted"})
-		got := Check(b.evs, opts("lock"))
+		o := opts("lock")
+		o.FencedStorage = true
+		got := Check(b.evs, o)
 		if newer {
 			want(t, got, v(mutualExclusion, 12, exec+3, 12), v(staleWrite, w, exec, exp, w))
 		} else {

@@ -106,11 +106,10 @@ func (m *model) staleWrite(e *sim.Event, t threadID) {
 		}
 	}
 	sort.Strings(believed)
-	// A fenced write: a WRITE with TOKEN n to a fencing storage. The log
-	// says which storage it is only in the exec's note: a plain storage
-	// notes that it accepts every write.
+	// A fenced write: a WRITE with TOKEN n to a fencing storage
+	// (Options.FencedStorage).
 	fenced, tok := false, int64(0)
-	for i := 0; i+1 < len(e.Cmd) && !strings.HasPrefix(e.Note, "plain storage"); i++ {
+	for i := 0; i+1 < len(e.Cmd) && m.opt.FencedStorage; i++ {
 		if strings.EqualFold(e.Cmd[i], "TOKEN") {
 			if n, err := strconv.ParseInt(e.Cmd[i+1], 10, 64); err == nil {
 				fenced, tok = true, n
