@@ -302,6 +302,24 @@ func TestStarvation(t *testing.T) {
 	want(t, Check(b.evs, opts("lock")), v(starvation, 0, gaveA, first, last))
 }
 
+// Starvation is about the wait still going on at the horizon: B was
+// refused, then got the lock and gave it back, and has since been refused
+// for 11s. Its first refused attempt is the first of that wait.
+func TestStarvationCountsTheCurrentWait(t *testing.T) {
+	b := &logb{}
+	b.call("B", "redis", []string{"SET", "lock", "b", "NX"}, "(nil)", str("lock", "c", "C", 500))
+	b.at(time.Second).expire("redis", gone("lock"))
+	b.acquire("B", "redis", "lock", "b", -1)
+	b.call("B", "redis", []string{"DEL", "lock"}, "(integer) 1", gone("lock"))
+	b.mark("B", "leave", "lock")
+	b.mark("B", "released", "lock")
+	gaveA := b.acquire("A", "redis", "lock", "a", -1)
+	b.at(2 * time.Second)
+	first := b.call("B", "redis", []string{"SET", "lock", "b", "NX"}, "(nil)", str("lock", "a", "A", -1))
+	last := b.at(13*time.Second).call("B", "redis", []string{"SET", "lock", "b", "NX"}, "(nil)", str("lock", "a", "A", -1))
+	want(t, Check(b.evs, opts("lock")), v(starvation, 0, gaveA, first, last))
+}
+
 // Refused for less than 10s is not starvation.
 func TestShortWaitIsNoStarvation(t *testing.T) {
 	b := &logb{}

@@ -353,7 +353,9 @@ func (m *model) reqFailOf(seq int) int { return m.reqFail[m.execReq[seq]] }
 
 // starving: live threads that, from their first refused attempt to the end
 // and for at least 10s, found their lock held by others without acquiring
-// it or giving up, on a resource that is not deadlocked.
+// it or giving up, on a resource that is not deadlocked. The first refused
+// attempt is that of the wait still going on at the horizon: the first
+// since the thread last acquired the resource or gave it up.
 func (m *model) starving() []Verdict {
 	deadRes := m.deadRes
 	type cand struct {
@@ -366,20 +368,22 @@ func (m *model) starving() []Verdict {
 		if len(th.refused) == 0 || !m.alive(t) || th.done != 0 {
 			continue
 		}
-		f := th.refused[0]
-		r := resourceOf(f.key)
+		// The wait still going on at the horizon: its refused attempts on
+		// the resource of its latest one, since it last acquired or gave
+		// up that resource.
+		last := th.refused[len(th.refused)-1]
+		r := resourceOf(last.key)
+		cut := 0
+		for _, s := range append(slices.Clone(th.acquired[r]), th.gaveUp[r]...) {
+			cut = max(cut, s)
+		}
+		i := slices.IndexFunc(th.refused, func(x refusal) bool { return x.seq > cut && resourceOf(x.key) == r })
+		if i < 0 {
+			continue
+		}
+		f := th.refused[i]
 		if deadRes[r] || int64(m.endT)-f.t < int64(starveAfter) {
 			continue
-		}
-		if slices.ContainsFunc(th.acquired[r], func(s int) bool { return s > f.seq }) ||
-			slices.ContainsFunc(th.gaveUp[r], func(s int) bool { return s > f.seq }) {
-			continue
-		}
-		last := f
-		for _, x := range th.refused {
-			if resourceOf(x.key) == r {
-				last = x
-			}
 		}
 		holderSince := 0
 		if k := m.nodes[last.node].keys[last.key]; k != nil {
