@@ -150,6 +150,17 @@ func TestMutualExclusionSameProcess(t *testing.T) {
 	want(t, Check(b.evs, opts("lock")), v(mutualExclusion, e2, 1, e2))
 }
 
+// A thread that enters again without having left (a request that kept the
+// lock, or gave up a nested acquire without a leave) has been inside since
+// its first enter: that is the enter a later intruder is shown against.
+func TestInsideSinceFirstEnter(t *testing.T) {
+	b := &logb{}
+	first := b.mark("A", "enter", "lock")
+	b.mark("A", "enter", "lock")
+	intruder := b.mark("B", "enter", "lock")
+	want(t, Check(b.evs, opts("lock")), v(mutualExclusion, intruder, first, intruder))
+}
+
 // A blind DEL after A's lease ran out removes B's lock while B, alive,
 // still believes it holds it: a foreign unlock, proved by the exec that
 // gave B the key and A's DEL.

@@ -36,7 +36,9 @@ func (m *model) enter(e *sim.Event, t threadID, th *thread, r string) {
 	if earliest != 0 {
 		m.found = append(m.found, Verdict{Name: mutualExclusion, Refs: refs(earliest, e.Seq), After: e.Seq})
 	}
-	th.inside[r] = e.Seq
+	if _, in := th.inside[r]; !in { // a thread still inside stays inside since its first enter
+		th.inside[r] = e.Seq
+	}
 }
 
 // foreignUnlock: an exec by t removed a lock key whose holders were old;
