@@ -361,7 +361,7 @@ func (m *model) refusal(e *sim.Event, n *node, t threadID, ks sim.KeyState) {
 
 // replicate applies a write a replica received from its master: its
 // holders are those of the latest write on the master that left the same
-// value.
+// value, each since the event at which it came to hold the master's key.
 func (m *model) replicate(e *sim.Event) {
 	n := m.node(e.Node)
 	master := m.node(m.opt.ReplicaOf[e.Node])
@@ -381,19 +381,9 @@ func (m *model) replicate(e *sim.Event) {
 				break
 			}
 		}
-		old := n.keys[ks.Key]
-		k := &key{state: ks}
-		for _, h := range hs {
-			since := e.Seq
-			if old != nil {
-				for _, o := range old.holders {
-					if o.t == h.t {
-						since = o.since
-					}
-				}
-			}
-			k.holders = append(k.holders, holder{h.t, since})
-		}
+		// A replica's copy is the same lock: its holders came to hold it
+		// when the master's write gave them the key.
+		k := &key{state: ks, holders: slices.Clone(hs)}
 		n.keys[ks.Key] = k
 		m.remember(n, ks)
 	}

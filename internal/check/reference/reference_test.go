@@ -473,18 +473,18 @@ func TestMultiExecWrites(t *testing.T) {
 }
 
 // After a failover the replica serves with the key its master shipped; the
-// holders are those of the master's write it applies, from the replicate
-// event on. A blind DEL on the promoted replica removes A's lock while A
+// holders are those of the master's write it applies, since the exec that
+// gave them the master's key (the replica's copy is the same lock). A blind DEL on the promoted replica removes A's lock while A
 // believes it holds it.
 func TestReplicaHoldersAfterFailover(t *testing.T) {
 	b := &logb{}
-	b.acquire("A", "master", "lock", "a", -1)
-	rep := b.add(sim.Event{Kind: sim.KindReplicate, Node: "replica", Keys: []sim.KeyState{str("lock", "a", "A", -1)}})
+	gaveA := b.acquire("A", "master", "lock", "a", -1)
+	b.add(sim.Event{Kind: sim.KindReplicate, Node: "replica", Keys: []sim.KeyState{str("lock", "a", "A", -1)}})
 	b.fault("failover", "", "master")
 	del := b.call("B", "replica", []string{"DEL", "lock"}, "(integer) 1", gone("lock"))
 	o := opts("lock")
 	o.ReplicaOf = map[string]string{"replica": "master"}
-	want(t, Check(b.evs, o), v(foreignUnlock, del, rep, del))
+	want(t, Check(b.evs, o), v(foreignUnlock, del, gaveA, del))
 }
 
 // A request sent before its client crashed and executed after belongs to
