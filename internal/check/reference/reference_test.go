@@ -253,6 +253,19 @@ func TestDeadlockCrashThenRestart(t *testing.T) {
 	want(t, Check(b.evs, opts("lock")), v(deadlock, 0, exec, crash))
 }
 
+// A holder killed by its client's first crash is explained by that crash,
+// not by a later crash of the restarted client.
+func TestDeadlockNamesTheCrashThatKilledTheHolder(t *testing.T) {
+	b := &logb{}
+	exec := b.call("A", "redis", []string{"SETNX", "lock", "a"}, "(integer) 1", str("lock", "a", "A", -1))
+	b.mark("A", "acquired", "lock")
+	crash := b.fault("crash", "A", "")
+	b.fault("restart", "A", "")
+	b.call("A", "redis", []string{"SETNX", "lock", "a2"}, "(integer) 0", str("lock", "a", "A", -1))
+	b.fault("crash", "A", "")
+	want(t, Check(b.evs, opts("lock")), v(deadlock, 0, exec, crash))
+}
+
 // Issue 9, class 4: a lease that outlives the horizon is no deadlock; it
 // will expire, whoever holds it.
 func TestLongLeaseIsNoDeadlock(t *testing.T) {

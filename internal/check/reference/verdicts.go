@@ -316,7 +316,9 @@ func (m *model) cannotRelease(nodeName, kname string, h holder) int {
 	r := resourceOf(kname)
 	switch {
 	case c.inc != h.t.inc || c.crashed:
-		return c.crashes[len(c.crashes)-1]
+		// the crash that ended its incarnation (the incarnation counts the
+		// crashes before it)
+		return c.crashes[h.t.inc]
 	case th.failed:
 		return th.done
 	}
