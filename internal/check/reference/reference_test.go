@@ -473,6 +473,33 @@ func TestUnmarkedWriteIsNoLostUpdate(t *testing.T) {
 	want(t, Check(b.evs, opts()), v(safe, 0))
 }
 
+// A node that restarted without its data holds no version of the stock:
+// the first write after it overwrote nothing unseen, so it is no lost
+// update (D's update was lost by the node, not by A's write).
+func TestEmptyRestartIsNoLostUpdate(t *testing.T) {
+	b := &logb{}
+	b.init("redis", str("stock", "3", "", -1))
+	b.call("A", "redis", []string{"GET", "stock"}, `"3"`, str("stock", "3", "", -1))
+	b.call("D", "redis", []string{"GET", "stock"}, `"3"`, str("stock", "3", "", -1))
+	b.call("D", "redis", []string{"SET", "stock", "2"}, "OK", str("stock", "2", "", -1))
+	b.fault("node-crash", "", "redis")
+	b.fault("node-restart", "", "redis")
+	b.call("A", "redis", []string{"SET", "stock", "2"}, "OK", str("stock", "2", "", -1))
+	want(t, Check(b.evs, opts()), v(safe, 0))
+}
+
+// A fault the engine could not apply (its note says "not applied") changed
+// nothing: a node-restart of a node that was not down does not empty it,
+// and the lock whose holder ended with an error stays stuck.
+func TestFaultNotAppliedChangesNothing(t *testing.T) {
+	b := &logb{}
+	exec := b.acquire("C", "redis", "lock", "c", -1)
+	done := b.done("C", "redis: nil")
+	b.add(sim.Event{Kind: sim.KindFault, Name: "node-restart", Node: "redis", Note: "not applied: sim: bad fault: redis is not down"})
+	b.add(sim.Event{Kind: sim.KindFault, Name: "crash", Client: "A", Note: "not applied: sim: bad fault: A has already crashed"})
+	want(t, Check(b.evs, opts("lock")), v(deadlock, 0, exec, done))
+}
+
 // A MULTI/EXEC whose EXEC was refused (WATCH saw a change) wrote nothing;
 // one that ran wrote the stock.
 func TestMultiExecWrites(t *testing.T) {
