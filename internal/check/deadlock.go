@@ -18,7 +18,7 @@ import (
 // deadlock: it will expire.
 type deadlockRule struct {
 	reenter map[thread]map[string]*reentry
-	stuck   map[*slot]bool
+	stuck   map[string]bool // locks with a key stuck for ever
 }
 
 // reentry is a thread's pending nested acquire of a lock it holds.
@@ -29,7 +29,7 @@ type reentry struct {
 }
 
 func newDeadlockRule() *deadlockRule {
-	return &deadlockRule{reenter: map[thread]map[string]*reentry{}, stuck: map[*slot]bool{}}
+	return &deadlockRule{reenter: map[thread]map[string]*reentry{}, stuck: map[string]bool{}}
 }
 
 func (r *deadlockRule) observe(e *sim.Event, chs []change, m *model) []sim.Event {
@@ -74,7 +74,7 @@ func (r *deadlockRule) finish(m *model) []sim.Event {
 		if refs == nil {
 			continue
 		}
-		r.stuck[s] = true
+		r.stuck[s.lock] = true
 		out = append(out, verdict(Deadlock, refs,
 			fmt.Sprintf("%s on %s has no expiry and nobody who can release it: %s. It stays locked for ever.", s.key, s.node, strings.Join(en, "; ")),
 			fmt.Sprintf("%s 上的 %s 没有过期时间，也没有任何能释放它的人：%s。这把锁永远不会再打开：死锁。", s.node, s.key, strings.Join(zh, "；"))))

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -77,6 +78,7 @@ type model struct {
 	retired    map[string]bool    // failed-over masters
 	promoted   map[string]bool    // replicas promoted by a failover
 	unanswered map[int]int        // request -> seq of its lost or timeout event
+	sent       map[int]thread     // request -> the thread that sent it
 	last       *sim.Event
 }
 
@@ -90,15 +92,20 @@ func newModel(opt Options) *model {
 	m := &model{opt: opt, locks: map[string]bool{}, keys: map[string]*slot{}, history: map[string][]write{},
 		inc: map[string]int{}, crashes: map[string][]int{}, ended: map[thread]int{}, depth: map[thread]map[string]int{},
 		inside: map[string][]entry{}, down: map[string]bool{}, retired: map[string]bool{}, promoted: map[string]bool{},
-		unanswered: map[int]int{}}
+		unanswered: map[int]int{}, sent: map[int]thread{}}
 	for _, l := range opt.Locks {
 		m.locks[l] = true
 	}
 	return m
 }
 
-// threadOf is the thread an event of a client belongs to.
+// threadOf is the thread an event of a client belongs to. A request's
+// events belong to the thread that sent it: a command still in flight when
+// its client crashed runs for the incarnation that sent it.
 func (m *model) threadOf(e *sim.Event) thread {
+	if t, ok := m.sent[e.Req]; ok && e.Req != 0 {
+		return t
+	}
 	name := e.Thread
 	if name == "" {
 		name = "main"
@@ -175,6 +182,9 @@ func (m *model) observe(e *sim.Event) []change {
 	case sim.KindMark:
 		m.mark(e)
 	case sim.KindFault:
+		if !e.Applied() {
+			return nil
+		}
 		m.fault(e)
 	case sim.KindDone:
 		t := m.threadOf(e)
@@ -183,6 +193,10 @@ func (m *model) observe(e *sim.Event) []change {
 		}
 		if e.Note != "" || t.name == "main" {
 			m.leaveAll(func(in entry) bool { return in.th == t })
+		}
+	case sim.KindSend:
+		if e.Client != "" {
+			m.sent[e.Seq] = m.threadOf(e)
 		}
 	case sim.KindLost, sim.KindTimeout:
 		if _, ok := m.unanswered[e.Req]; !ok && e.Req != 0 {
@@ -225,9 +239,11 @@ func (m *model) mark(e *sim.Event) {
 			m.depth[t][e.Lock]--
 		}
 	case sim.MarkEnter:
+		// a thread is inside a lock once: a second enter moves its entry
+		m.leave(e.Lock, t)
 		m.inside[e.Lock] = append(m.inside[e.Lock], entry{t, e.Seq})
 	case sim.MarkLeave:
-		m.leaveAll(func(in entry) bool { return in.th == t })
+		m.leave(e.Lock, t)
 	}
 }
 
@@ -253,6 +269,11 @@ func (m *model) fault(e *sim.Event) {
 			}
 		}
 	}
+}
+
+// leave takes thread t out of lock l.
+func (m *model) leave(l string, t thread) {
+	m.inside[l] = slices.DeleteFunc(m.inside[l], func(in entry) bool { return in.th == t })
 }
 
 // leaveAll takes out of every lock the threads inside that match.
@@ -286,10 +307,10 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 		s = &slot{node: e.Node, key: k.Key, lock: sim.LockOfKey(k.Key), state: sim.KeyState{Key: k.Key, TTL: -2}}
 		m.keys[id] = s
 	}
-	if s.present() && s.state.Expire > 0 && e.T >= time.Duration(s.state.Expire)*time.Millisecond {
-		// its time was up before this event: whatever the event shows,
-		// the key went by expiry (real Redis may drop a key with no
-		// expire event logged)
+	if s.present() && s.state.Expire > 0 && e.T >= time.Duration(s.state.Expire+1)*time.Millisecond {
+		// its time (kept to the millisecond) had passed before this
+		// event: whatever the event shows, the key went by expiry (real
+		// Redis may drop a key with no expire event logged)
 		s.state, s.holders = sim.KeyState{Key: k.Key, TTL: -2}, nil
 	}
 	ch := change{slot: s, before: s.holders}
@@ -321,7 +342,11 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 		hist := m.history[m.opt.ReplicaOf[e.Node]+"\x00"+k.Key]
 		for i := len(hist) - 1; i >= 0; i-- {
 			if hist[i].value == now.Value {
-				s.holders = hist[i].holders
+				// the writers hold the replica's copy from this event on
+				for _, h := range hist[i].holders {
+					h.since = e.Seq
+					s.holders = append(s.holders, h)
+				}
 				break
 			}
 		}

@@ -51,8 +51,10 @@ func (r *starvationRule) observe(e *sim.Event, chs []change, m *model) []sim.Eve
 				w = &waiter{th: t, slot: ch.slot, first: e.Seq, firstT: e.T}
 				r.waiting[t] = w
 			}
-			w.last = e.Seq
-			w.n++
+			if ch.slot.lock == w.slot.lock {
+				w.slot, w.last = ch.slot, e.Seq
+				w.n++
+			}
 		}
 	}
 	return nil
@@ -81,7 +83,7 @@ func (r *starvationRule) finish(m *model) []sim.Event {
 	var out []sim.Event
 	for _, w := range ws {
 		waited := r.lastT - w.firstT
-		if !m.alive(w.th) || waited < StarveAfter || r.dl.stuck[w.slot] {
+		if !m.alive(w.th) || waited < StarveAfter || r.dl.stuck[w.slot.lock] {
 			continue
 		}
 		refs := []int{w.first, w.last}
@@ -90,6 +92,11 @@ func (r *starvationRule) finish(m *model) []sim.Event {
 		zh := fmt.Sprintf("%s 从 #%d 到 #%d 共 %d 次申请 %s（%s），始终没有拿到。", w.th.who(), w.first, w.last, w.n, name, sim.FormatTime(waited))
 		if w.slot.present() && len(w.slot.holders) > 0 {
 			h := w.slot.holders[0]
+			for _, o := range w.slot.holders {
+				if o.since < h.since {
+					h = o
+				}
+			}
 			refs = append(refs, h.since)
 			en += fmt.Sprintf(" %s has held it since #%d and never let go.", h.th.who(), h.since)
 			zh += fmt.Sprintf("%s 自 #%d 起一直占着这把锁不放：饥饿。", h.th.who(), h.since)

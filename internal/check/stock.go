@@ -18,31 +18,34 @@ import (
 //     initial stock, or a write below zero;
 //   - lost-update (without an oversell, which it would only explain): a
 //     write derived from a version that was no longer its node's latest
-//     when it executed, so the write in between was overwritten unseen.
+//     when it executed, so the write in between was overwritten unseen (a
+//     node that lost the stock, restarted empty, overwrote nothing).
 type stockRule struct {
 	key      string
 	initial  int
 	hasStock bool
-	version  map[string]int          // node -> seq of the write it holds
-	history  map[string][]stockWrite // node -> writes it holds, in order
+	current  map[string]version   // node -> the version it holds (id 0: none)
+	history  map[string][]version // node -> versions it held, in order
 	reads    map[thread]stockRead
-	sales    []int
-	negative bool
+	sales    []int // writes derived from reads of a positive stock
+	negative []int // writes below zero
 	lost     []int // read, overwritten write, overwriting write: the first found
 }
 
-type stockRead struct {
-	seq, version int
-	value        int
+// version is one value of the stock on a node, named by the event that
+// wrote it (or first showed it).
+type version struct {
+	id    int
+	value string
 }
 
-type stockWrite struct {
-	value   string
-	version int
+type stockRead struct {
+	seq int
+	ver version
 }
 
 func newStockRule(key string) *stockRule {
-	return &stockRule{key: key, version: map[string]int{}, history: map[string][]stockWrite{}, reads: map[thread]stockRead{}}
+	return &stockRule{key: key, current: map[string]version{}, history: map[string][]version{}, reads: map[thread]stockRead{}}
 }
 
 func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
@@ -55,60 +58,77 @@ func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 			state = &e.Keys[i]
 		}
 	}
+	if state == nil && e.Kind == sim.KindFault && e.Name == string(sim.FaultNodeRestart) && e.Applied() {
+		state = &sim.KeyState{Key: r.key, TTL: -2} // the node came back without it
+	}
 	if state == nil {
 		return nil
 	}
-	switch e.Kind {
-	case sim.KindInit, sim.KindReplicate:
-		if e.Kind == sim.KindInit && !r.hasStock {
-			if n, err := strconv.Atoi(state.Value); err == nil {
-				r.initial, r.hasStock = n, true
-			}
-		}
-		v := e.Seq
-		if master, ok := m.opt.ReplicaOf[e.Node]; ok {
-			h := r.history[master]
-			for i := len(h) - 1; i >= 0; i-- {
-				if h[i].value == state.Value {
-					v = h[i].version
-					break
-				}
-			}
-		}
-		r.set(e.Node, state.Value, v)
-	case sim.KindExec:
-		if e.Client == "" {
-			return nil
-		}
-		t := m.threadOf(e)
-		if len(e.Cmd) == 2 && strings.EqualFold(e.Cmd[0], "GET") {
-			n, _ := strconv.Atoi(state.Value)
-			r.reads[t] = stockRead{seq: e.Seq, version: r.version[e.Node], value: n}
-			return nil
-		}
-		v, ok := r.written(e)
-		if !ok {
-			return nil
-		}
-		read, derived := r.reads[t]
-		delete(r.reads, t)
-		if derived && read.version != r.version[e.Node] && r.lost == nil {
-			r.lost = []int{read.seq, r.version[e.Node], e.Seq}
-		}
-		n, err := strconv.Atoi(v)
-		r.negative = r.negative || err == nil && n < 0
-		if derived && read.value > 0 || err == nil && n < 0 {
-			r.sales = append(r.sales, e.Seq)
-		}
-		r.set(e.Node, v, e.Seq)
+	if e.Kind != sim.KindExec || e.Client == "" {
+		r.seen(e, m, *state)
+		return nil
 	}
+	t := m.threadOf(e)
+	if len(e.Cmd) == 2 && strings.EqualFold(e.Cmd[0], "GET") {
+		cur := r.current[e.Node]
+		if state.Exists() && (cur.id == 0 || cur.value != state.Value) {
+			cur = version{e.Seq, state.Value} // a version the checker did not see written
+			r.current[e.Node] = cur
+		}
+		r.reads[t] = stockRead{seq: e.Seq, ver: cur}
+		return nil
+	}
+	v, ok := r.written(e)
+	if !ok {
+		return nil
+	}
+	read, derived := r.reads[t]
+	delete(r.reads, t)
+	cur := r.current[e.Node]
+	if derived && cur.id != 0 && read.ver.id != cur.id && r.lost == nil {
+		r.lost = []int{read.seq, cur.id, e.Seq}
+	}
+	if n, err := strconv.Atoi(read.ver.value); derived && read.ver.id != 0 && err == nil && n > 0 {
+		r.sales = append(r.sales, e.Seq)
+	}
+	if n, err := strconv.Atoi(v); err == nil && n < 0 {
+		r.negative = append(r.negative, e.Seq)
+	}
+	r.set(e.Node, version{e.Seq, v})
 	return nil
 }
 
-// set records that node now holds value, written at version.
-func (r *stockRule) set(node, value string, version int) {
-	r.version[node] = version
-	r.history[node] = append(r.history[node], stockWrite{value, version})
+// seen updates a node's stock from an event that is no client's command:
+// init, expire, replicate, a node's restart. A replica's copy is the
+// version its master wrote.
+func (r *stockRule) seen(e *sim.Event, m *model, k sim.KeyState) {
+	if !k.Exists() {
+		r.current[e.Node] = version{}
+		return
+	}
+	if cur := r.current[e.Node]; cur.id != 0 && cur.value == k.Value {
+		return
+	}
+	v := version{e.Seq, k.Value}
+	if master, ok := m.opt.ReplicaOf[e.Node]; ok && (e.Kind == sim.KindReplicate || e.Kind == sim.KindInit) {
+		h := r.history[master]
+		for i := len(h) - 1; i >= 0; i-- {
+			if h[i].value == k.Value {
+				v = h[i]
+				break
+			}
+		}
+	} else if e.Kind == sim.KindInit && !r.hasStock {
+		n, err := strconv.Atoi(k.Value)
+		r.initial, r.hasStock = n, err == nil
+	}
+	r.set(e.Node, v)
+}
+
+// set records that node now holds version v.
+func (r *stockRule) set(node string, v version) {
+	r.current[node] = v
+	r.history[node] = append(r.history[node], v)
 }
 
 // written is the stock value an exec wrote: SET stock v that answered OK,
@@ -135,8 +155,8 @@ func (r *stockRule) finish(*model) []sim.Event {
 	if !r.hasStock {
 		return nil
 	}
-	if len(r.sales) > r.initial || r.negative {
-		return []sim.Event{verdict(Oversell, r.sales,
+	if len(r.sales) > r.initial || len(r.negative) > 0 {
+		return []sim.Event{verdict(Oversell, append(r.sales, r.negative...),
 			fmt.Sprintf("The stock held %d, but %d deductions were written back: it was sold more often than it could be.", r.initial, len(r.sales)),
 			fmt.Sprintf("库存只有 %d 件，却有 %d 次扣减被写回：超卖。", r.initial, len(r.sales)))}
 	}

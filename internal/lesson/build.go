@@ -132,7 +132,7 @@ func (r *Run) build() error {
 		if n.Offset != 0 {
 			if err := w.Node(n.Name).SetClockOffset(n.Offset.D()); err != nil {
 				w.Emit(sim.Event{Kind: sim.KindFault, Name: "clock-offset", Node: n.Name,
-					Note: "not applied: " + err.Error() + " (its clock cannot be set)"})
+					Note: sim.NotApplied + ": " + err.Error() + " (its clock cannot be set)"})
 			}
 		}
 	}

@@ -122,6 +122,9 @@ func (in *instance) request(ctx context.Context, thread string) error {
 		if err := l.Lock(ctx); err != nil {
 			if errors.Is(err, lock.ErrNotAcquired) {
 				p.MarkLock(sim.MarkGaveUp, res, "could not acquire the lock in time")
+				if d > 1 {
+					p.MarkLock(sim.MarkLeave, res, "")
+				}
 				for ; d > 1; d-- {
 					in.unlock(ctx, l, d-1, depth)
 				}

@@ -111,6 +111,13 @@ type Event struct {
 	Refs   []int         `json:"refs,omitempty"` // seqs of the events a verdict or narration points at
 }
 
+// NotApplied opens the note of a fault event for a fault the engine
+// refused (a node already down, say): such an event changes nothing.
+const NotApplied = "not applied"
+
+// Applied reports whether a fault event's fault took effect.
+func (e *Event) Applied() bool { return e.Kind != KindFault || !strings.HasPrefix(e.Note, NotApplied) }
+
 // Who is the actor of the event: client (with thread when not "main") or node.
 func (e *Event) Who() string {
 	if e.Client == "" {

@@ -60,7 +60,8 @@ func (w *World) emit(ev Event) int {
 		if !tr.fired && tr.match(e) {
 			tr.fired = true
 			if err := w.Apply(tr.fault); err != nil {
-				w.emit(Event{Kind: KindFault, Name: string(tr.fault.Kind), Note: "not applied: " + err.Error()})
+				w.emit(Event{Kind: KindFault, Name: string(tr.fault.Kind), Client: tr.fault.Client, Node: tr.fault.Node,
+					Note: NotApplied + ": " + err.Error()})
 			}
 		}
 	}
@@ -83,7 +84,7 @@ func (w *World) At(t time.Duration, fault Fault) {
 	w.q.push(&item{t: t, kind: itemWorld, label: string(fault.Kind), fn: func() {
 		if err := w.Apply(fault); err != nil {
 			w.emit(Event{Kind: KindFault, Name: string(fault.Kind), Client: fault.Client, Node: fault.Node,
-				Note: "not applied: " + err.Error()})
+				Note: NotApplied + ": " + err.Error()})
 		}
 	}})
 }

@@ -246,12 +246,13 @@ func (m *model) observed(e *sim.Event) {
 	}
 }
 
-// expireIfDue: a key whose expiry time (its last state's Expire, in ms of
-// world time) has come when an event shows it went by expiry first,
-// whatever the event shows next. Nobody holds it any more.
+// expireIfDue: a key whose expiry time (its last state's Expire, in whole
+// ms of world time) has passed — the event comes a millisecond or more
+// after it — when an event shows it went by expiry first, whatever the
+// event shows next. Nobody holds it any more.
 func (m *model) expireIfDue(e *sim.Event, n *node, name string) {
 	k := n.keys[name]
-	if k == nil || k.state.Expire <= 0 || e.T < time.Duration(k.state.Expire)*time.Millisecond {
+	if k == nil || k.state.Expire <= 0 || e.T < time.Duration(k.state.Expire+1)*time.Millisecond {
 		return
 	}
 	delete(n.keys, name)
@@ -361,7 +362,7 @@ func (m *model) refusal(e *sim.Event, n *node, t threadID, ks sim.KeyState) {
 
 // replicate applies a write a replica received from its master: its
 // holders are those of the latest write on the master that left the same
-// value, each since the event at which it came to hold the master's key.
+// value, each from this event on unless it held the replica's key already.
 func (m *model) replicate(e *sim.Event) {
 	n := m.node(e.Node)
 	master := m.node(m.opt.ReplicaOf[e.Node])
@@ -381,9 +382,21 @@ func (m *model) replicate(e *sim.Event) {
 				break
 			}
 		}
-		// A replica's copy is the same lock: its holders came to hold it
-		// when the master's write gave them the key.
-		k := &key{state: ks, holders: slices.Clone(hs)}
+		// A replica's copy is held from the replicate event on (by a
+		// thread that did not hold it already).
+		old := n.keys[ks.Key]
+		k := &key{state: ks}
+		for _, h := range hs {
+			since := e.Seq
+			if old != nil {
+				for _, o := range old.holders {
+					if o.t == h.t {
+						since = o.since
+					}
+				}
+			}
+			k.holders = append(k.holders, holder{h.t, since})
+		}
 		n.keys[ks.Key] = k
 		m.remember(n, ks)
 	}
@@ -431,7 +444,7 @@ func fmtSscan(note string, n *int64) (int, error) {
 
 // fault applies a fault.
 func (m *model) fault(e *sim.Event) {
-	if strings.HasPrefix(e.Note, "not applied") {
+	if !e.Applied() {
 		return
 	}
 	switch e.Name {

@@ -150,15 +150,15 @@ func TestMutualExclusionSameProcess(t *testing.T) {
 	want(t, Check(b.evs, opts("lock")), v(mutualExclusion, e2, 1, e2))
 }
 
-// A thread that enters again without having left (a request that kept the
-// lock, or gave up a nested acquire without a leave) has been inside since
-// its first enter: that is the enter a later intruder is shown against.
-func TestInsideSinceFirstEnter(t *testing.T) {
+// A thread is inside a lock once: entering again without having left (a
+// request that kept the lock) moves its entry, and a later intruder is
+// shown against the second enter.
+func TestSecondEnterMovesTheEntry(t *testing.T) {
 	b := &logb{}
-	first := b.mark("A", "enter", "lock")
 	b.mark("A", "enter", "lock")
+	second := b.mark("A", "enter", "lock")
 	intruder := b.mark("B", "enter", "lock")
-	want(t, Check(b.evs, opts("lock")), v(mutualExclusion, intruder, first, intruder))
+	want(t, Check(b.evs, opts("lock")), v(mutualExclusion, intruder, second, intruder))
 }
 
 // A blind DEL after A's lease ran out removes B's lock while B, alive,
@@ -174,6 +174,26 @@ func TestForeignUnlock(t *testing.T) {
 	del := b.call("A", "redis", []string{"DEL", "lock"}, "(integer) 1", gone("lock"))
 	// A never left: B's enter is a mutual exclusion too.
 	want(t, Check(b.evs, opts("lock")), v(mutualExclusion, enterB, enterA, enterB), v(foreignUnlock, del, gaveB, del))
+}
+
+// A key whose expiry time has passed (by a millisecond or more) when an
+// event shows it went by expiry first: a DEL then removes nobody's lock.
+// At the very millisecond of its expiry it is still there.
+func TestExpiryPassedBeforeTheEvent(t *testing.T) {
+	for _, at := range []time.Duration{1000 * time.Millisecond, 1001 * time.Millisecond} {
+		b := &logb{}
+		k := str("lock", "a", "A", 1000)
+		k.Expire = 1000
+		gaveA := b.call("A", "redis", []string{"SET", "lock", "a", "NX", "PX", "1000"}, "OK", k)
+		b.mark("A", "acquired", "lock")
+		del := b.at(at).call("B", "redis", []string{"DEL", "lock"}, "(integer) 1", gone("lock"))
+		got := Check(b.evs, opts("lock"))
+		if at == 1000*time.Millisecond {
+			want(t, got, v(foreignUnlock, del, gaveA, del))
+		} else {
+			want(t, got, v(safe, 0))
+		}
+	}
 }
 
 // Issue 9, class 2: a hash lock whose field is a bare thread id. A's lease
@@ -513,18 +533,18 @@ func TestMultiExecWrites(t *testing.T) {
 }
 
 // After a failover the replica serves with the key its master shipped; the
-// holders are those of the master's write it applies, since the exec that
-// gave them the master's key (the replica's copy is the same lock). A blind DEL on the promoted replica removes A's lock while A
+// holders are those of the master's write it applies, from the replicate
+// event on. A blind DEL on the promoted replica removes A's lock while A
 // believes it holds it.
 func TestReplicaHoldersAfterFailover(t *testing.T) {
 	b := &logb{}
-	gaveA := b.acquire("A", "master", "lock", "a", -1)
-	b.add(sim.Event{Kind: sim.KindReplicate, Node: "replica", Keys: []sim.KeyState{str("lock", "a", "A", -1)}})
+	b.acquire("A", "master", "lock", "a", -1)
+	rep := b.add(sim.Event{Kind: sim.KindReplicate, Node: "replica", Keys: []sim.KeyState{str("lock", "a", "A", -1)}})
 	b.fault("failover", "", "master")
 	del := b.call("B", "replica", []string{"DEL", "lock"}, "(integer) 1", gone("lock"))
 	o := opts("lock")
 	o.ReplicaOf = map[string]string{"replica": "master"}
-	want(t, Check(b.evs, o), v(foreignUnlock, del, gaveA, del))
+	want(t, Check(b.evs, o), v(foreignUnlock, del, rep, del))
 }
 
 // A request sent before its client crashed and executed after belongs to

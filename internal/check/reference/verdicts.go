@@ -36,9 +36,7 @@ func (m *model) enter(e *sim.Event, t threadID, th *thread, r string) {
 	if earliest != 0 {
 		m.found = append(m.found, Verdict{Name: mutualExclusion, Refs: refs(earliest, e.Seq), After: e.Seq})
 	}
-	if _, in := th.inside[r]; !in { // a thread still inside stays inside since its first enter
-		th.inside[r] = e.Seq
-	}
+	th.inside[r] = e.Seq // once: a second enter moves its entry
 }
 
 // foreignUnlock: an exec by t removed a lock key whose holders were old;
@@ -316,9 +314,8 @@ func (m *model) cannotRelease(nodeName, kname string, h holder) int {
 	r := resourceOf(kname)
 	switch {
 	case c.inc != h.t.inc || c.crashed:
-		// the crash that ended its incarnation (the incarnation counts the
-		// crashes before it)
-		return c.crashes[h.t.inc]
+		// the crash that ended the holder's incarnation
+		return c.crashes[min(h.t.inc, len(c.crashes)-1)]
 	case th.failed:
 		return th.done
 	}
@@ -372,22 +369,29 @@ func (m *model) starving() []Verdict {
 		if len(th.refused) == 0 || !m.alive(t) || th.done != 0 {
 			continue
 		}
-		// The wait still going on at the horizon: its refused attempts on
-		// the resource of its latest one, since it last acquired or gave
-		// up that resource.
-		last := th.refused[len(th.refused)-1]
-		r := resourceOf(last.key)
-		cut := 0
-		for _, s := range append(slices.Clone(th.acquired[r]), th.gaveUp[r]...) {
-			cut = max(cut, s)
+		// the wait starts afresh each time the thread acquires or gives
+		// up a lock
+		since := 0
+		for _, seqs := range th.acquired {
+			since = max(since, slices.Max(append([]int{0}, seqs...)))
 		}
-		i := slices.IndexFunc(th.refused, func(x refusal) bool { return x.seq > cut && resourceOf(x.key) == r })
+		for _, seqs := range th.gaveUp {
+			since = max(since, slices.Max(append([]int{0}, seqs...)))
+		}
+		i := slices.IndexFunc(th.refused, func(x refusal) bool { return x.seq > since })
 		if i < 0 {
 			continue
 		}
 		f := th.refused[i]
+		r := resourceOf(f.key)
 		if deadRes[r] || int64(m.endT)-f.t < int64(starveAfter) {
 			continue
+		}
+		last := f
+		for _, x := range th.refused {
+			if resourceOf(x.key) == r {
+				last = x
+			}
 		}
 		holderSince := 0
 		if k := m.nodes[last.node].keys[last.key]; k != nil {
