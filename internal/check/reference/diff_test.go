@@ -21,11 +21,11 @@ import (
 // The generated corpus: LOCKSTEP_GEN=N (or -gen N) runs N scenarios instead
 // of the default, LOCKSTEP_GEN_SEED=S (or -gen-seed S) draws another corpus.
 var (
-	genN    = flag.Int("gen", 0, "generated scenarios to run (0: $LOCKSTEP_GEN, else 250)")
+	genN    = flag.Int("gen", 0, "generated scenarios to run (0: $LOCKSTEP_GEN, else 200)")
 	genSeed = flag.Uint64("gen-seed", 0, "seed of the generated corpus (0: $LOCKSTEP_GEN_SEED, else 1)")
 )
 
-const defaultCorpus = 250
+const defaultCorpus = 200
 
 func corpusSize() int {
 	if *genN > 0 {
@@ -224,7 +224,7 @@ func TestDifferentialCatalog(t *testing.T) {
 // engine applied, not only as faults asked for).
 func TestDifferentialGenerated(t *testing.T) {
 	n, seed := corpusSize(), corpusSeed()
-	algos, applied := map[string]int{}, map[string]int{}
+	algos, applied, variants := map[string]int{}, map[string]int{}, map[string]int{}
 	var ds []diff
 	refused, ran := 0, 0
 	for i := range n {
@@ -246,6 +246,11 @@ func TestDifferentialGenerated(t *testing.T) {
 		ran++
 		for _, c := range sc.Clients {
 			algos[c.Algorithm]++
+		}
+		for _, f := range sc.Faults {
+			variants[f.Do+map[bool]string{true: " for", false: ""}[f.For > 0]]++
+			variants[f.Do+map[bool]string{true: " keep_data", false: ""}[f.KeepData]]++
+			variants[map[bool]string{true: "on an event", false: "at a time"}[f.On != nil]]++
 		}
 		for _, e := range log {
 			if e.Kind == sim.KindFault && !strings.HasPrefix(e.Note, "not applied") {
@@ -270,6 +275,12 @@ func TestDifferentialGenerated(t *testing.T) {
 		for _, k := range gen.FaultKinds {
 			if applied[k] == 0 {
 				t.Errorf("no generated run applied the fault %s", k)
+			}
+		}
+		for _, v := range []string{"crash", "crash for", "node-crash", "node-crash for", "node-crash keep_data",
+			"node-restart keep_data", "partition", "partition for", "on an event", "at a time"} {
+			if variants[v] == 0 {
+				t.Errorf("no generated scenario has a fault %q", v)
 			}
 		}
 	}

@@ -11,4 +11,13 @@
 // same verdicts: two implementations of one definition that agree are far
 // more likely to be right than either alone. Subpackage gen makes the
 // random scenarios that test runs.
+//
+// The differential tests (diff_test.go, golden_test.go) run both checkers
+// over every built-in lesson, every golden log and a generated corpus, and
+// print, for each run they disagree on, the scenario's YAML, its seed, its
+// log and both verdict lists, then a summary by cause:
+//
+//	go test ./internal/check/reference -run Differential
+//	LOCKSTEP_GEN=5000 LOCKSTEP_GEN_SEED=7 go test ./internal/check/reference -run DifferentialGenerated
+//	LOCKSTEP_DIFF_CAUSE="deadlock: only reference" go test ./internal/check/reference -run Differential -v
 package reference

@@ -231,6 +231,7 @@ func (m *model) event(e *sim.Event) {
 func (m *model) observed(e *sim.Event) {
 	n := m.node(e.Node)
 	for _, ks := range e.Keys {
+		m.expireIfDue(e, n, ks.Key)
 		m.stockSeen(e, n, ks)
 		k := n.keys[ks.Key]
 		switch {
@@ -242,6 +243,21 @@ func (m *model) observed(e *sim.Event) {
 			k.state = ks
 		}
 		m.remember(n, ks)
+	}
+}
+
+// expireIfDue: a key whose expiry time (its last state's Expire, in whole
+// ms of world time) has passed — the event comes a millisecond or more
+// after it — when an event shows it went by expiry first, whatever the
+// event shows next. Nobody holds it any more.
+func (m *model) expireIfDue(e *sim.Event, n *node, name string) {
+	k := n.keys[name]
+	if k == nil || k.state.Expire <= 0 || e.T < time.Duration(k.state.Expire+1)*time.Millisecond {
+		return
+	}
+	delete(n.keys, name)
+	if m.opt.StockKey != "" && name == m.opt.StockKey {
+		n.stock = version{}
 	}
 }
 
@@ -262,6 +278,7 @@ func (m *model) exec(e *sim.Event) {
 	m.execReq[e.Seq] = e.Req
 	write := e.Client != "" && writes(e.Cmd)
 	for _, ks := range e.Keys {
+		m.expireIfDue(e, n, ks.Key)
 		k := n.keys[ks.Key]
 		before := k != nil
 		var old []holder
@@ -345,11 +362,12 @@ func (m *model) refusal(e *sim.Event, n *node, t threadID, ks sim.KeyState) {
 
 // replicate applies a write a replica received from its master: its
 // holders are those of the latest write on the master that left the same
-// value.
+// value, each from this event on unless it held the replica's key already.
 func (m *model) replicate(e *sim.Event) {
 	n := m.node(e.Node)
 	master := m.node(m.opt.ReplicaOf[e.Node])
 	for _, ks := range e.Keys {
+		m.expireIfDue(e, n, ks.Key)
 		m.stockSeen(e, n, ks)
 		if !ks.Exists() {
 			delete(n.keys, ks.Key)
@@ -364,6 +382,8 @@ func (m *model) replicate(e *sim.Event) {
 				break
 			}
 		}
+		// A replica's copy is held from the replicate event on (by a
+		// thread that did not hold it already).
 		old := n.keys[ks.Key]
 		k := &key{state: ks}
 		for _, h := range hs {

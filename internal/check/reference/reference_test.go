@@ -150,6 +150,17 @@ func TestMutualExclusionSameProcess(t *testing.T) {
 	want(t, Check(b.evs, opts("lock")), v(mutualExclusion, e2, 1, e2))
 }
 
+// A thread is inside a lock once: entering again without having left (a
+// request that kept the lock) moves its entry, and a later intruder is
+// shown against the second enter.
+func TestSecondEnterMovesTheEntry(t *testing.T) {
+	b := &logb{}
+	b.mark("A", "enter", "lock")
+	second := b.mark("A", "enter", "lock")
+	intruder := b.mark("B", "enter", "lock")
+	want(t, Check(b.evs, opts("lock")), v(mutualExclusion, intruder, second, intruder))
+}
+
 // A blind DEL after A's lease ran out removes B's lock while B, alive,
 // still believes it holds it: a foreign unlock, proved by the exec that
 // gave B the key and A's DEL.
@@ -163,6 +174,26 @@ func TestForeignUnlock(t *testing.T) {
 	del := b.call("A", "redis", []string{"DEL", "lock"}, "(integer) 1", gone("lock"))
 	// A never left: B's enter is a mutual exclusion too.
 	want(t, Check(b.evs, opts("lock")), v(mutualExclusion, enterB, enterA, enterB), v(foreignUnlock, del, gaveB, del))
+}
+
+// A key whose expiry time has passed (by a millisecond or more) when an
+// event shows it went by expiry first: a DEL then removes nobody's lock.
+// At the very millisecond of its expiry it is still there.
+func TestExpiryPassedBeforeTheEvent(t *testing.T) {
+	for _, at := range []time.Duration{1000 * time.Millisecond, 1001 * time.Millisecond} {
+		b := &logb{}
+		k := str("lock", "a", "A", 1000)
+		k.Expire = 1000
+		gaveA := b.call("A", "redis", []string{"SET", "lock", "a", "NX", "PX", "1000"}, "OK", k)
+		b.mark("A", "acquired", "lock")
+		del := b.at(at).call("B", "redis", []string{"DEL", "lock"}, "(integer) 1", gone("lock"))
+		got := Check(b.evs, opts("lock"))
+		if at == 1000*time.Millisecond {
+			want(t, got, v(foreignUnlock, del, gaveA, del))
+		} else {
+			want(t, got, v(safe, 0))
+		}
+	}
 }
 
 // Issue 9, class 2: a hash lock whose field is a bare thread id. A's lease
@@ -242,6 +273,19 @@ func TestDeadlockCrashThenRestart(t *testing.T) {
 	want(t, Check(b.evs, opts("lock")), v(deadlock, 0, exec, crash))
 }
 
+// A holder killed by its client's first crash is explained by that crash,
+// not by a later crash of the restarted client.
+func TestDeadlockNamesTheCrashThatKilledTheHolder(t *testing.T) {
+	b := &logb{}
+	exec := b.call("A", "redis", []string{"SETNX", "lock", "a"}, "(integer) 1", str("lock", "a", "A", -1))
+	b.mark("A", "acquired", "lock")
+	crash := b.fault("crash", "A", "")
+	b.fault("restart", "A", "")
+	b.call("A", "redis", []string{"SETNX", "lock", "a2"}, "(integer) 0", str("lock", "a", "A", -1))
+	b.fault("crash", "A", "")
+	want(t, Check(b.evs, opts("lock")), v(deadlock, 0, exec, crash))
+}
+
 // Issue 9, class 4: a lease that outlives the horizon is no deadlock; it
 // will expire, whoever holds it.
 func TestLongLeaseIsNoDeadlock(t *testing.T) {
@@ -299,6 +343,24 @@ func TestStarvation(t *testing.T) {
 	first := b.call("B", "redis", []string{"SET", "lock", "b", "NX"}, "(nil)", str("lock", "a", "A", -1))
 	b.at(6*time.Second).call("B", "redis", []string{"SET", "lock", "b", "NX"}, "(nil)", str("lock", "a", "A", -1))
 	last := b.at(11*time.Second).call("B", "redis", []string{"SET", "lock", "b", "NX"}, "(nil)", str("lock", "a", "A", -1))
+	want(t, Check(b.evs, opts("lock")), v(starvation, 0, gaveA, first, last))
+}
+
+// Starvation is about the wait still going on at the horizon: B was
+// refused, then got the lock and gave it back, and has since been refused
+// for 11s. Its first refused attempt is the first of that wait.
+func TestStarvationCountsTheCurrentWait(t *testing.T) {
+	b := &logb{}
+	b.call("B", "redis", []string{"SET", "lock", "b", "NX"}, "(nil)", str("lock", "c", "C", 500))
+	b.at(time.Second).expire("redis", gone("lock"))
+	b.acquire("B", "redis", "lock", "b", -1)
+	b.call("B", "redis", []string{"DEL", "lock"}, "(integer) 1", gone("lock"))
+	b.mark("B", "leave", "lock")
+	b.mark("B", "released", "lock")
+	gaveA := b.acquire("A", "redis", "lock", "a", -1)
+	b.at(2 * time.Second)
+	first := b.call("B", "redis", []string{"SET", "lock", "b", "NX"}, "(nil)", str("lock", "a", "A", -1))
+	last := b.at(13*time.Second).call("B", "redis", []string{"SET", "lock", "b", "NX"}, "(nil)", str("lock", "a", "A", -1))
 	want(t, Check(b.evs, opts("lock")), v(starvation, 0, gaveA, first, last))
 }
 
@@ -429,6 +491,33 @@ func TestUnmarkedWriteIsNoLostUpdate(t *testing.T) {
 	b.call("B", "redis", []string{"GET", "stock"}, `"9"`, str("stock", "9", "", -1))
 	b.call("B", "redis", []string{"SET", "stock", "8"}, "OK", str("stock", "8", "", -1))
 	want(t, Check(b.evs, opts()), v(safe, 0))
+}
+
+// A node that restarted without its data holds no version of the stock:
+// the first write after it overwrote nothing unseen, so it is no lost
+// update (D's update was lost by the node, not by A's write).
+func TestEmptyRestartIsNoLostUpdate(t *testing.T) {
+	b := &logb{}
+	b.init("redis", str("stock", "3", "", -1))
+	b.call("A", "redis", []string{"GET", "stock"}, `"3"`, str("stock", "3", "", -1))
+	b.call("D", "redis", []string{"GET", "stock"}, `"3"`, str("stock", "3", "", -1))
+	b.call("D", "redis", []string{"SET", "stock", "2"}, "OK", str("stock", "2", "", -1))
+	b.fault("node-crash", "", "redis")
+	b.fault("node-restart", "", "redis")
+	b.call("A", "redis", []string{"SET", "stock", "2"}, "OK", str("stock", "2", "", -1))
+	want(t, Check(b.evs, opts()), v(safe, 0))
+}
+
+// A fault the engine could not apply (its note says "not applied") changed
+// nothing: a node-restart of a node that was not down does not empty it,
+// and the lock whose holder ended with an error stays stuck.
+func TestFaultNotAppliedChangesNothing(t *testing.T) {
+	b := &logb{}
+	exec := b.acquire("C", "redis", "lock", "c", -1)
+	done := b.done("C", "redis: nil")
+	b.add(sim.Event{Kind: sim.KindFault, Name: "node-restart", Node: "redis", Note: "not applied: sim: bad fault: redis is not down"})
+	b.add(sim.Event{Kind: sim.KindFault, Name: "crash", Client: "A", Note: "not applied: sim: bad fault: A has already crashed"})
+	want(t, Check(b.evs, opts("lock")), v(deadlock, 0, exec, done))
 }
 
 // A MULTI/EXEC whose EXEC was refused (WATCH saw a change) wrote nothing;

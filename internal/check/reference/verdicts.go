@@ -36,7 +36,7 @@ func (m *model) enter(e *sim.Event, t threadID, th *thread, r string) {
 	if earliest != 0 {
 		m.found = append(m.found, Verdict{Name: mutualExclusion, Refs: refs(earliest, e.Seq), After: e.Seq})
 	}
-	th.inside[r] = e.Seq
+	th.inside[r] = e.Seq // once: a second enter moves its entry
 }
 
 // foreignUnlock: an exec by t removed a lock key whose holders were old;
@@ -354,7 +354,9 @@ func (m *model) reqFailOf(seq int) int { return m.reqFail[m.execReq[seq]] }
 
 // starving: live threads that, from their first refused attempt to the end
 // and for at least 10s, found their lock held by others without acquiring
-// it or giving up, on a resource that is not deadlocked.
+// it or giving up, on a resource that is not deadlocked. The first refused
+// attempt is that of the wait still going on at the horizon: the first
+// since the thread last acquired the resource or gave it up.
 func (m *model) starving() []Verdict {
 	deadRes := m.deadRes
 	type cand struct {
