@@ -74,7 +74,6 @@ type model struct {
 	ended      map[thread]int     // thread -> seq of its done with an error
 	depth      map[thread]map[string]int
 	inside     map[string][]entry // lock -> threads inside, in order of entry
-	down       map[string]bool    // node -> down (node-crash until node-restart)
 	retired    map[string]bool    // failed-over masters
 	promoted   map[string]bool    // replicas promoted by a failover
 	unanswered map[int]int        // request -> seq of its lost or timeout event
@@ -91,7 +90,7 @@ type entry struct {
 func newModel(opt Options) *model {
 	m := &model{opt: opt, locks: map[string]bool{}, keys: map[string]*slot{}, history: map[string][]write{},
 		inc: map[string]int{}, crashes: map[string][]int{}, ended: map[thread]int{}, depth: map[thread]map[string]int{},
-		inside: map[string][]entry{}, down: map[string]bool{}, retired: map[string]bool{}, promoted: map[string]bool{},
+		inside: map[string][]entry{}, retired: map[string]bool{}, promoted: map[string]bool{},
 		unanswered: map[int]int{}, sent: map[int]thread{}}
 	for _, l := range opt.Locks {
 		m.locks[l] = true
@@ -123,10 +122,12 @@ func (m *model) alive(t thread) bool {
 // believes reports whether a thread believes it holds lock l.
 func (m *model) believes(t thread, l string) bool { return m.depth[t][l] > 0 }
 
-// serving reports whether a node serves clients: up, and no replica of a
-// master still in service.
+// serving reports whether a node's keys count: it was not taken out of
+// service by a failover, and is no replica of a master still in service.
+// A node that is down still counts: it keeps its keys until it comes back
+// without them.
 func (m *model) serving(node string) bool {
-	if m.down[node] || m.retired[node] {
+	if m.retired[node] {
 		return false
 	}
 	master, isReplica := m.opt.ReplicaOf[node]
@@ -265,10 +266,6 @@ func (m *model) fault(e *sim.Event) {
 				sl.state.Expire = 0
 			}
 		}
-	case sim.FaultNodeCrash:
-		m.down[e.Node] = true
-	case sim.FaultNodeRestart:
-		m.down[e.Node] = false
 	case sim.FaultFailover:
 		m.retired[e.Node] = true
 		for r, master := range m.opt.ReplicaOf {

@@ -62,7 +62,8 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []sim.Eve
 	sort.Strings(locks)
 	for _, l := range locks {
 		ls := lease{t.client, t.inc, l}
-		if r.held[ls] {
+		if r.held[ls] || r.began[ls] == 0 {
+			// holding, or never held by its keys (an in-process mutex)
 			continue
 		}
 		if tok, ok := writeToken(e.Cmd); ok && m.opt.FencedStorage && !r.newerToken(l, t.client, tok) {

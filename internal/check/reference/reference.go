@@ -183,7 +183,7 @@ func (m *model) quorum(res string) int {
 // serving: up, and no replica of a master that is still in service.
 func (m *model) serving(name string) bool {
 	n := m.node(name)
-	if n.down {
+	if n.outOfService {
 		return false
 	}
 	if master, ok := m.opt.ReplicaOf[name]; ok && !m.node(master).outOfService {

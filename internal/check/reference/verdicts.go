@@ -118,7 +118,8 @@ func (m *model) staleWrite(e *sim.Event, t threadID) {
 	}
 	for _, r := range believed {
 		ir := incRes{t.client, t.inc, r}
-		if m.holding[ir] {
+		if m.holding[ir] || m.cameSeq[ir] == 0 {
+			// holding, or never held by its keys (an in-process mutex)
 			continue
 		}
 		if fenced {
