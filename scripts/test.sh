@@ -37,6 +37,10 @@ go vet ./...
 go test -race -count=1 $(go list ./... | grep -v '/internal/realredis')
 go test -race -count=1 ./internal/realredis/...
 go run ./cmd/visualizer test
+# The two checkers (internal/check and its reference) on 3,000 generated
+# scenarios beyond the 200 the race run above covers: every algorithm,
+# every fault kind. Without the race detector, which would make it slow.
+go test -count=1 -run 'TestDifferentialGenerated$' ./internal/check/reference -gen 3000 -gen-seed 2
 if grep -rq 'func FuzzParse' internal/scenario 2>/dev/null; then
   go test -run '^$' -fuzz '^FuzzParse$' -fuzztime "${FUZZTIME:-20s}" ./internal/scenario
 fi
