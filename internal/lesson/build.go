@@ -48,6 +48,9 @@ func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Bac
 		Timeout: sc.Network.Timeout.D(),
 		Pace:    cfg.Pace,
 		Epoch:   cfg.Epoch,
+
+		MaxSteps: cfg.MaxSteps,
+		NoLog:    cfg.NoLog,
 	})
 	for i, name := range NodeNames(sc) {
 		if i < len(backends) {
@@ -109,7 +112,9 @@ func (r *Run) build() error {
 	if err := r.extend(); err != nil {
 		return err
 	}
-	r.narrate()
+	if !w.Config().NoLog {
+		r.narrate() // narration is for readers of the log
+	}
 	for _, c := range sc.Clients {
 		prog, err := program(sc, c)
 		if err != nil {
