@@ -37,6 +37,8 @@ type Options struct {
 	NoShrink bool              // report the violation as found, unshrunk
 	// Progress, when set, is called after every schedule.
 	Progress func(Progress)
+
+	noSleep bool // exhaustive without sleep sets (tests of the reduction)
 }
 
 // DefaultRuns is the default cap on schedules per search.
@@ -120,7 +122,7 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 	}
 	switch opt.Strategy {
 	case Exhaustive:
-		d := &dfsDecider{}
+		d := &dfsDecider{noSleep: opt.noSleep}
 		for res.Schedules < opt.Runs && ctx.Err() == nil {
 			o, err := execute(bsc, sc.Seed, b, d, states, false)
 			if err != nil {

@@ -30,9 +30,11 @@ type decision struct {
 // covered).
 type decider interface {
 	choose(d *decision) int
-	// stepped is told after every engine step the search did not choose
-	// (the engine's own next item, or an expiry).
-	stepped()
+	// stepped is told after every engine step the search did not choose:
+	// m is the move it took when that is known (nil: an expiry, a world
+	// action, or a tie the engine broke). It returns false to abandon the
+	// schedule.
+	stepped(m *sim.Move) bool
 }
 
 // outcome is what one schedule gave.
@@ -116,8 +118,13 @@ func execute(sc *scenario.Scenario, seed int64, b bounds, dec decider, states *s
 			}
 			out.actions = append(out.actions, scenario.Action{Step: cursor, Fault: scenario.Fault{Do: scenario.StepAction, Client: name}})
 		} else {
-			if ok = w.Step(); ok {
-				dec.stepped()
+			var only *sim.Move
+			if len(moves) == 1 && moves[0].Next {
+				only = &moves[0]
+			}
+			if ok = w.Step(); ok && !dec.stepped(only) {
+				out.dropped = true
+				return out, nil
 			}
 		}
 		if !ok {

@@ -3,14 +3,16 @@ package explore
 import (
 	"math/rand/v2"
 	"sort"
+
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // firstDecider takes the first option everywhere: the clients in their
 // order, no fault. It gives the neutral schedule.
 type firstDecider struct{}
 
-func (firstDecider) choose(*decision) int { return 0 }
-func (firstDecider) stepped()             {}
+func (firstDecider) choose(*decision) int   { return 0 }
+func (firstDecider) stepped(*sim.Move) bool { return true }
 
 // planned is one budgeted fault a random schedule places at or after an
 // engine step.
@@ -66,7 +68,7 @@ func newRandomDecider(rng *rand.Rand, b bounds, length int, clients []string, pc
 	return d
 }
 
-func (d *randomDecider) stepped() {}
+func (d *randomDecider) stepped(*sim.Move) bool { return true }
 
 func (d *randomDecider) choose(dc *decision) int {
 	if dc.moves {
@@ -134,17 +136,38 @@ func (f *frame) asleep(i int) bool {
 // asleep at every new decision point, adding frames. Sleep sets (Godefroid
 // 1996): after a move m is explored at a point, m sleeps in the branches
 // of its later siblings for as long as the moves they take commute with
-// it; a schedule that reaches a point where every move sleeps repeats one
-// already covered and is abandoned. Any step the search did not choose,
-// and any fault, wakes every sleeper (a conservative reading that keeps
-// the reduction sound).
+// it; a schedule that reaches a point where every move sleeps, or where
+// the engine's only move sleeps, repeats one already covered and is
+// abandoned. A step whose move is not known (an expiry, a world action)
+// and any fault wake every sleeper: a conservative reading that keeps the
+// reduction sound.
 type dfsDecider struct {
-	path  []*frame
-	depth int
-	sleep []option
+	noSleep bool // visit every order, commuting or not (to test the reduction)
+	path    []*frame
+	depth   int
+	sleep   []option
 }
 
-func (d *dfsDecider) stepped() { d.sleep = d.sleep[:0] }
+// stepped keeps the sleepers that commute with the move the engine took,
+// and abandons the schedule if that move was asleep; a step whose move is
+// not known wakes every sleeper.
+func (d *dfsDecider) stepped(m *sim.Move) bool {
+	if m == nil {
+		d.sleep = d.sleep[:0]
+		return true
+	}
+	next := d.sleep[:0]
+	for _, s := range d.sleep {
+		if s.move.Client == m.Client {
+			return false
+		}
+		if s.move.Commutes(*m) {
+			next = append(next, s)
+		}
+	}
+	d.sleep = next
+	return true
+}
 
 func (d *dfsDecider) choose(dc *decision) int {
 	var f *frame
@@ -152,7 +175,7 @@ func (d *dfsDecider) choose(dc *decision) int {
 		f = d.path[d.depth]
 	} else {
 		f = &frame{moves: dc.moves, opts: dc.opts}
-		if dc.moves {
+		if dc.moves && !d.noSleep {
 			f.sleepIn = append([]option(nil), d.sleep...)
 		}
 		first := -1
@@ -174,6 +197,9 @@ func (d *dfsDecider) choose(dc *decision) int {
 		if c > 0 {
 			d.sleep = d.sleep[:0]
 		}
+		return c
+	}
+	if d.noSleep {
 		return c
 	}
 	m := dc.opts[c].move

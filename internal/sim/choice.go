@@ -11,6 +11,7 @@ type Move struct {
 	Exec   bool          // a request of the client's reaches its node (else: the client's own code runs)
 	Node   string        // for Exec: the node that runs the request
 	Keys   []string      // for Exec: the keys the request names
+	Next   bool          // the engine's own Step would take exactly this move next
 }
 
 // Commutes reports whether two moves of different clients give the same
@@ -78,9 +79,23 @@ func (w *World) Moves(window time.Duration) []Move {
 				}
 			}
 		}
+		m.Next = best == first && w.aloneFirst()
 		out = append(out, m)
 	}
 	return out
+}
+
+// aloneFirst reports whether the earliest item is due strictly before
+// every other item and every key expiry: Step takes it and nothing else.
+func (w *World) aloneFirst() bool {
+	first := w.q.peek()
+	for _, it := range w.q.items {
+		if it != first && it.t == first.t {
+			return false
+		}
+	}
+	_, _, at, ok := w.nextExpiry()
+	return !ok || at > first.t+w.guard()
 }
 
 func containsString(list []string, s string) bool {
