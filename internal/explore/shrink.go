@@ -52,7 +52,8 @@ func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenari
 			}
 		}
 	}
-	// 2. Shorter faults: the smallest size, to the 10ms, that keeps
+	// 2. Shorter faults: the smallest size, to the 10ms or to a 32nd of
+	// the size found (whichever is coarser), that keeps
 	// the verdict (binary search: a longer fault of the same kind at the
 	// same step rarely does less harm).
 	for i := range cur {
@@ -64,7 +65,8 @@ func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenari
 		if *size <= 0 {
 			continue
 		}
-		const grain = 10 * time.Millisecond
+		grain := max(10*time.Millisecond, size.D()/32)
+		grain -= grain % (10 * time.Millisecond)
 		lo, hi := time.Duration(0), size.D() // hi holds
 		for hi-lo > grain {
 			mid := (lo + hi) / 2
