@@ -35,6 +35,9 @@ type Options struct {
 	Runs     int               // the most schedules to run; default DefaultRuns
 	Depth    int               // PCT's bug depth d (d-1 priority changes); default 3
 	NoShrink bool              // report the violation as found, unshrunk
+	// Want, when not empty, are the verdicts sought: a schedule counts as
+	// a find only if its verdicts include one of them (else any violation).
+	Want []string
 	// Progress, when set, is called after every schedule.
 	Progress func(Progress)
 
@@ -112,7 +115,7 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 			res.Cut++
 		}
 		res.Counts[strings.Join(o.verdicts, ",")]++
-		if v := o.violation(); v != "" && res.Verdict == "" {
+		if v := o.sought(opt.Want); v != "" && res.Verdict == "" {
 			res.Verdict, res.Found, res.FoundAt = v, o.actions, res.Schedules
 		}
 		if opt.Progress != nil {
@@ -152,7 +155,7 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 			for i := uint64(1); res.Schedules < opt.Runs && ctx.Err() == nil; i++ {
 				rng := rand.New(rand.NewPCG(uint64(opt.Seed), i))
 				d := newRandomDecider(rng, b, neutral.steps, clients, opt.Strategy == PCT, opt.Depth)
-				o, err := execute(bsc, sc.Seed, b, d, states, true)
+				o, err := execute(bsc, sc.Seed, b, d, states, len(opt.Want) == 0)
 				if err != nil {
 					return nil, err
 				}

@@ -57,6 +57,20 @@ func (o *outcome) violation() string {
 	return ""
 }
 
+// sought is the first verdict of the outcome among want, or with want
+// empty its first violation.
+func (o *outcome) sought(want []string) string {
+	if len(want) == 0 {
+		return o.violation()
+	}
+	for _, v := range o.verdicts {
+		if containsStr(want, v) {
+			return v
+		}
+	}
+	return ""
+}
+
 // searchScenario is the scenario a search runs: sc with the bound's horizon.
 func searchScenario(sc *scenario.Scenario, b bounds) *scenario.Scenario {
 	out := *sc
