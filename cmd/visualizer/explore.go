@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +31,7 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	seed := fs.Int64("seed", 0, "seed of the search (random and pct)")
 	neutral := fs.Bool("neutral", false, "remove the scenario's scripted faults, schedule and narration first")
 	noShrink := fs.Bool("no-shrink", false, "print the violating schedule as found")
+	want := fs.String("want", "", "look only for these verdicts, e.g. mutual-exclusion,foreign-unlock (default: any violation)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	pos, err := interleave(fs, args)
 	if err != nil {
@@ -74,6 +76,16 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		sc = explore.Neutral(sc, nil)
 	}
 	opt := explore.Options{Strategy: *strategy, Seed: *seed, Budget: e, Runs: *runs, NoShrink: *noShrink}
+	for _, v := range strings.Split(*want, ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			continue
+		}
+		if !slices.Contains(scenario.Verdicts, v) || v == "safe" {
+			bad := slices.DeleteFunc(slices.Clone(scenario.Verdicts), func(s string) bool { return s == "safe" })
+			return fmt.Errorf("--want: unknown violation %q (one of %s)", v, strings.Join(bad, ", "))
+		}
+		opt.Want = append(opt.Want, v)
+	}
 	start := time.Now()
 	if isTerminal(stderr) && !*asJSON {
 		last := time.Time{}

@@ -36,7 +36,7 @@ commands:
   use real Redis servers instead of embedded ones; see docs/real-redis.md
   check FILE...                                      validate scenario files
   explore ID|--file F [--strategy random|pct|exhaustive] [--budget pause:5s,...]
-        [--time 10s] [--seed N] [--neutral] [--json]  search the schedules for a violation
+        [--time 10s] [--seed N] [--want V,...] [--neutral] [--json]   search the schedules for a violation
 `
 
 // run is the whole program, with its IO passed in.
