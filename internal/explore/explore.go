@@ -194,7 +194,8 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 }
 
 // Recording writes a schedule as a scenario of its own: sc with the
-// schedule, the horizon and, as expect, nothing yet (the caller sets it).
+// schedule, the horizon and, as expect, nothing yet (the caller sets it);
+// the narration and real_redis, which explained the author's schedule, go.
 // Its id ends in -explored; its title says it was found by a search.
 func Recording(sc *scenario.Scenario, actions []scenario.Action, horizon scenario.Duration) *scenario.Scenario {
 	out := *sc
@@ -206,6 +207,7 @@ func Recording(sc *scenario.Scenario, actions []scenario.Action, horizon scenari
 	out.Horizon = horizon
 	out.Schedule = append([]scenario.Action(nil), actions...)
 	out.Narration = nil
+	out.RealRedis = nil // it explained the author's schedule, not this one
 	out.Lesson = sim.Text{
 		En: "A schedule found by visualizer explore and shrunk: the schedule entries are the moves and faults it needs.",
 		Zh: "由 visualizer explore 搜索并精简得到的调度：schedule 中是它所需的移动和故障。",

@@ -88,8 +88,17 @@ func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenari
 		*size = scenario.Duration(hi)
 	}
 	// 3. An earlier horizon, to the 100ms: the shortest run that still
-	// ends with the verdict.
+	// ends with the verdict, and no earlier than any client's start or
+	// timed fault (a scenario file may not name a time past its horizon).
 	lo, hi := time.Duration(0), h
+	for _, c := range s.sc.Clients {
+		lo = max(lo, c.Start.D()-1)
+	}
+	for _, f := range s.sc.Faults {
+		if f.At != nil {
+			lo = max(lo, f.At.D()-1)
+		}
+	}
 	for hi-lo > 100*time.Millisecond {
 		mid := (lo + hi) / 2
 		mid -= mid % (100 * time.Millisecond)
