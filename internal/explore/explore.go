@@ -81,8 +81,9 @@ type Result struct {
 // fault budget of opt.Budget (or sc.Explore). It stops at the first
 // violation (random, PCT) or when every schedule is covered (exhaustive,
 // which counts the verdicts of all of them), at opt.Runs schedules, or
-// when ctx is done. The scenario's own faults and schedule are kept: give
-// it a neutral scenario (Neutral) to search from scratch.
+// when ctx is done. The scenario's own faults are kept and its recorded
+// schedule is not (the search makes those choices itself): give it a
+// neutral scenario (Neutral) to search from scratch.
 func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, error) {
 	if opt.Strategy == "" {
 		opt.Strategy = Random

@@ -71,10 +71,12 @@ func (o *outcome) sought(want []string) string {
 	return ""
 }
 
-// searchScenario is the scenario a search runs: sc with the bound's horizon.
+// searchScenario is the scenario a search runs: sc with the bound's
+// horizon and no recorded schedule.
 func searchScenario(sc *scenario.Scenario, b bounds) *scenario.Scenario {
 	out := *sc
 	out.Horizon = scenario.Duration(b.horizon)
+	out.Schedule = nil
 	return &out
 }
 
