@@ -24,7 +24,7 @@ for b in $(awk '{ print $2 }' "$out" | sort -u); do
 	printf '%-40s %10.0f ns/op\n' "$b" "$(awk -v b="$b" '$2 == b { print $3 }' "$out" | median)"
 done
 for c in get set evalsha; do
-	for e in EngineStep EngineStepInRuns; do
+	for e in EngineStep EngineStepInRuns EngineStepNoLog; do
 		ratio=$(awk -v e="Benchmark$e/$c" -v raw="BenchmarkRawRoundTrip/$c" '
 			$2 == e { eng[$1] = $3 } $2 == raw { rt[$1] = $3 }
 			END { for (r in eng) if (r in rt) printf "%.4f\n", eng[r] / rt[r] }' "$out" | median)

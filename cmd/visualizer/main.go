@@ -35,6 +35,8 @@ commands:
   serve, run and test take --redis redis://HOST:PORT[,...] (one URL per node) to
   use real Redis servers instead of embedded ones; see docs/real-redis.md
   check FILE...                                      validate scenario files
+  explore ID|--file F [--strategy random|pct|exhaustive] [--budget pause:5s,...]
+        [--time 10s] [--seed N] [--want V,...] [--neutral] [--json]   search the schedules for a violation
 `
 
 // run is the whole program, with its IO passed in.
@@ -54,6 +56,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return cmdTest(args, stdout, stderr)
 	case "check":
 		return cmdCheck(args, stdout, stderr)
+	case "explore":
+		return cmdExplore(ctx, args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

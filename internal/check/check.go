@@ -34,6 +34,11 @@ type Options struct {
 	// FencedStorage says the storage service checks fencing tokens: a
 	// write is then stale only once a newer token was issued.
 	FencedStorage bool
+	// Recovers are the locks whose algorithm frees a stuck key itself when
+	// it finds one (the timestamp lock's takeover, SETNX-then-EXPIRE's
+	// repair, the MySQL lock's cleanup job): their keys are never stuck
+	// for ever, whatever their TTL.
+	Recovers []string
 }
 
 // rule is one invariant: it reads every event, with what the event did to

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lockstep/lockstep/internal/sim"
@@ -56,7 +57,7 @@ func (r *deadlockRule) observe(e *sim.Event, chs []change, m *model) []sim.Event
 func (r *deadlockRule) finish(m *model) []sim.Event {
 	var out []sim.Event
 	for _, s := range m.slots() {
-		if !m.locks[s.lock] || !s.present() || !m.serving(s.node) || s.state.TTL != -1 || len(s.holders) == 0 {
+		if !m.locks[s.lock] || !s.present() || !m.serving(s.node) || s.state.TTL != -1 || len(s.holders) == 0 || slices.Contains(m.opt.Recovers, s.lock) {
 			continue
 		}
 		var refs []int

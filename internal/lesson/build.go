@@ -55,6 +55,9 @@ func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Bac
 		Timeout: sc.Network.Timeout.D(),
 		Pace:    cfg.Pace,
 		Epoch:   cfg.Epoch,
+
+		MaxSteps: cfg.MaxSteps,
+		NoLog:    cfg.NoLog,
 	})
 	for i, name := range NodeNames(sc) {
 		if i < len(backends) {
@@ -109,6 +112,11 @@ func CheckOptions(sc *scenario.Scenario) check.Options {
 		if !slices.Contains(opt.Locks, res) {
 			opt.Locks = append(opt.Locks, res)
 		}
+		recovers := c.Algorithm == "setnx-getset-timestamp" || c.Algorithm == "setnx-then-expire" && params.Bool("repair") ||
+			c.Algorithm == "mysql-unique-key" && sc.SQL != nil && sc.SQL.SweepEvery > 0
+		if recovers && !slices.Contains(opt.Recovers, res) {
+			opt.Recovers = append(opt.Recovers, res)
+		}
 		if c.Algorithm == "redlock" {
 			q := masters/2 + 1
 			if n := params.Int("quorum"); n > 0 {
@@ -162,7 +170,9 @@ func (r *Run) build() error {
 	if err := r.extend(); err != nil {
 		return err
 	}
-	r.narrate()
+	if !w.Config().NoLog {
+		r.narrate() // narration is for readers of the log
+	}
 	for _, c := range sc.Clients {
 		prog, err := program(sc, c)
 		if err != nil {

@@ -39,6 +39,7 @@ var schemaRequired = map[string][]string{
 	"Node":     {"name"},
 	"Fault":    {"do"},
 	"Action":   {"step", "do"},
+	"Budget":   {"do"},
 }
 
 // schemaDocs describe fields, by type name and YAML key.
@@ -100,6 +101,16 @@ var schemaDocs = map[string]string{
 	"KeyHold.client":     "The client whose lock value the key holds.",
 	"KeyHold.node":       "The node. Default: the first node.",
 	"KeyHold.key":        "The key. Default: lock.",
+	"Scenario.explore":   "Fault budget and bounds of a schedule search (visualizer explore); runs ignore it.",
+	"Explore.faults":     "The faults the search may place: kind, count and largest size.",
+	"Explore.steps":      "Engine steps per schedule. Default 2000.",
+	"Explore.horizon":    "Virtual time per schedule. Default the scenario's horizon.",
+	"Explore.window":     "Moves due this close to the next one may go first. Default 0 (ties only).",
+	"Budget.do":          "The fault kind.",
+	"Budget.count":       "How many the search may place. Default 1.",
+	"Budget.max":         "The longest pause or node crash, or the largest forward clock jump.",
+	"Budget.client":      "Only this client.",
+	"Budget.node":        "Only this node.",
 	"Action.step":        "Engine step before which the action is taken.",
 	"Action.do":          "step (a manual step of client) or a fault kind.",
 	"Text.en":            "English.",
@@ -121,6 +132,7 @@ func schemaEnums() map[string][]string {
 		"Action.do":   append(append([]string(nil), faults...), StepAction),
 		"Match.kind":  kinds,
 		"Client.task": Tasks,
+		"Budget.do":   ExploreFaults,
 	}
 }
 

@@ -42,7 +42,34 @@ type Scenario struct {
 	// Schedule is a recorded list of user actions (manual steps and faults
 	// injected from the browser) replayed on top of the scenario.
 	Schedule []Action `yaml:"schedule,omitempty" json:"schedule,omitempty"`
+
+	// Explore is the fault budget and the bounds of a schedule search
+	// (visualizer explore). Runs ignore it.
+	Explore *Explore `yaml:"explore,omitempty" json:"explore,omitempty"`
 }
+
+// Explore bounds a schedule search: the faults it may place and how far
+// each schedule runs.
+type Explore struct {
+	Faults  []Budget `yaml:"faults,omitempty" json:"faults,omitempty"`   // the fault budget; none: only the order of moves is searched
+	Steps   int      `yaml:"steps,omitempty" json:"steps,omitempty"`     // engine steps per schedule; default 2000
+	Horizon Duration `yaml:"horizon,omitempty" json:"horizon,omitempty"` // virtual time per schedule; default the scenario's horizon
+	Window  Duration `yaml:"window,omitempty" json:"window,omitempty"`   // moves due this close to the next one may go first; default 0 (ties only)
+}
+
+// Budget is how many faults of one kind a search may place, and how long
+// (for) or how far (by) each may be at most.
+type Budget struct {
+	Do     string   `yaml:"do" json:"do"`                             // one of ExploreFaults
+	Count  int      `yaml:"count,omitempty" json:"count,omitempty"`   // default 1
+	Max    Duration `yaml:"max,omitempty" json:"max,omitempty"`       // pause, node-crash: the longest for; clock-jump: the largest by (forward)
+	Client string   `yaml:"client,omitempty" json:"client,omitempty"` // only this client (default: any)
+	Node   string   `yaml:"node,omitempty" json:"node,omitempty"`     // only this node (default: any)
+}
+
+// ExploreFaults are the fault kinds a search can place. Pause, node-crash
+// and clock-jump need max.
+var ExploreFaults = []string{"pause", "crash", "drop-request", "drop-reply", "node-crash", "clock-jump"}
 
 // Node is one Redis node.
 type Node struct {

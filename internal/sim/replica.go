@@ -269,7 +269,7 @@ func (w *World) replicate(n *Node, req *request) {
 		target, l.realOff = off, off
 	}
 	l.sent++
-	sh := &shipment{offset: l.sent, cmds: cmds, write: len(w.log), at: w.now, target: target, keys: keys}
+	sh := &shipment{offset: l.sent, cmds: cmds, write: w.seq, at: w.now, target: target, keys: keys}
 	sh.it = &item{t: w.now + l.lag, kind: itemWorld, label: "replicate " + n.name + " -> " + l.replica.name,
 		fn: func() { w.apply(l, sh) }}
 	l.inflight = append(l.inflight, sh)

@@ -44,7 +44,8 @@ func (w *World) schedule(it *item) {
 // emit appends an event to the log, tells the watchers and fires triggers.
 // It returns the event's sequence number.
 func (w *World) emit(ev Event) int {
-	ev.Seq = len(w.log) + 1
+	w.seq++
+	ev.Seq = w.seq
 	ev.Step = w.step
 	ev.T = w.now
 	if ev.Script == "" && len(ev.Cmd) > 1 && len(w.scripts) > 0 {
@@ -55,7 +56,9 @@ func (w *World) emit(ev Event) int {
 	}
 	w.chunk = append(w.chunk, ev)
 	e := &w.chunk[len(w.chunk)-1]
-	w.log = append(w.log, e)
+	if !w.cfg.NoLog {
+		w.log = append(w.log, e)
+	}
 	for _, f := range w.watchers {
 		f(e)
 	}

@@ -20,6 +20,7 @@ type Config struct {
 	Jitter   time.Duration // extra random latency in [0, Jitter); default 0
 	Timeout  time.Duration // how long a client waits for a reply; default 1s
 	Pace     Pacer         // ties virtual time to a real server's clock; nil: none (embedded)
+	NoLog    bool          // keep no event log (Log stays empty); watchers still see every event
 }
 
 // DefaultEpoch is the wall-clock time of virtual time 0.
@@ -59,6 +60,7 @@ type World struct {
 	now   time.Duration
 	step  int
 	log   []*Event // points into chunks: events never move once logged
+	seq   int      // events emitted so far (the log's length, also with NoLog)
 	chunk []Event
 	q     queue
 	nodes []*Node
@@ -103,8 +105,12 @@ func (w *World) Now() time.Duration { return w.now }
 // Steps counts the engine steps taken.
 func (w *World) Steps() int { return w.step }
 
-// Log is every event so far, in order. The caller must not modify it.
+// Log is every event so far, in order (empty with Config.NoLog). The
+// caller must not modify it.
 func (w *World) Log() []*Event { return w.log }
+
+// Events counts the events emitted so far, logged or not.
+func (w *World) Events() int { return w.seq }
 
 // Ended reports whether the run is over (nothing left to do, horizon or
 // step cap reached).

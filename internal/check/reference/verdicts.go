@@ -284,7 +284,7 @@ func (m *model) deadlocks() []Verdict {
 		sort.Strings(keys)
 		for _, kname := range keys {
 			k := n.keys[kname]
-			if !m.isLock(kname) || k.state.TTL != -1 || len(k.holders) == 0 {
+			if !m.isLock(kname) || k.state.TTL != -1 || len(k.holders) == 0 || slices.Contains(m.opt.Recovers, resourceOf(kname)) {
 				continue
 			}
 			var seqs []int

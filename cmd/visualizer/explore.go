@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/explore"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// cmdExplore searches a scenario's schedules for one that breaks it and
+// prints the shrunk schedule as a scenario file. The time limit is the
+// only use of the wall clock, and it lives here: the search itself is
+// deterministic for a given seed.
+func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("explore", stderr)
+	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
+	strategy := fs.String("strategy", explore.Random, "random, pct or exhaustive")
+	budget := fs.String("budget", "", "fault budget, e.g. pause:5s,clock-jump=3:10s,drop-reply (default: the scenario's explore: section)")
+	steps := fs.Int("steps", 0, "engine steps per schedule (default: explore: steps, or 2000)")
+	horizon := fs.Duration("horizon", 0, "virtual time per schedule (default: explore: horizon, or the scenario's)")
+	window := fs.Duration("window", -1, "moves due this close to the next one may go first (default: explore: window, or 0)")
+	limit := fs.Duration("time", 10*time.Second, "wall-clock time limit of the search")
+	runs := fs.Int("runs", explore.DefaultRuns, "the most schedules to run")
+	seed := fs.Int64("seed", 0, "seed of the search (random and pct)")
+	neutral := fs.Bool("neutral", false, "remove the scenario's scripted faults, schedule and narration first")
+	noShrink := fs.Bool("no-shrink", false, "print the violating schedule as found")
+	want := fs.String("want", "", "look only for these verdicts, e.g. mutual-exclusion,foreign-unlock (default: any violation)")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	pos, err := interleave(fs, args)
+	if err != nil {
+		return err
+	}
+	f, err := loadFile(*file)
+	if err != nil {
+		return err
+	}
+	var sc *scenario.Scenario
+	switch {
+	case len(pos) == 1:
+		s, ok := f.Find(pos[0])
+		if !ok {
+			return fmt.Errorf("no scenario %q (see visualizer list)", pos[0])
+		}
+		sc = s
+	case len(pos) == 0 && *file != "" && len(f.Scenarios) == 1:
+		sc = &f.Scenarios[0]
+	default:
+		return fmt.Errorf("explore takes one scenario id (or --file with one scenario)")
+	}
+	e := &scenario.Explore{}
+	if sc.Explore != nil {
+		*e = *sc.Explore
+	}
+	if isSet(fs, "budget") {
+		if e.Faults, err = explore.ParseBudget(*budget); err != nil {
+			return err
+		}
+	}
+	if *steps > 0 {
+		e.Steps = *steps
+	}
+	if *horizon > 0 {
+		e.Horizon = scenario.Duration(*horizon)
+	}
+	if *window >= 0 {
+		e.Window = scenario.Duration(*window)
+	}
+	if *neutral {
+		sc = explore.Neutral(sc, nil)
+	}
+	opt := explore.Options{Strategy: *strategy, Seed: *seed, Budget: e, Runs: *runs, NoShrink: *noShrink}
+	for _, v := range strings.Split(*want, ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			continue
+		}
+		if !slices.Contains(check.Verdicts, v) || v == "safe" {
+			bad := slices.DeleteFunc(slices.Clone(check.Verdicts), func(s string) bool { return s == "safe" })
+			return fmt.Errorf("--want: unknown violation %q (one of %s)", v, strings.Join(bad, ", "))
+		}
+		opt.Want = append(opt.Want, v)
+	}
+	start := time.Now()
+	if isTerminal(stderr) && !*asJSON {
+		last := time.Time{}
+		opt.Progress = func(p explore.Progress) {
+			if now := time.Now(); now.Sub(last) >= 100*time.Millisecond {
+				last = now
+				best := p.Best
+				if best == "" {
+					best = "none yet"
+				}
+				fmt.Fprintf(stderr, "\r%d schedules, %d distinct, %d states, %.1fs, best so far: %s   ",
+					p.Schedules, p.Distinct, p.States, now.Sub(start).Seconds(), best)
+			}
+		}
+	}
+	sctx, cancel := context.WithTimeout(ctx, *limit)
+	defer cancel()
+	res, err := explore.Search(sctx, sc, opt)
+	if opt.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	var yml []byte
+	if res.Recording != nil {
+		if yml, err = scenario.MarshalScenario(res.Recording); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(map[string]any{
+			"scenario": sc.ID, "strategy": res.Strategy, "seed": *seed, "budget": explore.BudgetText(e.Faults),
+			"schedules": res.Schedules, "distinct": res.Distinct, "states": res.States, "pruned": res.Pruned,
+			"cut": res.Cut, "complete": res.Complete, "counts": res.Counts, "verdict": res.Verdict,
+			"found_at": res.FoundAt, "shrink_replays": res.Shrinks, "verdicts": res.Verdicts,
+			"elapsed_ms": elapsed.Milliseconds(), "yaml": string(yml),
+		})
+	}
+	fmt.Fprintf(stdout, "explore %s: strategy %s, seed %d, budget %s\n", sc.ID, res.Strategy, *seed, explore.BudgetText(e.Faults))
+	if res.Strategy == explore.Exhaustive {
+		fmt.Fprintf(stdout, "verdicts over %d schedules (%d distinct event streams, %d repeats pruned): %s\n",
+			res.Schedules, res.Distinct, res.Pruned, res.CountsText())
+	}
+	if res.Verdict == "" {
+		switch {
+		case res.Complete:
+			fmt.Fprintf(stdout, "none within the bound: no violation in any of %d schedules (%d distinct event streams), %.2fs\n",
+				res.Schedules, res.Distinct, elapsed.Seconds())
+		default:
+			fmt.Fprintf(stdout, "none within the bound: %d schedules (%d distinct), %.2fs; the search stopped at its time or run limit\n",
+				res.Schedules, res.Distinct, elapsed.Seconds())
+		}
+		return nil
+	}
+	fmt.Fprintf(stdout, "found %s in schedule %d of %d; shrunk in %d replays to %d schedule entries, horizon %s (%.2fs)\n",
+		res.Verdict, res.FoundAt, res.Schedules, res.Shrinks, len(res.Shrunk), res.Horizon.D(), elapsed.Seconds())
+	fmt.Fprintf(stdout, "the recording replays to: %s\n", strings.Join(res.Verdicts, ", "))
+	fmt.Fprintf(stdout, "# replay: visualizer run --file FILE %s\n", res.Recording.ID)
+	_, err = stdout.Write(yml)
+	return err
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

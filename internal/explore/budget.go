@@ -1,0 +1,81 @@
+package explore
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// Default bounds of a schedule.
+const (
+	DefaultSteps = 2000 // engine steps per schedule
+)
+
+// bounds are a search's limits and fault budget, resolved.
+type bounds struct {
+	steps   int
+	horizon time.Duration
+	window  time.Duration
+	budget  []scenario.Budget // Count filled in (default 1)
+}
+
+// resolve fills in the defaults of an explore section for scenario sc.
+func resolve(sc *scenario.Scenario, e *scenario.Explore) (bounds, error) {
+	b := bounds{steps: DefaultSteps, horizon: scenario.DefaultHorizon}
+	if sc.Horizon > 0 {
+		b.horizon = sc.Horizon.D()
+	}
+	if e == nil {
+		return b, nil
+	}
+	if e.Steps > 0 {
+		b.steps = e.Steps
+	}
+	if e.Horizon > 0 {
+		b.horizon = e.Horizon.D()
+	}
+	b.window = e.Window.D()
+	for _, f := range e.Faults {
+		if f.Count == 0 {
+			f.Count = 1
+		}
+		switch f.Do {
+		case "pause", "node-crash", "clock-jump":
+			if f.Max <= 0 {
+				return b, fmt.Errorf("explore: %s needs max", f.Do)
+			}
+		case "crash", "drop-request", "drop-reply":
+		default:
+			return b, fmt.Errorf("explore: a search cannot place %q faults (it can place %v)", f.Do, scenario.ExploreFaults)
+		}
+		b.budget = append(b.budget, f)
+	}
+	return b, nil
+}
+
+// nodeFault reports whether a budget entry hits a node.
+func nodeFault(do string) bool { return do == "node-crash" || do == "clock-jump" }
+
+// levels are the sizes the exhaustive search tries for a budget entry with
+// a max: its quarters, so that "up to 5s" tries 1.25s, 2.5s, 3.75s and 5s.
+func levels(max time.Duration) []time.Duration {
+	return []time.Duration{max / 4, max / 2, max * 3 / 4, max}
+}
+
+// fault builds the scenario fault of a budget entry on target with size d.
+func fault(b scenario.Budget, target string, d time.Duration) scenario.Fault {
+	f := scenario.Fault{Do: b.Do}
+	if nodeFault(b.Do) {
+		f.Node = target
+	} else {
+		f.Client = target
+	}
+	switch b.Do {
+	case "pause", "node-crash":
+		f.For = scenario.Duration(d)
+	case "clock-jump":
+		f.By = scenario.Duration(d)
+	}
+	return f
+}

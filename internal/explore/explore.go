@@ -1,0 +1,264 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// The strategies.
+const (
+	Random     = "random"     // a seeded random walk over moves and fault placements
+	PCT        = "pct"        // priority change points: random client priorities, depth-1 changes
+	Exhaustive = "exhaustive" // every schedule within the bound once, up to commuting moves
+)
+
+// Strategies lists the strategy names.
+var Strategies = []string{Random, PCT, Exhaustive}
+
+// ErrStrategy is returned for an unknown strategy name.
+var ErrStrategy = errors.New("explore: unknown strategy")
+
+// Options configure a search. The zero value searches with the random
+// walk, seed 0, the scenario's own explore section, up to DefaultRuns
+// schedules.
+type Options struct {
+	Strategy string            // Random (default), PCT or Exhaustive
+	Seed     int64             // the search's seed (random and PCT); the scenario's seed still drives each run
+	Budget   *scenario.Explore // overrides the scenario's explore section when not nil
+	Runs     int               // the most schedules to run; default DefaultRuns
+	Depth    int               // PCT's bug depth d (d-1 priority changes); default 3
+	NoShrink bool              // report the violation as found, unshrunk
+	// Want, when not empty, are the verdicts sought: a schedule counts as
+	// a find only if its verdicts include one of them (else any violation).
+	Want []string
+	// Progress, when set, is called after every schedule.
+	Progress func(Progress)
+
+	noSleep bool // exhaustive without sleep sets (tests of the reduction)
+}
+
+// DefaultRuns is the default cap on schedules per search.
+const DefaultRuns = 100000
+
+// Progress is a search's state, reported after every schedule.
+type Progress struct {
+	Schedules int    // schedules run (abandoned repeats not counted)
+	Distinct  int    // distinct event streams among them
+	States    int    // distinct states seen (event-stream prefixes)
+	Best      string // the first violation found so far, or ""
+}
+
+// Result is what a search found.
+type Result struct {
+	Strategy  string
+	Schedules int            // schedules run
+	Distinct  int            // distinct event streams among them
+	States    int            // distinct states seen
+	Pruned    int            // exhaustive: schedules abandoned as repeats (sleep sets)
+	Cut       int            // schedules ended by the step bound
+	Complete  bool           // exhaustive: every schedule within the bound was run
+	Counts    map[string]int // exhaustive: schedules per verdict list ("safe", "mutual-exclusion,lost-update")
+	Verdict   string         // the violation found ("" if none)
+	Found     []scenario.Action
+	FoundAt   int               // which schedule found it (1-based)
+	Shrunk    []scenario.Action // the found schedule shrunk (Found when NoShrink)
+	Horizon   scenario.Duration // the shrunk schedule's horizon
+	Shrinks   int               // replays the shrinking took
+	// Recording is the shrunk schedule as a scenario of its own, its
+	// expect set to what it replays to (Verdicts).
+	Recording *scenario.Scenario
+	Verdicts  []string
+}
+
+// Search looks for a schedule of sc that breaks it, within the bounds and
+// fault budget of opt.Budget (or sc.Explore). It stops at the first
+// violation (random, PCT) or when every schedule is covered (exhaustive,
+// which counts the verdicts of all of them), at opt.Runs schedules, or
+// when ctx is done. The scenario's own faults are kept and its recorded
+// schedule is not (the search makes those choices itself): give it a
+// neutral scenario (Neutral) to search from scratch.
+func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, error) {
+	if opt.Strategy == "" {
+		opt.Strategy = Random
+	}
+	if !containsStr(Strategies, opt.Strategy) {
+		return nil, fmt.Errorf("%w %q (want %s)", ErrStrategy, opt.Strategy, strings.Join(Strategies, ", "))
+	}
+	if opt.Runs <= 0 {
+		opt.Runs = DefaultRuns
+	}
+	if opt.Depth <= 0 {
+		opt.Depth = 3
+	}
+	e := opt.Budget
+	if e == nil {
+		e = sc.Explore
+	}
+	b, err := resolve(sc, e)
+	if err != nil {
+		return nil, err
+	}
+	bsc := searchScenario(sc, b)
+	res := &Result{Strategy: opt.Strategy, Counts: map[string]int{}}
+	states, traces := newStateSet(), map[uint64]bool{}
+	note := func(o *outcome) bool {
+		res.Schedules++
+		traces[o.trace] = true
+		res.Distinct, res.States = len(traces), states.len()
+		if o.cut {
+			res.Cut++
+		}
+		res.Counts[strings.Join(o.verdicts, ",")]++
+		if v := o.sought(opt.Want); v != "" && res.Verdict == "" {
+			res.Verdict, res.Found, res.FoundAt = v, o.actions, res.Schedules
+		}
+		if opt.Progress != nil {
+			opt.Progress(Progress{Schedules: res.Schedules, Distinct: res.Distinct, States: res.States, Best: res.Verdict})
+		}
+		return res.Verdict != "" && opt.Strategy != Exhaustive
+	}
+	switch opt.Strategy {
+	case Exhaustive:
+		d := &dfsDecider{noSleep: opt.noSleep}
+		for res.Schedules < opt.Runs && ctx.Err() == nil {
+			o, err := execute(bsc, sc.Seed, b, d, states, false)
+			if err != nil {
+				return nil, err
+			}
+			if o.dropped {
+				res.Pruned++
+				d.truncate()
+			} else {
+				note(o)
+			}
+			if !d.backtrack() {
+				res.Complete = true
+				break
+			}
+		}
+	default:
+		neutral, err := execute(bsc, sc.Seed, b, firstDecider{}, states, false)
+		if err != nil {
+			return nil, err
+		}
+		if !note(neutral) {
+			clients := make([]string, len(sc.Clients))
+			for i, c := range sc.Clients {
+				clients[i] = c.Name
+			}
+			for i := uint64(1); res.Schedules < opt.Runs && ctx.Err() == nil; i++ {
+				rng := rand.New(rand.NewPCG(uint64(opt.Seed), i))
+				d := newRandomDecider(rng, b, neutral.steps, clients, opt.Strategy == PCT, opt.Depth)
+				o, err := execute(bsc, sc.Seed, b, d, states, len(opt.Want) == 0)
+				if err != nil {
+					return nil, err
+				}
+				if note(o) {
+					break
+				}
+			}
+		}
+	}
+	if res.Verdict == "" {
+		return res, nil
+	}
+	res.Shrunk, res.Horizon = res.Found, scenario.Duration(b.horizon)
+	if !opt.NoShrink {
+		sh := shrinker{sc: bsc, seed: sc.Seed, verdict: res.Verdict}
+		res.Shrunk, res.Horizon, err = sh.shrink(res.Found)
+		if err != nil {
+			return nil, err
+		}
+		res.Shrinks = sh.replays
+	}
+	rec := Recording(sc, res.Shrunk, res.Horizon)
+	s, err := Replay(rec)
+	if err != nil {
+		return nil, err
+	}
+	res.Verdicts = append([]string(nil), s.Run().Verdicts()...)
+	s.Close()
+	if !containsStr(res.Verdicts, res.Verdict) {
+		return nil, fmt.Errorf("explore: the recording replays to %s, not %s (the search and the session disagree)",
+			strings.Join(res.Verdicts, ", "), res.Verdict)
+	}
+	rec.Expect = res.Verdicts
+	res.Recording = rec
+	return res, nil
+}
+
+// Recording writes a schedule as a scenario of its own: sc with the
+// schedule, the horizon and, as expect, nothing yet (the caller sets it);
+// the narration and real_redis, which explained the author's schedule, go.
+// Its id ends in -explored; its title says it was found by a search.
+func Recording(sc *scenario.Scenario, actions []scenario.Action, horizon scenario.Duration) *scenario.Scenario {
+	out := *sc
+	out.ID = sc.ID + "-explored"
+	out.Title.En = sc.Title.En + " (a schedule found by explore)"
+	if sc.Title.Zh != "" {
+		out.Title.Zh = sc.Title.Zh + "（explore 找到的调度）"
+	}
+	out.Horizon = horizon
+	out.Schedule = append([]scenario.Action(nil), actions...)
+	out.Narration = nil
+	out.RealRedis = nil // it explained the author's schedule, not this one
+	out.Lesson = sim.Text{
+		En: "A schedule found by visualizer explore and shrunk: the schedule entries are the moves and faults it needs.",
+		Zh: "由 visualizer explore 搜索并精简得到的调度：schedule 中是它所需的移动和故障。",
+	}
+	return &out
+}
+
+// Neutral is sc with its scripted faults, recorded schedule and narration
+// removed (they belonged to the schedule its author chose) and budget, if
+// not nil, as its explore section: the starting point of a search.
+func Neutral(sc *scenario.Scenario, budget *scenario.Explore) *scenario.Scenario {
+	out := *sc
+	out.Faults, out.Schedule, out.Narration = nil, nil, nil
+	if budget != nil {
+		out.Explore = budget
+	}
+	return &out
+}
+
+// CountsText lists an exhaustive search's verdict counts, most frequent
+// first: "safe: 180, mutual-exclusion,lost-update: 60".
+func (r *Result) CountsText() string {
+	type kv struct {
+		k string
+		n int
+	}
+	var list []kv
+	for k, n := range r.Counts {
+		list = append(list, kv{k, n})
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].n != list[j].n {
+			return list[i].n > list[j].n
+		}
+		return list[i].k < list[j].k
+	})
+	parts := make([]string, len(list))
+	for i, e := range list {
+		parts[i] = fmt.Sprintf("%s: %d", e.k, e.n)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Seen reports whether any schedule of an exhaustive search ended with
+// verdict v.
+func (r *Result) Seen(v string) bool {
+	for k := range r.Counts {
+		if containsStr(strings.Split(k, ","), v) {
+			return true
+		}
+	}
+	return false
+}

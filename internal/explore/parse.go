@@ -1,0 +1,79 @@
+package explore
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// ParseBudget reads a fault budget written on one line, as the command
+// line takes it: entries separated by commas, each KIND[=COUNT][:MAX],
+// e.g. "pause:5s", "clock-jump=3:10s,drop-reply". KIND is one of
+// scenario.ExploreFaults; COUNT defaults to 1.
+func ParseBudget(s string) ([]scenario.Budget, error) {
+	var out []scenario.Budget
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		b := scenario.Budget{Count: 1}
+		rest, max, hasMax := strings.Cut(part, ":")
+		kind, count, hasCount := strings.Cut(rest, "=")
+		b.Do = kind
+		if !containsStr(scenario.ExploreFaults, kind) {
+			return nil, fmt.Errorf("budget %q: unknown fault %q (a search can place %s)", part, kind, strings.Join(scenario.ExploreFaults, ", "))
+		}
+		if hasCount {
+			n, err := strconv.Atoi(count)
+			if err != nil || n < 1 || n > scenario.MaxFaults {
+				return nil, fmt.Errorf("budget %q: count %q: want a whole number from 1 to %d", part, count, scenario.MaxFaults)
+			}
+			b.Count = n
+		}
+		if hasMax {
+			d, err := time.ParseDuration(max)
+			if err != nil || d <= 0 || d > scenario.MaxDuration {
+				return nil, fmt.Errorf("budget %q: max %q: want a duration such as 5s, at most %s", part, max, scenario.MaxDuration)
+			}
+			b.Max = scenario.Duration(d)
+		}
+		needMax := b.Do == "pause" || b.Do == "node-crash" || b.Do == "clock-jump"
+		if needMax && !hasMax {
+			return nil, fmt.Errorf("budget %q: %s needs a largest size, e.g. %s:5s", part, b.Do, b.Do)
+		}
+		if !needMax && hasMax {
+			return nil, fmt.Errorf("budget %q: %s takes no size", part, b.Do)
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// BudgetText writes a budget back in ParseBudget's form.
+func BudgetText(bs []scenario.Budget) string {
+	parts := make([]string, len(bs))
+	for i, b := range bs {
+		s := b.Do
+		if b.Count > 1 {
+			s += "=" + strconv.Itoa(b.Count)
+		}
+		if b.Max > 0 {
+			s += ":" + b.Max.D().String()
+		}
+		if b.Client != "" {
+			s += " (client " + b.Client + ")"
+		}
+		if b.Node != "" {
+			s += " (node " + b.Node + ")"
+		}
+		parts[i] = s
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ",")
+}

@@ -1,0 +1,76 @@
+package explore
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// replayQuiet runs sc with actions as its schedule, as lesson.Session
+// replays a recording (faults recorded at a step are applied once the
+// cursor reaches it, then a manual step recorded there is taken instead of
+// the engine's own), but with no log. ok is false when the schedule cannot
+// be replayed (a manual step of a client with nothing to do, a fault that
+// does not apply): Session would stop there with no verdict. With until
+// set, the replay stops as soon as the checker reports that verdict.
+func replayQuiet(sc *scenario.Scenario, seed int64, actions []scenario.Action, until string) (verdicts []string, ok bool, err error) {
+	r, err := lesson.BuildQuiet(sc, seed, 0)
+	if err != nil {
+		return nil, false, err
+	}
+	defer r.Close()
+	w := r.World
+	next := 0
+	faults := func() bool {
+		for next < len(actions) && actions[next].Step == w.Steps() && actions[next].Do != scenario.StepAction {
+			if w.Apply(lesson.SimFault(actions[next].Fault)) != nil {
+				return false
+			}
+			next++
+		}
+		return true
+	}
+	if !faults() {
+		return nil, false, nil
+	}
+	for {
+		if next < len(actions) && actions[next].Step == w.Steps() && actions[next].Do == scenario.StepAction {
+			moved, err := r.StepClient(actions[next].Client)
+			next++
+			if err != nil || !moved {
+				return nil, false, err
+			}
+		} else if !r.Step() {
+			break
+		}
+		if !faults() {
+			return nil, false, nil
+		}
+		if until != "" && containsStr(r.Checker.Verdicts(), until) {
+			return r.Checker.Verdicts(), true, nil
+		}
+	}
+	return r.Verdicts(), true, nil
+}
+
+// Replay runs a recording (a scenario with a schedule) through
+// lesson.Session with the full event log, as the browser and a saved
+// recording replay it, and returns the session at the end of the run.
+// The caller closes it.
+func Replay(sc *scenario.Scenario) (*lesson.Session, error) {
+	s, err := lesson.NewSession(sc, sc.Seed)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Seek(math.MaxInt); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if !s.Run().Done() {
+		s.Close()
+		return nil, fmt.Errorf("explore: the recording of %s stops at step %d before the end of the run", sc.ID, s.Cursor())
+	}
+	return s, nil
+}

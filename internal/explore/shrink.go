@@ -1,0 +1,119 @@
+package explore
+
+import (
+	"time"
+
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// shrinker reduces a schedule that gives a verdict to a smaller one that
+// still gives it (DSLabs, Hypothesis): fewer entries, then shorter faults,
+// then an earlier horizon. Every candidate is replayed from the start;
+// one that cannot be replayed (a manual step of a client with nothing to
+// do) does not count.
+type shrinker struct {
+	sc      *scenario.Scenario
+	seed    int64
+	verdict string
+	replays int
+}
+
+// holds replays actions with horizon h and reports whether the verdict
+// is still among the run's.
+func (s *shrinker) holds(actions []scenario.Action, h time.Duration) (bool, error) {
+	s.replays++
+	sc := *s.sc
+	sc.Horizon = scenario.Duration(h)
+	vs, ok, err := replayQuiet(&sc, s.seed, actions, s.verdict)
+	if err != nil || !ok {
+		return false, err
+	}
+	return containsStr(vs, s.verdict), nil
+}
+
+// shrink returns the shrunk schedule and its horizon.
+func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenario.Duration, error) {
+	h := s.sc.Horizon.D()
+	cur := append([]scenario.Action(nil), actions...)
+	// 1. Fewer entries: drop chunks, halving their size (ddmin's
+	// complement step), manual steps and faults alike, until no single
+	// entry can go.
+	for n := len(cur) / 2; n >= 1; n /= 2 {
+		for i := 0; i+n <= len(cur); {
+			cand := append(append([]scenario.Action(nil), cur[:i]...), cur[i+n:]...)
+			ok, err := s.holds(cand, h)
+			if err != nil {
+				return nil, 0, err
+			}
+			if ok {
+				cur = cand
+			} else {
+				i += n
+			}
+		}
+	}
+	// 2. Shorter faults: the smallest size, to the 10ms or to a 32nd of
+	// the size found (whichever is coarser), that keeps
+	// the verdict (binary search: a longer fault of the same kind at the
+	// same step rarely does less harm).
+	for i := range cur {
+		f := &cur[i].Fault
+		size := &f.For
+		if f.Do == "clock-jump" {
+			size = &f.By
+		}
+		if *size <= 0 {
+			continue
+		}
+		grain := max(10*time.Millisecond, size.D()/32)
+		grain -= grain % (10 * time.Millisecond)
+		lo, hi := time.Duration(0), size.D() // hi holds
+		for hi-lo > grain {
+			mid := (lo + hi) / 2
+			mid -= mid % grain
+			if mid <= lo {
+				break
+			}
+			*size = scenario.Duration(mid)
+			ok, err := s.holds(cur, h)
+			if err != nil {
+				return nil, 0, err
+			}
+			if ok {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		*size = scenario.Duration(hi)
+	}
+	// 3. An earlier horizon, to the 100ms: the shortest run that still
+	// ends with the verdict, and no earlier than any client's start or
+	// timed fault (a scenario file may not name a time past its horizon).
+	lo, hi := time.Duration(0), h
+	for _, c := range s.sc.Clients {
+		lo = max(lo, c.Start.D()-1)
+	}
+	for _, f := range s.sc.Faults {
+		if f.At != nil {
+			lo = max(lo, f.At.D()-1)
+		}
+	}
+	for hi-lo > 100*time.Millisecond {
+		mid := (lo + hi) / 2
+		mid -= mid % (100 * time.Millisecond)
+		if mid <= lo {
+			break
+		}
+		ok, err := s.holds(cur, mid)
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return cur, scenario.Duration(hi), nil
+}

@@ -1,0 +1,117 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// LessonBudget is the fault budget a lesson's own scripted faults make:
+// for each kind a search can place, as many as the lesson scripts, each up
+// to the longest it scripts rounded up to the second. It also lists the
+// scripted kinds a search cannot place (partition, failover, ...).
+func LessonBudget(sc *scenario.Scenario) (budget []scenario.Budget, unsearched []string) {
+	index := map[string]int{}
+	for _, f := range sc.Faults {
+		if !containsStr(scenario.ExploreFaults, f.Do) {
+			if !containsStr(unsearched, f.Do) {
+				unsearched = append(unsearched, f.Do)
+			}
+			continue
+		}
+		i, ok := index[f.Do]
+		if !ok {
+			i = len(budget)
+			index[f.Do] = i
+			budget = append(budget, scenario.Budget{Do: f.Do})
+		}
+		b := &budget[i]
+		b.Count++
+		size := f.For.D()
+		if f.Do == "clock-jump" {
+			size = f.By.D()
+		}
+		if size < 0 {
+			size = -size
+		}
+		switch f.Do {
+		case "pause", "node-crash", "clock-jump":
+			size = (size + time.Second - 1) / time.Second * time.Second
+			if size < time.Second {
+				size = time.Second
+			}
+			b.Max = max(b.Max, scenario.Duration(size))
+		}
+	}
+	return budget, unsearched
+}
+
+// TableRuns caps each search of the lessons table: the exhaustive search
+// first, then, if it does not complete, the random walk (seed 0).
+const (
+	TableExhaustiveRuns = 30
+	TableRandomRuns     = 15
+)
+
+// LessonRow is what exploring one lesson from its neutral schedule finds.
+type LessonRow struct {
+	ID, Expect, Budget, Unsearched string
+	Result                         *Result
+}
+
+// ExploreLesson searches one lesson from its neutral schedule with the
+// budget its own faults make, for the verdicts the lesson expects (any
+// violation for a safe lesson): exhaustively up to TableExhaustiveRuns
+// schedules, and if that does not cover them all, by random walk up to
+// TableRandomRuns.
+func ExploreLesson(ctx context.Context, sc *scenario.Scenario) (*LessonRow, error) {
+	budget, uns := LessonBudget(sc)
+	row := &LessonRow{ID: sc.ID, Expect: strings.Join(sc.Expect, ", "), Budget: BudgetText(budget), Unsearched: strings.Join(uns, ", ")}
+	n := Neutral(sc, &scenario.Explore{Faults: budget})
+	var want []string
+	if !containsStr(sc.Expect, "safe") {
+		want = sc.Expect
+	}
+	res, err := Search(ctx, n, Options{Strategy: Exhaustive, Runs: TableExhaustiveRuns, Want: want})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", sc.ID, err)
+	}
+	if res.Verdict == "" && !res.Complete {
+		if res, err = Search(ctx, n, Options{Strategy: Random, Runs: TableRandomRuns, Want: want}); err != nil {
+			return nil, fmt.Errorf("%s: %w", sc.ID, err)
+		}
+	}
+	row.Result = res
+	return row, nil
+}
+
+// Markdown is the row as a line of docs/explore.md's table.
+func (r *LessonRow) Markdown() string {
+	res := r.Result
+	var found string
+	switch {
+	case res.Verdict != "":
+		found = fmt.Sprintf("`%s` in schedule %d (%s); shrunk to %d entries, replays to %s",
+			res.Verdict, res.FoundAt, res.Strategy, len(res.Shrunk), codeList(res.Verdicts))
+	case res.Complete:
+		found = fmt.Sprintf("none in any of %d schedules (exhaustive, complete)", res.Schedules)
+	default:
+		found = fmt.Sprintf("none in %d schedules (%s, not complete)", res.Schedules, res.Strategy)
+	}
+	budget := r.Budget
+	if r.Unsearched != "" {
+		budget += " (not searched: " + r.Unsearched + ")"
+	}
+	return fmt.Sprintf("| `%s` | %s | %s | %s |", r.ID, codeList(strings.Split(r.Expect, ", ")), budget, found)
+}
+
+func codeList(vs []string) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = "`" + v + "`"
+	}
+	return strings.Join(out, ", ")
+}

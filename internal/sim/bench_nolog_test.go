@@ -1,0 +1,53 @@
+package sim
+
+import (
+	"context"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// BenchmarkEngineStepNoLog is BenchmarkEngineStepInRuns with the event log
+// off (Config.NoLog), as a schedule search runs its worlds: the events are
+// still made, with their key states, and shown to watchers (the checker),
+// but not kept.
+func BenchmarkEngineStepNoLog(b *testing.B) {
+	const perRun = 1000
+	for _, bc := range benchCmds {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.StopTimer()
+			for left := b.N; left > 0; left -= perRun {
+				w, last := benchWorldNoLog(b, bc.do, min(left, perRun))
+				b.StartTimer()
+				for w.Step() {
+				}
+				b.StopTimer()
+				if last.Kind != KindDone || last.Note != "" || len(w.Log()) != 0 {
+					b.Fatalf("client ended with %s; %d events logged", last.String(), len(w.Log()))
+				}
+				w.Close()
+			}
+		})
+	}
+}
+
+// benchWorldNoLog is benchWorld with no log; last holds the latest event.
+func benchWorldNoLog(b *testing.B, do func(context.Context, *redis.Client) error, n int) (*World, *Event) {
+	w := New(Config{Seed: 1, MaxSteps: 1 << 62, Horizon: 1 << 62, NoLog: true})
+	last := &Event{}
+	w.Watch(func(e *Event) { *last = *e })
+	w.AddNode("redis").Miniredis().Set("k", "v")
+	w.AddClient("A", func(ctx context.Context, p *Proc) error {
+		c := p.Redis("redis")
+		for i := 0; i <= n; i++ {
+			if err := do(ctx, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, ClientOptions{})
+	for w.Step() && w.Steps() < 4 {
+	}
+	return w, last
+}
