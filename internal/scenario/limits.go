@@ -58,6 +58,10 @@ const (
 	// start, latency, ...) may be, in either direction.
 	MaxDuration = 10 * time.Minute
 
+	// MaxReported is the most problems reported for one file (or one list
+	// of recorded actions); the rest are counted in one last line.
+	MaxReported = 20
+
 	// DefaultHorizon is the horizon of a scenario that sets none.
 	DefaultHorizon = 30 * time.Second
 )

@@ -15,6 +15,10 @@ type Limits struct {
 	SendQueue   int           `json:"-"`            // messages queued per connection; default 64
 }
 
+// MinSpeed is the slowest play speed, in steps per second: one step every
+// ten seconds.
+const MinSpeed = 0.1
+
 // readLimit is the largest message a browser may send.
 const readLimit = 64 << 10
 

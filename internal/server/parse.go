@@ -45,10 +45,3 @@ func (s *Server) checkCaps(sc *scenario.Scenario) error {
 	}
 	return nil
 }
-
-func (s *Server) capStepsOf(n int) error {
-	if n > s.limits.MaxSteps {
-		return fmt.Errorf("step %d is over the session's cap of %d steps", n, s.limits.MaxSteps)
-	}
-	return nil
-}

@@ -208,7 +208,11 @@ func (s *Server) read(c *conn) {
 		_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
 		var req Request
 		if err := json.Unmarshal(data, &req); err != nil {
-			c.enqueue(&Message{Type: "error", Error: "bad message: " + err.Error()})
+			c.enqueue(&Message{Type: "error", Re: idOf(data), Error: "bad message: " + err.Error()})
+			continue
+		}
+		if err := validate(&req, s.limits); err != nil {
+			c.enqueue(&Message{Type: "error", Re: req.ID, Error: err.Error()})
 			continue
 		}
 		if req.Op == "hello" {
@@ -290,6 +294,15 @@ func (s *Server) janitor() {
 		case <-s.stopJan:
 			return
 		}
+	}
+}
+
+// forget removes a session that ended by itself (a recovered panic).
+func (s *Server) forget(sess *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sessions[sess.id] == sess {
+		delete(s.sessions, sess.id)
 	}
 }
 

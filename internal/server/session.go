@@ -4,9 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gorilla/websocket"
 
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -16,13 +20,14 @@ import (
 // session is one viewer's world. Every field below ops is owned by the
 // session's goroutine (loop); other goroutines reach it only through do.
 type session struct {
-	id   string
-	srv  *Server
-	ops  chan func()
-	quit chan struct{}
-	gone chan struct{}
-	used atomic.Int64 // unix nanoseconds of the last request
-	open atomic.Int32 // connections attached
+	id       string
+	srv      *Server
+	ops      chan func()
+	quit     chan struct{}
+	gone     chan struct{}
+	quitOnce sync.Once
+	used     atomic.Int64 // unix nanoseconds of the last request
+	open     atomic.Int32 // connections attached
 
 	ls      *lesson.Session
 	custom  bool
@@ -59,24 +64,23 @@ func (s *session) do(f func()) bool {
 	}
 }
 
-// stop ends the session's goroutine and releases its world.
+// end tells the session's goroutine to stop; it does not wait.
+func (s *session) end() { s.quitOnce.Do(func() { close(s.quit) }) }
+
+// stop ends the session's goroutine and waits until its world is released.
 func (s *session) stop() {
-	select {
-	case <-s.quit:
-	default:
-		close(s.quit)
-	}
+	s.end()
 	<-s.gone
 }
 
 func (s *session) loop() {
 	defer close(s.gone)
-	defer func() {
+	defer s.safely(func() {
 		s.setPlaying(false)
 		if s.ls != nil {
 			s.ls.Close()
 		}
-	}()
+	})
 	for {
 		var tick <-chan time.Time
 		if s.ticker != nil {
@@ -84,13 +88,44 @@ func (s *session) loop() {
 		}
 		select {
 		case f := <-s.ops:
-			f()
+			if !s.safely(f) {
+				return
+			}
 		case <-tick:
-			s.playTick()
+			if !s.safely(s.playTick) {
+				return
+			}
 		case <-s.quit:
 			return
 		}
 	}
+}
+
+// safely runs f on the session's goroutine. A panic in it ends this
+// session only: the server logs it with its stack, the attached browser
+// gets an error and close 1011, and the server forgets the session. It
+// returns false after a panic.
+func (s *session) safely(f func()) (ok bool) {
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		ok = false
+		s.srv.opts.Logf("session %s: panic: %v\n%s", s.id, v, debug.Stack())
+		if s.conn != nil {
+			s.conn.enqueue(&Message{Type: "error", Error: fmt.Sprintf("internal error: %v. This session has ended: reload the page to start a new one", v)})
+			s.conn.close(websocket.CloseInternalServerErr, "internal error: the session ended")
+		}
+		s.srv.forget(s)
+		s.end()
+		if s.ticker != nil {
+			s.ticker.Stop()
+			s.ticker = nil
+		}
+	}()
+	f()
+	return true
 }
 
 // attach makes c the browser of this session, replacing any other.
@@ -122,6 +157,10 @@ func faultNames() []string {
 	return out
 }
 
+// testPanic, when a test sets it, is called with every request before it
+// is applied: the way a test makes a request panic.
+var testPanic func(*Request)
+
 // handle runs one request on the session's goroutine and answers it.
 func (s *session) handle(c *conn, r *Request) {
 	if s.conn != c {
@@ -131,6 +170,9 @@ func (s *session) handle(c *conn, r *Request) {
 	before, had := -1, -1
 	if s.ls != nil {
 		before, had = s.ls.Cursor(), len(s.ls.Log())
+	}
+	if testPanic != nil {
+		testPanic(r)
 	}
 	msg, err := s.apply(r)
 	if err != nil {
@@ -156,7 +198,6 @@ func (s *session) handle(c *conn, r *Request) {
 // apply performs a request. It returns a message to send instead of the
 // state, or nil to send the state.
 func (s *session) apply(r *Request) (*Message, error) {
-	lim := s.srv.limits
 	switch r.Op {
 	case "load":
 		return nil, s.load(r)
@@ -172,13 +213,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 	}
 	switch r.Op {
 	case "step":
-		n := r.N
-		if n <= 0 {
-			n = 1
-		}
-		if n > lim.MaxSteps {
-			return nil, fmt.Errorf("step: n %d is over the cap of %d steps", n, lim.MaxSteps)
-		}
+		n := max(r.N, 1)
 		for i := 0; i < n; i++ {
 			if err := s.capSteps(s.ls.Cursor() + 1); err != nil {
 				return nil, err
@@ -195,9 +230,6 @@ func (s *session) apply(r *Request) (*Message, error) {
 		if err := s.capSteps(s.ls.Cursor() + 1); err != nil {
 			return nil, err
 		}
-		if r.Client == "" {
-			return nil, fmt.Errorf("step-client: which client? (client is empty)")
-		}
 		ok, err := s.ls.StepClient(r.Client)
 		if err != nil {
 			return nil, err
@@ -211,27 +243,19 @@ func (s *session) apply(r *Request) (*Message, error) {
 			return nil, err
 		}
 	case "seek":
-		if r.Step == nil {
-			return nil, fmt.Errorf("seek: step is missing")
-		}
 		if err := s.seek(*r.Step); err != nil {
 			return nil, err
 		}
 	case "play":
-		speed := r.Speed
-		if speed <= 0 {
-			speed = s.speed
+		if r.Speed != 0 {
+			s.speed = r.Speed
 		}
-		if speed > lim.MaxSpeed || math.IsNaN(speed) {
-			return nil, fmt.Errorf("play: speed %g is over the cap of %g steps per second", speed, lim.MaxSpeed)
-		}
-		s.speed = speed
 		s.setPlaying(!s.ls.Run().Done())
 	case "pause":
 		s.setPlaying(false)
 	case "inject":
-		if r.Fault == nil {
-			return nil, fmt.Errorf("inject: fault is missing")
+		if err := scenario.CheckFault(s.ls.Scenario(), *r.Fault); err != nil {
+			return nil, err
 		}
 		if err := s.ls.Inject(*r.Fault); err != nil {
 			return nil, err
@@ -315,6 +339,9 @@ func (s *session) load(r *Request) error {
 		return err
 	}
 	if r.Actions != nil {
+		if err := scenario.CheckSchedule(sc, r.Actions); err != nil {
+			return err
+		}
 		sc.Schedule = append([]scenario.Action(nil), r.Actions...)
 	}
 	seed := sc.Seed
@@ -326,10 +353,6 @@ func (s *session) load(r *Request) error {
 		return err
 	}
 	if r.Step != nil {
-		if err := s.srv.capStepsOf(*r.Step); err != nil {
-			ls.Close()
-			return err
-		}
 		if err := ls.Seek(*r.Step); err != nil {
 			ls.Close()
 			return err
@@ -358,7 +381,7 @@ func (s *session) setPlaying(on bool) {
 // interval is the ticker period: at most 30 ticks a second, several steps
 // a tick beyond that.
 func (s *session) interval() time.Duration {
-	return time.Duration(float64(time.Second) / math.Min(s.speed, 30))
+	return max(time.Duration(float64(time.Second)/math.Min(s.speed, 30)), time.Millisecond)
 }
 
 func (s *session) playTick() {
