@@ -26,12 +26,6 @@ type Run struct {
 	done     bool
 }
 
-// Limits cap what one run may use.
-type Limits struct {
-	MaxSteps int           // default 100000
-	Horizon  time.Duration // the longest horizon allowed; default 10m
-}
-
 // Build makes the world for a scenario and seed, ready to step.
 func Build(sc *scenario.Scenario, seed int64) (*Run, error) {
 	return build(sc, seed, sim.Config{}, nil)
@@ -41,13 +35,14 @@ func Build(sc *scenario.Scenario, seed int64) (*Run, error) {
 // node; none: embedded Redis).
 func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Backend) (*Run, error) {
 	w := sim.New(sim.Config{
-		Seed:    seed,
-		Horizon: sc.Horizon.D(),
-		Latency: sc.Network.Latency.D(),
-		Jitter:  sc.Network.Jitter.D(),
-		Timeout: sc.Network.Timeout.D(),
-		Pace:    cfg.Pace,
-		Epoch:   cfg.Epoch,
+		Seed:     seed,
+		Horizon:  sc.Horizon.D(),
+		MaxSteps: scenario.MaxSteps,
+		Latency:  sc.Network.Latency.D(),
+		Jitter:   sc.Network.Jitter.D(),
+		Timeout:  sc.Network.Timeout.D(),
+		Pace:     cfg.Pace,
+		Epoch:    cfg.Epoch,
 	})
 	for i, name := range NodeNames(sc) {
 		if i < len(backends) {

@@ -2,10 +2,12 @@ package scenario
 
 import "time"
 
-// Limits on what one scenario file may hold. They keep hostile or careless
-// input (a YAML bomb, a million clients, a ten-hour horizon) from costing
-// more than a few milliseconds and a few megabytes to reject. Every limit
-// breached is reported as an error at the place it is breached.
+// Limits on what one scenario file may hold and one run may do. They keep
+// hostile or careless input (a YAML bomb, a million clients, a ten-hour
+// horizon) from costing more than a few milliseconds and a few megabytes to
+// reject. Every limit breached is reported as an error at the place it is
+// breached. These are the only maxima: the server (server.Limits) may set
+// lower caps, never higher ones.
 const (
 	// MaxFileSize is the largest scenario file accepted, in bytes. It is
 	// checked before anything is parsed.
@@ -50,6 +52,11 @@ const (
 
 	// MaxSchedule is the largest number of recorded actions in a schedule.
 	MaxSchedule = 10000
+
+	// MaxSteps is the most engine steps one run takes: a run still going
+	// after it stops there, and says so (visualizer run prints it; the
+	// browser's sessions may have a lower cap).
+	MaxSteps = 100000
 
 	// MaxHorizon is the longest horizon a scenario may ask for.
 	MaxHorizon = 10 * time.Minute

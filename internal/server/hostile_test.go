@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/lockstep/lockstep/internal/scenario"
 )
 
 // A page may send anything: every op with arguments out of range, of the
@@ -171,5 +173,20 @@ func TestAPanicEndsOnlyItsSession(t *testing.T) {
 	other.send(map[string]any{"op": "step"})
 	if s := other.next("state"); s.Snap.Step != 1 {
 		t.Errorf("the other session: expected it to step to 1, got %d", s.Snap.Step)
+	}
+}
+
+// The scenario package owns the caps on a scenario: a server may lower
+// them, never raise them past what scenario validation allows.
+func TestTheServerCannotRaiseTheScenarioCaps(t *testing.T) {
+	_, url := newTestServer(t, Limits{MaxClients: 64, MaxNodes: 16, MaxHorizon: time.Hour, MaxSteps: 1 << 30})
+	c, _, _ := dial(t, url, "")
+	w := c.hello("")
+	got := *w.Limits
+	if got.MaxClients != scenario.MaxClients || got.MaxNodes != scenario.MaxNodesPerScenario ||
+		got.MaxHorizon != scenario.MaxHorizon || got.MaxSteps != scenario.MaxSteps {
+		t.Errorf("caps above the scenario limits: expected %d clients, %d nodes, horizon %s, %d steps; got %d, %d, %s, %d",
+			scenario.MaxClients, scenario.MaxNodesPerScenario, scenario.MaxHorizon, scenario.MaxSteps,
+			got.MaxClients, got.MaxNodes, got.MaxHorizon, got.MaxSteps)
 	}
 }

@@ -1,15 +1,22 @@
 package server
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep/lockstep/internal/scenario"
+)
 
 // Limits cap what the server and each session may use. A zero field takes
-// its documented default; a request beyond a cap gets an error that names it.
+// its documented default. The caps on a scenario (clients, nodes, horizon,
+// steps) default to the scenario package's limits, which are also their
+// maxima: a server may lower them, never raise them. A request beyond a cap
+// gets an error that names it.
 type Limits struct {
-	MaxSessions int           `json:"max_sessions"` // live sessions at once; default 200
-	MaxClients  int           `json:"max_clients"`  // clients per scenario; default 64
-	MaxNodes    int           `json:"max_nodes"`    // nodes per scenario; default 16
-	MaxSteps    int           `json:"max_steps"`    // engine steps per session; default 50000
-	MaxHorizon  time.Duration `json:"max_horizon"`  // virtual time per run; default 10m
+	MaxSessions int           `json:"max_sessions"` // live sessions at once; default 500
+	MaxClients  int           `json:"max_clients"`  // clients per scenario; default and maximum scenario.MaxClients
+	MaxNodes    int           `json:"max_nodes"`    // nodes per scenario; default and maximum scenario.MaxNodesPerScenario
+	MaxSteps    int           `json:"max_steps"`    // engine steps per session; default 50000, at most scenario.MaxSteps
+	MaxHorizon  time.Duration `json:"max_horizon"`  // virtual time per run; default and maximum scenario.MaxHorizon
 	MaxSpeed    float64       `json:"max_speed"`    // play speed in steps per second; default 1000
 	Idle        time.Duration `json:"idle"`         // a session without a browser is evicted after; default 30m
 	SendQueue   int           `json:"-"`            // messages queued per connection; default 64
@@ -19,8 +26,10 @@ type Limits struct {
 // ten seconds.
 const MinSpeed = 0.1
 
-// readLimit is the largest message a browser may send.
-const readLimit = 64 << 10
+// readLimit is the largest message a browser may send: a scenario file of
+// the largest size allowed, plus room for the request around it (recorded
+// actions, a seed).
+const readLimit = scenario.MaxFileSize + 64<<10
 
 func (l Limits) withDefaults() Limits {
 	def := func(v *int, d int) {
@@ -28,13 +37,18 @@ func (l Limits) withDefaults() Limits {
 			*v = d
 		}
 	}
-	def(&l.MaxSessions, 200)
-	def(&l.MaxClients, 64)
-	def(&l.MaxNodes, 16)
-	def(&l.MaxSteps, 50000)
+	def(&l.MaxSessions, 500)
+	def(&l.MaxClients, scenario.MaxClients)
+	def(&l.MaxNodes, scenario.MaxNodesPerScenario)
+	l.MaxClients = min(l.MaxClients, scenario.MaxClients)
+	l.MaxNodes = min(l.MaxNodes, scenario.MaxNodesPerScenario)
+	if l.MaxSteps <= 0 {
+		l.MaxSteps = 50000
+	}
+	l.MaxSteps = min(l.MaxSteps, scenario.MaxSteps)
 	def(&l.SendQueue, 64)
-	if l.MaxHorizon <= 0 {
-		l.MaxHorizon = 10 * time.Minute
+	if l.MaxHorizon <= 0 || l.MaxHorizon > scenario.MaxHorizon {
+		l.MaxHorizon = scenario.MaxHorizon
 	}
 	if l.MaxSpeed <= 0 {
 		l.MaxSpeed = 1000

@@ -11,9 +11,6 @@ import (
 // parse reads scenario YAML sent by a browser with scenario.Check, so that
 // every problem comes with its line and column for the editor.
 func (s *Server) parse(text string) (*scenario.File, lineErrors) {
-	if len(text) > readLimit {
-		return nil, lineErrors{{Msg: fmt.Sprintf("the file is %d bytes, over the limit of %d", len(text), readLimit)}}
-	}
 	f, errs := scenario.Check("scenario", []byte(text))
 	if len(errs) > 0 {
 		out := make(lineErrors, 0, len(errs))
