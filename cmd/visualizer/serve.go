@@ -59,7 +59,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 	app, err := server.New(server.Options{Catalog: f, Static: static, Templates: templates, Dev: *dev,
-		AllowOrigins: origins, Servers: placement(servers), RealRedis: real, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
+		AllowOrigins: origins, Addr: *addr, Servers: placement(servers), RealRedis: real, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 	"github.com/gorilla/websocket"
 
 	"github.com/lockstep/lockstep/internal/lesson"
@@ -29,9 +30,15 @@ type Options struct {
 	// Dev re-reads the templates on every request and turns off caching.
 	Dev bool
 	// AllowOrigins lists browser origins allowed besides the page's own host
-	// ("http://localhost:8080", or "*" for any).
+	// ("http://localhost:8080", or "*" for any). Their hosts are also
+	// allowed as the Host of a request (see Addr).
 	AllowOrigins []string
-	Limits       Limits
+	// Addr is the address the server listens on. Requests must name, as
+	// their Host, an IP address, localhost, Addr's host, or the host of one
+	// of AllowOrigins: any other name could be an attacker's rebinding its
+	// DNS to this machine.
+	Addr   string
+	Limits Limits
 	// Servers places runs on real Redis servers (nil: embedded Redis), and
 	// RealRedis describes them for the page (the URLs, without passwords).
 	Servers   lesson.Servers
@@ -98,11 +105,12 @@ func (s *Server) loadTemplates() (*template.Template, error) {
 // Handler is the app's HTTP handler.
 func (s *Server) Handler() http.Handler {
 	r := chi.NewRouter()
+	r.Use(s.guard, middleware.GetHead)
 	r.Get("/", s.index)
 	r.Get("/ws", s.serveWS)
 	r.Get("/api/scenarios", s.scenarios)
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
-	files := http.StripPrefix("/static/", http.FileServer(http.FS(s.opts.Static)))
+	files := http.StripPrefix("/static/", http.FileServer(http.FS(filesOnly{s.opts.Static})))
 	r.Get("/static/*", func(w http.ResponseWriter, req *http.Request) {
 		if s.opts.Dev {
 			w.Header().Set("Cache-Control", "no-cache")
@@ -128,7 +136,6 @@ func (s *Server) index(w http.ResponseWriter, _ *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; connect-src 'self' ws: wss:")
 	if err := t.ExecuteTemplate(w, "index.html", pageData{Catalog: s.catalog, Protocol: ProtocolVersion}); err != nil {
 		s.opts.Logf("index: %v", err)
 	}
