@@ -9,14 +9,10 @@ import "time"
 // breached. These are the only maxima: the server (server.Limits) may set
 // lower caps, never higher ones.
 const (
-	// MaxFileSize is the largest scenario file accepted, in bytes. It is
+	// MaxFileSize is the largest scenario file accepted, in bytes, the
+	// built-in catalog included (a copy of it, edited, still checks). It is
 	// checked before anything is parsed.
-	MaxFileSize = 64 << 10
-
-	// MaxBuiltinSize is the largest size of the built-in catalog, which is
-	// compiled into the binary rather than uploaded (ParseBuiltin). Every
-	// other limit applies to it as to any file.
-	MaxBuiltinSize = 256 << 10
+	MaxFileSize = 128 << 10
 
 	// MaxDepth is the deepest nesting of YAML collections accepted. The
 	// deepest a valid file needs is 6 (scenarios, a scenario, faults, a

@@ -72,6 +72,7 @@ type World struct {
 	watchers []func(*Event)
 	triggers []*trigger
 	ended    bool
+	capped   bool // stopped by MaxSteps
 	closed   bool
 	ext      extensions // services, replication links, fencing tokens (service.go, replica.go)
 }
