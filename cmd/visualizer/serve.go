@@ -70,9 +70,11 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	fmt.Fprintf(stdout, "Lockstep on http://%s (%s)\n", ln.Addr(), where)
 	srv := &http.Server{Handler: app.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	stopped := make(chan struct{})
 	go func() {
+		defer close(stopped)
 		<-ctx.Done()
-		app.Close() // sockets first: Shutdown does not wait for hijacked connections
+		app.Close() // sockets first (each gets its 1001): Shutdown does not wait for hijacked connections
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(sctx)
@@ -80,5 +82,6 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	<-stopped // Serve returns as Shutdown begins: wait until every socket has said goodbye
 	return nil
 }

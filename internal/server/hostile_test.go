@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -188,5 +189,36 @@ func TestTheServerCannotRaiseTheScenarioCaps(t *testing.T) {
 		t.Errorf("caps above the scenario limits: expected %d clients, %d nodes, horizon %s, %d steps; got %d, %d, %s, %d",
 			scenario.MaxClients, scenario.MaxNodesPerScenario, scenario.MaxHorizon, scenario.MaxSteps,
 			got.MaxClients, got.MaxNodes, got.MaxHorizon, got.MaxSteps)
+	}
+}
+
+// Close returns only once every socket has sent its 1001: a process that
+// exits right after it leaves no browser with a 1006.
+func TestCloseWaitsForEveryGoodbye(t *testing.T) {
+	app, url := newTestServer(t, Limits{})
+	var socks []*client
+	for range 20 {
+		c, _, err := dial(t, url, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.hello("")
+		socks = append(socks, c)
+	}
+	app.Close()
+	buf := make([]byte, 1<<20)
+	if stacks := string(buf[:runtime.Stack(buf, true)]); strings.Contains(stacks, "(*conn).writer") {
+		t.Errorf("after Close: expected every socket's writer done, found one still running:\n%s", stacks)
+	}
+	for i, c := range socks {
+		_ = c.ws.SetReadDeadline(time.Now().Add(5 * time.Second))
+		for {
+			if _, _, err := c.ws.ReadMessage(); err != nil {
+				if !websocket.IsCloseError(err, websocket.CloseGoingAway) {
+					t.Errorf("socket %d: expected close 1001, got %v", i, err)
+				}
+				break
+			}
+		}
 	}
 }

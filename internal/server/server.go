@@ -320,9 +320,10 @@ func (s *Server) Sessions() int {
 	return len(s.sessions)
 }
 
-// Close closes every socket with 1001 (going away) and stops every
+// Close closes every socket with 1001 (going away), waits until each has
+// sent its close frame (at most shutdownWait in all), and stops every
 // session. Call it before http.Server.Shutdown, which does not know about
-// hijacked connections.
+// hijacked connections, and let the process exit only after it returns.
 func (s *Server) Close() {
 	s.mu.Lock()
 	if s.closed {
@@ -344,9 +345,37 @@ func (s *Server) Close() {
 	for _, c := range conns {
 		c.close(websocket.CloseGoingAway, "the server is shutting down")
 	}
+	deadline := time.NewTimer(shutdownWait)
+	defer deadline.Stop()
+wait:
+	for _, c := range conns {
+		select {
+		case <-c.finished:
+		case <-deadline.C:
+			s.opts.Logf("shutdown: %d sockets had not said goodbye after %s", s.unfinished(conns), shutdownWait)
+			break wait
+		}
+	}
 	for _, sess := range sessions {
 		sess.stop()
 	}
+}
+
+// shutdownWait bounds how long Close waits for the sockets' close frames:
+// a close frame's own deadline, and a little more.
+const shutdownWait = closeWait + time.Second
+
+// unfinished counts the connections whose writer is still running.
+func (s *Server) unfinished(conns []*conn) int {
+	n := 0
+	for _, c := range conns {
+		select {
+		case <-c.finished:
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // expect is the verdicts a scenario must end with where this server runs
