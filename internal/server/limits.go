@@ -20,6 +20,16 @@ type Limits struct {
 	MaxSpeed    float64       `json:"max_speed"`    // play speed in steps per second; default 1000
 	Idle        time.Duration `json:"idle"`         // a session without a browser is evicted after; default 30m
 	SendQueue   int           `json:"-"`            // messages queued per connection; default 64
+	// MaxSessionMemory is a session's memory budget in bytes, estimated
+	// from its world's events and live client threads; default 32 MiB. A
+	// scenario that would need more threads is refused at load; a run that
+	// grows past it stops with an error naming it.
+	MaxSessionMemory int64 `json:"max_session_memory"`
+	// MaxMemory is the budget of all sessions together, in bytes; default
+	// 512 MiB. Over it, idle sessions (no socket) are evicted, the longest
+	// idle first; if that is not enough, the run that grew stops with an
+	// error naming it.
+	MaxMemory int64 `json:"max_memory"`
 }
 
 // MinSpeed is the slowest play speed, in steps per second: one step every
@@ -52,6 +62,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxSpeed <= 0 {
 		l.MaxSpeed = 1000
+	}
+	if l.MaxSessionMemory <= 0 {
+		l.MaxSessionMemory = 32 << 20
+	}
+	if l.MaxMemory <= 0 {
+		l.MaxMemory = 512 << 20
 	}
 	if l.Idle <= 0 {
 		l.Idle = 30 * time.Minute

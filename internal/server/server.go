@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -60,6 +61,10 @@ type Server struct {
 	conns    map[*conn]bool
 	closed   bool
 	stopJan  chan struct{}
+
+	cpu   chan struct{} // engine slots: a slice of engine work holds one
+	bulk  chan struct{} // bulk slots: a slice of long work after its first holds one too
+	total atomic.Int64  // the estimated memory of every session's world, bytes
 }
 
 // New makes a server and starts its idle-session janitor; Close stops it.
@@ -68,7 +73,7 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("server: Catalog, Static and Templates are required")
 	}
 	s := &Server{opts: o, limits: o.Limits.withDefaults(), sessions: map[string]*session{},
-		conns: map[*conn]bool{}, stopJan: make(chan struct{})}
+		conns: map[*conn]bool{}, stopJan: make(chan struct{}), cpu: make(chan struct{}, engineSlots()), bulk: make(chan struct{}, bulkSlots())}
 	if s.opts.Logf == nil {
 		s.opts.Logf = func(string, ...any) {}
 	}

@@ -28,6 +28,7 @@ type session struct {
 	quitOnce sync.Once
 	used     atomic.Int64 // unix nanoseconds of the last request
 	open     atomic.Int32 // connections attached
+	cost     atomic.Int64 // the world's estimated memory in bytes (see account)
 
 	ls      *lesson.Session
 	custom  bool
@@ -80,6 +81,7 @@ func (s *session) loop() {
 		if s.ls != nil {
 			s.ls.Close()
 		}
+		s.setCost(0)
 	})
 	for {
 		var tick <-chan time.Time
@@ -113,11 +115,11 @@ func (s *session) safely(f func()) (ok bool) {
 		}
 		ok = false
 		s.srv.opts.Logf("session %s: panic: %v\n%s", s.id, v, debug.Stack())
+		s.srv.forget(s)
 		if s.conn != nil {
 			s.conn.enqueue(&Message{Type: "error", Error: fmt.Sprintf("internal error: %v. This session has ended: reload the page to start a new one", v)})
 			s.conn.close(websocket.CloseInternalServerErr, "internal error: the session ended")
 		}
-		s.srv.forget(s)
 		s.end()
 		if s.ticker != nil {
 			s.ticker.Stop()
@@ -214,23 +216,28 @@ func (s *session) apply(r *Request) (*Message, error) {
 	switch r.Op {
 	case "step":
 		n := max(r.N, 1)
-		for i := 0; i < n; i++ {
+		if err := s.steps(func() (bool, error) {
+			if n == 0 {
+				return false, nil
+			}
+			n--
 			if err := s.capSteps(s.ls.Cursor() + 1); err != nil {
-				return nil, err
+				return false, err
 			}
-			ok, err := s.ls.Step()
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				break
-			}
+			return s.ls.Step()
+		}); err != nil {
+			return nil, err
 		}
 	case "step-client":
 		if err := s.capSteps(s.ls.Cursor() + 1); err != nil {
 			return nil, err
 		}
-		ok, err := s.ls.StepClient(r.Client)
+		var ok bool
+		var err error
+		s.srv.turn(func() { ok, err = s.ls.StepClient(r.Client) })
+		if err == nil {
+			err = s.account()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -266,10 +273,15 @@ func (s *session) apply(r *Request) (*Message, error) {
 			seed = *r.Seed
 		}
 		s.setPlaying(false)
-		if err := s.ls.Reset(seed); err != nil {
+		var err error
+		s.srv.turn(func() { err = s.ls.Reset(seed) })
+		if err != nil {
 			return nil, err
 		}
 		s.valid = 0
+		if err := s.account(); err != nil {
+			return nil, err
+		}
 	case "export-yaml":
 		b, err := s.recording()
 		if err != nil {
@@ -297,11 +309,67 @@ func (s *session) capSteps(n int) error {
 	return nil
 }
 
+// seek moves the cursor to step n: backwards it rebuilds the world, then
+// replays in slices.
 func (s *session) seek(n int) error {
 	if err := s.capSteps(n); err != nil {
 		return err
 	}
-	return s.ls.Seek(n)
+	return seekIn(s, s.ls, n)
+}
+
+// seekIn moves ls (the session's world, or one being loaded) to step n in
+// slices, holding it to the budgets as it goes.
+func seekIn(s *session, ls *lesson.Session, n int) error {
+	if n < ls.Cursor() {
+		var err error
+		s.srv.turn(func() { err = ls.Seek(0) })
+		if err != nil {
+			return err
+		}
+	}
+	return s.stepsOf(ls, func() (bool, error) {
+		if ls.Cursor() >= n {
+			return false, nil
+		}
+		return ls.Step()
+	})
+}
+
+// steps runs step until it returns false or an error, in slices (see
+// sliceSteps), checking the budgets after each slice.
+func (s *session) steps(step func() (bool, error)) error { return s.stepsOf(s.ls, step) }
+
+func (s *session) stepsOf(ls *lesson.Session, step func() (bool, error)) error {
+	for slice := 0; ; slice++ {
+		more, err := true, error(nil)
+		turn := s.srv.turn
+		if slice > 0 {
+			turn = s.srv.bulkTurn
+		}
+		turn(func() {
+			start := time.Now()
+			for i := 0; i < sliceSteps && time.Since(start) < sliceTime; i++ {
+				if more, err = step(); err != nil || !more {
+					return
+				}
+			}
+		})
+		if err != nil {
+			return err
+		}
+		if ls == s.ls {
+			if err := s.account(); err != nil {
+				return err
+			}
+		} else if c := cost(ls); c > s.srv.limits.MaxSessionMemory {
+			return fmt.Errorf("the run stopped at step %d: it holds about %s, over a session's memory budget of %s",
+				ls.Cursor(), mib(c), mib(s.srv.limits.MaxSessionMemory))
+		}
+		if !more {
+			return nil
+		}
+	}
 }
 
 // load replaces the session's world with a scenario from the catalog or
@@ -348,12 +416,17 @@ func (s *session) load(r *Request) error {
 	if r.Seed != nil {
 		seed = *r.Seed
 	}
-	ls, err := lesson.NewSessionOn(sc, seed, s.srv.opts.Servers)
+	if err := s.srv.checkBudget(sc); err != nil {
+		return err
+	}
+	var ls *lesson.Session
+	var err error
+	s.srv.turn(func() { ls, err = lesson.NewSessionOn(sc, seed, s.srv.opts.Servers) })
 	if err != nil {
 		return err
 	}
 	if r.Step != nil {
-		if err := ls.Seek(*r.Step); err != nil {
+		if err := seekIn(s, ls, *r.Step); err != nil {
 			ls.Close()
 			return err
 		}
@@ -363,7 +436,7 @@ func (s *session) load(r *Request) error {
 		s.ls.Close()
 	}
 	s.ls, s.custom, s.valid = ls, custom, 0
-	return nil
+	return s.account()
 }
 
 // setPlaying starts or stops the play ticker.
@@ -389,19 +462,21 @@ func (s *session) playTick() {
 		return
 	}
 	n := int(math.Ceil(s.speed / 30))
-	for i := 0; i < n; i++ {
-		if s.capSteps(s.ls.Cursor()+1) != nil {
-			s.setPlaying(false)
-			break
+	err := s.steps(func() (bool, error) {
+		if n == 0 {
+			return false, nil
 		}
-		ok, err := s.ls.Step()
-		if err != nil || !ok {
-			s.setPlaying(false)
-			break
+		n--
+		if err := s.capSteps(s.ls.Cursor() + 1); err != nil {
+			return false, err
 		}
-	}
-	if s.ls.Run().Done() {
+		return s.ls.Step()
+	})
+	if err != nil || s.ls.Run().Done() {
 		s.setPlaying(false)
+	}
+	if err != nil && s.conn != nil {
+		s.conn.enqueue(&Message{Type: "error", Error: err.Error()})
 	}
 	s.push(0)
 }

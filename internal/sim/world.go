@@ -107,6 +107,21 @@ func (w *World) Steps() int { return w.step }
 // Log is every event so far, in order. The caller must not modify it.
 func (w *World) Log() []*Event { return w.log }
 
+// Threads counts the client threads made and not yet ended. Each holds a
+// coroutine, with a stack of its own, until it ends: with the log, the
+// main cost of a world in memory.
+func (w *World) Threads() int {
+	n := 0
+	for _, p := range w.procs {
+		for _, th := range p.threads {
+			if !th.done {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // Ended reports whether the run is over (nothing left to do, horizon or
 // step cap reached).
 func (w *World) Ended() bool { return w.ended }
