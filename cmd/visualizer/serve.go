@@ -22,6 +22,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
 	dev := fs.Bool("dev", false, "serve web/ from disk (edit the page without rebuilding)")
 	devDir := fs.String("web", "web", "with --dev: the web directory to serve")
+	idle := fs.Duration("idle", 30*time.Minute, "evict a session that has had no socket for this long")
 	allow := fs.String("allow-origin", "", "comma-separated browser origins allowed besides the page's own host (e.g. http://localhost:8080, or *)")
 	chosen := redisFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -59,7 +60,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 	app, err := server.New(server.Options{Catalog: f, Static: static, Templates: templates, Dev: *dev,
-		AllowOrigins: origins, Addr: *addr, Servers: placement(servers), RealRedis: real, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
+		AllowOrigins: origins, Addr: *addr, Limits: server.Limits{Idle: *idle}, Servers: placement(servers), RealRedis: real, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -114,7 +115,7 @@ func (s *Server) Handler() http.Handler {
 	r.Get("/", s.index)
 	r.Get("/ws", s.serveWS)
 	r.Get("/api/scenarios", s.scenarios)
-	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
+	r.Get("/healthz", s.health)
 	files := http.StripPrefix("/static/", http.FileServer(http.FS(filesOnly{s.opts.Static})))
 	r.Get("/static/*", func(w http.ResponseWriter, req *http.Request) {
 		if s.opts.Dev {
@@ -123,6 +124,17 @@ func (s *Server) Handler() http.Handler {
 		files.ServeHTTP(w, req)
 	})
 	return r
+}
+
+// health answers "ok" and the server's load, one figure a line: live
+// sessions, open sockets, goroutines and the sessions' estimated memory.
+func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
+	s.mu.Lock()
+	sessions, sockets := len(s.sessions), len(s.conns)
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = fmt.Fprintf(w, "ok\nsessions %d\nsockets %d\ngoroutines %d\nmemory %d\n",
+		sessions, sockets, runtime.NumGoroutine(), s.total.Load())
 }
 
 // pageData is what index.html is rendered with.
