@@ -82,7 +82,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if isSet(fs, "seed") {
 		s = *seed
 	}
-	servers, err := chosen()
+	servers, err := chosen("")
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	servers, err := chosen()
+	servers, err := chosen("")
 	if err != nil {
 		return err
 	}

@@ -28,9 +28,16 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	servers, err := chosen()
+	servers, err := chosen(instanceName(*addr))
 	if err != nil {
 		return err
+	}
+	if servers != nil {
+		if n := servers.Swept(); n > 0 {
+			fmt.Fprintf(stdout, "removed %d keys that an earlier run of this server (instance %s) left on the Redis servers\n", n, instanceName(*addr))
+		} else if n < 0 {
+			fmt.Fprintln(stderr, "note: could not list the keys an earlier run of this server may have left (SCAN refused); see docs/real-redis.md")
+		}
 	}
 	where := "embedded Redis"
 	real := ""
@@ -85,4 +92,15 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	<-stopped // Serve returns as Shutdown begins: wait until every socket has said goodbye
 	return nil
+}
+
+// instanceName names this server process on shared Redis servers: the
+// machine and the port it listens on, the same after a restart.
+func instanceName(addr string) string {
+	host, _ := os.Hostname()
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		port = addr
+	}
+	return host + "-" + port
 }

@@ -2,7 +2,9 @@ package loadtest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -82,6 +84,19 @@ func (s *server) health(t *testing.T) map[string]int64 {
 	return out
 }
 
+// cpu reads the CPU time the server process has used, user and system.
+func (s *server) cpu(t *testing.T) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
+	ut, _ := strconv.ParseInt(f[11], 10, 64)            // utime, field 14
+	st, _ := strconv.ParseInt(f[12], 10, 64)            // stime, field 15
+	return time.Duration(ut+st) * 10 * time.Millisecond // USER_HZ is 100 on Linux
+}
+
 // proc reads the server process's resident memory (KiB) and open files.
 func (s *server) proc(t *testing.T) (rssKiB int64, fds int) {
 	t.Helper()
@@ -131,14 +146,40 @@ func (b *browser) ask(req map[string]any) (reply, time.Duration, error) {
 	}
 	_ = b.ws.SetReadDeadline(start.Add(30 * time.Second))
 	for {
-		var m reply
-		if err := b.ws.ReadJSON(&m); err != nil {
+		_, raw, err := b.ws.ReadMessage()
+		if err != nil {
 			return reply{}, 0, err
 		}
-		if m.Re == b.id && (m.Type == "state" || m.Type == "error") {
-			return m, time.Since(start), nil
+		d := time.Since(start)
+		if m, ok := answer(raw, b.id); ok {
+			return m, d, nil
 		}
 	}
+}
+
+// answer reads a message cheaply: its head ({"type":T,"re":N,...}) and,
+// for a state, only its snapshot (the last field), not its events. The
+// browsers share the machine with the server; decoding every event would
+// measure the load test's own JSON more than the server.
+func answer(raw []byte, id int) (reply, bool) {
+	var m reply
+	head := fmt.Sprintf(`{"type":"state","re":%d,`, id)
+	switch {
+	case bytes.HasPrefix(raw, []byte(head)):
+		m.Type, m.Re = "state", id
+		if i := bytes.Index(raw, []byte(`"snap":{`)); i >= 0 {
+			var snap struct {
+				Snap json.RawMessage `json:"snap"`
+			}
+			_ = json.Unmarshal(append([]byte("{"), raw[i:]...), &snap)
+			_ = json.Unmarshal(snap.Snap, &m.Snap)
+		}
+		return m, true
+	case bytes.HasPrefix(raw, []byte(fmt.Sprintf(`{"type":"error","re":%d,`, id))):
+		err := json.Unmarshal(raw, &m)
+		return m, err == nil
+	}
+	return m, false
 }
 
 // tally collects round trips and outcomes from every browser.
@@ -196,6 +237,7 @@ func TestLoad(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	base := srv.health(t)
 	baseRSS, baseFDs := srv.proc(t)
+	baseCPU := srv.cpu(t)
 	t.Logf("idle server: %d goroutines, %d open files, RSS %d MiB", base["goroutines"], baseFDs, baseRSS>>10)
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(seconds)*time.Second)
@@ -306,6 +348,7 @@ func TestLoad(t *testing.T) {
 	<-ctx.Done()
 	wg.Wait()
 	during := srv.health(t)
+	used := srv.cpu(t) - baseCPU
 	for _, ws := range socks {
 		_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
 		_ = ws.Close()
@@ -319,6 +362,10 @@ func TestLoad(t *testing.T) {
 	t.Logf("step round trip: p50 %s, p99 %s, max %s; other requests: p50 %s, p99 %s",
 		p50.Round(10*time.Microsecond), p99.Round(10*time.Microsecond), pct(tl.steps, 1).Round(time.Millisecond),
 		pct(tl.others, 0.5).Round(10*time.Microsecond), pct(tl.others, 0.99).Round(10*time.Microsecond))
+	if n := len(tl.steps) + len(tl.others); n > 0 {
+		t.Logf("server CPU: %s in %ds (%.2f cores), %s per request", used.Round(10*time.Millisecond), seconds,
+			used.Seconds()/float64(seconds), (used / time.Duration(n)).Round(time.Microsecond))
+	}
 	t.Logf("server at its peak: RSS %d MiB, %d goroutines, %d open files; at the end: %d sessions, %d sockets, memory estimate %d MiB",
 		peakRSS>>10, peakGo, peakFDs, during["sessions"], during["sockets"], during["memory"]>>20)
 	for k, n := range tl.errs {
