@@ -1,6 +1,7 @@
 package lesson
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -100,5 +101,40 @@ func TestManualStepsAndRecordingReplay(t *testing.T) {
 	}
 	if got := text(s2.Log()); got != want {
 		t.Fatalf("replayed recording differs:\n got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A session folds key states as its log grows; at every step, and after
+// seeking back, what it shows equals a replay of the whole log.
+func TestNodesFoldEqualsAReplay(t *testing.T) {
+	f := catalog(t)
+	for _, id := range []string{"redlock-restart-empty", "failover-lost-lock", "watchdog-long-work"} {
+		sc, ok := f.Find(id)
+		if !ok {
+			t.Fatalf("no lesson %s", id)
+		}
+		s, err := NewSession(sc, sc.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func() {
+			w := s.Run().World
+			want := NodesAt(append(w.NodeNames(), w.ServiceNames()...), s.Log(), w.Now())
+			if got := s.Nodes(); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s at step %d: the folded key states differ from a replay\ngot  %v\nwant %v", id, s.Cursor(), got, want)
+			}
+		}
+		for more := true; more; {
+			check()
+			if more, err = s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		check()
+		if err := s.Seek(s.Cursor() / 2); err != nil {
+			t.Fatal(err)
+		}
+		check()
+		s.Close()
 	}
 }

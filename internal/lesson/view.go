@@ -22,27 +22,57 @@ func (s *Session) Pending() []string { return s.run.World.Pending() }
 // bookkeeping and could change the run). A key's TTL is what remains of it
 // at the cursor's virtual time.
 func (s *Session) Nodes() []NodeView {
-	return NodesAt(append(s.run.World.NodeNames(), s.run.World.ServiceNames()...), s.Log(), s.run.World.Now())
+	names := append(s.run.World.NodeNames(), s.run.World.ServiceNames()...)
+	log := s.Log()
+	f := s.fold
+	if f == nil || f.run != s.run || f.upto > len(log) {
+		f = newKeyFold(names)
+		f.run = s.run
+		s.fold = f
+	}
+	f.add(log[f.upto:])
+	f.upto = len(log)
+	return f.views(names, s.run.World.Now())
 }
 
 // NodesAt replays the key states that a log records up to now.
 func NodesAt(names []string, log []*sim.Event, now time.Duration) []NodeView {
-	keys := map[string]map[string]sim.KeyState{}
-	down := map[string]bool{}
+	f := newKeyFold(names)
+	f.add(log)
+	return f.views(names, now)
+}
+
+// keyFold is the key states of a log folded event by event, so that a
+// session adds only the events logged since its last view instead of
+// replaying its whole log on every step.
+type keyFold struct {
+	run  *Run // the run whose log is folded
+	upto int  // events folded
+	keys map[string]map[string]sim.KeyState
+	down map[string]bool
+}
+
+func newKeyFold(names []string) *keyFold {
+	f := &keyFold{keys: map[string]map[string]sim.KeyState{}, down: map[string]bool{}}
 	for _, n := range names {
-		keys[n] = map[string]sim.KeyState{}
+		f.keys[n] = map[string]sim.KeyState{}
 	}
+	return f
+}
+
+// add folds events into the key states.
+func (f *keyFold) add(log []*sim.Event) {
 	for _, e := range log {
-		m := keys[e.Node]
+		m := f.keys[e.Node]
 		if m == nil {
 			continue
 		}
 		switch {
 		case e.Kind == sim.KindFault && (e.Name == string(sim.FaultNodeCrash) || e.Name == string(sim.FaultFailover)):
-			down[e.Node] = true
+			f.down[e.Node] = true
 			continue
 		case e.Kind == sim.KindFault && e.Name == string(sim.FaultNodeRestart):
-			down[e.Node] = false
+			f.down[e.Node] = false
 			clear(m)
 		case e.Kind != sim.KindInit && e.Kind != sim.KindExec && e.Kind != sim.KindExpire && e.Kind != sim.KindReplicate:
 			continue
@@ -55,11 +85,16 @@ func NodesAt(names []string, log []*sim.Event, now time.Duration) []NodeView {
 			}
 		}
 	}
+}
+
+// views gives each node's keys at virtual time now, with what remains of
+// their TTLs.
+func (f *keyFold) views(names []string, now time.Duration) []NodeView {
 	out := make([]NodeView, 0, len(names))
 	nowMS := int64(now / time.Millisecond)
 	for _, n := range names {
-		v := NodeView{Name: n, Down: down[n], Keys: []sim.KeyState{}}
-		for _, k := range keys[n] {
+		v := NodeView{Name: n, Down: f.down[n], Keys: []sim.KeyState{}}
+		for _, k := range f.keys[n] {
 			if k.Expire > 0 {
 				k.TTL = max(k.Expire-nowMS, 0)
 			}
