@@ -298,7 +298,11 @@ func TestLoad(t *testing.T) {
 				return b.ask(map[string]any{"op": "load", "scenario": w.Catalog[lesson].ID})
 			}
 			m, _, err := load()
-			tick := time.NewTicker(time.Second / time.Duration(rate))
+			// Browsers step on their own clocks: each starts at its own
+			// phase of the period, not all in the same millisecond.
+			period := time.Second / time.Duration(rate)
+			time.Sleep(time.Duration(rng.Int64N(int64(period))))
+			tick := time.NewTicker(period)
 			defer tick.Stop()
 			for err == nil {
 				select {
