@@ -84,6 +84,12 @@ func (s *Server) bulkTurn(f func()) {
 // session's budget and the server's. Over the server's, it first evicts
 // idle sessions (those with no socket), the longest idle first.
 func (s *session) account() error {
+	select {
+	case <-s.quit:
+		s.setCost(0)
+		return fmt.Errorf("this session was evicted to free memory for others: reload the page")
+	default:
+	}
 	if s.ls == nil {
 		s.setCost(0)
 		return nil
@@ -112,9 +118,10 @@ func (s *session) setCost(c int64) {
 	s.srv.total.Add(c - old)
 }
 
-// evictIdle stops sessions with no socket, the longest idle first, until
-// the server is back under its memory budget. It waits for them to release
-// their worlds.
+// evictIdle ends sessions with no socket, the longest idle first, until
+// the server is back under its memory budget. It does not wait for them
+// (an idle session may itself be evicting): each releases its world as
+// its goroutine ends, and its cost no longer counts from now on.
 func (s *Server) evictIdle(except *session) {
 	s.mu.Lock()
 	var idle []*session
@@ -124,22 +131,19 @@ func (s *Server) evictIdle(except *session) {
 		}
 	}
 	slices.SortFunc(idle, func(a, b *session) int { return cmp.Compare(a.used.Load(), b.used.Load()) })
-	var gone []*session
-	over := s.total.Load() - s.limits.MaxMemory
+	gone := 0
 	for _, sess := range idle {
-		if over <= 0 {
+		if s.total.Load() <= s.limits.MaxMemory {
 			break
 		}
-		over -= sess.cost.Load()
 		delete(s.sessions, sess.id)
-		gone = append(gone, sess)
+		sess.end()
+		sess.setCost(0) // its world is released as its goroutine ends; it adds no more (see account)
+		gone++
 	}
 	s.mu.Unlock()
-	for _, sess := range gone {
-		sess.stop()
-	}
-	if len(gone) > 0 {
-		s.opts.Logf("memory: evicted %d idle sessions to stay under the budget of %s", len(gone), mib(s.limits.MaxMemory))
+	if gone > 0 {
+		s.opts.Logf("memory: evicted %d idle sessions to stay under the budget of %s", gone, mib(s.limits.MaxMemory))
 	}
 }
 
