@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -135,37 +136,63 @@ func heapNow() int64 {
 	return int64(m.HeapInuse + m.StackInuse)
 }
 
-// Two sessions seeking far through the heavy scenario leave a third its
-// latency: their seeks run in slices, and its steps wait for a slice, not
-// for a whole seek.
+// Two sessions seeking back and forth through the heavy scenario leave a
+// third its latency: their seeks run in slices and may use all CPUs but
+// one, so its steps wait for a slice at most, never for a whole seek.
 func TestLongSeeksShareTheEngine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the heavy scenario")
 	}
 	_, url := newTestServer(t, Limits{})
-	var hogs []*client
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
 	for range 2 {
 		h, _, _ := dial(t, url, "")
 		h.hello("")
 		h.send(map[string]any{"op": "load", "yaml": heavyYAML(100)})
 		h.next("state")
-		h.send(map[string]any{"op": "seek", "step": 20000})
-		hogs = append(hogs, h)
+		wg.Add(1)
+		go func() { // seek 0 <-> 20000 until told to stop
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				h.id++
+				if h.ws.WriteJSON(map[string]any{"op": "seek", "step": 20000 * (1 - i%2), "id": h.id}) != nil {
+					return
+				}
+				for {
+					var m Message
+					if h.ws.ReadJSON(&m) != nil {
+						return
+					}
+					if m.Re == h.id {
+						break
+					}
+				}
+			}
+		}()
 	}
+	defer func() { close(stop); wg.Wait() }()
+	time.Sleep(300 * time.Millisecond) // the seeks are under way
 	c, _, _ := dial(t, url, "")
 	c.hello("")
 	c.send(map[string]any{"op": "load", "scenario": "redlock-pause-in-flight"})
 	c.next("state")
 	var took []time.Duration
-	for range 40 {
+	for range 60 {
 		start := time.Now()
 		c.send(map[string]any{"op": "step"})
 		c.next("state")
 		took = append(took, time.Since(start))
 	}
 	slices.Sort(took)
-	if p50 := took[len(took)/2]; p50 > 20*time.Millisecond {
-		t.Errorf("a step while two heavy seeks run: expected a median under 20ms, got %s (all: %v)", p50, took)
+	p50, p90 := took[len(took)/2], took[len(took)*9/10]
+	t.Logf("step round trip during two heavy seeks: p50 %s, p90 %s, max %s", p50, p90, took[len(took)-1])
+	if p90 > 10*time.Millisecond {
+		t.Errorf("a step while two heavy seeks run: expected 9 in 10 under 10ms, got p90 %s (all: %v)", p90, took)
 	}
-	t.Logf("step round trip during two heavy seeks: p50 %s, max %s", took[len(took)/2], took[len(took)-1])
 }
