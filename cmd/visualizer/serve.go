@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -65,6 +66,13 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		if o = strings.TrimSpace(o); o != "" {
 			origins = append(origins, o)
 		}
+	}
+	if getenv("GOMEMLIMIT") == "" {
+		// The sessions' memory budget (server.Limits.MaxMemory, 512 MiB) is an
+		// estimate of live memory; the collector may let the heap grow to
+		// twice what is live. A soft limit above the budget makes it collect
+		// harder instead, so that the process stays under 1 GiB.
+		debug.SetMemoryLimit(768 << 20)
 	}
 	app, err := server.New(server.Options{Catalog: f, Static: static, Templates: templates, Dev: *dev,
 		AllowOrigins: origins, Addr: *addr, Limits: server.Limits{Idle: *idle}, Servers: placement(servers), RealRedis: real, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
