@@ -312,6 +312,7 @@ func (s *session) capSteps(n int) error {
 // seek moves the cursor to step n: backwards it rebuilds the world, then
 // replays in slices.
 func (s *session) seek(n int) error {
+	n = max(n, 0) // back at step 0 stays there
 	if err := s.capSteps(n); err != nil {
 		return err
 	}
