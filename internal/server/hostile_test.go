@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"strings"
@@ -220,5 +221,35 @@ func TestCloseWaitsForEveryGoodbye(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// A file with thousands of problems is answered with the first 20 and a
+// count of the rest: a page, not a megabyte.
+func TestAFileFullOfProblemsGetsAShortAnswer(t *testing.T) {
+	_, url := newTestServer(t, Limits{})
+	c, _, _ := dial(t, url, "")
+	c.hello("")
+	var b strings.Builder
+	b.WriteString("scenarios:\n")
+	for i := 0; b.Len() < 60<<10; i++ {
+		fmt.Fprintf(&b, "  - {id: s%d, colour: red, clients: [{name: A, algorithm: nope}], expect: [maybe]}\n", i)
+	}
+	c.send(map[string]any{"op": "check", "yaml": b.String()})
+	_ = c.ws.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_, raw, err := c.ws.ReadMessage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Message
+	if err := json.Unmarshal(raw, &m); err != nil || m.Type != "checked" {
+		t.Fatalf("check: expected a checked message, got %.200s (%v)", raw, err)
+	}
+	last := m.Errors[len(m.Errors)-1].Msg
+	if len(m.Errors) != scenario.MaxReported+1 || !strings.Contains(last, "more problems") {
+		t.Errorf("check: expected %d problems and a count of the rest, got %d ending with %q", scenario.MaxReported, len(m.Errors), last)
+	}
+	if len(raw) > 16<<10 {
+		t.Errorf("check: expected an answer under 16 KiB, got %d bytes", len(raw))
 	}
 }

@@ -204,7 +204,8 @@ func (s *session) apply(r *Request) (*Message, error) {
 	case "load":
 		return nil, s.load(r)
 	case "check":
-		_, errs := s.srv.parse(r.YAML)
+		var errs lineErrors
+		s.srv.turn(func() { _, errs = s.srv.parse(r.YAML) })
 		if errs == nil {
 			errs = lineErrors{}
 		}
@@ -379,7 +380,9 @@ func (s *session) load(r *Request) error {
 	var sc *scenario.Scenario
 	custom := r.YAML != ""
 	if custom {
-		f, errs := s.srv.parse(r.YAML)
+		var f *scenario.File
+		var errs lineErrors
+		s.srv.turn(func() { f, errs = s.srv.parse(r.YAML) })
 		if errs != nil {
 			return errs
 		}
