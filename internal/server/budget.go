@@ -19,6 +19,7 @@ const (
 	baseCost   = 256 << 10 // a world: its nodes, clients, checker, miniredis
 	eventCost  = 1536      // one logged event with its key states
 	threadCost = 4 << 10   // one live client thread: a coroutine and its stack
+	keyCost    = 512       // one key of a scenario's data, on one node and in the init event
 )
 
 // Slices of engine work: a long seek or play runs in slices of at most
@@ -33,7 +34,13 @@ const (
 // cost estimates the memory a session's world holds now.
 func cost(ls *lesson.Session) int64 {
 	w := ls.Run().World
-	return baseCost + int64(len(w.Log()))*eventCost + int64(w.Threads())*threadCost
+	return baseCost + dataCost(ls.Scenario()) + int64(len(w.Log()))*eventCost + int64(w.Threads())*threadCost
+}
+
+// dataCost is what a scenario's data costs: its keys, written to every
+// node.
+func dataCost(sc *scenario.Scenario) int64 {
+	return int64(len(sc.Data)) * int64(len(lesson.NodeNames(sc))) * keyCost
 }
 
 // plannedThreads is the most client threads a scenario can hold at once:
@@ -53,13 +60,17 @@ func plannedThreads(sc *scenario.Scenario) int {
 // mib writes a byte count in MiB for messages.
 func mib(n int64) string { return fmt.Sprintf("%d MiB", (n+(1<<20)-1)>>20) }
 
-// checkBudget refuses, before it is built, a scenario whose threads alone
-// would exceed a session's memory budget.
+// checkBudget refuses, before it is built, a scenario whose threads or
+// data alone would exceed a session's memory budget.
 func (s *Server) checkBudget(sc *scenario.Scenario) error {
 	th := plannedThreads(sc)
 	if need := baseCost + int64(th)*threadCost; need > s.limits.MaxSessionMemory {
 		return fmt.Errorf("scenario %s would hold up to %d client threads at once (a thread per request in a thread pool), about %s: over a session's memory budget of %s (fewer requests or no threads: fits)",
 			sc.ID, th, mib(need), mib(s.limits.MaxSessionMemory))
+	}
+	if need := baseCost + dataCost(sc); need > s.limits.MaxSessionMemory {
+		return fmt.Errorf("scenario %s writes %d data keys to each of its %d nodes, about %s: over a session's memory budget of %s",
+			sc.ID, len(sc.Data), len(lesson.NodeNames(sc)), mib(need), mib(s.limits.MaxSessionMemory))
 	}
 	return nil
 }
