@@ -39,7 +39,9 @@ type Options struct {
 	// their Host, an IP address, localhost, Addr's host, or the host of one
 	// of AllowOrigins: any other name could be an attacker's rebinding its
 	// DNS to this machine.
-	Addr   string
+	Addr string
+	// Limits caps what the server and its sessions may use; its zero
+	// fields take their defaults.
 	Limits Limits
 	// Servers places runs on real Redis servers (nil: embedded Redis), and
 	// RealRedis describes them for the page (the URLs, without passwords).
