@@ -194,7 +194,7 @@ func TestLongSeeksShareTheEngine(t *testing.T) {
 	slices.Sort(took)
 	p50, p90 := took[len(took)/2], took[len(took)*9/10]
 	t.Logf("step round trip during two heavy seeks: p50 %s, p90 %s, max %s", p50, p90, took[len(took)-1])
-	if p90 > 10*time.Millisecond {
+	if p90 > 10*time.Millisecond && !raceDetector {
 		t.Errorf("a step while two heavy seeks run: expected 9 in 10 under 10ms, got p90 %s (all: %v)", p90, took)
 	}
 }

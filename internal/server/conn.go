@@ -84,9 +84,30 @@ func (c *conn) writer() {
 			c.mu.Lock()
 			code, text := c.closeCode, c.closeText
 			c.mu.Unlock()
-			if code != websocket.CloseAbnormalClosure {
-				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(closeWait))
+			if code == websocket.CloseAbnormalClosure {
+				return
 			}
+			deadline := time.Now().Add(closeWait)
+			if code != websocket.ClosePolicyViolation { // a browser too slow to read gets no more
+				c.flush(deadline) // what was queued before the close (an error saying why) goes first
+			}
+			_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), deadline)
+			return
+		}
+	}
+}
+
+// flush writes the messages still queued, until the queue is empty or the
+// deadline passes.
+func (c *conn) flush(deadline time.Time) {
+	_ = c.ws.SetWriteDeadline(deadline)
+	for {
+		select {
+		case b := <-c.send:
+			if c.ws.WriteMessage(websocket.TextMessage, b) != nil {
+				return
+			}
+		default:
 			return
 		}
 	}
