@@ -11,12 +11,13 @@ import (
 
 // redisFlags adds --redis, --allow-remote and --allow-shared-db to a
 // command; the function it returns gives the servers the flags choose (nil:
-// embedded Redis), after the flags are parsed.
-func redisFlags(fs *flag.FlagSet) func() (*realredis.Servers, error) {
+// embedded Redis), after the flags are parsed. A long-lived process names
+// itself with instance (see realredis.NewServersFor); "" for none.
+func redisFlags(fs *flag.FlagSet) func(instance string) (*realredis.Servers, error) {
 	urls := fs.String("redis", "", "real Redis servers instead of embedded ones: redis://HOST:PORT[,...], one URL per node, in the scenario's node order")
 	remote := fs.Bool("allow-remote", false, "with --redis: allow servers outside loopback")
 	shared := fs.Bool("allow-shared-db", false, "with --redis: use servers whose keyspace is not empty (Lockstep touches only keys under "+realredis.PrefixRoot+")")
-	return func() (*realredis.Servers, error) {
+	return func(instance string) (*realredis.Servers, error) {
 		if *urls == "" {
 			return nil, nil
 		}
@@ -24,7 +25,7 @@ func redisFlags(fs *flag.FlagSet) func() (*realredis.Servers, error) {
 		if err != nil {
 			return nil, err
 		}
-		return realredis.NewServers(targets, *shared)
+		return realredis.NewServersFor(targets, *shared, instance)
 	}
 }
 

@@ -83,7 +83,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if isSet(fs, "seed") {
 		s = *seed
 	}
-	servers, err := chosen()
+	servers, err := chosen("")
 	if err != nil {
 		return err
 	}
@@ -105,8 +105,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout, e.String())
 		}
 	}
+	capped := ""
+	if r.World.Capped() {
+		capped = fmt.Sprintf("the run reached the cap of %d steps at %s before it ended: the verdict covers those steps only", r.World.Steps(), r.World.Now())
+	}
 	if *asJSON {
+		if capped != "" {
+			return enc.Encode(map[string]any{"verdict": r.Verdicts(), "stopped": capped})
+		}
 		return enc.Encode(map[string]any{"verdict": r.Verdicts()})
+	}
+	if capped != "" {
+		fmt.Fprintf(stdout, "stopped: %s\n", capped)
 	}
 	fmt.Fprintf(stdout, "verdict: %s\n", strings.Join(r.Verdicts(), ", "))
 	return nil
@@ -129,7 +139,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	servers, err := chosen()
+	servers, err := chosen("")
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -22,14 +23,22 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
 	dev := fs.Bool("dev", false, "serve web/ from disk (edit the page without rebuilding)")
 	devDir := fs.String("web", "web", "with --dev: the web directory to serve")
+	idle := fs.Duration("idle", 30*time.Minute, "evict a session that has had no socket for this long")
 	allow := fs.String("allow-origin", "", "comma-separated browser origins allowed besides the page's own host (e.g. http://localhost:8080, or *)")
 	chosen := redisFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	servers, err := chosen()
+	servers, err := chosen(instanceName(*addr))
 	if err != nil {
 		return err
+	}
+	if servers != nil {
+		if n := servers.Swept(); n > 0 {
+			fmt.Fprintf(stdout, "removed %d keys that an earlier run of this server (instance %s) left on the Redis servers\n", n, instanceName(*addr))
+		} else if n < 0 {
+			fmt.Fprintln(stderr, "note: could not list the keys an earlier run of this server may have left (SCAN refused); see docs/real-redis.md")
+		}
 	}
 	where := "embedded Redis"
 	real := ""
@@ -58,8 +67,15 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 			origins = append(origins, o)
 		}
 	}
+	if getenv("GOMEMLIMIT") == "" {
+		// The sessions' memory budget (server.Limits.MaxMemory, 512 MiB) is an
+		// estimate of live memory; the collector may let the heap grow to
+		// twice what is live. A soft limit above the budget makes it collect
+		// harder instead, so that the process stays under 1 GiB.
+		debug.SetMemoryLimit(768 << 20)
+	}
 	app, err := server.New(server.Options{Catalog: f, Static: static, Templates: templates, Dev: *dev,
-		AllowOrigins: origins, Servers: placement(servers), RealRedis: real, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
+		AllowOrigins: origins, Addr: *addr, Limits: server.Limits{Idle: *idle}, Servers: placement(servers), RealRedis: real, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		return err
 	}
@@ -70,9 +86,11 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	fmt.Fprintf(stdout, "Lockstep on http://%s (%s)\n", ln.Addr(), where)
 	srv := &http.Server{Handler: app.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	stopped := make(chan struct{})
 	go func() {
+		defer close(stopped)
 		<-ctx.Done()
-		app.Close() // sockets first: Shutdown does not wait for hijacked connections
+		app.Close() // sockets first (each gets its 1001): Shutdown does not wait for hijacked connections
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(sctx)
@@ -80,5 +98,17 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	<-stopped // Serve returns as Shutdown begins: wait until every socket has said goodbye
 	return nil
+}
+
+// instanceName names this server process on shared Redis servers: the
+// machine and the port it listens on, the same after a restart.
+func instanceName(addr string) string {
+	host, _ := os.Hostname()
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		port = addr
+	}
+	return host + "-" + port
 }

@@ -1,6 +1,7 @@
 package lesson
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -33,12 +34,6 @@ type Run struct {
 	unsaid    []Unsaid          // scripted lines not said because their claim was false
 }
 
-// Limits cap what one run may use.
-type Limits struct {
-	MaxSteps int           // default 100000
-	Horizon  time.Duration // the longest horizon allowed; default 10m
-}
-
 // Build makes the world for a scenario and seed, ready to step.
 func Build(sc *scenario.Scenario, seed int64) (*Run, error) {
 	return build(sc, seed, sim.Config{}, nil)
@@ -56,7 +51,7 @@ func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Bac
 		Pace:    cfg.Pace,
 		Epoch:   cfg.Epoch,
 
-		MaxSteps: cfg.MaxSteps,
+		MaxSteps: cmp.Or(cfg.MaxSteps, scenario.MaxSteps),
 		NoLog:    cfg.NoLog,
 	})
 	for i, name := range NodeNames(sc) {

@@ -21,7 +21,7 @@ type Session struct {
 	actions []scenario.Action
 	next    int // index of the next action to replay
 	run     *Run
-	view    *keyView // the nodes' keys replayed so far (Nodes)
+	fold    *keyFold // the key states of run's log so far (see Nodes)
 }
 
 // NewSession starts a session at step 0. The scenario's recorded schedule,

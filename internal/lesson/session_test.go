@@ -107,37 +107,37 @@ func TestManualStepsAndRecordingReplay(t *testing.T) {
 	}
 }
 
-// The keys a session shows at each step are the log replayed from its
-// start, though the session replays only what each step added: stepping
-// forward, seeking back (a rebuilt run) and forward again agree with a
-// replay from scratch at every step.
-func TestNodesFollowTheLogStepByStep(t *testing.T) {
-	s := newSession(t, "failover-lost-lock")
-	names := append(s.Run().World.NodeNames(), s.Run().World.ServiceNames()...)
-	same := func(when string) {
-		t.Helper()
-		got, want := s.Nodes(), NodesAt(names, s.Log(), s.Run().World.Now())
-		if g, w := fmt.Sprint(got), fmt.Sprint(want); g != w {
-			t.Fatalf("%s: nodes = %s, want %s", when, g, w)
+// A session folds key states as its log grows; at every step, and after
+// seeking back, what it shows equals a replay of the whole log.
+func TestNodesFoldEqualsAReplay(t *testing.T) {
+	f := catalog(t)
+	for _, id := range []string{"redlock-restart-empty", "failover-lost-lock", "watchdog-long-work"} {
+		sc, ok := f.Find(id)
+		if !ok {
+			t.Fatalf("no lesson %s", id)
 		}
-	}
-	for i := 1; ; i++ {
-		more, err := s.Step()
+		s, err := NewSession(sc, sc.Seed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		same(fmt.Sprintf("after step %d", i))
-		if !more {
-			break
+		check := func() {
+			w := s.Run().World
+			want := NodesAt(append(w.NodeNames(), w.ServiceNames()...), s.Log(), w.Now())
+			if got := s.Nodes(); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s at step %d: the folded key states differ from a replay\ngot  %v\nwant %v", id, s.Cursor(), got, want)
+			}
 		}
+		for more := true; more; {
+			check()
+			if more, err = s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		check()
+		if err := s.Seek(s.Cursor() / 2); err != nil {
+			t.Fatal(err)
+		}
+		check()
+		s.Close()
 	}
-	end := s.Cursor()
-	if err := s.Seek(end / 2); err != nil {
-		t.Fatal(err)
-	}
-	same("after seeking back to the middle")
-	if err := s.Seek(end - 1); err != nil {
-		t.Fatal(err)
-	}
-	same("after seeking forward again")
 }

@@ -20,57 +20,59 @@ func (s *Session) Pending() []string { return s.run.World.Pending() }
 // Nodes gives every node's keys at the cursor, read from the event log
 // (never from the nodes themselves: reading a node would touch its expiry
 // bookkeeping and could change the run). A key's TTL is what remains of it
-// at the cursor's virtual time. The session keeps the replayed state and
-// applies only the events logged since the last call, so stepping through
-// a run costs each event once; a rebuilt run starts the replay afresh.
+// at the cursor's virtual time.
 func (s *Session) Nodes() []NodeView {
+	names := append(s.run.World.NodeNames(), s.run.World.ServiceNames()...)
 	log := s.Log()
-	if s.view == nil || s.view.run != s.run || s.view.n > len(log) {
-		s.view = newKeyView(append(s.run.World.NodeNames(), s.run.World.ServiceNames()...))
-		s.view.run = s.run
+	f := s.fold
+	if f == nil || f.run != s.run || f.upto > len(log) {
+		f = newKeyFold(names)
+		f.run = s.run
+		s.fold = f
 	}
-	s.view.apply(log)
-	return s.view.at(s.run.World.Now())
+	f.add(log[f.upto:])
+	f.upto = len(log)
+	return f.views(names, s.run.World.Now())
 }
 
 // NodesAt replays the key states that a log records up to now.
 func NodesAt(names []string, log []*sim.Event, now time.Duration) []NodeView {
-	v := newKeyView(names)
-	v.apply(log)
-	return v.at(now)
+	f := newKeyFold(names)
+	f.add(log)
+	return f.views(names, now)
 }
 
-// keyView is the key state of every node, replayed from a log's first n
-// events.
-type keyView struct {
-	names []string
-	keys  map[string]map[string]sim.KeyState
-	down  map[string]bool
-	n     int
-	run   *Run // the run whose log it replays (a session's)
+// keyFold is the key states of a log folded event by event, so that a
+// session adds only the events logged since its last view instead of
+// replaying its whole log on every step.
+type keyFold struct {
+	run  *Run // the run whose log is folded
+	upto int  // events folded
+	keys map[string]map[string]sim.KeyState
+	down map[string]bool
 }
 
-func newKeyView(names []string) *keyView {
-	v := &keyView{names: names, keys: map[string]map[string]sim.KeyState{}, down: map[string]bool{}}
+func newKeyFold(names []string) *keyFold {
+	f := &keyFold{keys: map[string]map[string]sim.KeyState{}, down: map[string]bool{}}
 	for _, n := range names {
-		v.keys[n] = map[string]sim.KeyState{}
+		f.keys[n] = map[string]sim.KeyState{}
 	}
-	return v
+	return f
 }
 
-// apply replays the events of log that the view has not seen yet.
-func (v *keyView) apply(log []*sim.Event) {
-	for _, e := range log[v.n:] {
-		m := v.keys[e.Node]
+// add folds events into the key states.
+func (f *keyFold) add(log []*sim.Event) {
+	for _, e := range log {
+		m := f.keys[e.Node]
 		if m == nil {
 			continue
 		}
 		switch {
 		case e.Kind == sim.KindFault && (e.Name == string(sim.FaultNodeCrash) || e.Name == string(sim.FaultFailover)):
-			v.down[e.Node] = true
+			f.down[e.Node] = true
 			continue
 		case e.Kind == sim.KindFault && e.Name == string(sim.FaultNodeRestart):
-			v.down[e.Node] = false
+			f.down[e.Node] = false
 			clear(m)
 		case e.Kind != sim.KindInit && e.Kind != sim.KindExec && e.Kind != sim.KindExpire && e.Kind != sim.KindReplicate:
 			continue
@@ -83,23 +85,23 @@ func (v *keyView) apply(log []*sim.Event) {
 			}
 		}
 	}
-	v.n = len(log)
 }
 
-// at gives the nodes' keys, with each TTL as it stands at now.
-func (v *keyView) at(now time.Duration) []NodeView {
-	out := make([]NodeView, 0, len(v.names))
+// views gives each node's keys at virtual time now, with what remains of
+// their TTLs.
+func (f *keyFold) views(names []string, now time.Duration) []NodeView {
+	out := make([]NodeView, 0, len(names))
 	nowMS := int64(now / time.Millisecond)
-	for _, n := range v.names {
-		nv := NodeView{Name: n, Down: v.down[n], Keys: []sim.KeyState{}}
-		for _, k := range v.keys[n] {
+	for _, n := range names {
+		v := NodeView{Name: n, Down: f.down[n], Keys: []sim.KeyState{}}
+		for _, k := range f.keys[n] {
 			if k.Expire > 0 {
 				k.TTL = max(k.Expire-nowMS, 0)
 			}
-			nv.Keys = append(nv.Keys, k)
+			v.Keys = append(v.Keys, k)
 		}
-		sort.Slice(nv.Keys, func(i, j int) bool { return nv.Keys[i].Key < nv.Keys[j].Key })
-		out = append(out, nv)
+		sort.Slice(v.Keys, func(i, j int) bool { return v.Keys[i].Key < v.Keys[j].Key })
+		out = append(out, v)
 	}
 	return out
 }

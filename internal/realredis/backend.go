@@ -309,6 +309,35 @@ func (b *Backend) Flush() error {
 	return b.admin.Del(ctx, keys...).Err()
 }
 
+// sweep removes every key under prefix with SCAN and UNLINK, and counts
+// them.
+func (b *Backend) sweep(prefix string) (int, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*Timeout)
+	defer cancel()
+	n := 0
+	iter := b.admin.Scan(ctx, 0, prefix+"*", 1000).Iterator()
+	var batch []string
+	for iter.Next(ctx) {
+		batch = append(batch, iter.Val())
+		if len(batch) == 500 {
+			if err := b.admin.Unlink(ctx, batch...).Err(); err != nil {
+				return n, err
+			}
+			n, batch = n+len(batch), batch[:0]
+		}
+	}
+	if err := iter.Err(); err != nil {
+		return n, err
+	}
+	if len(batch) > 0 {
+		if err := b.admin.Unlink(ctx, batch...).Err(); err != nil {
+			return n, err
+		}
+		n += len(batch)
+	}
+	return n, nil
+}
+
 // JumpClock is unavailable: a real server's clock does not jump on request.
 func (b *Backend) JumpClock(time.Duration) error { return sim.ErrUnavailable }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -26,7 +27,9 @@ const ConcurrentRuns = 6
 // fresh key prefix and a wall clock that starts with its first move. It is
 // lesson.Servers.
 type Servers struct {
-	targets []Target
+	targets  []Target
+	instance string // names this server process's keys (see NewServersFor); "" for none
+	swept    int
 }
 
 var _ lesson.Servers = (*Servers)(nil)
@@ -34,13 +37,35 @@ var _ lesson.Servers = (*Servers)(nil)
 // NewServers checks that every server answers and, unless allowSharedDB,
 // that its keyspace is empty.
 func NewServers(targets []Target, allowSharedDB bool) (*Servers, error) {
+	return NewServersFor(targets, allowSharedDB, "")
+}
+
+// NewServersFor is NewServers for a long-lived process named instance (the
+// app server: its host and port). Every run it places keeps its keys under
+// lockstep:INSTANCE.<random>:, and it first removes what an earlier process
+// of the same instance left behind when it ended without cleaning up (a
+// crash, a kill): a restart leaves nothing of a crash. The sweep lists keys
+// with SCAN, which the minimal ACL user of docs/real-redis.md may not run:
+// then nothing is swept (Swept says -1) and the keys stay until removed by
+// hand.
+func NewServersFor(targets []Target, allowSharedDB bool, instance string) (*Servers, error) {
 	if len(targets) == 0 {
 		return nil, errors.New("realredis: no servers")
 	}
+	out := &Servers{targets: targets, instance: sanitize(instance)}
 	for _, t := range targets {
 		b, err := Open(t, NewPrefix())
 		if err != nil {
 			return nil, err
+		}
+		if out.instance != "" {
+			n, err := b.sweep(PrefixRoot + out.instance + ".")
+			switch {
+			case err != nil:
+				out.swept = -1
+			case out.swept >= 0:
+				out.swept += n
+			}
 		}
 		ctx, cancel := b.ctx()
 		n, err := b.admin.DBSize(ctx).Result()
@@ -53,7 +78,31 @@ func NewServers(targets []Target, allowSharedDB bool) (*Servers, error) {
 			return nil, fmt.Errorf("%w: %s holds %d keys", ErrSharedDB, t.URL, n)
 		}
 	}
-	return &Servers{targets: targets}, nil
+	return out, nil
+}
+
+// Swept is how many keys NewServersFor removed that an earlier process of
+// the same instance left behind; -1 if it could not list them.
+func (s *Servers) Swept() int { return s.swept }
+
+// sanitize keeps an instance name to letters, digits, dots and dashes, so
+// that it cannot reach outside its own prefix (no * or : in it).
+func sanitize(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+// newPrefix is a fresh prefix for one run: under the instance, if any.
+func (s *Servers) newPrefix() string {
+	if s.instance == "" {
+		return NewPrefix()
+	}
+	return strings.Replace(NewPrefix(), PrefixRoot, PrefixRoot+s.instance+".", 1)
 }
 
 // Targets are the servers, in node order.
@@ -78,7 +127,7 @@ func (s *Servers) Place(sc *scenario.Scenario, nodes []string) ([]sim.Backend, s
 		return nil, nil, fmt.Errorf("scenario %s has %d nodes, --redis gives %d servers (one URL per node)",
 			sc.ID, plain, len(s.targets))
 	}
-	prefix := NewPrefix()
+	prefix := s.newPrefix()
 	byName := map[string]*Backend{}
 	var out []sim.Backend
 	fail := func(err error) ([]sim.Backend, sim.Pacer, error) {

@@ -76,3 +76,17 @@ func (r *report) sorted() []*Error {
 	})
 	return r.errs
 }
+
+// capped gives the first MaxReported problems in file order and, when there
+// are more, one last problem that counts the rest: a file with thousands
+// of mistakes answers with a page, not a megabyte.
+func (r *report) capped() []*Error {
+	errs := r.sorted()
+	if len(errs) <= MaxReported {
+		return errs
+	}
+	next := errs[MaxReported]
+	out := append([]*Error(nil), errs[:MaxReported]...)
+	return append(out, &Error{File: r.file, Line: next.Line, Col: next.Col,
+		Msg: fmt.Sprintf("and %d more problems from here on (only the first %d are listed): fix these first", len(errs)-MaxReported, MaxReported)})
+}

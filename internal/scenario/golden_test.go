@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,7 +38,16 @@ var update = flag.Bool("update", false, "rewrite testdata/bad/*.golden with the 
 var generated = map[string]func() []byte{
 	// A file over MaxFileSize: refused before it is parsed.
 	"too-big": func() []byte {
-		return []byte("scenarios:\n" + strings.Repeat("# padding padding padding padding padding padding\n", 2000))
+		return []byte("scenarios:\n" + strings.Repeat("# padding padding padding padding padding padding\n", 3000))
+	},
+	// Sixty unknown fields: the first MaxReported are listed, then a count.
+	"many-problems": func() []byte {
+		var b strings.Builder
+		b.WriteString("scenarios:\n  - id: x\n    title: {en: X}\n    clients: [{name: A, algorithm: no-lock}]\n    expect: [safe]\n")
+		for i := range 60 {
+			fmt.Fprintf(&b, "    colour%d: red\n", i)
+		}
+		return []byte(b.String())
 	},
 	// More YAML values than MaxNodes, in a file under the size limit.
 	"too-many-nodes": func() []byte {

@@ -2,19 +2,17 @@ package scenario
 
 import "time"
 
-// Limits on what one scenario file may hold. They keep hostile or careless
-// input (a YAML bomb, a million clients, a ten-hour horizon) from costing
-// more than a few milliseconds and a few megabytes to reject. Every limit
-// breached is reported as an error at the place it is breached.
+// Limits on what one scenario file may hold and one run may do. They keep
+// hostile or careless input (a YAML bomb, a million clients, a ten-hour
+// horizon) from costing more than a few milliseconds and a few megabytes to
+// reject. Every limit breached is reported as an error at the place it is
+// breached. These are the only maxima: the server (server.Limits) may set
+// lower caps, never higher ones.
 const (
-	// MaxFileSize is the largest scenario file accepted, in bytes. It is
+	// MaxFileSize is the largest scenario file accepted, in bytes, the
+	// built-in catalog included (a copy of it, edited, still checks). It is
 	// checked before anything is parsed.
-	MaxFileSize = 64 << 10
-
-	// MaxBuiltinSize is the largest size of the built-in catalog, which is
-	// compiled into the binary rather than uploaded (ParseBuiltin). Every
-	// other limit applies to it as to any file.
-	MaxBuiltinSize = 256 << 10
+	MaxFileSize = 128 << 10
 
 	// MaxDepth is the deepest nesting of YAML collections accepted. The
 	// deepest a valid file needs is 6 (scenarios, a scenario, faults, a
@@ -51,12 +49,21 @@ const (
 	// MaxSchedule is the largest number of recorded actions in a schedule.
 	MaxSchedule = 10000
 
+	// MaxSteps is the most engine steps one run takes: a run still going
+	// after it stops there, and says so (visualizer run prints it; the
+	// browser's sessions may have a lower cap).
+	MaxSteps = 100000
+
 	// MaxHorizon is the longest horizon a scenario may ask for.
 	MaxHorizon = 10 * time.Minute
 
 	// MaxDuration is the longest any single duration (work, for, by,
 	// start, latency, ...) may be, in either direction.
 	MaxDuration = 10 * time.Minute
+
+	// MaxReported is the most problems reported for one file (or one list
+	// of recorded actions); the rest are counted in one last line.
+	MaxReported = 20
 
 	// DefaultHorizon is the horizon of a scenario that sets none.
 	DefaultHorizon = 30 * time.Second

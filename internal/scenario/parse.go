@@ -25,9 +25,8 @@ func Parse(name string, data []byte) (*File, error) { return parse(name, data, M
 func Check(name string, data []byte) (*File, []*Error) { return checkFile(name, data, MaxFileSize) }
 
 // ParseBuiltin reads the built-in catalog (scenarios.yaml, embedded in the
-// binary) as Parse does, with the larger size limit MaxBuiltinSize: the
-// catalog of every lesson outgrows what a user may upload.
-func ParseBuiltin(name string, data []byte) (*File, error) { return parse(name, data, MaxBuiltinSize) }
+// binary) as Parse does, under the same limits as any file.
+func ParseBuiltin(name string, data []byte) (*File, error) { return parse(name, data, MaxFileSize) }
 
 func parse(name string, data []byte, maxSize int) (*File, error) {
 	f, errs := checkFile(name, data, maxSize)
@@ -47,10 +46,10 @@ func checkFile(name string, data []byte, maxSize int) (*File, []*Error) {
 	err := yaml.Load(data, &root, yaml.WithPlugin(loaderlimits.New(loaderlimits.DepthValue(MaxDepth))))
 	if err != nil {
 		syntax(r, err)
-		return nil, r.sorted()
+		return nil, r.capped()
 	}
 	if !limits(r, &root) {
-		return nil, r.sorted()
+		return nil, r.capped()
 	}
 	d := &decoder{r: r, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}, bad: map[string]bool{}}
 	var f File
@@ -60,7 +59,7 @@ func checkFile(name string, data []byte, maxSize int) (*File, []*Error) {
 	}
 	d.value(top, reflect.ValueOf(&f).Elem(), "", "", 1)
 	validate(&f, d)
-	return &f, r.sorted()
+	return &f, r.capped()
 }
 
 // syntax turns the YAML library's errors into positioned problems.
@@ -120,6 +119,10 @@ func limits(r *report, root *yaml.Node) bool {
 		}
 		if n.Anchor != "" {
 			r.add(n.Line, n.Column, "anchors (&%s) are not allowed: write the value out in full", short(n.Anchor))
+		}
+		if t := n.Tag; strings.HasPrefix(t, "!") && !strings.HasPrefix(t, "!!") {
+			r.add(n.Line, n.Column, "custom tags (%s) are not allowed: write the plain value", short(t))
+			continue // its value means nothing here
 		}
 		if n.Kind == yaml.AliasNode {
 			r.add(n.Line, n.Column, "aliases (*%s) are not allowed: write the value out in full", short(n.Value))

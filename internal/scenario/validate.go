@@ -31,7 +31,8 @@ const StepAction = "step"
 
 // checker validates a decoded file, pointing at the YAML it came from.
 type checker struct {
-	d *decoder
+	d    *decoder
+	flat bool // no YAML behind the values: name each problem by its path instead of a line
 }
 
 // pos finds the line and column of a path's value, or of the nearest
@@ -85,6 +86,10 @@ func (c *checker) at(path, format string, args ...any) {
 	if c.unreadable(path) {
 		return
 	}
+	if c.flat {
+		c.d.r.add(0, 0, "%s: %s", path, fmt.Sprintf(format, args...))
+		return
+	}
 	l, col := c.pos(path)
 	c.d.r.add(l, col, format, args...)
 }
@@ -99,6 +104,9 @@ func (c *checker) atKey(path, format string, args ...any) {
 
 // has reports whether the file sets a path.
 func (c *checker) has(path string) bool {
+	if c.flat {
+		return true // JSON does not tell an absent field from a zero one
+	}
 	_, ok := c.d.vals[path]
 	return ok
 }

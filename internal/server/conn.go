@@ -18,10 +18,11 @@ const (
 // conn is one browser's WebSocket. Only writer writes to ws; the reader
 // goroutine (Server.serveConn) is the only one that reads.
 type conn struct {
-	ws   *websocket.Conn
-	send chan []byte
-	done chan struct{}
-	once sync.Once
+	ws       *websocket.Conn
+	send     chan []byte
+	done     chan struct{} // closed by close: the writer should say goodbye
+	finished chan struct{} // closed when the writer has sent its close frame and closed ws
+	once     sync.Once
 
 	mu        sync.Mutex
 	closeCode int
@@ -29,7 +30,7 @@ type conn struct {
 }
 
 func newConn(ws *websocket.Conn, queue int) *conn {
-	return &conn{ws: ws, send: make(chan []byte, queue), done: make(chan struct{})}
+	return &conn{ws: ws, send: make(chan []byte, queue), done: make(chan struct{}), finished: make(chan struct{})}
 }
 
 // enqueue queues a message without waiting; a browser whose queue is full
@@ -64,6 +65,7 @@ func (c *conn) writer() {
 	defer func() {
 		ping.Stop()
 		_ = c.ws.Close()
+		close(c.finished)
 	}()
 	for {
 		select {
@@ -82,9 +84,30 @@ func (c *conn) writer() {
 			c.mu.Lock()
 			code, text := c.closeCode, c.closeText
 			c.mu.Unlock()
-			if code != websocket.CloseAbnormalClosure {
-				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(closeWait))
+			if code == websocket.CloseAbnormalClosure {
+				return
 			}
+			deadline := time.Now().Add(closeWait)
+			if code != websocket.ClosePolicyViolation { // a browser too slow to read gets no more
+				c.flush(deadline) // what was queued before the close (an error saying why) goes first
+			}
+			_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), deadline)
+			return
+		}
+	}
+}
+
+// flush writes the messages still queued, until the queue is empty or the
+// deadline passes.
+func (c *conn) flush(deadline time.Time) {
+	_ = c.ws.SetWriteDeadline(deadline)
+	for {
+		select {
+		case b := <-c.send:
+			if c.ws.WriteMessage(websocket.TextMessage, b) != nil {
+				return
+			}
+		default:
 			return
 		}
 	}

@@ -1,22 +1,45 @@
 package server
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep/lockstep/internal/scenario"
+)
 
 // Limits cap what the server and each session may use. A zero field takes
-// its documented default; a request beyond a cap gets an error that names it.
+// its documented default. The caps on a scenario (clients, nodes, horizon,
+// steps) default to the scenario package's limits, which are also their
+// maxima: a server may lower them, never raise them. A request beyond a cap
+// gets an error that names it.
 type Limits struct {
-	MaxSessions int           `json:"max_sessions"` // live sessions at once; default 200
-	MaxClients  int           `json:"max_clients"`  // clients per scenario; default 64
-	MaxNodes    int           `json:"max_nodes"`    // nodes per scenario; default 16
-	MaxSteps    int           `json:"max_steps"`    // engine steps per session; default 50000
-	MaxHorizon  time.Duration `json:"max_horizon"`  // virtual time per run; default 10m
+	MaxSessions int           `json:"max_sessions"` // live sessions at once; default 500
+	MaxClients  int           `json:"max_clients"`  // clients per scenario; default and maximum scenario.MaxClients
+	MaxNodes    int           `json:"max_nodes"`    // nodes per scenario; default and maximum scenario.MaxNodesPerScenario
+	MaxSteps    int           `json:"max_steps"`    // engine steps per session; default 50000, at most scenario.MaxSteps
+	MaxHorizon  time.Duration `json:"max_horizon"`  // virtual time per run; default and maximum scenario.MaxHorizon
 	MaxSpeed    float64       `json:"max_speed"`    // play speed in steps per second; default 1000
 	Idle        time.Duration `json:"idle"`         // a session without a browser is evicted after; default 30m
 	SendQueue   int           `json:"-"`            // messages queued per connection; default 64
+	// MaxSessionMemory is a session's memory budget in bytes, estimated
+	// from its world's events and live client threads; default 32 MiB. A
+	// scenario that would need more threads is refused at load; a run that
+	// grows past it stops with an error naming it.
+	MaxSessionMemory int64 `json:"max_session_memory"`
+	// MaxMemory is the budget of all sessions together, in bytes; default
+	// 512 MiB. Over it, idle sessions (no socket) are evicted, the longest
+	// idle first; if that is not enough, the run that grew stops with an
+	// error naming it.
+	MaxMemory int64 `json:"max_memory"`
 }
 
-// readLimit is the largest message a browser may send.
-const readLimit = 64 << 10
+// MinSpeed is the slowest play speed, in steps per second: one step every
+// ten seconds.
+const MinSpeed = 0.1
+
+// readLimit is the largest message a browser may send: a scenario file of
+// the largest size allowed, plus room for the request around it (recorded
+// actions, a seed).
+const readLimit = scenario.MaxFileSize + 64<<10
 
 func (l Limits) withDefaults() Limits {
 	def := func(v *int, d int) {
@@ -24,16 +47,27 @@ func (l Limits) withDefaults() Limits {
 			*v = d
 		}
 	}
-	def(&l.MaxSessions, 200)
-	def(&l.MaxClients, 64)
-	def(&l.MaxNodes, 16)
-	def(&l.MaxSteps, 50000)
+	def(&l.MaxSessions, 500)
+	def(&l.MaxClients, scenario.MaxClients)
+	def(&l.MaxNodes, scenario.MaxNodesPerScenario)
+	l.MaxClients = min(l.MaxClients, scenario.MaxClients)
+	l.MaxNodes = min(l.MaxNodes, scenario.MaxNodesPerScenario)
+	if l.MaxSteps <= 0 {
+		l.MaxSteps = 50000
+	}
+	l.MaxSteps = min(l.MaxSteps, scenario.MaxSteps)
 	def(&l.SendQueue, 64)
-	if l.MaxHorizon <= 0 {
-		l.MaxHorizon = 10 * time.Minute
+	if l.MaxHorizon <= 0 || l.MaxHorizon > scenario.MaxHorizon {
+		l.MaxHorizon = scenario.MaxHorizon
 	}
 	if l.MaxSpeed <= 0 {
 		l.MaxSpeed = 1000
+	}
+	if l.MaxSessionMemory <= 0 {
+		l.MaxSessionMemory = 32 << 20
+	}
+	if l.MaxMemory <= 0 {
+		l.MaxMemory = 512 << 20
 	}
 	if l.Idle <= 0 {
 		l.Idle = 30 * time.Minute

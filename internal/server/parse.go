@@ -11,9 +11,6 @@ import (
 // parse reads scenario YAML sent by a browser with scenario.Check, so that
 // every problem comes with its line and column for the editor.
 func (s *Server) parse(text string) (*scenario.File, lineErrors) {
-	if len(text) > readLimit {
-		return nil, lineErrors{{Msg: fmt.Sprintf("the file is %d bytes, over the limit of %d", len(text), readLimit)}}
-	}
 	f, errs := scenario.Check("scenario", []byte(text))
 	if len(errs) > 0 {
 		out := make(lineErrors, 0, len(errs))
@@ -42,13 +39,6 @@ func (s *Server) checkCaps(sc *scenario.Scenario) error {
 	}
 	if sc.Horizon == 0 && 30*time.Second > l.MaxHorizon {
 		return fmt.Errorf("scenario %s has the default horizon 30s, over the cap of %s", sc.ID, l.MaxHorizon)
-	}
-	return nil
-}
-
-func (s *Server) capStepsOf(n int) error {
-	if n > s.limits.MaxSteps {
-		return fmt.Errorf("step %d is over the session's cap of %d steps", n, s.limits.MaxSteps)
 	}
 	return nil
 }

@@ -9,11 +9,14 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 	"github.com/gorilla/websocket"
 
 	"github.com/lockstep/lockstep/internal/lesson"
@@ -29,9 +32,17 @@ type Options struct {
 	// Dev re-reads the templates on every request and turns off caching.
 	Dev bool
 	// AllowOrigins lists browser origins allowed besides the page's own host
-	// ("http://localhost:8080", or "*" for any).
+	// ("http://localhost:8080", or "*" for any). Their hosts are also
+	// allowed as the Host of a request (see Addr).
 	AllowOrigins []string
-	Limits       Limits
+	// Addr is the address the server listens on. Requests must name, as
+	// their Host, an IP address, localhost, Addr's host, or the host of one
+	// of AllowOrigins: any other name could be an attacker's rebinding its
+	// DNS to this machine.
+	Addr string
+	// Limits caps what the server and its sessions may use; its zero
+	// fields take their defaults.
+	Limits Limits
 	// Servers places runs on real Redis servers (nil: embedded Redis), and
 	// RealRedis describes them for the page (the URLs, without passwords).
 	Servers   lesson.Servers
@@ -53,6 +64,10 @@ type Server struct {
 	conns    map[*conn]bool
 	closed   bool
 	stopJan  chan struct{}
+
+	cpu   chan struct{} // engine slots: a slice of engine work holds one
+	bulk  chan struct{} // bulk slots: a slice of long work after its first holds one too
+	total atomic.Int64  // the estimated memory of every session's world, bytes
 }
 
 // New makes a server and starts its idle-session janitor; Close stops it.
@@ -61,7 +76,7 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("server: Catalog, Static and Templates are required")
 	}
 	s := &Server{opts: o, limits: o.Limits.withDefaults(), sessions: map[string]*session{},
-		conns: map[*conn]bool{}, stopJan: make(chan struct{})}
+		conns: map[*conn]bool{}, stopJan: make(chan struct{}), cpu: make(chan struct{}, engineSlots()), bulk: make(chan struct{}, bulkSlots())}
 	if s.opts.Logf == nil {
 		s.opts.Logf = func(string, ...any) {}
 	}
@@ -98,11 +113,12 @@ func (s *Server) loadTemplates() (*template.Template, error) {
 // Handler is the app's HTTP handler.
 func (s *Server) Handler() http.Handler {
 	r := chi.NewRouter()
+	r.Use(s.guard, middleware.GetHead)
 	r.Get("/", s.index)
 	r.Get("/ws", s.serveWS)
 	r.Get("/api/scenarios", s.scenarios)
-	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
-	files := http.StripPrefix("/static/", http.FileServer(http.FS(s.opts.Static)))
+	r.Get("/healthz", s.health)
+	files := http.StripPrefix("/static/", http.FileServer(http.FS(filesOnly{s.opts.Static})))
 	r.Get("/static/*", func(w http.ResponseWriter, req *http.Request) {
 		if s.opts.Dev {
 			w.Header().Set("Cache-Control", "no-cache")
@@ -110,6 +126,17 @@ func (s *Server) Handler() http.Handler {
 		files.ServeHTTP(w, req)
 	})
 	return r
+}
+
+// health answers "ok" and the server's load, one figure a line: live
+// sessions, open sockets, goroutines and the sessions' estimated memory.
+func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
+	s.mu.Lock()
+	sessions, sockets := len(s.sessions), len(s.conns)
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = fmt.Fprintf(w, "ok\nsessions %d\nsockets %d\ngoroutines %d\nmemory %d\n",
+		sessions, sockets, runtime.NumGoroutine(), s.total.Load())
 }
 
 // pageData is what index.html is rendered with.
@@ -128,7 +155,6 @@ func (s *Server) index(w http.ResponseWriter, _ *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; connect-src 'self' ws: wss:")
 	if err := t.ExecuteTemplate(w, "index.html", pageData{Catalog: s.catalog, Protocol: ProtocolVersion}); err != nil {
 		s.opts.Logf("index: %v", err)
 	}
@@ -208,7 +234,11 @@ func (s *Server) read(c *conn) {
 		_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
 		var req Request
 		if err := json.Unmarshal(data, &req); err != nil {
-			c.enqueue(&Message{Type: "error", Error: "bad message: " + err.Error()})
+			c.enqueue(&Message{Type: "error", Re: idOf(data), Error: "bad message: " + err.Error()})
+			continue
+		}
+		if err := validate(&req, s.limits); err != nil {
+			c.enqueue(&Message{Type: "error", Re: req.ID, Error: err.Error()})
 			continue
 		}
 		if req.Op == "hello" {
@@ -293,6 +323,15 @@ func (s *Server) janitor() {
 	}
 }
 
+// forget removes a session that ended by itself (a recovered panic).
+func (s *Server) forget(sess *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sessions[sess.id] == sess {
+		delete(s.sessions, sess.id)
+	}
+}
+
 // Sessions counts the live sessions.
 func (s *Server) Sessions() int {
 	s.mu.Lock()
@@ -300,9 +339,10 @@ func (s *Server) Sessions() int {
 	return len(s.sessions)
 }
 
-// Close closes every socket with 1001 (going away) and stops every
+// Close closes every socket with 1001 (going away), waits until each has
+// sent its close frame (at most shutdownWait in all), and stops every
 // session. Call it before http.Server.Shutdown, which does not know about
-// hijacked connections.
+// hijacked connections, and let the process exit only after it returns.
 func (s *Server) Close() {
 	s.mu.Lock()
 	if s.closed {
@@ -324,9 +364,37 @@ func (s *Server) Close() {
 	for _, c := range conns {
 		c.close(websocket.CloseGoingAway, "the server is shutting down")
 	}
+	deadline := time.NewTimer(shutdownWait)
+	defer deadline.Stop()
+wait:
+	for _, c := range conns {
+		select {
+		case <-c.finished:
+		case <-deadline.C:
+			s.opts.Logf("shutdown: %d sockets had not said goodbye after %s", s.unfinished(conns), shutdownWait)
+			break wait
+		}
+	}
 	for _, sess := range sessions {
 		sess.stop()
 	}
+}
+
+// shutdownWait bounds how long Close waits for the sockets' close frames:
+// a close frame's own deadline, and a little more.
+const shutdownWait = closeWait + time.Second
+
+// unfinished counts the connections whose writer is still running.
+func (s *Server) unfinished(conns []*conn) int {
+	n := 0
+	for _, c := range conns {
+		select {
+		case <-c.finished:
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // expect is the verdicts a scenario must end with where this server runs

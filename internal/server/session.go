@@ -4,9 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gorilla/websocket"
 
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -16,13 +20,15 @@ import (
 // session is one viewer's world. Every field below ops is owned by the
 // session's goroutine (loop); other goroutines reach it only through do.
 type session struct {
-	id   string
-	srv  *Server
-	ops  chan func()
-	quit chan struct{}
-	gone chan struct{}
-	used atomic.Int64 // unix nanoseconds of the last request
-	open atomic.Int32 // connections attached
+	id       string
+	srv      *Server
+	ops      chan func()
+	quit     chan struct{}
+	gone     chan struct{}
+	quitOnce sync.Once
+	used     atomic.Int64 // unix nanoseconds of the last request
+	open     atomic.Int32 // connections attached
+	cost     atomic.Int64 // the world's estimated memory in bytes (see account)
 
 	ls      *lesson.Session
 	custom  bool
@@ -59,24 +65,24 @@ func (s *session) do(f func()) bool {
 	}
 }
 
-// stop ends the session's goroutine and releases its world.
+// end tells the session's goroutine to stop; it does not wait.
+func (s *session) end() { s.quitOnce.Do(func() { close(s.quit) }) }
+
+// stop ends the session's goroutine and waits until its world is released.
 func (s *session) stop() {
-	select {
-	case <-s.quit:
-	default:
-		close(s.quit)
-	}
+	s.end()
 	<-s.gone
 }
 
 func (s *session) loop() {
 	defer close(s.gone)
-	defer func() {
+	defer s.safely(func() {
 		s.setPlaying(false)
 		if s.ls != nil {
 			s.ls.Close()
 		}
-	}()
+		s.setCost(0)
+	})
 	for {
 		var tick <-chan time.Time
 		if s.ticker != nil {
@@ -84,13 +90,44 @@ func (s *session) loop() {
 		}
 		select {
 		case f := <-s.ops:
-			f()
+			if !s.safely(f) {
+				return
+			}
 		case <-tick:
-			s.playTick()
+			if !s.safely(s.playTick) {
+				return
+			}
 		case <-s.quit:
 			return
 		}
 	}
+}
+
+// safely runs f on the session's goroutine. A panic in it ends this
+// session only: the server logs it with its stack, the attached browser
+// gets an error and close 1011, and the server forgets the session. It
+// returns false after a panic.
+func (s *session) safely(f func()) (ok bool) {
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		ok = false
+		s.srv.opts.Logf("session %s: panic: %v\n%s", s.id, v, debug.Stack())
+		s.srv.forget(s)
+		if s.conn != nil {
+			s.conn.enqueue(&Message{Type: "error", Error: fmt.Sprintf("internal error: %v. This session has ended: reload the page to start a new one", v)})
+			s.conn.close(websocket.CloseInternalServerErr, "internal error: the session ended")
+		}
+		s.end()
+		if s.ticker != nil {
+			s.ticker.Stop()
+			s.ticker = nil
+		}
+	}()
+	f()
+	return true
 }
 
 // attach makes c the browser of this session, replacing any other.
@@ -122,6 +159,10 @@ func faultNames() []string {
 	return out
 }
 
+// testPanic, when a test sets it, is called with every request before it
+// is applied: the way a test makes a request panic.
+var testPanic func(*Request)
+
 // handle runs one request on the session's goroutine and answers it.
 func (s *session) handle(c *conn, r *Request) {
 	if s.conn != c {
@@ -131,6 +172,9 @@ func (s *session) handle(c *conn, r *Request) {
 	before, had := -1, -1
 	if s.ls != nil {
 		before, had = s.ls.Cursor(), len(s.ls.Log())
+	}
+	if testPanic != nil {
+		testPanic(r)
 	}
 	msg, err := s.apply(r)
 	if err != nil {
@@ -156,12 +200,12 @@ func (s *session) handle(c *conn, r *Request) {
 // apply performs a request. It returns a message to send instead of the
 // state, or nil to send the state.
 func (s *session) apply(r *Request) (*Message, error) {
-	lim := s.srv.limits
 	switch r.Op {
 	case "load":
 		return nil, s.load(r)
 	case "check":
-		_, errs := s.srv.parse(r.YAML)
+		var errs lineErrors
+		s.srv.turn(func() { _, errs = s.srv.parse(r.YAML) })
 		if errs == nil {
 			errs = lineErrors{}
 		}
@@ -172,33 +216,29 @@ func (s *session) apply(r *Request) (*Message, error) {
 	}
 	switch r.Op {
 	case "step":
-		n := r.N
-		if n <= 0 {
-			n = 1
-		}
-		if n > lim.MaxSteps {
-			return nil, fmt.Errorf("step: n %d is over the cap of %d steps", n, lim.MaxSteps)
-		}
-		for i := 0; i < n; i++ {
+		n := max(r.N, 1)
+		if err := s.steps(func() (bool, error) {
+			if n == 0 {
+				return false, nil
+			}
+			n--
 			if err := s.capSteps(s.ls.Cursor() + 1); err != nil {
-				return nil, err
+				return false, err
 			}
-			ok, err := s.ls.Step()
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				break
-			}
+			return s.ls.Step()
+		}); err != nil {
+			return nil, err
 		}
 	case "step-client":
 		if err := s.capSteps(s.ls.Cursor() + 1); err != nil {
 			return nil, err
 		}
-		if r.Client == "" {
-			return nil, fmt.Errorf("step-client: which client? (client is empty)")
+		var ok bool
+		var err error
+		s.srv.turn(func() { ok, err = s.ls.StepClient(r.Client) })
+		if err == nil {
+			err = s.account()
 		}
-		ok, err := s.ls.StepClient(r.Client)
 		if err != nil {
 			return nil, err
 		}
@@ -211,27 +251,19 @@ func (s *session) apply(r *Request) (*Message, error) {
 			return nil, err
 		}
 	case "seek":
-		if r.Step == nil {
-			return nil, fmt.Errorf("seek: step is missing")
-		}
 		if err := s.seek(*r.Step); err != nil {
 			return nil, err
 		}
 	case "play":
-		speed := r.Speed
-		if speed <= 0 {
-			speed = s.speed
+		if r.Speed != 0 {
+			s.speed = r.Speed
 		}
-		if speed > lim.MaxSpeed || math.IsNaN(speed) {
-			return nil, fmt.Errorf("play: speed %g is over the cap of %g steps per second", speed, lim.MaxSpeed)
-		}
-		s.speed = speed
 		s.setPlaying(!s.ls.Run().Done())
 	case "pause":
 		s.setPlaying(false)
 	case "inject":
-		if r.Fault == nil {
-			return nil, fmt.Errorf("inject: fault is missing")
+		if err := scenario.CheckFault(s.ls.Scenario(), *r.Fault); err != nil {
+			return nil, err
 		}
 		if err := s.ls.Inject(*r.Fault); err != nil {
 			return nil, err
@@ -242,10 +274,15 @@ func (s *session) apply(r *Request) (*Message, error) {
 			seed = *r.Seed
 		}
 		s.setPlaying(false)
-		if err := s.ls.Reset(seed); err != nil {
+		var err error
+		s.srv.turn(func() { err = s.ls.Reset(seed) })
+		if err != nil {
 			return nil, err
 		}
 		s.valid = 0
+		if err := s.account(); err != nil {
+			return nil, err
+		}
 	case "export-yaml":
 		b, err := s.recording()
 		if err != nil {
@@ -276,11 +313,68 @@ func (s *session) capSteps(n int) error {
 	return nil
 }
 
+// seek moves the cursor to step n: backwards it rebuilds the world, then
+// replays in slices.
 func (s *session) seek(n int) error {
+	n = max(n, 0) // back at step 0 stays there
 	if err := s.capSteps(n); err != nil {
 		return err
 	}
-	return s.ls.Seek(n)
+	return seekIn(s, s.ls, n)
+}
+
+// seekIn moves ls (the session's world, or one being loaded) to step n in
+// slices, holding it to the budgets as it goes.
+func seekIn(s *session, ls *lesson.Session, n int) error {
+	if n < ls.Cursor() {
+		var err error
+		s.srv.turn(func() { err = ls.Seek(0) })
+		if err != nil {
+			return err
+		}
+	}
+	return s.stepsOf(ls, func() (bool, error) {
+		if ls.Cursor() >= n {
+			return false, nil
+		}
+		return ls.Step()
+	})
+}
+
+// steps runs step until it returns false or an error, in slices (see
+// sliceSteps), checking the budgets after each slice.
+func (s *session) steps(step func() (bool, error)) error { return s.stepsOf(s.ls, step) }
+
+func (s *session) stepsOf(ls *lesson.Session, step func() (bool, error)) error {
+	for slice := 0; ; slice++ {
+		more, err := true, error(nil)
+		turn := s.srv.turn
+		if slice > 0 {
+			turn = s.srv.bulkTurn
+		}
+		turn(func() {
+			start := time.Now()
+			for i := 0; i < sliceSteps && time.Since(start) < sliceTime; i++ {
+				if more, err = step(); err != nil || !more {
+					return
+				}
+			}
+		})
+		if err != nil {
+			return err
+		}
+		if ls == s.ls {
+			if err := s.account(); err != nil {
+				return err
+			}
+		} else if c := cost(ls); c > s.srv.limits.MaxSessionMemory {
+			return fmt.Errorf("the run stopped at step %d: it holds about %s, over a session's memory budget of %s",
+				ls.Cursor(), mib(c), mib(s.srv.limits.MaxSessionMemory))
+		}
+		if !more {
+			return nil
+		}
+	}
 }
 
 // load replaces the session's world with a scenario from the catalog or
@@ -289,7 +383,9 @@ func (s *session) load(r *Request) error {
 	var sc *scenario.Scenario
 	custom := r.YAML != ""
 	if custom {
-		f, errs := s.srv.parse(r.YAML)
+		var f *scenario.File
+		var errs lineErrors
+		s.srv.turn(func() { f, errs = s.srv.parse(r.YAML) })
 		if errs != nil {
 			return errs
 		}
@@ -318,22 +414,26 @@ func (s *session) load(r *Request) error {
 		return err
 	}
 	if r.Actions != nil {
+		if err := scenario.CheckSchedule(sc, r.Actions); err != nil {
+			return err
+		}
 		sc.Schedule = append([]scenario.Action(nil), r.Actions...)
 	}
 	seed := sc.Seed
 	if r.Seed != nil {
 		seed = *r.Seed
 	}
-	ls, err := lesson.NewSessionOn(sc, seed, s.srv.opts.Servers)
+	if err := s.srv.checkBudget(sc); err != nil {
+		return err
+	}
+	var ls *lesson.Session
+	var err error
+	s.srv.turn(func() { ls, err = lesson.NewSessionOn(sc, seed, s.srv.opts.Servers) })
 	if err != nil {
 		return err
 	}
 	if r.Step != nil {
-		if err := s.srv.capStepsOf(*r.Step); err != nil {
-			ls.Close()
-			return err
-		}
-		if err := ls.Seek(*r.Step); err != nil {
+		if err := seekIn(s, ls, *r.Step); err != nil {
 			ls.Close()
 			return err
 		}
@@ -343,7 +443,7 @@ func (s *session) load(r *Request) error {
 		s.ls.Close()
 	}
 	s.ls, s.custom, s.valid = ls, custom, 0
-	return nil
+	return s.account()
 }
 
 // setPlaying starts or stops the play ticker.
@@ -361,7 +461,7 @@ func (s *session) setPlaying(on bool) {
 // interval is the ticker period: at most 30 ticks a second, several steps
 // a tick beyond that.
 func (s *session) interval() time.Duration {
-	return time.Duration(float64(time.Second) / math.Min(s.speed, 30))
+	return max(time.Duration(float64(time.Second)/math.Min(s.speed, 30)), time.Millisecond)
 }
 
 func (s *session) playTick() {
@@ -369,19 +469,21 @@ func (s *session) playTick() {
 		return
 	}
 	n := int(math.Ceil(s.speed / 30))
-	for i := 0; i < n; i++ {
-		if s.capSteps(s.ls.Cursor()+1) != nil {
-			s.setPlaying(false)
-			break
+	err := s.steps(func() (bool, error) {
+		if n == 0 {
+			return false, nil
 		}
-		ok, err := s.ls.Step()
-		if err != nil || !ok {
-			s.setPlaying(false)
-			break
+		n--
+		if err := s.capSteps(s.ls.Cursor() + 1); err != nil {
+			return false, err
 		}
-	}
-	if s.ls.Run().Done() {
+		return s.ls.Step()
+	})
+	if err != nil || s.ls.Run().Done() {
 		s.setPlaying(false)
+	}
+	if err != nil && s.conn != nil {
+		s.conn.enqueue(&Message{Type: "error", Error: err.Error()})
 	}
 	s.push(0)
 }

@@ -248,6 +248,7 @@ func (w *World) begin() bool {
 		return false
 	}
 	if w.step >= w.cfg.MaxSteps {
+		w.capped = true
 		w.finish()
 		return false
 	}
@@ -268,6 +269,10 @@ func (w *World) begin() bool {
 }
 
 func (w *World) finish() { w.ended = true }
+
+// Capped reports whether the run was stopped by its step cap
+// (Config.MaxSteps) rather than ending by itself or at its horizon.
+func (w *World) Capped() bool { return w.capped }
 
 // advance moves the virtual clock forward to t (never back).
 func (w *World) advance(t time.Duration) {

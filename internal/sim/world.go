@@ -74,6 +74,7 @@ type World struct {
 	watchers []func(*Event)
 	triggers []*trigger
 	ended    bool
+	capped   bool // stopped by MaxSteps
 	closed   bool
 	ext      extensions // services, replication links, fencing tokens (service.go, replica.go)
 }
@@ -111,6 +112,21 @@ func (w *World) Log() []*Event { return w.log }
 
 // Events counts the events emitted so far, logged or not.
 func (w *World) Events() int { return w.seq }
+
+// Threads counts the client threads made and not yet ended. Each holds a
+// coroutine, with a stack of its own, until it ends: with the log, the
+// main cost of a world in memory.
+func (w *World) Threads() int {
+	n := 0
+	for _, p := range w.procs {
+		for _, th := range p.threads {
+			if !th.done {
+				n++
+			}
+		}
+	}
+	return n
+}
 
 // Ended reports whether the run is over (nothing left to do, horizon or
 // step cap reached).

@@ -64,3 +64,23 @@ func TestTwoClientsInterleave(t *testing.T) {
 		t.Fatalf("deductions = %d, want 2 (both read stock 1)", got)
 	}
 }
+
+// A run stopped by its step cap says so; one that ends by itself does not.
+func TestCappedSaysTheStepCapStoppedTheRun(t *testing.T) {
+	w := New(Config{Seed: 1, MaxSteps: 3})
+	t.Cleanup(w.Close)
+	w.AddNode("redis")
+	if err := w.Init("redis", map[string]string{"stock": "1"}, []string{"stock"}); err != nil {
+		t.Fatal(err)
+	}
+	w.AddClient("A", deduct(10*time.Millisecond), ClientOptions{})
+	w.Run()
+	if !w.Capped() || w.Steps() != 3 {
+		t.Errorf("MaxSteps 3: expected the run capped at step 3, got capped=%v at step %d", w.Capped(), w.Steps())
+	}
+	whole := newStockWorld(t, 1)
+	whole.Run()
+	if whole.Capped() {
+		t.Errorf("a run that ends by itself: expected not capped, got capped at step %d", whole.Steps())
+	}
+}

@@ -1,0 +1,64 @@
+package realredis_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/realredis"
+	"github.com/lockstep/lockstep/internal/realredis/redistest"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// A server process that dies mid-run leaves its run's keys on Redis; the
+// next start of the same instance removes them before anything else, and
+// leaves other keys alone.
+func TestARestartRemovesWhatACrashLeft(t *testing.T) {
+	s := redistest.Start(t)
+	targets, err := realredis.ParseURLs("redis://"+s.Addr, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := realredis.NewServersFor(targets, false, "host-8080")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := cat.Find("no-lock-oversell")
+	r, err := lesson.BuildOn(sc, sc.Seed, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	for i := 0; i < 5 && r.Step(); i++ {
+	}
+	// The process dies here: r is not closed (until the test ends).
+	left, err := realredis.Leftover(targets[0])
+	if err != nil || left == 0 {
+		t.Fatalf("after a crash mid-run: expected keys left under %s, got %d (%v)", realredis.PrefixRoot, left, err)
+	}
+	ctx := context.Background()
+	admin := s.Client()
+	defer admin.Close()
+	if err := admin.Set(ctx, realredis.PrefixRoot+"host-9090.abc:stock", "7", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+
+	again, err := realredis.NewServersFor(targets, true, "host-8080")
+	if err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	if again.Swept() != left {
+		t.Errorf("restart: expected the %d keys of the crashed run removed, got %d", left, again.Swept())
+	}
+	if v, _ := admin.Get(ctx, realredis.PrefixRoot+"host-9090.abc:stock").Result(); v != "7" {
+		t.Errorf("another instance's key: expected it untouched (7), got %q", v)
+	}
+	if n, _ := realredis.Leftover(targets[0]); n != 1 {
+		t.Errorf("after the restart: expected only the other instance's key left, got %d keys", n)
+	}
+}

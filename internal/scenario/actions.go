@@ -1,0 +1,86 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+)
+
+// ErrBadAction starts the error of an action refused by CheckFault or
+// CheckSchedule.
+var ErrBadAction = errors.New("scenario: bad action")
+
+// CheckFault validates a fault that a viewer injects now into a run of s:
+// its kind, its client or node (one s declares) and its amounts, within the
+// same limits as a fault in a file (MaxDuration). At and On are ignored: an
+// injected fault happens at the cursor.
+func CheckFault(s *Scenario, f Fault) error {
+	f.At, f.On = nil, nil
+	return checkActions(s, "fault", []Action{{Fault: f}}, false)
+}
+
+// CheckSchedule validates recorded actions sent with a run to replay (a
+// share link, a saved session) before any of them is replayed: at most
+// MaxSchedule of them, in step order, each a manual step of a declared
+// client or a valid fault.
+func CheckSchedule(s *Scenario, actions []Action) error {
+	if len(actions) > MaxSchedule {
+		return fmt.Errorf("%w: %d actions; the limit is %d", ErrBadAction, len(actions), MaxSchedule)
+	}
+	return checkActions(s, "actions", actions, true)
+}
+
+func checkActions(s *Scenario, name string, actions []Action, schedule bool) error {
+	c := &checker{d: &decoder{r: &report{}, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}, bad: map[string]bool{}}, flat: true}
+	sc := &scope{horizon: DefaultHorizon}
+	for _, cl := range s.Clients {
+		sc.clients = append(sc.clients, cl.Name)
+	}
+	for _, n := range s.Nodes {
+		sc.nodes = append(sc.nodes, n.Name)
+	}
+	if len(s.Nodes) == 0 {
+		sc.nodes = []string{"redis"}
+	}
+	last := 0
+	for i := range actions {
+		a := &actions[i]
+		p := name
+		if schedule {
+			p = fmt.Sprintf("%s[%d]", name, i)
+			switch {
+			case a.Step < 0:
+				c.at(p+".step", "step cannot be negative, got %d", a.Step)
+			case a.Step < last:
+				c.at(p+".step", "step %d comes before the step of the action above it (%d): actions go in step order", a.Step, last)
+			}
+			last = max(last, a.Step)
+			if a.At != nil || a.On != nil {
+				c.at(p, "a recorded action happens at a step: it takes step:, not at: or on:")
+			}
+		}
+		if a.For < 0 {
+			c.at(p+".for", "for cannot be negative, got %s", a.For.D())
+		}
+		if a.For.D() > MaxDuration {
+			c.at(p+".for", "for %s is longer than the limit of %s", a.For.D(), fmtDuration(MaxDuration))
+		}
+		if a.By.D() > MaxDuration || a.By.D() < -MaxDuration {
+			c.at(p+".by", "by %s is longer than the limit of %s", a.By.D(), fmtDuration(MaxDuration))
+		}
+		c.fault(&a.Fault, p, sc, schedule)
+		if len(c.d.r.errs) >= MaxReported {
+			break
+		}
+	}
+	if len(c.d.r.errs) == 0 {
+		return nil
+	}
+	msgs := make([]string, 0, len(c.d.r.errs))
+	for _, e := range c.d.r.errs {
+		msgs = append(msgs, e.Msg)
+	}
+	return fmt.Errorf("%w: %s", ErrBadAction, strings.Join(msgs, "; "))
+}

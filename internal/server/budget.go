@@ -1,0 +1,168 @@
+package server
+
+import (
+	"cmp"
+	"fmt"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// What a session's world costs in memory, estimated from what it holds.
+// Measured after a GC (runtime.MemStats, heap and stacks) with the built-in
+// lessons (about 2 KiB per event, the world included) and a scenario of
+// 16 clients x 64 threads (about 4 KiB per live thread, 1 KiB per event).
+const (
+	baseCost   = 256 << 10 // a world: its nodes, clients, checker, miniredis
+	eventCost  = 1536      // one logged event with its key states
+	threadCost = 4 << 10   // one live client thread: a coroutine and its stack
+	keyCost    = 512       // one key of a scenario's data, on one node and in the init event
+)
+
+// Slices of engine work: a long seek or play runs in slices of at most
+// sliceSteps steps or sliceTime, each holding one of the server's engine
+// slots (one per CPU), so that other sessions' requests wait for a slice,
+// never for a whole seek.
+const (
+	sliceSteps = 256
+	sliceTime  = 4 * time.Millisecond
+)
+
+// cost estimates the memory a session's world holds now.
+func cost(ls *lesson.Session) int64 {
+	w := ls.Run().World
+	return baseCost + dataCost(ls.Scenario()) + int64(len(w.Log()))*eventCost + int64(w.Threads())*threadCost
+}
+
+// dataCost is what a scenario's data costs: its keys, written to every
+// node.
+func dataCost(sc *scenario.Scenario) int64 {
+	return int64(len(sc.Data)) * int64(len(lesson.NodeNames(sc))) * keyCost
+}
+
+// plannedThreads is the most client threads a scenario can hold at once:
+// a client's main thread, and with a thread pool one thread per request
+// (each waits for a pool thread from the start).
+func plannedThreads(sc *scenario.Scenario) int {
+	n := 0
+	for _, c := range sc.Clients {
+		n++
+		if c.Threads > 0 {
+			n += max(c.Requests, 1)
+		}
+	}
+	return n
+}
+
+// mib writes a byte count in MiB for messages.
+func mib(n int64) string { return fmt.Sprintf("%d MiB", (n+(1<<20)-1)>>20) }
+
+// checkBudget refuses, before it is built, a scenario whose threads or
+// data alone would exceed a session's memory budget.
+func (s *Server) checkBudget(sc *scenario.Scenario) error {
+	th := plannedThreads(sc)
+	if need := baseCost + int64(th)*threadCost; need > s.limits.MaxSessionMemory {
+		return fmt.Errorf("scenario %s would hold up to %d client threads at once (a thread per request in a thread pool), about %s: over a session's memory budget of %s (fewer requests or no threads: fits)",
+			sc.ID, th, mib(need), mib(s.limits.MaxSessionMemory))
+	}
+	if need := baseCost + dataCost(sc); need > s.limits.MaxSessionMemory {
+		return fmt.Errorf("scenario %s writes %d data keys to each of its %d nodes, about %s: over a session's memory budget of %s",
+			sc.ID, len(sc.Data), len(lesson.NodeNames(sc)), mib(need), mib(s.limits.MaxSessionMemory))
+	}
+	return nil
+}
+
+// turn runs f holding one of the server's engine slots.
+func (s *Server) turn(f func()) {
+	s.cpu <- struct{}{}
+	defer func() { <-s.cpu }()
+	f()
+}
+
+// bulkTurn runs f, a slice of long work after its first, holding one of
+// the bulk slots as well: long work may use all CPUs but one, which stays
+// for the short requests of other sessions.
+func (s *Server) bulkTurn(f func()) {
+	s.bulk <- struct{}{}
+	defer func() { <-s.bulk }()
+	s.turn(f)
+}
+
+// account records what the session's world costs now and holds it to the
+// session's budget and the server's. Over the server's, it first evicts
+// idle sessions (those with no socket), the longest idle first.
+func (s *session) account() error {
+	select {
+	case <-s.quit:
+		s.setCost(0)
+		return fmt.Errorf("this session was evicted to free memory for others: reload the page")
+	default:
+	}
+	if s.ls == nil {
+		s.setCost(0)
+		return nil
+	}
+	c := cost(s.ls)
+	s.setCost(c)
+	lim := s.srv.limits
+	w := s.ls.Run().World
+	if c > lim.MaxSessionMemory {
+		return fmt.Errorf("the run stopped at step %d: it holds %d events and %d client threads, about %s, over a session's memory budget of %s",
+			s.ls.Cursor(), len(w.Log()), w.Threads(), mib(c), mib(lim.MaxSessionMemory))
+	}
+	if s.srv.total.Load() > lim.MaxMemory {
+		s.srv.evictIdle(s)
+	}
+	if t := s.srv.total.Load(); t > lim.MaxMemory {
+		return fmt.Errorf("the run stopped at step %d: the server's memory budget of %s is in use by other sessions (about %s): try again later, or step back",
+			s.ls.Cursor(), mib(lim.MaxMemory), mib(t))
+	}
+	return nil
+}
+
+// setCost records the session's cost in its own count and the server's.
+func (s *session) setCost(c int64) {
+	old := s.cost.Swap(c)
+	s.srv.total.Add(c - old)
+}
+
+// evictIdle ends sessions with no socket, the longest idle first, until
+// the server is back under its memory budget. It does not wait for them
+// (an idle session may itself be evicting): each releases its world as
+// its goroutine ends, and its cost no longer counts from now on.
+func (s *Server) evictIdle(except *session) {
+	s.mu.Lock()
+	var idle []*session
+	for _, sess := range s.sessions {
+		if sess != except && sess.open.Load() == 0 {
+			idle = append(idle, sess)
+		}
+	}
+	slices.SortFunc(idle, func(a, b *session) int { return cmp.Compare(a.used.Load(), b.used.Load()) })
+	gone := 0
+	for _, sess := range idle {
+		if s.total.Load() <= s.limits.MaxMemory {
+			break
+		}
+		delete(s.sessions, sess.id)
+		sess.end()
+		sess.setCost(0) // its world is released as its goroutine ends; it adds no more (see account)
+		gone++
+	}
+	s.mu.Unlock()
+	if gone > 0 {
+		s.opts.Logf("memory: evicted %d idle sessions to stay under the budget of %s", gone, mib(s.limits.MaxMemory))
+	}
+}
+
+// engineSlots is how many sessions may run engine work at once: one per
+// CPU.
+func engineSlots() int { return max(runtime.GOMAXPROCS(0), 1) }
+
+// bulkSlots is how many sessions may run long work (the slices after the
+// first of a seek, a step of many, a fast play) at once: one per CPU but
+// one.
+func bulkSlots() int { return max(engineSlots()-1, 1) }

@@ -1,0 +1,200 @@
+package server
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// heavyYAML is the scenario of the report that took 45 MB a session: 16
+// clients with a pool of 64 threads each, 1 µs of work and retry, a
+// 10-minute horizon; requests per client as given.
+func heavyYAML(requests int) string {
+	var b strings.Builder
+	b.WriteString("scenarios:\n  - id: heavy\n    title: {en: heavy}\n    horizon: 10m\n    data: {stock: \"1000000\"}\n    clients:\n")
+	for i := 1; i <= 16; i++ {
+		fmt.Fprintf(&b, "      - {name: C%d, algorithm: set-nx-ex-blind-del, params: {ttl: 3s, retry: 1us}, threads: 64, requests: %d, work: 1us}\n", i, requests)
+	}
+	b.WriteString("    expect: [safe]\n")
+	return b.String()
+}
+
+// A scenario whose thread pools alone would outgrow a session's budget is
+// refused before it is built, with an error naming the budget.
+func TestAScenarioTooBigForTheBudgetIsRefused(t *testing.T) {
+	_, url := newTestServer(t, Limits{})
+	c, _, _ := dial(t, url, "")
+	c.hello("")
+	c.send(map[string]any{"op": "load", "yaml": heavyYAML(1000)})
+	e := c.next("error")
+	if !strings.Contains(e.Error, "16016 client threads") || !strings.Contains(e.Error, "session's memory budget of 32 MiB") {
+		t.Errorf("heavy scenario: expected a refusal naming 16016 threads and the 32 MiB budget, got %q", e.Error)
+	}
+}
+
+// A run that grows past a session's budget stops where it is, with an
+// error naming the budget; the session keeps what it had and can step back.
+func TestARunStopsAtTheSessionBudget(t *testing.T) {
+	_, url := newTestServer(t, Limits{MaxSessionMemory: 1 << 20})
+	c, _, _ := dial(t, url, "")
+	c.hello("")
+	c.send(map[string]any{"op": "load", "scenario": "redlock-pause-in-flight"})
+	c.next("state")
+	c.send(map[string]any{"op": "seek", "step": 5000})
+	e := c.next("error")
+	if !strings.Contains(e.Error, "over a session's memory budget of 1 MiB") {
+		t.Fatalf("seek past the budget: expected an error naming the 1 MiB budget, got %q", e.Error)
+	}
+	s := c.next("state")
+	if s.Snap.Ended || s.Snap.Step == 0 {
+		t.Errorf("seek past the budget: expected the run stopped part way, got step %d ended=%v", s.Snap.Step, s.Snap.Ended)
+	}
+	c.send(map[string]any{"op": "seek", "step": 10})
+	if s := c.next("state"); s.Snap.Step != 10 {
+		t.Errorf("after the budget: expected to seek back to 10, got %d", s.Snap.Step)
+	}
+}
+
+// Over the server's budget, idle sessions (no socket) make room first, the
+// longest idle first; when the rest belong to open sockets, the run that
+// grew stops with an error naming the server's budget.
+func TestTheServerBudgetEvictsIdleSessionsFirst(t *testing.T) {
+	app, url := newTestServer(t, Limits{MaxMemory: 2 << 20})
+	idle, _, _ := dial(t, url, "")
+	idleID := idle.hello("").Session
+	idle.send(map[string]any{"op": "load", "scenario": "redlock-pause-in-flight"})
+	idle.next("state")
+	idle.send(map[string]any{"op": "seek", "step": 600})
+	idle.next("state")
+	idle.ws.Close()
+
+	busy, _, _ := dial(t, url, "")
+	busy.hello("")
+	busy.send(map[string]any{"op": "load", "scenario": "redlock-pause-after-acquire"})
+	busy.next("state")
+	busy.send(map[string]any{"op": "seek", "step": 5000})
+	if s := busy.next("state"); !s.Snap.Ended {
+		t.Fatalf("the busy session: expected it to run to its end once the idle one made room, got step %d", s.Snap.Step)
+	}
+	if n := app.Sessions(); n != 1 {
+		t.Errorf("expected the idle session evicted (1 session left), got %d", n)
+	}
+	back, _, _ := dial(t, url, "")
+	if w := back.hello(idleID); w.Session == idleID {
+		t.Errorf("the evicted session %s: expected a new session on resume, got the same", idleID)
+	}
+
+	third, _, _ := dial(t, url, "")
+	third.hello("")
+	third.send(map[string]any{"op": "load", "scenario": "redlock-pause-in-flight"})
+	third.next("state")
+	third.send(map[string]any{"op": "seek", "step": 5000})
+	if e := third.next("error"); !strings.Contains(e.Error, "server's memory budget of 2 MiB") {
+		t.Errorf("no idle session left: expected an error naming the server's 2 MiB budget, got %q", e.Error)
+	}
+}
+
+// However many sessions run the heavy scenario (with as many requests as
+// the session budget lets it load), the server's memory stays near its
+// budget: each run stops at its own.
+func TestHeavySessionsStayWithinTheBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the heavy scenario")
+	}
+	lim := Limits{MaxSessionMemory: 8 << 20, MaxMemory: 16 << 20}
+	_, url := newTestServer(t, lim)
+	before := heapNow()
+	var socks []*client
+	for range 4 {
+		c, _, _ := dial(t, url, "")
+		c.hello("")
+		c.send(map[string]any{"op": "load", "yaml": heavyYAML(100)})
+		c.next("state")
+		socks = append(socks, c)
+	}
+	for _, c := range socks {
+		c.send(map[string]any{"op": "seek", "step": 50000})
+	}
+	for i, c := range socks {
+		if e := c.next("error"); !strings.Contains(e.Error, "memory budget") {
+			t.Errorf("heavy session %d: expected to stop at a memory budget, got %q", i, e.Error)
+		}
+	}
+	grew := heapNow() - before
+	t.Logf("4 heavy sessions, each stopped at its budget: the heap grew by %s", mib(grew))
+	if grew > 2*lim.MaxMemory {
+		t.Errorf("4 heavy sessions: expected the heap to grow by at most twice the %s budget, it grew by %s", mib(lim.MaxMemory), mib(grew))
+	}
+}
+
+func heapNow() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapInuse + m.StackInuse)
+}
+
+// Two sessions seeking back and forth through the heavy scenario leave a
+// third its latency: their seeks run in slices and may use all CPUs but
+// one, so its steps wait for a slice at most, never for a whole seek.
+func TestLongSeeksShareTheEngine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the heavy scenario")
+	}
+	_, url := newTestServer(t, Limits{})
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 2 {
+		h, _, _ := dial(t, url, "")
+		h.hello("")
+		h.send(map[string]any{"op": "load", "yaml": heavyYAML(100)})
+		h.next("state")
+		wg.Add(1)
+		go func() { // seek 0 <-> 20000 until told to stop
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				h.id++
+				if h.ws.WriteJSON(map[string]any{"op": "seek", "step": 20000 * (1 - i%2), "id": h.id}) != nil {
+					return
+				}
+				for {
+					var m Message
+					if h.ws.ReadJSON(&m) != nil {
+						return
+					}
+					if m.Re == h.id {
+						break
+					}
+				}
+			}
+		}()
+	}
+	defer func() { close(stop); wg.Wait() }()
+	time.Sleep(300 * time.Millisecond) // the seeks are under way
+	c, _, _ := dial(t, url, "")
+	c.hello("")
+	c.send(map[string]any{"op": "load", "scenario": "redlock-pause-in-flight"})
+	c.next("state")
+	var took []time.Duration
+	for range 60 {
+		start := time.Now()
+		c.send(map[string]any{"op": "step"})
+		c.next("state")
+		took = append(took, time.Since(start))
+	}
+	slices.Sort(took)
+	p50, p90 := took[len(took)/2], took[len(took)*9/10]
+	t.Logf("step round trip during two heavy seeks: p50 %s, p90 %s, max %s", p50, p90, took[len(took)-1])
+	if p90 > 10*time.Millisecond && !raceDetector {
+		t.Errorf("a step while two heavy seeks run: expected 9 in 10 under 10ms, got p90 %s (all: %v)", p90, took)
+	}
+}

@@ -1,0 +1,114 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// ops are the requests a browser may send, each with the arguments it reads.
+var ops = map[string]bool{
+	"hello": true, "load": true, "check": true, "step": true, "step-client": true, "back": true,
+	"seek": true, "play": true, "pause": true, "inject": true, "reset": true, "seed": true,
+	"export-yaml": true, "sync": true,
+}
+
+// validate checks a request's arguments against the server's limits before
+// the request reaches its session: every number in range, every argument
+// the op needs present. The arguments that depend on the loaded scenario
+// (a fault's client, recorded actions) are checked by the session, before
+// anything is applied.
+func validate(r *Request, lim Limits) error {
+	if r.Op == "" {
+		return fmt.Errorf("the request has no op (see docs/protocol.md)")
+	}
+	if !ops[r.Op] {
+		return fmt.Errorf("unknown op %q (see docs/protocol.md)", short(r.Op))
+	}
+	if r.ID < 0 {
+		return fmt.Errorf("%s: id %d is negative: ids count up from 1", r.Op, r.ID)
+	}
+	if len(r.Session) > 64 {
+		return fmt.Errorf("hello: a session id is 32 hex digits, got %d characters", len(r.Session))
+	}
+	if len(r.Scenario) > 200 || len(r.Client) > 200 {
+		return fmt.Errorf("%s: a scenario or client name is at most 200 characters", r.Op)
+	}
+	switch r.Op {
+	case "step":
+		if r.N < 0 {
+			return fmt.Errorf("step: n %d is negative: give how many steps to take, 1 or more", r.N)
+		}
+		if r.N > lim.MaxSteps {
+			return fmt.Errorf("step: n %d is over the cap of %d steps", r.N, lim.MaxSteps)
+		}
+	case "seek", "load":
+		if r.Op == "seek" && r.Step == nil {
+			return fmt.Errorf("seek: step is missing")
+		}
+		if r.Step != nil && *r.Step < 0 {
+			return fmt.Errorf("%s: step %d is negative: steps count from 0", r.Op, *r.Step)
+		}
+		if r.Step != nil && *r.Step > lim.MaxSteps {
+			return fmt.Errorf("%s: step %d is over the session's cap of %d steps", r.Op, *r.Step, lim.MaxSteps)
+		}
+		if r.Op == "load" && r.Scenario == "" && r.YAML == "" {
+			return fmt.Errorf("load: give a scenario id or yaml")
+		}
+	case "play":
+		if err := checkSpeed(r.Speed, lim); err != nil {
+			return err
+		}
+	case "step-client":
+		if r.Client == "" {
+			return fmt.Errorf("step-client: which client? (client is empty)")
+		}
+	case "inject":
+		if r.Fault == nil {
+			return fmt.Errorf("inject: fault is missing")
+		}
+	case "seed":
+		if r.Seed == nil {
+			return fmt.Errorf("seed: seed is missing")
+		}
+	}
+	return nil
+}
+
+// checkSpeed accepts 0 (keep the current speed) or a speed between the
+// caps.
+func checkSpeed(v float64, lim Limits) error {
+	switch {
+	case v == 0:
+		return nil
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Errorf("play: speed must be a number of steps per second")
+	case v < 0:
+		return fmt.Errorf("play: speed %g is negative: give steps per second, from %g to %g", v, MinSpeed, lim.MaxSpeed)
+	case v < MinSpeed:
+		return fmt.Errorf("play: speed %g is under the floor of %g steps per second", v, MinSpeed)
+	case v > lim.MaxSpeed:
+		return fmt.Errorf("play: speed %g is over the cap of %g steps per second", v, lim.MaxSpeed)
+	}
+	return nil
+}
+
+// short cuts a string quoted in an error to a readable length.
+func short(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// idOf finds the id of a request that does not decode, so that its error
+// still answers it; 0 when there is none.
+func idOf(data []byte) int {
+	var r struct {
+		ID int `json:"id"`
+	}
+	if json.Unmarshal(data, &r) != nil || r.ID < 0 {
+		return 0
+	}
+	return r.ID
+}
