@@ -56,7 +56,12 @@ type Checker struct {
 	rules    []rule
 	found    []string
 	finished bool
+	short    bool // the run was stopped before its horizon
 }
+
+// StoppedShort tells the checker that the run ends before its horizon
+// (a step cap stopped it): a "safe" then says so.
+func (c *Checker) StoppedShort() { c.short = true }
 
 // New makes a checker with every rule of the catalog, in the order their
 // verdicts are reported at the horizon.
@@ -115,7 +120,11 @@ func (c *Checker) Finish() []sim.Event {
 		out = append(out, r.finish(c.model)...)
 	}
 	c.note(out)
-	if len(c.found) == 0 {
+	if len(c.found) == 0 && c.short {
+		out = append(out, c.note([]sim.Event{verdict(Safe, nil,
+			"No invariant was broken in the steps run, but the run was stopped before its horizon: what came after is unknown.",
+			"在已运行的步数内没有任何不变量被打破，但运行在观察时间结束前就被停止了：之后会发生什么无从得知。")})...)
+	} else if len(c.found) == 0 {
 		out = append(out, c.note([]sim.Event{verdict(Safe, nil,
 			"No invariant was broken within the horizon.",
 			"在观察时间内没有任何不变量被打破：安全。")})...)

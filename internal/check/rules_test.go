@@ -2,6 +2,7 @@ package check
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,5 +126,16 @@ func TestARemovalAfterTheExpiryTimeIsAnExpiry(t *testing.T) {
 	}
 	if got := run(3100 * time.Millisecond); !slices.Equal(got, []string{Safe}) {
 		t.Fatalf("DEL after the lease's expiry time: want [safe], got %v", got)
+	}
+}
+
+// A run that a step cap stopped before its horizon is safe only as far as
+// it went, and its verdict says so.
+func TestASafeRunStoppedShortSaysSo(t *testing.T) {
+	c := New(Options{Locks: []string{"lock"}})
+	c.StoppedShort()
+	vs := c.Finish()
+	if len(vs) != 1 || vs[0].Name != Safe || !strings.Contains(vs[0].Say.En, "stopped before its horizon") {
+		t.Fatalf("want one safe verdict that says the run was stopped, got %+v", vs)
 	}
 }

@@ -359,6 +359,9 @@ func (r *Run) finish() {
 		return
 	}
 	r.done = true
+	if r.World.Capped() {
+		r.Checker.StoppedShort()
+	}
 	for _, v := range r.Checker.Finish() {
 		r.World.Emit(v)
 	}
