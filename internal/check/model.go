@@ -78,7 +78,6 @@ type model struct {
 	promoted   map[string]bool    // replicas promoted by a failover
 	unanswered map[int]int        // request -> seq of its lost or timeout event
 	sent       map[int]thread     // request -> the thread that sent it
-	last       *sim.Event
 }
 
 // entry is a thread inside a lock, since its enter mark.
@@ -178,7 +177,6 @@ func (m *model) slots() []*slot {
 // observe applies one event to the model and returns what it did to the
 // keys' holders.
 func (m *model) observe(e *sim.Event) []change {
-	m.last = e
 	switch e.Kind {
 	case sim.KindMark:
 		m.mark(e)
