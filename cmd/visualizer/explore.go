@@ -30,6 +30,7 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	limit := fs.Duration("time", 10*time.Second, "wall-clock time limit of the search")
 	runs := fs.Int("runs", explore.DefaultRuns, "the most schedules to run")
 	seed := fs.Int64("seed", 0, "seed of the search (random and pct)")
+	depth := fs.Int("depth", 3, "pct: the bug depth d (d-1 priority change points)")
 	neutral := fs.Bool("neutral", false, "remove the scenario's scripted faults, schedule and narration first")
 	noShrink := fs.Bool("no-shrink", false, "print the violating schedule as found")
 	want := fs.String("want", "", "look only for these verdicts, e.g. mutual-exclusion,foreign-unlock (default: any violation)")
@@ -76,7 +77,7 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *neutral {
 		sc = explore.Neutral(sc, nil)
 	}
-	opt := explore.Options{Strategy: *strategy, Seed: *seed, Budget: e, Runs: *runs, NoShrink: *noShrink}
+	opt := explore.Options{Strategy: *strategy, Seed: *seed, Budget: e, Runs: *runs, NoShrink: *noShrink, Depth: *depth}
 	for _, v := range strings.Split(*want, ",") {
 		if v = strings.TrimSpace(v); v == "" {
 			continue

@@ -28,6 +28,8 @@ type Request struct {
 	Fault    *scenario.Fault `json:"fault,omitempty"`    // inject
 	Speed    float64         `json:"speed,omitempty"`    // play: steps per second
 	Have     *int            `json:"have,omitempty"`     // hello: how many events the browser holds
+	Strategy string          `json:"strategy,omitempty"` // explore: random, pct or exhaustive
+	Budget   string          `json:"budget,omitempty"`   // explore: a fault budget such as "pause:5s,crash"
 }
 
 // wireAction is a recorded action as the share link carries it.

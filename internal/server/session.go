@@ -38,6 +38,7 @@ type session struct {
 	playing bool
 	speed   float64
 	ticker  *time.Ticker
+	search  *search // the running search (explore.go), if any
 }
 
 func newSession(srv *Server, id string) *session {
@@ -77,6 +78,7 @@ func (s *session) stop() {
 func (s *session) loop() {
 	defer close(s.gone)
 	defer s.safely(func() {
+		s.cancelExplore()
 		s.setPlaying(false)
 		if s.ls != nil {
 			s.ls.Close()
@@ -291,6 +293,11 @@ func (s *session) apply(r *Request) (*Message, error) {
 		return &Message{Type: "yaml", Name: s.ls.Scenario().ID + "-recording.yaml", Text: string(b)}, nil
 	case "sync":
 		s.sent = 0
+	case "explore":
+		return s.startExplore(r)
+	case "explore-cancel":
+		s.cancelExplore()
+		return &Message{Type: "explore-cancelling"}, nil
 	default:
 		return nil, fmt.Errorf("unknown op %q (see docs/protocol.md)", r.Op)
 	}

@@ -9,6 +9,7 @@ import { Timeline } from './timeline.js';
 import { renderNarration, renderVerdict, renderKeys, renderPending, renderTargets } from './panels.js';
 import { t, pick, apply, KEYS } from './i18n.js';
 import { encodeRun, decodeRun, download } from './share.js';
+import { Explore } from './explore.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -33,6 +34,7 @@ const state = {
 };
 
 const link = new Link(onMessage, onStatus);
+const explorer = new Explore(link, () => state.lang);
 const tl = new Timeline({
   root: $('timeline'), canvas: $('tl-canvas'), scroll: $('tl-scroll'), spacer: $('tl-spacer'),
   list: $('tl-events'), lanes: $('lanes'),
@@ -49,6 +51,7 @@ function onStatus(s) {
 }
 
 function onMessage(m) {
+  if (explorer.onMessage(m)) return;
   switch (m.type) {
     case 'welcome':
       state.catalog = m.catalog || [];
@@ -151,6 +154,7 @@ function render() {
     if (c) opt.textContent = pick(c.title, st.lang);
   }
   apply(document, st.lang);
+  explorer.relabel();
   $('lang').textContent = st.lang === 'zh' ? 'English' : '中文';
   renderHelp();
   renderNarration($('narration'), $('narration-history'), st, goTo);

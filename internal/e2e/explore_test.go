@@ -1,0 +1,30 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/lockstep/lockstep/internal/server"
+)
+
+// "Find a bad schedule" on the blind DEL lesson with a pause budget: the
+// server finds the flaw and the page shows the shrunk run at its end, with
+// the search's moves as the run's actions and the result in the panel.
+func TestBrowserFindABadSchedule(t *testing.T) {
+	chromium(t)
+	url := startServer(t, server.Options{})
+	ctx := tab(t, startBrowser(t), true)
+	open(t, ctx, url)
+	load(t, ctx, "blind-del-slow-release")
+	do(t, ctx, "type a budget", chromedp.SetValue(chromedp.CSS(`[data-testid=explore-budget]`), "pause:5s"))
+	click(t, ctx, "explore-go")
+	waitFor(t, ctx, "the search's result", `document.querySelector('[data-testid=explore-status]').dataset.verdict === 'mutual-exclusion'`)
+	waitFor(t, ctx, "the shrunk run", `lockstep.state.snap.ended && lockstep.state.snap.actions.length > 0 && lockstep.state.snap.verdicts.includes('mutual-exclusion')`)
+	if got := text(t, ctx, "explore-status"); got == "" {
+		t.Errorf("the panel says nothing about the result")
+	}
+	if eval[bool](t, ctx, `document.querySelector('[data-testid=explore-cancel]').disabled`) != true {
+		t.Errorf("cancel is still enabled after the search ended")
+	}
+}

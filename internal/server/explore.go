@@ -1,0 +1,170 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/explore"
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// The budget of a search started from the browser ("Find a bad
+// schedule"): at most one per session, a few per server, each bounded in
+// wall-clock time and in schedules.
+const (
+	exploreTime      = 10 * time.Second       // per search
+	exploreRuns      = 5000                   // schedules per search
+	exploreAtOnce    = 2                      // searches running on the server at once
+	exploreProgress  = 250 * time.Millisecond // between progress messages
+	exploreFinishTry = 10 * time.Millisecond  // between attempts to hand the result to a busy session
+)
+
+// searching counts the searches running on this process.
+var searching atomic.Int32
+
+// search is a session's running search.
+type search struct {
+	cancel context.CancelFunc
+}
+
+// exploreSummary is the extra of explore-progress and explore-done.
+type exploreSummary struct {
+	Strategy  string         `json:"strategy"`
+	Budget    string         `json:"budget"`
+	Schedules int            `json:"schedules"`
+	Distinct  int            `json:"distinct"`
+	States    int            `json:"states"`
+	Best      string         `json:"best,omitempty"`     // progress: the first violation found so far
+	Complete  bool           `json:"complete,omitempty"` // done: exhaustive and every schedule covered
+	Cancelled bool           `json:"cancelled,omitempty"`
+	Counts    map[string]int `json:"counts,omitempty"`
+	Verdict   string         `json:"verdict,omitempty"` // done: the violation found ("": none)
+	Verdicts  []string       `json:"verdicts,omitempty"`
+	Moves     []wireAction   `json:"moves,omitempty"` // done: the schedule entries the search chose, now the session's actions
+}
+
+// startExplore starts a search of the loaded scenario with its scripted
+// faults and recorded schedule removed, and r.Budget (or, when empty, the
+// budget its own faults make). It answers at once; explore-progress
+// messages follow, then explore-done, and when a violation was found the
+// shrunk schedule is loaded as the session's run.
+func (s *session) startExplore(r *Request) (*Message, error) {
+	if s.srv.opts.Servers != nil {
+		return nil, fmt.Errorf("explore: a search runs on embedded Redis only, not on real servers")
+	}
+	if s.search != nil {
+		return nil, fmt.Errorf("explore: a search is already running (send explore-cancel to stop it)")
+	}
+	sc := s.ls.Scenario()
+	budget, _ := explore.LessonBudget(sc)
+	if r.Budget != "" {
+		var err error
+		if budget, err = explore.ParseBudget(r.Budget); err != nil {
+			return nil, err
+		}
+	}
+	strategy := r.Strategy
+	if strategy == "" {
+		strategy = explore.Random
+	}
+	if !slices.Contains(explore.Strategies, strategy) {
+		return nil, fmt.Errorf("%w %q (want %s)", explore.ErrStrategy, strategy, strings.Join(explore.Strategies, ", "))
+	}
+	if searching.Add(1) > exploreAtOnce {
+		searching.Add(-1)
+		return nil, fmt.Errorf("explore: %d searches are running on this server; try again shortly", exploreAtOnce)
+	}
+	e := &scenario.Explore{Faults: budget}
+	if sc.Explore != nil {
+		e.Steps, e.Horizon, e.Window = sc.Explore.Steps, sc.Explore.Horizon, sc.Explore.Window
+	}
+	neutral := explore.Neutral(sc, e)
+	ctx, cancel := context.WithTimeout(context.Background(), exploreTime)
+	s.search = &search{cancel: cancel}
+	summary := exploreSummary{Strategy: strategy, Budget: explore.BudgetText(budget)}
+	go func() {
+		defer searching.Add(-1)
+		defer cancel()
+		last := time.Now()
+		res, err := explore.Search(ctx, neutral, explore.Options{Strategy: strategy, Runs: exploreRuns,
+			Progress: func(p explore.Progress) {
+				if time.Since(last) < exploreProgress {
+					return
+				}
+				last = time.Now()
+				sum := summary
+				sum.Schedules, sum.Distinct, sum.States, sum.Best = p.Schedules, p.Distinct, p.States, p.Best
+				s.do(func() { s.sendExplore("explore-progress", sum, "") }) // dropped when the session is busy
+			}})
+		cancelled := errors.Is(ctx.Err(), context.Canceled)
+		finish := func() { s.finishExplore(summary, res, err, cancelled) }
+		for !s.do(finish) {
+			select {
+			case <-s.quit:
+				return
+			case <-time.After(exploreFinishTry):
+			}
+		}
+	}()
+	return &Message{Type: "explore-started", Extra: mustJSON(summary)}, nil
+}
+
+// cancelExplore stops the session's search, if any; its explore-done
+// follows.
+func (s *session) cancelExplore() {
+	if s.search != nil {
+		s.search.cancel()
+	}
+}
+
+// finishExplore runs on the session's goroutine when a search ends.
+func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err error, cancelled bool) {
+	s.search = nil
+	if err != nil {
+		s.sendExplore("explore-done", sum, err.Error())
+		return
+	}
+	sum.Schedules, sum.Distinct, sum.States = res.Schedules, res.Distinct, res.States
+	sum.Complete, sum.Cancelled, sum.Counts, sum.Verdict = res.Complete, cancelled, res.Counts, res.Verdict
+	if res.Recording != nil {
+		ls, err := lesson.NewSession(res.Recording, res.Recording.Seed)
+		if err != nil {
+			s.sendExplore("explore-done", sum, err.Error())
+			return
+		}
+		if err := ls.Seek(s.srv.limits.MaxSteps); err != nil {
+			ls.Close()
+			s.sendExplore("explore-done", sum, err.Error())
+			return
+		}
+		s.setPlaying(false)
+		s.ls.Close()
+		s.ls, s.custom, s.valid = ls, true, 0
+		sum.Verdicts, sum.Moves = res.Verdicts, res.Shrunk
+	}
+	s.sendExplore("explore-done", sum, "")
+	if res.Recording != nil {
+		s.push(0)
+	}
+}
+
+func (s *session) sendExplore(typ string, sum exploreSummary, errText string) {
+	if s.conn != nil {
+		s.conn.enqueue(&Message{Type: typ, Error: errText, Extra: mustJSON(sum)})
+	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // plain data: cannot fail
+	}
+	return b
+}

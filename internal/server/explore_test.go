@@ -1,0 +1,77 @@
+package server
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func exploreExtra(t *testing.T, m Message) exploreSummary {
+	t.Helper()
+	var sum exploreSummary
+	if err := json.Unmarshal(m.Extra, &sum); err != nil {
+		t.Fatalf("%s: extra %s: %v", m.Type, m.Extra, err)
+	}
+	return sum
+}
+
+// "Find a bad schedule" on the blind DEL lesson with a pause budget: the
+// search finds the flaw, and the shrunk schedule becomes the session's run,
+// at its end, with the search's moves as its actions.
+func TestExploreLoadsTheShrunkRun(t *testing.T) {
+	_, url := newTestServer(t, Limits{})
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "load", "scenario": "blind-del-slow-release"})
+	c.next("state")
+	c.send(map[string]any{"op": "explore", "budget": "pause:5s"})
+	c.next("explore-started")
+	done := c.next("explore-done")
+	sum := exploreExtra(t, done)
+	if done.Error != "" || sum.Verdict != "mutual-exclusion" || len(sum.Moves) == 0 {
+		t.Fatalf("want mutual-exclusion found with moves, got %q, %+v", done.Error, sum)
+	}
+	s := c.next("state")
+	if *s.From != 0 || !s.Snap.Ended || !slices.Contains(s.Snap.Verdicts, "mutual-exclusion") || len(s.Snap.Actions) != len(sum.Moves) {
+		t.Fatalf("want the shrunk run loaded at its end with its %d moves, got from %d, ended %v, verdicts %v, actions %v",
+			len(sum.Moves), *s.From, s.Snap.Ended, s.Snap.Verdicts, s.Snap.Actions)
+	}
+}
+
+// A search can be cancelled; a second one while one runs, a bad budget and
+// an unknown strategy are refused.
+func TestExploreCancelAndRefusals(t *testing.T) {
+	_, url := newTestServer(t, Limits{})
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "load", "scenario": "redlock-pause-after-acquire"})
+	c.next("state")
+	c.send(map[string]any{"op": "explore", "budget": "pause:1s", "strategy": "exhaustive"})
+	c.next("explore-started")
+	c.send(map[string]any{"op": "explore"})
+	if e := c.next("error"); !strings.Contains(e.Error, "already running") {
+		t.Errorf("a second search: got %q", e.Error)
+	}
+	c.send(map[string]any{"op": "explore-cancel"})
+	c.next("explore-cancelling")
+	if sum := exploreExtra(t, c.next("explore-done")); !sum.Cancelled || sum.Complete {
+		t.Errorf("want the search cancelled before covering everything, got %+v", sum)
+	}
+	for budget, want := range map[string]string{"pause": "needs a largest size", "partition:1s": "unknown fault"} {
+		c.send(map[string]any{"op": "explore", "budget": budget})
+		if e := c.next("error"); !strings.Contains(e.Error, want) {
+			t.Errorf("budget %q: got %q, want %q", budget, e.Error, want)
+		}
+	}
+	c.send(map[string]any{"op": "explore", "strategy": "dfs"})
+	if e := c.next("error"); !strings.Contains(e.Error, "unknown strategy") {
+		t.Errorf("strategy dfs: got %q", e.Error)
+	}
+}

@@ -1,0 +1,87 @@
+// "Find a bad schedule": the server searches the loaded scenario's
+// schedules (docs/explore.md) while this panel shows its progress; a
+// found schedule arrives as the session's new run, its moves listed here,
+// ready to step back through.
+
+const S = {
+  title: ['Find a bad schedule', '找一个出错的调度'],
+  find: ['Find', '搜索'],
+  cancel: ['Cancel', '取消'],
+  budget: ['Fault budget, e.g. pause:5s (empty: the lesson\'s own faults)', '故障预算，例如 pause:5s（留空：用本课自己的故障）'],
+  searching: ['Searching…', '搜索中…'],
+  progress: ['{n} schedules, {d} distinct, {s}s', '{n} 个调度，{d} 个不同，{s} 秒'],
+  found: ['Found {v} after {n} schedules; the shrunk run is loaded: {m} moves.', '搜索了 {n} 个调度后发现 {v}；精简后的运行已载入：{m} 个动作。'],
+  none: ['No violation in {n} schedules (the search stopped at its limit).', '{n} 个调度中没有发现问题（搜索已到上限）。'],
+  all: ['No violation in any of {n} schedules within the bound.', '在界限内的全部 {n} 个调度中都没有发现问题。'],
+  cancelled: ['Cancelled after {n} schedules.', '已取消，共搜索 {n} 个调度。'],
+  failed: ['The search failed: {e}', '搜索失败：{e}'],
+};
+
+const LIMIT_MS = 10000; // the server's time budget per search
+
+/** Explore drives the panel: find, cancel, progress, result. */
+export class Explore {
+  constructor(link, lang) {
+    this.link = link;
+    this.lang = lang; // () => 'en' | 'zh'
+    this.$ = (id) => document.getElementById(id);
+    this.started = 0;
+    this.$('explore-go').onclick = () => {
+      this.link.send('explore', { strategy: this.$('explore-strategy').value, budget: this.$('explore-budget').value.trim() });
+    };
+    this.$('explore-cancel').onclick = () => this.link.send('explore-cancel');
+    this.relabel();
+  }
+
+  tr(key, vars = {}) {
+    let s = S[key][this.lang() === 'zh' ? 1 : 0];
+    for (const [k, v] of Object.entries(vars)) s = s.replace('{' + k + '}', v);
+    return s;
+  }
+
+  /** relabel sets the panel's texts in the page's language. */
+  relabel() {
+    this.$('explore-title').textContent = this.tr('title');
+    this.$('explore-go').textContent = this.tr('find');
+    this.$('explore-cancel').textContent = this.tr('cancel');
+    this.$('explore-budget').placeholder = this.tr('budget');
+  }
+
+  busy(on) {
+    this.$('explore-go').disabled = on;
+    this.$('explore-cancel').disabled = !on;
+    this.$('explore-bar').hidden = !on;
+  }
+
+  status(text) { this.$('explore-status').textContent = text; }
+
+  /** onMessage handles explore-* messages; false for any other. */
+  onMessage(m) {
+    const x = m.extra || {};
+    switch (m.type) {
+      case 'explore-started':
+        this.started = performance.now();
+        this.busy(true);
+        this.$('explore-bar').value = 0;
+        this.status(this.tr('searching'));
+        return true;
+      case 'explore-progress': {
+        const ms = performance.now() - this.started;
+        this.$('explore-bar').value = Math.min(1, ms / LIMIT_MS);
+        this.status(this.tr('progress', { n: x.schedules, d: x.distinct, s: (ms / 1000).toFixed(1) }) + (x.best ? ' — ' + x.best : ''));
+        return true;
+      }
+      case 'explore-cancelling':
+        return true;
+      case 'explore-done':
+        this.busy(false);
+        if (m.error) this.status(this.tr('failed', { e: m.error }));
+        else if (x.verdict) this.status(this.tr('found', { v: x.verdict, n: x.schedules, m: (x.moves || []).length }));
+        else if (x.cancelled) this.status(this.tr('cancelled', { n: x.schedules }));
+        else this.status(this.tr(x.complete ? 'all' : 'none', { n: x.schedules }));
+        this.$('explore-status').dataset.verdict = x.verdict || '';
+        return true;
+    }
+    return false;
+  }
+}
