@@ -45,6 +45,10 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	labs, err := loadLabs()
+	if err != nil {
+		return err
+	}
 	static, templates := web.Embedded()
 	if *dev {
 		if _, err := os.Stat(filepath.Join(*devDir, "static")); err != nil {
@@ -58,7 +62,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 			origins = append(origins, o)
 		}
 	}
-	app, err := server.New(server.Options{Catalog: f, Static: static, Templates: templates, Dev: *dev,
+	app, err := server.New(server.Options{Catalog: f, Labs: labs, Static: static, Templates: templates, Dev: *dev,
 		AllowOrigins: origins, Servers: placement(servers), RealRedis: real, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		return err

@@ -24,6 +24,7 @@ import (
 // Options configure a Server. Catalog, Static and Templates are required.
 type Options struct {
 	Catalog   *scenario.File // the built-in scenarios
+	Labs      *scenario.File // the labs (optional): offered beside the lessons, loaded by id
 	Static    fs.FS          // served under /static/
 	Templates fs.FS          // holds index.html
 	// Dev re-reads the templates on every request and turns off caching.
@@ -66,11 +67,12 @@ func New(o Options) (*Server, error) {
 		s.opts.Logf = func(string, ...any) {}
 	}
 	for _, sc := range o.Catalog.Scenarios {
-		names := make([]string, len(sc.Clients))
-		for i, c := range sc.Clients {
-			names[i] = c.Name
+		s.catalog = append(s.catalog, s.entry(&sc, false))
+	}
+	if o.Labs != nil {
+		for _, sc := range o.Labs.Scenarios {
+			s.catalog = append(s.catalog, s.entry(&sc, true))
 		}
-		s.catalog = append(s.catalog, catalogEntry{ID: sc.ID, Title: sc.Title, Lesson: sc.Lesson, Expect: nonNil(s.expect(&sc)), Clients: names})
 	}
 	t, err := s.loadTemplates()
 	if err != nil {
@@ -87,6 +89,26 @@ func New(o Options) (*Server, error) {
 	return s, nil
 }
 
+// entry describes a scenario for the page's picker.
+func (s *Server) entry(sc *scenario.Scenario, lab bool) catalogEntry {
+	names := make([]string, len(sc.Clients))
+	for i, c := range sc.Clients {
+		names[i] = c.Name
+	}
+	return catalogEntry{ID: sc.ID, Title: sc.Title, Lesson: sc.Lesson, Expect: nonNil(s.expect(sc)), Clients: names, Lab: lab}
+}
+
+// find looks a scenario up in the catalog, then in the labs.
+func (s *Server) find(id string) (*scenario.Scenario, bool) {
+	if sc, ok := s.opts.Catalog.Find(id); ok {
+		return sc, true
+	}
+	if s.opts.Labs != nil {
+		return s.opts.Labs.Find(id)
+	}
+	return nil, false
+}
+
 func (s *Server) loadTemplates() (*template.Template, error) {
 	t, err := template.ParseFS(s.opts.Templates, "*.html")
 	if err != nil {
@@ -101,6 +123,7 @@ func (s *Server) Handler() http.Handler {
 	r.Get("/", s.index)
 	r.Get("/ws", s.serveWS)
 	r.Get("/api/scenarios", s.scenarios)
+	r.Get("/favicon.ico", favicon)
 	r.Get("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	files := http.StripPrefix("/static/", http.FileServer(http.FS(s.opts.Static)))
 	r.Get("/static/*", func(w http.ResponseWriter, req *http.Request) {
@@ -208,7 +231,7 @@ func (s *Server) read(c *conn) {
 		_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
 		var req Request
 		if err := json.Unmarshal(data, &req); err != nil {
-			c.enqueue(&Message{Type: "error", Error: "bad message: " + err.Error()})
+			c.enqueue(errorMessage(0, coded("bad-message", map[string]any{"detail": err.Error()}, "bad message: %s", err.Error())))
 			continue
 		}
 		if req.Op == "hello" {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -26,6 +25,7 @@ type session struct {
 
 	ls      *lesson.Session
 	custom  bool
+	file    []catalogEntry // custom: the loaded file's scenarios
 	conn    *conn
 	sent    int // events the attached browser holds
 	valid   int // of those, how many are still the log's prefix
@@ -125,7 +125,7 @@ func faultNames() []string {
 // handle runs one request on the session's goroutine and answers it.
 func (s *session) handle(c *conn, r *Request) {
 	if s.conn != c {
-		c.enqueue(&Message{Type: "error", Re: r.ID, Error: "this tab no longer drives the session"})
+		c.enqueue(errorMessage(r.ID, coded("other-tab", nil, "this tab no longer drives the session")))
 		return
 	}
 	before, had := -1, -1
@@ -134,12 +134,7 @@ func (s *session) handle(c *conn, r *Request) {
 	}
 	msg, err := s.apply(r)
 	if err != nil {
-		m := &Message{Type: "error", Re: r.ID, Error: err.Error()}
-		var le lineErrors
-		if errors.As(err, &le) {
-			m.Errors = le
-		}
-		c.enqueue(m)
+		c.enqueue(errorMessage(r.ID, err))
 		if s.ls != nil && (s.ls.Cursor() != before || len(s.ls.Log()) != had) {
 			s.push(0) // the run moved before the error
 		}
@@ -168,7 +163,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 		return &Message{Type: "checked", Errors: errs}, nil
 	}
 	if s.ls == nil {
-		return nil, fmt.Errorf("no scenario loaded: send load first")
+		return nil, coded("no-scenario", nil, "no scenario loaded: send load first")
 	}
 	switch r.Op {
 	case "step":
@@ -177,7 +172,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 			n = 1
 		}
 		if n > lim.MaxSteps {
-			return nil, fmt.Errorf("step: n %d is over the cap of %d steps", n, lim.MaxSteps)
+			return nil, coded("n-cap", map[string]any{"n": n, "max": lim.MaxSteps}, "step: n %d is over the cap of %d steps", n, lim.MaxSteps)
 		}
 		for i := 0; i < n; i++ {
 			if err := s.capSteps(s.ls.Cursor() + 1); err != nil {
@@ -196,14 +191,14 @@ func (s *session) apply(r *Request) (*Message, error) {
 			return nil, err
 		}
 		if r.Client == "" {
-			return nil, fmt.Errorf("step-client: which client? (client is empty)")
+			return nil, coded("which-client", nil, "step-client: which client? (client is empty)")
 		}
 		ok, err := s.ls.StepClient(r.Client)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
-			return nil, fmt.Errorf("%s has no move to make now", r.Client)
+			return nil, coded("no-move", map[string]any{"client": r.Client}, "%s has no move to make now", r.Client)
 		}
 	case "back":
 		s.setPlaying(false)
@@ -212,7 +207,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 		}
 	case "seek":
 		if r.Step == nil {
-			return nil, fmt.Errorf("seek: step is missing")
+			return nil, coded("seek-missing", nil, "seek: step is missing")
 		}
 		if err := s.seek(*r.Step); err != nil {
 			return nil, err
@@ -223,7 +218,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 			speed = s.speed
 		}
 		if speed > lim.MaxSpeed || math.IsNaN(speed) {
-			return nil, fmt.Errorf("play: speed %g is over the cap of %g steps per second", speed, lim.MaxSpeed)
+			return nil, coded("speed-cap", map[string]any{"speed": speed, "max": lim.MaxSpeed}, "play: speed %g is over the cap of %g steps per second", speed, lim.MaxSpeed)
 		}
 		s.speed = speed
 		s.setPlaying(!s.ls.Run().Done())
@@ -231,10 +226,13 @@ func (s *session) apply(r *Request) (*Message, error) {
 		s.setPlaying(false)
 	case "inject":
 		if r.Fault == nil {
-			return nil, fmt.Errorf("inject: fault is missing")
+			return nil, coded("fault-missing", nil, "inject: fault is missing")
+		}
+		if s.ls.Run().Done() {
+			return nil, coded("run-over", nil, "the run is over: step back to inject a fault")
 		}
 		if err := s.ls.Inject(*r.Fault); err != nil {
-			return nil, err
+			return nil, &codedError{code: "bad-fault", args: map[string]any{"detail": err.Error()}, msg: err.Error()}
 		}
 	case "reset", "seed":
 		seed := s.ls.Seed()
@@ -255,7 +253,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 	case "sync":
 		s.sent = 0
 	default:
-		return nil, fmt.Errorf("unknown op %q (see docs/protocol.md)", r.Op)
+		return nil, coded("unknown-op", map[string]any{"op": r.Op}, "unknown op %q (see docs/protocol.md)", r.Op)
 	}
 	return nil, nil
 }
@@ -268,7 +266,7 @@ func (s *session) recording() ([]byte, error) {
 
 func (s *session) capSteps(n int) error {
 	if n > s.srv.limits.MaxSteps {
-		return fmt.Errorf("the session reached its cap of %d steps", s.srv.limits.MaxSteps)
+		return coded("step-cap", map[string]any{"max": s.srv.limits.MaxSteps}, "the session reached its cap of %d steps", s.srv.limits.MaxSteps)
 	}
 	return nil
 }
@@ -284,6 +282,7 @@ func (s *session) seek(n int) error {
 // from YAML text, a seed and recorded actions, at a cursor.
 func (s *session) load(r *Request) error {
 	var sc *scenario.Scenario
+	var file []catalogEntry
 	custom := r.YAML != ""
 	if custom {
 		f, errs := s.srv.parse(r.YAML)
@@ -291,22 +290,25 @@ func (s *session) load(r *Request) error {
 			return errs
 		}
 		if len(f.Scenarios) == 0 {
-			return fmt.Errorf("the file holds no scenario")
+			return coded("empty-file", nil, "the file holds no scenario")
 		}
 		sc = &f.Scenarios[0]
 		if r.Scenario != "" {
 			var ok bool
 			if sc, ok = f.Find(r.Scenario); !ok {
-				return fmt.Errorf("the file has no scenario %q", r.Scenario)
+				return coded("no-file-scenario", map[string]any{"id": r.Scenario}, "the file has no scenario %q", r.Scenario)
 			}
+		}
+		for i := range f.Scenarios {
+			file = append(file, s.srv.entry(&f.Scenarios[i], false))
 		}
 	} else {
 		if r.Scenario == "" {
-			return fmt.Errorf("load: give a scenario id or yaml")
+			return coded("load-what", nil, "load: give a scenario id or yaml")
 		}
-		found, ok := s.srv.opts.Catalog.Find(r.Scenario)
+		found, ok := s.srv.find(r.Scenario)
 		if !ok {
-			return fmt.Errorf("no built-in scenario %q", r.Scenario)
+			return coded("no-builtin", map[string]any{"id": r.Scenario}, "no built-in scenario %q", r.Scenario)
 		}
 		cp := *found
 		sc = &cp
@@ -339,7 +341,7 @@ func (s *session) load(r *Request) error {
 	if s.ls != nil {
 		s.ls.Close()
 	}
-	s.ls, s.custom, s.valid = ls, custom, 0
+	s.ls, s.custom, s.valid, s.file = ls, custom, 0, file
 	return nil
 }
 
@@ -407,7 +409,7 @@ func (s *session) snapshot() *Snapshot {
 		Verdicts: nonNil(s.ls.Run().Verdicts()), Expect: nonNil(s.srv.expect(sc)), RealWhy: s.srv.realWhy(sc),
 		Clients: w.ClientNames(), Nodes: nodes, Pending: nonNil(s.ls.Pending()),
 		Actions: append([]scenario.Action{}, s.ls.Actions()...), Playing: s.playing, Speed: s.speed,
-		Events: len(s.ls.Log()),
+		Events: len(s.ls.Log()), File: s.file,
 	}
 }
 
