@@ -382,3 +382,25 @@ function keysText(p, m, L, e, x0, y, lang) {
   if (room < 24) return;
   p.text(x0, y + L.small * 0.35, s, { size: L.small, color: MUTED, max: room, role: 'keys', seq: e.seq });
 }
+
+/** describe writes an event as a line of parts in lang, for screen readers
+ * and the rows' tooltips: plain words as strings, and what is code
+ * (commands, replies, key states) as {code}. */
+export function describe(e, lang) {
+  const out = ['#' + e.seq + ' ' + fmtTime(e.t) + ' · '];
+  const who = (e.client || '') + (e.thread && e.thread !== 'main' ? '/' + e.thread : '');
+  const keys = () => (e.keys && e.keys.length ? [' | ', { code: e.keys.map((k) => keyState(k, lang, true)).join(', ') }] : []);
+  switch (e.kind) {
+    case 'send': out.push(who + ' → ' + e.node + ': ', { code: fmtCmd(e.cmd) }); break;
+    case 'exec': out.push(e.node + ' ← ' + who + ': ', { code: fmtCmd(e.cmd) }, ' → ', { code: e.reply ?? '' }, ...keys()); break;
+    case 'reply': out.push(who + ' ← ' + e.node + ': ', { code: e.reply ?? '' }); break;
+    case 'verdict': out.push((e.name === 'safe' ? '✓ ' : '✗ ') + e.name + ' — ' + (pick(e.say, lang) || e.note || '')); break;
+    default: {
+      const what = e.kind === 'mark' || e.kind === 'fault' || (e.kind === 'lost' && e.name) ? nm(e.name, lang) : tr(e.kind === 'expire' ? 'expired' : e.kind, lang);
+      out.push([who, e.node].filter(Boolean).join(' · ') + ' ' + what + (e.note ? ': ' + nt(e.note, lang) : ''));
+      if (e.cmd) out.push(' ', { code: fmtCmd(e.cmd) });
+      out.push(...keys());
+    }
+  }
+  return out;
+}

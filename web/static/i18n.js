@@ -251,6 +251,7 @@ const NOTES = [
   [/^the storage accepted the write$/, '存储接受了写入'],
   [/^rejected: (.+) \(the highest token seen is (\d+)\)$/, '被拒绝：$1（见过的最大令牌是 $2）'],
   [/^not applied: (.+)$/, '未执行：$1'],
+  [/^new connection: (.+)$/, '新连接：$1'],
 ];
 
 /** note gives an event's note in lang. */

@@ -4,7 +4,7 @@
 // lane headers (a client's header lets it make its next move).
 
 import { CanvasPainter, SvgPainter } from './paint.js';
-import { layout, drawRows } from './draw.js';
+import { layout, drawRows, describe } from './draw.js';
 import { t as tr, fill } from './i18n.js';
 
 export const FONT = 'system-ui, "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif';
@@ -157,7 +157,7 @@ export class Timeline {
     for (let r = r0; r <= r1 && r < m.rows.length; r++) want.set(m.rows[r].seq, r);
     for (const li of [...this.list.children]) {
       const seq = Number(li.dataset.seq);
-      if (!want.has(seq) || m.rows[want.get(seq)].seq !== seq || li.dataset.gen !== String(this.state.gen)) li.remove();
+      if (!want.has(seq) || m.rows[want.get(seq)].seq !== seq || li.dataset.gen !== this.state.gen + this.state.lang) li.remove();
       else want.delete(seq);
     }
     for (const [seq, r] of want) {
@@ -167,12 +167,16 @@ export class Timeline {
       li.setAttribute('data-testid', 'event');
       li.dataset.seq = String(seq);
       li.dataset.kind = e.kind;
-      li.dataset.gen = String(this.state.gen);
+      li.dataset.gen = this.state.gen + this.state.lang;
       if (e.name) li.dataset.name = e.name;
       li.style.top = r * H + 'px';
       li.style.height = H + 'px';
-      li.title = e.text || '';
-      li.textContent = e.text || e.kind;
+      const parts = describe(e, this.state.lang);
+      li.title = parts.map((x) => (typeof x === 'string' ? x : x.code)).join('');
+      for (const x of parts) {
+        if (typeof x === 'string') li.append(x);
+        else { const c = document.createElement('code'); c.textContent = x.code; li.append(c); }
+      }
       this.list.appendChild(li);
     }
     for (const li of this.list.children) {
