@@ -85,8 +85,11 @@ export function layout(m, width, rowH, big) {
   const small = big ? 16 : 11;
   const last = m.rows.length ? m.rows[m.rows.length - 1].seq : 0;
   const digits = Math.max(3, String(last).length);
-  const gutter = Math.ceil(small * 0.62 * (digits + 1) + small * 0.62 * 8) + 34;
-  const lanes = [...m.clients.map((n) => ({ name: n, kind: 'client', w: 1 })), ...m.nodes.map((n) => ({ name: n, kind: 'node', w: 1.8 }))];
+  // On a phone the time column gives its room to the lanes (the cursor
+  // and the detail panel still say the time).
+  const narrow = width < 600;
+  const gutter = Math.ceil(small * 0.62 * (digits + 1) + (narrow ? 0 : small * 0.62 * 8)) + (narrow ? 22 : 34);
+  const lanes = [...m.clients.map((n) => ({ name: n, kind: 'client', w: 1 })), ...m.nodes.map((n) => ({ name: n, kind: 'node', w: narrow ? 1.3 : 1.8 }))];
   const total = lanes.reduce((a, l) => a + l.w, 0) || 1;
   const unit = Math.max((width - gutter) / total, 20);
   const x = new Map();
@@ -100,7 +103,7 @@ export function layout(m, width, rowH, big) {
     x.set(l.kind + 'R:' + l.name, l.right);
   }
   const font = big ? 20 : 13;
-  return { gutter, lanes, lw: unit, x, rowH, width, font, small };
+  return { gutter, lanes, lw: unit, x, rowH, width, font, small, narrow };
 }
 
 const cx = (L, name) => L.x.get('client:' + name) ?? L.gutter;
@@ -262,7 +265,7 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
   const lang = o.lang;
   const f = L.font;
   p.text(16, y + f * 0.35, '#' + e.seq, { size: L.small, color: MUTED, role: 'seq', seq: e.seq });
-  if (newTime) p.text(L.gutter - 10, y + f * 0.35, fmtTime(e.t, 4), { size: L.small, color: INK, align: 'right', bold: true, role: 'time', seq: e.seq });
+  if (newTime && !L.narrow) p.text(L.gutter - 10, y + f * 0.35, fmtTime(e.t, 4), { size: L.small, color: INK, align: 'right', bold: true, role: 'time', seq: e.seq });
   const x = e.client ? cx(L, e.client) : 0;
   const n = e.node ? nx(L, e.node) : 0;
   const c = e.client ? clientColor(m, e.client) : INK;

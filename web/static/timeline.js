@@ -204,14 +204,14 @@ export class Timeline {
         el.className = 'lane client' + (pending.has(l.name) ? ' can' : '');
         el.setAttribute('data-testid', 'lane-' + l.name);
         el.style.borderColor = el.style.color = clientColorOf(this.state.model, l.name);
-        el.textContent = (pending.has(l.name) ? '▶ ' : '● ') + l.name;
+        el.textContent = (L.narrow ? '' : pending.has(l.name) ? '▶ ' : '● ') + l.name;
         el.title = fill('letMove', this.state.lang, { c: l.name });
         el.disabled = !pending.has(l.name);
         el.addEventListener('click', () => this.onMove(l.name));
       } else {
         el = document.createElement('span');
         el.className = 'lane node';
-        el.textContent = '■ ' + l.name;
+        el.textContent = (L.narrow ? '' : '■ ') + l.name;
       }
       el.style.left = l.x + 'px';
       this.lanes.appendChild(el);
