@@ -188,6 +188,58 @@ func TestBrowserHands(t *testing.T) {
 		_ = os.RemoveAll(down)
 	})
 
+	t.Run("your-file", func(t *testing.T) {
+		ctx := tab(t, b, true)
+		probs := watch(t, ctx)
+		open(t, ctx, url)
+		// The editor opens with the current scenario, not empty.
+		do(t, ctx, "open the editor", chromedp.Evaluate[chromedp.Void](`document.getElementById('editor-panel').open = true`))
+		waitFor(t, ctx, "the editor holds the current scenario", `document.querySelector('[data-testid=editor]').value.includes('id: ')`)
+		// A file of three scenarios: all three are offered, under their titles.
+		market, err := os.ReadFile(filepath.Join("..", "..", "labs", "market.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		js := fmt.Sprintf("%q", string(market))
+		do(t, ctx, "run the market file", chromedp.Evaluate[chromedp.Void](`(() => {
+			const ta = document.querySelector('[data-testid=editor]');
+			ta.value = `+js+`;
+			document.querySelector('[data-testid=editor-run]').click();
+		})()`))
+		waitFor(t, ctx, "the file's scenarios in the picker", `document.querySelectorAll('#group-file option').length === 3`)
+		if got := eval[string](t, ctx, `(s => s.options[s.selectedIndex].textContent)(document.querySelector('[data-testid=scenario-select]'))`); !strings.Contains(got, "Market lab") {
+			t.Errorf("the picker should show the file's scenario title, got %q", got)
+		}
+		do(t, ctx, "pick the second", chromedp.SetValue(chromedp.CSS(`[data-testid=scenario-select]`), "file:market-one-lock"),
+			chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=scenario-select]').dispatchEvent(new Event('change'))`))
+		waitFor(t, ctx, "the second scenario", `lockstep.state.snap.scenario === 'market-one-lock'`)
+		click(t, ctx, "end")
+		waitFor(t, ctx, "the end", `lockstep.state.snap.ended`)
+		waitFor(t, ctx, "the counters", `!document.getElementById('counters-panel').hidden && /bought|买到/.test(document.querySelector('[data-testid=counters]').textContent)`)
+		shot(t, ctx, dir, "your-file-market")
+		// An expect: the run contradicts is flagged at its line.
+		src := "scenarios:\n  - id: mine\n    title: {en: \"Mine\", zh: \"我的\"}\n    data: {stock: \"1\"}\n    clients:\n      - {name: A, algorithm: no-lock}\n      - {name: B, algorithm: no-lock}\n    expect: [safe]\n"
+		do(t, ctx, "run a wrong expect", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+			const ta = document.querySelector('[data-testid=editor]');
+			ta.value = %q;
+			document.querySelector('[data-testid=editor-run]').click();
+		})()`, src)))
+		waitFor(t, ctx, "mine loaded", `lockstep.state.snap.scenario === 'mine'`)
+		click(t, ctx, "end")
+		waitFor(t, ctx, "the end", `lockstep.state.snap.ended`)
+		waitFor(t, ctx, "the expect flagged on line 8", `[...document.querySelectorAll('[data-testid=editor-errors] li')].some(li => li.dataset.line === '8' && /expect/.test(li.textContent))`)
+		if got := eval[string](t, ctx, `(s => s.options[s.selectedIndex].textContent)(document.querySelector('[data-testid=scenario-select]'))`); got != "Mine" {
+			t.Errorf("the picker should show the edited scenario's title Mine, got %q", got)
+		}
+		do(t, ctx, "show the editor", chromedp.Evaluate[chromedp.Void](`document.getElementById('editor-panel').scrollIntoView()`))
+		shot(t, ctx, dir, "your-file-expect")
+		for _, p := range probs.take() {
+			if !strings.Contains(p, "expect") {
+				t.Error(p)
+			}
+		}
+	})
+
 	t.Run("taken-over", func(t *testing.T) {
 		one := tab(t, b, true)
 		open(t, one, url)
