@@ -7,7 +7,7 @@ import { Link } from './socket.js';
 import { newModel, append, truncate } from './derive.js';
 import { Timeline } from './timeline.js';
 import { renderNarration, renderVerdict, renderKeys, renderPending, renderTargets, renderDetail, renderCounters, renderFaults } from './panels.js';
-import { t, pick, apply, fill, serverError, KEYS } from './i18n.js';
+import { t, pick, apply, fill, serverError, problem, KEYS } from './i18n.js';
 import { encodeRun, decodeRun, download } from './share.js';
 
 const $ = (id) => document.getElementById(id);
@@ -85,7 +85,7 @@ function onMessage(m) {
       break;
     case 'error':
       state.lastError = m;
-      toast(serverError(m, state.lang), true);
+      toast(errText(m), true);
       if (m.errors) { state.errors = m.errors; renderErrors(); }
       break;
     case 'checked':
@@ -179,7 +179,7 @@ function render() {
   apply(document, st.lang);
   renderConn();
   $('follow').hidden = tl.follow;
-  if (st.lastError && $('toast').classList.contains('show')) $('toast').textContent = serverError(st.lastError, st.lang);
+  if (st.lastError && $('toast').classList.contains('show')) $('toast').textContent = errText(st.lastError);
   $('lang').textContent = st.lang === 'zh' ? 'English' : '中文';
   renderHelp();
   renderNarration($('narration'), $('narration-history'), st, goTo);
@@ -189,6 +189,15 @@ function render() {
   renderDetail($('detail'), st, goTo);
   $('counters-panel').hidden = !renderCounters($('counters'), st);
   tl.set({ ...st });
+}
+
+/** errText is an error message from the server in the chosen language. */
+function errText(m) {
+  if (m.code === 'yaml' && m.errors) {
+    const detail = m.errors.map((e) => (e.line ? `${t('line', state.lang)} ${e.line}: ` : '') + problem(e.msg, state.lang)).join('; ');
+    return serverError({ ...m, args: { detail } }, state.lang);
+  }
+  return serverError(m, state.lang);
 }
 
 /** fillLabs lists the labs (catalog entries marked lab) in the picker. */
@@ -309,7 +318,7 @@ function renderErrors() {
   }
   for (const e of state.errors) {
     const li = document.createElement('li');
-    li.textContent = (e.line ? `${t('line', state.lang)} ${e.line}${e.col ? ':' + e.col : ''} — ` : '') + (e.expect ? fill('expectContradicted', state.lang, { want: '[' + [...new Set(state.snap.expect)].sort().join(', ') + ']', got: '[' + [...new Set(state.snap.verdicts)].sort().join(', ') + ']' }) : e.msg);
+    li.textContent = (e.line ? `${t('line', state.lang)} ${e.line}${e.col ? ':' + e.col : ''} — ` : '') + (e.expect ? fill('expectContradicted', state.lang, { want: '[' + [...new Set(state.snap.expect)].sort().join(', ') + ']', got: '[' + [...new Set(state.snap.verdicts)].sort().join(', ') + ']' }) : problem(e.msg, state.lang));
     li.dataset.line = String(e.line || 0);
     li.addEventListener('click', () => selectLine(e.line));
     ul.append(li);
@@ -339,7 +348,7 @@ const back = () => link.send('back');
 const togglePlay = () => link.send(state.snap && state.snap.playing ? 'pause' : 'play', { speed: Number($('speed').value) });
 const toEnd = () => link.send('seek', { step: state.limits.max_steps });
 const reset = () => link.send('reset');
-const toggleLang = () => { state.lang = state.lang === 'zh' ? 'en' : 'zh'; localStorage.setItem('lockstep.lang', state.lang); render(); };
+const toggleLang = () => { state.lang = state.lang === 'zh' ? 'en' : 'zh'; localStorage.setItem('lockstep.lang', state.lang); render(); if ($('editor-errors').children.length) renderErrors(); };
 const togglePresenter = () => { state.presenter = !state.presenter; render(); };
 const help = (show) => { $('help').hidden = !show; if (show) $('help-close').focus(); };
 

@@ -254,6 +254,41 @@ const NOTES = [
   [/^new connection: (.+)$/, '新连接：$1'],
 ];
 
+// The scenario checker's problems (internal/scenario), as patterns with
+// their Chinese; a problem no pattern knows stays as written.
+const PROBLEMS = [
+  [/^unknown field "([^"]+)" — did you mean "([^"]+)"\?$/, '未知字段 "$1"——你是想写 "$2" 吗？'],
+  [/^unknown field "([^"]+)" in (\S+) \(fields: (.+)\)$/, '$2 中没有字段 "$1"（可用字段：$3）'],
+  [/^unknown parameter "([^"]+)" for algorithm (\S+) — did you mean "([^"]+)"\?$/, '算法 $2 没有参数 "$1"——你是想写 "$3" 吗？'],
+  [/^unknown parameter "([^"]+)" for algorithm (\S+) \(parameters: (.+)\)$/, '算法 $2 没有参数 "$1"（可用参数：$3）'],
+  [/^unknown (\S+) "([^"]+)" — did you mean "([^"]+)"\?$/, '未知的 $1 "$2"——你是想写 "$3" 吗？'],
+  [/^unknown (\S+) "([^"]+)" \(known: (.+)\)$/, '未知的 $1 "$2"（已知：$3）'],
+  [/^no (\S+) "([^"]+)" in this scenario — did you mean "([^"]+)"\?$/, '这个场景里没有 $1 "$2"——你是想写 "$3" 吗？'],
+  [/^no (\S+) "([^"]+)" in this scenario \((.+)\)$/, '这个场景里没有 $1 "$2"（$3）'],
+  [/^(field|key) "([^"]+)" is set twice \(first at line (\d+)\)$/, '"$2" 写了两次（第一次在第 $3 行）'],
+  [/^verdict "([^"]+)" is listed twice$/, '结论 "$1" 列了两次'],
+  [/^safe means no violation at all: it cannot be listed with other verdicts$/, 'safe 表示没有任何违规：不能和其他结论一起列出'],
+  [/^node "([^"]+)" cannot be a replica of itself$/, '节点 "$1" 不能是自己的副本'],
+  [/^merge keys \(<<\) are not allowed: write the fields out$/, '不允许合并键（<<）：请把字段逐个写出'],
+  [/^algorithm (\S+) takes no parameters, got "([^"]+)"$/, '算法 $1 不接受参数，却写了 "$2"'],
+  [/^a schedule entry happens at a step: it takes step:, not at: or on:$/, 'schedule 的条目发生在某一步：用 step:，不要用 at: 或 on:'],
+  [/^a fault needs at: \(a time\) or on: \(an event\)$/, '故障需要 at:（时间）或 on:（事件）'],
+  [/^(.+) needs a node:$/, '$1 需要 node:'],
+  [/^(.+) needs a client:$/, '$1 需要 client:'],
+  [/^(.+): a duration cannot be negative here, got (.+)$/, '$1：这里的时长不能为负，却写了 $2'],
+  [/^(.+): (.+) is longer than the limit of (.+)$/, '$1：$2 超过了上限 $3'],
+  [/^(.+): want (.+), got (.+)$/, '$1：应为 $2，实际是 $3'],
+  [/^bad duration "([^"]+)" \(write e\.g\. 3s, 150ms or 1m\)$/, '时长 "$1" 写错了（请写成 3s、150ms 或 1m 这样）'],
+  [/^the file is (\S+) KiB; the limit is 64 KiB$/, '文件有 $1 KiB，上限是 64 KiB'],
+];
+
+/** problem gives a scenario file's problem in lang. */
+export function problem(text, lang) {
+  if (!text || lang !== 'zh') return text || '';
+  for (const [re, zh] of PROBLEMS) if (re.test(text)) return text.replace(re, zh);
+  return text;
+}
+
 /** note gives an event's note in lang. */
 export function note(text, lang) {
   if (!text || lang !== 'zh') return text || '';
