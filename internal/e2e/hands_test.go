@@ -97,7 +97,13 @@ func TestBrowserHands(t *testing.T) {
 		if c := text(t, ctx, "cursor"); !strings.Contains(c, fmt.Sprintf("/ %d", end)) {
 			t.Errorf("cursor at the end: expected / %d in %q", end, c)
 		}
-		do(t, ctx, "select the verdict", chromedp.Evaluate[chromedp.Void](`document.querySelector('#verdict .ref').click()`))
+		// The detail of B's SET: the stock it overwrote, before and after.
+		set := eval[int](t, ctx, `[...lockstep.state.model.events].reverse().find(e => e.kind === 'exec' && e.cmd[0].toLowerCase() === 'set').seq`)
+		do(t, ctx, "select B's SET", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector('[data-testid=event][data-seq="%d"]').click()`, set)))
+		waitFor(t, ctx, "its detail", fmt.Sprintf(`document.querySelector('[data-testid=event-detail]').dataset.seq === '%d'`, set))
+		if d := text(t, ctx, "event-detail"); !strings.Contains(d, "before") || !strings.Contains(d, "after") || !strings.Contains(d, "SET") {
+			t.Errorf("detail of the SET: expected the command and the keys before and after, got %q", d)
+		}
 		shot(t, ctx, dir, "hand-oversell-en")
 		click(t, ctx, "lang")
 		waitFor(t, ctx, "中文", `document.documentElement.lang === 'zh-CN'`)
@@ -181,6 +187,8 @@ func TestBrowserHands(t *testing.T) {
 				t.Errorf("the SVG's caption lacks %q", want)
 			}
 		}
+		click(t, ctx, "export-png")
+		_ = os.WriteFile(filepath.Join(dir, "export-caption.png"), downloaded(t, down, ".png"), 0o644)
 		names, _ := filepath.Glob(filepath.Join(down, "*.svg"))
 		if len(names) != 1 || filepath.Base(names[0]) != fmt.Sprintf("no-lock-oversell-seed1-step%d.svg", step) {
 			t.Errorf("SVG file name: expected no-lock-oversell-seed1-step%d.svg, got %v", step, names)

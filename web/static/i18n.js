@@ -108,7 +108,7 @@ const S = {
   dSentAt: ['sent at', '发送于'],
   dKeysBefore: ['before', '之前'],
   dKeysAfter: ['after', '之后'],
-  dKey: ['key', '键'],
+  dKey: ['keys', '键'],
   dNote: ['note', '说明'],
   dRole: ['in the verdict', '在结论中的作用'],
   dRoleProves: ['proves {v} (verdict #{seq})', '证明了 {v}（结论 #{seq}）'],

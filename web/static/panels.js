@@ -136,12 +136,12 @@ function keysBefore(m, e) {
   return out;
 }
 
-function keyCells(k, t0, lang) {
-  if (!k || k.ttl === -2 || !k.type) return [el('td', { class: 'muted' }, t('dAbsent', lang)), el('td')];
+function keyCell(k, lang) {
+  if (!k || k.ttl === -2 || !k.type) return el('span', { class: 'muted' }, t('dAbsent', lang));
   const v = k.type === 'string' ? JSON.stringify(k.value) : '{' + (k.value || '') + '}';
   let ttl = t('dNoTTL', lang);
   if (k.ttl >= 0) ttl = 'TTL ' + fmtTime(k.ttl * 1e6) + (k.expire ? ' → ' + fmtTime(k.expire * 1e6) : '');
-  return [el('td', {}, el('code', {}, v), k.owner ? el('span', { class: 'owner' }, ' (' + k.owner + ')') : null), el('td', { class: 'ttl' }, ttl)];
+  return el('span', {}, el('code', {}, v), k.owner ? el('b', { class: 'owner' }, ' (' + k.owner + ')') : null, el('span', { class: 'ttl muted' }, ' · ' + ttl));
 }
 
 /** detail shows everything about the selected event: the command and its
@@ -186,13 +186,14 @@ export function renderDetail(root, st, onRef) {
   if (e.say) row('dNote', pick(e.say, lang));
   if (e.keys && e.keys.length) {
     const before = keysBefore(m, e);
-    const tb = el('table', { class: 'd-keys' });
-    tb.append(el('tr', {}, el('th', {}, t('dKey', lang)), el('th', {}, t('dKeysBefore', lang)), el('th'), el('th', {}, t('dKeysAfter', lang)), el('th')));
+    const tb = el('div', { class: 'd-keys' });
     for (const k of e.keys) {
       const b = before.get(k.key);
-      tb.append(el('tr', {}, el('th', {}, el('code', {}, k.key)), ...keyCells(b && b.k, 0, lang), ...keyCells(k, 0, lang)));
+      tb.append(el('div', { class: 'd-key', 'data-key': k.key }, el('code', { class: 'k' }, k.key),
+        el('div', {}, el('span', { class: 'muted' }, t('dKeysBefore', lang) + ' '), keyCell(b && b.k, lang)),
+        el('div', {}, el('span', { class: 'muted' }, t('dKeysAfter', lang) + ' '), keyCell(k, lang))));
     }
-    row('dKeysAfter', tb);
+    row('dKey', tb);
   }
   const roles = [];
   for (const v of m.verdicts) if ((v.refs || []).includes(e.seq)) roles.push(el('li', {}, fill('dRoleProves', lang, { v: v.name, seq: v.seq })));
