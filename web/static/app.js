@@ -60,6 +60,7 @@ function renderConn() {
   $('conn').textContent = connStatus === 'open' || state.taken ? t('connected', state.lang) : t('reconnecting', state.lang);
   $('conn').className = 'conn ' + connStatus;
   $('taken').hidden = !state.taken;
+  document.body.classList.toggle('taken', state.taken);
 }
 
 function onMessage(m) {
@@ -151,6 +152,7 @@ function render() {
   const st = state, snap = st.snap;
   focusRefs();
   document.body.classList.toggle('presenter', st.presenter);
+  document.body.classList.toggle('selecting', st.selected != null);
   $('presenter').setAttribute('aria-pressed', String(st.presenter));
   if (snap) {
     $('title').textContent = pick(snap.title, st.lang) || snap.scenario;
@@ -488,7 +490,12 @@ $('editor-run').onclick = () => {
 document.addEventListener('keydown', (ev) => {
   const tag = ev.target.tagName;
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (ev.key === 'Escape') { help(false); return; }
+  if (ev.key === 'Escape') {
+    if (!$('help').hidden) help(false);
+    else if (state.selected != null) { state.selected = null; render(); }
+    return;
+  }
+  if (state.taken) return;
   if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
   const k = ev.key;
   // Space and Enter press a focused button, link or summary, as anywhere else.
