@@ -237,7 +237,7 @@ func (s *Server) read(c *conn) {
 		if req.Op == "hello" {
 			next, err := s.open(req.Session)
 			if err != nil {
-				c.enqueue(&Message{Type: "error", Re: req.ID, Error: err.Error()})
+				c.enqueue(errorMessage(req.ID, err))
 				continue
 			}
 			if sess != nil && sess != next {
@@ -250,18 +250,18 @@ func (s *Server) read(c *conn) {
 			}
 			sess = next
 			if !sess.do(func() { sess.attach(c) }) {
-				c.enqueue(&Message{Type: "error", Re: req.ID, Error: "the session is busy or gone: reload the page"})
+				c.enqueue(errorMessage(req.ID, coded("session-busy", nil, "the session is busy or gone: reload the page")))
 			}
 			continue
 		}
 		if sess == nil {
-			c.enqueue(&Message{Type: "error", Re: req.ID, Error: "send hello first (see docs/protocol.md)"})
+			c.enqueue(errorMessage(req.ID, coded("hello-first", nil, "send hello first (see docs/protocol.md)")))
 			continue
 		}
 		sess.touch()
 		r := req
 		if !sess.do(func() { sess.handle(c, &r) }) {
-			c.enqueue(&Message{Type: "error", Re: req.ID, Error: "busy: too many requests in flight, try again"})
+			c.enqueue(errorMessage(req.ID, coded("busy", nil, "busy: too many requests in flight, try again")))
 		}
 	}
 }
@@ -271,7 +271,7 @@ func (s *Server) open(id string) (*session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, fmt.Errorf("the server is shutting down")
+		return nil, coded("shutting-down", nil, "the server is shutting down")
 	}
 	if sess, ok := s.sessions[id]; ok && id != "" {
 		sess.touch()
@@ -281,7 +281,7 @@ func (s *Server) open(id string) (*session, error) {
 		s.evictLocked(0)
 	}
 	if len(s.sessions) >= s.limits.MaxSessions {
-		return nil, fmt.Errorf("too many sessions (the cap is %d): try again later", s.limits.MaxSessions)
+		return nil, coded("sessions-cap", map[string]any{"max": s.limits.MaxSessions}, "too many sessions (the cap is %d): try again later", s.limits.MaxSessions)
 	}
 	var b [16]byte
 	_, _ = rand.Read(b[:])

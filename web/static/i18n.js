@@ -317,6 +317,14 @@ const ERRORS = {
   'bad-fault': ['this fault does not apply here: {detail}', '这个故障在这里不适用：{detail}'],
   'yaml': ['the scenario file has errors: {detail}', '场景文件有错误：{detail}'],
   'too-big': ['the message is over the size limit', '消息超过了大小上限'],
+  'clients-cap': ['scenario {id} has {n} clients, over the cap of {max}', '场景 {id} 有 {n} 个客户端，超过了 {max} 个的上限'],
+  'nodes-cap': ['scenario {id} has {n} nodes, over the cap of {max}', '场景 {id} 有 {n} 个节点，超过了 {max} 个的上限'],
+  'horizon-cap': ['scenario {id} has a horizon of {h}, over the cap of {max}', '场景 {id} 的观察时长是 {h}，超过了 {max} 的上限'],
+  'session-busy': ['the session is busy or gone: reload the page', '会话正忙或已不存在：请刷新页面'],
+  'hello-first': ['send hello first (see docs/protocol.md)', '请先发送 hello（见 docs/protocol.md）'],
+  'shutting-down': ['the server is shutting down', '服务器正在关闭'],
+  'sessions-cap': ['too many sessions (the cap is {max}): try again later', '会话太多（上限 {max} 个）：请稍后再试'],
+  'busy': ['busy: too many requests in flight, try again', '太忙了：进行中的请求太多，请稍后再试'],
 };
 
 /** serverError renders an error message from the server: its code and
