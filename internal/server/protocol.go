@@ -99,6 +99,6 @@ type Snapshot struct {
 	Actions  []wireAction      `json:"actions"`
 	Playing  bool              `json:"playing"`
 	Speed    float64           `json:"speed"`
-	Events   int               `json:"events"` // length of the log at the cursor
+	Events   int               `json:"events"`         // length of the log at the cursor
 	File     []catalogEntry    `json:"file,omitempty"` // custom: every scenario of the loaded file
 }
