@@ -106,7 +106,7 @@ func TestBrowserHands(t *testing.T) {
 		}
 		shot(t, ctx, dir, "hand-oversell-en")
 		click(t, ctx, "lang")
-		waitFor(t, ctx, "中文", `document.documentElement.lang === 'zh-CN'`)
+		waitFor(t, ctx, "中文", `document.documentElement.lang === 'zh-CN' && document.getElementById('timeline').dataset.lang === 'zh'`)
 		if en := eval[[]string](t, ctx, english); len(en) > 0 {
 			t.Errorf("English in 中文 mode: %q", en)
 		}

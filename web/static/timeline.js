@@ -127,6 +127,7 @@ export class Timeline {
     this.header(L);
     this.lastDraw = performance.now() - t0;
     this.root.dataset.rows = String(m.rows.length);
+    this.root.dataset.lang = st.lang; // drawn in this language (tests wait for it)
   }
 
   options() {
