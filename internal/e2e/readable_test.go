@@ -172,7 +172,7 @@ func TestBrowserReadable(t *testing.T) {
 					if m := eval[int](t, ctx, `document.querySelectorAll('[data-testid^="move-"]').length`); m != 0 {
 						t.Errorf("at the end of the run %d moves are still offered", m)
 					}
-					click(t, ctx, "lang")
+					do(t, ctx, "switch language", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=lang]').click()`))
 					waitFor(t, ctx, "中文", `document.documentElement.lang === 'zh-CN' && document.getElementById('timeline').dataset.lang === 'zh'`)
 					if cut := eval[[]string](t, ctx, cutOutcomes); len(cut) > 0 {
 						t.Errorf("reply outcomes cut at %s in 中文: %v", size.name, cut)
@@ -183,7 +183,7 @@ func TestBrowserReadable(t *testing.T) {
 					if sc.ID == "redlock-split-vote" || sc.ID == "market-watch-contention" {
 						shot(t, ctx, dir, "readable-"+sc.ID+"-zh-"+size.name)
 					}
-					click(t, ctx, "lang")
+					do(t, ctx, "switch language", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=lang]').click()`))
 					waitFor(t, ctx, "English", `document.documentElement.lang === 'en' && document.getElementById('timeline').dataset.lang === 'en'`)
 					if sc.ID == "redlock-split-vote" || sc.ID == "market-watch-contention" {
 						shot(t, ctx, dir, "readable-"+sc.ID+"-en-"+size.name)

@@ -282,7 +282,12 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
       p.rect(n - f * 0.4, y - f * 0.4, f * 0.8, f * 0.8, c, INK);
       let x0 = n + Math.min(L.lw * 0.16, 26) + 8;
       const out = outcome(e.reply, lang);
-      if (out) x0 = badge(p, x0, y, out, L, e.seq) + 6;
+      if (out) {
+        // At the right edge (a phone, many lanes) the badge goes to the
+        // node's left rather than off the canvas.
+        const bw = p.measure(out.text, L.small + 1, true) + 10;
+        if (x0 + bw > L.width - 2) { badge(p, n - f * 0.6 - bw, y, out, L, e.seq); x0 = L.width; } else x0 = badge(p, x0, y, out, L, e.seq) + 6;
+      }
       const room = (L.x.get('nodeR:' + e.node) ?? L.width) - x0 - 4;
       if (room > 24) {
         const w = p.text(x0, y + f * 0.35, (e.cmd || [''])[0], { size: L.small, color: INK, bold: true, max: room, role: 'command', seq: e.seq });
@@ -292,8 +297,16 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
     }
     case 'reply': {
       const out = outcome(e.reply, lang);
-      p.text(x + f * 0.6, y + f * 0.35, '←', { size: f, color: c, bold: true });
-      if (out) badge(p, x + f * 0.6 + p.measure('← ', f, true), y, out, L, e.seq);
+      const x0 = x + f * 0.6 + p.measure('← ', f, true);
+      const bw = out ? p.measure(out.text, L.small + 1, true) + 10 : 0;
+      if (x0 + bw > L.width - 2) {
+        // No room to the right (the last lanes of a narrow screen): the
+        // badge goes to the left of the client's lane.
+        if (out) badge(p, x - f * 0.6 - bw, y, out, L, e.seq);
+      } else {
+        p.text(x + f * 0.6, y + f * 0.35, '←', { size: f, color: c, bold: true });
+        if (out) badge(p, x0, y, out, L, e.seq);
+      }
       break;
     }
     case 'lost': {

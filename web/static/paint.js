@@ -60,10 +60,10 @@ export class CanvasPainter {
     const c = this.c;
     const full = s;
     s = fit(this, s, size, bold, max);
-    if (this.rec && role) this.rec.push({ role, seq, text: s, full, cut: s !== full });
     c.font = `${bold ? '600 ' : ''}${size}px ${this.font}`;
     const w = c.measureText(s).width;
     const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
+    if (this.rec && role) this.rec.push({ role, seq, text: s, full, cut: s !== full, left, right: left + w });
     if (bg) { c.fillStyle = bg; c.fillRect(left - 3, y - size * 0.8, w + 6, size * 1.15); }
     c.fillStyle = color;
     c.textBaseline = 'alphabetic';
@@ -108,9 +108,9 @@ export class SvgPainter {
   text(x, y, s, { size = 13, color = INK, align = 'left', bold = false, bg = null, max = 0, role = '', seq = 0 } = {}) {
     const full = s;
     s = fit(this, s, size, bold, max);
-    if (this.rec && role) this.rec.push({ role, seq, text: s, full, cut: s !== full });
     const w = this.measure(s, size, bold);
     const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
+    if (this.rec && role) this.rec.push({ role, seq, text: s, full, cut: s !== full, left, right: left + w });
     if (bg) this.rect(left - 3, y - size * 0.8, w + 6, size * 1.15, bg);
     this.out.push(`<text x="${left.toFixed(1)}" y="${y.toFixed(1)}" font-size="${size}"${bold ? ' font-weight="600"' : ''} fill="${color}">${esc(s)}</text>`);
     return w;

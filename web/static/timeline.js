@@ -229,6 +229,8 @@ export class Timeline {
     const measure = document.createElement('canvas').getContext('2d');
     const p = new SvgPainter(w, m.rows.length * H, FONT, measure, rec);
     if (m.rows.length) drawRows(p, m, L, 0, m.rows.length - 1, 0, this.options());
+    // A label drawn past the canvas's edges is cut as surely as one with an ellipsis.
+    for (const l of rec) if (l.left < -0.5 || l.right > w + 0.5) l.cut = true;
     return rec;
   }
 
