@@ -96,6 +96,7 @@ const english = `(() => {
 		}
 	};
 	walk(document.body);
+	if (re.test(document.title)) out.push('title: ' + document.title);
 	for (const el of document.querySelectorAll('[title], [aria-label]')) {
 		if (el.closest('[hidden]') || el.matches('[data-testid=event]')) continue; // a row's tooltip is its text, checked above
 		for (const a of ['title', 'aria-label']) { const s = el.getAttribute(a); if (s && re.test(s)) out.push(a + ': ' + s); }
@@ -181,6 +182,7 @@ func TestBrowserReadable(t *testing.T) {
 						t.Errorf("English in 中文 mode: %q", en)
 					}
 					if sc.ID == "redlock-split-vote" || sc.ID == "market-watch-contention" {
+						do(t, ctx, "to the top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
 						shot(t, ctx, dir, "readable-"+sc.ID+"-zh-"+size.name)
 					}
 					do(t, ctx, "switch language", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=lang]').click()`))

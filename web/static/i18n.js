@@ -167,6 +167,7 @@ const S = {
   noVerdictYet: ['no verdict yet', '尚无结论'],
   dismiss: ['Dismiss', '关闭'],
   selectedHint: ['↑ / ↓ select rows', '↑ / ↓ 选择行'],
+  docTitle: ['Lockstep — distributed locks, one step at a time', 'Lockstep —— 一步一步看分布式锁'],
   runControls: ['Run controls', '运行控制'],
   timelineLabel: ['Timeline', '时间线'],
   eventsLabel: ['Events', '事件'],
@@ -365,6 +366,7 @@ export function pick(text, lang) {
 /** apply rewrites every element with data-i18n under root. */
 export function apply(root, lang) {
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  document.title = t('docTitle', lang);
   for (const el of root.querySelectorAll('[data-i18n]')) {
     el.textContent = t(el.dataset.i18n, lang);
   }
