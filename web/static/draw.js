@@ -276,7 +276,13 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
   switch (e.kind) {
     case 'send':
       p.circle(x, y, f * 0.3, c);
-      p.text(x + f * 0.7, y + f * 0.35, thread + fmtCmd(e.cmd), { size: f, color: INK, bg: 'rgba(255,255,255,0.85)', max: capMax * 0.95, role: 'command', seq: e.seq });
+      {
+        // The whole command if it fits, else its name alone (the detail
+        // panel has the arguments), rather than a name cut in half.
+        const full = thread + fmtCmd(e.cmd), max = capMax * 0.95;
+        const s = p.measure(full, f, false) <= max ? full : thread + (e.cmd || [''])[0] + ' …';
+        p.text(x + f * 0.7, y + f * 0.35, s, { size: f, color: INK, bg: 'rgba(255,255,255,0.85)', max: Math.max(max, p.measure(s, f, false) + 1), role: 'command', seq: e.seq });
+      }
       break;
     case 'exec': {
       p.rect(n - f * 0.4, y - f * 0.4, f * 0.8, f * 0.8, c, INK);
@@ -289,8 +295,9 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
         if (x0 + bw > L.width - 2) { badge(p, n - f * 0.6 - bw, y, out, L, e.seq); x0 = L.width; } else x0 = badge(p, x0, y, out, L, e.seq) + 6;
       }
       const room = (L.x.get('nodeR:' + e.node) ?? L.width) - x0 - 4;
-      if (room > 24) {
-        const w = p.text(x0, y + f * 0.35, (e.cmd || [''])[0], { size: L.small, color: INK, bold: true, max: room, role: 'command', seq: e.seq });
+      const name = (e.cmd || [''])[0];
+      if (name && p.measure(name, L.small, true) <= room) { // the name whole or not at all
+        const w = p.text(x0, y + f * 0.35, name, { size: L.small, color: INK, bold: true, role: 'command', seq: e.seq });
         keysText(p, m, L, e, x0 + w + 8, y, lang);
       }
       break;
