@@ -21,6 +21,20 @@ func loadFile(path string) (*scenario.File, error) {
 	return scenario.Load(path)
 }
 
+// loadLabs reads the embedded labs (labs/*.yaml) into one file of scenarios.
+func loadLabs() (*scenario.File, error) {
+	out := &scenario.File{}
+	names, files := lockstep.Labs()
+	for i, n := range names {
+		f, err := scenario.ParseBuiltin(n, files[i])
+		if err != nil {
+			return nil, err
+		}
+		out.Scenarios = append(out.Scenarios, f.Scenarios...)
+	}
+	return out, nil
+}
+
 func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -54,6 +54,10 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	labs, err := loadLabs()
+	if err != nil {
+		return err
+	}
 	static, templates := web.Embedded()
 	if *dev {
 		if _, err := os.Stat(filepath.Join(*devDir, "static")); err != nil {
@@ -74,7 +78,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		// harder instead, so that the process stays under 1 GiB.
 		debug.SetMemoryLimit(768 << 20)
 	}
-	app, err := server.New(server.Options{Catalog: f, Static: static, Templates: templates, Dev: *dev,
+	app, err := server.New(server.Options{Catalog: f, Labs: labs, Static: static, Templates: templates, Dev: *dev,
 		AllowOrigins: origins, Addr: *addr, Limits: server.Limits{Idle: *idle}, Servers: placement(servers), RealRedis: real, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		return err

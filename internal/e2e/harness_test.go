@@ -51,12 +51,30 @@ func catalog(t *testing.T) *scenario.File {
 	return f
 }
 
+// labs are the lab files (labs/*.yaml) as one file of scenarios.
+func labs(t *testing.T) *scenario.File {
+	t.Helper()
+	out := &scenario.File{}
+	names, files := lockstep.Labs()
+	for i, n := range names {
+		f, err := scenario.ParseBuiltin(n, files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Scenarios = append(out.Scenarios, f.Scenarios...)
+	}
+	return out
+}
+
 // startServer runs the real app on 127.0.0.1:0 and returns its base URL.
 func startServer(t *testing.T, opts server.Options) string {
 	t.Helper()
 	static, templates := web.Embedded()
 	if opts.Catalog == nil {
 		opts.Catalog = catalog(t)
+	}
+	if opts.Labs == nil {
+		opts.Labs = labs(t)
 	}
 	opts.Static, opts.Templates = static, templates
 	app, err := server.New(opts)

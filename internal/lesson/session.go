@@ -163,7 +163,18 @@ func (s *Session) StepClient(name string) (bool, error) {
 	}
 	s.actions = append(s.actions, scenario.Action{Step: at, Fault: scenario.Fault{Do: "step", Client: name}})
 	s.next = len(s.actions)
-	return true, s.applyFaultsHere()
+	if err := s.applyFaultsHere(); err != nil {
+		return true, err
+	}
+	// The last move made by hand ends the run at once: the verdict follows
+	// it, as it follows the engine's own last step (a replay takes the same
+	// closing step through advance).
+	if s.run.World.Idle() {
+		if _, err := s.advance(); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
 }
 
 // Inject applies a fault at the cursor and records it.

@@ -141,3 +141,35 @@ func TestNodesFoldEqualsAReplay(t *testing.T) {
 		s.Close()
 	}
 }
+
+// A run scheduled by hand to its last move ends with that move: the
+// verdict is in without another Step, nobody is offered a move, and a
+// replay of the recorded actions to the same cursor gives the same log.
+func TestLastMoveByHandEndsTheRun(t *testing.T) {
+	s := newSession(t, "no-lock-oversell")
+	for i := 0; i < 100 && !s.Run().Done(); i++ {
+		p := s.Pending()
+		if len(p) == 0 {
+			t.Fatalf("step %d: nobody can move, yet the run is not over", s.Cursor())
+		}
+		if ok, err := s.StepClient(p[0]); err != nil || !ok {
+			t.Fatalf("step %d: StepClient(%s) = %v, %v", s.Cursor(), p[0], ok, err)
+		}
+	}
+	if !s.Run().Done() || len(s.Run().Verdicts()) == 0 {
+		t.Fatalf("after the last move by hand: expected the run over with its verdict, got done=%v verdicts=%v", s.Run().Done(), s.Run().Verdicts())
+	}
+	if p := s.Pending(); len(p) != 0 {
+		t.Errorf("after the end: expected no one to move, got %v", p)
+	}
+	want, at := text(s.Log()), s.Cursor()
+	if err := s.Seek(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Seek(at); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(s.Log()); got != want || !s.Run().Done() {
+		t.Errorf("replaying the hand-made run to step %d: expected the same ended log\n%s\ngot (done=%v)\n%s", at, want, s.Run().Done(), got)
+	}
+}

@@ -15,7 +15,12 @@ type NodeView struct {
 }
 
 // Pending lists the clients that have a move to make at the cursor.
-func (s *Session) Pending() []string { return s.run.World.Pending() }
+func (s *Session) Pending() []string {
+	if s.run.Done() {
+		return nil // the run is over: nobody moves again
+	}
+	return s.run.World.Pending()
+}
 
 // Nodes gives every node's keys at the cursor, read from the event log
 // (never from the nodes themselves: reading a node would touch its expiry

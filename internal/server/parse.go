@@ -1,7 +1,6 @@
 package server
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/lockstep/lockstep/internal/lesson"
@@ -29,16 +28,16 @@ func (s *Server) parse(text string) (*scenario.File, lineErrors) {
 func (s *Server) checkCaps(sc *scenario.Scenario) error {
 	l := s.limits
 	if n := len(sc.Clients); n > l.MaxClients {
-		return fmt.Errorf("scenario %s has %d clients, over the cap of %d", sc.ID, n, l.MaxClients)
+		return coded("clients-cap", map[string]any{"id": sc.ID, "n": n, "max": l.MaxClients}, "scenario %s has %d clients, over the cap of %d", sc.ID, n, l.MaxClients)
 	}
 	if n := len(lesson.NodeNames(sc)); n > l.MaxNodes {
-		return fmt.Errorf("scenario %s has %d nodes, over the cap of %d", sc.ID, n, l.MaxNodes)
+		return coded("nodes-cap", map[string]any{"id": sc.ID, "n": n, "max": l.MaxNodes}, "scenario %s has %d nodes, over the cap of %d", sc.ID, n, l.MaxNodes)
 	}
 	if h := sc.Horizon.D(); h > l.MaxHorizon {
-		return fmt.Errorf("scenario %s has a horizon of %s, over the cap of %s", sc.ID, h, l.MaxHorizon)
+		return coded("horizon-cap", map[string]any{"id": sc.ID, "h": h.String(), "max": l.MaxHorizon.String()}, "scenario %s has a horizon of %s, over the cap of %s", sc.ID, h, l.MaxHorizon)
 	}
 	if sc.Horizon == 0 && 30*time.Second > l.MaxHorizon {
-		return fmt.Errorf("scenario %s has the default horizon 30s, over the cap of %s", sc.ID, l.MaxHorizon)
+		return coded("horizon-cap", map[string]any{"id": sc.ID, "h": "30s", "max": l.MaxHorizon.String()}, "scenario %s has the default horizon 30s, over the cap of %s", sc.ID, l.MaxHorizon)
 	}
 	return nil
 }

@@ -43,6 +43,8 @@ type Message struct {
 	Session string          `json:"session,omitempty"`
 	Loaded  bool            `json:"loaded,omitempty"` // welcome: the session already holds a run (its state follows)
 	Error   string          `json:"error,omitempty"`
+	Code    string          `json:"code,omitempty"` // error: what went wrong, for the page's message catalogue
+	Args    map[string]any  `json:"args,omitempty"` // error: the code's arguments
 	Errors  []lineError     `json:"errors,omitempty"`
 	From    *int            `json:"from,omitempty"` // state: the browser keeps its first From events, then appends Events
 	Events  []wireEvent     `json:"events,omitempty"`
@@ -77,6 +79,7 @@ type catalogEntry struct {
 	Lesson  sim.Text `json:"lesson"`
 	Expect  []string `json:"expect"`
 	Clients []string `json:"clients"`
+	Lab     bool     `json:"lab,omitempty"` // a lab (labs/*.yaml), not a lesson
 }
 
 // Snapshot is the state of a session at its cursor.
@@ -98,7 +101,8 @@ type Snapshot struct {
 	Actions  []wireAction      `json:"actions"`
 	Playing  bool              `json:"playing"`
 	Speed    float64           `json:"speed"`
-	Events   int               `json:"events"` // length of the log at the cursor
+	Events   int               `json:"events"`         // length of the log at the cursor
+	File     []catalogEntry    `json:"file,omitempty"` // custom: every scenario of the loaded file
 	// OffScript: a user action (a fault, a manual step) has taken the run
 	// off its lesson's script; scripted lines have stopped and the story
 	// is told from the events.

@@ -27,6 +27,7 @@ import (
 // Options configure a Server. Catalog, Static and Templates are required.
 type Options struct {
 	Catalog   *scenario.File // the built-in scenarios
+	Labs      *scenario.File // the labs (optional): offered beside the lessons, loaded by id
 	Static    fs.FS          // served under /static/
 	Templates fs.FS          // holds index.html
 	// Dev re-reads the templates on every request and turns off caching.
@@ -81,11 +82,12 @@ func New(o Options) (*Server, error) {
 		s.opts.Logf = func(string, ...any) {}
 	}
 	for _, sc := range o.Catalog.Scenarios {
-		names := make([]string, len(sc.Clients))
-		for i, c := range sc.Clients {
-			names[i] = c.Name
+		s.catalog = append(s.catalog, s.entry(&sc, false))
+	}
+	if o.Labs != nil {
+		for _, sc := range o.Labs.Scenarios {
+			s.catalog = append(s.catalog, s.entry(&sc, true))
 		}
-		s.catalog = append(s.catalog, catalogEntry{ID: sc.ID, Title: sc.Title, Lesson: sc.Lesson, Expect: nonNil(s.expect(&sc)), Clients: names})
 	}
 	t, err := s.loadTemplates()
 	if err != nil {
@@ -100,6 +102,26 @@ func New(o Options) (*Server, error) {
 	}
 	go s.janitor()
 	return s, nil
+}
+
+// entry describes a scenario for the page's picker.
+func (s *Server) entry(sc *scenario.Scenario, lab bool) catalogEntry {
+	names := make([]string, len(sc.Clients))
+	for i, c := range sc.Clients {
+		names[i] = c.Name
+	}
+	return catalogEntry{ID: sc.ID, Title: sc.Title, Lesson: sc.Lesson, Expect: nonNil(s.expect(sc)), Clients: names, Lab: lab}
+}
+
+// find looks a scenario up in the catalog, then in the labs.
+func (s *Server) find(id string) (*scenario.Scenario, bool) {
+	if sc, ok := s.opts.Catalog.Find(id); ok {
+		return sc, true
+	}
+	if s.opts.Labs != nil {
+		return s.opts.Labs.Find(id)
+	}
+	return nil, false
 }
 
 func (s *Server) loadTemplates() (*template.Template, error) {
@@ -117,6 +139,7 @@ func (s *Server) Handler() http.Handler {
 	r.Get("/", s.index)
 	r.Get("/ws", s.serveWS)
 	r.Get("/api/scenarios", s.scenarios)
+	r.Get("/favicon.ico", favicon)
 	r.Get("/healthz", s.health)
 	files := http.StripPrefix("/static/", http.FileServer(http.FS(filesOnly{s.opts.Static})))
 	r.Get("/static/*", func(w http.ResponseWriter, req *http.Request) {
@@ -234,17 +257,17 @@ func (s *Server) read(c *conn) {
 		_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
 		var req Request
 		if err := json.Unmarshal(data, &req); err != nil {
-			c.enqueue(&Message{Type: "error", Re: idOf(data), Error: "bad message: " + err.Error()})
+			c.enqueue(errorMessage(idOf(data), coded("bad-message", map[string]any{"detail": err.Error()}, "bad message: %s", err.Error())))
 			continue
 		}
 		if err := validate(&req, s.limits); err != nil {
-			c.enqueue(&Message{Type: "error", Re: req.ID, Error: err.Error()})
+			c.enqueue(errorMessage(req.ID, err))
 			continue
 		}
 		if req.Op == "hello" {
 			next, err := s.open(req.Session)
 			if err != nil {
-				c.enqueue(&Message{Type: "error", Re: req.ID, Error: err.Error()})
+				c.enqueue(errorMessage(req.ID, err))
 				continue
 			}
 			if sess != nil && sess != next {
@@ -257,18 +280,18 @@ func (s *Server) read(c *conn) {
 			}
 			sess = next
 			if !sess.do(func() { sess.attach(c) }) {
-				c.enqueue(&Message{Type: "error", Re: req.ID, Error: "the session is busy or gone: reload the page"})
+				c.enqueue(errorMessage(req.ID, coded("session-busy", nil, "the session is busy or gone: reload the page")))
 			}
 			continue
 		}
 		if sess == nil {
-			c.enqueue(&Message{Type: "error", Re: req.ID, Error: "send hello first (see docs/protocol.md)"})
+			c.enqueue(errorMessage(req.ID, coded("hello-first", nil, "send hello first (see docs/protocol.md)")))
 			continue
 		}
 		sess.touch()
 		r := req
 		if !sess.do(func() { sess.handle(c, &r) }) {
-			c.enqueue(&Message{Type: "error", Re: req.ID, Error: "busy: too many requests in flight, try again"})
+			c.enqueue(errorMessage(req.ID, coded("busy", nil, "busy: too many requests in flight, try again")))
 		}
 	}
 }
@@ -278,7 +301,7 @@ func (s *Server) open(id string) (*session, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, fmt.Errorf("the server is shutting down")
+		return nil, coded("shutting-down", nil, "the server is shutting down")
 	}
 	if sess, ok := s.sessions[id]; ok && id != "" {
 		sess.touch()
@@ -288,7 +311,7 @@ func (s *Server) open(id string) (*session, error) {
 		s.evictLocked(0)
 	}
 	if len(s.sessions) >= s.limits.MaxSessions {
-		return nil, fmt.Errorf("too many sessions (the cap is %d): try again later", s.limits.MaxSessions)
+		return nil, coded("sessions-cap", map[string]any{"max": s.limits.MaxSessions}, "too many sessions (the cap is %d): try again later", s.limits.MaxSessions)
 	}
 	var b [16]byte
 	_, _ = rand.Read(b[:])

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -297,5 +298,22 @@ func TestASlowClientIsDropped(t *testing.T) {
 		}
 	case <-time.After(time.Second):
 		t.Fatal("a full send queue should drop the connection, not wait")
+	}
+}
+
+// An error the page must say in its own language carries a code and its
+// arguments beside the English text; a scenario file's errors carry yaml.
+func TestErrorsCarryCodes(t *testing.T) {
+	m := errorMessage(3, coded("no-move", map[string]any{"client": "A"}, "%s has no move to make now", "A"))
+	if m.Re != 3 || m.Code != "no-move" || m.Args["client"] != "A" || m.Error != "A has no move to make now" {
+		t.Errorf("coded error: expected re 3, code no-move, client A and the English text, got %+v", m)
+	}
+	m = errorMessage(4, lineErrors{{Line: 6, Col: 5, Msg: "unknown field"}})
+	if m.Code != "yaml" || len(m.Errors) != 1 || m.Errors[0].Line != 6 {
+		t.Errorf("file errors: expected code yaml with the line errors, got %+v", m)
+	}
+	m = errorMessage(5, errors.New("plain"))
+	if m.Code != "" || m.Error != "plain" {
+		t.Errorf("plain error: expected no code and its text, got %+v", m)
 	}
 }

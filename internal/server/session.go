@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"runtime/debug"
@@ -32,6 +31,7 @@ type session struct {
 
 	ls      *lesson.Session
 	custom  bool
+	file    []catalogEntry // custom: the loaded file's scenarios
 	conn    *conn
 	sent    int // events the attached browser holds
 	valid   int // of those, how many are still the log's prefix
@@ -168,7 +168,7 @@ var testPanic func(*Request)
 // handle runs one request on the session's goroutine and answers it.
 func (s *session) handle(c *conn, r *Request) {
 	if s.conn != c {
-		c.enqueue(&Message{Type: "error", Re: r.ID, Error: "this tab no longer drives the session"})
+		c.enqueue(errorMessage(r.ID, coded("other-tab", nil, "this tab no longer drives the session")))
 		return
 	}
 	before, had := -1, -1
@@ -180,12 +180,7 @@ func (s *session) handle(c *conn, r *Request) {
 	}
 	msg, err := s.apply(r)
 	if err != nil {
-		m := &Message{Type: "error", Re: r.ID, Error: err.Error()}
-		var le lineErrors
-		if errors.As(err, &le) {
-			m.Errors = le
-		}
-		c.enqueue(m)
+		c.enqueue(errorMessage(r.ID, err))
 		if s.ls != nil && (s.ls.Cursor() != before || len(s.ls.Log()) != had) {
 			s.push(0) // the run moved before the error
 		}
@@ -214,7 +209,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 		return &Message{Type: "checked", Errors: errs}, nil
 	}
 	if s.ls == nil {
-		return nil, fmt.Errorf("no scenario loaded: send load first")
+		return nil, coded("no-scenario", nil, "no scenario loaded: send load first")
 	}
 	switch r.Op {
 	case "step":
@@ -245,7 +240,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 			return nil, err
 		}
 		if !ok {
-			return nil, fmt.Errorf("%s has no move to make now", r.Client)
+			return nil, coded("no-move", map[string]any{"client": r.Client}, "%s has no move to make now", r.Client)
 		}
 	case "back":
 		s.setPlaying(false)
@@ -264,11 +259,14 @@ func (s *session) apply(r *Request) (*Message, error) {
 	case "pause":
 		s.setPlaying(false)
 	case "inject":
+		if s.ls.Run().Done() {
+			return nil, coded("run-over", nil, "the run is over: step back to inject a fault")
+		}
 		if err := scenario.CheckFault(s.ls.Scenario(), *r.Fault); err != nil {
 			return nil, err
 		}
 		if err := s.ls.Inject(*r.Fault); err != nil {
-			return nil, err
+			return nil, &codedError{code: "bad-fault", args: map[string]any{"detail": err.Error()}, msg: err.Error()}
 		}
 	case "reset", "seed":
 		seed := s.ls.Seed()
@@ -299,7 +297,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 		s.cancelExplore()
 		return &Message{Type: "explore-cancelling"}, nil
 	default:
-		return nil, fmt.Errorf("unknown op %q (see docs/protocol.md)", r.Op)
+		return nil, coded("unknown-op", map[string]any{"op": r.Op}, "unknown op %q (see docs/protocol.md)", r.Op)
 	}
 	return nil, nil
 }
@@ -315,7 +313,7 @@ func (s *session) recording() ([]byte, error) {
 
 func (s *session) capSteps(n int) error {
 	if n > s.srv.limits.MaxSteps {
-		return fmt.Errorf("the session reached its cap of %d steps", s.srv.limits.MaxSteps)
+		return coded("step-cap", map[string]any{"max": s.srv.limits.MaxSteps}, "the session reached its cap of %d steps", s.srv.limits.MaxSteps)
 	}
 	return nil
 }
@@ -388,6 +386,7 @@ func (s *session) stepsOf(ls *lesson.Session, step func() (bool, error)) error {
 // from YAML text, a seed and recorded actions, at a cursor.
 func (s *session) load(r *Request) error {
 	var sc *scenario.Scenario
+	var file []catalogEntry
 	custom := r.YAML != ""
 	if custom {
 		var f *scenario.File
@@ -397,22 +396,25 @@ func (s *session) load(r *Request) error {
 			return errs
 		}
 		if len(f.Scenarios) == 0 {
-			return fmt.Errorf("the file holds no scenario")
+			return coded("empty-file", nil, "the file holds no scenario")
 		}
 		sc = &f.Scenarios[0]
 		if r.Scenario != "" {
 			var ok bool
 			if sc, ok = f.Find(r.Scenario); !ok {
-				return fmt.Errorf("the file has no scenario %q", r.Scenario)
+				return coded("no-file-scenario", map[string]any{"id": r.Scenario}, "the file has no scenario %q", r.Scenario)
 			}
+		}
+		for i := range f.Scenarios {
+			file = append(file, s.srv.entry(&f.Scenarios[i], false))
 		}
 	} else {
 		if r.Scenario == "" {
-			return fmt.Errorf("load: give a scenario id or yaml")
+			return coded("load-what", nil, "load: give a scenario id or yaml")
 		}
-		found, ok := s.srv.opts.Catalog.Find(r.Scenario)
+		found, ok := s.srv.find(r.Scenario)
 		if !ok {
-			return fmt.Errorf("no built-in scenario %q", r.Scenario)
+			return coded("no-builtin", map[string]any{"id": r.Scenario}, "no built-in scenario %q", r.Scenario)
 		}
 		cp := *found
 		sc = &cp
@@ -449,7 +451,7 @@ func (s *session) load(r *Request) error {
 	if s.ls != nil {
 		s.ls.Close()
 	}
-	s.ls, s.custom, s.valid = ls, custom, 0
+	s.ls, s.custom, s.valid, s.file = ls, custom, 0, file
 	return s.account()
 }
 
@@ -519,7 +521,7 @@ func (s *session) snapshot() *Snapshot {
 		Verdicts: nonNil(s.ls.Run().Verdicts()), Expect: nonNil(s.srv.expect(sc)), RealWhy: s.srv.realWhy(sc),
 		Clients: w.ClientNames(), Nodes: nodes, Pending: nonNil(s.ls.Pending()),
 		Actions: append([]scenario.Action{}, s.ls.Actions()...), Playing: s.playing, Speed: s.speed,
-		Events: len(s.ls.Log()), OffScript: s.ls.Run().OffScript(),
+		Events: len(s.ls.Log()), OffScript: s.ls.Run().OffScript(), File: s.file,
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 var ops = map[string]bool{
 	"hello": true, "load": true, "check": true, "step": true, "step-client": true, "back": true,
 	"seek": true, "play": true, "pause": true, "inject": true, "reset": true, "seed": true,
-	"export-yaml": true, "sync": true,
+	"export-yaml": true, "sync": true, "explore": true, "explore-cancel": true,
 }
 
 // validate checks a request's arguments against the server's limits before
@@ -54,6 +54,13 @@ func validate(r *Request, lim Limits) error {
 		}
 		if r.Op == "load" && r.Scenario == "" && r.YAML == "" {
 			return fmt.Errorf("load: give a scenario id or yaml")
+		}
+	case "explore":
+		if r.Strategy != "" && r.Strategy != "random" && r.Strategy != "pct" && r.Strategy != "exhaustive" {
+			return fmt.Errorf("explore: unknown strategy %q: want random, pct or exhaustive", short(r.Strategy))
+		}
+		if len(r.Budget) > 200 {
+			return fmt.Errorf("explore: a budget is at most 200 characters")
 		}
 	case "play":
 		if err := checkSpeed(r.Speed, lim); err != nil {

@@ -242,6 +242,16 @@ func (w *World) Pending() []string {
 	return out
 }
 
+// Idle reports whether nothing is left to happen: no move scheduled and no
+// key due to expire, so that the next Step only ends the run.
+func (w *World) Idle() bool {
+	if w.ended || w.closed {
+		return false
+	}
+	_, _, _, ok := w.nextExpiry()
+	return w.q.peek() == nil && !ok
+}
+
 // begin counts a step, or ends the run at its caps.
 func (w *World) begin() bool {
 	if w.ended || w.closed {

@@ -6,8 +6,8 @@
 import { Link } from './socket.js';
 import { newModel, append, truncate } from './derive.js';
 import { Timeline } from './timeline.js';
-import { renderNarration, renderVerdict, renderKeys, renderPending, renderTargets } from './panels.js';
-import { t, pick, apply, KEYS } from './i18n.js';
+import { renderNarration, renderVerdict, renderKeys, renderPending, renderTargets, renderDetail, renderCounters, renderFaults } from './panels.js';
+import { t, pick, apply, fill, serverError, problem, KEYS } from './i18n.js';
 import { encodeRun, decodeRun, download } from './share.js';
 import { Explore } from './explore.js';
 
@@ -30,7 +30,12 @@ const state = {
   limits: { max_steps: 50000 },
   customYAML: '',
   errors: [],
+  masters: [], // nodes with a replica (the fault menu's Fail over)
+  downNodes: [],
   real: '', // the real Redis servers runs are placed on ('': embedded)
+  branch: [], // the recorded actions of the branch whose end is endStep
+  lastError: null, // the last error message, re-rendered on a language change
+  taken: false, // another tab took this session over
 };
 
 const link = new Link(onMessage, onStatus);
@@ -40,14 +45,24 @@ const tl = new Timeline({
   list: $('tl-events'), lanes: $('lanes'),
   onPick: (seq) => { state.selected = seq; render(); },
   onMove: (c) => link.send('step-client', { client: c }),
+  onFollow: (on) => { $('follow').hidden = on; },
 });
 
 let shared = decodeRun(location.hash);
 let wantEditor = false;
 
-function onStatus(s) {
-  $('conn').textContent = s === 'open' ? t('connected', state.lang) : t('reconnecting', state.lang);
-  $('conn').className = 'conn ' + s;
+let connStatus = 'closed';
+function onStatus(s, code) {
+  connStatus = s;
+  state.taken = s === 'closed' && code === 4000;
+  renderConn();
+}
+
+function renderConn() {
+  $('conn').textContent = connStatus === 'open' || state.taken ? t('connected', state.lang) : t('reconnecting', state.lang);
+  $('conn').className = 'conn ' + connStatus;
+  $('taken').hidden = !state.taken;
+  document.body.classList.toggle('taken', state.taken);
 }
 
 function onMessage(m) {
@@ -55,6 +70,7 @@ function onMessage(m) {
   switch (m.type) {
     case 'welcome':
       state.catalog = m.catalog || [];
+      fillLabs();
       state.limits = m.limits || state.limits;
       state.real = m.real || '';
       render();
@@ -65,14 +81,15 @@ function onMessage(m) {
         if (run.y) state.customYAML = run.y;
         link.send('load', { scenario: run.s || '', yaml: run.y || '', seed: run.seed, actions: run.a || [], step: run.c || 0 });
       } else if (!m.loaded) {
-        link.send('load', { scenario: $('scenario').value });
+        link.send('load', { scenario: $('scenario').value === '__custom' ? state.catalog[0].id : $('scenario').value });
       }
       break;
     case 'state':
       onState(m);
       break;
     case 'error':
-      toast(m.error, true);
+      state.lastError = m;
+      toast(errText(m), true);
       if (m.errors) { state.errors = m.errors; renderErrors(); }
       break;
     case 'checked':
@@ -80,7 +97,7 @@ function onMessage(m) {
       renderErrors();
       break;
     case 'yaml':
-      if (wantEditor) { wantEditor = false; $('editor').value = m.text; gutter(); } else download(m.name, m.text, 'text/yaml');
+      if (wantEditor) { wantEditor = false; if (!$('editor').value) $('editor').value = m.text; gutter(); } else download(m.name, m.text, 'text/yaml');
       break;
   }
 }
@@ -94,16 +111,26 @@ function onState(m) {
     state.maxStep = snap.step;
     state.endStep = null;
     state.selected = null;
+    state.branch = snap.actions || [];
+    tl.reset();
   } else if (from < state.model.events.length) {
     state.model = truncate(state.model, from, snap.clients, snap.nodes.map((n) => n.name));
     state.gen++;
   }
   append(state.model, m.events || []);
   state.snap = snap;
-  state.pending = snap.pending;
+  state.pending = snap.ended ? [] : snap.pending;
   state.ended = snap.ended;
+  // A hand move or a fault after stepping back starts another branch: its
+  // end, and so the scrubber's length, is not known yet.
+  const acts = snap.actions || [];
+  const key = (a) => JSON.stringify(a);
+  const prefix = (a, b) => a.length <= b.length && a.every((x, i) => key(x) === key(b[i]));
+  if (!prefix(acts, state.branch) && !prefix(state.branch, acts)) { state.endStep = null; state.maxStep = snap.step; }
+  if (acts.length >= state.branch.length) state.branch = acts;
   state.maxStep = Math.max(state.maxStep, snap.step);
   if (snap.ended) state.endStep = snap.step;
+  if (snap.ended && snap.custom) checkExpect();
   if (!snap.custom) state.customYAML = '';
   render();
 }
@@ -128,40 +155,106 @@ function render() {
   const st = state, snap = st.snap;
   focusRefs();
   document.body.classList.toggle('presenter', st.presenter);
+  document.body.classList.toggle('selecting', st.selected != null);
   $('presenter').setAttribute('aria-pressed', String(st.presenter));
   if (snap) {
     $('title').textContent = pick(snap.title, st.lang) || snap.scenario;
     $('lesson-text').textContent = pick(snap.lesson, st.lang);
     $('expect').textContent = (snap.expect || []).join(', ') || '—';
     $('real-why').textContent = snap.realWhy ? '— ' + t('onReal', st.lang) + ' ' + pick(snap.realWhy, st.lang) : '';
-    const sel = $('scenario');
-    if (!snap.custom && sel.value !== snap.scenario) sel.value = snap.scenario;
+    renderPicker();
     if (document.activeElement !== $('seed')) $('seed').value = String(snap.seed);
     const max = st.endStep ?? st.maxStep + 10;
     $('scrubber').max = String(max);
     if (!scrubbing) $('scrubber').value = String(snap.step);
-    $('cursor').textContent = `${t('stepOf', st.lang)} ${snap.step}${t('stepSuffix', st.lang)}${st.endStep != null ? ' / ' + st.endStep : ''} · ${fmt(snap.t)}`;
+    $('cursor').textContent = `${t('stepOf', st.lang)} ${snap.step}${t('stepSuffix', st.lang)}${st.endStep != null ? ' / ' + st.endStep : ''} · ${fill('eventsCount', st.lang, { n: st.model.events.length })} · ${fmt(snap.t)}`;
     $('play').querySelector('[data-i18n]').dataset.i18n = snap.playing ? 'pause' : 'play';
     $('play').setAttribute('aria-pressed', String(snap.playing));
     $('step').disabled = $('end').disabled = snap.ended;
     $('back').disabled = snap.step === 0;
     renderTargets($('fault-client'), snap.clients);
     renderTargets($('fault-node'), snap.nodes.map((n) => n.name));
+    renderFaults(st, $);
     $('share-link').href = shareURL();
   }
   for (const opt of $('scenario').options) {
-    const c = st.catalog.find((x) => x.id === opt.value);
+    const c = st.catalog.find((x) => x.id === opt.value) || ((snap && snap.file) || []).find((x) => 'file:' + x.id === opt.value);
     if (c) opt.textContent = pick(c.title, st.lang);
   }
   apply(document, st.lang);
   explorer.relabel();
+  renderConn();
+  $('follow').hidden = tl.follow;
+  if (st.lastError && $('toast').classList.contains('show')) $('toast').textContent = errText(st.lastError);
   $('lang').textContent = st.lang === 'zh' ? 'English' : '中文';
   renderHelp();
   renderNarration($('narration'), $('narration-history'), st, goTo);
   renderVerdict($('verdict'), st, goTo);
   renderKeys($('keys'), st);
   renderPending($('pending'), st, (c) => link.send('step-client', { client: c }));
+  renderDetail($('detail'), st, goTo);
+  $('counters-panel').hidden = !renderCounters($('counters'), st);
   tl.set({ ...st });
+}
+
+/** errText is an error message from the server in the chosen language. */
+function errText(m) {
+  if (m.code === 'yaml' && m.errors) {
+    const detail = m.errors.map((e) => (e.line ? `${t('line', state.lang)} ${e.line}: ` : '') + problem(e.msg, state.lang)).join('; ');
+    return serverError({ ...m, args: { detail } }, state.lang);
+  }
+  return serverError(m, state.lang);
+}
+
+/** fillLabs lists the labs (catalog entries marked lab) in the picker. */
+function fillLabs() {
+  const g = $('group-labs');
+  g.textContent = '';
+  for (const c of state.catalog.filter((x) => x.lab)) {
+    const o = document.createElement('option');
+    o.value = c.id;
+    o.textContent = pick(c.title, state.lang);
+    g.append(o);
+  }
+  g.hidden = !g.children.length;
+}
+
+/** renderPicker shows what is loaded: a built-in lesson or lab by its id,
+ * a scenario of the user's own file by its title, with the file's other
+ * scenarios beside it. */
+function renderPicker() {
+  const snap = state.snap, sel = $('scenario'), g = $('group-file');
+  const file = snap.custom ? snap.file || [{ id: snap.scenario, title: snap.title }] : [];
+  const key = file.map((f) => f.id).join('|');
+  if (g.dataset.key !== key) {
+    g.dataset.key = key;
+    g.textContent = '';
+    for (const f of file) {
+      const o = document.createElement('option');
+      o.value = 'file:' + f.id;
+      o.textContent = pick(f.title, state.lang) || f.id;
+      g.append(o);
+    }
+    g.hidden = !file.length;
+  }
+  const want = snap.custom ? 'file:' + snap.scenario : snap.scenario;
+  if (sel.value !== want && document.activeElement !== sel) sel.value = want;
+}
+
+/** checkExpect flags, in the editor, an expect: that the run contradicts. */
+function checkExpect() {
+  const s = state.snap;
+  if (!s.expect || !s.expect.length) return;
+  const got = [...new Set(s.verdicts)].sort().join(', '), want = [...new Set(s.expect)].sort().join(', ');
+  if (got === want) return;
+  const text = state.customYAML || $('editor').value;
+  const lines = text.split('\n');
+  let line = 0;
+  // The expect: of the scenario that ran: the first one after its id.
+  const at = lines.findIndex((l) => new RegExp('id:\\s*["\']?' + s.scenario.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '\\b').test(l));
+  for (let i = Math.max(at, 0); i < lines.length; i++) if (/^\s*expect\s*:/.test(lines[i])) { line = i + 1; break; }
+  state.errors = [{ line, col: 1, msg: fill('expectContradicted', state.lang, { want: '[' + want + ']', got: '[' + got + ']' }), expect: true }];
+  renderErrors();
 }
 
 function fmt(ns) {
@@ -173,6 +266,17 @@ function goTo(seq) {
   const r = state.model.rowOfSeq.get(seq);
   if (r !== undefined) tl.scrollToRow(r);
   state.selected = seq;
+  render();
+}
+
+/** selectBy moves the selection by d rows and shows the row. */
+function selectBy(d) {
+  const m = state.model;
+  if (!m.rows.length) return;
+  let r = state.selected != null ? m.rowOfSeq.get(state.selected) : undefined;
+  r = r === undefined ? (d > 0 ? 0 : m.rows.length - 1) : Math.max(0, Math.min(m.rows.length - 1, r + d));
+  state.selected = m.rows[r].seq;
+  tl.reveal(r);
   render();
 }
 
@@ -191,8 +295,10 @@ function toast(text, bad = false) {
   el.className = 'toast show' + (bad ? ' bad' : '');
   el.setAttribute('data-testid', bad ? 'error' : 'toast');
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.className = 'toast'; }, bad ? 6000 : 3000);
+  // Out of the timeline's way (over the side panel), brief, and gone on a click.
+  toastTimer = setTimeout(() => { el.className = 'toast'; }, Math.min(4000, 1500 + text.length * 40));
 }
+$('toast').onclick = () => { clearTimeout(toastTimer); $('toast').className = 'toast'; };
 
 function renderHelp() {
   const dl = $('help-keys');
@@ -218,7 +324,7 @@ function renderErrors() {
   }
   for (const e of state.errors) {
     const li = document.createElement('li');
-    li.textContent = (e.line ? `${t('line', state.lang)} ${e.line}${e.col ? ':' + e.col : ''} — ` : '') + e.msg;
+    li.textContent = (e.line ? `${t('line', state.lang)} ${e.line}${e.col ? ':' + e.col : ''} — ` : '') + (e.expect ? fill('expectContradicted', state.lang, { want: '[' + [...new Set(state.snap.expect)].sort().join(', ') + ']', got: '[' + [...new Set(state.snap.verdicts)].sort().join(', ') + ']' }) : problem(e.msg, state.lang));
     li.dataset.line = String(e.line || 0);
     li.addEventListener('click', () => selectLine(e.line));
     ul.append(li);
@@ -248,7 +354,7 @@ const back = () => link.send('back');
 const togglePlay = () => link.send(state.snap && state.snap.playing ? 'pause' : 'play', { speed: Number($('speed').value) });
 const toEnd = () => link.send('seek', { step: state.limits.max_steps });
 const reset = () => link.send('reset');
-const toggleLang = () => { state.lang = state.lang === 'zh' ? 'en' : 'zh'; localStorage.setItem('lockstep.lang', state.lang); render(); };
+const toggleLang = () => { state.lang = state.lang === 'zh' ? 'en' : 'zh'; localStorage.setItem('lockstep.lang', state.lang); render(); if ($('editor-errors').children.length) renderErrors(); };
 const togglePresenter = () => { state.presenter = !state.presenter; render(); };
 const help = (show) => { $('help').hidden = !show; if (show) $('help-close').focus(); };
 
@@ -261,6 +367,8 @@ $('lang').onclick = toggleLang;
 $('presenter').onclick = togglePresenter;
 $('help-btn').onclick = () => help(true);
 $('help-close').onclick = () => help(false);
+$('follow').onclick = () => { tl.followNewest(); $('timeline').focus(); };
+$('take-back').onclick = () => { state.taken = false; renderConn(); link.connect(); };
 $('speed').onchange = () => { if (state.snap && state.snap.playing) link.send('play', { speed: Number($('speed').value) }); };
 $('seed').onchange = () => {
   const v = Number($('seed').value);
@@ -281,19 +389,31 @@ $('scrubber').addEventListener('change', () => {
 $('scenario').onchange = () => {
   const v = $('scenario').value;
   if (v === '__custom') {
-    $('editor-panel').open = true;
-    if (!$('editor').value) { wantEditor = true; link.send('export-yaml'); }
+    openEditor();
     $('editor').focus();
     return;
   }
-  link.send('load', { scenario: v });
+  if (v.startsWith('file:')) link.send('load', { yaml: state.customYAML, scenario: v.slice(5) });
+  else link.send('load', { scenario: v });
+  // Leave the picker, so that the arrows and the space bar step the run.
+  $('scenario').blur();
+  $('timeline').focus();
 };
+function openEditor() {
+  $('editor-panel').open = true;
+  if (!$('editor').value) {
+    if (state.customYAML) { $('editor').value = state.customYAML; gutter(); } else { wantEditor = true; link.send('export-yaml'); }
+  }
+}
+$('editor-panel').addEventListener('toggle', () => { if ($('editor-panel').open) openEditor(); });
 for (const b of document.querySelectorAll('[data-fault]')) {
   b.onclick = () => {
     const kind = b.dataset.fault;
     const f = { do: kind };
     if (['crash', 'pause', 'drop-reply', 'drop-request'].includes(kind)) f.client = $('fault-client').value;
     else f.node = $('fault-node').value;
+    if (kind === 'failover' && !state.masters.includes(f.node)) f.node = state.masters[0];
+    if (kind === 'node-restart' && !state.downNodes.includes(f.node)) f.node = state.downNodes[0];
     if (kind === 'pause') f.for = '1s';
     if (kind === 'partition') f.for = '2s';
     if (kind === 'clock-jump') f.by = '5s';
@@ -308,9 +428,21 @@ $('share-link').onclick = (ev) => {
     navigator.clipboard.writeText(url).then(() => toast(t('linkCopied', state.lang)), () => toast(t('linkShown', state.lang)));
   } else toast(t('linkShown', state.lang));
 };
-const base = () => (state.snap ? state.snap.scenario + '-seed' + state.snap.seed + '-step' + state.snap.step : 'lockstep');
-$('export-svg').onclick = () => download(base() + '.svg', tl.svg(), 'image/svg+xml');
-$('export-png').onclick = async () => download(base() + '.png', await tl.png(), 'image/png');
+const base = () => (state.snap ? state.snap.scenario + '-seed' + state.snap.seed + '-step' + state.snap.step + (state.snap.actions.length ? '-' + hash(JSON.stringify(state.snap.actions)) : '') : 'lockstep');
+function hash(s) {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(36);
+}
+/** caption is the line exports carry: lesson, seed, step and verdict. */
+function caption() {
+  const s = state.snap;
+  if (!s) return 'Lockstep';
+  const v = state.model.verdicts.length ? [...new Set(state.model.verdicts.map((x) => x.name))].join(', ') : t('noVerdictYet', state.lang);
+  return fill('caption', state.lang, { title: pick(s.title, state.lang) || s.scenario, seed: s.seed, step: s.step, verdict: v });
+}
+$('export-svg').onclick = () => download(base() + '.svg', tl.svg(caption()), 'image/svg+xml');
+$('export-png').onclick = async () => download(base() + '.png', await tl.png(caption()), 'image/png');
 $('export-json').onclick = () => {
   const s = state.snap || {};
   const doc = { protocol: 1, scenario: s.scenario, seed: s.seed, step: s.step, actions: s.actions, verdicts: s.verdicts, events: state.model.events };
@@ -353,6 +485,7 @@ $('editor').addEventListener('scroll', () => { $('editor-gutter').scrollTop = $(
 $('editor-check').onclick = check;
 $('editor-run').onclick = () => {
   state.customYAML = $('editor').value;
+  tl.reset();
   state.errors = [];
   renderErrors();
   link.send('load', { yaml: state.customYAML });
@@ -361,9 +494,21 @@ $('editor-run').onclick = () => {
 document.addEventListener('keydown', (ev) => {
   const tag = ev.target.tagName;
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (ev.key === 'Escape') { help(false); return; }
+  if (ev.key === 'Escape') {
+    if (!$('help').hidden) help(false);
+    else if (state.selected != null) { state.selected = null; render(); }
+    return;
+  }
+  if (state.taken) return;
   if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
   const k = ev.key;
+  // Space and Enter press a focused button, link or summary, as anywhere else.
+  if ((k === ' ' || k === 'Enter') && (tag === 'BUTTON' || tag === 'A' || tag === 'SUMMARY')) return;
+  if (ev.target === $('timeline') && (k === 'ArrowUp' || k === 'ArrowDown')) {
+    ev.preventDefault();
+    selectBy(k === 'ArrowUp' ? -1 : 1);
+    return;
+  }
   const acts = {
     ' ': step, ArrowRight: step, '.': step, PageDown: step, ArrowLeft: back, PageUp: back,
     p: togglePlay, P: togglePlay, Home: reset, End: toEnd, f: togglePresenter, F: togglePresenter,
@@ -380,6 +525,10 @@ window.lockstep = {
   state,
   link,
   timeline: tl,
+  /** drawn lists the labels of the last frame (role, seq, text, cut). */
+  drawn: () => tl.drawn,
+  /** audit draws the whole log at the current width and lists its labels. */
+  audit: () => tl.audit(),
   /** bench scrolls through the whole timeline and times each frame's draw. */
   bench(frames = 120) {
     const sc = $('tl-scroll');

@@ -126,10 +126,11 @@ function enter(m, who, r) {
   cur.cs = openSpan(m, { type: 'cs', r0: r, client: who });
   m.byWho.set(who, cur);
   m.inside.add(who);
-  if (m.inside.size >= 2 && !m.overlap) {
+  if (m.inside.size >= 2) {
+    // An overlap names exactly who is inside: when a third enters, the
+    // span of two ends and one of three begins.
+    if (m.overlap) closeSpan(m, m.overlap, Math.max(r - 1, m.overlap.r0));
     m.overlap = openSpan(m, { type: 'overlap', r0: r, who: [...m.inside] });
-  } else if (m.overlap) {
-    for (const w of m.inside) if (!m.overlap.who.includes(w)) m.overlap.who.push(w);
   }
 }
 
@@ -139,9 +140,9 @@ function leave(m, who, r) {
   closeSpan(m, cur.cs, r);
   cur.cs = null;
   m.inside.delete(who);
-  if (m.overlap && m.inside.size < 2) {
+  if (m.overlap) {
     closeSpan(m, m.overlap, r);
-    m.overlap = null;
+    m.overlap = m.inside.size >= 2 ? openSpan(m, { type: 'overlap', r0: r, who: [...m.inside] }) : null;
   }
 }
 

@@ -3,7 +3,7 @@
 
 import { spansIn } from './derive.js';
 import { PALETTE, BAD, GOOD, INK, MUTED, RULE } from './paint.js';
-import { t as tr, pick } from './i18n.js';
+import { t as tr, pick, name as nm, note as nt, fill } from './i18n.js';
 
 /** fmtTime writes virtual nanoseconds as the server does: 1.002s. With
  * digits, to that many decimals of a second (the narrow time column shows
@@ -27,16 +27,72 @@ export function fmtCmd(args, script) {
   }).join(' ');
 }
 
+/** outcome sums up a reply in a few characters that are never cut: OK,
+ * (nil), an integer, an error's code, a value, a list's length. cls is its
+ * class: ok, nil, int, err, val. */
+export function outcome(reply, lang) {
+  if (reply == null || reply === '') return null;
+  let r = String(reply);
+  if (/^OK; QUEUED; /.test(r)) r = r.slice(r.lastIndexOf('; ') + 2); // MULTI … EXEC: EXEC's answer
+  if (/^\[.*\]$/.test(r) && !r.startsWith('["')) r = r.slice(1, -1); // EXEC's one-reply array
+  if (r === 'OK' || /^OK, \d+ row/.test(r)) return { cls: 'ok', text: 'OK' };
+  if (r === '(nil)') return { cls: 'nil', text: '(nil)' };
+  if (r === '(empty array)') return { cls: 'nil', text: '[ ]' };
+  let m = /^\(integer\) (-?\d+)$/.exec(r);
+  if (m) return { cls: 'int', text: m[1] };
+  m = /^\(error\) (.*)$/.exec(r);
+  if (m) {
+    const code = /^[A-Z][A-Z_-]{2,}\b/.exec(m[1]) || /\b[A-Z][A-Z_-]{3,}\b/.exec(m[1]);
+    if (/^connection refused/.test(m[1])) return { cls: 'err', text: nm('refused', lang) };
+    return { cls: 'err', text: code ? code[0] : (lang === 'zh' ? '错误' : 'error') };
+  }
+  if (r.startsWith('[')) {
+    const n = (r.match(/"(?:[^"\\]|\\.)*"/g) || []).length;
+    return { cls: 'val', text: '[' + fill('items', lang, { n: n + (r.endsWith(']') ? '' : '+') }) + ']' };
+  }
+  m = /^"(.*)"$/.exec(r);
+  if (m) {
+    const v = m[1];
+    return { cls: 'val', text: v.length > 12 ? '"' + v.slice(0, 8) + '…"' : '"' + v + '"' };
+  }
+  return { cls: 'val', text: r.length > 12 ? r.slice(0, 10) + '…' : r };
+}
+
+export const OUTCOME = {
+  ok: { fill: '#dff3ea', ink: '#00573f' }, nil: { fill: '#ececec', ink: '#3d3d3d' },
+  int: { fill: '#e3eefa', ink: '#004a78' }, err: { fill: '#fbe3d6', ink: '#8a3200' }, val: { fill: '#fff', ink: INK },
+};
+
+const extra = new Map();
+/** clientColor gives a client its lane colour: the palette first, then
+ * hues spread around the wheel, so that many clients stay apart. */
 export function clientColor(m, name) {
-  const i = m.clients.indexOf(name);
-  return PALETTE[(i < 0 ? 0 : i) % PALETTE.length];
+  const i = Math.max(m.clients.indexOf(name), 0);
+  if (i < PALETTE.length) return PALETTE[i];
+  if (!extra.has(i)) {
+    const h = (i * 137.508 + 20) % 360, l = i % 2 ? 0.34 : 0.44, sat = 0.75;
+    const f = (n) => {
+      const k = (n + h / 30) % 12, a = sat * Math.min(l, 1 - l);
+      return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1)))).toString(16).padStart(2, '0');
+    };
+    extra.set(i, '#' + f(0) + f(8) + f(4));
+  }
+  return extra.get(i);
 }
 
 /** layout places the lanes: a gutter for step and time, then one lane per
  * client and per node. */
 export function layout(m, width, rowH, big) {
-  const gutter = big ? 130 : 104;
-  const lanes = [...m.clients.map((n) => ({ name: n, kind: 'client', w: 1 })), ...m.nodes.map((n) => ({ name: n, kind: 'node', w: 1.8 }))];
+  // The gutter holds "#seq" and the time side by side: wide enough for the
+  // longest number in the log, so that they never run together.
+  const small = big ? 16 : 11;
+  const last = m.rows.length ? m.rows[m.rows.length - 1].seq : 0;
+  const digits = Math.max(3, String(last).length);
+  // On a phone the time column gives its room to the lanes (the cursor
+  // and the detail panel still say the time).
+  const narrow = width < 600;
+  const gutter = Math.ceil(small * 0.62 * (digits + 1) + (narrow ? 0 : small * 0.62 * 8)) + (narrow ? 22 : 34);
+  const lanes = [...m.clients.map((n) => ({ name: n, kind: 'client', w: 1 })), ...m.nodes.map((n) => ({ name: n, kind: 'node', w: narrow ? 1.3 : 1.8 }))];
   const total = lanes.reduce((a, l) => a + l.w, 0) || 1;
   const unit = Math.max((width - gutter) / total, 20);
   const x = new Map();
@@ -50,7 +106,7 @@ export function layout(m, width, rowH, big) {
     x.set(l.kind + 'R:' + l.name, l.right);
   }
   const font = big ? 20 : 13;
-  return { gutter, lanes, lw: unit, x, rowH, width, font, small: big ? 16 : 11 };
+  return { gutter, lanes, lw: unit, x, rowH, width, font, small, narrow };
 }
 
 const cx = (L, name) => L.x.get('client:' + name) ?? L.gutter;
@@ -107,7 +163,7 @@ export function drawRows(p, m, L, r0, r1, top, o) {
       p.rect(2, a, 8, b - a, BAD);
       // At the far right of its first row (an "enter" mark, drawn by its
       // client's lane), clear of the row's number in the gutter.
-      p.text(L.width - 12, a + H / 2 + L.small * 0.35, '⚠ ' + s.who.join(' + ') + ' ' + tr('inside', lang), { size: L.small, color: BAD, bold: true, align: 'right', bg: 'rgba(255,255,255,0.85)' });
+      p.text(L.width - 12, a + H / 2 + L.small * 0.35, '⚠ ' + fill('insideTogether', lang, { who: s.who.join(' + ') }), { size: L.small, color: BAD, bold: true, align: 'right', bg: 'rgba(255,255,255,0.85)', role: 'overlap', seq: m.rows[s.r0] && m.rows[s.r0].seq });
     }
   }
   for (const s of spans) {
@@ -186,85 +242,148 @@ function drawLease(p, m, L, s, top, r1) {
   p.poly([...left, ...right.reverse()], c, 0.55);
 }
 
+/** pill draws text in a rounded box centred at x (kept clear of the
+ * gutter), never cut; it returns the box's right edge. */
 function pill(p, x, y, text, color, L, o = {}) {
   const size = L.small + 1;
-  const max = L.lw * 1.8;
-  while (text.length > 4 && p.measure(text, size, true) > max) text = text.slice(0, -2);
-  if (p.measure(text, size, true) > max) text = text.slice(0, 3);
   const w = p.measure(text, size, true);
   x = Math.max(x, L.gutter + w / 2 + 8);
   p.rect(x - w / 2 - 6, y - size * 0.75, w + 12, size * 1.35, o.fill || '#ffffff', color);
-  p.text(x, y + size * 0.35, text, { size, color: o.ink || color, align: 'center', bold: true });
+  p.text(x, y + size * 0.35, text, { size, color: o.ink || color, align: 'center', bold: true, role: o.role, seq: o.seq });
+  return x + w / 2 + 6;
+}
+
+/** badge draws a reply's outcome in a box whose left edge is at x; it
+ * returns the box's right edge. The outcome is short and never cut. */
+function badge(p, x, y, out, L, seq, big = false) {
+  const size = big ? L.font : L.small + 1;
+  const w = p.measure(out.text, size, true);
+  const c = OUTCOME[out.cls] || OUTCOME.val;
+  p.rect(x, y - size * 0.8, w + 10, size * 1.45, c.fill, c.ink);
+  p.text(x + 5, y + size * 0.36, out.text, { size, color: c.ink, bold: true, role: 'outcome', seq });
+  return x + w + 10;
 }
 
 function drawRow(p, m, L, e, r, y, o, newTime) {
   const lang = o.lang;
   const f = L.font;
-  p.text(16, y + f * 0.35, '#' + e.seq, { size: L.small, color: MUTED });
-  if (newTime) p.text(L.gutter - 10, y + f * 0.35, fmtTime(e.t, 4), { size: L.small, color: INK, align: 'right', bold: true });
+  p.text(16, y + f * 0.35, '#' + e.seq, { size: L.small, color: MUTED, role: 'seq', seq: e.seq });
+  if (newTime && !L.narrow) p.text(L.gutter - 10, y + f * 0.35, fmtTime(e.t, 4), { size: L.small, color: INK, align: 'right', bold: true, role: 'time', seq: e.seq });
   const x = e.client ? cx(L, e.client) : 0;
   const n = e.node ? nx(L, e.node) : 0;
   const c = e.client ? clientColor(m, e.client) : INK;
   const capMax = L.lw * 0.92;
+  const right = L.width - 6; // a label may run over the lanes to its right, up to the edge
   const thread = e.thread && e.thread !== 'main' ? e.thread + ': ' : '';
+  const note = nt(e.note, lang);
   switch (e.kind) {
     case 'send':
       p.circle(x, y, f * 0.3, c);
-      p.text(x + f * 0.7, y + f * 0.35, thread + fmtCmd(e.cmd, e.script), { size: f, color: INK, bg: 'rgba(255,255,255,0.85)', max: capMax * 0.95 });
+      {
+        // The whole command if it fits, else its name alone (the detail
+        // panel has the arguments), rather than a name cut in half.
+        const full = thread + fmtCmd(e.cmd, e.script), max = capMax * 0.95;
+        const s = p.measure(full, f, false) <= max ? full : thread + (e.cmd || [''])[0] + ' …';
+        p.text(x + f * 0.7, y + f * 0.35, s, { size: f, color: INK, bg: 'rgba(255,255,255,0.85)', max: Math.max(max, p.measure(s, f, false) + 1), role: 'command', seq: e.seq });
+      }
       break;
     case 'exec': {
       p.rect(n - f * 0.4, y - f * 0.4, f * 0.8, f * 0.8, c, INK);
-      const x0 = n + Math.min(L.lw * 0.16, 26) + 12;
+      let x0 = n + Math.min(L.lw * 0.16, 26) + 8;
+      const out = outcome(e.reply, lang);
+      if (out) {
+        // At the right edge (a phone, many lanes) the badge goes to the
+        // node's left rather than off the canvas.
+        const bw = p.measure(out.text, L.small + 1, true) + 10;
+        if (x0 + bw > L.width - 2) { badge(p, n - f * 0.6 - bw, y, out, L, e.seq); x0 = L.width; } else x0 = badge(p, x0, y, out, L, e.seq) + 6;
+      }
       const room = (L.x.get('nodeR:' + e.node) ?? L.width) - x0 - 4;
-      const w = p.text(x0, y + f * 0.35, `${(e.cmd || [''])[0]} → ${e.reply ?? ''}`, { size: f, color: INK, bold: true, max: Math.max(room, 20) * 0.75 });
-      keysText(p, m, L, e, n, y, w + 10);
+      const name = (e.cmd || [''])[0];
+      if (name && p.measure(name, L.small, true) <= room) { // the name whole or not at all
+        const w = p.text(x0, y + f * 0.35, name, { size: L.small, color: INK, bold: true, role: 'command', seq: e.seq });
+        keysText(p, m, L, e, x0 + w + 8, y, lang);
+      }
       break;
     }
-    case 'reply':
-      p.text(x + f * 0.7, y + f * 0.35, '← ' + (e.reply ?? ''), { size: f, color: c, bold: true, bg: 'rgba(255,255,255,0.85)', max: capMax * 0.9 });
+    case 'reply': {
+      const out = outcome(e.reply, lang);
+      const x0 = x + f * 0.6 + p.measure('← ', f, true);
+      const bw = out ? p.measure(out.text, L.small + 1, true) + 10 : 0;
+      if (x0 + bw > L.width - 2) {
+        // No room to the right (the last lanes of a narrow screen): the
+        // badge goes to the left of the client's lane.
+        if (out) badge(p, x - f * 0.6 - bw, y, out, L, e.seq);
+      } else {
+        p.text(x + f * 0.6, y + f * 0.35, '←', { size: f, color: c, bold: true });
+        if (out) badge(p, x0, y, out, L, e.seq);
+      }
       break;
-    case 'lost':
-      p.text((x + n) / 2 + f, y + f * 0.35, tr('lost', lang) + ': ' + (e.note || fmtCmd(e.cmd, e.script)), { size: L.small, color: BAD, bold: true, bg: '#fff', max: L.lw });
+    }
+    case 'lost': {
+      const at = (x + n) / 2 + f;
+      const what = e.name ? nm(e.name, lang) : tr('lost', lang);
+      const end = pill(p, at + p.measure(what, L.small + 1, true) / 2 + 6, y, what, BAD, L, { role: 'mark', seq: e.seq });
+      const msg = note || fmtCmd(e.cmd, e.script);
+      if (msg) p.text(end + 6, y + L.small * 0.35, msg, { size: L.small, color: BAD, bg: '#fff', max: right - end - 6, role: 'note', seq: e.seq });
       break;
+    }
     case 'timeout':
       cross(p, x, y, f * 0.35, BAD, 2);
-      p.text(x + f * 0.7, y + f * 0.35, 'timeout', { size: f, color: BAD, bold: true, bg: '#fff' });
+      pill(p, x + f * 0.7 + p.measure(tr('timeout', lang), L.small + 1, true) / 2 + 6, y, tr('timeout', lang), BAD, L, { role: 'mark', seq: e.seq });
       break;
     case 'start':
       p.circle(x, y, f * 0.35, '#fff', c);
-      p.text(x + f * 0.7, y + f * 0.35, thread + 'start', { size: L.small, color: MUTED });
+      p.text(x + f * 0.7, y + f * 0.35, thread + tr('start', lang), { size: L.small, color: MUTED, role: 'label', seq: e.seq });
       break;
     case 'done':
       p.rect(x - f * 0.3, y - f * 0.3, f * 0.6, f * 0.6, e.note ? BAD : c);
-      p.text(x + f * 0.7, y + f * 0.35, thread + 'done' + (e.note ? ': ' + e.note : ''), { size: L.small, color: e.note ? BAD : MUTED, max: capMax });
+      p.text(x + f * 0.7, y + f * 0.35, thread + tr('done', lang) + (note ? ': ' + note : ''), { size: L.small, color: e.note ? BAD : MUTED, max: right - x - f, role: 'label', seq: e.seq });
       break;
     case 'mark': {
-      const bad = /refused|failed|gave-up|sold-out/.test(e.name);
-      pill(p, x, y, thread + e.name + (e.note ? ' · ' + e.note : ''), bad ? BAD : c, L);
+      const bad = /refused|failed|gave-up|sold-out|no-quorum|too-late|rejected|renew-lost|missed/.test(e.name);
+      const label = thread + nm(e.name, lang);
+      const w = p.measure(label, L.small + 1, true);
+      const end = pill(p, x + w / 2 + 6 + f * 0.4, y, label, bad ? BAD : c, L, { role: 'mark', seq: e.seq });
+      if (note) p.text(end + 6, y + L.small * 0.35, note, { size: L.small, color: bad ? BAD : MUTED, bg: 'rgba(255,255,255,0.85)', max: right - end - 6, role: 'note', seq: e.seq });
       break;
     }
     case 'init':
       p.rect(n - f * 0.4, y - f * 0.4, f * 0.8, f * 0.8, '#fff', INK);
-      keysText(p, m, L, e, n, y, 0);
-      p.text(n - f * 0.9, y + f * 0.35, 'init', { size: L.small, color: MUTED, align: 'right' });
+      keysText(p, m, L, e, n + Math.min(L.lw * 0.16, 26) + 12, y, lang);
+      p.text(n - f * 0.9, y + f * 0.35, tr('init', lang) + (note ? ' — ' + note : ''), { size: L.small, color: MUTED, align: 'right', max: Math.max(n - L.gutter - 12, 30), role: 'label', seq: e.seq });
       break;
-    case 'expire':
+    case 'expire': {
       cross(p, n, y, f * 0.45, BAD, 3);
-      p.text(n - f, y + f * 0.35, `${(e.keys || []).map((k) => k.key).join(', ')} ${tr('expired', lang)}${e.note ? ' — ' + e.note : ''}`, { size: f, color: BAD, bold: true, align: 'right', bg: '#fff', max: Math.min(L.lw * 1.8, n - L.gutter - 10) });
+      const label = `${(e.keys || []).map((k) => k.key).join(', ')} ${tr('expired', lang)}`;
+      const room = n - L.gutter - 12;
+      const w = p.measure(label, f, true);
+      if (w + 20 <= room) {
+        p.text(n - f, y + f * 0.35, label, { size: f, color: BAD, bold: true, align: 'right', bg: '#fff', role: 'mark', seq: e.seq });
+        if (note) p.text(n + f, y + f * 0.35, note, { size: L.small, color: BAD, bg: '#fff', max: right - n - f, role: 'note', seq: e.seq });
+      } else {
+        const end = p.text(n + f, y + f * 0.35, label, { size: f, color: BAD, bold: true, bg: '#fff', role: 'mark', seq: e.seq });
+        if (note) p.text(n + f + end + 8, y + f * 0.35, note, { size: L.small, color: BAD, bg: '#fff', max: right - n - f - end - 8, role: 'note', seq: e.seq });
+      }
       break;
+    }
     case 'fault': {
       const at = e.client && !e.node ? x : e.node ? n : x;
       if (e.name === 'crash' || e.name === 'node-crash' || e.name === 'failover') cross(p, at, y, f * 0.55, BAD, 4);
       else p.poly([[at, y - f * 0.55], [at + f * 0.55, y], [at, y + f * 0.55], [at - f * 0.55, y]], BAD);
-      const label = '⚡ ' + e.name + (e.note ? ': ' + e.note : '');
-      if (at === n && e.node) p.text(at - f, y + f * 0.35, label, { size: f, color: BAD, bold: true, align: 'right', bg: '#fff', max: Math.min(L.lw * 1.8, n - L.gutter - 10) });
-      else p.text(at + f * 0.8, y + f * 0.35, label, { size: f, color: BAD, bold: true, bg: '#fff', max: capMax * 1.6 });
+      const label = '⚡ ' + nm(e.name, lang);
+      const w = p.measure(label, f, true);
+      const x0 = at === n && e.node && w + 20 <= n - L.gutter - 12 ? n - f - w : at + f * 0.8;
+      p.text(x0, y + f * 0.35, label, { size: f, color: BAD, bold: true, bg: '#fff', role: 'mark', seq: e.seq });
+      if (note) {
+        const nx0 = x0 < at ? at + f * 0.8 : x0 + w + 8;
+        p.text(nx0, y + f * 0.35, note, { size: L.small, color: BAD, bg: '#fff', max: right - nx0, role: 'note', seq: e.seq });
+      }
       break;
     }
     case 'verdict': {
       const safe = e.name === 'safe';
       const say = pick(e.say, lang) || e.note || '';
-      p.text(L.gutter + 6, y + f * 0.35, (safe ? '✓ ' : '✗ ') + e.name + (say ? ' — ' + say : ''), { size: f, color: safe ? '#00573f' : '#8a3200', bold: true, max: L.width - L.gutter - 12 });
+      p.text(L.gutter + 6, y + f * 0.35, (safe ? '✓ ' : '✗ ') + e.name + (say ? ' — ' + say : ''), { size: f, color: safe ? '#00573f' : '#8a3200', bold: true, max: L.width - L.gutter - 12, role: 'verdict', seq: e.seq });
       break;
     }
   }
@@ -274,15 +393,40 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
   }
 }
 
-function keysText(p, m, L, e, n, y, dx) {
+/** keyState writes one key's state as the timeline shows it. */
+export function keyState(k, lang, full = false) {
+  if (k.ttl === -2) return k.key + ' ' + tr('gone', lang);
+  let v = k.type === 'string' ? JSON.stringify(!full && k.value.length > 10 ? k.value.slice(0, 8) + '…' : k.value) : '{' + (full ? k.value || '' : '…') + '}';
+  if (k.owner && !full) v = k.owner;
+  return k.key + '=' + v + (k.ttl >= 0 ? ' ' + fmtTime(k.ttl * 1e6) : '');
+}
+
+function keysText(p, m, L, e, x0, y, lang) {
   if (!e.keys || !e.keys.length) return;
-  const s = e.keys.map((k) => {
-    if (k.ttl === -2) return k.key + ' gone';
-    let v = k.type === 'string' ? JSON.stringify(k.value.length > 10 ? k.value.slice(0, 8) + '…' : k.value) : '{…}';
-    if (k.owner) v = k.owner;
-    return k.key + '=' + v + (k.ttl >= 0 ? ' ' + fmtTime(k.ttl * 1e6) : '');
-  }).join(', ');
-  const x0 = n + Math.min(L.lw * 0.16, 26) + 12 + dx;
+  const s = e.keys.map((k) => keyState(k, lang)).join(', ');
   const room = (L.x.get('nodeR:' + e.node) ?? L.width) - x0 - 4;
-  p.text(x0, y + L.small * 0.35, s, { size: L.small, color: MUTED, max: Math.max(room, 20) });
+  if (room < 24) return;
+  p.text(x0, y + L.small * 0.35, s, { size: L.small, color: MUTED, max: room, role: 'keys', seq: e.seq });
+}
+
+/** describe writes an event as a line of parts in lang, for screen readers
+ * and the rows' tooltips: plain words as strings, and what is code
+ * (commands, replies, key states) as {code}. */
+export function describe(e, lang) {
+  const out = ['#' + e.seq + ' ' + fmtTime(e.t) + ' · '];
+  const who = (e.client || '') + (e.thread && e.thread !== 'main' ? '/' + e.thread : '');
+  const keys = () => (e.keys && e.keys.length ? [' | ', { code: e.keys.map((k) => keyState(k, lang, true)).join(', ') }] : []);
+  switch (e.kind) {
+    case 'send': out.push(who + ' → ' + e.node + ': ', { code: fmtCmd(e.cmd, e.script) }); break;
+    case 'exec': out.push(e.node + ' ← ' + who + ': ', { code: fmtCmd(e.cmd, e.script) }, ' → ', { code: e.reply ?? '' }, ...keys()); break;
+    case 'reply': out.push(who + ' ← ' + e.node + ': ', { code: e.reply ?? '' }); break;
+    case 'verdict': out.push((e.name === 'safe' ? '✓ ' : '✗ ') + e.name + ' — ' + (pick(e.say, lang) || e.note || '')); break;
+    default: {
+      const what = e.kind === 'mark' || e.kind === 'fault' || (e.kind === 'lost' && e.name) ? nm(e.name, lang) : tr(e.kind === 'expire' ? 'expired' : e.kind, lang);
+      out.push([who, e.node].filter(Boolean).join(' · ') + ' ' + what + (e.note ? ': ' + nt(e.note, lang) : ''));
+      if (e.cmd) out.push(' ', { code: fmtCmd(e.cmd, e.script) });
+      out.push(...keys());
+    }
+  }
+  return out;
 }

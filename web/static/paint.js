@@ -10,8 +10,12 @@ export const INK = '#1b1b1b';
 export const MUTED = '#6b6b6b';
 export const RULE = '#d6d6d6';
 
+// A painter given rec (an array) records every label it writes with its
+// role (outcome, mark, note, …), the event's seq and whether it was cut:
+// the page's draw model, which the browser tests read.
+
 export class CanvasPainter {
-  constructor(ctx, font) { this.c = ctx; this.font = font; }
+  constructor(ctx, font, rec = null) { this.c = ctx; this.font = font; this.rec = rec; }
   line(x1, y1, x2, y2, color, width = 1, dash = null) {
     const c = this.c;
     c.beginPath();
@@ -52,12 +56,14 @@ export class CanvasPainter {
     return this.c.measureText(s).width;
   }
   /** text draws s with its left (align 'left'), centre or right at x. */
-  text(x, y, s, { size = 13, color = INK, align = 'left', bold = false, bg = null, max = 0 } = {}) {
+  text(x, y, s, { size = 13, color = INK, align = 'left', bold = false, bg = null, max = 0, role = '', seq = 0 } = {}) {
     const c = this.c;
-    c.font = `${bold ? '600 ' : ''}${size}px ${this.font}`;
+    const full = s;
     s = fit(this, s, size, bold, max);
+    c.font = `${bold ? '600 ' : ''}${size}px ${this.font}`;
     const w = c.measureText(s).width;
     const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
+    if (this.rec && role) this.rec.push({ role, seq, text: s, full, cut: s !== full, left, right: left + w });
     if (bg) { c.fillStyle = bg; c.fillRect(left - 3, y - size * 0.8, w + 6, size * 1.15); }
     c.fillStyle = color;
     c.textBaseline = 'alphabetic';
@@ -79,8 +85,8 @@ function fit(p, s, size, bold, max) {
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export class SvgPainter {
-  constructor(width, height, font, measureCtx) {
-    this.w = width; this.h = height; this.font = font; this.out = []; this.m = measureCtx;
+  constructor(width, height, font, measureCtx, rec = null) {
+    this.w = width; this.h = height; this.font = font; this.out = []; this.m = measureCtx; this.rec = rec;
   }
   line(x1, y1, x2, y2, color, width = 1, dash = null) {
     this.out.push(`<line x1="${x1.toFixed(1)}" y1="${y1.toFixed(1)}" x2="${x2.toFixed(1)}" y2="${y2.toFixed(1)}" stroke="${color}" stroke-width="${width}"${dash ? ` stroke-dasharray="${dash.join(' ')}"` : ''}/>`);
@@ -99,10 +105,12 @@ export class SvgPainter {
     this.m.font = `${bold ? '600 ' : ''}${size}px ${this.font}`;
     return this.m.measureText(s).width;
   }
-  text(x, y, s, { size = 13, color = INK, align = 'left', bold = false, bg = null, max = 0 } = {}) {
+  text(x, y, s, { size = 13, color = INK, align = 'left', bold = false, bg = null, max = 0, role = '', seq = 0 } = {}) {
+    const full = s;
     s = fit(this, s, size, bold, max);
     const w = this.measure(s, size, bold);
     const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
+    if (this.rec && role) this.rec.push({ role, seq, text: s, full, cut: s !== full, left, right: left + w });
     if (bg) this.rect(left - 3, y - size * 0.8, w + 6, size * 1.15, bg);
     this.out.push(`<text x="${left.toFixed(1)}" y="${y.toFixed(1)}" font-size="${size}"${bold ? ' font-weight="600"' : ''} fill="${color}">${esc(s)}</text>`);
     return w;

@@ -1,8 +1,8 @@
 // The side panels, each a pure function of the state: narration, verdict,
 // keys, the scheduler's choice of client, the fault targets.
 
-import { t, pick } from './i18n.js';
-import { fmtTime, clientColor } from './draw.js';
+import { t, pick, fill, name as nm, note as nt } from './i18n.js';
+import { fmtTime, clientColor, outcome, OUTCOME } from './draw.js';
 
 const el = (tag, props = {}, ...kids) => {
   const e = document.createElement(tag);
@@ -99,7 +99,7 @@ export function renderPending(root, st, onMove) {
   root.textContent = '';
   const p = st.pending || [];
   if (!p.length) {
-    root.append(el('p', { class: 'muted' }, st.snap ? t('noPending', st.lang) : ''));
+    root.append(el('p', { class: 'muted' }, st.snap ? t(st.ended ? 'runOver' : 'noPending', st.lang) : ''));
     return;
   }
   for (const c of p) {
@@ -118,4 +118,153 @@ export function renderTargets(sel, names) {
   sel.textContent = '';
   for (const n of names) sel.append(el('option', { value: n }, n));
   if (names.includes(keep)) sel.value = keep;
+}
+
+const KIND = { send: 'kindSend', exec: 'kindExec', reply: 'kindReply', lost: 'kindLost', timeout: 'kindTimeout', start: 'kindStart', done: 'kindDone', mark: 'kindMark', init: 'kindInit', expire: 'kindExpire', fault: 'kindFault', verdict: 'kindVerdict' };
+
+/** keysBefore finds, for each key an event shows, its state on that node
+ * just before the event: the last earlier event on the node that showed it. */
+function keysBefore(m, e) {
+  const out = new Map();
+  const want = new Set((e.keys || []).map((k) => k.key));
+  if (!want.size) return out;
+  const i = m.events.indexOf(e);
+  for (let j = i - 1; j >= 0 && out.size < want.size; j--) {
+    const p = m.events[j];
+    if (p.node !== e.node || !p.keys) continue;
+    for (const k of p.keys) if (want.has(k.key) && !out.has(k.key)) out.set(k.key, { k, t: p.t });
+  }
+  return out;
+}
+
+function keyCell(k, lang) {
+  if (!k || k.ttl === -2 || !k.type) return el('span', { class: 'muted' }, t('dAbsent', lang));
+  const v = k.type === 'string' ? JSON.stringify(k.value) : '{' + (k.value || '') + '}';
+  let ttl = t('dNoTTL', lang);
+  if (k.ttl >= 0) ttl = 'TTL ' + fmtTime(k.ttl * 1e6) + (k.expire ? ' → ' + fmtTime(k.expire * 1e6) : '');
+  return el('span', {}, el('code', {}, v), k.owner ? el('b', { class: 'owner' }, ' (' + k.owner + ')') : null, el('span', { class: 'ttl muted' }, ' · ' + ttl));
+}
+
+/** detail shows everything about the selected event: the command and its
+ * arguments in full, the reply, the keys before and after, the node, the
+ * client's thread, and what the verdict and the narration make of it. */
+export function renderDetail(root, st, onRef) {
+  root.textContent = '';
+  const m = st.model, lang = st.lang;
+  const e = st.selected != null ? m.events.find((x) => x.seq === st.selected) : null;
+  root.dataset.seq = e ? String(e.seq) : '';
+  if (!e) {
+    root.append(el('p', { class: 'muted' }, t('detailNone', lang)));
+    return;
+  }
+  const head = '#' + e.seq + ' · ' + (KIND[e.kind] ? t(KIND[e.kind], lang) : e.kind) + (e.name ? ' · ' + nm(e.name, lang) : '');
+  root.append(el('p', { class: 'd-head' }, el('b', {}, head)));
+  const dl = el('dl');
+  const row = (k, ...v) => dl.append(el('dt', {}, t(k, lang)), el('dd', {}, ...v));
+  row('dStep', String(e.step), ' · ', fmtTime(e.t));
+  if (e.client) {
+    const c = el('b', {}, '● ' + e.client);
+    c.style.color = clientColor(m, e.client);
+    row('dClient', c, e.thread ? ' · ' + t('dThread', lang) + ' ' : '', e.thread ? el('code', {}, e.thread) : null);
+  }
+  if (e.node) row('dNode', el('code', {}, e.node));
+  if (e.req) row('dRequest', el('button', { class: 'ref', onclick: () => onRef(e.req) }, '#' + e.req), e.sent ? ' · ' + t('dSentAt', lang) + ' ' + fmtTime(e.sent) : '');
+  if (e.cmd && e.cmd.length) {
+    const args = el('ol', { class: 'args', start: 0 });
+    e.cmd.forEach((a) => args.append(el('li', {}, a.includes('\n') ? el('pre', {}, a) : el('code', {}, a))));
+    row('dCommand', args);
+  }
+  if (e.reply != null && e.reply !== '') {
+    const out = outcome(e.reply, lang);
+    const b = el('span', { class: 'outcome ' + out.cls }, out.text);
+    const c = OUTCOME[out.cls] || OUTCOME.val;
+    b.style.background = c.fill;
+    b.style.color = c.ink;
+    b.style.borderColor = c.ink;
+    row('dReply', b, ' ', el('code', { class: 'reply' }, e.reply));
+  }
+  if (e.note) row('dNote', nt(e.note, lang));
+  if (e.say) row('dNote', pick(e.say, lang));
+  if (e.keys && e.keys.length) {
+    const before = keysBefore(m, e);
+    const tb = el('div', { class: 'd-keys' });
+    for (const k of e.keys) {
+      const b = before.get(k.key);
+      tb.append(el('div', { class: 'd-key', 'data-key': k.key }, el('code', { class: 'k' }, k.key),
+        el('div', {}, el('span', { class: 'muted' }, t('dKeysBefore', lang) + ' '), keyCell(b && b.k, lang)),
+        el('div', {}, el('span', { class: 'muted' }, t('dKeysAfter', lang) + ' '), keyCell(k, lang))));
+    }
+    row('dKey', tb);
+  }
+  const roles = [];
+  for (const v of m.verdicts) if ((v.refs || []).includes(e.seq)) roles.push(el('li', {}, fill('dRoleProves', lang, { v: v.name, seq: v.seq })));
+  for (const s of m.says) if ((s.refs || []).includes(e.seq)) roles.push(el('li', {}, fill('dRoleNarrated', lang, { say: pick(s.say, lang) })));
+  if (e.refs && e.refs.length) roles.push(el('li', {}, ...e.refs.map((r) => el('button', { class: 'ref', onclick: () => onRef(r) }, '#' + r))));
+  if (m.verdicts.length) row('dRole', roles.length ? el('ul', { class: 'roles' }, ...roles) : t('dRoleNone', lang));
+  else if (roles.length) row('dRole', el('ul', { class: 'roles' }, ...roles));
+  root.append(dl);
+}
+
+const COUNTED = new Set(['retry', 'bought', 'listed', 'missed', 'sold-out', 'deduct', 'acquired', 'no-quorum', 'quorum', 'too-late', 'renewed', 'release-refused', 'write-rejected', 'wrote', 'empty', 'gave-up']);
+
+/** counters counts the marks a lesson talks about (retries, purchases,
+ * quorums…), in total and per client; false when there are none. */
+export function renderCounters(root, st) {
+  root.textContent = '';
+  const by = new Map();
+  for (const e of st.model.rows) {
+    if (e.kind !== 'mark' || !COUNTED.has(e.name)) continue;
+    if (!by.has(e.name)) by.set(e.name, new Map());
+    const c = by.get(e.name);
+    c.set(e.client, (c.get(e.client) || 0) + 1);
+  }
+  if (!by.size) return false;
+  const tb = el('table', { class: 'counts' });
+  for (const [n, c] of by) {
+    const total = [...c.values()].reduce((a, b) => a + b, 0);
+    const per = el('td', { class: 'per' });
+    for (const [who, k] of c) {
+      const s = el('span', {}, who + ' ' + k);
+      s.style.color = clientColor(st.model, who);
+      per.append(s, ' ');
+    }
+    tb.append(el('tr', { 'data-name': n }, el('th', {}, nm(n, st.lang)), el('td', { class: 'total' }, String(total)), per));
+  }
+  root.append(tb);
+  return true;
+}
+
+/** faults offers only the faults this scenario can take now: none once the
+ * run is over, Fail over only where a master has a replica, Restart only
+ * for a node that is down; it says when nobody can make progress. */
+export function renderFaults(st, $) {
+  const snap = st.snap;
+  const masters = [];
+  for (const e of st.model.rows) {
+    const mm = e.kind === 'init' && /^replica of (\S+)/.exec(e.note || '');
+    if (mm && !masters.includes(mm[1])) masters.push(mm[1]);
+  }
+  const nodes = snap.nodes || [];
+  st.masters = masters.filter((n) => nodes.some((x) => x.name === n && !x.down));
+  st.downNodes = nodes.filter((n) => n.down).map((n) => n.name);
+  const up = nodes.filter((n) => !n.down).map((n) => n.name);
+  const over = snap.ended;
+  const show = {
+    crash: !over && snap.clients.length > 0, pause: !over && snap.clients.length > 0,
+    'drop-reply': !over && snap.clients.length > 0, 'drop-request': !over && snap.clients.length > 0,
+    partition: !over && up.length > 0, 'node-crash': !over && up.length > 0,
+    'node-restart': !over && st.downNodes.length > 0, 'clock-jump': !over && up.length > 0,
+    failover: !over && st.masters.length > 0 && !st.real,
+  };
+  let any = false;
+  for (const b of document.querySelectorAll('[data-fault]')) {
+    b.hidden = !show[b.dataset.fault];
+    any ||= !b.hidden;
+  }
+  $('client-faults').hidden = !(show.crash);
+  $('node-faults').hidden = !(show.partition || show['node-restart'] || show.failover);
+  $('no-faults').hidden = any;
+  const stuck = !over && nodes.length > 0 && nodes.every((n) => n.down);
+  $('stuck').hidden = !stuck;
+  if (stuck) $('stuck').textContent = t('stuck', st.lang);
 }

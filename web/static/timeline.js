@@ -4,20 +4,35 @@
 // lane headers (a client's header lets it make its next move).
 
 import { CanvasPainter, SvgPainter } from './paint.js';
-import { layout, drawRows } from './draw.js';
+import { layout, drawRows, describe } from './draw.js';
+import { t as tr, fill } from './i18n.js';
 
 export const FONT = 'system-ui, "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif';
 
 export class Timeline {
-  constructor({ root, canvas, scroll, spacer, list, lanes, onPick, onMove }) {
-    Object.assign(this, { root, canvas, scroll, spacer, list, lanes, onPick, onMove });
+  constructor({ root, canvas, scroll, spacer, list, lanes, onPick, onMove, onFollow }) {
+    Object.assign(this, { root, canvas, scroll, spacer, list, lanes, onPick, onMove, onFollow });
     this.state = null;
+    // follow: the view sticks to the newest row. away: the user scrolled
+    // off on purpose (wheel, touch, scrollbar, keys); only that stops the
+    // following across new steps. A jump to an event (a #ref) stops it
+    // until the next new row.
     this.follow = true;
+    this.away = false;
+    this.rows = 0;
+    this.userAt = 0;
     this.pending = false;
     this.lastDraw = 0;
+    this.drawn = [];
+    const user = () => { this.userAt = performance.now(); };
+    for (const ev of ['wheel', 'touchmove', 'pointerdown']) this.scroll.addEventListener(ev, user, { passive: true });
+    this.root.addEventListener('keydown', (ev) => { if (['PageUp', 'PageDown', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(ev.key)) user(); });
     this.scroll.addEventListener('scroll', () => {
       const atEnd = this.scroll.scrollTop + this.scroll.clientHeight >= this.scroll.scrollHeight - 4;
-      this.follow = atEnd;
+      if (performance.now() - this.userAt < 1500) {
+        this.away = !atEnd;
+        this.setFollow(atEnd);
+      } else if (atEnd && !this.away) this.setFollow(true);
       this.request();
     });
     new ResizeObserver(() => this.request()).observe(this.scroll);
@@ -41,11 +56,40 @@ export class Timeline {
     requestAnimationFrame(() => { this.pending = false; this.draw(); });
   }
 
-  /** scrollToRow brings a row into the middle of the view. */
+  setFollow(on) {
+    if (this.follow === on) return;
+    this.follow = on;
+    if (this.onFollow) this.onFollow(on);
+  }
+
+  /** followNewest goes back to following the newest row. */
+  followNewest() {
+    this.away = false;
+    this.setFollow(true);
+    this.request();
+  }
+
+  /** reset starts a new run's view: following, nothing scrolled away. */
+  reset() {
+    this.away = false;
+    this.rows = 0;
+    this.setFollow(true);
+  }
+
+  /** scrollToRow brings a row into the middle of the view; the view stops
+   * following until the next new row (or for good if the user then
+   * scrolls away). */
   scrollToRow(r) {
     const H = this.rowH();
-    this.follow = false;
+    this.setFollow(false);
     this.scroll.scrollTop = Math.max(0, r * H - this.scroll.clientHeight / 2);
+  }
+
+  /** reveal scrolls just enough to show a row. */
+  reveal(r) {
+    const H = this.rowH(), top = r * H, h = this.scroll.clientHeight;
+    if (top < this.scroll.scrollTop) { this.setFollow(false); this.scroll.scrollTop = top; }
+    else if (top + H > this.scroll.scrollTop + h) { this.scroll.scrollTop = top + H - h; }
   }
 
   draw() {
@@ -56,6 +100,8 @@ export class Timeline {
     const H = this.rowH();
     const total = m.rows.length * H + H * 2;
     if (this.spacer.style.height !== total + 'px') this.spacer.style.height = total + 'px';
+    if (m.rows.length > this.rows && !this.away) this.setFollow(true);
+    this.rows = m.rows.length;
     if (this.follow) this.scroll.scrollTop = this.scroll.scrollHeight;
     const w = this.scroll.clientWidth, h = this.scroll.clientHeight;
     const dpr = window.devicePixelRatio || 1;
@@ -74,12 +120,14 @@ export class Timeline {
     const r0 = Math.max(0, Math.floor(top / H) - 1);
     const r1 = Math.min(m.rows.length - 1, Math.ceil((top + h) / H) + 1);
     const opts = this.options();
-    if (m.rows.length) drawRows(new CanvasPainter(ctx, FONT), m, L, r0, r1, -top, opts);
+    this.drawn = [];
+    if (m.rows.length) drawRows(new CanvasPainter(ctx, FONT, this.drawn), m, L, r0, r1, -top, opts);
     this.drawNow(ctx, L, m.rows.length * H - top, w);
     this.window(r0, r1, H);
     this.header(L);
     this.lastDraw = performance.now() - t0;
     this.root.dataset.rows = String(m.rows.length);
+    this.root.dataset.lang = st.lang; // drawn in this language (tests wait for it)
   }
 
   options() {
@@ -100,7 +148,7 @@ export class Timeline {
     ctx.font = `600 ${L.small}px ${FONT}`;
     ctx.fillStyle = '#1b1b1b';
     const st = this.state;
-    ctx.fillText(st.ended ? (st.lang === 'zh' ? '结束' : 'end') : (st.lang === 'zh' ? '▼ 现在' : '▼ now'), 6, y + L.small + 4);
+    ctx.fillText(tr(st.ended ? 'ended' : 'now', st.lang), 6, y + L.small + 4);
   }
 
   /** window keeps one <li> per visible event, placed over its row. */
@@ -110,7 +158,7 @@ export class Timeline {
     for (let r = r0; r <= r1 && r < m.rows.length; r++) want.set(m.rows[r].seq, r);
     for (const li of [...this.list.children]) {
       const seq = Number(li.dataset.seq);
-      if (!want.has(seq) || m.rows[want.get(seq)].seq !== seq || li.dataset.gen !== String(this.state.gen)) li.remove();
+      if (!want.has(seq) || m.rows[want.get(seq)].seq !== seq || li.dataset.gen !== this.state.gen + this.state.lang) li.remove();
       else want.delete(seq);
     }
     for (const [seq, r] of want) {
@@ -120,13 +168,18 @@ export class Timeline {
       li.setAttribute('data-testid', 'event');
       li.dataset.seq = String(seq);
       li.dataset.kind = e.kind;
-      li.dataset.gen = String(this.state.gen);
+      li.dataset.gen = this.state.gen + this.state.lang;
       if (e.name) li.dataset.name = e.name;
       li.style.top = r * H + 'px';
       li.style.height = H + 'px';
-      // The tooltip is the detail: a named script's SHA1 or body, as Redis got it.
-      li.title = (e.text || '') + (e.script && e.cmd ? '\n' + e.cmd.join(' ') : '');
-      li.textContent = e.text || e.kind;
+      const parts = describe(e, this.state.lang);
+      li.title = parts.map((x) => (typeof x === 'string' ? x : x.code)).join('') +
+        // and a named script's SHA1 or body, as Redis got it
+        (e.script && e.cmd ? '\n' + e.cmd.join(' ') : '');
+      for (const x of parts) {
+        if (typeof x === 'string') li.append(x);
+        else { const c = document.createElement('code'); c.textContent = x.code; li.append(c); }
+      }
       this.list.appendChild(li);
     }
     for (const li of this.list.children) {
@@ -136,11 +189,17 @@ export class Timeline {
   }
 
   header(L) {
-    const key = L.lanes.map((l) => l.kind + l.name + Math.round(l.x)).join('|') + (this.state.pending || []).join(',') + this.state.lang;
+    const key = L.lanes.map((l) => l.kind + l.name + Math.round(l.x)).join('|') + (this.state.pending || []).join(',') + this.state.lang + L.gutter;
     if (this.lanes.dataset.key === key) return;
     this.lanes.dataset.key = key;
     this.lanes.textContent = '';
     const pending = new Set(this.state.pending || []);
+    const head = document.createElement('span');
+    head.className = 'gutter-head';
+    head.style.width = L.gutter + 'px';
+    head.textContent = tr('gutterHead', this.state.lang);
+    head.title = tr('cursorTip', this.state.lang);
+    this.lanes.appendChild(head);
     for (const l of L.lanes) {
       let el;
       if (l.kind === 'client') {
@@ -148,50 +207,71 @@ export class Timeline {
         el.className = 'lane client' + (pending.has(l.name) ? ' can' : '');
         el.setAttribute('data-testid', 'lane-' + l.name);
         el.style.borderColor = el.style.color = clientColorOf(this.state.model, l.name);
-        el.textContent = (pending.has(l.name) ? '▶ ' : '● ') + l.name;
-        el.title = this.state.lang === 'zh' ? `让 ${l.name} 走下一步` : `Let ${l.name} make its next move`;
+        el.textContent = (L.narrow ? '' : pending.has(l.name) ? '▶ ' : '● ') + l.name;
+        el.title = fill('letMove', this.state.lang, { c: l.name });
         el.disabled = !pending.has(l.name);
         el.addEventListener('click', () => this.onMove(l.name));
       } else {
         el = document.createElement('span');
         el.className = 'lane node';
-        el.textContent = '■ ' + l.name;
+        el.textContent = (L.narrow ? '' : '■ ') + l.name;
       }
       el.style.left = l.x + 'px';
       this.lanes.appendChild(el);
     }
   }
 
-  /** svg draws the whole log (up to maxRows rows) as an SVG document. */
-  svg(maxRows = 4000) {
+  /** audit draws the whole log at the current width into a recording
+   * painter and returns every label written (role, seq, text, cut). */
+  audit() {
+    const st = this.state, m = st.model;
+    const H = this.rowH(), w = this.scroll.clientWidth;
+    const L = layout(m, w, H, st.presenter);
+    const rec = [];
+    const measure = document.createElement('canvas').getContext('2d');
+    const p = new SvgPainter(w, m.rows.length * H, FONT, measure, rec);
+    if (m.rows.length) drawRows(p, m, L, 0, m.rows.length - 1, 0, this.options());
+    // A label drawn past the canvas's edges is cut as surely as one with an ellipsis.
+    for (const l of rec) if (l.left < -0.5 || l.right > w + 0.5) l.cut = true;
+    return rec;
+  }
+
+  /** export draws the whole log (up to maxRows rows) with a caption on top
+   * (lesson, seed, step, verdict) into painter p made by mk(width, height). */
+  exportTo(mk, caption, maxRows) {
     const st = this.state, m = st.model;
     const H = 28, w = Math.max(this.scroll.clientWidth, 900);
     const rows = Math.min(m.rows.length, maxRows);
-    const head = 36;
+    const cap = 34, head = cap + 36;
+    const p = mk(w, head + rows * H + 10);
+    p.rect(0, 0, w, cap, '#f6f6f4');
+    p.text(12, 22, caption, { size: 15, bold: true, max: w - 24 });
     const L = layout(m, w, H, false);
-    const measure = document.createElement('canvas').getContext('2d');
-    const p = new SvgPainter(w, head + rows * H + 10, FONT, measure);
-    for (const l of L.lanes) p.text(l.x, 24, (l.kind === 'client' ? '● ' : '■ ') + l.name, { size: 15, bold: true, align: 'center', color: l.kind === 'client' ? clientColorOf(m, l.name) : '#1b1b1b' });
+    for (const l of L.lanes) p.text(l.x, cap + 24, (l.kind === 'client' ? '● ' : '■ ') + l.name, { size: 15, bold: true, align: 'center', color: l.kind === 'client' ? clientColorOf(m, l.name) : '#1b1b1b' });
     if (rows) drawRows(p, m, L, 0, rows - 1, head, { ...this.options(), selected: null });
-    return p.toString();
+    return p;
+  }
+
+  /** svg draws the whole log (up to maxRows rows) as an SVG document. */
+  svg(caption, maxRows = 4000) {
+    const measure = document.createElement('canvas').getContext('2d');
+    return this.exportTo((w, h) => new SvgPainter(w, h, FONT, measure), caption, maxRows).toString();
   }
 
   /** png draws the whole log (as far as a canvas can hold) into a PNG blob. */
-  png() {
-    const st = this.state, m = st.model;
-    const H = 28, w = Math.max(this.scroll.clientWidth, 900), head = 36;
-    const rows = Math.min(m.rows.length, Math.floor((16000 - head) / H));
-    const c = document.createElement('canvas');
-    c.width = w * 2;
-    c.height = (head + rows * H + 10) * 2;
-    const ctx = c.getContext('2d');
-    ctx.scale(2, 2);
-    ctx.fillStyle = '#fff';
-    ctx.fillRect(0, 0, w, head + rows * H + 10);
-    const L = layout(m, w, H, false);
-    const p = new CanvasPainter(ctx, FONT);
-    for (const l of L.lanes) p.text(l.x, 24, (l.kind === 'client' ? '● ' : '■ ') + l.name, { size: 15, bold: true, align: 'center', color: l.kind === 'client' ? clientColorOf(m, l.name) : '#1b1b1b' });
-    if (rows) drawRows(p, m, L, 0, rows - 1, head, { ...this.options(), selected: null });
+  png(caption) {
+    const H = 28, head = 70;
+    let c = null;
+    this.exportTo((w, h) => {
+      c = document.createElement('canvas');
+      c.width = w * 2;
+      c.height = h * 2;
+      const ctx = c.getContext('2d');
+      ctx.scale(2, 2);
+      ctx.fillStyle = '#fff';
+      ctx.fillRect(0, 0, w, h);
+      return new CanvasPainter(ctx, FONT);
+    }, caption, Math.floor((16000 - head) / H));
     return new Promise((res) => c.toBlob(res, 'image/png'));
   }
 }
