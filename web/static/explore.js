@@ -8,6 +8,10 @@ const S = {
   find: ['Find', '搜索'],
   cancel: ['Cancel', '取消'],
   budget: ['Fault budget, e.g. pause:5s (empty: the lesson\'s own faults)', '故障预算，例如 pause:5s（留空：用本课自己的故障）'],
+  budgetLabel: ['Fault budget', '故障预算'],
+  strategy: ['Strategy', '搜索策略'],
+  random: ['random', '随机'],
+  exhaustive: ['exhaustive', '穷举'],
   searching: ['Searching…', '搜索中…'],
   progress: ['{n} schedules, {d} distinct, {s}s', '{n} 个调度，{d} 个不同，{s} 秒'],
   found: ['Found {v} after {n} schedules; the shrunk run is loaded: {m} moves.', '搜索了 {n} 个调度后发现 {v}；精简后的运行已载入：{m} 个动作。'],
@@ -45,6 +49,11 @@ export class Explore {
     this.$('explore-go').textContent = this.tr('find');
     this.$('explore-cancel').textContent = this.tr('cancel');
     this.$('explore-budget').placeholder = this.tr('budget');
+    this.$('explore-budget').setAttribute('aria-label', this.tr('budgetLabel'));
+    this.$('explore-strategy').setAttribute('aria-label', this.tr('strategy'));
+    for (const o of this.$('explore-strategy').options) {
+      if (o.value !== 'pct') o.textContent = this.tr(o.value);
+    }
   }
 
   busy(on) {
