@@ -41,7 +41,7 @@ func (l *FencingToken) Lock(ctx context.Context) error {
 	c := &l.c
 	keys := []string{c.Params.String("key"), c.Params.String("token_key")}
 	return retry(ctx, c, func() (bool, error) {
-		tok, err := Scripts["fencing_lock"].Run(ctx, c.Redis, keys, c.Owner, int64(c.Params.Duration("ttl")/time.Millisecond)).Int64()
+		tok, err := fencingLock.Run(ctx, c.Redis, keys, c.Owner, int64(c.Params.Duration("ttl")/time.Millisecond)).Int64()
 		if err != nil || tok <= 0 {
 			return false, err
 		}

@@ -116,7 +116,7 @@ func (l *Redlock) Lock(ctx context.Context) error {
 func (l *Redlock) release(ctx context.Context, nodes []Redis) int {
 	n := 0
 	for _, r := range nodes {
-		if deleted, err := compareAndDelete(ctx, &l.c, r); err == nil && deleted {
+		if deleted, err := deleteIfOwner(ctx, &l.c, r); err == nil && deleted {
 			n++
 		}
 	}

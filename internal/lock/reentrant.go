@@ -84,11 +84,11 @@ func (l *Reentrant) Lock(ctx context.Context) error {
 		var err error
 		if l.script002() {
 			var n int64
-			n, err = Scripts["reentrant_lock_pttl"].Run(ctx, l.c.Redis, []string{key}, ttl.Milliseconds(), l.c.Owner).Int64()
+			n, err = reentrantLockPTTL.Run(ctx, l.c.Redis, []string{key}, ttl.Milliseconds(), l.c.Owner).Int64()
 			held = err == nil && n == -1
 		} else {
 			var n int64
-			n, err = Scripts["reentrant_lock"].Run(ctx, l.c.Redis, []string{key}, l.c.Owner, l.seconds()).Int64()
+			n, err = reentrantLock.Run(ctx, l.c.Redis, []string{key}, l.c.Owner, l.seconds()).Int64()
 			held = err == nil && n == 1
 		}
 		if err != nil && ctx.Err() != nil {
@@ -115,12 +115,12 @@ func (l *Reentrant) Unlock(ctx context.Context) error {
 	var n int64
 	var err error
 	if l.script002() {
-		n, err = Scripts["reentrant_unlock_pttl"].Run(ctx, l.c.Redis, []string{key}, l.c.Owner).Int64()
+		n, err = reentrantUnlockPTTL.Run(ctx, l.c.Redis, []string{key}, l.c.Owner).Int64()
 		if err == nil && n == -1 {
 			err = redis.Nil
 		}
 	} else {
-		n, err = Scripts["reentrant_unlock"].Run(ctx, l.c.Redis, []string{key}, l.c.Owner).Int64()
+		n, err = reentrantUnlock.Run(ctx, l.c.Redis, []string{key}, l.c.Owner).Int64()
 	}
 	if l.depth > 0 {
 		l.depth--
@@ -155,7 +155,7 @@ func (l *Reentrant) startWatchdog() {
 			if !run {
 				return nil
 			}
-			n, err := Scripts["watchdog_renew"].Run(ctx, c.Redis, []string{key}, c.Owner, secs).Int64()
+			n, err := watchdogRenew.Run(ctx, c.Redis, []string{key}, c.Owner, secs).Int64()
 			switch {
 			case err != nil && ctx.Err() != nil:
 				return err

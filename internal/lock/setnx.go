@@ -41,17 +41,17 @@ func setNX(ctx context.Context, c *Config) (bool, error) {
 	return c.Redis.SetNX(ctx, c.Params.String("key"), c.Owner, c.Params.Duration("ttl")).Result()
 }
 
-// compareAndDelete runs compare_and_delete.lua on r: the lock key is
+// deleteIfOwner runs compare_and_delete.lua on r: the lock key is
 // deleted only if it still holds c.Owner. It reports whether it was.
-func compareAndDelete(ctx context.Context, c *Config, r Redis) (bool, error) {
-	n, err := Scripts["compare_and_delete"].Run(ctx, r, []string{c.Params.String("key")}, c.Owner).Int()
+func deleteIfOwner(ctx context.Context, c *Config, r Redis) (bool, error) {
+	n, err := compareAndDelete.Run(ctx, r, []string{c.Params.String("key")}, c.Owner).Int()
 	return n > 0, err
 }
 
 // unlockOwned is the Unlock of the locks released by compare-and-delete:
 // ErrNotHeld when the key no longer held our value.
 func unlockOwned(ctx context.Context, c *Config) error {
-	deleted, err := compareAndDelete(ctx, c, c.Redis)
+	deleted, err := deleteIfOwner(ctx, c, c.Redis)
 	if err != nil {
 		return err
 	}
