@@ -274,28 +274,34 @@ func program(sc *scenario.Scenario, c scenario.Client) (sim.Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts, err := algo.Decode(c.Params)
+	if err != nil {
+		return nil, err
+	}
 	requests := c.Requests
 	if requests <= 0 {
 		requests = 1
 	}
-	cl := &client{sc: sc, c: c, algo: algo, params: params, node: NodeNames(sc)[0], requests: requests}
+	cl := &client{sc: sc, c: c, algo: algo, params: params, opts: opts, node: NodeNames(sc)[0], requests: requests}
 	return cl.run, nil
 }
 
-// lockConfig is what a client's algorithm is built from, for one request.
-func lockConfig(p *sim.Proc, node string, params lock.Params, owner string) lock.Config {
+// lockConfig is what a client's algorithm is built from, for one request:
+// its typed options, and their view by name for the captions.
+func lockConfig(p *sim.Proc, node string, opts lock.Options, params lock.Params, owner string) lock.Config {
 	return lock.Config{
-		Redis:  p.Redis(node),
-		Clock:  p,
-		Jitter: func(max time.Duration) time.Duration { return time.Duration(p.Rand().Int64N(int64(max))) },
-		Owner:  owner,
-		Params: params,
-		Nodes:  redisNodes(p),
-		Spawn:  p.Go,
-		Mark:   func(name, note string) { p.MarkLock(name, Resource(params), note) },
-		Own:    p.Own,
-		Fence:  p.SetFence,
-		SQL:    p.SQL(scenario.DBService),
+		Redis:   p.Redis(node),
+		Clock:   p,
+		Jitter:  func(max time.Duration) time.Duration { return time.Duration(p.Rand().Int64N(int64(max))) },
+		Owner:   owner,
+		Params:  params,
+		Options: opts,
+		Nodes:   redisNodes(p),
+		Spawn:   p.Go,
+		Mark:    func(name, note string) { p.MarkLock(name, Resource(params), note) },
+		Own:     p.Own,
+		Fence:   p.SetFence,
+		SQL:     p.SQL(scenario.DBService),
 	}
 }
 

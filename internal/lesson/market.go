@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 
 	"github.com/redis/go-redis/v9"
@@ -120,12 +121,20 @@ func (in *instance) buyItemLocked(ctx context.Context, thread string) error {
 		p.Mark("empty", "nothing listed")
 		return p.Sleep(ctx, cl.c.Work.D())
 	}
-	params := lock.Params{}
-	for k, v := range cl.params {
-		params[k] = v
-	}
+	params := maps.Clone(cl.params)
 	params["key"] = "lock:" + item
-	l := cl.algo.New(lockConfig(p, cl.node, params, in.owner(thread)))
+	opts := cl.opts
+	if _, ok := cl.algo.Param("key"); ok {
+		raw := maps.Clone(cl.c.Params)
+		if raw == nil {
+			raw = map[string]any{}
+		}
+		raw["key"] = params["key"]
+		if opts, err = cl.algo.Decode(raw); err != nil {
+			return err
+		}
+	}
+	l := cl.algo.New(lockConfig(p, cl.node, opts, params, in.owner(thread)))
 	if err := l.Lock(ctx); err != nil {
 		if errors.Is(err, lock.ErrNotAcquired) {
 			p.MarkLock(sim.MarkGaveUp, params["key"].(string), "could not lock "+item)

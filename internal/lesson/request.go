@@ -20,7 +20,8 @@ type client struct {
 	sc       *scenario.Scenario
 	c        scenario.Client
 	algo     *lock.Info
-	params   lock.Params
+	params   lock.Params  // the view of opts by name
+	opts     lock.Options // the algorithm's typed options
 	node     string
 	requests int
 }
@@ -100,7 +101,7 @@ func (in *instance) owner(thread string) string {
 // WATCH transaction.
 func (in *instance) request(ctx context.Context, thread string) error {
 	cl, p := in.cl, in.p
-	cfg := lockConfig(p, cl.node, cl.params, in.owner(thread))
+	cfg := lockConfig(p, cl.node, cl.opts, cl.params, in.owner(thread))
 	cfg.Local = in.local
 	if cl.c.Task == scenario.TaskBuyItem {
 		return in.buyItemLocked(ctx, thread)

@@ -52,6 +52,9 @@ type Config struct {
 	Jitter Jitter
 	Owner  string // the owner identity the lock stores (a token, uuid:thread, ...)
 	Params Params
+	// Options are the algorithm's typed options, from its Info.Decode
+	// (nil: its defaults).
+	Options Options
 
 	// Local is the process's in-process mutex (row 2); nil elsewhere.
 	Local LocalMutex
@@ -92,7 +95,7 @@ func (c *Config) own(v string) {
 // retry calls try until it reports the lock taken, sleeping the retry
 // interval (sleepRetry) after each miss. An error is a miss, unless ctx is
 // done: then it ends the loop.
-func retry(ctx context.Context, c *Config, try func() (bool, error)) error {
+func retry(ctx context.Context, c *Config, b Backoff, try func() (bool, error)) error {
 	start := c.Clock.Now()
 	for {
 		ok, err := try()
@@ -102,23 +105,30 @@ func retry(ctx context.Context, c *Config, try func() (bool, error)) error {
 		if err == nil && ok {
 			return nil
 		}
-		if err := sleepRetry(ctx, c, start); err != nil {
+		if err := sleepRetry(ctx, c, b, start); err != nil {
 			return err
 		}
 	}
 }
 
-// sleepRetry waits the retry interval plus jitter, or returns
-// ErrNotAcquired once the acquire timeout (if any) would pass.
-func sleepRetry(ctx context.Context, c *Config, start time.Time) error {
-	d := c.Params.Duration("retry")
-	if j := c.Params.Duration("retry_jitter"); j > 0 && c.Jitter != nil {
+// sleepRetry waits b's retry interval plus jitter, or returns
+// ErrNotAcquired once b's acquire timeout (if any) would pass.
+func sleepRetry(ctx context.Context, c *Config, b Backoff, start time.Time) error {
+	d := b.Retry
+	if j := b.RetryJitter; j > 0 && c.Jitter != nil {
 		d += c.Jitter(j)
 	}
-	if to := c.Params.Duration("acquire_timeout"); to > 0 && c.Clock.Now().Add(d).Sub(start) > to {
+	if to := b.AcquireTimeout; to > 0 && c.Clock.Now().Add(d).Sub(start) > to {
 		return ErrNotAcquired
 	}
 	return c.Clock.Sleep(ctx, d)
+}
+
+// backoffParams reads the Backoff of an algorithm whose parameters are not
+// yet typed.
+func backoffParams(c *Config) Backoff {
+	return Backoff{Retry: c.Params.Duration("retry"), RetryJitter: c.Params.Duration("retry_jitter"),
+		AcquireTimeout: c.Params.Duration("acquire_timeout")}
 }
 
 // setnx sends the SETNX command itself (go-redis's SetNX sends SET NX), so

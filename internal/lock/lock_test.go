@@ -64,11 +64,25 @@ func resolve(t *testing.T, id string, raw map[string]any) Params {
 	return p
 }
 
+// decode gives algorithm id's typed options with raw overrides.
+func decode(t *testing.T, id string, raw map[string]any) Options {
+	t.Helper()
+	a, ok := Lookup(id)
+	if !ok {
+		t.Fatalf("algorithm %s is not registered", id)
+	}
+	o, err := a.Decode(raw)
+	if err != nil {
+		t.Fatalf("decode %s: %v", id, err)
+	}
+	return o
+}
+
 // build makes the algorithm id for owner, with raw parameter overrides.
 func (f *fixture) build(t *testing.T, id, owner string, raw map[string]any) Locker {
 	t.Helper()
 	a, _ := Lookup(id)
-	return a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: owner, Params: resolve(t, id, raw),
+	return a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: owner, Params: resolve(t, id, raw), Options: decode(t, id, raw),
 		Mark: func(name, _ string) { f.marks = append(f.marks, name) }})
 }
 

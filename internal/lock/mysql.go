@@ -48,7 +48,7 @@ func NewMySQLUniqueKey(c Config) Locker { return &MySQLUniqueKey{c} }
 // Lock INSERTs the row until it succeeds.
 func (l *MySQLUniqueKey) Lock(ctx context.Context) error {
 	c := &l.c
-	return retry(ctx, c, func() (bool, error) {
+	return retry(ctx, c, backoffParams(c), func() (bool, error) {
 		_, err := c.SQL.Exec(ctx, InsertLock, c.Params.String("key"), c.Owner, c.Clock.Now().UnixMilli())
 		return err == nil, err
 	})

@@ -55,6 +55,10 @@ type Info struct {
 	Nodes     int  // masters it needs (0: one)
 	Unguarded bool // no lock at all: the workload runs without a critical section
 	New       func(c Config) Locker
+
+	// defaults gives a fresh copy of the algorithm's typed options with
+	// its row's defaults (nil: not typed, or no parameters).
+	defaults func() Options
 }
 
 // Param returns the named parameter's description.
@@ -71,6 +75,19 @@ func (a *Info) Param(name string) (Param, bool) {
 // Raw values come from YAML or JSON: durations as strings ("3s") or
 // time.Duration, numbers as int or float64.
 func (a *Info) Resolve(raw map[string]any) (Params, error) {
+	if a.defaults == nil {
+		return a.resolveParams(raw)
+	}
+	o, err := a.Decode(raw)
+	if err != nil {
+		return nil, err
+	}
+	return ParamsOf(o), nil
+}
+
+// resolveParams is Resolve for an algorithm whose parameters are not yet
+// typed.
+func (a *Info) resolveParams(raw map[string]any) (Params, error) {
 	out := Params{}
 	for _, p := range a.Params {
 		out[p.Name] = p.Default

@@ -105,7 +105,7 @@ func (l *Redlock) Lock(ctx context.Context) error {
 		if n := c.Params.Int("tries"); n > 0 && try >= n {
 			return ErrNotAcquired
 		}
-		if err := sleepRetry(ctx, c, begin); err != nil {
+		if err := sleepRetry(ctx, c, backoffParams(c), begin); err != nil {
 			return err
 		}
 	}
@@ -116,7 +116,7 @@ func (l *Redlock) Lock(ctx context.Context) error {
 func (l *Redlock) release(ctx context.Context, nodes []Redis) int {
 	n := 0
 	for _, r := range nodes {
-		if deleted, err := deleteIfOwner(ctx, &l.c, r); err == nil && deleted {
+		if deleted, err := deleteIfOwner(ctx, r, l.c.Params.String("key"), l.c.Owner); err == nil && deleted {
 			n++
 		}
 	}

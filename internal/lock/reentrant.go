@@ -101,7 +101,7 @@ func (l *Reentrant) Lock(ctx context.Context) error {
 			}
 			return nil
 		}
-		if err := sleepRetry(ctx, &l.c, start); err != nil {
+		if err := sleepRetry(ctx, &l.c, backoffParams(&l.c), start); err != nil {
 			return err
 		}
 	}

@@ -231,9 +231,9 @@ func TestFencingTokensIncrease(t *testing.T) {
 	f := newFixture(t)
 	var fenced []int64
 	newLock := func(owner string) *FencingToken {
-		return NewFencingToken(Config{Redis: f.rdb, Clock: f.clock, Owner: owner, Params: resolve(t, "fencing-token", nil),
+		return NewFencingToken(Config{Redis: f.rdb, Clock: f.clock, Owner: owner,
 			Mark:  func(name, _ string) { f.marks = append(f.marks, name) },
-			Fence: func(tok int64) { fenced = append(fenced, tok) }}).(*FencingToken)
+			Fence: func(tok int64) { fenced = append(fenced, tok) }}, nil).(*FencingToken)
 	}
 	a, b := newLock("A"), newLock("B")
 	mustLock(t, a)

@@ -52,7 +52,7 @@ func (l *SetNXThenExpire) Lock(ctx context.Context) error {
 				}
 			}
 		}
-		if err := sleepRetry(ctx, &l.c, start); err != nil {
+		if err := sleepRetry(ctx, &l.c, backoffParams(&l.c), start); err != nil {
 			return err
 		}
 	}

@@ -29,7 +29,7 @@ func NewSetNXNoExpiry(c Config) Locker { return &SetNXNoExpiry{c} }
 
 // Lock spins on SETNX.
 func (l *SetNXNoExpiry) Lock(ctx context.Context) error {
-	return retry(ctx, &l.c, func() (bool, error) {
+	return retry(ctx, &l.c, backoffParams(&l.c), func() (bool, error) {
 		return setnx(ctx, l.c.Redis, l.c.Params.String("key"), l.c.Owner)
 	})
 }
