@@ -376,7 +376,7 @@ func (d *sqliteDB) row(t *testing.T, name string) (owner string, created int64, 
 
 func (f *fixture) mysql(t *testing.T, d *sqliteDB, owner string) Locker {
 	t.Helper()
-	return NewMySQLUniqueKey(Config{SQL: d, Clock: f.clock, Owner: owner, Params: resolve(t, "mysql-unique-key", nil)})
+	return NewMySQLUniqueKey(Config{SQL: d, Clock: f.clock, Owner: owner}, nil)
 }
 
 // The lock is a row keyed by the resource: Lock inserts it, a duplicate
