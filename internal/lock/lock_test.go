@@ -297,12 +297,12 @@ func TestReentrantCountsHolds(t *testing.T) {
 func TestWatchdogRenews(t *testing.T) {
 	f := newFixture(t)
 	a, _ := Lookup("watchdog")
-	p, err := a.Resolve(map[string]any{"ttl": "3s"})
+	o, err := a.Decode(map[string]any{"ttl": "3s"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var watchdog func(ctx context.Context) error
-	l := a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: "uuid-A:exec-1", Params: p,
+	l := a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: "uuid-A:exec-1", Options: o,
 		Mark:  func(name, _ string) { f.marks = append(f.marks, name) },
 		Spawn: func(_ string, fn func(ctx context.Context) error) { watchdog = fn }})
 	mustLock(t, l)
