@@ -64,8 +64,8 @@ func (c *cluster) redlock(t *testing.T, owner string, nodes []Redis, raw map[str
 	if nodes == nil {
 		nodes = c.nodes
 	}
-	return NewRedlock(Config{Nodes: nodes, Clock: c.clock, Owner: owner, Params: resolve(t, "redlock", raw),
-		Mark: func(name, _ string) { c.f.marks = append(c.f.marks, name) }}).(*Redlock)
+	return NewRedlock(Config{Nodes: nodes, Clock: c.clock, Owner: owner,
+		Mark: func(name, _ string) { c.f.marks = append(c.f.marks, name) }}, decode(t, "redlock", raw).(*RedlockOptions)).(*Redlock)
 }
 
 // holders counts the live masters whose lock key holds owner's value.
