@@ -270,14 +270,11 @@ func program(sc *scenario.Scenario, c scenario.Client) (sim.Program, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown algorithm %q", c.Algorithm)
 	}
-	params, err := algo.Resolve(c.Params)
-	if err != nil {
-		return nil, err
-	}
 	opts, err := algo.Decode(c.Params)
 	if err != nil {
 		return nil, err
 	}
+	params := lock.ParamsOf(opts)
 	requests := c.Requests
 	if requests <= 0 {
 		requests = 1
@@ -294,7 +291,6 @@ func lockConfig(p *sim.Proc, node string, opts lock.Options, params lock.Params,
 		Clock:   p,
 		Jitter:  func(max time.Duration) time.Duration { return time.Duration(p.Rand().Int64N(int64(max))) },
 		Owner:   owner,
-		Params:  params,
 		Options: opts,
 		Nodes:   redisNodes(p),
 		Spawn:   p.Go,

@@ -43,17 +43,16 @@ var (
 // process's seeded random source.
 type Jitter func(max time.Duration) time.Duration
 
-// Config is what every algorithm is built from. Zero values take the
-// documented defaults of Params.
+// Config is what every algorithm is built from: the clients, clock and
+// hooks of the process that runs it, and the algorithm's typed Options.
 type Config struct {
 	Redis  Redis   // the node (single-node algorithms)
 	Nodes  []Redis // every master (Redlock)
 	Clock  Clock
 	Jitter Jitter
 	Owner  string // the owner identity the lock stores (a token, uuid:thread, ...)
-	Params Params
 	// Options are the algorithm's typed options, from its Info.Decode
-	// (nil: its defaults).
+	// (nil, or options of another algorithm: its defaults).
 	Options Options
 
 	// Local is the process's in-process mutex (row 2); nil elsewhere.
@@ -122,13 +121,6 @@ func sleepRetry(ctx context.Context, c *Config, b Backoff, start time.Time) erro
 		return ErrNotAcquired
 	}
 	return c.Clock.Sleep(ctx, d)
-}
-
-// backoffParams reads the Backoff of an algorithm whose parameters are not
-// yet typed.
-func backoffParams(c *Config) Backoff {
-	return Backoff{Retry: c.Params.Duration("retry"), RetryJitter: c.Params.Duration("retry_jitter"),
-		AcquireTimeout: c.Params.Duration("acquire_timeout")}
 }
 
 // setnx sends the SETNX command itself (go-redis's SetNX sends SET NX), so

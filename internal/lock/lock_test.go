@@ -50,20 +50,6 @@ func newFixture(t *testing.T) *fixture {
 	return &fixture{m: m, rdb: rdb, clock: &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), m: m}}
 }
 
-// resolve gives algorithm id's parameters with raw overrides.
-func resolve(t *testing.T, id string, raw map[string]any) Params {
-	t.Helper()
-	a, ok := Lookup(id)
-	if !ok {
-		t.Fatalf("algorithm %s is not registered", id)
-	}
-	p, err := a.Resolve(raw)
-	if err != nil {
-		t.Fatalf("resolve %s: %v", id, err)
-	}
-	return p
-}
-
 // decode gives algorithm id's typed options with raw overrides.
 func decode(t *testing.T, id string, raw map[string]any) Options {
 	t.Helper()
@@ -82,7 +68,7 @@ func decode(t *testing.T, id string, raw map[string]any) Options {
 func (f *fixture) build(t *testing.T, id, owner string, raw map[string]any) Locker {
 	t.Helper()
 	a, _ := Lookup(id)
-	return a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: owner, Params: resolve(t, id, raw), Options: decode(t, id, raw),
+	return a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: owner, Options: decode(t, id, raw),
 		Mark: func(name, _ string) { f.marks = append(f.marks, name) }})
 }
 

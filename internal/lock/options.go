@@ -105,10 +105,6 @@ func ParamsOf(o Options) Params {
 // options and sets them over a fresh copy of its defaults. An algorithm
 // without options decodes to nil.
 func (a *Info) Decode(raw map[string]any) (Options, error) {
-	if a.defaults == nil && len(a.Params) > 0 {
-		_, err := a.resolveParams(raw) // not yet typed
-		return nil, err
-	}
 	var o Options
 	var fs []field
 	if a.defaults != nil {
