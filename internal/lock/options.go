@@ -158,3 +158,18 @@ type Backoff struct {
 	// wait would take the attempt past it (0: never).
 	AcquireTimeout time.Duration
 }
+
+// KeyOf is the lock key options set: the field bound to the key parameter,
+// which every algorithm with a lock key has ("" for the others and for nil
+// options).
+func KeyOf(o Options) string {
+	if o == nil {
+		return ""
+	}
+	for _, f := range o.fields() {
+		if f.name == "key" {
+			return f.value().(string)
+		}
+	}
+	return ""
+}
