@@ -9,9 +9,9 @@ import (
 // Options are an algorithm's typed options: a pointer to one of the
 // package's options structs (SetNXOptions, RedlockOptions, ...). Each
 // struct binds its fields to parameter names in one table, from which the
-// registry derives the algorithm's Params (what a scenario may set), the
-// decoding of a scenario's params: map (Info.Decode) and its view by name
-// (Info.Resolve). The algorithm itself reads only the fields.
+// registry derives the algorithm's Params (what a scenario may set) and
+// the decoding of a scenario's params: map (Info.Decode). The algorithm
+// itself reads only the fields.
 type Options interface {
 	// fields binds each parameter name to a field of the struct.
 	fields() []field
@@ -81,20 +81,6 @@ func paramsOf(o Options) []Param {
 	out := make([]Param, len(fs))
 	for i, f := range fs {
 		out[i] = Param{Name: f.name, Kind: f.kind(), Default: f.value(), Doc: f.doc}
-	}
-	return out
-}
-
-// ParamsOf is the view of options by parameter name, for the engine's
-// captions and checks (the lock's key, its owner mode); nil options give
-// an empty view.
-func ParamsOf(o Options) Params {
-	out := Params{}
-	if o == nil {
-		return out
-	}
-	for _, f := range o.fields() {
-		out[f.name] = f.value()
 	}
 	return out
 }

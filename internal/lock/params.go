@@ -25,26 +25,6 @@ type Param struct {
 	Doc     string
 }
 
-// Params are the values of an algorithm's options by parameter name, each
-// of its Param's Go type (Info.Resolve, ParamsOf): what the engine reads
-// for its captions and checks. The algorithms read their typed options.
-type Params map[string]any
-
-// Duration returns a duration parameter (0 if unset).
-func (p Params) Duration(name string) time.Duration { d, _ := p[name].(time.Duration); return d }
-
-// Int returns an int parameter (0 if unset).
-func (p Params) Int(name string) int { n, _ := p[name].(int); return n }
-
-// Float returns a float parameter (0 if unset).
-func (p Params) Float(name string) float64 { f, _ := p[name].(float64); return f }
-
-// Bool returns a bool parameter (false if unset).
-func (p Params) Bool(name string) bool { b, _ := p[name].(bool); return b }
-
-// String returns a string parameter ("" if unset).
-func (p Params) String(name string) string { s, _ := p[name].(string); return s }
-
 // Info describes one algorithm of the catalog.
 type Info struct {
 	ID        string
@@ -70,16 +50,6 @@ func (a *Info) Param(name string) (Param, bool) {
 		}
 	}
 	return Param{}, false
-}
-
-// Resolve is the view by name of the options Decode gives for raw: every
-// parameter, with its default where raw does not set it.
-func (a *Info) Resolve(raw map[string]any) (Params, error) {
-	o, err := a.Decode(raw)
-	if err != nil {
-		return nil, err
-	}
-	return ParamsOf(o), nil
 }
 
 // convert checks a raw value against a parameter kind and gives it as that
