@@ -84,7 +84,7 @@ func (in *instance) owner(thread string) string {
 	if o, ok := in.cl.opts.(*lock.ReentrantOptions); ok {
 		mode = o.OwnerMode
 	}
-	if mode == "thread" {
+	if mode == lock.OwnerThread {
 		return thread
 	}
 	if mode == "" || mode == "request" {
@@ -93,7 +93,7 @@ func (in *instance) owner(thread string) string {
 	if in.uuid == "" {
 		in.uuid = in.p.Token()
 	}
-	if mode == "uuid:thread" {
+	if mode == lock.OwnerUUIDThread {
 		return in.uuid + ":" + thread
 	}
 	return in.uuid

@@ -34,11 +34,17 @@ type SetNXGetSetOptions struct {
 	CheckExpiry bool
 }
 
+// The values of SetNXGetSetOptions.Recover.
+const (
+	RecoverGetSet = "getset" // 001's fix: GETSET, won only if it returns the value read
+	RecoverDel    = "del"    // the naive takeover: DEL, then SETNX
+)
+
 // DefaultSetNXGetSetOptions are the documented defaults of
 // SetNXGetSetOptions.
 func DefaultSetNXGetSetOptions() *SetNXGetSetOptions {
 	return &SetNXGetSetOptions{Key: "lock", TTL: 60 * time.Second,
-		Backoff: Backoff{Retry: 100 * time.Millisecond, AcquireTimeout: 10 * time.Second}, Recover: "getset"}
+		Backoff: Backoff{Retry: 100 * time.Millisecond, AcquireTimeout: 10 * time.Second}, Recover: RecoverGetSet}
 }
 
 func (o *SetNXGetSetOptions) fields() []field {
@@ -126,7 +132,7 @@ func (l *SetNXGetSet) takeOver(ctx context.Context, key, val string) (bool, erro
 		return false, nil
 	}
 	l.c.mark("expired", "the lock's timestamp "+cur+" has passed by this client's clock")
-	if l.o.Recover == "del" {
+	if l.o.Recover == RecoverDel {
 		if err := l.c.Redis.Del(ctx, key).Err(); err != nil && ctx.Err() != nil {
 			return false, err
 		}

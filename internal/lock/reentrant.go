@@ -17,7 +17,7 @@ func init() {
 		Flaw: "a thread id is not an owner: a pooled thread reused by the next request re-enters, and two instances with the same thread id both get in"},
 		func() *ReentrantOptions {
 			o := DefaultReentrantOptions()
-			o.Script, o.OwnerMode = "002", "thread"
+			o.Script, o.OwnerMode = Script002, OwnerThread
 			return o
 		}, NewReentrant))
 	register(typed(&Info{ID: "watchdog", Row: 13, Title: "Re-entrant lock with a watchdog renewing it every TTL/3", Seed: "000 ⑥, 004 续期",
@@ -57,11 +57,24 @@ type ReentrantOptions struct {
 	Renew time.Duration
 }
 
+// The values of ReentrantOptions.Script.
+const (
+	Script000 = "000" // 000 ⑤'s scripts: EXPIRE in whole seconds, answers 1/0
+	Script002 = "002" // 002's Redisson-style scripts: PEXPIRE, PTTL when busy
+)
+
+// The values of ReentrantOptions.OwnerMode.
+const (
+	OwnerUUIDThread = "uuid:thread" // a client uuid plus the thread id (Redisson)
+	OwnerThread     = "thread"      // the bare pool thread id (002's incident)
+	OwnerUUID       = "uuid"        // the client's uuid alone
+)
+
 // DefaultReentrantOptions are the documented defaults of ReentrantOptions
 // (row 11's).
 func DefaultReentrantOptions() *ReentrantOptions {
 	return &ReentrantOptions{Key: "lock", TTL: 30 * time.Second, Backoff: Backoff{Retry: 50 * time.Millisecond},
-		Script: "000", OwnerMode: "uuid:thread"}
+		Script: Script000, OwnerMode: OwnerUUIDThread}
 }
 
 func (o *ReentrantOptions) fields() []field {
@@ -114,7 +127,7 @@ func NewReentrant(c Config, o *ReentrantOptions) Locker {
 	return &Reentrant{c: c, o: o}
 }
 
-func (l *Reentrant) script002() bool { return l.o.Script == "002" }
+func (l *Reentrant) script002() bool { return l.o.Script == Script002 }
 
 // seconds is the TTL in whole seconds, rounded up, for EXPIRE.
 func (l *Reentrant) seconds() int64 {
