@@ -99,23 +99,27 @@ func CheckOptions(sc *scenario.Scenario) check.Options {
 		if !ok || algo.Unguarded {
 			continue
 		}
-		params, err := algo.Resolve(c.Params)
+		opts, err := algo.Decode(c.Params)
 		if err != nil {
 			continue
 		}
-		res := Resource(params)
+		res := Resource(opts)
 		if !slices.Contains(opt.Locks, res) {
 			opt.Locks = append(opt.Locks, res)
 		}
-		recovers := c.Algorithm == "setnx-getset-timestamp" || c.Algorithm == "setnx-then-expire" && params.Bool("repair") ||
+		repairs := false
+		if o, ok := opts.(*lock.SetNXThenExpireOptions); ok {
+			repairs = o.Repair
+		}
+		recovers := c.Algorithm == "setnx-getset-timestamp" || repairs ||
 			c.Algorithm == "mysql-unique-key" && sc.SQL != nil && sc.SQL.SweepEvery > 0
 		if recovers && !slices.Contains(opt.Recovers, res) {
 			opt.Recovers = append(opt.Recovers, res)
 		}
-		if c.Algorithm == "redlock" {
+		if o, ok := opts.(*lock.RedlockOptions); ok {
 			q := masters/2 + 1
-			if n := params.Int("quorum"); n > 0 {
-				q = min(n, masters)
+			if o.Quorum > 0 {
+				q = min(o.Quorum, masters)
 			}
 			opt.Quorum[res] = max(opt.Quorum[res], q)
 		}
@@ -270,7 +274,7 @@ func program(sc *scenario.Scenario, c scenario.Client) (sim.Program, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown algorithm %q", c.Algorithm)
 	}
-	params, err := algo.Resolve(c.Params)
+	opts, err := algo.Decode(c.Params)
 	if err != nil {
 		return nil, err
 	}
@@ -278,32 +282,33 @@ func program(sc *scenario.Scenario, c scenario.Client) (sim.Program, error) {
 	if requests <= 0 {
 		requests = 1
 	}
-	cl := &client{sc: sc, c: c, algo: algo, params: params, node: NodeNames(sc)[0], requests: requests}
+	cl := &client{sc: sc, c: c, algo: algo, opts: opts, resource: Resource(opts), node: NodeNames(sc)[0], requests: requests}
 	return cl.run, nil
 }
 
-// lockConfig is what a client's algorithm is built from, for one request.
-func lockConfig(p *sim.Proc, node string, params lock.Params, owner string) lock.Config {
+// lockConfig is what a client's algorithm is built from, for one request:
+// its typed options; its marks are about the lock res.
+func lockConfig(p *sim.Proc, node string, opts lock.Options, res, owner string) lock.Config {
 	return lock.Config{
-		Redis:  p.Redis(node),
-		Clock:  p,
-		Jitter: func(max time.Duration) time.Duration { return time.Duration(p.Rand().Int64N(int64(max))) },
-		Owner:  owner,
-		Params: params,
-		Nodes:  redisNodes(p),
-		Spawn:  p.Go,
-		Mark:   func(name, note string) { p.MarkLock(name, Resource(params), note) },
-		Own:    p.Own,
-		Fence:  p.SetFence,
-		SQL:    p.SQL(scenario.DBService),
+		Redis:   p.Redis(node),
+		Clock:   p,
+		Jitter:  func(max time.Duration) time.Duration { return time.Duration(p.Rand().Int64N(int64(max))) },
+		Owner:   owner,
+		Options: opts,
+		Nodes:   redisNodes(p),
+		Spawn:   p.Go,
+		Mark:    func(name, note string) { p.MarkLock(name, res, note) },
+		Own:     p.Own,
+		Fence:   p.SetFence,
+		SQL:     p.SQL(scenario.DBService),
 	}
 }
 
 // Resource is the lock a client's marks are about: its algorithm's key
 // ("lock" for the in-process mutex, which has none: it stands for the
 // same resource in every process).
-func Resource(params lock.Params) string {
-	if k := params.String("key"); k != "" {
+func Resource(opts lock.Options) string {
+	if k := lock.KeyOf(opts); k != "" {
 		return k
 	}
 	return "lock"

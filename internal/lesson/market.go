@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 
 	"github.com/redis/go-redis/v9"
@@ -120,15 +121,22 @@ func (in *instance) buyItemLocked(ctx context.Context, thread string) error {
 		p.Mark("empty", "nothing listed")
 		return p.Sleep(ctx, cl.c.Work.D())
 	}
-	params := lock.Params{}
-	for k, v := range cl.params {
-		params[k] = v
+	res := "lock:" + item
+	opts := cl.opts
+	if _, ok := cl.algo.Param("key"); ok {
+		raw := maps.Clone(cl.c.Params)
+		if raw == nil {
+			raw = map[string]any{}
+		}
+		raw["key"] = res
+		if opts, err = cl.algo.Decode(raw); err != nil {
+			return err
+		}
 	}
-	params["key"] = "lock:" + item
-	l := cl.algo.New(lockConfig(p, cl.node, params, in.owner(thread)))
+	l := cl.algo.New(lockConfig(p, cl.node, opts, res, in.owner(thread)))
 	if err := l.Lock(ctx); err != nil {
 		if errors.Is(err, lock.ErrNotAcquired) {
-			p.MarkLock(sim.MarkGaveUp, params["key"].(string), "could not lock "+item)
+			p.MarkLock(sim.MarkGaveUp, res, "could not lock "+item)
 			return nil
 		}
 		return err
@@ -137,7 +145,7 @@ func (in *instance) buyItemLocked(ctx context.Context, thread string) error {
 		return err
 	}
 	if err := l.Unlock(ctx); err != nil && !errors.Is(err, lock.ErrNotHeld) {
-		p.MarkLock(sim.MarkReleaseFailed, params["key"].(string), err.Error())
+		p.MarkLock(sim.MarkReleaseFailed, res, err.Error())
 	}
 	return nil
 }

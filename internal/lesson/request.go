@@ -20,7 +20,8 @@ type client struct {
 	sc       *scenario.Scenario
 	c        scenario.Client
 	algo     *lock.Info
-	params   lock.Params
+	opts     lock.Options // the algorithm's typed options
+	resource string       // the lock its marks are about (Resource)
 	node     string
 	requests int
 }
@@ -75,12 +76,15 @@ func (cl *client) run(ctx context.Context, p *sim.Proc) error {
 	return nil
 }
 
-// owner is the identity the lock stores, by the algorithm's owner
-// parameter: a fresh uuid per request (the default), the process's uuid,
+// owner is the identity the lock stores, by the algorithm's owner mode
+// (ReentrantOptions.OwnerMode): a fresh uuid per request (the default), the process's uuid,
 // uuid:thread (Redisson) or the bare pool thread id (seed 002's incident).
 func (in *instance) owner(thread string) string {
-	mode := in.cl.params.String("owner")
-	if mode == "thread" {
+	mode := ""
+	if o, ok := in.cl.opts.(*lock.ReentrantOptions); ok {
+		mode = o.OwnerMode
+	}
+	if mode == lock.OwnerThread {
 		return thread
 	}
 	if mode == "" || mode == "request" {
@@ -89,7 +93,7 @@ func (in *instance) owner(thread string) string {
 	if in.uuid == "" {
 		in.uuid = in.p.Token()
 	}
-	if mode == "uuid:thread" {
+	if mode == lock.OwnerUUIDThread {
 		return in.uuid + ":" + thread
 	}
 	return in.uuid
@@ -100,7 +104,7 @@ func (in *instance) owner(thread string) string {
 // WATCH transaction.
 func (in *instance) request(ctx context.Context, thread string) error {
 	cl, p := in.cl, in.p
-	cfg := lockConfig(p, cl.node, cl.params, in.owner(thread))
+	cfg := lockConfig(p, cl.node, cl.opts, cl.resource, in.owner(thread))
 	cfg.Local = in.local
 	if cl.c.Task == scenario.TaskBuyItem {
 		return in.buyItemLocked(ctx, thread)
@@ -110,7 +114,7 @@ func (in *instance) request(ctx context.Context, thread string) error {
 		return in.optimistic(ctx, opt)
 	}
 	guarded := !cl.algo.Unguarded
-	res := Resource(cl.params)
+	res := cl.resource
 	depth := cl.c.Reentry
 	if depth < 1 {
 		depth = 1
@@ -191,11 +195,11 @@ func (in *instance) unlock(ctx context.Context, l lock.Locker, d, depth int) {
 	}
 	switch err := l.Unlock(ctx); {
 	case errors.Is(err, lock.ErrNotHeld):
-		in.p.MarkLock(sim.MarkReleaseRefused, Resource(in.cl.params), "the lock was no longer ours; left it alone")
+		in.p.MarkLock(sim.MarkReleaseRefused, in.cl.resource, "the lock was no longer ours; left it alone")
 	case err != nil:
-		in.p.MarkLock(sim.MarkReleaseFailed, Resource(in.cl.params), err.Error())
+		in.p.MarkLock(sim.MarkReleaseFailed, in.cl.resource, err.Error())
 	default:
-		in.p.MarkLock(sim.MarkReleased, Resource(in.cl.params), note)
+		in.p.MarkLock(sim.MarkReleased, in.cl.resource, note)
 	}
 }
 

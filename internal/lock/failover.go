@@ -7,15 +7,34 @@ import (
 )
 
 func init() {
-	register(&Info{ID: "replica-failover", Row: 14, Title: "SET NX PX on a master with an asynchronous replica", Seed: "000 集群问题, 004 Redisson-sentinel",
-		Flaw:   "the master dies before its replica has the lock, the replica is promoted without it, and a second client locks; WAIT for the replica closes that window",
-		Params: failoverParams(), New: NewReplicaFailover})
+	register(typed(&Info{ID: "replica-failover", Row: 14, Title: "SET NX PX on a master with an asynchronous replica", Seed: "000 集群问题, 004 Redisson-sentinel",
+		Flaw: "the master dies before its replica has the lock, the replica is promoted without it, and a second client locks; WAIT for the replica closes that window"},
+		DefaultReplicaFailoverOptions, NewReplicaFailover))
 }
 
-func failoverParams() []Param {
-	return append(setNXParams(),
-		Param{Name: "wait_replicas", Kind: Int, Default: 0, Doc: "after SET, WAIT until this many replicas have the lock (0: do not wait)"},
-		Param{Name: "wait_timeout", Kind: Dur, Default: 100 * time.Millisecond, Doc: "WAIT's timeout; too few replicas in time counts as not acquired"})
+// ReplicaFailoverOptions are the options of row 14: those of the SET NX PX
+// lock, and WAIT's. Nil options are DefaultReplicaFailoverOptions.
+type ReplicaFailoverOptions struct {
+	SetNXOptions
+	// WaitReplicas makes Lock send WAIT after its SET and count the lock
+	// as taken only if this many replicas confirm it (0, the default: no
+	// WAIT).
+	WaitReplicas int
+	// WaitTimeout is WAIT's timeout (default 100ms): too few replicas in
+	// time counts as not acquired.
+	WaitTimeout time.Duration
+}
+
+// DefaultReplicaFailoverOptions are the documented defaults of
+// ReplicaFailoverOptions.
+func DefaultReplicaFailoverOptions() *ReplicaFailoverOptions {
+	return &ReplicaFailoverOptions{SetNXOptions: *DefaultSetNXOptions(), WaitTimeout: 100 * time.Millisecond}
+}
+
+func (o *ReplicaFailoverOptions) fields() []field {
+	return append(o.SetNXOptions.fields(),
+		field{"wait_replicas", &o.WaitReplicas, "after SET, WAIT until this many replicas have the lock (0: do not wait)"},
+		field{"wait_timeout", &o.WaitTimeout, "WAIT's timeout; too few replicas in time counts as not acquired"})
 }
 
 // ReplicaFailover is row 14 (seeds 000 集群问题, 004 Redisson-sentinel):
@@ -26,28 +45,35 @@ func failoverParams() []Param {
 // before the replica has the key and the replica is promoted, the lock is
 // simply gone and another client takes it.
 //
-// With wait_replicas > 0 the client sends WAIT wait_replicas timeout after
-// its SET and counts the lock as taken only if enough replicas confirm it;
-// otherwise it releases and retries. WAIT does not make Redis strongly
-// consistent (a failover may still pick a replica that did not confirm),
-// but with one replica it closes this window.
-type ReplicaFailover struct{ c Config }
+// With WaitReplicas > 0 the client sends WAIT WaitReplicas WaitTimeout
+// after its SET and counts the lock as taken only if enough replicas
+// confirm it; otherwise it releases and retries. WAIT does not make Redis
+// strongly consistent (a failover may still pick a replica that did not
+// confirm), but with one replica it closes this window.
+type ReplicaFailover struct {
+	setNXLock
+	o *ReplicaFailoverOptions
+}
 
-// NewReplicaFailover builds the lock.
-func NewReplicaFailover(c Config) Locker { return &ReplicaFailover{c} }
+// NewReplicaFailover builds the lock (nil options: the defaults).
+func NewReplicaFailover(c Config, o *ReplicaFailoverOptions) Locker {
+	if o == nil {
+		o = DefaultReplicaFailoverOptions()
+	}
+	return &ReplicaFailover{newSetNXLock(c, &o.SetNXOptions), o}
+}
 
 // Lock spins on SET NX PX, then WAITs for the replicas if asked to.
 func (l *ReplicaFailover) Lock(ctx context.Context) error {
-	c := &l.c
-	want := c.Params.Int("wait_replicas")
+	c, want := &l.c, l.o.WaitReplicas
 	if want <= 0 {
-		return setNXLoop(ctx, c)
+		return l.setNXLock.Lock(ctx)
 	}
-	return retry(ctx, c, func() (bool, error) {
-		if ok, err := setNX(ctx, c); !ok || err != nil {
+	return retry(ctx, c, l.o.Backoff, func() (bool, error) {
+		if ok, err := l.setNX(ctx); !ok || err != nil {
 			return ok, err
 		}
-		n, err := c.Redis.Wait(ctx, want, c.Params.Duration("wait_timeout")).Result()
+		n, err := c.Redis.Wait(ctx, want, l.o.WaitTimeout).Result()
 		if err == nil && n >= int64(want) {
 			c.mark("replicated", fmt.Sprintf("WAIT: %d of %d replicas have the lock", n, want))
 			return true, nil
@@ -63,4 +89,4 @@ func (l *ReplicaFailover) Lock(ctx context.Context) error {
 }
 
 // Unlock runs compare_and_delete.lua.
-func (l *ReplicaFailover) Unlock(ctx context.Context) error { return unlockOwned(ctx, &l.c) }
+func (l *ReplicaFailover) Unlock(ctx context.Context) error { return l.unlockOwned(ctx) }

@@ -7,14 +7,30 @@ import (
 )
 
 func init() {
-	register(&Info{ID: "fencing-token", Row: 16, Title: "SET NX PX with a fencing token drawn on acquire", Seed: "004 (Kleppmann link)",
-		Flaw:   "the lease still runs out under a paused holder, but a storage that checks tokens rejects its stale write",
-		Params: fencingParams(), New: NewFencingToken})
+	register(typed(&Info{ID: "fencing-token", Row: 16, Title: "SET NX PX with a fencing token drawn on acquire", Seed: "004 (Kleppmann link)",
+		Flaw: "the lease still runs out under a paused holder, but a storage that checks tokens rejects its stale write"},
+		DefaultFencingTokenOptions, NewFencingToken))
 }
 
-func fencingParams() []Param {
-	return append(setNXParams(),
-		Param{Name: "token_key", Kind: Str, Default: "lock:token", Doc: "the counter the fencing tokens are drawn from (INCR)"})
+// FencingTokenOptions are the options of row 16: those of the SET NX PX
+// lock and the counter the tokens come from. Nil options are
+// DefaultFencingTokenOptions.
+type FencingTokenOptions struct {
+	SetNXOptions
+	// TokenKey is the counter the fencing tokens are drawn from with INCR
+	// (default "lock:token").
+	TokenKey string
+}
+
+// DefaultFencingTokenOptions are the documented defaults of
+// FencingTokenOptions.
+func DefaultFencingTokenOptions() *FencingTokenOptions {
+	return &FencingTokenOptions{SetNXOptions: *DefaultSetNXOptions(), TokenKey: "lock:token"}
+}
+
+func (o *FencingTokenOptions) fields() []field {
+	return append(o.SetNXOptions.fields(),
+		field{"token_key", &o.TokenKey, "the counter the fencing tokens are drawn from (INCR)"})
 }
 
 // FencingToken is row 16 (seed 004's link to Kleppmann, "How to do
@@ -26,12 +42,18 @@ func fencingParams() []Param {
 // a lower one. A holder paused past its TTL still believes it holds the
 // lock — that is not fixable by the lock — but its late write is refused.
 type FencingToken struct {
-	c     Config
+	setNXLock
+	o     *FencingTokenOptions
 	token int64
 }
 
-// NewFencingToken builds the lock.
-func NewFencingToken(c Config) Locker { return &FencingToken{c: c} }
+// NewFencingToken builds the lock (nil options: the defaults).
+func NewFencingToken(c Config, o *FencingTokenOptions) Locker {
+	if o == nil {
+		o = DefaultFencingTokenOptions()
+	}
+	return &FencingToken{setNXLock: newSetNXLock(c, &o.SetNXOptions), o: o}
+}
 
 // Token is the fencing token of the current lease (0 when none is held).
 func (l *FencingToken) Token() int64 { return l.token }
@@ -39,9 +61,9 @@ func (l *FencingToken) Token() int64 { return l.token }
 // Lock runs fencing_lock.lua until it returns a token.
 func (l *FencingToken) Lock(ctx context.Context) error {
 	c := &l.c
-	keys := []string{c.Params.String("key"), c.Params.String("token_key")}
-	return retry(ctx, c, func() (bool, error) {
-		tok, err := Scripts["fencing_lock"].Run(ctx, c.Redis, keys, c.Owner, int64(c.Params.Duration("ttl")/time.Millisecond)).Int64()
+	keys := []string{l.o.Key, l.o.TokenKey}
+	return retry(ctx, c, l.o.Backoff, func() (bool, error) {
+		tok, err := fencingLock.Run(ctx, c.Redis, keys, c.Owner, int64(l.o.TTL/time.Millisecond)).Int64()
 		if err != nil || tok <= 0 {
 			return false, err
 		}
@@ -57,5 +79,5 @@ func (l *FencingToken) Lock(ctx context.Context) error {
 // Unlock runs compare_and_delete.lua.
 func (l *FencingToken) Unlock(ctx context.Context) error {
 	l.token = 0
-	return unlockOwned(ctx, &l.c)
+	return l.unlockOwned(ctx)
 }

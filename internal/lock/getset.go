@@ -9,18 +9,54 @@ import (
 )
 
 func init() {
-	register(&Info{ID: "setnx-getset-timestamp", Row: 6, Title: "SETNX with an expiry timestamp, GETSET to take over", Seed: "001",
-		Flaw: "it trusts every client's clock: a skewed clock steals a live lock, and a holder past its timeout DELs the next owner's lock",
-		Params: []Param{
-			{Name: "key", Kind: Str, Default: "lock", Doc: "the lock's key (001: lockKey + \"_lock\")"},
-			{Name: "ttl", Kind: Dur, Default: 60 * time.Second, Doc: "expireMsecs: the lock's validity written into its value (now + ttl + 1ms)"},
-			{Name: "acquire_timeout", Kind: Dur, Default: 10 * time.Second, Doc: "timeoutMsecs: give up acquiring after this long"},
-			{Name: "retry", Kind: Dur, Default: 100 * time.Millisecond, Doc: "DEFAULT_ACQUIRY_RESOLUTION_MILLIS: wait between attempts"},
-			{Name: "retry_jitter", Kind: Dur, Default: time.Duration(0), Doc: "extra random wait in [0, retry_jitter)"},
-			{Name: "recover", Kind: Str, Default: "getset", Doc: "how an expired lock is taken over: getset (001's fix) or del (the naive DEL + SETNX)"},
-			{Name: "check_expiry", Kind: Bool, Default: false, Doc: "001's advice: before DEL, check that our own timestamp has not passed"},
-		},
-		New: NewSetNXGetSet})
+	register(typed(&Info{ID: "setnx-getset-timestamp", Row: 6, Title: "SETNX with an expiry timestamp, GETSET to take over", Seed: "001",
+		Flaw: "it trusts every client's clock: a skewed clock steals a live lock, and a holder past its timeout DELs the next owner's lock"},
+		DefaultSetNXGetSetOptions, NewSetNXGetSet))
+}
+
+// SetNXGetSetOptions are the options of row 6, named after 001's fields.
+// Nil options are DefaultSetNXGetSetOptions.
+type SetNXGetSetOptions struct {
+	// Key is the lock's key (default "lock"; 001: lockKey + "_lock").
+	Key string
+	// TTL is expireMsecs: the validity written into the lock's value, now
+	// + TTL + 1ms (default 60s).
+	TTL time.Duration
+	// Backoff is the wait between attempts: Retry is
+	// DEFAULT_ACQUIRY_RESOLUTION_MILLIS (default 100ms), AcquireTimeout is
+	// timeoutMsecs (default 10s; 0 waits for ever), no jitter by default.
+	Backoff
+	// Recover is how an expired lock is taken over: "getset" (001's fix,
+	// the default) or "del" (the naive DEL + SETNX 001 warns about).
+	Recover string
+	// CheckExpiry is 001's advice: Unlock leaves the lock alone once our
+	// own timestamp has passed (default false).
+	CheckExpiry bool
+}
+
+// The values of SetNXGetSetOptions.Recover.
+const (
+	RecoverGetSet = "getset" // 001's fix: GETSET, won only if it returns the value read
+	RecoverDel    = "del"    // the naive takeover: DEL, then SETNX
+)
+
+// DefaultSetNXGetSetOptions are the documented defaults of
+// SetNXGetSetOptions.
+func DefaultSetNXGetSetOptions() *SetNXGetSetOptions {
+	return &SetNXGetSetOptions{Key: "lock", TTL: 60 * time.Second,
+		Backoff: Backoff{Retry: 100 * time.Millisecond, AcquireTimeout: 10 * time.Second}, Recover: RecoverGetSet}
+}
+
+func (o *SetNXGetSetOptions) fields() []field {
+	return []field{
+		{"key", &o.Key, "the lock's key (001: lockKey + \"_lock\")"},
+		{"ttl", &o.TTL, "expireMsecs: the lock's validity written into its value (now + ttl + 1ms)"},
+		{"acquire_timeout", &o.AcquireTimeout, "timeoutMsecs: give up acquiring after this long"},
+		{"retry", &o.Retry, "DEFAULT_ACQUIRY_RESOLUTION_MILLIS: wait between attempts"},
+		{"retry_jitter", &o.RetryJitter, "extra random wait in [0, retry_jitter)"},
+		{"recover", &o.Recover, "how an expired lock is taken over: getset (001's fix) or del (the naive DEL + SETNX)"},
+		{"check_expiry", &o.CheckExpiry, "001's advice: before DEL, check that our own timestamp has not passed"},
+	}
 }
 
 // SetNXGetSet is row 6 (seed 001): the lock's value is its expiry time as
@@ -31,26 +67,32 @@ func init() {
 // wins). Release is a plain DEL.
 //
 // It recovers from a crashed holder without any Redis TTL. Its flaws: with
-// recover=del (the naive takeover 001 warns about) two clients both DEL and
+// Recover "del" (the naive takeover 001 warns about) two clients both DEL and
 // SETNX and both get in; every client compares its own clock with a time
 // another client wrote, so a client whose clock runs ahead steals a live
 // lock; and a holder whose work outlasts its timestamp DELs the lock of
 // whoever took over.
 type SetNXGetSet struct {
 	c       Config
+	o       *SetNXGetSetOptions
 	expires int64 // the timestamp we wrote when we got the lock
 }
 
-// NewSetNXGetSet builds the lock.
-func NewSetNXGetSet(c Config) Locker { return &SetNXGetSet{c: c} }
+// NewSetNXGetSet builds the lock (nil options: the defaults).
+func NewSetNXGetSet(c Config, o *SetNXGetSetOptions) Locker {
+	if o == nil {
+		o = DefaultSetNXGetSetOptions()
+	}
+	return &SetNXGetSet{c: c, o: o}
+}
 
 // Lock is 001's lock(): SETNX; else GET, and if expired GETSET (or DEL and
-// SETNX with recover=del); retried every retry until acquire_timeout.
+// SETNX with Recover "del"); retried every Retry until AcquireTimeout.
 func (l *SetNXGetSet) Lock(ctx context.Context) error {
-	key := l.c.Params.String("key")
+	key := l.o.Key
 	start := l.c.Clock.Now()
 	for {
-		expires := l.c.Clock.Now().Add(l.c.Params.Duration("ttl")).UnixMilli() + 1
+		expires := l.c.Clock.Now().Add(l.o.TTL).UnixMilli() + 1
 		val := strconv.FormatInt(expires, 10)
 		l.c.own(val) // SETNX writes it only if it wins: the timeline shows it as ours
 		ok, err := setnx(ctx, l.c.Redis, key, val)
@@ -70,7 +112,7 @@ func (l *SetNXGetSet) Lock(ctx context.Context) error {
 				return nil
 			}
 		}
-		if err := sleepRetry(ctx, &l.c, start); err != nil {
+		if err := sleepRetry(ctx, &l.c, l.o.Backoff, start); err != nil {
 			return err
 		}
 	}
@@ -90,7 +132,7 @@ func (l *SetNXGetSet) takeOver(ctx context.Context, key, val string) (bool, erro
 		return false, nil
 	}
 	l.c.mark("expired", "the lock's timestamp "+cur+" has passed by this client's clock")
-	if l.c.Params.String("recover") == "del" {
+	if l.o.Recover == RecoverDel {
 		if err := l.c.Redis.Del(ctx, key).Err(); err != nil && ctx.Err() != nil {
 			return false, err
 		}
@@ -110,7 +152,7 @@ func (l *SetNXGetSet) takeOver(ctx context.Context, key, val string) (bool, erro
 	// checker sees a later DEL by someone else remove it. A loser's GETSET
 	// also overwrites the winner's timestamp with its own (001 calls the
 	// difference negligible); the key then shows the loser's value.
-	val = strconv.FormatInt(l.c.Clock.Now().Add(l.c.Params.Duration("ttl")).UnixMilli()+1, 10)
+	val = strconv.FormatInt(l.c.Clock.Now().Add(l.o.TTL).UnixMilli()+1, 10)
 	if val == cur {
 		return false, nil
 	}
@@ -126,11 +168,11 @@ func (l *SetNXGetSet) takeOver(ctx context.Context, key, val string) (bool, erro
 	return won, nil
 }
 
-// Unlock is 001's unlock(): DEL lock. With check_expiry, a holder whose own
+// Unlock is 001's unlock(): DEL lock. With CheckExpiry, a holder whose own
 // timestamp has passed leaves the lock alone, as 001 advises.
 func (l *SetNXGetSet) Unlock(ctx context.Context) error {
-	if l.c.Params.Bool("check_expiry") && l.c.Clock.Now().UnixMilli() > l.expires {
+	if l.o.CheckExpiry && l.c.Clock.Now().UnixMilli() > l.expires {
 		return ErrNotHeld
 	}
-	return l.c.Redis.Del(ctx, l.c.Params.String("key")).Err()
+	return l.c.Redis.Del(ctx, l.o.Key).Err()
 }

@@ -43,15 +43,17 @@ var (
 // process's seeded random source.
 type Jitter func(max time.Duration) time.Duration
 
-// Config is what every algorithm is built from. Zero values take the
-// documented defaults of Params.
+// Config is what every algorithm is built from: the clients, clock and
+// hooks of the process that runs it, and the algorithm's typed Options.
 type Config struct {
 	Redis  Redis   // the node (single-node algorithms)
 	Nodes  []Redis // every master (Redlock)
 	Clock  Clock
 	Jitter Jitter
 	Owner  string // the owner identity the lock stores (a token, uuid:thread, ...)
-	Params Params
+	// Options are the algorithm's typed options, from its Info.Decode
+	// (nil, or options of another algorithm: its defaults).
+	Options Options
 
 	// Local is the process's in-process mutex (row 2); nil elsewhere.
 	Local LocalMutex
@@ -92,7 +94,7 @@ func (c *Config) own(v string) {
 // retry calls try until it reports the lock taken, sleeping the retry
 // interval (sleepRetry) after each miss. An error is a miss, unless ctx is
 // done: then it ends the loop.
-func retry(ctx context.Context, c *Config, try func() (bool, error)) error {
+func retry(ctx context.Context, c *Config, b Backoff, try func() (bool, error)) error {
 	start := c.Clock.Now()
 	for {
 		ok, err := try()
@@ -102,20 +104,20 @@ func retry(ctx context.Context, c *Config, try func() (bool, error)) error {
 		if err == nil && ok {
 			return nil
 		}
-		if err := sleepRetry(ctx, c, start); err != nil {
+		if err := sleepRetry(ctx, c, b, start); err != nil {
 			return err
 		}
 	}
 }
 
-// sleepRetry waits the retry interval plus jitter, or returns
-// ErrNotAcquired once the acquire timeout (if any) would pass.
-func sleepRetry(ctx context.Context, c *Config, start time.Time) error {
-	d := c.Params.Duration("retry")
-	if j := c.Params.Duration("retry_jitter"); j > 0 && c.Jitter != nil {
+// sleepRetry waits b's retry interval plus jitter, or returns
+// ErrNotAcquired once b's acquire timeout (if any) would pass.
+func sleepRetry(ctx context.Context, c *Config, b Backoff, start time.Time) error {
+	d := b.Retry
+	if j := b.RetryJitter; j > 0 && c.Jitter != nil {
 		d += c.Jitter(j)
 	}
-	if to := c.Params.Duration("acquire_timeout"); to > 0 && c.Clock.Now().Add(d).Sub(start) > to {
+	if to := b.AcquireTimeout; to > 0 && c.Clock.Now().Add(d).Sub(start) > to {
 		return ErrNotAcquired
 	}
 	return c.Clock.Sleep(ctx, d)

@@ -50,25 +50,25 @@ func newFixture(t *testing.T) *fixture {
 	return &fixture{m: m, rdb: rdb, clock: &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), m: m}}
 }
 
-// resolve gives algorithm id's parameters with raw overrides.
-func resolve(t *testing.T, id string, raw map[string]any) Params {
+// decode gives algorithm id's typed options with raw overrides.
+func decode(t *testing.T, id string, raw map[string]any) Options {
 	t.Helper()
 	a, ok := Lookup(id)
 	if !ok {
 		t.Fatalf("algorithm %s is not registered", id)
 	}
-	p, err := a.Resolve(raw)
+	o, err := a.Decode(raw)
 	if err != nil {
-		t.Fatalf("resolve %s: %v", id, err)
+		t.Fatalf("decode %s: %v", id, err)
 	}
-	return p
+	return o
 }
 
 // build makes the algorithm id for owner, with raw parameter overrides.
 func (f *fixture) build(t *testing.T, id, owner string, raw map[string]any) Locker {
 	t.Helper()
 	a, _ := Lookup(id)
-	return a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: owner, Params: resolve(t, id, raw),
+	return a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: owner, Options: decode(t, id, raw),
 		Mark: func(name, _ string) { f.marks = append(f.marks, name) }})
 }
 
@@ -283,12 +283,12 @@ func TestReentrantCountsHolds(t *testing.T) {
 func TestWatchdogRenews(t *testing.T) {
 	f := newFixture(t)
 	a, _ := Lookup("watchdog")
-	p, err := a.Resolve(map[string]any{"ttl": "3s"})
+	o, err := a.Decode(map[string]any{"ttl": "3s"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var watchdog func(ctx context.Context) error
-	l := a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: "uuid-A:exec-1", Params: p,
+	l := a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: "uuid-A:exec-1", Options: o,
 		Mark:  func(name, _ string) { f.marks = append(f.marks, name) },
 		Spawn: func(_ string, fn func(ctx context.Context) error) { watchdog = fn }})
 	mustLock(t, l)

@@ -8,12 +8,12 @@ import (
 )
 
 func init() {
-	register(&Info{ID: "owner-check-get-del", Row: 8, Title: "SET NX PX uuid, released by GET == uuid then DEL", Seed: "000 ③, 004",
-		Flaw:   "the check and the delete are two commands: the lock can expire and change hands between them",
-		Params: setNXParams(), New: NewOwnerCheckGetDel})
-	register(&Info{ID: "watch-release", Row: 10, Title: "SET NX PX uuid, released by WATCH / GET / MULTI DEL EXEC", Seed: "003 releaseLock",
-		Flaw:   "safe release by transaction: if the lock changes hands after the GET, EXEC does nothing",
-		Params: setNXParams(), New: NewWatchRelease})
+	register(typed(&Info{ID: "owner-check-get-del", Row: 8, Title: "SET NX PX uuid, released by GET == uuid then DEL", Seed: "000 ③, 004",
+		Flaw: "the check and the delete are two commands: the lock can expire and change hands between them"},
+		DefaultSetNXOptions, NewOwnerCheckGetDel))
+	register(typed(&Info{ID: "watch-release", Row: 10, Title: "SET NX PX uuid, released by WATCH / GET / MULTI DEL EXEC", Seed: "003 releaseLock",
+		Flaw: "safe release by transaction: if the lock changes hands after the GET, EXEC does nothing"},
+		DefaultSetNXOptions, NewWatchRelease))
 }
 
 // OwnerCheckGetDel is row 8 (seeds 000 ③, 004): SET lock uuid NX PX ttl to
@@ -21,17 +21,16 @@ func init() {
 // The check and the delete are two round trips: if the lock expires right
 // after the GET and another client takes it, the DEL removes that client's
 // lock — a foreign unlock, only narrower than row 7's.
-type OwnerCheckGetDel struct{ c Config }
+type OwnerCheckGetDel struct{ setNXLock }
 
-// NewOwnerCheckGetDel builds the lock.
-func NewOwnerCheckGetDel(c Config) Locker { return &OwnerCheckGetDel{c} }
-
-// Lock spins on SET NX PX until it succeeds.
-func (l *OwnerCheckGetDel) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c) }
+// NewOwnerCheckGetDel builds the lock (nil options: the defaults).
+func NewOwnerCheckGetDel(c Config, o *SetNXOptions) Locker {
+	return &OwnerCheckGetDel{newSetNXLock(c, o)}
+}
 
 // Unlock is GET lock; if it equals our uuid, DEL lock.
 func (l *OwnerCheckGetDel) Unlock(ctx context.Context) error {
-	key := l.c.Params.String("key")
+	key := l.o.Key
 	v, err := l.c.Redis.Get(ctx, key).Result()
 	if err == redis.Nil || err == nil && v != l.c.Owner {
 		return ErrNotHeld
@@ -46,13 +45,12 @@ func (l *OwnerCheckGetDel) Unlock(ctx context.Context) error {
 // to release, WATCH lock; GET lock; if it holds our uuid, MULTI; DEL lock;
 // EXEC, else UNWATCH. If the lock expires and changes hands after the GET,
 // the watched key has changed and EXEC answers nil: the DEL never runs.
-type WatchRelease struct{ c Config }
+type WatchRelease struct{ setNXLock }
 
-// NewWatchRelease builds the lock.
-func NewWatchRelease(c Config) Locker { return &WatchRelease{c} }
-
-// Lock spins on SET NX PX until it succeeds.
-func (l *WatchRelease) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c) }
+// NewWatchRelease builds the lock (nil options: the defaults).
+func NewWatchRelease(c Config, o *SetNXOptions) Locker {
+	return &WatchRelease{newSetNXLock(c, o)}
+}
 
 // Unlock is 003's releaseLock: the DEL is committed only if nobody touched
 // the lock since the WATCH.
@@ -61,7 +59,7 @@ func (l *WatchRelease) Unlock(ctx context.Context) error {
 	if !ok {
 		return errors.New("lock: WATCH needs a client that can run transactions")
 	}
-	key := l.c.Params.String("key")
+	key := l.o.Key
 	err := wc.Watch(ctx, func(tx *redis.Tx) error {
 		v, err := tx.Get(ctx, key).Result()
 		if err == redis.Nil || err == nil && v != l.c.Owner {

@@ -2,7 +2,6 @@ package lock
 
 import (
 	"fmt"
-	"sort"
 	"time"
 )
 
@@ -26,35 +25,21 @@ type Param struct {
 	Doc     string
 }
 
-// Params are parameter values by name, already of their Param's Go type.
-type Params map[string]any
-
-// Duration returns a duration parameter (0 if unset).
-func (p Params) Duration(name string) time.Duration { d, _ := p[name].(time.Duration); return d }
-
-// Int returns an int parameter (0 if unset).
-func (p Params) Int(name string) int { n, _ := p[name].(int); return n }
-
-// Float returns a float parameter (0 if unset).
-func (p Params) Float(name string) float64 { f, _ := p[name].(float64); return f }
-
-// Bool returns a bool parameter (false if unset).
-func (p Params) Bool(name string) bool { b, _ := p[name].(bool); return b }
-
-// String returns a string parameter ("" if unset).
-func (p Params) String(name string) string { s, _ := p[name].(string); return s }
-
 // Info describes one algorithm of the catalog.
 type Info struct {
 	ID        string
-	Row       int    // the row of the lesson catalog
-	Title     string // short English title
-	Seed      string // source document and section
-	Flaw      string // the lesson, in one sentence
-	Params    []Param
-	Nodes     int  // masters it needs (0: one)
-	Unguarded bool // no lock at all: the workload runs without a critical section
+	Row       int     // the row of the lesson catalog
+	Title     string  // short English title
+	Seed      string  // source document and section
+	Flaw      string  // the lesson, in one sentence
+	Params    []Param // what a scenario may set: derived from the algorithm's options
+	Nodes     int     // masters it needs (0: one)
+	Unguarded bool    // no lock at all: the workload runs without a critical section
 	New       func(c Config) Locker
+
+	// defaults gives a fresh copy of the algorithm's typed options with
+	// its row's defaults (nil: the algorithm has no parameters).
+	defaults func() Options
 }
 
 // Param returns the named parameter's description.
@@ -67,33 +52,8 @@ func (a *Info) Param(name string) (Param, bool) {
 	return Param{}, false
 }
 
-// Resolve fills defaults into raw parameter values and checks their types.
-// Raw values come from YAML or JSON: durations as strings ("3s") or
-// time.Duration, numbers as int or float64.
-func (a *Info) Resolve(raw map[string]any) (Params, error) {
-	out := Params{}
-	for _, p := range a.Params {
-		out[p.Name] = p.Default
-	}
-	names := make([]string, 0, len(raw))
-	for k := range raw {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		p, ok := a.Param(k)
-		if !ok {
-			return nil, fmt.Errorf("unknown parameter %q for algorithm %s", k, a.ID)
-		}
-		v, err := convert(p.Kind, raw[k])
-		if err != nil {
-			return nil, fmt.Errorf("parameter %q: %w", k, err)
-		}
-		out[k] = v
-	}
-	return out, nil
-}
-
+// convert checks a raw value against a parameter kind and gives it as that
+// kind's Go type.
 func convert(kind ParamKind, v any) (any, error) {
 	switch kind {
 	case Dur:

@@ -7,23 +7,52 @@ import (
 )
 
 func init() {
-	register(&Info{ID: "redlock", Row: 15, Title: "Redlock: the same key on a majority of N independent masters", Seed: "000 ⑦, 004 RedLock",
-		Flaw:   "survives a dead node; but a node that restarts without its data, a node clock jump or a pause after acquiring lets two clients in",
-		Params: redlockParams(), Nodes: 3, New: NewRedlock})
+	register(typed(&Info{ID: "redlock", Row: 15, Title: "Redlock: the same key on a majority of N independent masters", Seed: "000 ⑦, 004 RedLock",
+		Flaw:  "survives a dead node; but a node that restarts without its data, a node clock jump or a pause after acquiring lets two clients in",
+		Nodes: 3},
+		DefaultRedlockOptions, NewRedlock))
 }
 
-// redlockParams are Redlock's parameters (defaults from redis.io/topics/distlock
-// and go-redsync).
-func redlockParams() []Param {
-	return []Param{
-		{Name: "key", Kind: Str, Default: "lock", Doc: "the lock's key, the same on every master"},
-		{Name: "ttl", Kind: Dur, Default: 10 * time.Second, Doc: "the lock's time to live on each master (PX)"},
-		{Name: "drift_factor", Kind: Float, Default: 0.01, Doc: "clock drift allowance: drift = ttl * drift_factor + 2ms"},
-		{Name: "quorum", Kind: Int, Default: 0, Doc: "votes needed to hold the lock (0: a majority, N/2+1); fewer than a majority lets two clients win at once"},
-		{Name: "retry", Kind: Dur, Default: 50 * time.Millisecond, Doc: "wait before another attempt after a failed vote"},
-		{Name: "retry_jitter", Kind: Dur, Default: 200 * time.Millisecond, Doc: "extra random wait in [0, retry_jitter), so that split votes do not repeat"},
-		{Name: "tries", Kind: Int, Default: 32, Doc: "attempts before giving up (0: never give up)"},
-		{Name: "acquire_timeout", Kind: Dur, Default: time.Duration(0), Doc: "give up acquiring after this long (0: never)"},
+// RedlockOptions are the options of row 15, with the defaults of
+// redis.io/topics/distlock and go-redsync. Nil options are
+// DefaultRedlockOptions; a field set to 0 means what its comment says.
+type RedlockOptions struct {
+	// Key is the lock's key, the same on every master (default "lock").
+	Key string
+	// TTL is the lock's time to live on each master, PX (default 10s).
+	TTL time.Duration
+	// DriftFactor is the clock drift allowance: drift = TTL*DriftFactor +
+	// 2ms (default 0.01).
+	DriftFactor float64
+	// Quorum is the votes needed to hold the lock (0, the default: a
+	// majority, N/2+1; at most N). Fewer than a majority lets two clients
+	// win at once.
+	Quorum int
+	// Backoff is the wait before another attempt after a failed vote
+	// (default: 50ms plus a jitter in [0, 200ms), so that split votes do
+	// not repeat; no acquire timeout).
+	Backoff
+	// Tries is the attempts before giving up with ErrNotAcquired (default
+	// 32; 0: never give up).
+	Tries int
+}
+
+// DefaultRedlockOptions are the documented defaults of RedlockOptions.
+func DefaultRedlockOptions() *RedlockOptions {
+	return &RedlockOptions{Key: "lock", TTL: 10 * time.Second, DriftFactor: 0.01,
+		Backoff: Backoff{Retry: 50 * time.Millisecond, RetryJitter: 200 * time.Millisecond}, Tries: 32}
+}
+
+func (o *RedlockOptions) fields() []field {
+	return []field{
+		{"key", &o.Key, "the lock's key, the same on every master"},
+		{"ttl", &o.TTL, "the lock's time to live on each master (PX)"},
+		{"drift_factor", &o.DriftFactor, "clock drift allowance: drift = ttl * drift_factor + 2ms"},
+		{"quorum", &o.Quorum, "votes needed to hold the lock (0: a majority, N/2+1); fewer than a majority lets two clients win at once"},
+		{"retry", &o.Retry, "wait before another attempt after a failed vote"},
+		{"retry_jitter", &o.RetryJitter, "extra random wait in [0, retry_jitter), so that split votes do not repeat"},
+		{"tries", &o.Tries, "attempts before giving up (0: never give up)"},
+		{"acquire_timeout", &o.AcquireTimeout, "give up acquiring after this long (0: never)"},
 	}
 }
 
@@ -31,9 +60,9 @@ func redlockParams() []Param {
 // N independent masters, no replication. To acquire, the client notes the
 // time on its own clock, sends SET key value NX PX ttl to every master in
 // turn, and counts the votes. It holds the lock only if a majority
-// (N/2+1) said yes and time is left:
+// (N/2+1, or Quorum) said yes and time is left:
 //
-//	validity = ttl - elapsed - drift, drift = ttl*drift_factor + 2ms
+//	validity = TTL - elapsed - drift, drift = TTL*DriftFactor + 2ms
 //
 // (go-redsync: until := now.Add(expiry - now.Sub(start) - drift)). When
 // either fails it releases on every master, even those that said no, waits
@@ -46,26 +75,32 @@ func redlockParams() []Param {
 // flight is caught by the validity check; a pause after it is not.
 type Redlock struct {
 	c     Config
+	o     *RedlockOptions
 	until time.Time
 	held  bool // a lease won by Lock and not yet given back by Unlock
 }
 
-// NewRedlock builds the lock over c.Nodes.
-func NewRedlock(c Config) Locker { return &Redlock{c: c} }
+// NewRedlock builds the lock over c.Nodes (nil options: the defaults).
+func NewRedlock(c Config, o *RedlockOptions) Locker {
+	if o == nil {
+		o = DefaultRedlockOptions()
+	}
+	return &Redlock{c: c, o: o}
+}
 
 // Until is when the current lock's validity runs out, on the client's clock.
 func (l *Redlock) Until() time.Time { return l.until }
 
 // Lock runs votes until one wins a majority with validity left.
 func (l *Redlock) Lock(ctx context.Context) error {
-	c := &l.c
+	c, o := &l.c, l.o
 	nodes := l.c.Nodes
 	quorum := len(nodes)/2 + 1
-	if q := c.Params.Int("quorum"); q > 0 {
+	if q := o.Quorum; q > 0 {
 		quorum = min(q, len(nodes))
 	}
-	key, ttl := c.Params.String("key"), c.Params.Duration("ttl")
-	drift := time.Duration(float64(ttl)*c.Params.Float("drift_factor")) + 2*time.Millisecond
+	key, ttl := o.Key, o.TTL
+	drift := time.Duration(float64(ttl)*o.DriftFactor) + 2*time.Millisecond
 	begin := c.Clock.Now()
 	for try := 1; ; try++ {
 		start := c.Clock.Now()
@@ -102,10 +137,10 @@ func (l *Redlock) Lock(ctx context.Context) error {
 			c.mark("no-quorum", fmt.Sprintf("%d/%d in %s, need %d: releasing on %s", votes, len(nodes), elapsed, quorum, where))
 		}
 		l.release(ctx, release)
-		if n := c.Params.Int("tries"); n > 0 && try >= n {
+		if n := o.Tries; n > 0 && try >= n {
 			return ErrNotAcquired
 		}
-		if err := sleepRetry(ctx, c, begin); err != nil {
+		if err := sleepRetry(ctx, c, o.Backoff, begin); err != nil {
 			return err
 		}
 	}
@@ -116,7 +151,7 @@ func (l *Redlock) Lock(ctx context.Context) error {
 func (l *Redlock) release(ctx context.Context, nodes []Redis) int {
 	n := 0
 	for _, r := range nodes {
-		if deleted, err := compareAndDelete(ctx, &l.c, r); err == nil && deleted {
+		if deleted, err := deleteIfOwner(ctx, r, l.o.Key, l.c.Owner); err == nil && deleted {
 			n++
 		}
 	}

@@ -64,8 +64,8 @@ func (c *cluster) redlock(t *testing.T, owner string, nodes []Redis, raw map[str
 	if nodes == nil {
 		nodes = c.nodes
 	}
-	return NewRedlock(Config{Nodes: nodes, Clock: c.clock, Owner: owner, Params: resolve(t, "redlock", raw),
-		Mark: func(name, _ string) { c.f.marks = append(c.f.marks, name) }}).(*Redlock)
+	return NewRedlock(Config{Nodes: nodes, Clock: c.clock, Owner: owner,
+		Mark: func(name, _ string) { c.f.marks = append(c.f.marks, name) }}, decode(t, "redlock", raw).(*RedlockOptions)).(*Redlock)
 }
 
 // holders counts the live masters whose lock key holds owner's value.
@@ -231,9 +231,9 @@ func TestFencingTokensIncrease(t *testing.T) {
 	f := newFixture(t)
 	var fenced []int64
 	newLock := func(owner string) *FencingToken {
-		return NewFencingToken(Config{Redis: f.rdb, Clock: f.clock, Owner: owner, Params: resolve(t, "fencing-token", nil),
+		return NewFencingToken(Config{Redis: f.rdb, Clock: f.clock, Owner: owner,
 			Mark:  func(name, _ string) { f.marks = append(f.marks, name) },
-			Fence: func(tok int64) { fenced = append(fenced, tok) }}).(*FencingToken)
+			Fence: func(tok int64) { fenced = append(fenced, tok) }}, nil).(*FencingToken)
 	}
 	a, b := newLock("A"), newLock("B")
 	mustLock(t, a)
@@ -376,7 +376,7 @@ func (d *sqliteDB) row(t *testing.T, name string) (owner string, created int64, 
 
 func (f *fixture) mysql(t *testing.T, d *sqliteDB, owner string) Locker {
 	t.Helper()
-	return NewMySQLUniqueKey(Config{SQL: d, Clock: f.clock, Owner: owner, Params: resolve(t, "mysql-unique-key", nil)})
+	return NewMySQLUniqueKey(Config{SQL: d, Clock: f.clock, Owner: owner}, nil)
 }
 
 // The lock is a row keyed by the resource: Lock inserts it, a duplicate

@@ -1,46 +1,65 @@
 package lock
 
 import (
-	"embed"
-	"sort"
-	"strings"
+	_ "embed"
 
 	"github.com/redis/go-redis/v9"
 )
 
-//go:embed scripts/*.lua
-var scriptFS embed.FS
+// The Lua scripts of the catalog, each in its own file under scripts/ and
+// bound once to a *redis.Script (EVALSHA, then EVAL on NOSCRIPT).
+var (
+	//go:embed scripts/compare_and_delete.lua
+	compareAndDeleteLua string
+	//go:embed scripts/fencing_lock.lua
+	fencingLockLua string
+	//go:embed scripts/reentrant_lock.lua
+	reentrantLockLua string
+	//go:embed scripts/reentrant_lock_pttl.lua
+	reentrantLockPTTLLua string
+	//go:embed scripts/reentrant_unlock.lua
+	reentrantUnlockLua string
+	//go:embed scripts/reentrant_unlock_pttl.lua
+	reentrantUnlockPTTLLua string
+	//go:embed scripts/watchdog_renew.lua
+	watchdogRenewLua string
 
-// Scripts are the Lua scripts of the catalog by file name (without .lua).
-var Scripts = loadScripts()
+	// compareAndDelete deletes KEYS[1] only if it holds ARGV[1] (000 ④).
+	compareAndDelete = redis.NewScript(compareAndDeleteLua)
+	// fencingLock is SET KEYS[1] ARGV[1] NX PX ARGV[2] and, if it took the
+	// lock, INCR KEYS[2]: the new lease's fencing token (row 16).
+	fencingLock = redis.NewScript(fencingLockLua)
+	// reentrantLock is 000 ⑤'s acquire: HINCRBY and EXPIRE, 1 if held.
+	reentrantLock = redis.NewScript(reentrantLockLua)
+	// reentrantLockPTTL is 002's acquire: HINCRBY and PEXPIRE, -1 if
+	// held, else the lock's PTTL.
+	reentrantLockPTTL = redis.NewScript(reentrantLockPTTLLua)
+	// reentrantUnlock is 000 ⑤'s release: HINCRBY -1, DEL at 0.
+	reentrantUnlock = redis.NewScript(reentrantUnlockLua)
+	// reentrantUnlockPTTL is 002's release.
+	reentrantUnlockPTTL = redis.NewScript(reentrantUnlockPTTLLua)
+	// watchdogRenew is 000 ⑥'s renewal: HEXISTS, then EXPIRE.
+	watchdogRenew = redis.NewScript(watchdogRenewLua)
+)
 
-func loadScripts() map[string]*redis.Script {
-	out := map[string]*redis.Script{}
-	entries, err := scriptFS.ReadDir("scripts")
-	if err != nil {
-		panic(err)
-	}
-	for _, e := range entries {
-		src, err := scriptFS.ReadFile("scripts/" + e.Name())
-		if err != nil {
-			panic(err)
-		}
-		out[strings.TrimSuffix(e.Name(), ".lua")] = redis.NewScript(string(src))
-	}
-	return out
+// scriptFiles names each script by its file, for the captions of the
+// timeline (ScriptNames).
+var scriptFiles = map[string]*redis.Script{
+	"compare_and_delete.lua":    compareAndDelete,
+	"fencing_lock.lua":          fencingLock,
+	"reentrant_lock.lua":        reentrantLock,
+	"reentrant_lock_pttl.lua":   reentrantLockPTTL,
+	"reentrant_unlock.lua":      reentrantUnlock,
+	"reentrant_unlock_pttl.lua": reentrantUnlockPTTL,
+	"watchdog_renew.lua":        watchdogRenew,
 }
 
 // ScriptNames maps each script's SHA1 to its file name (compare_and_delete.lua):
 // the engine shows EVAL and EVALSHA of a script by that name.
 func ScriptNames() map[string]string {
-	out := map[string]string{}
-	names := make([]string, 0, len(Scripts))
-	for n := range Scripts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		out[Scripts[n].Hash()] = n + ".lua"
+	out := make(map[string]string, len(scriptFiles))
+	for name, s := range scriptFiles {
+		out[s.Hash()] = name
 	}
 	return out
 }

@@ -6,52 +6,72 @@ import (
 )
 
 func init() {
-	register(&Info{ID: "set-nx-ex-blind-del", Row: 7, Title: "SET NX PX, released by a blind DEL", Seed: "000 ②",
-		Flaw:   "work longer than the TTL: the DEL frees the next owner's lock",
-		Params: setNXParams(), New: NewSetNXBlindDel})
-	register(&Info{ID: "lua-compare-delete", Row: 9, Title: "SET NX PX, released by Lua compare-and-delete", Seed: "000 ④, 004 正确姿势",
-		Flaw:   "safe release; a pause past the TTL still overlaps the next holder",
-		Params: setNXParams(), New: NewLuaCompareDelete})
+	register(typed(&Info{ID: "set-nx-ex-blind-del", Row: 7, Title: "SET NX PX, released by a blind DEL", Seed: "000 ②",
+		Flaw: "work longer than the TTL: the DEL frees the next owner's lock"},
+		DefaultSetNXOptions, NewSetNXBlindDel))
+	register(typed(&Info{ID: "lua-compare-delete", Row: 9, Title: "SET NX PX, released by Lua compare-and-delete", Seed: "000 ④, 004 正确姿势",
+		Flaw: "safe release; a pause past the TTL still overlaps the next holder"},
+		DefaultSetNXOptions, NewLuaCompareDelete))
 }
 
-// SetNXBlindDel is row 7 (seed 000 ②): SET key owner NX PX ttl to acquire,
-// a bare DEL to release. When the work outlives the TTL, the lock expires,
-// another client takes it, and the first one's DEL frees the second one's
-// lock: a foreign unlock, and a third client walks in.
-type SetNXBlindDel struct{ c Config }
-
-// NewSetNXBlindDel builds the lock.
-func NewSetNXBlindDel(c Config) Locker { return &SetNXBlindDel{c} }
-
-// Lock spins on SET NX PX until it succeeds.
-func (l *SetNXBlindDel) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c) }
-
-// Unlock deletes the key without looking at whose it is.
-func (l *SetNXBlindDel) Unlock(ctx context.Context) error {
-	return l.c.Redis.Del(ctx, l.c.Params.String("key")).Err()
+// SetNXOptions are the options of the SET NX PX locks (rows 7 to 10, and
+// the base of rows 14 and 16). Nil options are DefaultSetNXOptions; a field
+// set to its zero value means what its comment says, as a scenario that
+// sets it to 0 means.
+type SetNXOptions struct {
+	// Key is the lock's key (default "lock").
+	Key string
+	// TTL is the lock's time to live, sent as PX (EX in whole seconds);
+	// default 3s, and 0 sets no expiry at all.
+	TTL time.Duration
+	// Backoff is the wait between acquire attempts (default: retry every
+	// 100ms, no jitter, no acquire timeout).
+	Backoff
 }
 
-// setNXLoop is SET key owner NX PX ttl, retried every retry interval.
-func setNXLoop(ctx context.Context, c *Config) error {
-	return retry(ctx, c, func() (bool, error) { return setNX(ctx, c) })
+// DefaultSetNXOptions are the documented defaults of SetNXOptions.
+func DefaultSetNXOptions() *SetNXOptions {
+	return &SetNXOptions{Key: "lock", TTL: 3 * time.Second, Backoff: Backoff{Retry: 100 * time.Millisecond}}
+}
+
+func (o *SetNXOptions) fields() []field {
+	return []field{
+		{"key", &o.Key, "the lock's key"},
+		{"ttl", &o.TTL, "the lock's time to live (PX)"},
+		{"retry", &o.Retry, "wait between acquire attempts"},
+		{"retry_jitter", &o.RetryJitter, "extra random wait in [0, retry_jitter)"},
+		{"acquire_timeout", &o.AcquireTimeout, "give up acquiring after this long (0: never)"},
+	}
+}
+
+// setNXLock is the acquire all SET NX PX locks share.
+type setNXLock struct {
+	c Config
+	o *SetNXOptions
+}
+
+// newSetNXLock fills nil options with the defaults.
+func newSetNXLock(c Config, o *SetNXOptions) setNXLock {
+	if o == nil {
+		o = DefaultSetNXOptions()
+	}
+	return setNXLock{c, o}
+}
+
+// Lock spins on SET key owner NX PX ttl until it succeeds.
+func (l *setNXLock) Lock(ctx context.Context) error {
+	return retry(ctx, &l.c, l.o.Backoff, func() (bool, error) { return l.setNX(ctx) })
 }
 
 // setNX is one SET key owner NX PX ttl.
-func setNX(ctx context.Context, c *Config) (bool, error) {
-	return c.Redis.SetNX(ctx, c.Params.String("key"), c.Owner, c.Params.Duration("ttl")).Result()
-}
-
-// compareAndDelete runs compare_and_delete.lua on r: the lock key is
-// deleted only if it still holds c.Owner. It reports whether it was.
-func compareAndDelete(ctx context.Context, c *Config, r Redis) (bool, error) {
-	n, err := Scripts["compare_and_delete"].Run(ctx, r, []string{c.Params.String("key")}, c.Owner).Int()
-	return n > 0, err
+func (l *setNXLock) setNX(ctx context.Context) (bool, error) {
+	return l.c.Redis.SetNX(ctx, l.o.Key, l.c.Owner, l.o.TTL).Result()
 }
 
 // unlockOwned is the Unlock of the locks released by compare-and-delete:
 // ErrNotHeld when the key no longer held our value.
-func unlockOwned(ctx context.Context, c *Config) error {
-	deleted, err := compareAndDelete(ctx, c, c.Redis)
+func (l *setNXLock) unlockOwned(ctx context.Context) error {
+	deleted, err := deleteIfOwner(ctx, l.c.Redis, l.o.Key, l.c.Owner)
 	if err != nil {
 		return err
 	}
@@ -61,29 +81,40 @@ func unlockOwned(ctx context.Context, c *Config) error {
 	return nil
 }
 
+// deleteIfOwner runs compare_and_delete.lua on r: key is deleted only if
+// it still holds owner. It reports whether it was.
+func deleteIfOwner(ctx context.Context, r Redis, key, owner string) (bool, error) {
+	n, err := compareAndDelete.Run(ctx, r, []string{key}, owner).Int()
+	return n > 0, err
+}
+
+// SetNXBlindDel is row 7 (seed 000 ②): SET key owner NX PX ttl to acquire,
+// a bare DEL to release. When the work outlives the TTL, the lock expires,
+// another client takes it, and the first one's DEL frees the second one's
+// lock: a foreign unlock, and a third client walks in.
+type SetNXBlindDel struct{ setNXLock }
+
+// NewSetNXBlindDel builds the lock (nil options: the defaults).
+func NewSetNXBlindDel(c Config, o *SetNXOptions) Locker {
+	return &SetNXBlindDel{newSetNXLock(c, o)}
+}
+
+// Unlock deletes the key without looking at whose it is.
+func (l *SetNXBlindDel) Unlock(ctx context.Context) error {
+	return l.c.Redis.Del(ctx, l.o.Key).Err()
+}
+
 // LuaCompareDelete is row 9 (seeds 000 ④, 004 正确姿势): SET NX PX with a
 // unique owner, released by a Lua script that deletes the key only if it
 // still holds the owner. The release can no longer free someone else's
 // lock; but a holder paused past the TTL still overlaps the next holder —
 // the lease problem, which only fencing closes.
-type LuaCompareDelete struct{ c Config }
+type LuaCompareDelete struct{ setNXLock }
 
-// NewLuaCompareDelete builds the lock.
-func NewLuaCompareDelete(c Config) Locker { return &LuaCompareDelete{c} }
-
-// Lock spins on SET NX PX until it succeeds.
-func (l *LuaCompareDelete) Lock(ctx context.Context) error { return setNXLoop(ctx, &l.c) }
+// NewLuaCompareDelete builds the lock (nil options: the defaults).
+func NewLuaCompareDelete(c Config, o *SetNXOptions) Locker {
+	return &LuaCompareDelete{newSetNXLock(c, o)}
+}
 
 // Unlock runs compare_and_delete.lua (EVALSHA, then EVAL on NOSCRIPT).
-func (l *LuaCompareDelete) Unlock(ctx context.Context) error { return unlockOwned(ctx, &l.c) }
-
-// setNXParams are the parameters of every SET NX PX lock.
-func setNXParams() []Param {
-	return []Param{
-		{Name: "key", Kind: Str, Default: "lock", Doc: "the lock's key"},
-		{Name: "ttl", Kind: Dur, Default: 3 * time.Second, Doc: "the lock's time to live (PX)"},
-		{Name: "retry", Kind: Dur, Default: 100 * time.Millisecond, Doc: "wait between acquire attempts"},
-		{Name: "retry_jitter", Kind: Dur, Default: time.Duration(0), Doc: "extra random wait in [0, retry_jitter)"},
-		{Name: "acquire_timeout", Kind: Dur, Default: time.Duration(0), Doc: "give up acquiring after this long (0: never)"},
-	}
-}
+func (l *LuaCompareDelete) Unlock(ctx context.Context) error { return l.unlockOwned(ctx) }

@@ -6,35 +6,68 @@ import (
 )
 
 func init() {
-	register(&Info{ID: "setnx-then-expire", Row: 5, Title: "SETNX, then EXPIRE in a second round trip", Seed: "004 错误示范二, 003 acquireLockWithTimeout",
-		Flaw: "a crash between SETNX and EXPIRE leaves a lock with no TTL (deadlock); 003's repair gives such a lock a TTL when it finds one",
-		Params: []Param{
-			{Name: "key", Kind: Str, Default: "lock", Doc: "the lock's key"},
-			{Name: "ttl", Kind: Dur, Default: 20 * time.Second, Doc: "the EXPIRE set after SETNX, in whole seconds (003: 20s)"},
-			{Name: "repair", Kind: Bool, Default: false, Doc: "003's repair: a failed SETNX checks TTL and sets the EXPIRE a crashed holder never set"},
-			{Name: "retry", Kind: Dur, Default: 100 * time.Millisecond, Doc: "wait between acquire attempts"},
-			{Name: "retry_jitter", Kind: Dur, Default: time.Duration(0), Doc: "extra random wait in [0, retry_jitter)"},
-			{Name: "acquire_timeout", Kind: Dur, Default: time.Duration(0), Doc: "give up acquiring after this long (0: never; 003 uses 10s)"},
-		},
-		New: NewSetNXThenExpire})
+	register(typed(&Info{ID: "setnx-then-expire", Row: 5, Title: "SETNX, then EXPIRE in a second round trip", Seed: "004 错误示范二, 003 acquireLockWithTimeout",
+		Flaw: "a crash between SETNX and EXPIRE leaves a lock with no TTL (deadlock); 003's repair gives such a lock a TTL when it finds one"},
+		DefaultSetNXThenExpireOptions, NewSetNXThenExpire))
+}
+
+// SetNXThenExpireOptions are the options of row 5. Nil options are
+// DefaultSetNXThenExpireOptions.
+type SetNXThenExpireOptions struct {
+	// Key is the lock's key (default "lock").
+	Key string
+	// TTL is the EXPIRE sent after a successful SETNX, in whole seconds
+	// (default 20s, as 003).
+	TTL time.Duration
+	// Repair is 003's repair: a failed SETNX asks TTL and, on -1, sets the
+	// EXPIRE a crashed holder never set (default false).
+	Repair bool
+	// Backoff is the wait between acquire attempts (default: retry every
+	// 100ms, no jitter, no acquire timeout).
+	Backoff
+}
+
+// DefaultSetNXThenExpireOptions are the documented defaults of
+// SetNXThenExpireOptions.
+func DefaultSetNXThenExpireOptions() *SetNXThenExpireOptions {
+	return &SetNXThenExpireOptions{Key: "lock", TTL: 20 * time.Second, Backoff: Backoff{Retry: 100 * time.Millisecond}}
+}
+
+func (o *SetNXThenExpireOptions) fields() []field {
+	return []field{
+		{"key", &o.Key, "the lock's key"},
+		{"ttl", &o.TTL, "the EXPIRE set after SETNX, in whole seconds (003: 20s)"},
+		{"repair", &o.Repair, "003's repair: a failed SETNX checks TTL and sets the EXPIRE a crashed holder never set"},
+		{"retry", &o.Retry, "wait between acquire attempts"},
+		{"retry_jitter", &o.RetryJitter, "extra random wait in [0, retry_jitter)"},
+		{"acquire_timeout", &o.AcquireTimeout, "give up acquiring after this long (0: never; 003 uses 10s)"},
+	}
 }
 
 // SetNXThenExpire is row 5 (seeds 004 错误示范二, 003
 // acquireLockWithTimeout): SETNX lock owner, and when that answers 1,
 // EXPIRE lock ttl as a second command. The two are not atomic: a holder
 // that crashes between them leaves a lock with no TTL, and it is never
-// released (deadlock). With repair, 003's fix: a client whose SETNX fails
+// released (deadlock). With Repair, 003's fix: a client whose SETNX fails
 // asks TTL lock, and if the answer is -1 (a lock with no expiry) it runs the
 // EXPIRE the crashed holder never did, so the lock ends.
-type SetNXThenExpire struct{ c Config }
+type SetNXThenExpire struct {
+	c Config
+	o *SetNXThenExpireOptions
+}
 
-// NewSetNXThenExpire builds the lock.
-func NewSetNXThenExpire(c Config) Locker { return &SetNXThenExpire{c} }
+// NewSetNXThenExpire builds the lock (nil options: the defaults).
+func NewSetNXThenExpire(c Config, o *SetNXThenExpireOptions) Locker {
+	if o == nil {
+		o = DefaultSetNXThenExpireOptions()
+	}
+	return &SetNXThenExpire{c, o}
+}
 
 // Lock spins on SETNX; a success is followed by EXPIRE, a failure (with
-// repair) by TTL and, on -1, EXPIRE.
+// Repair) by TTL and, on -1, EXPIRE.
 func (l *SetNXThenExpire) Lock(ctx context.Context) error {
-	key, ttl := l.c.Params.String("key"), l.c.Params.Duration("ttl")
+	key, ttl := l.o.Key, l.o.TTL
 	start := l.c.Clock.Now()
 	for {
 		ok, err := setnx(ctx, l.c.Redis, key, l.c.Owner)
@@ -44,7 +77,7 @@ func (l *SetNXThenExpire) Lock(ctx context.Context) error {
 		if err == nil && ok {
 			return l.c.Redis.Expire(ctx, key, ttl).Err()
 		}
-		if err == nil && l.c.Params.Bool("repair") {
+		if err == nil && l.o.Repair {
 			if d, err := l.c.Redis.TTL(ctx, key).Result(); err == nil && d == -1 {
 				l.c.mark("repair", "the lock has no TTL: its holder died before EXPIRE; setting it")
 				if err := l.c.Redis.Expire(ctx, key, ttl).Err(); err != nil && ctx.Err() != nil {
@@ -52,7 +85,7 @@ func (l *SetNXThenExpire) Lock(ctx context.Context) error {
 				}
 			}
 		}
-		if err := sleepRetry(ctx, &l.c, start); err != nil {
+		if err := sleepRetry(ctx, &l.c, l.o.Backoff, start); err != nil {
 			return err
 		}
 	}
@@ -60,5 +93,5 @@ func (l *SetNXThenExpire) Lock(ctx context.Context) error {
 
 // Unlock deletes the lock (DEL lock).
 func (l *SetNXThenExpire) Unlock(ctx context.Context) error {
-	return l.c.Redis.Del(ctx, l.c.Params.String("key")).Err()
+	return l.c.Redis.Del(ctx, l.o.Key).Err()
 }

@@ -10,14 +10,37 @@ import (
 )
 
 func init() {
-	register(&Info{ID: "watch-multi-exec", Row: 3, Title: "Optimistic WATCH / MULTI / EXEC, retried", Seed: "000 【1】, 003",
-		Flaw: "safe without a lock, but every conflict is a retry, and retries grow with contention",
-		Params: []Param{
-			{Name: "retry", Kind: Dur, Default: 50 * time.Millisecond, Doc: "sleep before retrying a failed EXEC (000: Thread.sleep(50))"},
-			{Name: "retry_jitter", Kind: Dur, Default: time.Duration(0), Doc: "extra random wait in [0, retry_jitter)"},
-			{Name: "max_retries", Kind: Int, Default: 0, Doc: "give up after this many retries (0: never)"},
-		},
-		New: NewWatchMultiExec})
+	register(typed(&Info{ID: "watch-multi-exec", Row: 3, Title: "Optimistic WATCH / MULTI / EXEC, retried", Seed: "000 【1】, 003",
+		Flaw: "safe without a lock, but every conflict is a retry, and retries grow with contention"},
+		DefaultWatchMultiExecOptions, NewWatchMultiExec))
+}
+
+// WatchMultiExecOptions are the options of row 3. Nil options are
+// DefaultWatchMultiExecOptions.
+type WatchMultiExecOptions struct {
+	// Retry is the sleep before retrying a failed EXEC (default 50ms, as
+	// 000's Thread.sleep(50)).
+	Retry time.Duration
+	// RetryJitter adds a random wait in [0, RetryJitter) to each (0, the
+	// default: none).
+	RetryJitter time.Duration
+	// MaxRetries gives up with ErrTooManyRetries after this many failed
+	// EXECs (0, the default: never).
+	MaxRetries int
+}
+
+// DefaultWatchMultiExecOptions are the documented defaults of
+// WatchMultiExecOptions.
+func DefaultWatchMultiExecOptions() *WatchMultiExecOptions {
+	return &WatchMultiExecOptions{Retry: 50 * time.Millisecond}
+}
+
+func (o *WatchMultiExecOptions) fields() []field {
+	return []field{
+		{"retry", &o.Retry, "sleep before retrying a failed EXEC (000: Thread.sleep(50))"},
+		{"retry_jitter", &o.RetryJitter, "extra random wait in [0, retry_jitter)"},
+		{"max_retries", &o.MaxRetries, "give up after this many retries (0: never)"},
+	}
 }
 
 // Optimistic is an algorithm that guards a read-modify-write without taking
@@ -41,10 +64,18 @@ type Watcher interface {
 // and do it all again. It never oversells; but under contention most EXECs
 // fail, and the retries (each a mark "retry") grow with the number of
 // clients: 003's table, where five buyers made 161000 retries.
-type WatchMultiExec struct{ c Config }
+type WatchMultiExec struct {
+	c Config
+	o *WatchMultiExecOptions
+}
 
-// NewWatchMultiExec builds the algorithm.
-func NewWatchMultiExec(c Config) Locker { return &WatchMultiExec{c} }
+// NewWatchMultiExec builds the algorithm (nil options: the defaults).
+func NewWatchMultiExec(c Config, o *WatchMultiExecOptions) Locker {
+	if o == nil {
+		o = DefaultWatchMultiExecOptions()
+	}
+	return &WatchMultiExec{c, o}
+}
 
 // Lock takes no lock: the protection is the WATCH inside Transact.
 func (l *WatchMultiExec) Lock(context.Context) error { return nil }
@@ -52,17 +83,13 @@ func (l *WatchMultiExec) Lock(context.Context) error { return nil }
 // Unlock releases nothing.
 func (l *WatchMultiExec) Unlock(context.Context) error { return nil }
 
-// ErrTooManyRetries is what Transact returns after max_retries conflicts.
+// ErrTooManyRetries is what Transact returns after MaxRetries conflicts.
 var ErrTooManyRetries = errors.New("lock: too many WATCH retries")
 
 // Transact runs read and its writes in WATCH / MULTI / EXEC, retrying on
 // conflict after the retry interval.
 func (l *WatchMultiExec) Transact(ctx context.Context, keys []string, read func(tx *redis.Tx) (func(redis.Pipeliner) error, error)) error {
-	return watchRetry(ctx, &l.c, keys, read)
-}
-
-// watchRetry is the WATCH retry loop shared by every optimistic algorithm.
-func watchRetry(ctx context.Context, c *Config, keys []string, read func(tx *redis.Tx) (func(redis.Pipeliner) error, error)) error {
+	c, o := &l.c, l.o
 	wc, ok := c.Redis.(Watcher)
 	if !ok {
 		return errors.New("lock: WATCH needs a client that can run transactions")
@@ -79,13 +106,13 @@ func watchRetry(ctx context.Context, c *Config, keys []string, read func(tx *red
 		if !errors.Is(err, redis.TxFailedErr) {
 			return err
 		}
-		if max := c.Params.Int("max_retries"); max > 0 && retries+1 >= max {
+		if max := o.MaxRetries; max > 0 && retries+1 >= max {
 			c.mark("gave-up", fmt.Sprintf("EXEC failed %d times", retries+1))
 			return ErrTooManyRetries
 		}
 		c.mark("retry", fmt.Sprintf("EXEC answered nil: a watched key changed (retry %d)", retries+1))
-		d := c.Params.Duration("retry")
-		if j := c.Params.Duration("retry_jitter"); j > 0 && c.Jitter != nil {
+		d := o.Retry
+		if j := o.RetryJitter; j > 0 && c.Jitter != nil {
 			d += c.Jitter(j)
 		}
 		if err := c.Clock.Sleep(ctx, d); err != nil {

@@ -349,7 +349,7 @@ func (c *checker) param(algo *lock.Info, prm lock.Param, v any, pp string) {
 		c.at(pp, "%s: want %s, got %s", prm.Name, want, got)
 		return
 	}
-	if _, err := algo.Resolve(map[string]any{prm.Name: v}); err != nil {
+	if _, err := algo.Decode(map[string]any{prm.Name: v}); err != nil {
 		c.at(pp, "%s: want %s, got %s", prm.Name, want, got)
 	}
 }

@@ -1,0 +1,73 @@
+package lock
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// valueOf is the value of options' field bound to the parameter name.
+func valueOf(o Options, name string) any {
+	for _, f := range o.fields() {
+		if f.name == name {
+			return f.value()
+		}
+	}
+	return nil
+}
+
+// For every algorithm, the parameters a scenario may set are exactly the
+// fields its options bind, with its defaults; a misspelt name is an error;
+// and a value set by name lands in its field.
+func TestOptionsAgreeWithParams(t *testing.T) {
+	for _, a := range Algorithms {
+		o, err := a.Decode(nil)
+		if err != nil {
+			t.Fatalf("%s: decode nothing: %v", a.ID, err)
+		}
+		if o == nil {
+			if len(a.Params) > 0 {
+				t.Errorf("%s: %d parameters but no options", a.ID, len(a.Params))
+			}
+		} else if got, want := paramsOf(o), a.Params; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: params of the defaults\n got %v\nwant %v", a.ID, got, want)
+		}
+		if _, err := a.Decode(map[string]any{"retyr": "1s"}); err == nil || !strings.Contains(err.Error(), `unknown parameter "retyr"`) {
+			t.Errorf("%s: a misspelt parameter gave %v, want unknown parameter", a.ID, err)
+		}
+		if _, ok := a.Param("retry"); ok {
+			o, err := a.Decode(map[string]any{"retry": "7ms"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := valueOf(o, "retry"); got != 7*time.Millisecond {
+				t.Errorf("%s: retry 7ms decoded to %v", a.ID, got)
+			}
+		}
+		if _, ok := a.Param("key"); ok {
+			if _, err := a.Decode(map[string]any{"key": 3}); err == nil {
+				t.Errorf("%s: key 3 decoded without error", a.ID)
+			}
+		}
+	}
+}
+
+// Each algorithm builds without options: nil options are its defaults.
+func TestNilOptionsAreDefaults(t *testing.T) {
+	for _, a := range Algorithms {
+		if a.New(Config{}) == nil {
+			t.Errorf("%s: no lock without options", a.ID)
+		}
+	}
+	l := NewLuaCompareDelete(Config{}, nil).(*LuaCompareDelete)
+	if !reflect.DeepEqual(l.o, DefaultSetNXOptions()) {
+		t.Errorf("nil options gave %+v, want %+v", l.o, DefaultSetNXOptions())
+	}
+	if got := KeyOf(DefaultRedlockOptions()); got != "lock" {
+		t.Errorf("KeyOf(Redlock defaults) = %q, want lock", got)
+	}
+	if got := KeyOf(nil); got != "" {
+		t.Errorf("KeyOf(nil) = %q, want empty", got)
+	}
+}
