@@ -3,23 +3,7 @@
 // found schedule arrives as the session's new run, its moves listed here,
 // ready to step back through.
 
-const S = {
-  title: ['Find a bad schedule', '找一个出错的调度'],
-  find: ['Find', '搜索'],
-  cancel: ['Cancel', '取消'],
-  budget: ['Fault budget, e.g. pause:5s (empty: the lesson\'s own faults)', '故障预算，例如 pause:5s（留空：用本课自己的故障）'],
-  budgetLabel: ['Fault budget', '故障预算'],
-  strategy: ['Strategy', '搜索策略'],
-  random: ['random', '随机'],
-  exhaustive: ['exhaustive', '穷举'],
-  searching: ['Searching…', '搜索中…'],
-  progress: ['{n} schedules, {d} distinct, {s}s', '{n} 个调度，{d} 个不同，{s} 秒'],
-  found: ['Found {v} after {n} schedules; the shrunk run is loaded: {m} moves.', '搜索了 {n} 个调度后发现 {v}；精简后的运行已载入：{m} 个动作。'],
-  none: ['No violation in {n} schedules (the search stopped at its limit).', '{n} 个调度中没有发现问题（搜索已到上限）。'],
-  all: ['No violation in any of {n} schedules within the bound.', '在界限内的全部 {n} 个调度中都没有发现问题。'],
-  cancelled: ['Cancelled after {n} schedules.', '已取消，共搜索 {n} 个调度。'],
-  failed: ['The search failed: {e}', '搜索失败：{e}'],
-};
+import { fill } from './i18n.js';
 
 const LIMIT_MS = 10000; // the server's time budget per search
 
@@ -37,10 +21,9 @@ export class Explore {
     this.relabel();
   }
 
+  /** tr gives a panel string (the catalogue's explore… keys) in the page's language. */
   tr(key, vars = {}) {
-    let s = S[key][this.lang() === 'zh' ? 1 : 0];
-    for (const [k, v] of Object.entries(vars)) s = s.replace('{' + k + '}', v);
-    return s;
+    return fill('explore' + key[0].toUpperCase() + key.slice(1), this.lang(), vars);
   }
 
   /** relabel sets the panel's texts in the page's language. */

@@ -173,6 +173,22 @@ const S = {
   timelineLabel: ['Timeline', '时间线'],
   eventsLabel: ['Events', '事件'],
   kSelect: ['Select the previous / next event (timeline focused)', '选择上一个 / 下一个事件（时间线获得焦点时）'],
+  // the schedule search panel (explore.js)
+  exploreTitle: ['Find a bad schedule', '找一个出错的调度'],
+  exploreFind: ['Find', '搜索'],
+  exploreCancel: ['Cancel', '取消'],
+  exploreBudget: ['Fault budget, e.g. pause:5s (empty: the lesson\'s own faults)', '故障预算，例如 pause:5s（留空：用本课自己的故障）'],
+  exploreBudgetLabel: ['Fault budget', '故障预算'],
+  exploreStrategy: ['Strategy', '搜索策略'],
+  exploreRandom: ['random', '随机'],
+  exploreExhaustive: ['exhaustive', '穷举'],
+  exploreSearching: ['Searching…', '搜索中…'],
+  exploreProgress: ['{n} schedules, {d} distinct, {s}s', '{n} 个调度，{d} 个不同，{s} 秒'],
+  exploreFound: ['Found {v} after {n} schedules; the shrunk run is loaded: {m} moves.', '搜索了 {n} 个调度后发现 {v}；精简后的运行已载入：{m} 个动作。'],
+  exploreNone: ['No violation in {n} schedules (the search stopped at its limit).', '{n} 个调度中没有发现问题（搜索已到上限）。'],
+  exploreAll: ['No violation in any of {n} schedules within the bound.', '在界限内的全部 {n} 个调度中都没有发现问题。'],
+  exploreCancelled: ['Cancelled after {n} schedules.', '已取消，共搜索 {n} 个调度。'],
+  exploreFailed: ['The search failed: {e}', '搜索失败：{e}'],
 };
 
 // The names the lock code, the engine and the checker give their marks and
