@@ -98,3 +98,26 @@ func TestCheckReplaysSchedules(t *testing.T) {
 		}
 	}
 }
+
+// A mode parameter (owner, recover, script) with a value its lock does not
+// know is an error at the value, with the nearest known one: it used to
+// run the default mode without a word.
+func TestCheckRefusesUnknownModes(t *testing.T) {
+	path := writeFile(t, "modes.yaml", `scenarios:
+  - id: typo
+    title: {en: "typos"}
+    clients:
+      - {name: A, algorithm: reentrant-thread-id, params: {owner: "uuid:thred"}}
+      - {name: B, algorithm: setnx-getset-timestamp, params: {recover: dell}}
+    expect: [safe]
+`)
+	out := runCLI(t, "check", path)
+	for _, want := range []string{
+		path + `:5:67: unknown owner "uuid:thred" — did you mean "uuid:thread"?`,
+		path + `:6:72: unknown recover "dell" — did you mean "del"?`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check output lacks %q:\n%s", want, out)
+		}
+	}
+}

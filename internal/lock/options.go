@@ -3,6 +3,7 @@ package lock
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -80,9 +81,17 @@ func paramsOf(o Options) []Param {
 	fs := o.fields()
 	out := make([]Param, len(fs))
 	for i, f := range fs {
-		out[i] = Param{Name: f.name, Kind: f.kind(), Default: f.value(), Doc: f.doc}
+		out[i] = Param{Name: f.name, Kind: f.kind(), Default: f.value(), Doc: f.doc, OneOf: choices[f.name]}
 	}
 	return out
+}
+
+// choices are the only values of the string parameters that name a mode:
+// any other would quietly run the default.
+var choices = map[string][]string{
+	"recover": {RecoverGetSet, RecoverDel},
+	"script":  {Script000, Script002},
+	"owner":   {OwnerUUIDThread, OwnerThread, OwnerUUID},
 }
 
 // Decode is the one decoder of a scenario's parameters: it checks raw
@@ -110,6 +119,9 @@ func (a *Info) Decode(raw map[string]any) (Options, error) {
 		v, err := convert(fs[i].kind(), raw[k])
 		if err != nil {
 			return nil, fmt.Errorf("parameter %q: %w", k, err)
+		}
+		if s, ok := v.(string); ok && choices[k] != nil && !slices.Contains(choices[k], s) {
+			return nil, fmt.Errorf("parameter %q: %q is none of %s", k, s, strings.Join(choices[k], ", "))
 		}
 		fs[i].set(v)
 	}

@@ -71,3 +71,21 @@ func TestNilOptionsAreDefaults(t *testing.T) {
 		t.Errorf("KeyOf(nil) = %q, want empty", got)
 	}
 }
+
+// A mode parameter takes only the values its lock knows: any other would
+// quietly run the default mode.
+func TestDecodeRefusesUnknownModes(t *testing.T) {
+	for id, raw := range map[string]map[string]any{
+		"reentrant-hash":         {"owner": "uuid:thred"},
+		"watchdog":               {"script": "003"},
+		"setnx-getset-timestamp": {"recover": "dell"},
+	} {
+		info, ok := Lookup(id)
+		if !ok {
+			t.Fatalf("no algorithm %s", id)
+		}
+		if _, err := info.Decode(raw); err == nil || !strings.Contains(err.Error(), "is none of") {
+			t.Errorf("%s %v: want an error naming the known values, got %v", id, raw, err)
+		}
+	}
+}

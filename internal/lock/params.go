@@ -23,6 +23,7 @@ type Param struct {
 	Kind    ParamKind
 	Default any // time.Duration, int, float64, bool or string
 	Doc     string
+	OneOf   []string // a string parameter's only values (nil: any)
 }
 
 // Info describes one algorithm of the catalog.

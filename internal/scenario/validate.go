@@ -349,6 +349,10 @@ func (c *checker) param(algo *lock.Info, prm lock.Param, v any, pp string) {
 		c.at(pp, "%s: want %s, got %s", prm.Name, want, got)
 		return
 	}
+	if s, ok := v.(string); ok && prm.OneOf != nil && !slices.Contains(prm.OneOf, s) {
+		c.unknownName(pp, prm.Name, s, prm.OneOf)
+		return
+	}
 	if _, err := algo.Decode(map[string]any{prm.Name: v}); err != nil {
 		c.at(pp, "%s: want %s, got %s", prm.Name, want, got)
 	}
