@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,17 +10,10 @@ import (
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
-func exploreCLI(t *testing.T, args ...string) (string, error) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	err := run(context.Background(), args, func(string) string { return "" }, &out, &errb)
-	return out.String() + errb.String(), err
-}
-
 // Two buyers without a lock oversell in their own schedule: explore finds
 // it in schedule 1 and prints a scenario file with nothing to schedule.
 func TestExploreNoLock(t *testing.T) {
-	out, err := exploreCLI(t, "explore", "no-lock-oversell", "--neutral")
+	out, err := visualizer(t, "explore", "no-lock-oversell", "--neutral")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -56,7 +47,7 @@ func TestExploreExhaustiveFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(cadFile), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exploreCLI(t, "explore", "--file", path, "--strategy", "exhaustive")
+	out, err := visualizer(t, "explore", "--file", path, "--strategy", "exhaustive")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -96,7 +87,7 @@ func TestExploreErrors(t *testing.T) {
 		"explore nope": `no scenario "nope"`,
 		"explore no-lock-oversell --budget clock-jump:1s,crash": "", // a budget the scenario can take
 	} {
-		out, err := exploreCLI(t, strings.Fields(args)...)
+		out, err := visualizer(t, strings.Fields(args)...)
 		switch {
 		case want == "" && err != nil:
 			t.Errorf("%s: %v\n%s", args, err, out)

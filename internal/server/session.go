@@ -213,17 +213,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 	}
 	switch r.Op {
 	case "step":
-		n := max(r.N, 1)
-		if err := s.steps(func() (bool, error) {
-			if n == 0 {
-				return false, nil
-			}
-			n--
-			if err := s.capSteps(s.ls.Cursor() + 1); err != nil {
-				return false, err
-			}
-			return s.ls.Step()
-		}); err != nil {
+		if err := s.stepN(max(r.N, 1)); err != nil {
 			return nil, err
 		}
 	case "step-client":
@@ -468,17 +458,10 @@ func (s *session) setPlaying(on bool) {
 }
 
 // interval is the ticker period: at most 30 ticks a second, several steps
-// a tick beyond that.
-func (s *session) interval() time.Duration {
-	return max(time.Duration(float64(time.Second)/math.Min(s.speed, 30)), time.Millisecond)
-}
-
-func (s *session) playTick() {
-	if s.ls == nil || !s.playing {
-		return
-	}
-	n := int(math.Ceil(s.speed / 30))
-	err := s.steps(func() (bool, error) {
+// stepN takes up to n steps within the session's step cap, in the
+// engine's slices.
+func (s *session) stepN(n int) error {
+	return s.steps(func() (bool, error) {
 		if n == 0 {
 			return false, nil
 		}
@@ -488,6 +471,18 @@ func (s *session) playTick() {
 		}
 		return s.ls.Step()
 	})
+}
+
+// a tick beyond that.
+func (s *session) interval() time.Duration {
+	return max(time.Duration(float64(time.Second)/math.Min(s.speed, 30)), time.Millisecond)
+}
+
+func (s *session) playTick() {
+	if s.ls == nil || !s.playing {
+		return
+	}
+	err := s.stepN(int(math.Ceil(s.speed / 30)))
 	if err != nil || s.ls.Run().Done() {
 		s.setPlaying(false)
 	}

@@ -233,15 +233,7 @@ func (m *model) observed(e *sim.Event) {
 	for _, ks := range e.Keys {
 		m.expireIfDue(e, n, ks.Key)
 		m.stockSeen(e, n, ks)
-		k := n.keys[ks.Key]
-		switch {
-		case !ks.Exists():
-			delete(n.keys, ks.Key)
-		case k == nil || !sameValue(k.state, ks):
-			n.keys[ks.Key] = &key{state: ks}
-		default:
-			k.state = ks
-		}
+		m.observedKey(n, ks)
 		m.remember(n, ks)
 	}
 }
@@ -329,7 +321,8 @@ func (m *model) exec(e *sim.Event) {
 	m.staleWrite(e, t)
 }
 
-// observedKey is observed for one key of a read-only exec.
+// observedKey takes one key's new state when no client wrote it: gone, or
+// a value the key did not have, is held by nobody.
 func (m *model) observedKey(n *node, ks sim.KeyState) {
 	k := n.keys[ks.Key]
 	switch {
