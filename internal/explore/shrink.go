@@ -67,30 +67,19 @@ func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenari
 		}
 		grain := max(10*time.Millisecond, size.D()/32)
 		grain -= grain % (10 * time.Millisecond)
-		lo, hi := time.Duration(0), size.D() // hi holds
-		for hi-lo > grain {
-			mid := (lo + hi) / 2
-			mid -= mid % grain
-			if mid <= lo {
-				break
-			}
-			*size = scenario.Duration(mid)
-			ok, err := s.holds(cur, h)
-			if err != nil {
-				return nil, 0, err
-			}
-			if ok {
-				hi = mid
-			} else {
-				lo = mid
-			}
+		hi, err := smallest(0, size.D(), grain, func(d time.Duration) (bool, error) {
+			*size = scenario.Duration(d)
+			return s.holds(cur, h)
+		})
+		if err != nil {
+			return nil, 0, err
 		}
 		*size = scenario.Duration(hi)
 	}
 	// 3. An earlier horizon, to the 100ms: the shortest run that still
 	// ends with the verdict, and no earlier than any client's start or
 	// timed fault (a scenario file may not name a time past its horizon).
-	lo, hi := time.Duration(0), h
+	lo := time.Duration(0)
 	for _, c := range s.sc.Clients {
 		lo = max(lo, c.Start.D()-1)
 	}
@@ -99,15 +88,25 @@ func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenari
 			lo = max(lo, f.At.D()-1)
 		}
 	}
-	for hi-lo > 100*time.Millisecond {
+	hi, err := smallest(lo, h, 100*time.Millisecond, func(d time.Duration) (bool, error) { return s.holds(cur, d) })
+	if err != nil {
+		return nil, 0, err
+	}
+	return cur, scenario.Duration(hi), nil
+}
+
+// smallest bisects (lo, hi], where hi holds, for the smallest duration on
+// a grid of grain that still holds, to within grain.
+func smallest(lo, hi, grain time.Duration, holds func(time.Duration) (bool, error)) (time.Duration, error) {
+	for hi-lo > grain {
 		mid := (lo + hi) / 2
-		mid -= mid % (100 * time.Millisecond)
+		mid -= mid % grain
 		if mid <= lo {
 			break
 		}
-		ok, err := s.holds(cur, mid)
+		ok, err := holds(mid)
 		if err != nil {
-			return nil, 0, err
+			return 0, err
 		}
 		if ok {
 			hi = mid
@@ -115,5 +114,5 @@ func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenari
 			lo = mid
 		}
 	}
-	return cur, scenario.Duration(hi), nil
+	return hi, nil
 }
