@@ -292,16 +292,6 @@ func (m *model) leaveAll(match func(entry) bool) {
 	}
 }
 
-// readOnly are the commands that never change a key: a key they show gone
-// or changed was changed by time (an expiry), not by them.
-var readOnly = map[string]bool{"GET": true, "MGET": true, "EXISTS": true, "TTL": true, "PTTL": true, "TYPE": true,
-	"HGET": true, "HEXISTS": true, "HGETALL": true, "HLEN": true, "HKEYS": true, "HVALS": true, "WATCH": true,
-	"UNWATCH": true, "WAIT": true, "SMEMBERS": true, "SISMEMBER": true, "SCARD": true, "SRANDMEMBER": true,
-	"LRANGE": true, "LLEN": true, "STRLEN": true, "TIME": true, "PING": true, "SELECT": true, "SCAN": true}
-
-// writes reports whether a client command can change keys.
-func writes(cmd []string) bool { return len(cmd) > 0 && !readOnly[strings.ToUpper(cmd[0])] }
-
 // key applies one key's new state to its holders.
 func (m *model) key(e *sim.Event, k sim.KeyState) change {
 	id := e.Node + "\x00" + k.Key
@@ -321,7 +311,7 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 	same := was.Exists() == now.Exists() && was.Type == now.Type && was.Value == now.Value
 	ch.moved = !same
 	switch {
-	case e.Kind == sim.KindExec && e.Client != "" && writes(e.Cmd):
+	case e.Kind == sim.KindExec && e.Client != "" && sim.Writes(e.Cmd):
 		t := m.threadOf(e)
 		me := holder{th: t, since: e.Seq, req: e.Req}
 		switch {

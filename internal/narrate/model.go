@@ -1,6 +1,7 @@
 package narrate
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -75,6 +76,27 @@ func (m *Model) Owner(node, key string) string {
 	return k.Owner
 }
 
+// sameOwnerFields reports whether a key still holds the same owner's
+// value: the same string, or a hash with the same fields (its counts may
+// move with re-entries).
+func sameOwnerFields(a, b sim.KeyState) bool {
+	if a.Type != b.Type {
+		return false
+	}
+	if a.Type != "hash" {
+		return a.Value == b.Value
+	}
+	fields := func(v string) []string {
+		var out []string
+		for _, fv := range strings.Fields(v) {
+			f, _, _ := strings.Cut(fv, "=")
+			out = append(out, f)
+		}
+		return out
+	}
+	return slices.Equal(fields(a.Value), fields(b.Value))
+}
+
 // observe updates the state with one event and returns the key states it
 // replaced (before the event), for the story.
 func (m *Model) observe(e *sim.Event) map[string]sim.KeyState {
@@ -103,11 +125,11 @@ func (m *Model) observe(e *sim.Event) map[string]sim.KeyState {
 		case sim.FaultRestart:
 			delete(m.dead, e.Client)
 		case sim.FaultNodeCrash, sim.FaultFailover:
-			if !strings.HasPrefix(e.Note, "not applied") {
+			if e.Applied() {
 				m.down[e.Node] = true
 			}
 		case sim.FaultNodeRestart:
-			if !strings.HasPrefix(e.Note, "not applied") {
+			if e.Applied() {
 				delete(m.down, e.Node)
 				m.keys[e.Node] = map[string]sim.KeyState{} // the keys it kept, if any, follow
 			}
@@ -130,8 +152,19 @@ func (m *Model) observe(e *sim.Event) map[string]sim.KeyState {
 	}
 	before := map[string]sim.KeyState{}
 	for _, k := range e.Keys {
-		if old, ok := keys[k.Key]; ok {
+		old, had := keys[k.Key]
+		if had {
 			before[k.Key] = old
+		}
+		if k.Owner == "" && k.Exists() {
+			// A value no token names (a bare thread id, say) belongs to
+			// the client whose command wrote it, as the checker holds.
+			switch {
+			case had && old.Exists() && sameOwnerFields(old, k):
+				k.Owner = old.Owner
+			case e.Kind == sim.KindExec && e.Client != "" && sim.Writes(e.Cmd):
+				k.Owner = e.Client
+			}
 		}
 		keys[k.Key] = k
 	}

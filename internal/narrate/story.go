@@ -117,6 +117,9 @@ func (n *Narrator) Observe(e *sim.Event) []Line {
 		}
 		for _, k := range e.Keys {
 			k0, ok := before[k.Key]
+			if after, ok := n.Key(e.Node, k.Key); ok {
+				k = after // the state with its owner as the model attributes it
+			}
 			if !ok || !k0.Exists() || k0.Owner == "" || k0.Owner == e.Client || k.Owner == k0.Owner {
 				continue
 			}

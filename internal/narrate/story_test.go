@@ -110,3 +110,34 @@ func TestNowLeavesOutNodesThatAreDown(t *testing.T) {
 		t.Errorf("Now refs %v, want A's enter (#3)", l.Refs)
 	}
 }
+
+// A hash lock whose field is a bare thread id holds no token the engine
+// can name: the story takes its owner from the command that wrote it. A's
+// lease expires under it; B takes the lock under the same thread id; A's
+// late unlock removes B's lock, and the story says so rather than calling
+// it A's release.
+func TestTheStoryOfALockOwnedByABareThreadID(t *testing.T) {
+	hash := func(v string, ttl int64) []sim.KeyState {
+		return []sim.KeyState{{Key: "lock", Type: "hash", Value: v, TTL: ttl}}
+	}
+	gone := []sim.KeyState{{Key: "lock", TTL: -2}}
+	n := narrate.New()
+	var lines []narrate.Line
+	for _, e := range []*sim.Event{
+		{Seq: 1, Kind: sim.KindExec, Client: "A", Node: "redis", Cmd: []string{"EVAL", "lock"}, Keys: hash("exec-1=1", 1000)},
+		{Seq: 2, Kind: sim.KindMark, Client: "A", Name: "enter", Lock: "lock"},
+		{Seq: 3, Kind: sim.KindExpire, Node: "redis", Keys: gone},
+		{Seq: 4, Kind: sim.KindExec, Client: "B", Node: "redis", Cmd: []string{"EVAL", "lock"}, Keys: hash("exec-1=1", 3000)},
+		{Seq: 5, Kind: sim.KindExec, Client: "B", Node: "redis", Cmd: []string{"HEXISTS", "lock", "exec-1"}, Keys: hash("exec-1=1", 2999)},
+		{Seq: 6, Kind: sim.KindExec, Client: "A", Node: "redis", Cmd: []string{"EVAL", "lock"}, Keys: gone},
+	} {
+		lines = append(lines, n.Observe(e)...)
+	}
+	find(t, lines, "A's lock on redis expires while A is still inside.")
+	find(t, lines, "A's EVAL removes B's lock on redis.")
+	for _, l := range lines {
+		if strings.Contains(l.Text.En, "overwrites") {
+			t.Errorf("no one overwrote anything: %q", l.Text.En)
+		}
+	}
+}

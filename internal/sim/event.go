@@ -250,3 +250,14 @@ func FormatCmd(args []string) string {
 	}
 	return b.String()
 }
+
+// readOnly are the commands that never change a key: a key they show gone
+// or changed was changed by time (an expiry), not by them.
+var readOnly = map[string]bool{"GET": true, "MGET": true, "EXISTS": true, "TTL": true, "PTTL": true, "TYPE": true,
+	"HGET": true, "HEXISTS": true, "HGETALL": true, "HLEN": true, "HKEYS": true, "HVALS": true, "WATCH": true,
+	"UNWATCH": true, "WAIT": true, "SMEMBERS": true, "SISMEMBER": true, "SCARD": true, "SRANDMEMBER": true,
+	"LRANGE": true, "LLEN": true, "STRLEN": true, "TIME": true, "PING": true, "SELECT": true, "SCAN": true}
+
+// Writes reports whether a client command can change keys (anything but
+// the read-only commands).
+func Writes(cmd []string) bool { return len(cmd) > 0 && !readOnly[strings.ToUpper(cmd[0])] }
