@@ -27,4 +27,13 @@ func TestBrowserFindABadSchedule(t *testing.T) {
 	if eval[bool](t, ctx, `document.querySelector('[data-testid=explore-cancel]').disabled`) != true {
 		t.Errorf("cancel is still enabled after the search ended")
 	}
+	dir := artifacts(t)
+	shot(t, ctx, dir, "explore-found-en")
+	en := text(t, ctx, "explore-status")
+	click(t, ctx, "lang")
+	waitFor(t, ctx, "中文", `document.getElementById('timeline').dataset.lang === 'zh'`)
+	if zh := text(t, ctx, "explore-status"); zh == en {
+		t.Errorf("the search's result stays in English in 中文 mode: %q", zh)
+	}
+	shot(t, ctx, dir, "explore-found-zh")
 }

@@ -37,6 +37,7 @@ export class Explore {
     for (const o of this.$('explore-strategy').options) {
       if (o.value !== 'pct') o.textContent = this.tr(o.value);
     }
+    if (this.said) this.status(this.said);
   }
 
   busy(on) {
@@ -45,7 +46,11 @@ export class Explore {
     this.$('explore-bar').hidden = !on;
   }
 
-  status(text) { this.$('explore-status').textContent = text; }
+  /** status shows what say() tells, and says it again on a language change. */
+  status(say) {
+    this.said = say;
+    this.$('explore-status').textContent = say();
+  }
 
   /** onMessage handles explore-* messages; false for any other. */
   onMessage(m) {
@@ -55,22 +60,22 @@ export class Explore {
         this.started = performance.now();
         this.busy(true);
         this.$('explore-bar').value = 0;
-        this.status(this.tr('searching'));
+        this.status(() => this.tr('searching'));
         return true;
       case 'explore-progress': {
         const ms = performance.now() - this.started;
         this.$('explore-bar').value = Math.min(1, ms / LIMIT_MS);
-        this.status(this.tr('progress', { n: x.schedules, d: x.distinct, s: (ms / 1000).toFixed(1) }) + (x.best ? ' — ' + x.best : ''));
+        this.status(() => this.tr('progress', { n: x.schedules, d: x.distinct, s: (ms / 1000).toFixed(1) }) + (x.best ? ' — ' + x.best : ''));
         return true;
       }
       case 'explore-cancelling':
         return true;
       case 'explore-done':
         this.busy(false);
-        if (m.error) this.status(this.tr('failed', { e: m.error }));
-        else if (x.verdict) this.status(this.tr('found', { v: x.verdict, n: x.schedules, m: (x.moves || []).length }));
-        else if (x.cancelled) this.status(this.tr('cancelled', { n: x.schedules }));
-        else this.status(this.tr(x.complete ? 'all' : 'none', { n: x.schedules }));
+        if (m.error) this.status(() => this.tr('failed', { e: m.error }));
+        else if (x.verdict) this.status(() => this.tr('found', { v: x.verdict, n: x.schedules, m: (x.moves || []).length }));
+        else if (x.cancelled) this.status(() => this.tr('cancelled', { n: x.schedules }));
+        else this.status(() => this.tr(x.complete ? 'all' : 'none', { n: x.schedules }));
         this.$('explore-status').dataset.verdict = x.verdict || '';
         return true;
     }
