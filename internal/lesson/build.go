@@ -11,9 +11,11 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/narrate"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/service/sqldb"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -143,7 +145,7 @@ func (r *Run) build() error {
 	sc, w := r.Scenario, r.World
 	for _, name := range NodeNames(sc) {
 		if w.Node(name) == nil {
-			w.AddNode(name)
+			w.AddNodeOn(name, embedded.New(w.Config().Seed))
 		}
 	}
 	for _, n := range sc.Nodes {
@@ -300,7 +302,7 @@ func lockConfig(p *sim.Proc, node string, opts lock.Options, res, owner string) 
 		Mark:    func(name, note string) { p.MarkLock(name, res, note) },
 		Own:     p.Own,
 		Fence:   p.SetFence,
-		SQL:     p.SQL(scenario.DBService),
+		SQL:     sqldb.NewClient(p, scenario.DBService),
 	}
 }
 

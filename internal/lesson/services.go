@@ -9,6 +9,8 @@ import (
 
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/service/sqldb"
+	"github.com/lockstep/lockstep/internal/service/storage"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -33,12 +35,12 @@ func (r *Run) extend() error {
 	}
 	services := sc.Services()
 	if slices.Contains(services, scenario.StorageService) {
-		if _, err := w.AddService(scenario.StorageService, sim.NewStorage(sc.Storage != nil && sc.Storage.Fencing)); err != nil {
+		if _, err := w.AddService(scenario.StorageService, storage.New(sc.Storage != nil && sc.Storage.Fencing)); err != nil {
 			return err
 		}
 	}
 	if slices.Contains(services, scenario.DBService) {
-		db, err := sim.NewSQLDB()
+		db, err := sqldb.Open()
 		if err != nil {
 			return err
 		}
@@ -82,7 +84,7 @@ func writeTask(ctx context.Context, p *sim.Proc, c scenario.Client) error {
 	}
 	_, err := p.Call(ctx, scenario.StorageService, args...)
 	switch {
-	case errors.Is(err, sim.ErrFenced):
+	case errors.Is(err, storage.ErrFenced):
 		p.Mark("write-rejected", fmt.Sprintf("the storage refused fencing token %d", tok))
 		return nil
 	case err != nil:

@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// Backend is the Redis server behind a node: embedded miniredis (the
-// default, see Miniredis) or a real redis-server (package realredis). The
+// Backend is the Redis server behind a node: embedded miniredis (package
+// embedded) or a real redis-server (package realredis). The
 // engine sends the clients' commands over connections from Dial, one at a
 // time, and reads key state through the other methods, which the clients
 // never see. One contract test suite runs against every backend.

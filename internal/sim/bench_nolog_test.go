@@ -1,10 +1,13 @@
-package sim
+package sim_test
 
 import (
 	"context"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockstep/lockstep/internal/embedded"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // BenchmarkEngineStepNoLog is BenchmarkEngineStepInRuns with the event log
@@ -23,7 +26,7 @@ func BenchmarkEngineStepNoLog(b *testing.B) {
 				for w.Step() {
 				}
 				b.StopTimer()
-				if last.Kind != KindDone || last.Note != "" || len(w.Log()) != 0 {
+				if last.Kind != sim.KindDone || last.Note != "" || len(w.Log()) != 0 {
 					b.Fatalf("client ended with %s; %d events logged", last.String(), len(w.Log()))
 				}
 				w.Close()
@@ -33,12 +36,14 @@ func BenchmarkEngineStepNoLog(b *testing.B) {
 }
 
 // benchWorldNoLog is benchWorld with no log; last holds the latest event.
-func benchWorldNoLog(b *testing.B, do func(context.Context, *redis.Client) error, n int) (*World, *Event) {
-	w := New(Config{Seed: 1, MaxSteps: 1 << 62, Horizon: 1 << 62, NoLog: true})
-	last := &Event{}
-	w.Watch(func(e *Event) { *last = *e })
-	w.AddNode("redis").Miniredis().Set("k", "v")
-	w.AddClient("A", func(ctx context.Context, p *Proc) error {
+func benchWorldNoLog(b *testing.B, do func(context.Context, *redis.Client) error, n int) (*sim.World, *sim.Event) {
+	w := sim.New(sim.Config{Seed: 1, MaxSteps: 1 << 62, Horizon: 1 << 62, NoLog: true})
+	last := &sim.Event{}
+	w.Watch(func(e *sim.Event) { *last = *e })
+	node := embedded.New(1)
+	node.Server().Set("k", "v")
+	w.AddNodeOn("redis", node)
+	w.AddClient("A", func(ctx context.Context, p *sim.Proc) error {
 		c := p.Redis("redis")
 		for i := 0; i <= n; i++ {
 			if err := do(ctx, c); err != nil {
@@ -46,7 +51,7 @@ func benchWorldNoLog(b *testing.B, do func(context.Context, *redis.Client) error
 			}
 		}
 		return nil
-	}, ClientOptions{})
+	}, sim.ClientOptions{})
 	for w.Step() && w.Steps() < 4 {
 	}
 	return w, last

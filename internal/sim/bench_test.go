@@ -1,4 +1,4 @@
-package sim
+package sim_test
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockstep/lockstep/internal/embedded"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // benchScript is a compare-and-delete of the kind the catalog runs.
@@ -32,7 +35,7 @@ func BenchmarkRawRoundTrip(b *testing.B) {
 			m := miniredis.NewMiniRedis()
 			defer m.Close()
 			m.Set("k", "v")
-			c := redis.NewClient(clientOptions(func(context.Context, string, string) (net.Conn, error) { return m.Dial() }))
+			c := redis.NewClient(sim.EngineClientOptions(func(context.Context, string, string) (net.Conn, error) { return m.Dial() }))
 			defer c.Close()
 			ctx := context.Background()
 			if err := bc.do(ctx, c); err != nil {
@@ -96,10 +99,12 @@ func BenchmarkEngineStepInRuns(b *testing.B) {
 // benchWorld is a world with one node and one client that will send n
 // commands made by do (and one more first, which opens its connection and
 // loads its script), stepped past that first command.
-func benchWorld(b *testing.B, do func(context.Context, *redis.Client) error, n int) *World {
-	w := New(Config{Seed: 1, MaxSteps: 1 << 62, Horizon: 1 << 62})
-	w.AddNode("redis").Miniredis().Set("k", "v")
-	w.AddClient("A", func(ctx context.Context, p *Proc) error {
+func benchWorld(b *testing.B, do func(context.Context, *redis.Client) error, n int) *sim.World {
+	w := sim.New(sim.Config{Seed: 1, MaxSteps: 1 << 62, Horizon: 1 << 62})
+	node := embedded.New(1)
+	node.Server().Set("k", "v")
+	w.AddNodeOn("redis", node)
+	w.AddClient("A", func(ctx context.Context, p *sim.Proc) error {
 		c := p.Redis("redis")
 		for i := 0; i <= n; i++ {
 			if err := do(ctx, c); err != nil {
@@ -107,15 +112,15 @@ func benchWorld(b *testing.B, do func(context.Context, *redis.Client) error, n i
 			}
 		}
 		return nil
-	}, ClientOptions{})
+	}, sim.ClientOptions{})
 	for w.Step() && w.Steps() < 4 { // start, first command (dial, script load)
 	}
 	return w
 }
 
 // checkDone fails the benchmark unless the client sent all its commands.
-func checkDone(b *testing.B, w *World) {
-	if last := w.Log()[len(w.Log())-1]; last.Kind != KindDone || last.Note != "" {
+func checkDone(b *testing.B, w *sim.World) {
+	if last := w.Log()[len(w.Log())-1]; last.Kind != sim.KindDone || last.Note != "" {
 		b.Fatalf("client ended with %s", last.String())
 	}
 }

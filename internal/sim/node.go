@@ -4,12 +4,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/alicebob/miniredis/v2"
 )
 
-// Node is one Redis server of the world: a backend (embedded miniredis by
-// default, or a real redis-server) whose clock is the world's clock plus the
+// Node is one Redis server of the world: a backend (embedded miniredis,
+// package embedded, or a real redis-server, package realredis) whose clock is the world's clock plus the
 // node's own offset.
 type Node struct {
 	w      *World
@@ -38,15 +36,6 @@ func (n *Node) Name() string { return n.name }
 
 // Backend is the server behind the node.
 func (n *Node) Backend() Backend { return n.b }
-
-// Miniredis gives the embedded server, for setup and tests; nil when the
-// node is a real server.
-func (n *Node) Miniredis() *miniredis.Miniredis {
-	if m, ok := n.b.(*Miniredis); ok {
-		return m.Server()
-	}
-	return nil
-}
 
 // Now is the node's own clock.
 func (n *Node) Now() time.Time { return n.w.epoch().Add(n.w.now + n.offset) }

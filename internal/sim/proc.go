@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"iter"
 	"math/rand/v2"
 	"time"
 
@@ -26,9 +25,6 @@ type ClientOptions struct {
 // unwinding; programs need not handle it.
 var ErrCrashed = errors.New("sim: process crashed")
 
-// crashSignal unwinds a crashed thread's goroutine.
-type crashSignal struct{}
-
 // Proc is one simulated client process: one or more threads that share its
 // clock, its Redis connections and its fate (pause, crash, restart).
 type Proc struct {
@@ -48,21 +44,6 @@ type Proc struct {
 	held        []*item        // client-side items waiting for the pause to end
 	dropReq     map[string]int // node name ("*" any) -> requests still to drop
 	dropReply   map[string]int // node name ("*" any) -> replies still to drop
-}
-
-// thread is one thread of a process: a coroutine (iter.Pull) that runs
-// only while the engine waits for it. The engine hands it the baton with
-// next; the thread gives it back by yielding. stop unwinds it: its yield
-// returns false, and the thread panics its way out (crashSignal).
-type thread struct {
-	proc    *Proc
-	name    string
-	next    func() (struct{}, bool)
-	stop    func()
-	yield   func(struct{}) bool
-	started bool
-	done    bool
-	ctx     context.Context
 }
 
 // Name is the client's name.
@@ -140,74 +121,4 @@ func (p *Proc) Go(name string, fn func(ctx context.Context) error) {
 	th := p.w.current(p)
 	th.live()
 	p.w.spawn(p, name, p.w.now, fn)
-}
-
-// live returns only while the thread's process may act: a crashed process
-// unwinds, a paused one waits for its pause to end.
-func (th *thread) live() {
-	p := th.proc
-	if p.crashed {
-		panic(crashSignal{})
-	}
-	for p.paused {
-		p.w.schedule(&item{t: p.w.now, kind: itemWake, th: th})
-		th.park()
-	}
-}
-
-// park gives the baton back to the engine and waits to be run again.
-func (th *thread) park() {
-	if !th.yield(struct{}{}) || th.proc.crashed {
-		panic(crashSignal{}) // stopped: unwind
-	}
-}
-
-// spawn creates a thread and schedules its start.
-func (w *World) spawn(p *Proc, name string, at time.Duration, fn func(ctx context.Context) error) *thread {
-	th := &thread{proc: p, name: name, ctx: context.Background()}
-	th.next, th.stop = iter.Pull(func(yield func(struct{}) bool) {
-		th.yield = yield
-		th.main(fn)
-	})
-	p.threads = append(p.threads, th)
-	w.schedule(&item{t: at, kind: itemStart, th: th})
-	return th
-}
-
-// unwind stops a thread that has not ended: a parked one panics out of
-// its park, one that never ran never will.
-func (th *thread) unwind() {
-	if !th.done {
-		th.stop()
-		th.done = true
-	}
-}
-
-// main is the thread's body, run from its first turn: it runs the program
-// and reports how it ended.
-func (th *thread) main(fn func(ctx context.Context) error) {
-	w := th.proc.w
-	defer func() { th.done = true }()
-	th.started = true
-	var err error
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				if _, ok := r.(crashSignal); ok {
-					err = ErrCrashed
-					return
-				}
-				err = fmt.Errorf("panic: %v", r)
-			}
-		}()
-		err = fn(th.ctx)
-	}()
-	if errors.Is(err, ErrCrashed) {
-		return
-	}
-	note := ""
-	if err != nil {
-		note = err.Error()
-	}
-	w.emit(Event{Kind: KindDone, Client: th.proc.name, Thread: th.name, Note: note})
 }

@@ -4,8 +4,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,10 +25,6 @@ var forbidden = map[string]map[string]bool{
 		"Uint32": true, "Uint64": true, "Float32": true, "Float64": true, "Perm": true, "Shuffle": true, "N": true, "UintN": true, "Uint": true},
 	"crypto/rand": {"Read": true, "Int": true, "Text": true},
 }
-
-// goAllowed are the only functions of the engine that may start a
-// goroutine: the scheduled client threads.
-var goAllowed = map[string]bool{"spawn": true}
 
 // The engine and the lock code never read the wall clock, sleep for real,
 // use a global random source, or start a goroutine the engine does not
@@ -69,7 +68,6 @@ func checkPure(t *testing.T, path string) {
 		imports[name] = p
 	}
 	for _, decl := range f.Decls {
-		fn, _ := decl.(*ast.FuncDecl)
 		ast.Inspect(decl, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.SelectorExpr:
@@ -80,9 +78,9 @@ func checkPure(t *testing.T, path string) {
 					}
 				}
 			case *ast.GoStmt:
-				if fn == nil || !goAllowed[fn.Name.Name] {
-					t.Errorf("%s: a goroutine the engine does not schedule", fset.Position(x.Pos()))
-				}
+				// client threads are coroutines (iter.Pull) that run only
+				// when the engine hands them the baton: no go statement
+				t.Errorf("%s: a goroutine the engine does not schedule", fset.Position(x.Pos()))
 			}
 			return true
 		})
@@ -90,15 +88,20 @@ func checkPure(t *testing.T, path string) {
 }
 
 // The engine imports no adapter and no layer above it; the lock code does
-// not know the engine.
+// not know the engine. (Their tests may: they run the engine on a backend.)
 func TestImportDirection(t *testing.T) {
 	banned := map[string][]string{
-		".":       {"internal/lesson", "internal/check", "internal/scenario", "internal/server", "internal/realredis", "internal/lock"},
-		"../lock": {"internal/sim", "internal/lesson", "internal/check", "internal/scenario", "internal/server", "internal/realredis"},
+		".": {"internal/lesson", "internal/check", "internal/scenario", "internal/server", "internal/realredis", "internal/lock",
+			"internal/embedded", "internal/service/sqldb", "internal/service/storage"},
+		"../lock": {"internal/sim", "internal/lesson", "internal/check", "internal/scenario", "internal/server", "internal/realredis",
+			"internal/embedded", "internal/service/sqldb", "internal/service/storage"},
 	}
 	for dir, bad := range banned {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue // a test may run the engine on a backend
+			}
 			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
 			if err != nil {
 				t.Fatal(err)
@@ -112,4 +115,48 @@ func TestImportDirection(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The engine is the bottom of the import graph: beside the standard
+// library it builds on go-redis alone, the client its programs speak.
+// Backends (miniredis, package embedded; redis-server, package realredis)
+// and services (SQLite behind database/sql, package sqldb) are adapters
+// that import the engine, never the other way round: database/sql's
+// sql.Open, for one, starts a goroutine the engine does not schedule.
+func TestEngineImportsNoAdapter(t *testing.T) {
+	engine := deps(t, ".")
+	client := deps(t, "github.com/redis/go-redis/v9")
+	bannedStd := []string{"database/sql", "net/http", "os/exec"}
+	for _, path := range slices.Sorted(maps.Keys(engine)) {
+		std := engine[path]
+		_, ofClient := client[path]
+		switch {
+		case strings.HasSuffix(path, "/internal/sim"):
+		case std && !slices.ContainsFunc(bannedStd, func(b string) bool { return path == b || strings.HasPrefix(path, b+"/") }):
+		case !std && ofClient:
+		default:
+			t.Errorf("internal/sim depends on %s: an adapter belongs beside the engine, importing it", path)
+		}
+	}
+	for _, p := range []string{"github.com/redis/go-redis/v9", "time"} {
+		if _, ok := engine[p]; !ok {
+			t.Errorf("go list -deps of internal/sim lacks %s: the listing is not what this test reads", p)
+		}
+	}
+}
+
+// deps lists the packages pkg depends on, itself included (go list
+// -deps), each with whether it is in the standard library.
+func deps(t *testing.T, pkg string) map[string]bool {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", pkg).Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v", pkg, err)
+	}
+	m := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, std, _ := strings.Cut(line, " ")
+		m[path] = std == "true"
+	}
+	return m
 }

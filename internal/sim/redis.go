@@ -1,14 +1,10 @@
 package sim
 
 import (
-	"context"
-	"fmt"
-	"net"
 	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
-	"github.com/redis/go-redis/v9/maintnotifications"
 )
 
 // request is one command (or one pipeline, such as MULTI ... EXEC) on its
@@ -30,133 +26,11 @@ type request struct {
 	lostReq bool
 }
 
-// timeoutError is what a client sees when its reply does not come: a
-// net.Error whose Timeout is true, as a real read deadline gives.
-type timeoutError struct{ node string }
-
 func (e timeoutError) Error() string   { return "i/o timeout (no reply from " + e.node + ")" }
 func (e timeoutError) Timeout() bool   { return true }
 func (e timeoutError) Temporary() bool { return true }
 
-var _ net.Error = timeoutError{}
-
-// refusedError is what a client sees when its node is down.
-type refusedError struct{ node string }
-
 func (e refusedError) Error() string { return "connection refused (" + e.node + " is down)" }
-
-// clientOptions makes go-redis send nothing behind the scheduler's back: no
-// retries, no handshake, no background dials, no deadlines in real time.
-func clientOptions(dial func(ctx context.Context, network, addr string) (net.Conn, error)) *redis.Options {
-	return &redis.Options{
-		Addr:                     "sim",
-		Dialer:                   dial,
-		Protocol:                 2,
-		DisableIdentity:          true,
-		MaxRetries:               -1,
-		DialerRetries:            1,
-		MinIdleConns:             0,
-		ConnMaxIdleTime:          -1,
-		ReadTimeout:              -1,
-		WriteTimeout:             -1,
-		DialTimeout:              time.Hour,
-		PoolTimeout:              time.Hour,
-		PoolSize:                 4,
-		MaintNotificationsConfig: &maintnotifications.Config{Mode: maintnotifications.ModeDisabled},
-	}
-}
-
-// newClient makes a process's go-redis client for one node, with the hook
-// that turns each command into scheduled events.
-func (w *World) newClient(p *Proc, n *Node) *redis.Client {
-	t := &tap{}
-	c := redis.NewClient(clientOptions(func(ctx context.Context, _, _ string) (net.Conn, error) {
-		conn, err := w.dialNode(n)
-		if err != nil {
-			return nil, err
-		}
-		return tapConn{Conn: conn, tap: t}, nil
-	}))
-	c.AddHook(&hook{w: w, p: p, n: n, tap: t})
-	return c
-}
-
-// hook routes every command of one client-node connection through the world.
-type hook struct {
-	w   *World
-	p   *Proc
-	n   *Node
-	tap *tap
-}
-
-func (h *hook) DialHook(next redis.DialHook) redis.DialHook { return next }
-
-func (h *hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		if req := h.w.execing; req != nil {
-			// go-redis opens a connection inside the scheduled command that
-			// needs it and sends its handshake (HELLO) first: part of that
-			// request, shown on its exec event.
-			err := next(ctx, cmd)
-			req.setup = append(req.setup, FormatCmd(h.w.cmdArgs(cmd)))
-			h.tap.buf.Reset()
-			return err
-		}
-		err := h.w.roundTrip(h, []redis.Cmder{cmd}, func() error { return next(ctx, cmd) })
-		if err != nil && cmd.Err() == nil {
-			cmd.SetErr(err)
-		}
-		return err
-	}
-}
-
-func (h *hook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		err := h.w.roundTrip(h, cmds, func() error { return next(ctx, cmds) })
-		if err != nil {
-			for _, c := range cmds {
-				if c.Err() == nil {
-					c.SetErr(err)
-				}
-			}
-		}
-		return err
-	}
-}
-
-// cmdArgs gives a command's arguments as strings, its name in upper case.
-func (w *World) cmdArgs(c redis.Cmder) []string {
-	args := c.Args()
-	out := make([]string, len(args))
-	for i, a := range args {
-		switch v := a.(type) {
-		case string:
-			out[i] = v
-		default:
-			out[i] = fmt.Sprint(v)
-		}
-	}
-	if len(out) > 0 {
-		out[0] = w.upper(out[0])
-	}
-	return out
-}
-
-// upper gives a command name in upper case, remembering the names clients
-// send (go-redis sends them in lower case) so as to make each only once.
-func (w *World) upper(name string) string {
-	if u, ok := w.names[name]; ok {
-		return u
-	}
-	u := strings.ToUpper(name)
-	if w.names == nil {
-		w.names = map[string]string{}
-	}
-	if len(w.names) < 256 {
-		w.names[name] = u
-	}
-	return u
-}
 
 // roundTrip runs in the client's thread: it sends the request, parks until
 // the reply (or a timeout) is delivered, and returns what the client sees.

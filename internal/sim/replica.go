@@ -25,37 +25,18 @@ import (
 //   - Expiries are absolute times (PXAT), as Redis 7 propagates them; a
 //     replica expires its copy by its own clock (a real replica waits for
 //     the master's DEL but already reports the key as gone).
-//   - The fault failover kills the master and promotes its replica: the
-//     writes still on their way are lost, and from then on every client
-//     command for the master's name reaches the replica (as a Sentinel-aware
-//     client reconnects to the new master); open connections are re-dialled,
-//     so per-connection state (WATCH, a cached script) is gone.
-//   - WAIT numreplicas timeout, sent to a master with a replica, is answered
-//     by the engine: at once if the replica has applied every write the
-//     master had shipped when WAIT arrived, else when it has, or with the
-//     count so far (0) when the timeout (ms, 0 = for ever) runs out. If the
-//     master dies first the client's connection drops.
+//   - The fault failover promotes the replica (failover.go).
+//   - WAIT is answered by the engine (wait.go).
 //
 // Not modelled: replication backlog and partial resync, several replicas
 // per master, chained replicas, a replica that falls behind by more than
 // its lag, Sentinel's election and its delay, and writes to a replica.
 //
-// On real servers whose backends are a Replicator (a master and replica
-// that package realredis starts for the run), the replication is Redis'
-// own: the engine copies nothing, it lets the master's stream reach the
-// replica lag after each write (Deliver) and shows the commands the replica
-// received; failover kills the master process, drops what the replica had
-// not received and promotes it with REPLICAOF NO ONE. WAIT is still
-// answered by the engine, from the replica's confirmed offset: a real WAIT
-// would block the one command in flight that the stepper waits on.
+// Real servers replicate by themselves (replica_real.go).
 
 // KindReplicate is an event kind: a replica applies a write its master made
 // lag earlier. Node is the replica; Keys are its keys after the write.
 const KindReplicate Kind = "replicate"
-
-// FaultFailover is a fault: Node (a master with a replica) dies and its
-// replica is promoted in its place.
-const FaultFailover FaultKind = "failover"
 
 // link is one master -> replica replication stream.
 type link struct {
@@ -79,13 +60,6 @@ type shipment struct {
 	it     *item
 	target int64    // real: the master's replication offset after the write
 	keys   []string // real: the keys the write named
-}
-
-// waitReq is one WAIT command blocked on a master.
-type waitReq struct {
-	req    *request
-	target int
-	timer  *item
 }
 
 // Replicate makes replica an asynchronous replica of master, lag behind it.
@@ -130,30 +104,6 @@ func (w *World) Replicate(master, replica string, lag time.Duration) error {
 		}
 		l.shipped[k] = st
 		ev.Keys = append(ev.Keys, r.state(k))
-	}
-	w.emit(ev)
-	return nil
-}
-
-// replicateReal starts a link on which Redis replicates by itself.
-func (w *World) replicateReal(l *link, real ReplicaLink) error {
-	m, r := l.master, l.replica
-	if err := real.Sync(); err != nil {
-		return err
-	}
-	off, err := real.Offset()
-	if err != nil {
-		return err
-	}
-	l.real, l.realOff = real, off
-	w.ext.links = append(w.ext.links, l)
-	ev := Event{Kind: KindInit, Node: r.name, Note: fmt.Sprintf("replica of %s (lag %s): a redis-server under REPLICAOF, synced by Redis; its stream now waits %s in a relay before it reaches %s",
-		m.name, FormatTime(l.lag), FormatTime(l.lag), r.name)}
-	for _, k := range m.keys() {
-		if st, err := m.b.Read(k); err == nil && st.Type != "" {
-			l.shipped[k] = st
-			ev.Keys = append(ev.Keys, r.state(k))
-		}
 	}
 	w.emit(ev)
 	return nil
@@ -317,184 +267,6 @@ func (w *World) apply(l *link, sh *shipment) {
 	}
 }
 
-// applyReal lets Redis' own stream reach the replica up to the write's
-// offset, and shows what the replica received and its keys after it.
-func (w *World) applyReal(l *link, sh *shipment, ev *Event) {
-	r := l.replica
-	got, err := l.real.Deliver(sh.target)
-	text := formatCmds(got, r.b.Prefix())
-	ev.Cmd = flatten(got)
-	ev.Note = fmt.Sprintf("%s from %s (the write at #%d, %s ago), as Redis streamed it", strings.Join(text, "; "), l.master.name, sh.write, FormatTime(w.now-sh.at))
-	if err != nil {
-		ev.Note = "not applied (" + err.Error() + "): " + ev.Note
-	}
-	for _, k := range sh.keys {
-		ev.Keys = append(ev.Keys, r.state(k))
-	}
-}
-
-// holdWait takes over a WAIT command that reached a master with a replica.
-// It reports whether it did.
-func (w *World) holdWait(req *request) bool {
-	if len(req.args) != 1 || len(req.args[0]) != 3 || req.args[0][0] != "WAIT" {
-		return false
-	}
-	l := w.linkFrom(req.node)
-	if l == nil {
-		return false
-	}
-	want, err1 := strconv.Atoi(req.args[0][1])
-	ms, err2 := strconv.Atoi(req.args[0][2])
-	if err1 != nil || err2 != nil || ms < 0 {
-		return false // let the server answer the syntax error
-	}
-	wr := &waitReq{req: req, target: l.sent}
-	if want <= 0 || l.applied >= wr.target {
-		w.answerWait(l, wr)
-		return true
-	}
-	l.waits = append(l.waits, wr)
-	w.emit(Event{Kind: KindMark, Client: req.th.proc.name, Thread: req.th.name, Node: req.node.name, Name: "wait-blocked",
-		Note: fmt.Sprintf("WAIT blocks: %s has applied %d of the %d writes shipped", l.replica.name, l.applied, wr.target)})
-	if ms > 0 {
-		wr.timer = &item{t: w.now + time.Duration(ms)*time.Millisecond, kind: itemWorld, label: "wait timeout",
-			fn: func() { w.answerWait(l, wr) }}
-		w.q.push(wr.timer)
-	}
-	return true
-}
-
-// answerWait replies to a WAIT with the number of replicas that have
-// applied every write up to it (0 or 1).
-func (w *World) answerWait(l *link, wr *waitReq) {
-	w.dropWait(l, wr)
-	req := wr.req
-	n := int64(0)
-	note := fmt.Sprintf("timed out: %s has applied %d of %d writes", l.replica.name, l.applied, wr.target)
-	if l.applied >= wr.target {
-		n, note = 1, fmt.Sprintf("%s has applied every write up to here", l.replica.name)
-	}
-	if l.real != nil {
-		note += " (answered by the engine from the replica's confirmed replication offset)"
-	}
-	setInt(req.cmds, n)
-	req.err = nil
-	req.reply = "(integer) " + strconv.FormatInt(n, 10)
-	p := req.th.proc
-	w.emit(Event{Kind: KindExec, Client: p.name, Thread: req.th.name, Node: req.node.name, Req: req.seq, Sent: req.sent,
-		Cmd: flatten(req.args), Reply: req.reply, Note: note})
-	w.schedule(req.item(w.now+w.latency(p), itemReply))
-}
-
-// dropWait takes a blocked WAIT off its link, and its timeout off the queue.
-func (w *World) dropWait(l *link, wr *waitReq) {
-	l.waits = slices.DeleteFunc(l.waits, func(x *waitReq) bool { return x == wr })
-	if wr.timer != nil {
-		w.q.remove(func(it *item) bool { return it == wr.timer })
-	}
-}
-
-// setInt gives a command answered by the engine its integer result.
-func setInt(cmds []redis.Cmder, n int64) {
-	for _, c := range cmds {
-		switch cmd := c.(type) {
-		case *redis.IntCmd:
-			cmd.SetVal(n)
-		case *redis.Cmd:
-			cmd.SetVal(n)
-		}
-	}
-}
-
-// failover kills master n and promotes its replica; ev is the fault event
-// to log.
-func (w *World) failover(n *Node, ev *Event) error {
-	l := w.linkFrom(n)
-	switch {
-	case l == nil:
-		return fmt.Errorf("%w: %s has no replica to promote", ErrBadFault, n.name)
-	case n.down:
-		return fmt.Errorf("%w: %s is already down", ErrBadFault, n.name)
-	case l.replica.down:
-		return fmt.Errorf("%w: %s's replica %s is down", ErrBadFault, n.name, l.replica.name)
-	}
-	n.down = true
-	var lost []string
-	w.q.remove(func(it *item) bool {
-		return slices.ContainsFunc(l.inflight, func(sh *shipment) bool { return it == sh.it })
-	})
-	if l.real == nil {
-		for _, sh := range l.inflight {
-			lost = append(lost, formatCmds(sh.cmds, "")...)
-		}
-	}
-	l.inflight = nil
-	if l.real != nil {
-		dropped, err := l.real.Failover()
-		if err != nil {
-			return fmt.Errorf("%w: %s: %w", ErrBadFault, n.name, err)
-		}
-		lost = append(lost, formatCmds(dropped, l.replica.b.Prefix())...)
-	}
-	for _, wr := range append([]*waitReq(nil), l.waits...) {
-		w.dropWait(l, wr)
-		req, p := wr.req, wr.req.th.proc
-		req.err = refusedError{n.name}
-		req.reply = "(error) connection lost: " + n.name + " died"
-		w.emit(Event{Kind: KindLost, Name: "reply", Client: p.name, Thread: req.th.name, Node: n.name, Req: req.seq,
-			Sent: req.sent, Cmd: flatten(req.args), Note: n.name + " died while the WAIT was blocked"})
-		w.schedule(req.item(w.now+w.latency(p), itemReply))
-	}
-	if w.ext.routes == nil {
-		w.ext.routes = map[*Node]*Node{}
-	}
-	w.ext.routes[n] = l.replica
-	ev.Note = n.name + " dies"
-	if l.real != nil {
-		ev.Note += " (its redis-server process is killed)"
-	}
-	if len(lost) > 0 {
-		ev.Note += fmt.Sprintf(" before replicating %s (lost)", strings.Join(lost, "; "))
-	} else {
-		ev.Note += " with every write replicated"
-	}
-	how := ""
-	if l.real != nil {
-		how = " with REPLICAOF NO ONE"
-	}
-	ev.Note += fmt.Sprintf("; %s is promoted%s: clients asking for %s now reach %s", l.replica.name, how, n.name, l.replica.name)
-	return nil
-}
-
-// route gives the node that serves a node's name now: its promoted
-// replica after a failover, else itself.
-func (w *World) route(n *Node) *Node {
-	if r, ok := w.ext.routes[n]; ok {
-		return r
-	}
-	return n
-}
-
-// dialNode opens a client connection for node n. For a master with a
-// replica the connection follows a failover: it re-dials the promoted
-// replica before its next write.
-func (w *World) dialNode(n *Node) (net.Conn, error) {
-	at := w.route(n)
-	conn, err := at.b.Dial()
-	if err != nil || w.linkFrom(n) == nil && at == n {
-		return conn, err
-	}
-	return &routedConn{Conn: conn, w: w, name: n, at: at}, nil
-}
-
-// routedConn is a connection to whatever node serves a name.
-type routedConn struct {
-	net.Conn
-	w    *World
-	name *Node // the node the client asked for
-	at   *Node // the node this connection reaches now
-}
-
 func (c *routedConn) Write(b []byte) (int, error) {
 	if to := c.w.route(c.name); to != c.at {
 		conn, err := to.b.Dial()
@@ -505,13 +277,4 @@ func (c *routedConn) Write(b []byte) (int, error) {
 		c.Conn, c.at = conn, to
 	}
 	return c.Conn.Write(b)
-}
-
-// closeLinks closes the engine's connections to replicas.
-func (w *World) closeLinks() {
-	for _, l := range w.ext.links {
-		if l.conn != nil {
-			l.conn.Close()
-		}
-	}
 }

@@ -3,10 +3,12 @@ package sim
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // Service is a server of the world that is not Redis: a storage service
-// that the critical section writes to, or a SQL database. Clients reach it
+// that the critical section writes to (package storage), or a SQL
+// database (package sqldb). Clients reach it
 // exactly as they reach a node: every call is a send event, an exec event
 // at the service (with what it did to its state, as key states) and a reply
 // event, each one scheduling point, with the same latency; a paused client
@@ -15,6 +17,18 @@ import (
 type Service struct {
 	name string
 	h    Handler
+}
+
+// RowKey is how a row of a lock table shows in key states: locks[name].
+func RowKey(name string) string { return "locks[" + name + "]" }
+
+// LockOfKey is the lock a key stands for: the row locks[name] stands for
+// the lock name; a Redis key stands for itself.
+func LockOfKey(key string) string {
+	if name, ok := strings.CutPrefix(key, "locks["); ok && strings.HasSuffix(name, "]") {
+		return strings.TrimSuffix(name, "]")
+	}
+	return key
 }
 
 // Handler is what a service does with one request. Serve runs on the

@@ -132,12 +132,6 @@ func (w *World) Threads() int {
 // step cap reached).
 func (w *World) Ended() bool { return w.ended }
 
-// AddNode adds an embedded Redis node (miniredis seeded from the world's
-// seed).
-func (w *World) AddNode(name string) *Node {
-	return w.AddNodeOn(name, NewMiniredis(w.cfg.Seed))
-}
-
 // AddNodeOn adds a node served by backend b; the world closes b with
 // itself.
 func (w *World) AddNodeOn(name string, b Backend) *Node {

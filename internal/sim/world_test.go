@@ -1,4 +1,4 @@
-package sim
+package sim_test
 
 import (
 	"context"
@@ -6,11 +6,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockstep/lockstep/internal/embedded"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // deduct is the bare read-modify-write of seed 000: GET stock; SET stock n-1.
-func deduct(work time.Duration) Program {
-	return func(ctx context.Context, p *Proc) error {
+func deduct(work time.Duration) sim.Program {
+	return func(ctx context.Context, p *sim.Proc) error {
 		r := p.Redis("redis")
 		v, err := r.Get(ctx, "stock").Result()
 		if err != nil {
@@ -32,20 +35,20 @@ func deduct(work time.Duration) Program {
 	}
 }
 
-func newStockWorld(t *testing.T, seed int64) *World {
+func newStockWorld(t *testing.T, seed int64) *sim.World {
 	t.Helper()
-	w := New(Config{Seed: seed})
+	w := sim.New(sim.Config{Seed: seed})
 	t.Cleanup(w.Close)
-	w.AddNode("redis")
+	w.AddNodeOn("redis", embedded.New(seed))
 	if err := w.Init("redis", map[string]string{"stock": "1"}, []string{"stock"}); err != nil {
 		t.Fatal(err)
 	}
-	w.AddClient("A", deduct(10*time.Millisecond), ClientOptions{})
-	w.AddClient("B", deduct(10*time.Millisecond), ClientOptions{Start: 500 * time.Microsecond})
+	w.AddClient("A", deduct(10*time.Millisecond), sim.ClientOptions{})
+	w.AddClient("B", deduct(10*time.Millisecond), sim.ClientOptions{Start: 500 * time.Microsecond})
 	return w
 }
 
-func logText(w *World) string {
+func logText(w *sim.World) string {
 	var b strings.Builder
 	for _, e := range w.Log() {
 		b.WriteString(e.String())
@@ -67,13 +70,13 @@ func TestTwoClientsInterleave(t *testing.T) {
 
 // A run stopped by its step cap says so; one that ends by itself does not.
 func TestCappedSaysTheStepCapStoppedTheRun(t *testing.T) {
-	w := New(Config{Seed: 1, MaxSteps: 3})
+	w := sim.New(sim.Config{Seed: 1, MaxSteps: 3})
 	t.Cleanup(w.Close)
-	w.AddNode("redis")
+	w.AddNodeOn("redis", embedded.New(1))
 	if err := w.Init("redis", map[string]string{"stock": "1"}, []string{"stock"}); err != nil {
 		t.Fatal(err)
 	}
-	w.AddClient("A", deduct(10*time.Millisecond), ClientOptions{})
+	w.AddClient("A", deduct(10*time.Millisecond), sim.ClientOptions{})
 	w.Run()
 	if !w.Capped() || w.Steps() != 3 {
 		t.Errorf("MaxSteps 3: expected the run capped at step 3, got capped=%v at step %d", w.Capped(), w.Steps())

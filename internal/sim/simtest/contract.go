@@ -1,5 +1,5 @@
 // Package simtest holds the contract every sim.Backend must meet, as one
-// test suite that the embedded backend (package sim) and the real-Redis
+// test suite that the embedded backend (package embedded) and the real-Redis
 // backend (package realredis) both run.
 package simtest
 

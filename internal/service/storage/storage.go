@@ -1,9 +1,15 @@
-package sim
+// Package storage is the protected resource of the fencing lesson: a
+// storage service of the world (a sim.Handler) that clients write to from
+// inside their critical section, with or without a fencing-token check.
+package storage
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // Storage is the protected resource of the fencing lesson (catalog row 16):
@@ -22,26 +28,28 @@ type Storage struct {
 	data    map[string]string
 }
 
-// NewStorage makes an empty storage service; fencing makes it check tokens.
-func NewStorage(fencing bool) *Storage {
+// New makes an empty storage service; fencing makes it check tokens.
+func New(fencing bool) *Storage {
 	return &Storage{fencing: fencing, highest: map[string]int64{}, data: map[string]string{}}
 }
 
 // ErrFenced is what a client sees when fencing storage rejects its write.
-var ErrFenced = fmt.Errorf("sim: write rejected by fencing storage")
+var ErrFenced = errors.New("storage: write rejected by fencing storage")
+
+var _ sim.Handler = (*Storage)(nil)
 
 // Serve runs one WRITE.
-func (s *Storage) Serve(r ServiceRequest) Outcome {
+func (s *Storage) Serve(r sim.ServiceRequest) sim.Outcome {
 	a := r.Args
 	if len(a) != 3 && len(a) != 5 || !strings.EqualFold(a[0], "WRITE") || len(a) == 5 && !strings.EqualFold(a[3], "TOKEN") {
-		return Outcome{Reply: "(error) ERR usage: WRITE key value [TOKEN n]", Err: fmt.Errorf("sim: bad storage request %q", a)}
+		return sim.Outcome{Reply: "(error) ERR usage: WRITE key value [TOKEN n]", Err: fmt.Errorf("storage: bad storage request %q", a)}
 	}
 	key, value := a[1], a[2]
 	token, has := int64(0), len(a) == 5
 	if has {
 		n, err := strconv.ParseInt(a[4], 10, 64)
 		if err != nil {
-			return Outcome{Reply: "(error) ERR bad token " + a[4], Err: fmt.Errorf("sim: bad fencing token %q", a[4])}
+			return sim.Outcome{Reply: "(error) ERR bad token " + a[4], Err: fmt.Errorf("storage: bad fencing token %q", a[4])}
 		}
 		token = n
 	}
@@ -65,24 +73,24 @@ func (s *Storage) Serve(r ServiceRequest) Outcome {
 	if has && (!seen || token > top) {
 		s.highest[key] = token
 	}
-	return Outcome{Reply: "OK", Keys: []KeyState{s.state(key)}, Note: note}
+	return sim.Outcome{Reply: "OK", Keys: []sim.KeyState{s.state(key)}, Note: note}
 }
 
-func (s *Storage) reject(key, why string, top int64) Outcome {
-	return Outcome{Reply: "(error) FENCED " + why, Err: ErrFenced, Keys: []KeyState{s.state(key)},
+func (s *Storage) reject(key, why string, top int64) sim.Outcome {
+	return sim.Outcome{Reply: "(error) FENCED " + why, Err: ErrFenced, Keys: []sim.KeyState{s.state(key)},
 		Note: fmt.Sprintf("rejected: %s (the highest token seen is %d)", why, top)}
 }
 
 // state shows a key: its value and, for fencing storage, the highest token.
-func (s *Storage) state(key string) KeyState {
+func (s *Storage) state(key string) sim.KeyState {
 	v, ok := s.data[key]
 	if !ok {
-		return KeyState{Key: key, TTL: -2}
+		return sim.KeyState{Key: key, TTL: -2}
 	}
 	if s.fencing {
 		v += fmt.Sprintf(" (highest token %d)", s.highest[key])
 	}
-	return KeyState{Key: key, Type: "string", Value: v, TTL: -1}
+	return sim.KeyState{Key: key, Type: "string", Value: v, TTL: -1}
 }
 
 // Close does nothing: the storage lives in memory.

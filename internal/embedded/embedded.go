@@ -1,4 +1,4 @@
-package sim
+package embedded
 
 import (
 	"net"
@@ -6,43 +6,47 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// Miniredis is the embedded backend: a miniredis instance reached over
+// Backend is the embedded backend: a miniredis instance reached over
 // in-memory connections, whose clock the engine sets before every command
 // (ClockTTL mode: TTLs follow that clock exactly).
-type Miniredis struct {
+type Backend struct {
 	m   *miniredis.Miniredis
 	now time.Time
 }
 
-// NewMiniredis makes an embedded server whose own random choices come from
-// seed.
-func NewMiniredis(seed int64) *Miniredis {
+var _ sim.Backend = (*Backend)(nil)
+
+// New makes an embedded server whose own random choices come from seed
+// (the world's seed, so that a run depends on nothing else).
+func New(seed int64) *Backend {
 	m := miniredis.NewMiniRedis()
 	m.Seed(int(seed))
 	m.ClockTTL(true)
-	return &Miniredis{m: m}
+	return &Backend{m: m}
 }
 
 // Server is the miniredis instance, for setup and tests.
-func (b *Miniredis) Server() *miniredis.Miniredis { return b.m }
+func (b *Backend) Server() *miniredis.Miniredis { return b.m }
 
 // Dial opens an in-memory connection.
-func (b *Miniredis) Dial() (net.Conn, error) { return b.m.Dial() }
+func (b *Backend) Dial() (net.Conn, error) { return b.m.Dial() }
 
 // SetClock sets miniredis' clock.
-func (b *Miniredis) SetClock(t time.Time) {
+func (b *Backend) SetClock(t time.Time) {
 	b.m.SetTime(t)
 	b.now = t
 }
 
 // Prefix is empty: the embedded server holds nothing else.
-func (b *Miniredis) Prefix() string { return "" }
+func (b *Backend) Prefix() string { return "" }
 
 // Read gives a key's state.
-func (b *Miniredis) Read(key string) (Stored, error) {
-	s := Stored{Type: b.m.Type(key)}
+func (b *Backend) Read(key string) (sim.Stored, error) {
+	s := sim.Stored{Type: b.m.Type(key)}
 	switch s.Type {
 	case "":
 		return s, nil
@@ -61,17 +65,17 @@ func (b *Miniredis) Read(key string) (Stored, error) {
 }
 
 // Keys lists every key, sorted.
-func (b *Miniredis) Keys() ([]string, error) {
+func (b *Backend) Keys() ([]string, error) {
 	ks := b.m.Keys()
 	sort.Strings(ks)
 	return ks, nil
 }
 
 // Set writes a string key.
-func (b *Miniredis) Set(key, value string) error { return b.m.Set(key, value) }
+func (b *Backend) Set(key, value string) error { return b.m.Set(key, value) }
 
 // Flush removes every key.
-func (b *Miniredis) Flush() error {
+func (b *Backend) Flush() error {
 	b.m.FlushAll()
 	return nil
 }
@@ -80,7 +84,7 @@ func (b *Miniredis) Flush() error {
 // durations that a forward clock consumes but a backward one does not give
 // back, so a backward jump gives every TTL the time back by hand: every key
 // keeps its absolute expiry time, as on a real server.
-func (b *Miniredis) JumpClock(d time.Duration) error {
+func (b *Backend) JumpClock(d time.Duration) error {
 	if d < 0 {
 		for _, k := range b.m.Keys() {
 			if ttl := b.m.TTL(k); ttl > 0 {
@@ -93,7 +97,7 @@ func (b *Miniredis) JumpClock(d time.Duration) error {
 }
 
 // Close stops the server.
-func (b *Miniredis) Close() error {
+func (b *Backend) Close() error {
 	b.m.Close()
 	return nil
 }

@@ -1,0 +1,59 @@
+package sim
+
+import (
+	"time"
+)
+
+// emit appends an event to the log, tells the watchers and fires triggers.
+// It returns the event's sequence number.
+func (w *World) emit(ev Event) int {
+	w.seq++
+	ev.Seq = w.seq
+	ev.Step = w.step
+	ev.T = w.now
+	if ev.Script == "" && len(ev.Cmd) > 1 && len(w.scripts) > 0 {
+		ev.Script = w.scriptName(ev.Cmd)
+	}
+	if len(w.chunk) == cap(w.chunk) {
+		w.chunk = make([]Event, 0, 256)
+	}
+	w.chunk = append(w.chunk, ev)
+	e := &w.chunk[len(w.chunk)-1]
+	if !w.cfg.NoLog {
+		w.log = append(w.log, e)
+	}
+	for _, f := range w.watchers {
+		f(e)
+	}
+	for _, tr := range w.triggers {
+		if !tr.fired && tr.match(e) {
+			tr.fired = true
+			if err := w.Apply(tr.fault); err != nil {
+				w.emit(Event{Kind: KindFault, Name: string(tr.fault.Kind), Client: tr.fault.Client, Node: tr.fault.Node,
+					Note: NotApplied + ": " + err.Error()})
+			}
+		}
+	}
+	return ev.Seq
+}
+
+// Emit appends an event made outside the engine (narration, a verdict).
+func (w *World) Emit(ev Event) int { return w.emit(ev) }
+
+// Watch calls f for every event from now on, right after it is logged.
+func (w *World) Watch(f func(*Event)) { w.watchers = append(w.watchers, f) }
+
+// On applies fault the first time an event matches.
+func (w *World) On(match func(*Event) bool, fault Fault) {
+	w.triggers = append(w.triggers, &trigger{match: match, fault: fault})
+}
+
+// At applies fault at virtual time t.
+func (w *World) At(t time.Duration, fault Fault) {
+	w.q.push(&item{t: t, kind: itemWorld, label: string(fault.Kind), fn: func() {
+		if err := w.Apply(fault); err != nil {
+			w.emit(Event{Kind: KindFault, Name: string(fault.Kind), Client: fault.Client, Node: fault.Node,
+				Note: NotApplied + ": " + err.Error()})
+		}
+	}})
+}

@@ -1,0 +1,119 @@
+package sim
+
+import (
+	"fmt"
+	"net"
+	"slices"
+	"strings"
+)
+
+// The fault failover kills the master and promotes its replica: the
+// writes still on their way are lost, and from then on every client
+// command for the master's name reaches the replica (as a Sentinel-aware
+// client reconnects to the new master); open connections are re-dialled,
+// so per-connection state (WATCH, a cached script) is gone.
+//
+// Here: that fault, and the routing of a master's name to the node that
+// serves it now.
+
+// FaultFailover is a fault: Node (a master with a replica) dies and its
+// replica is promoted in its place.
+const FaultFailover FaultKind = "failover"
+
+// failover kills master n and promotes its replica; ev is the fault event
+// to log.
+func (w *World) failover(n *Node, ev *Event) error {
+	l := w.linkFrom(n)
+	switch {
+	case l == nil:
+		return fmt.Errorf("%w: %s has no replica to promote", ErrBadFault, n.name)
+	case n.down:
+		return fmt.Errorf("%w: %s is already down", ErrBadFault, n.name)
+	case l.replica.down:
+		return fmt.Errorf("%w: %s's replica %s is down", ErrBadFault, n.name, l.replica.name)
+	}
+	n.down = true
+	var lost []string
+	w.q.remove(func(it *item) bool {
+		return slices.ContainsFunc(l.inflight, func(sh *shipment) bool { return it == sh.it })
+	})
+	if l.real == nil {
+		for _, sh := range l.inflight {
+			lost = append(lost, formatCmds(sh.cmds, "")...)
+		}
+	}
+	l.inflight = nil
+	if l.real != nil {
+		dropped, err := l.real.Failover()
+		if err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrBadFault, n.name, err)
+		}
+		lost = append(lost, formatCmds(dropped, l.replica.b.Prefix())...)
+	}
+	for _, wr := range append([]*waitReq(nil), l.waits...) {
+		w.dropWait(l, wr)
+		req, p := wr.req, wr.req.th.proc
+		req.err = refusedError{n.name}
+		req.reply = "(error) connection lost: " + n.name + " died"
+		w.emit(Event{Kind: KindLost, Name: "reply", Client: p.name, Thread: req.th.name, Node: n.name, Req: req.seq,
+			Sent: req.sent, Cmd: flatten(req.args), Note: n.name + " died while the WAIT was blocked"})
+		w.schedule(req.item(w.now+w.latency(p), itemReply))
+	}
+	if w.ext.routes == nil {
+		w.ext.routes = map[*Node]*Node{}
+	}
+	w.ext.routes[n] = l.replica
+	ev.Note = n.name + " dies"
+	if l.real != nil {
+		ev.Note += " (its redis-server process is killed)"
+	}
+	if len(lost) > 0 {
+		ev.Note += fmt.Sprintf(" before replicating %s (lost)", strings.Join(lost, "; "))
+	} else {
+		ev.Note += " with every write replicated"
+	}
+	how := ""
+	if l.real != nil {
+		how = " with REPLICAOF NO ONE"
+	}
+	ev.Note += fmt.Sprintf("; %s is promoted%s: clients asking for %s now reach %s", l.replica.name, how, n.name, l.replica.name)
+	return nil
+}
+
+// route gives the node that serves a node's name now: its promoted
+// replica after a failover, else itself.
+func (w *World) route(n *Node) *Node {
+	if r, ok := w.ext.routes[n]; ok {
+		return r
+	}
+	return n
+}
+
+// dialNode opens a client connection for node n. For a master with a
+// replica the connection follows a failover: it re-dials the promoted
+// replica before its next write.
+func (w *World) dialNode(n *Node) (net.Conn, error) {
+	at := w.route(n)
+	conn, err := at.b.Dial()
+	if err != nil || w.linkFrom(n) == nil && at == n {
+		return conn, err
+	}
+	return &routedConn{Conn: conn, w: w, name: n, at: at}, nil
+}
+
+// routedConn is a connection to whatever node serves a name.
+type routedConn struct {
+	net.Conn
+	w    *World
+	name *Node // the node the client asked for
+	at   *Node // the node this connection reaches now
+}
+
+// closeLinks closes the engine's connections to replicas.
+func (w *World) closeLinks() {
+	for _, l := range w.ext.links {
+		if l.conn != nil {
+			l.conn.Close()
+		}
+	}
+}

@@ -1,0 +1,55 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+)
+
+// On real servers whose backends are a Replicator (a master and replica
+// that package realredis starts for the run), the replication is Redis'
+// own: the engine copies nothing, it lets the master's stream reach the
+// replica lag after each write (Deliver) and shows the commands the replica
+// received; failover kills the master process, drops what the replica had
+// not received and promotes it with REPLICAOF NO ONE. WAIT is still
+// answered by the engine, from the replica's confirmed offset: a real WAIT
+// would block the one command in flight that the stepper waits on.
+
+// replicateReal starts a link on which Redis replicates by itself.
+func (w *World) replicateReal(l *link, real ReplicaLink) error {
+	m, r := l.master, l.replica
+	if err := real.Sync(); err != nil {
+		return err
+	}
+	off, err := real.Offset()
+	if err != nil {
+		return err
+	}
+	l.real, l.realOff = real, off
+	w.ext.links = append(w.ext.links, l)
+	ev := Event{Kind: KindInit, Node: r.name, Note: fmt.Sprintf("replica of %s (lag %s): a redis-server under REPLICAOF, synced by Redis; its stream now waits %s in a relay before it reaches %s",
+		m.name, FormatTime(l.lag), FormatTime(l.lag), r.name)}
+	for _, k := range m.keys() {
+		if st, err := m.b.Read(k); err == nil && st.Type != "" {
+			l.shipped[k] = st
+			ev.Keys = append(ev.Keys, r.state(k))
+		}
+	}
+	w.emit(ev)
+	return nil
+}
+
+// applyReal lets Redis' own stream reach the replica up to the write's
+// offset, and shows what the replica received and its keys after it.
+func (w *World) applyReal(l *link, sh *shipment, ev *Event) {
+	r := l.replica
+	got, err := l.real.Deliver(sh.target)
+	text := formatCmds(got, r.b.Prefix())
+	ev.Cmd = flatten(got)
+	ev.Note = fmt.Sprintf("%s from %s (the write at #%d, %s ago), as Redis streamed it", strings.Join(text, "; "), l.master.name, sh.write, FormatTime(w.now-sh.at))
+	if err != nil {
+		ev.Note = "not applied (" + err.Error() + "): " + ev.Note
+	}
+	for _, k := range sh.keys {
+		ev.Keys = append(ev.Keys, r.state(k))
+	}
+}

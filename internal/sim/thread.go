@@ -1,0 +1,164 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"iter"
+	"math/rand/v2"
+	"time"
+)
+
+// thread is one thread of a process: a coroutine (iter.Pull) that runs
+// only while the engine waits for it. The engine hands it the baton with
+// next; the thread gives it back by yielding. stop unwinds it: its yield
+// returns false, and the thread panics its way out (crashSignal).
+type thread struct {
+	proc    *Proc
+	name    string
+	next    func() (struct{}, bool)
+	stop    func()
+	yield   func(struct{}) bool
+	started bool
+	done    bool
+	ctx     context.Context
+}
+
+// live returns only while the thread's process may act: a crashed process
+// unwinds, a paused one waits for its pause to end.
+func (th *thread) live() {
+	p := th.proc
+	if p.crashed {
+		panic(crashSignal{})
+	}
+	for p.paused {
+		p.w.schedule(&item{t: p.w.now, kind: itemWake, th: th})
+		th.park()
+	}
+}
+
+// park gives the baton back to the engine and waits to be run again.
+func (th *thread) park() {
+	if !th.yield(struct{}{}) || th.proc.crashed {
+		panic(crashSignal{}) // stopped: unwind
+	}
+}
+
+// spawn creates a thread and schedules its start.
+func (w *World) spawn(p *Proc, name string, at time.Duration, fn func(ctx context.Context) error) *thread {
+	th := &thread{proc: p, name: name, ctx: context.Background()}
+	th.next, th.stop = iter.Pull(func(yield func(struct{}) bool) {
+		th.yield = yield
+		th.main(fn)
+	})
+	p.threads = append(p.threads, th)
+	w.schedule(&item{t: at, kind: itemStart, th: th})
+	return th
+}
+
+// unwind stops a thread that has not ended: a parked one panics out of
+// its park, one that never ran never will.
+func (th *thread) unwind() {
+	if !th.done {
+		th.stop()
+		th.done = true
+	}
+}
+
+// main is the thread's body, run from its first turn: it runs the program
+// and reports how it ended.
+func (th *thread) main(fn func(ctx context.Context) error) {
+	w := th.proc.w
+	defer func() { th.done = true }()
+	th.started = true
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(crashSignal); ok {
+					err = ErrCrashed
+					return
+				}
+				err = fmt.Errorf("panic: %v", r)
+			}
+		}()
+		err = fn(th.ctx)
+	}()
+	if errors.Is(err, ErrCrashed) {
+		return
+	}
+	note := ""
+	if err != nil {
+		note = err.Error()
+	}
+	w.emit(Event{Kind: KindDone, Client: th.proc.name, Thread: th.name, Note: note})
+}
+
+// boot starts (or restarts) a process's main thread at virtual time at.
+func (w *World) boot(p *Proc, at time.Duration) {
+	h := fnv.New64a()
+	h.Write([]byte(p.name))
+	p.rng = rand.New(rand.NewPCG(uint64(w.cfg.Seed)^h.Sum64(), uint64(p.incarnation)+1))
+	p.crashed, p.paused, p.held, p.threads = false, false, nil, nil
+	p.dropReq, p.dropReply = map[string]int{}, map[string]int{}
+	for i, c := range p.clients {
+		if c != nil {
+			c.Close()
+			p.clients[i] = nil
+		}
+	}
+	prog := p.program
+	w.spawn(p, "main", at, func(ctx context.Context) error { return prog(ctx, p) })
+}
+
+// schedule queues an item; a client-side item of a paused process waits in
+// the process until the pause ends, and one of a crashed process is dropped.
+func (w *World) schedule(it *item) {
+	if it.clientSide() {
+		p := it.th.proc
+		if p.crashed || it.th.done {
+			return
+		}
+		if p.paused {
+			p.held = append(p.held, it)
+			return
+		}
+	}
+	w.q.push(it)
+}
+
+// current is the running thread, which must belong to p.
+func (w *World) current(p *Proc) *thread {
+	th := w.running
+	if th == nil || th.proc != p {
+		panic(fmt.Sprintf("sim: client %s acted outside its own scheduled thread", p.name))
+	}
+	return th
+}
+
+// run hands the baton to a thread until it parks or ends.
+func (w *World) run(th *thread) {
+	if th.done {
+		return
+	}
+	w.running = th
+	th.next()
+	w.running = nil
+	w.reap()
+}
+
+// reap unwinds the parked threads of crashed processes.
+func (w *World) reap() {
+	for _, p := range w.procs {
+		if !p.crashed {
+			continue
+		}
+		for _, th := range p.threads {
+			th.unwind()
+		}
+	}
+}
+
+// crashSignal unwinds a crashed thread's goroutine.
+type crashSignal struct{}
