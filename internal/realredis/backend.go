@@ -260,6 +260,11 @@ func (b *Backend) Read(key string) (sim.Stored, error) {
 	s := sim.Stored{Type: typ.Val()}
 	switch s.Type {
 	case "none":
+		b.mu.Lock()
+		if at, ok := b.deadline[key]; ok && at.After(time.Now()) {
+			delete(b.deadline, key) // removed before its time: no expiry to come
+		}
+		b.mu.Unlock()
 		return sim.Stored{}, nil
 	case "string":
 		s.Value = get.Val()

@@ -243,6 +243,10 @@ func (b *Backend) Expired() ([]sim.Expiry, bool) {
 	if b.pair != nil && b.target.Addr == b.pair.Replica.Addr && !b.pair.promoted.Load() {
 		return nil, false
 	}
+	now := time.Now()
+	if !b.due(now) {
+		return nil, true // no key's time is up: Redis cannot have expired one
+	}
 	keys, err := b.exp.drain()
 	if err != nil {
 		return nil, false // no more reports: the engine reads its keys' states instead
@@ -255,6 +259,22 @@ func (b *Backend) Expired() ([]sim.Expiry, bool) {
 		delete(b.deadline, k)
 	}
 	return out, true
+}
+
+// due reports whether the time of a key the session read with a TTL is
+// up at now and Redis has not reported it yet (it will: Redis removes a
+// key past its time only by expiring it). Asking Redis for its reports
+// costs a round trip; when no key's time is up, there is nothing it can
+// have reported.
+func (b *Backend) due(now time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, at := range b.deadline {
+		if !at.After(now) {
+			return true
+		}
+	}
+	return false
 }
 
 var _ sim.ServerTimed = (*Backend)(nil)
