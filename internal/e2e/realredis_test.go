@@ -2,13 +2,18 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/realredis"
 	"github.com/lockstep/lockstep/internal/realredis/redistest"
 	"github.com/lockstep/lockstep/internal/server"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // A browser session on real Redis (serve --redis) runs the lesson on the
@@ -51,6 +56,26 @@ func TestBrowserOnRealRedis(t *testing.T) {
 			t.Errorf("%s on real Redis: expected %v, got %v", id, want, got)
 		}
 	}
+	// Redis ran each command at a moment known only between its sending
+	// and its reply: the exec event carries the bracket, and its detail
+	// says so, in both languages.
+	seq := eval[int](t, ctx, `(e => e ? e.seq : -1)(lockstep.state.model.events.find(e => e.kind === 'exec' && e.until > e.t))`)
+	if seq < 0 {
+		t.Fatal("no exec event on real Redis carries the bracket within which Redis ran it (until)")
+	}
+	do(t, ctx, "select an exec event", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector('[data-testid=event][data-seq="%d"]').click()`, seq)))
+	waitFor(t, ctx, "its detail", fmt.Sprintf(`document.querySelector('[data-testid=event-detail]').dataset.seq === '%d'`, seq))
+	ns := eval[[]int64](t, ctx, fmt.Sprintf(`(e => [e.t, e.until])(lockstep.state.model.events.find(e => e.seq === %d))`, seq))
+	bracket := []string{sim.FormatTime(time.Duration(ns[0])), sim.FormatTime(time.Duration(ns[1]))}
+	if d := text(t, ctx, "event-detail"); !strings.Contains(d, "between "+bracket[0]+" and "+bracket[1]) || !strings.Contains(d, "does not say exactly when") {
+		t.Errorf("the detail of exec #%d should say it ran between %s and %s, and why; got %q", seq, bracket[0], bracket[1], d)
+	}
+	click(t, ctx, "lang")
+	waitFor(t, ctx, "the detail in Chinese", `document.querySelector('[data-testid=event-detail]').textContent.includes('之间')`)
+	if d := text(t, ctx, "event-detail"); !strings.Contains(d, "在 "+bracket[0]+" 到 "+bracket[1]+" 之间") {
+		t.Errorf("the Chinese detail of exec #%d should say 在 %s 到 %s 之间, got %q", seq, bracket[0], bracket[1], d)
+	}
+	click(t, ctx, "lang")
 	c := redis.Client()
 	defer c.Close()
 	keys, err := c.Keys(context.Background(), realredis.PrefixRoot+"*").Result()

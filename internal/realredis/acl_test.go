@@ -2,6 +2,7 @@ package realredis_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -34,6 +35,14 @@ func TestACLUserSeesOnlyItsPrefix(t *testing.T) {
 	}
 	if _, err := realredis.NewServers(targets, false); err == nil {
 		t.Fatal("a server holding a key was accepted without --allow-shared-db")
+	}
+	// the lockstep user may not turn on the expiry reports the engine
+	// needs: it is refused, with what the administrator must do
+	if _, err := realredis.Open(targets[0], realredis.NewPrefix()); !errors.Is(err, realredis.ErrNoNotifications) {
+		t.Fatalf("Open without keyspace notifications: %v, want %v", err, realredis.ErrNoNotifications)
+	}
+	if err := admin.ConfigSet(ctx, "notify-keyspace-events", realredis.NotifyFlags).Err(); err != nil {
+		t.Fatal(err)
 	}
 	b, err := realredis.Open(targets[0], realredis.NewPrefix())
 	if err != nil {

@@ -45,8 +45,11 @@ type Backend struct {
 	admin  *redis.Client
 
 	mu         sync.Mutex
-	keys       map[string]bool // keys the session named, without the prefix
-	adminAddrs []string        // local addresses of the admin connections
+	keys       map[string]bool      // keys the session named, without the prefix
+	deadline   map[string]time.Time // each key's expiry as last read, the first instant it is gone
+	adminAddrs []string             // local addresses of the backend's own connections
+	exp        *expiries            // the server's reports of the session's expired keys
+	ran        ran                  // when the last client command was sent and answered
 
 	pair *Pair // the run's own master and replica processes, if this is one of them
 }
@@ -57,7 +60,7 @@ var _ sim.Handshaker = (*Backend)(nil)
 
 // Open connects to a server for one session's keys under prefix.
 func Open(t Target, prefix string) (*Backend, error) {
-	b := &Backend{target: t, prefix: prefix, keys: map[string]bool{}}
+	b := &Backend{target: t, prefix: prefix, keys: map[string]bool{}, deadline: map[string]time.Time{}}
 	b.admin = redis.NewClient(&redis.Options{
 		Addr:                     t.Addr,
 		Dialer:                   b.dialAdmin,
@@ -76,11 +79,23 @@ func Open(t Target, prefix string) (*Backend, error) {
 		b.admin.Close()
 		return nil, fmt.Errorf("realredis: %s: %w", t.URL, err)
 	}
+	exp, err := newExpiries(b)
+	if err == nil {
+		b.exp = exp
+		err = b.ensureNotifications()
+	}
+	if err != nil {
+		if b.exp != nil {
+			b.exp.close()
+		}
+		b.admin.Close()
+		return nil, fmt.Errorf("realredis: %s: %w", t.URL, err)
+	}
 	return b, nil
 }
 
 func (b *Backend) dialAdmin(context.Context, string, string) (net.Conn, error) {
-	c, err := b.Dial()
+	c, err := b.dial()
 	if err == nil {
 		b.mu.Lock()
 		b.adminAddrs = append(b.adminAddrs, c.LocalAddr().String())
@@ -89,9 +104,9 @@ func (b *Backend) dialAdmin(context.Context, string, string) (net.Conn, error) {
 	return c, err
 }
 
-// AdminAddrs are the local addresses of the connections the backend reads
-// key state through: a server's MONITOR stream shows them apart from the
-// clients' commands.
+// AdminAddrs are the local addresses of the backend's own connections (it
+// reads key state through one and hears expiries on another): a server's
+// MONITOR stream shows them apart from the clients' commands.
 func (b *Backend) AdminAddrs() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -101,9 +116,20 @@ func (b *Backend) AdminAddrs() []string {
 // Target is the server the backend talks to.
 func (b *Backend) Target() Target { return b.target }
 
-// Dial opens a TCP connection, authenticated and on the URL's database,
-// whose every read and write must finish within Timeout.
+// Dial opens a client connection, authenticated and on the URL's
+// database, whose every read and write must finish within Timeout. It
+// notes when each command goes out and its reply comes in (Ran).
 func (b *Backend) Dial() (net.Conn, error) {
+	c, err := b.dial()
+	if err != nil {
+		return nil, err
+	}
+	return timedConn{Conn: c, r: &b.ran}, nil
+}
+
+// dial opens a TCP connection, authenticated and on the URL's database,
+// whose every read and write must finish within Timeout.
+func (b *Backend) dial() (net.Conn, error) {
 	c, err := net.DialTimeout("tcp", b.target.Addr, Timeout)
 	if err != nil {
 		return nil, err
@@ -190,11 +216,16 @@ func (b *Backend) SetClock(time.Time) {}
 // Prefix is the session's key prefix.
 func (b *Backend) Prefix() string { return b.prefix }
 
-// Record remembers a key the session named, to list and remove it later.
+// Record remembers a key the session named, to list and remove it later,
+// and subscribes to its expiry.
 func (b *Backend) Record(key string) {
 	b.mu.Lock()
+	known := b.keys[key]
 	b.keys[key] = true
 	b.mu.Unlock()
+	if !known {
+		_ = b.exp.subscribe(key) // a failed subscriber fails Expired: the engine then reads states
+	}
 }
 
 func (b *Backend) ctx() (context.Context, context.CancelFunc) {
@@ -229,6 +260,11 @@ func (b *Backend) Read(key string) (sim.Stored, error) {
 	s := sim.Stored{Type: typ.Val()}
 	switch s.Type {
 	case "none":
+		b.mu.Lock()
+		if at, ok := b.deadline[key]; ok && at.After(time.Now()) {
+			delete(b.deadline, key) // removed before its time: no expiry to come
+		}
+		b.mu.Unlock()
 		return sim.Stored{}, nil
 	case "string":
 		s.Value = get.Val()
@@ -246,6 +282,13 @@ func (b *Backend) Read(key string) (sim.Stored, error) {
 	if ms, _ := exp.Int64(); ms > 0 {
 		s.Expire = time.UnixMilli(ms).Add(Precision)
 	}
+	b.mu.Lock()
+	if s.Expire.IsZero() {
+		delete(b.deadline, key)
+	} else {
+		b.deadline[key] = s.Expire
+	}
+	b.mu.Unlock()
 	return s, nil
 }
 
@@ -345,6 +388,7 @@ func (b *Backend) JumpClock(time.Duration) error { return sim.ErrUnavailable }
 // node of a Pair stops the pair's processes instead: they were the run's
 // alone.
 func (b *Backend) Close() error {
+	b.exp.close()
 	if b.pair != nil {
 		b.pair.Close()
 		return b.admin.Close()

@@ -31,6 +31,10 @@ func startServers(t *testing.T, n int) (*realredis.Servers, []realredis.Target) 
 		if err := c.Do(context.Background(), args...).Err(); err != nil {
 			t.Fatalf("ACL SETUSER: %v", err)
 		}
+		// the administrator's part (the lockstep user may not touch CONFIG)
+		if err := c.ConfigSet(context.Background(), "notify-keyspace-events", realredis.NotifyFlags).Err(); err != nil {
+			t.Fatalf("CONFIG SET notify-keyspace-events: %v", err)
+		}
 		c.Close()
 		urls = append(urls, "redis://lockstep:secret@"+s.Addr)
 	}

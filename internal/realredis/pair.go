@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -26,6 +27,7 @@ type Pair struct {
 	relay           *Relay
 	m, r            *redis.Client // plain admin clients: INFO, REPLICAOF
 	rest            []byte        // the start of a command split across chunks
+	promoted        atomic.Bool   // the replica is a master now (after Failover)
 	once            sync.Once
 }
 
@@ -210,6 +212,7 @@ func (p *Pair) Failover() ([][]string, error) {
 	if err := p.r.Do(ctx, "REPLICAOF", "NO", "ONE").Err(); err != nil {
 		return lost, fmt.Errorf("realredis: promote the replica: %w", err)
 	}
+	p.promoted.Store(true)
 	return lost, nil
 }
 

@@ -102,8 +102,9 @@ type Event struct {
 	Client string        `json:"client,omitempty"`
 	Thread string        `json:"thread,omitempty"`
 	Node   string        `json:"node,omitempty"`
-	Req    int           `json:"req,omitempty"`  // seq of the send event a request's events belong to
-	Sent   time.Duration `json:"sent,omitempty"` // for exec, lost and timeout: when the request was sent
+	Req    int           `json:"req,omitempty"`   // seq of the send event a request's events belong to
+	Sent   time.Duration `json:"sent,omitempty"`  // for exec, lost and timeout: when the request was sent
+	Until  time.Duration `json:"until,omitempty"` // for exec on a real server: the latest the server can have run it (T is the earliest); 0: exactly at T
 	Cmd    []string      `json:"cmd,omitempty"`
 	Script string        `json:"script,omitempty"` // for EVAL/EVALSHA of a known script: its name (compare_and_delete.lua)
 	Reply  string        `json:"reply,omitempty"`
@@ -138,6 +139,9 @@ func (e *Event) Who() string {
 //
 //	#12 1.002s exec redis <- A: SET lock 7f3a NX PX 3000 -> OK | lock="7f3a"(A) ttl=3s
 //
+// An exec event on a real server, which ran the command at a moment known
+// only between T and Until, gives both: #12 1.002s..1.004s exec ...
+//
 // The line never breaks: control characters and line separators in
 // names, keys, values, command arguments, replies and notes are escaped
 // (see Escape and FormatCmd), so no key or note can add a line of its own
@@ -145,7 +149,11 @@ func (e *Event) Who() string {
 func (e *Event) String() string {
 	var b strings.Builder
 	who, node := Escape(e.Who()), Escape(e.Node)
-	fmt.Fprintf(&b, "#%d %s %s ", e.Seq, FormatTime(e.T), Escape(string(e.Kind)))
+	when := FormatTime(e.T)
+	if e.Until > e.T {
+		when += ".." + FormatTime(e.Until)
+	}
+	fmt.Fprintf(&b, "#%d %s %s ", e.Seq, when, Escape(string(e.Kind)))
 	switch e.Kind {
 	case KindSend:
 		fmt.Fprintf(&b, "%s -> %s: %s", who, node, e.CmdText())

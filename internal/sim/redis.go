@@ -128,6 +128,12 @@ func (w *World) exec(it *item) {
 		ev.Reply = "(error) " + req.err.Error()
 	}
 	req.reply = ev.Reply
+	st, timed := w.timed(n)
+	var after []Expiry
+	var before map[string]KeyState
+	if timed {
+		after, before = w.ranOn(n, st, &ev, flatKeys(req.args))
+	}
 	for _, a := range req.args {
 		for _, k := range keysOf(a) {
 			if !hasKey(ev.Keys, k) {
@@ -135,7 +141,11 @@ func (w *World) exec(it *item) {
 			}
 		}
 	}
+	if timed {
+		after = w.expiredAfter(n, st, &ev, after, before)
+	}
 	w.emit(ev)
+	w.logExpiries(n, after)
 	w.afterExec(n, req)
 	if n.cut(p.name) || p.takeDrop(p.dropReply, n.name) {
 		w.emit(Event{Kind: KindLost, Name: "reply", Client: p.name, Thread: req.th.name, Node: n.name, Req: req.seq,

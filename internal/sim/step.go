@@ -22,7 +22,8 @@ func (w *World) Step() bool {
 		}
 	}
 	if ok && (it == nil || at <= due+w.guard()) {
-		w.advance(w.pace(at))
+		w.pace(at)
+		w.advance(at) // a key expires at its time on the server's clock, however late the engine sees it
 		w.expire(n, key)
 		return true
 	}
@@ -226,6 +227,10 @@ func (w *World) nextExpiry() (*Node, string, time.Duration, bool) {
 
 // expire logs a key's expiry on its node.
 func (w *World) expire(n *Node, key string) {
+	if st, ok := w.timed(n); ok {
+		w.expireReported(n, st, key)
+		return
+	}
 	prev := n.last[key]
 	n.syncClock()
 	ks := n.state(key)

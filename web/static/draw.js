@@ -264,6 +264,19 @@ function badge(p, x, y, out, L, seq, big = false) {
   return x + w + 10;
 }
 
+/** ranWhisker draws at x the bracket within which a real Redis ran an
+ * exec event's command (from its time to its until): a whisker down to the
+ * last row whose time is within it, or a short one on its own row. */
+function ranWhisker(p, m, L, e, r, y, x) {
+  if (!(e.until > e.t)) return;
+  let k = r;
+  while (k + 1 < m.rows.length && m.rows[k + 1].t <= e.until) k++;
+  const y0 = k > r ? y : y - L.rowH * 0.3, y1 = k > r ? y + (k - r) * L.rowH : y + L.rowH * 0.3;
+  p.line(x, y0, x, y1, MUTED, 1.5);
+  p.line(x - 3, y0, x + 3, y0, MUTED, 1.5);
+  p.line(x - 3, y1, x + 3, y1, MUTED, 1.5);
+}
+
 function drawRow(p, m, L, e, r, y, o, newTime) {
   const lang = o.lang;
   const f = L.font;
@@ -289,6 +302,7 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
       break;
     case 'exec': {
       p.rect(n - f * 0.4, y - f * 0.4, f * 0.8, f * 0.8, c, INK);
+      ranWhisker(p, m, L, e, r, y, n - f * 0.4 - 6);
       let x0 = n + Math.min(L.lw * 0.16, 26) + 8;
       const out = outcome(e.reply, lang);
       if (out) {

@@ -107,6 +107,8 @@ const S = {
   dCommand: ['command', '命令'],
   dReply: ['reply', '回复'],
   dSentAt: ['sent at', '发送于'],
+  dRan: ['ran', '执行'],
+  dRanWithin: ['between {from} and {to}: a real Redis does not say exactly when it ran a command, only that it was after the command went out ({from}) and before its whole reply was in ({to}), {width} apart', '在 {from} 到 {to} 之间：真实的 Redis 不会说出它执行命令的确切时刻，只能确定是在命令发出（{from}）之后、完整回复收到（{to}）之前，相差 {width}'],
   dKeysBefore: ['before', '之前'],
   dKeysAfter: ['after', '之后'],
   dKey: ['keys', '键'],

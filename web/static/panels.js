@@ -162,6 +162,7 @@ export function renderDetail(root, st, onRef) {
   const dl = el('dl');
   const row = (k, ...v) => dl.append(el('dt', {}, t(k, lang)), el('dd', {}, ...v));
   row('dStep', String(e.step), ' · ', fmtTime(e.t));
+  if (e.until > e.t) row('dRan', el('span', { class: 'ran' }, fill('dRanWithin', lang, { from: fmtTime(e.t), to: fmtTime(e.until), width: fmtTime(e.until - e.t) })));
   if (e.client) {
     const c = el('b', {}, '● ' + e.client);
     c.style.color = clientColor(m, e.client);
