@@ -108,6 +108,19 @@ const english = `(() => {
 	return [...new Set(out)].slice(0, 12);
 })()`
 
+// noChinese lists the lesson's texts shown in 中文 that have no Chinese
+// side (the page would show their English): title, lesson, narration,
+// verdicts.
+const noChinese = `(() => {
+	const s = lockstep.state.snap, m = lockstep.state.model, out = [];
+	const zh = (what, x) => { if (x && x.en && !x.zh) out.push(what + ': ' + x.en); };
+	zh('title', s.title);
+	zh('lesson', s.lesson);
+	for (const e of m.says) zh('say #' + e.seq, e.say);
+	for (const v of m.verdicts) { zh('verdict #' + v.seq, v.say); if (!v.say && v.note) out.push('verdict #' + v.seq + ': ' + v.note); }
+	return out.slice(0, 10);
+})()`
+
 // cutOutcomes lists the reply outcomes the whole timeline would draw cut.
 const cutOutcomes = `lockstep.audit().filter(l => l.role === 'outcome' && l.cut).map(l => '#' + l.seq + ' ' + l.full).slice(0, 10)`
 
@@ -180,6 +193,12 @@ func TestBrowserReadable(t *testing.T) {
 					}
 					if en := eval[[]string](t, ctx, english); len(en) > 0 {
 						t.Errorf("English in 中文 mode: %q", en)
+					}
+					if u := eval[[]string](t, ctx, `lockstep.untranslated()`); len(u) > 0 {
+						t.Errorf("server texts shown in English in 中文 mode: %q", u)
+					}
+					if no := eval[[]string](t, ctx, noChinese); len(no) > 0 {
+						t.Errorf("texts without a Chinese side: %q", no)
 					}
 					if sc.ID == "redlock-split-vote" || sc.ID == "market-watch-contention" {
 						do(t, ctx, "to the top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))

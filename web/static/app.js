@@ -15,7 +15,7 @@
 import { Link } from './socket.js';
 import { Timeline } from './timeline.js';
 import { renderNarration, renderVerdict, renderKeys, renderPending, renderDetail, renderCounters } from './panels.js';
-import { t, pick, apply, KEYS } from './i18n.js';
+import { t, pick, apply, KEYS, untranslated } from './i18n.js';
 import { decodeRun, download, shareURL, initShare } from './share.js';
 import { Explore } from './explore.js';
 import { state, reduce, focus, onChange } from './store.js';
@@ -174,6 +174,9 @@ window.lockstep = {
   drawn: () => tl.drawn,
   /** audit draws the whole log at the current width and lists its labels. */
   audit: () => tl.audit(),
+  /** untranslated lists the server's texts shown in 中文 that the
+   * catalogue did not know (they stayed English). */
+  untranslated: () => [...untranslated],
   /** bench scrolls through the whole timeline and times each frame's draw. */
   bench(frames = 120) {
     const sc = $('tl-scroll');
