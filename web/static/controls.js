@@ -5,7 +5,7 @@
 
 import { state, changed } from './store.js';
 import { t, fill } from './i18n.js';
-import { fmtTime } from './draw.js';
+import { fmtTime } from './format.js';
 import { renderTargets, renderFaults } from './panels.js';
 
 const $ = (id) => document.getElementById(id);
