@@ -35,5 +35,10 @@ func TestBrowserFindABadSchedule(t *testing.T) {
 	if zh := text(t, ctx, "explore-status"); zh == en {
 		t.Errorf("the search's result stays in English in 中文 mode: %q", zh)
 	}
+	// The picker names the found run by its title in the page's language.
+	want := eval[string](t, ctx, `lockstep.state.snap.title.zh`)
+	if got := eval[string](t, ctx, `(s => s.options[s.selectedIndex].textContent)(document.querySelector('[data-testid=scenario-select]'))`); want == "" || got != want {
+		t.Errorf("the picker in 中文: expected the found run's title %q, got %q", want, got)
+	}
 	shot(t, ctx, dir, "explore-found-zh")
 }

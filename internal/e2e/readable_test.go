@@ -75,7 +75,7 @@ func watch(t *testing.T, ctx context.Context) *problems {
 const inView = `(() => {
 	const sc = document.getElementById('tl-scroll'), m = lockstep.state.model;
 	if (!m.rows.length) return true;
-	const H = lockstep.timeline.rowH(), top = (m.rows.length - 1) * H;
+	const r = m.rows.length - 1, top = lockstep.timeline.rowTop(r), H = lockstep.timeline.rowHeight(r);
 	return top >= sc.scrollTop - 1 && top + H <= sc.scrollTop + sc.clientHeight + 1;
 })()`
 
@@ -108,8 +108,34 @@ const english = `(() => {
 	return [...new Set(out)].slice(0, 12);
 })()`
 
-// cutOutcomes lists the reply outcomes the whole timeline would draw cut.
-const cutOutcomes = `lockstep.audit().filter(l => l.role === 'outcome' && l.cut).map(l => '#' + l.seq + ' ' + l.full).slice(0, 10)`
+// noChinese lists the lesson's texts shown in 中文 that have no Chinese
+// side (the page would show their English): title, lesson, narration,
+// verdicts.
+const noChinese = `(() => {
+	const s = lockstep.state.snap, m = lockstep.state.model, out = [];
+	const zh = (what, x) => { if (x && x.en && !x.zh) out.push(what + ': ' + x.en); };
+	zh('title', s.title);
+	zh('lesson', s.lesson);
+	for (const e of m.says) zh('say #' + e.seq, e.say);
+	for (const v of m.verdicts) { zh('verdict #' + v.seq, v.say); if (!v.say && v.note) out.push('verdict #' + v.seq + ': ' + v.note); }
+	return out.slice(0, 10);
+})()`
+
+// cutOutcomes lists the labels carrying a reply's outcome or a verdict
+// that the whole timeline would draw cut, and the verdicts whose drawn
+// lines do not add up to their whole text.
+const cutOutcomes = `(() => {
+	const labels = lockstep.audit(), lang = lockstep.state.lang;
+	const out = labels.filter(l => (l.role === 'outcome' || l.role === 'verdict') && l.cut).map(l => l.role + ' #' + l.seq + ' ' + l.full);
+	const bare = (s) => s.replace(/\s+/g, '');
+	for (const v of lockstep.state.model.verdicts) {
+		const say = (v.say && (v.say[lang] || v.say.en)) || v.note || '';
+		const want = (v.name === 'safe' ? '✓ ' : '✗ ') + v.name + (say ? ' — ' + say : '');
+		const got = labels.filter(l => l.role === 'verdict' && l.seq === v.seq).map(l => l.text).join(' ');
+		if (bare(got) !== bare(want)) out.push('verdict #' + v.seq + ' drawn as ' + JSON.stringify(got) + ', whole ' + JSON.stringify(want));
+	}
+	return out.slice(0, 10);
+})()`
 
 // TestBrowserReadable walks every lesson and lab to its verdict in both
 // languages on a laptop and a phone screen and checks that the timeline
@@ -168,7 +194,7 @@ func TestBrowserReadable(t *testing.T) {
 						t.Errorf("verdict: expected %v, got %v", sc.Expect, got)
 					}
 					if cut := eval[[]string](t, ctx, cutOutcomes); len(cut) > 0 {
-						t.Errorf("reply outcomes cut at %s in English: %v", size.name, cut)
+						t.Errorf("outcomes or verdicts cut at %s in English: %v", size.name, cut)
 					}
 					if m := eval[int](t, ctx, `document.querySelectorAll('[data-testid^="move-"]').length`); m != 0 {
 						t.Errorf("at the end of the run %d moves are still offered", m)
@@ -176,10 +202,16 @@ func TestBrowserReadable(t *testing.T) {
 					do(t, ctx, "switch language", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=lang]').click()`))
 					waitFor(t, ctx, "中文", `document.documentElement.lang === 'zh-CN' && document.getElementById('timeline').dataset.lang === 'zh'`)
 					if cut := eval[[]string](t, ctx, cutOutcomes); len(cut) > 0 {
-						t.Errorf("reply outcomes cut at %s in 中文: %v", size.name, cut)
+						t.Errorf("outcomes or verdicts cut at %s in 中文: %v", size.name, cut)
 					}
 					if en := eval[[]string](t, ctx, english); len(en) > 0 {
 						t.Errorf("English in 中文 mode: %q", en)
+					}
+					if u := eval[[]string](t, ctx, `lockstep.untranslated()`); len(u) > 0 {
+						t.Errorf("server texts shown in English in 中文 mode: %q", u)
+					}
+					if no := eval[[]string](t, ctx, noChinese); len(no) > 0 {
+						t.Errorf("texts without a Chinese side: %q", no)
 					}
 					if sc.ID == "redlock-split-vote" || sc.ID == "market-watch-contention" {
 						do(t, ctx, "to the top", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))

@@ -1,67 +1,12 @@
 // draw paints rows r0..r1 of a timeline model with any painter (canvas or
-// SVG). It is a pure function of the model, a layout and the view options.
+// SVG). It is a pure function of the model, a layout (layout.js) and the
+// view options.
 
 import { spansIn } from './derive.js';
 import { PALETTE, BAD, GOOD, INK, MUTED, RULE } from './paint.js';
-import { t as tr, pick, name as nm, note as nt, fill } from './i18n.js';
-
-/** fmtTime writes virtual nanoseconds as the server does: 1.002s. With
- * digits, to that many decimals of a second (the narrow time column shows
- * 4: a run on real Redis logs microseconds; the event's own text keeps them). */
-export function fmtTime(ns, digits = 6) {
-  const neg = ns < 0;
-  const s = (Math.abs(ns) / 1e9).toFixed(digits).replace(/0+$/, '').replace(/\.$/, '');
-  return (neg ? '-' : '') + s + 's';
-}
-
-/** fmtCmd writes a command as redis-cli shows it, hiding long scripts; an
- * EVAL or EVALSHA of a script the server named shows the name (the event's
- * script field) where Redis got the body or the SHA1. */
-export function fmtCmd(args, script) {
-  if (!args) return '';
-  if (script && args.length > 1 && /^eval(sha)?$/i.test(args[0])) args = [args[0], script, ...args.slice(2)];
-  return args.map((a, i) => {
-    if (i === 1 && a.length > 40 && /^eval$/i.test(args[0])) a = '<script>';
-    if (a.length > 24 && /^[0-9a-f-]{24,}$/i.test(a)) a = a.slice(0, 8) + '…';
-    return a === '' || /[\s"']/.test(a) ? JSON.stringify(a) : a;
-  }).join(' ');
-}
-
-/** outcome sums up a reply in a few characters that are never cut: OK,
- * (nil), an integer, an error's code, a value, a list's length. cls is its
- * class: ok, nil, int, err, val. */
-export function outcome(reply, lang) {
-  if (reply == null || reply === '') return null;
-  let r = String(reply);
-  if (/^OK; QUEUED; /.test(r)) r = r.slice(r.lastIndexOf('; ') + 2); // MULTI … EXEC: EXEC's answer
-  if (/^\[.*\]$/.test(r) && !r.startsWith('["')) r = r.slice(1, -1); // EXEC's one-reply array
-  if (r === 'OK' || /^OK, \d+ row/.test(r)) return { cls: 'ok', text: 'OK' };
-  if (r === '(nil)') return { cls: 'nil', text: '(nil)' };
-  if (r === '(empty array)') return { cls: 'nil', text: '[ ]' };
-  let m = /^\(integer\) (-?\d+)$/.exec(r);
-  if (m) return { cls: 'int', text: m[1] };
-  m = /^\(error\) (.*)$/.exec(r);
-  if (m) {
-    const code = /^[A-Z][A-Z_-]{2,}\b/.exec(m[1]) || /\b[A-Z][A-Z_-]{3,}\b/.exec(m[1]);
-    if (/^connection refused/.test(m[1])) return { cls: 'err', text: nm('refused', lang) };
-    return { cls: 'err', text: code ? code[0] : (lang === 'zh' ? '错误' : 'error') };
-  }
-  if (r.startsWith('[')) {
-    const n = (r.match(/"(?:[^"\\]|\\.)*"/g) || []).length;
-    return { cls: 'val', text: '[' + fill('items', lang, { n: n + (r.endsWith(']') ? '' : '+') }) + ']' };
-  }
-  m = /^"(.*)"$/.exec(r);
-  if (m) {
-    const v = m[1];
-    return { cls: 'val', text: v.length > 12 ? '"' + v.slice(0, 8) + '…"' : '"' + v + '"' };
-  }
-  return { cls: 'val', text: r.length > 12 ? r.slice(0, 10) + '…' : r };
-}
-
-export const OUTCOME = {
-  ok: { fill: '#dff3ea', ink: '#00573f' }, nil: { fill: '#ececec', ink: '#3d3d3d' },
-  int: { fill: '#e3eefa', ink: '#004a78' }, err: { fill: '#fbe3d6', ink: '#8a3200' }, val: { fill: '#fff', ink: INK },
-};
+import { t as tr, name as nm, note as nt, fill } from './i18n.js';
+import { fmtTime, fmtCmd, outcome, OUTCOME, keyState } from './format.js';
+import { verdictText } from './layout.js';
 
 const extra = new Map();
 /** clientColor gives a client its lane colour: the palette first, then
@@ -80,35 +25,6 @@ export function clientColor(m, name) {
   return extra.get(i);
 }
 
-/** layout places the lanes: a gutter for step and time, then one lane per
- * client and per node. */
-export function layout(m, width, rowH, big) {
-  // The gutter holds "#seq" and the time side by side: wide enough for the
-  // longest number in the log, so that they never run together.
-  const small = big ? 16 : 11;
-  const last = m.rows.length ? m.rows[m.rows.length - 1].seq : 0;
-  const digits = Math.max(3, String(last).length);
-  // On a phone the time column gives its room to the lanes (the cursor
-  // and the detail panel still say the time).
-  const narrow = width < 600;
-  const gutter = Math.ceil(small * 0.62 * (digits + 1) + (narrow ? 0 : small * 0.62 * 8)) + (narrow ? 22 : 34);
-  const lanes = [...m.clients.map((n) => ({ name: n, kind: 'client', w: 1 })), ...m.nodes.map((n) => ({ name: n, kind: 'node', w: narrow ? 1.3 : 1.8 }))];
-  const total = lanes.reduce((a, l) => a + l.w, 0) || 1;
-  const unit = Math.max((width - gutter) / total, 20);
-  const x = new Map();
-  let left = gutter;
-  for (const l of lanes) {
-    l.left = left;
-    l.right = left + unit * l.w;
-    l.x = l.kind === 'node' ? left + unit * l.w * 0.3 : left + (unit * l.w) / 2;
-    left = l.right;
-    x.set(l.kind + ':' + l.name, l.x);
-    x.set(l.kind + 'R:' + l.name, l.right);
-  }
-  const font = big ? 20 : 13;
-  return { gutter, lanes, lw: unit, x, rowH, width, font, small, narrow };
-}
-
 const cx = (L, name) => L.x.get('client:' + name) ?? L.gutter;
 const nx = (L, name) => L.x.get('node:' + name) ?? L.width - 20;
 
@@ -123,28 +39,28 @@ function cross(p, x, y, s, color, w = 3) {
 }
 
 /**
- * drawRows paints rows r0..r1 with their top at top + r*rowH.
+ * drawRows paints rows r0..r1 with their top at top + L.top(r).
  * o: {lang, highlight: Set of seqs, selected: seq, cursorRow, ended}
  */
 export function drawRows(p, m, L, r0, r1, top, o) {
   const H = L.rowH;
-  const y = (r) => top + r * H + H / 2;
+  const y = (r) => top + L.top(r) + H / 2;
   const lang = o.lang;
   const last = m.rows.length - 1;
   r1 = Math.min(r1, last);
-  const yTop = top + r0 * H;
-  const yBot = top + (r1 + 1) * H;
+  const yTop = top + L.top(r0);
+  const yBot = top + L.top(r1 + 1);
 
   // Row stripes, highlighted rows, verdict bands.
   for (let r = r0; r <= r1; r++) {
     const e = m.rows[r];
     if (e.kind === 'verdict') {
-      p.rect(0, top + r * H, L.width, H, e.name === 'safe' ? '#dff3ea' : '#fbe3d6');
+      p.rect(0, top + L.top(r), L.width, L.height(r), e.name === 'safe' ? '#dff3ea' : '#fbe3d6');
     } else if (r % 2 === 1) {
-      p.rect(0, top + r * H, L.width, H, '#f7f7f7');
+      p.rect(0, top + L.top(r), L.width, H, '#f7f7f7');
     }
-    if (o.highlight && o.highlight.has(e.seq)) p.rect(0, top + r * H, L.width, H, '#fff2b3');
-    if (o.selected === e.seq) p.rect(1, top + r * H + 1, L.width - 2, H - 2, null, INK);
+    if (o.highlight && o.highlight.has(e.seq)) p.rect(0, top + L.top(r), L.width, L.height(r), '#fff2b3');
+    if (o.selected === e.seq) p.rect(1, top + L.top(r) + 1, L.width - 2, L.height(r) - 2, null, INK);
   }
   // Lanes.
   for (const l of L.lanes) {
@@ -158,7 +74,7 @@ export function drawRows(p, m, L, r0, r1, top, o) {
   // Background spans first: overlaps, critical sections, pauses, downed nodes, partitions, leases.
   for (const s of spans) {
     if (s.type === 'overlap') {
-      const a = top + s.r0 * H, b = top + (end(s) + 1) * H;
+      const a = top + L.top(s.r0), b = top + L.top(end(s) + 1);
       p.rect(0, a, L.width, b - a, 'rgba(213,94,0,0.10)');
       p.rect(2, a, 8, b - a, BAD);
       // At the far right of its first row (an "enter" mark, drawn by its
@@ -167,7 +83,7 @@ export function drawRows(p, m, L, r0, r1, top, o) {
     }
   }
   for (const s of spans) {
-    const a = top + s.r0 * H + H / 2, b = top + end(s) * H + H / 2;
+    const a = y(s.r0), b = y(end(s));
     switch (s.type) {
       case 'cs': {
         const x = cx(L, s.client), c = clientColor(m, s.client), w = Math.min(18, L.lw * 0.25);
@@ -208,14 +124,14 @@ export function drawRows(p, m, L, r0, r1, top, o) {
         p.line(x2, y(s.exec), mx, my, c, 2, [6, 3]);
         cross(p, mx, my, L.font * 0.5, BAD);
       } else if (s.r1 === undefined) {
-        p.line(x2, y(s.exec), (x1 + x2) / 2, y(last) + H / 2, c, 1.5, [2, 4]);
+        p.line(x2, y(s.exec), (x1 + x2) / 2, top + L.top(last + 1), c, 1.5, [2, 4]);
       }
     } else if (s.lost !== undefined) {
       const mx = (x1 + x2) / 2, my = y(s.lost);
       p.line(x1, y(s.send), mx, my, c, 2);
       cross(p, mx, my, L.font * 0.5, BAD);
     } else if (s.r1 === undefined) {
-      p.line(x1, y(s.send), (x1 + x2) / 2, y(last) + H / 2, c, 1.5, [2, 4]);
+      p.line(x1, y(s.send), (x1 + x2) / 2, top + L.top(last + 1), c, 1.5, [2, 4]);
     }
   }
   // One glyph and caption per row.
@@ -235,7 +151,7 @@ function drawLease(p, m, L, s, top, r1) {
   const left = [], right = [];
   for (let r = s.r0; r <= r1; r++) {
     const w = width(r);
-    const ya = top + r * H + (r === s.r0 ? H / 2 : 0), yb = top + r * H + (r === r1 ? H / 2 : H);
+    const ya = top + L.top(r) + (r === s.r0 ? H / 2 : 0), yb = top + L.top(r) + (r === r1 ? H / 2 : L.height(r));
     right.push([x0 + w, ya], [x0 + w, yb]);
     left.push([x0, ya], [x0, yb]);
   }
@@ -395,9 +311,11 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
       break;
     }
     case 'verdict': {
-      const safe = e.name === 'safe';
-      const say = pick(e.say, lang) || e.note || '';
-      p.text(L.gutter + 6, y + f * 0.35, (safe ? '✓ ' : '✗ ') + e.name + (say ? ' — ' + say : ''), { size: f, color: safe ? '#00573f' : '#8a3200', bold: true, max: L.width - L.gutter - 12, role: 'verdict', seq: e.seq });
+      // Its explanation wrapped over as many lines as it needs (the
+      // layout made the row that tall), never cut.
+      const color = e.name === 'safe' ? '#00573f' : '#8a3200';
+      const lines = L.lines(r) || [verdictText(e, lang)];
+      lines.forEach((s, i) => p.text(L.gutter + 6, y + f * 0.35 + i * L.lineH, s, { size: f, color, bold: true, max: L.width - L.gutter - 12, role: 'verdict', seq: e.seq }));
       break;
     }
   }
@@ -407,40 +325,10 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
   }
 }
 
-/** keyState writes one key's state as the timeline shows it. */
-export function keyState(k, lang, full = false) {
-  if (k.ttl === -2) return k.key + ' ' + tr('gone', lang);
-  let v = k.type === 'string' ? JSON.stringify(!full && k.value.length > 10 ? k.value.slice(0, 8) + '…' : k.value) : '{' + (full ? k.value || '' : '…') + '}';
-  if (k.owner && !full) v = k.owner;
-  return k.key + '=' + v + (k.ttl >= 0 ? ' ' + fmtTime(k.ttl * 1e6) : '');
-}
-
 function keysText(p, m, L, e, x0, y, lang) {
   if (!e.keys || !e.keys.length) return;
   const s = e.keys.map((k) => keyState(k, lang)).join(', ');
   const room = (L.x.get('nodeR:' + e.node) ?? L.width) - x0 - 4;
   if (room < 24) return;
   p.text(x0, y + L.small * 0.35, s, { size: L.small, color: MUTED, max: room, role: 'keys', seq: e.seq });
-}
-
-/** describe writes an event as a line of parts in lang, for screen readers
- * and the rows' tooltips: plain words as strings, and what is code
- * (commands, replies, key states) as {code}. */
-export function describe(e, lang) {
-  const out = ['#' + e.seq + ' ' + fmtTime(e.t) + ' · '];
-  const who = (e.client || '') + (e.thread && e.thread !== 'main' ? '/' + e.thread : '');
-  const keys = () => (e.keys && e.keys.length ? [' | ', { code: e.keys.map((k) => keyState(k, lang, true)).join(', ') }] : []);
-  switch (e.kind) {
-    case 'send': out.push(who + ' → ' + e.node + ': ', { code: fmtCmd(e.cmd, e.script) }); break;
-    case 'exec': out.push(e.node + ' ← ' + who + ': ', { code: fmtCmd(e.cmd, e.script) }, ' → ', { code: e.reply ?? '' }, ...keys()); break;
-    case 'reply': out.push(who + ' ← ' + e.node + ': ', { code: e.reply ?? '' }); break;
-    case 'verdict': out.push((e.name === 'safe' ? '✓ ' : '✗ ') + e.name + ' — ' + (pick(e.say, lang) || e.note || '')); break;
-    default: {
-      const what = e.kind === 'mark' || e.kind === 'fault' || (e.kind === 'lost' && e.name) ? nm(e.name, lang) : tr(e.kind === 'expire' ? 'expired' : e.kind, lang);
-      out.push([who, e.node].filter(Boolean).join(' · ') + ' ' + what + (e.note ? ': ' + nt(e.note, lang) : ''));
-      if (e.cmd) out.push(' ', { code: fmtCmd(e.cmd, e.script) });
-      out.push(...keys());
-    }
-  }
-  return out;
 }

@@ -1,6 +1,8 @@
 // Every UI string in English and 中文. t(key, lang) picks one; apply()
 // rewrites the elements that carry data-i18n.
 
+import { untranslated } from './messages.js';
+
 const S = {
   scenario: ['Scenario', '场景'],
   customOption: ['Your own YAML…', '自己写 YAML…'],
@@ -212,150 +214,24 @@ const NAMES = {
   partition: ['partition', '网络分区'], heal: ['heal', '分区恢复'], 'node-crash': ['node down', '节点宕机'],
   'node-restart': ['node restart', '节点重启'], 'clock-jump': ['clock jump', '时钟跳变'], skew: ['clock skew', '时钟偏移'],
   failover: ['failover', '主从切换'], 'clock-offset': ['clock offset', '时钟偏移'],
+  'not-replicated': ['not replicated', '未复制到副本'], 'release-failed': ['release failed', '释放失败'],
+  'renew-failed': ['renewal failed', '续期出错'], restart: ['restart', '重启'],
   refused: ['refused', '被拒绝'], request: ['request lost', '请求丢失'], reply: ['reply lost', '回复丢失'],
 };
 
 /** name gives a mark's or fault's name in plain words. */
 export function name(n, lang) {
   const s = NAMES[n];
-  if (!s) return n;
+  if (!s) {
+    if (lang === 'zh' && n) untranslated.add('name: ' + n);
+    return n;
+  }
   return lang === 'zh' ? s[1] : s[0];
 }
 
-// The notes the engine and the lock code write on events, as patterns with
-// their Chinese. A note no pattern knows stays as written.
-const NOTES = [
-  [/^TTL ran out; (\S+)'s lock is gone$/, 'TTL 到期，$1 的锁没了'],
-  [/^TTL ran out$/, 'TTL 到期'],
-  [/^cleanup job deleted the rows older than (\S+) \(created_ms < (\d+)\): (\d+) row\(s\); (\S+)'s lock is gone$/, '清理任务删除了早于 $1 的行（created_ms < $2）：$3 行；$4 的锁没了'],
-  [/^cleanup job deleted the rows older than (\S+) \(created_ms < (\d+)\): (\d+) row\(s\)$/, '清理任务删除了早于 $1 的行（created_ms < $2）：$3 行'],
-  [/^(\S+)'s clock jumps by (\S+)$/, '$1 的时钟跳了 $2'],
-  [/^(\S+) crashed$/, '$1 崩溃了'],
-  [/^(\S+) dies before replicating (.+) \(lost\); replica is promoted: clients asking for (\S+) now reach (\S+)$/, '$1 在把 $2 复制出去之前死了（丢失）；副本被提升：访问 $3 的客户端现在连到 $4'],
-  [/^(\S+) dies with every write replicated; replica is promoted: clients asking for (\S+) now reach (\S+)$/, '$1 死了，所有写入都已复制；副本被提升：访问 $2 的客户端现在连到 $3'],
-  [/^(\S+) is down$/, '$1 宕机了'],
-  [/^(\S+) is back, empty \(no persistence\)$/, '$1 恢复了，但数据是空的（没有持久化）'],
-  [/^(\S+) is back(.*)$/, '$1 恢复了$2'],
-  [/^(\S+) is cut off from (\S+)$/, '$1 与 $2 之间的网络断开'],
-  [/^(\S+) stops the world for (\S+)$/, '$1 停顿（stop-the-world）$2'],
-  [/^(\S+) runs again$/, '$1 恢复运行'],
-  [/^replica of (\S+) \(lag (\S+)\): full sync$/, '$1 的副本（延迟 $2）：全量同步'],
-  [/^the request never reached (\S+)$/, '请求没有到达 $1'],
-  [/^the reply never reached (\S+)$/, '回复没有到达 $1'],
-  [/^hold (\d+) of (\d+)$/, '重入计数 $1 / $2'],
-  [/^hold (\d+) of (\d+) given back$/, '归还一层（$1 / $2）'],
-  [/^stock (\S+) -> (\S+)$/, '库存 $1 → $2'],
-  [/^request (\S+) runs on pool thread (\S+)$/, '请求 $1 在线程池线程 $2 上运行'],
-  [/^nothing listed$/, '没有上架的商品'],
-  [/^the lock's timestamp (\S+) has passed by this client's clock$/, '按这个客户端的时钟，锁的时间戳 $1 已经过了'],
-  [/^the request ends without releasing: the unlock is left to a later callback$/, '请求结束时没有释放锁：解锁留给之后的回调'],
-  [/^local mutex$/, '本地互斥锁'],
-  [/^local mutex is held by (\S+)$/, '本地互斥锁被 $1 持有'],
-  [/^(\S+) was already sold$/, '$1 已经被卖掉了'],
-  [/^(\d+)\/(\d+) in (\S+), need (\d+): releasing on every master$/, '$3 内拿到 $1/$2 票，需要 $4 票：在每个主节点上释放'],
-  [/^(\d+)\/(\d+) in (\S+), validity (\S+) = ttl (\S+) - elapsed (\S+) - drift (\S+): no time left, releasing on every master$/, '$3 内拿到 $1/$2 票，有效期 $4 = TTL $5 − 耗时 $6 − 漂移 $7：没有剩余时间，在每个主节点上释放'],
-  [/^(\d+)\/(\d+) in (\S+), validity (\S+) = ttl (\S+) - elapsed (\S+) - drift (\S+)$/, '$3 内拿到 $1/$2 票，有效期 $4 = TTL $5 − 耗时 $6 − 漂移 $7'],
-  [/^asks again for the lock it holds \(hold (\d+) of (\d+)\)$/, '再次请求自己已持有的锁（重入计数 $1 / $2）'],
-  [/^the lock was no longer ours; left it alone$/, '锁已经不是我们的了；不去动它'],
-  [/^the lock is no longer ours: the watchdog stops$/, '锁已经不是我们的了：看门狗停止'],
-  [/^expire (\S+)$/, '续期到 $1'],
-  [/^the lock has no TTL: its holder died before EXPIRE; setting it$/, '锁没有 TTL：持有者在 EXPIRE 之前就死了；现在补上'],
-  [/^WAIT: (\d+) of (\d+) replicas have the lock$/, 'WAIT：$2 个副本中有 $1 个拿到了锁'],
-  [/^WAIT blocks: (\S+) has applied (\d+) of the (\d+) writes shipped$/, 'WAIT 阻塞：$1 只应用了已发送的 $3 个写入中的 $2 个'],
-  [/^(\S+) died while the WAIT was blocked$/, '$1 在 WAIT 阻塞期间死了'],
-  [/^EXEC answered nil: a watched key changed \(retry (\d+)\)$/, 'EXEC 返回 nil：被监视的键变了（第 $1 次重试）'],
-  [/^no stock left$/, '没有库存了'],
-  [/^fencing token (\S+)$/, 'fencing 令牌 $1'],
-  [/^the storage refused fencing token (\S+)$/, '存储拒绝了 fencing 令牌 $1'],
-  [/^the storage accepted fencing token (\S+)$/, '存储接受了 fencing 令牌 $1'],
-  [/^the storage accepted the write$/, '存储接受了写入'],
-  [/^rejected: (.+) \(the highest token seen is (\d+)\)$/, '被拒绝：$1（见过的最大令牌是 $2）'],
-  [/^not applied: (.+)$/, '未执行：$1'],
-  [/^new connection: (.+)$/, '新连接：$1'],
-];
-
-// The scenario checker's problems (internal/scenario), as patterns with
-// their Chinese; a problem no pattern knows stays as written.
-const PROBLEMS = [
-  [/^unknown field "([^"]+)" — did you mean "([^"]+)"\?$/, '未知字段 "$1"——你是想写 "$2" 吗？'],
-  [/^unknown field "([^"]+)" in (\S+) \(fields: (.+)\)$/, '$2 中没有字段 "$1"（可用字段：$3）'],
-  [/^unknown parameter "([^"]+)" for algorithm (\S+) — did you mean "([^"]+)"\?$/, '算法 $2 没有参数 "$1"——你是想写 "$3" 吗？'],
-  [/^unknown parameter "([^"]+)" for algorithm (\S+) \(parameters: (.+)\)$/, '算法 $2 没有参数 "$1"（可用参数：$3）'],
-  [/^unknown (\S+) "([^"]+)" — did you mean "([^"]+)"\?$/, '未知的 $1 "$2"——你是想写 "$3" 吗？'],
-  [/^unknown (\S+) "([^"]+)" \(known: (.+)\)$/, '未知的 $1 "$2"（已知：$3）'],
-  [/^no (\S+) "([^"]+)" in this scenario — did you mean "([^"]+)"\?$/, '这个场景里没有 $1 "$2"——你是想写 "$3" 吗？'],
-  [/^no (\S+) "([^"]+)" in this scenario \((.+)\)$/, '这个场景里没有 $1 "$2"（$3）'],
-  [/^(field|key) "([^"]+)" is set twice \(first at line (\d+)\)$/, '"$2" 写了两次（第一次在第 $3 行）'],
-  [/^verdict "([^"]+)" is listed twice$/, '结论 "$1" 列了两次'],
-  [/^safe means no violation at all: it cannot be listed with other verdicts$/, 'safe 表示没有任何违规：不能和其他结论一起列出'],
-  [/^node "([^"]+)" cannot be a replica of itself$/, '节点 "$1" 不能是自己的副本'],
-  [/^merge keys \(<<\) are not allowed: write the fields out$/, '不允许合并键（<<）：请把字段逐个写出'],
-  [/^algorithm (\S+) takes no parameters, got "([^"]+)"$/, '算法 $1 不接受参数，却写了 "$2"'],
-  [/^a schedule entry happens at a step: it takes step:, not at: or on:$/, 'schedule 的条目发生在某一步：用 step:，不要用 at: 或 on:'],
-  [/^a fault needs at: \(a time\) or on: \(an event\)$/, '故障需要 at:（时间）或 on:（事件）'],
-  [/^(.+) needs a node:$/, '$1 需要 node:'],
-  [/^(.+) needs a client:$/, '$1 需要 client:'],
-  [/^(.+): a duration cannot be negative here, got (.+)$/, '$1：这里的时长不能为负，却写了 $2'],
-  [/^(.+): (.+) is longer than the limit of (.+)$/, '$1：$2 超过了上限 $3'],
-  [/^(.+): want (.+), got (.+)$/, '$1：应为 $2，实际是 $3'],
-  [/^bad duration "([^"]+)" \(write e\.g\. 3s, 150ms or 1m\)$/, '时长 "$1" 写错了（请写成 3s、150ms 或 1m 这样）'],
-  [/^the file is (\S+) KiB; the limit is 64 KiB$/, '文件有 $1 KiB，上限是 64 KiB'],
-];
-
-/** problem gives a scenario file's problem in lang. */
-export function problem(text, lang) {
-  if (!text || lang !== 'zh') return text || '';
-  for (const [re, zh] of PROBLEMS) if (re.test(text)) return text.replace(re, zh);
-  return text;
-}
-
-/** note gives an event's note in lang. */
-export function note(text, lang) {
-  if (!text || lang !== 'zh') return text || '';
-  for (const [re, zh] of NOTES) if (re.test(text)) return text.replace(re, zh);
-  return text;
-}
-
-// The server's errors: a code and its arguments, rendered here.
-const ERRORS = {
-  'bad-message': ['bad message: {detail}', '消息有误：{detail}'],
-  'unknown-op': ['unknown op {op} (see docs/protocol.md)', '未知操作 {op}（见 docs/protocol.md）'],
-  'no-scenario': ['no scenario loaded: send load first', '还没有载入场景：请先 load'],
-  'no-builtin': ['no built-in scenario {id}', '没有内置场景 {id}'],
-  'no-file-scenario': ['the file has no scenario {id}', '文件里没有场景 {id}'],
-  'empty-file': ['the file holds no scenario', '文件里没有场景'],
-  'load-what': ['load: give a scenario id or yaml', 'load：请给出场景 id 或 YAML'],
-  'no-move': ['{client} has no move to make now', '{client} 现在没有可走的一步'],
-  'which-client': ['step-client: which client? (client is empty)', 'step-client：哪个客户端？（client 为空）'],
-  'step-cap': ['the session reached its cap of {max} steps', '会话已达到 {max} 步的上限'],
-  'n-cap': ['step: n {n} is over the cap of {max} steps', 'step：n = {n} 超过了 {max} 步的上限'],
-  'speed-cap': ['play: speed {speed} is over the cap of {max} steps per second', 'play：速度 {speed} 超过每秒 {max} 步的上限'],
-  'seek-missing': ['seek: step is missing', 'seek：缺少 step'],
-  'fault-missing': ['inject: fault is missing', 'inject：缺少 fault'],
-  'run-over': ['the run is over: step back to inject a fault', '运行已经结束：请先后退再注入故障'],
-  'other-tab': ['this tab no longer drives the session', '本标签页已不再控制这个会话'],
-  'bad-fault': ['this fault does not apply here: {detail}', '这个故障在这里不适用：{detail}'],
-  'yaml': ['the scenario file has errors: {detail}', '场景文件有错误：{detail}'],
-  'too-big': ['the message is over the size limit', '消息超过了大小上限'],
-  'clients-cap': ['scenario {id} has {n} clients, over the cap of {max}', '场景 {id} 有 {n} 个客户端，超过了 {max} 个的上限'],
-  'nodes-cap': ['scenario {id} has {n} nodes, over the cap of {max}', '场景 {id} 有 {n} 个节点，超过了 {max} 个的上限'],
-  'horizon-cap': ['scenario {id} has a horizon of {h}, over the cap of {max}', '场景 {id} 的观察时长是 {h}，超过了 {max} 的上限'],
-  'session-busy': ['the session is busy or gone: reload the page', '会话正忙或已不存在：请刷新页面'],
-  'hello-first': ['send hello first (see docs/protocol.md)', '请先发送 hello（见 docs/protocol.md）'],
-  'shutting-down': ['the server is shutting down', '服务器正在关闭'],
-  'sessions-cap': ['too many sessions (the cap is {max}): try again later', '会话太多（上限 {max} 个）：请稍后再试'],
-  'busy': ['busy: too many requests in flight, try again', '太忙了：进行中的请求太多，请稍后再试'],
-};
-
-/** serverError renders an error message from the server: its code and
- * arguments when it has them, else its text. */
-export function serverError(m, lang) {
-  const s = m.code && ERRORS[m.code];
-  if (!s) return m.error || '';
-  let out = lang === 'zh' ? s[1] : s[0];
-  for (const [k, v] of Object.entries(m.args || {})) out = out.split('{' + k + '}').join(String(v));
-  return out;
-}
+// What the server writes in English (event notes, the checker's problems,
+// refused faults, error codes) is said in Chinese by messages.js.
+export { note, problem, serverError, refusal, untranslated } from './messages.js';
 
 /** fill replaces {name} in a catalogue string with values. */
 export function fill(key, lang, vals = {}) {

@@ -2,7 +2,8 @@
 // keys, the scheduler's choice of client, the fault targets.
 
 import { t, pick, fill, name as nm, note as nt } from './i18n.js';
-import { fmtTime, clientColor, outcome, OUTCOME } from './draw.js';
+import { clientColor } from './draw.js';
+import { fmtTime, outcome, OUTCOME } from './format.js';
 
 const el = (tag, props = {}, ...kids) => {
   const e = document.createElement(tag);

@@ -1,7 +1,44 @@
 // Share links and downloads. A link carries the whole view in its hash
 // (#run=base64url(JSON)): the scenario (an id, or the YAML text of a custom
 // one), the seed, the recorded actions and the cursor. The server replays
-// it; the same inputs give the same log, so the view is the same.
+// it; the same inputs give the same log, so the view is the same. Exports
+// (SVG, PNG, the event log, the run as YAML) carry a caption and a name
+// that says which view they show.
+
+import { state } from './store.js';
+import { t, fill, pick } from './i18n.js';
+import { toast } from './toast.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** initShare wires the share and export panel: tl draws the exports, link
+ * asks the server for the run as YAML. */
+export function initShare(link, tl) {
+  $('share-link').onclick = (ev) => {
+    ev.preventDefault();
+    const url = shareURL();
+    $('share-link').href = url;
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(url).then(() => toast(t('linkCopied', state.lang)), () => toast(t('linkShown', state.lang)));
+    } else toast(t('linkShown', state.lang));
+  };
+  $('export-svg').onclick = () => download(fileBase() + '.svg', tl.svg(caption()), 'image/svg+xml');
+  $('export-png').onclick = async () => download(fileBase() + '.png', await tl.png(caption()), 'image/png');
+  $('export-json').onclick = () => {
+    const s = state.snap || {};
+    const doc = { protocol: 1, scenario: s.scenario, seed: s.seed, step: s.step, actions: s.actions, verdicts: s.verdicts, events: state.model.events };
+    download(fileBase() + '.json', JSON.stringify(doc, null, 1), 'application/json');
+  };
+  $('save-yaml').onclick = () => link.send('export-yaml');
+}
+
+/** caption is the line exports carry: lesson, seed, step and verdict. */
+function caption() {
+  const s = state.snap;
+  if (!s) return 'Lockstep';
+  const v = state.model.verdicts.length ? [...new Set(state.model.verdicts.map((x) => x.name))].join(', ') : t('noVerdictYet', state.lang);
+  return fill('caption', state.lang, { title: pick(s.title, state.lang) || s.scenario, seed: s.seed, step: s.step, verdict: v });
+}
 
 /** encodeRun makes the hash for a view. */
 export function encodeRun(run) {
@@ -37,4 +74,29 @@ export function download(name, data, type) {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+/** shareURL is the link to the current view. */
+export function shareURL() {
+  const s = state.snap;
+  if (!s) return location.href;
+  const run = { seed: s.seed, a: s.actions, c: s.step };
+  if (s.custom) run.y = state.customYAML; else run.s = s.scenario;
+  return location.origin + location.pathname + encodeRun(run);
+}
+
+/** fileBase names an export by scenario, seed, step and (after a hand
+ * move or a fault) a hash of the actions, so that a second save of
+ * another view does not overwrite the first. */
+export function fileBase() {
+  const s = state.snap;
+  if (!s) return 'lockstep';
+  return s.scenario + '-seed' + s.seed + '-step' + s.step + (s.actions.length ? '-' + hash(JSON.stringify(s.actions)) : '');
+}
+
+/** hash is a short FNV-1a hash of s in base 36. */
+function hash(s) {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(36);
 }

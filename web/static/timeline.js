@@ -4,7 +4,9 @@
 // lane headers (a client's header lets it make its next move).
 
 import { CanvasPainter, SvgPainter } from './paint.js';
-import { layout, drawRows, describe } from './draw.js';
+import { drawRows, clientColor as clientColorOf } from './draw.js';
+import { layout } from './layout.js';
+import { describe } from './format.js';
 import { t as tr, fill } from './i18n.js';
 
 export const FONT = 'system-ui, "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif';
@@ -44,6 +46,26 @@ export class Timeline {
 
   rowH() { return this.state && this.state.presenter ? 40 : 28; }
 
+  /** layoutAt lays the log out at width w in the page's language, with
+   * this canvas measuring the verdicts' text (kept until the log, the
+   * width, the language or the row height change). */
+  layoutAt(w) {
+    const st = this.state, m = st.model, H = this.rowH();
+    const key = st.gen + '|' + m.rows.length + '|' + m.verdicts.length + '|' + w + '|' + H + '|' + st.lang;
+    if (this.L && this.layoutKey === key) return this.L;
+    const measure = this.measurer || (this.measurer = new CanvasPainter(document.createElement('canvas').getContext('2d'), FONT));
+    this.L = layout(m, w, H, st.presenter, (s, size, bold) => measure.measure(s, size, bold), st.lang);
+    this.layoutKey = key;
+    return this.L;
+  }
+
+  /** rowTop is the top of row r in the scroller (rows are not all one
+   * height: a verdict's is as tall as its wrapped text). */
+  rowTop(r) { return this.state ? this.layoutAt(this.scroll.clientWidth).top(r) : r * this.rowH(); }
+
+  /** rowHeight is the height of row r. */
+  rowHeight(r) { return this.state ? this.layoutAt(this.scroll.clientWidth).height(r) : this.rowH(); }
+
   /** set takes a new state and schedules a redraw. */
   set(state) {
     this.state = state;
@@ -80,14 +102,13 @@ export class Timeline {
    * following until the next new row (or for good if the user then
    * scrolls away). */
   scrollToRow(r) {
-    const H = this.rowH();
     this.setFollow(false);
-    this.scroll.scrollTop = Math.max(0, r * H - this.scroll.clientHeight / 2);
+    this.scroll.scrollTop = Math.max(0, this.rowTop(r) - this.scroll.clientHeight / 2);
   }
 
   /** reveal scrolls just enough to show a row. */
   reveal(r) {
-    const H = this.rowH(), top = r * H, h = this.scroll.clientHeight;
+    const H = this.rowHeight(r), top = this.rowTop(r), h = this.scroll.clientHeight;
     if (top < this.scroll.scrollTop) { this.setFollow(false); this.scroll.scrollTop = top; }
     else if (top + H > this.scroll.scrollTop + h) { this.scroll.scrollTop = top + H - h; }
   }
@@ -98,7 +119,8 @@ export class Timeline {
     const t0 = performance.now();
     const m = st.model;
     const H = this.rowH();
-    const total = m.rows.length * H + H * 2;
+    const L = this.layoutAt(this.scroll.clientWidth);
+    const total = L.total + H * 2;
     if (this.spacer.style.height !== total + 'px') this.spacer.style.height = total + 'px';
     if (m.rows.length > this.rows && !this.away) this.setFollow(true);
     this.rows = m.rows.length;
@@ -115,15 +137,14 @@ export class Timeline {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, w, h);
-    const L = layout(m, w, H, st.presenter);
     const top = this.scroll.scrollTop;
-    const r0 = Math.max(0, Math.floor(top / H) - 1);
-    const r1 = Math.min(m.rows.length - 1, Math.ceil((top + h) / H) + 1);
+    const r0 = Math.max(0, L.rowAt(top) - 1);
+    const r1 = Math.min(m.rows.length - 1, L.rowAt(top + h) + 1);
     const opts = this.options();
     this.drawn = [];
     if (m.rows.length) drawRows(new CanvasPainter(ctx, FONT, this.drawn), m, L, r0, r1, -top, opts);
-    this.drawNow(ctx, L, m.rows.length * H - top, w);
-    this.window(r0, r1, H);
+    this.drawNow(ctx, L, L.total - top, w);
+    this.window(r0, r1, L);
     this.header(L);
     this.lastDraw = performance.now() - t0;
     this.root.dataset.rows = String(m.rows.length);
@@ -152,7 +173,7 @@ export class Timeline {
   }
 
   /** window keeps one <li> per visible event, placed over its row. */
-  window(r0, r1, H) {
+  window(r0, r1, L) {
     const m = this.state.model;
     const want = new Map();
     for (let r = r0; r <= r1 && r < m.rows.length; r++) want.set(m.rows[r].seq, r);
@@ -170,8 +191,8 @@ export class Timeline {
       li.dataset.kind = e.kind;
       li.dataset.gen = this.state.gen + this.state.lang;
       if (e.name) li.dataset.name = e.name;
-      li.style.top = r * H + 'px';
-      li.style.height = H + 'px';
+      li.style.top = L.top(r) + 'px';
+      li.style.height = L.height(r) + 'px';
       const parts = describe(e, this.state.lang);
       li.title = parts.map((x) => (typeof x === 'string' ? x : x.code)).join('') +
         // and a named script's SHA1 or body, as Redis got it
@@ -225,11 +246,11 @@ export class Timeline {
    * painter and returns every label written (role, seq, text, cut). */
   audit() {
     const st = this.state, m = st.model;
-    const H = this.rowH(), w = this.scroll.clientWidth;
-    const L = layout(m, w, H, st.presenter);
+    const w = this.scroll.clientWidth;
+    const L = this.layoutAt(w);
     const rec = [];
     const measure = document.createElement('canvas').getContext('2d');
-    const p = new SvgPainter(w, m.rows.length * H, FONT, measure, rec);
+    const p = new SvgPainter(w, L.total, FONT, measure, rec);
     if (m.rows.length) drawRows(p, m, L, 0, m.rows.length - 1, 0, this.options());
     // A label drawn past the canvas's edges is cut as surely as one with an ellipsis.
     for (const l of rec) if (l.left < -0.5 || l.right > w + 0.5) l.cut = true;
@@ -243,10 +264,11 @@ export class Timeline {
     const H = 28, w = Math.max(this.scroll.clientWidth, 900);
     const rows = Math.min(m.rows.length, maxRows);
     const cap = 34, head = cap + 36;
-    const p = mk(w, head + rows * H + 10);
+    const measure = new CanvasPainter(document.createElement('canvas').getContext('2d'), FONT);
+    const L = layout(m, w, H, false, (s, size, bold) => measure.measure(s, size, bold), st.lang);
+    const p = mk(w, head + L.top(rows) + 10);
     p.rect(0, 0, w, cap, '#f6f6f4');
     p.text(12, 22, caption, { size: 15, bold: true, max: w - 24 });
-    const L = layout(m, w, H, false);
     for (const l of L.lanes) p.text(l.x, cap + 24, (l.kind === 'client' ? '● ' : '■ ') + l.name, { size: 15, bold: true, align: 'center', color: l.kind === 'client' ? clientColorOf(m, l.name) : '#1b1b1b' });
     if (rows) drawRows(p, m, L, 0, rows - 1, head, { ...this.options(), selected: null });
     return p;
@@ -276,4 +298,3 @@ export class Timeline {
   }
 }
 
-import { clientColor as clientColorOf } from './draw.js';

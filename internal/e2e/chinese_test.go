@@ -1,0 +1,219 @@
+package e2e
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/server"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// corpus is what the server really says in English that the page must
+// say in 中文: the notes the engine, the locks and the lessons write on
+// events, the names of marks and faults, the problems the scenario
+// checker finds, and the reasons a fault is refused.
+type corpus struct {
+	Notes    []string `json:"notes"`
+	Names    []string `json:"names"`
+	Problems []string `json:"problems"`
+	Refusals []string `json:"refusals"`
+}
+
+// said collects distinct texts.
+type said map[string]bool
+
+func (s said) add(x string) {
+	if x != "" {
+		s[x] = true
+	}
+}
+
+func (s said) list() []string {
+	out := make([]string, 0, len(s))
+	for x := range s {
+		out = append(out, x)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// userFaults are the faults a user can inject (the page's fault menu and a
+// scenario file's faults:), aimed at the first client and the first node.
+func userFaults(sc *scenario.Scenario) []scenario.Fault {
+	client := ""
+	if len(sc.Clients) > 0 {
+		client = sc.Clients[0].Name
+	}
+	node := lesson.NodeNames(sc)[0]
+	d := func(s string) scenario.Duration {
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			panic(err)
+		}
+		return scenario.Duration(v)
+	}
+	return []scenario.Fault{
+		{Do: "crash", Client: client},
+		{Do: "restart", Client: client},
+		{Do: "pause", Client: client, For: d("1s")},
+		{Do: "drop-request", Client: client},
+		{Do: "drop-reply", Client: client},
+		{Do: "skew", Client: client, By: d("2s")},
+		{Do: "partition", Node: node, For: d("2s")},
+		{Do: "heal", Node: node},
+		{Do: "node-crash", Node: node},
+		{Do: "node-crash", Node: node, KeepData: true, For: d("1s")},
+		{Do: "node-restart", Node: node},
+		{Do: "clock-jump", Node: node, By: d("5s")},
+		{Do: "failover", Node: node},
+	}
+}
+
+// collect runs every lesson and lab to its end, and again with each user
+// fault injected at a few moments, and gathers what the server says.
+func collect(t *testing.T) corpus {
+	t.Helper()
+	notes, names, problems, refusals := said{}, said{}, said{}, said{}
+	all := append([]scenario.Scenario(nil), catalog(t).Scenarios...)
+	all = append(all, labs(t).Scenarios...)
+	gather := func(s *lesson.Session) {
+		for _, e := range s.Log() {
+			if e.Kind == sim.KindSay || e.Kind == sim.KindVerdict {
+				continue
+			}
+			notes.add(e.Note)
+			if e.Kind == sim.KindMark || e.Kind == sim.KindFault || e.Kind == sim.KindLost {
+				names.add(e.Name)
+			}
+		}
+	}
+	for i := range all {
+		sc := &all[i]
+		s, err := lesson.NewSession(sc, 1)
+		if err != nil {
+			t.Fatalf("%s: %v", sc.ID, err)
+		}
+		if err := s.RunToEnd(); err != nil {
+			t.Fatalf("%s: %v", sc.ID, err)
+		}
+		gather(s)
+		s.Close()
+		for _, at := range []int{2, 9, 30} {
+			for _, f := range userFaults(sc) {
+				s, err := lesson.NewSession(sc, 1)
+				if err != nil {
+					t.Fatalf("%s: %v", sc.ID, err)
+				}
+				if err := s.Seek(at); err == nil && !s.Run().World.Ended() {
+					if err := s.Inject(f); err != nil {
+						if !errors.Is(err, sim.ErrBadFault) {
+							t.Fatalf("%s: inject %s at step %d: %v", sc.ID, f.Do, at, err)
+						}
+						refusals.add(err.Error())
+					} else if err := s.RunToEnd(); err != nil {
+						t.Fatalf("%s: %s at step %d, to the end: %v", sc.ID, f.Do, at, err)
+					}
+				}
+				gather(s)
+				s.Close()
+			}
+		}
+	}
+	// The checker's problems: every one its tests find in their bad files.
+	goldens, err := filepath.Glob(filepath.Join("..", "scenario", "testdata", "bad", "*.golden"))
+	if err != nil || len(goldens) == 0 {
+		t.Fatalf("the scenario checker's bad files: %v (%d found)", err, len(goldens))
+	}
+	at := regexp.MustCompile(`^\S+?:\d+:\d+: `)
+	for _, g := range goldens {
+		b, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if at.MatchString(l) {
+				problems.add(at.ReplaceAllString(l, ""))
+			}
+		}
+	}
+	return corpus{Notes: notes.list(), Names: names.list(), Problems: problems.list(), Refusals: refusals.list()}
+}
+
+// leftEnglish is a JS function: the English left in zh, a text shown in
+// 中文 that came from x: a phrase of two English words outside quotes, or
+// x unchanged while it has an English word (an identifier, a command, a
+// number or a name alone is fine).
+const leftEnglish = `(zh, x) => {
+	const s = zh.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+	const out = [];
+	const m = /\b[A-Za-z]?[a-z]{2,}[ '’]+[a-z]{3,}\b/.exec(s);
+	if (m) out.push(m[0]);
+	if (zh === x && /(^|[\s(])[a-z]{3,}([\s),:;]|$)/.test(s) && !/^[\w.:\/-]+$/.test(x)) out.push('unchanged');
+	return out;
+}`
+
+// untranslated is a JS function of the catalogue module and a corpus: the
+// texts that come out of it in 中文 with English left outside code and
+// identifiers.
+const untranslated = `async (c) => {
+	const m = await import('/static/i18n.js');
+	const left = ` + leftEnglish + `;
+	const out = [];
+	const check = (what, x, zh) => { const l = left(zh, x); if (l.length) out.push(what + ': ' + x + ' => ' + zh + ' (' + l.join(', ') + ')'); };
+	for (const x of c.notes) check('note', x, m.note(x, 'zh'));
+	for (const x of c.names) if (m.name(x, 'zh') === x) out.push('name: ' + x + ' has no Chinese');
+	for (const x of c.problems) check('problem', x, m.problem(x, 'zh'));
+	for (const x of c.refusals) check('refusal', x, m.serverError({ code: 'bad-fault', args: { detail: x } }, 'zh'));
+	return out;
+}`
+
+// TestBrowserChinese checks the page's catalogue (web/static/i18n.js)
+// against what the server really says: every note written on an event of
+// every lesson and lab run to its end and with each fault a user can
+// inject, every mark's and fault's name, every problem the scenario
+// checker's tests find, every reason a fault is refused. In 中文 none
+// may keep English outside code and identifiers.
+func TestBrowserChinese(t *testing.T) {
+	chromium(t)
+	c := collect(t)
+	t.Logf("%d notes, %d names, %d problems, %d refusals", len(c.Notes), len(c.Names), len(c.Problems), len(c.Refusals))
+	if len(c.Notes) < 50 || len(c.Problems) < 30 || len(c.Refusals) < 3 {
+		t.Fatalf("the corpus is too small to say anything: %d notes, %d problems, %d refusals", len(c.Notes), len(c.Problems), len(c.Refusals))
+	}
+	url := startServer(t, server.Options{})
+	ctx := tab(t, startBrowser(t), true)
+	open(t, ctx, url)
+	arg, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string]("("+untranslated+")("+string(arg)+")", chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bad {
+		t.Errorf("English left in 中文: %s", b)
+	}
+	// On the page: a refused fault's error, said in 中文 with its reason.
+	load(t, ctx, "no-lock-oversell")
+	click(t, ctx, "lang")
+	waitFor(t, ctx, "中文", `document.getElementById('timeline').dataset.lang === 'zh'`)
+	do(t, ctx, "fail over a node without a replica", chromedp.Evaluate[chromedp.Void](`lockstep.link.send('inject', {fault: {do: 'failover', node: lockstep.state.snap.nodes[0].name}})`))
+	waitFor(t, ctx, "the error", `!!document.querySelector('[data-testid=error]')`)
+	got := text(t, ctx, "error")
+	if want := "没有可以提升的副本"; !strings.Contains(got, want) || strings.Contains(got, "replica") {
+		t.Errorf("a refused fault in 中文: expected its reason %q and no English, got %q", want, got)
+	}
+	shot(t, ctx, artifacts(t), "refused-fault-zh")
+}

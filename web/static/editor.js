@@ -1,0 +1,149 @@
+// The scenario editor: a textarea with a line gutter that the server's
+// checker marks as you type, a list of problems (a click selects the
+// line), Run, file upload, and a flag on an expect: the run contradicts.
+
+import { state, verdictsOf } from './store.js';
+import { t, fill, problem } from './i18n.js';
+
+const $ = (id) => document.getElementById(id);
+
+// A text over the file limit is refused here, not sent: the socket takes
+// messages of at most 64 KiB.
+const MAX_YAML = 64 * 1024;
+
+let link = null;
+let wantText = false; // the editor asked the server for the current scenario's YAML
+let checkTimer = 0;
+let shownIn = ''; // the language the problems were listed in ('' before the first list)
+
+/** initEditor wires the editor to the server link; onRun is called before
+ * an edited scenario is loaded (the timeline starts a new view). */
+export function initEditor(l, onRun) {
+  link = l;
+  $('editor-panel').addEventListener('toggle', () => { if ($('editor-panel').open) openEditor(); });
+  $('editor').addEventListener('input', () => {
+    gutter();
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(check, 400);
+  });
+  $('editor').addEventListener('scroll', () => { $('editor-gutter').scrollTop = $('editor').scrollTop; });
+  $('editor-check').onclick = check;
+  $('editor-run').onclick = () => {
+    state.customYAML = $('editor').value;
+    onRun();
+    state.errors = [];
+    renderErrors();
+    link.send('load', { yaml: state.customYAML });
+  };
+  $('upload-yaml').onchange = async () => {
+    const f = $('upload-yaml').files[0];
+    if (!f) return;
+    const text = await f.text();
+    $('editor').value = text;
+    gutter();
+    state.customYAML = text;
+    link.send('load', { yaml: text });
+    $('upload-yaml').value = '';
+  };
+}
+
+/** openEditor opens the panel holding the current scenario's text (the
+ * user's own, or the built-in one's YAML from the server). */
+export function openEditor() {
+  $('editor-panel').open = true;
+  if ($('editor').value) return;
+  if (state.customYAML) { $('editor').value = state.customYAML; gutter(); } else { wantText = true; link.send('export-yaml'); }
+}
+
+/** takeYAML fills the editor with a scenario's YAML if it asked for it;
+ * false when it did not (the YAML is a download). */
+export function takeYAML(text) {
+  if (!wantText) return false;
+  wantText = false;
+  if (!$('editor').value) $('editor').value = text;
+  gutter();
+  return true;
+}
+
+/** setProblems shows the checker's problems (messages from the server). */
+export function setProblems(errors) {
+  state.errors = errors || [];
+  renderErrors();
+}
+
+function check() {
+  clearTimeout(checkTimer);
+  const text = $('editor').value;
+  const size = new TextEncoder().encode(text).length;
+  if (size > MAX_YAML) {
+    state.errors = [{ line: 1, col: 1, tooBig: (size / 1024).toFixed(1) }];
+    renderErrors();
+    return;
+  }
+  link.send('check', { yaml: text });
+}
+
+/** checkExpect flags, in the editor, an expect: that the ended run contradicts. */
+export function checkExpect() {
+  const s = state.snap;
+  if (!s.expect || !s.expect.length) return;
+  if (verdictsOf(s.verdicts) === verdictsOf(s.expect)) return;
+  const lines = (state.customYAML || $('editor').value).split('\n');
+  let line = 0;
+  // The expect: of the scenario that ran: the first one after its id.
+  const at = lines.findIndex((l) => new RegExp('id:\\s*["\']?' + s.scenario.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '\\b').test(l));
+  for (let i = Math.max(at, 0); i < lines.length; i++) if (/^\s*expect\s*:/.test(lines[i])) { line = i + 1; break; }
+  state.errors = [{ line, col: 1, expect: true }];
+  renderErrors();
+}
+
+/** renderErrors lists the problems in the page's language and marks their lines. */
+export function renderErrors() {
+  const ul = $('editor-errors');
+  ul.textContent = '';
+  shownIn = state.lang;
+  if (!state.errors.length) {
+    const li = document.createElement('li');
+    li.className = 'ok';
+    li.textContent = t('errorsNone', state.lang);
+    ul.append(li);
+  }
+  for (const e of state.errors) {
+    const li = document.createElement('li');
+    const where = e.line ? `${t('line', state.lang)} ${e.line}${e.col ? ':' + e.col : ''} — ` : '';
+    li.textContent = where + message(e);
+    li.dataset.line = String(e.line || 0);
+    li.addEventListener('click', () => selectLine(e.line));
+    ul.append(li);
+  }
+  gutter();
+}
+
+/** relabelErrors lists the problems again after a language change. */
+export function relabelErrors() {
+  if (shownIn && shownIn !== state.lang) renderErrors();
+}
+
+function message(e) {
+  if (e.expect) return fill('expectContradicted', state.lang, { want: verdictsOf(state.snap.expect), got: verdictsOf(state.snap.verdicts) });
+  if (e.tooBig) return fill('tooBig', state.lang, { n: e.tooBig });
+  return problem(e.msg, state.lang);
+}
+
+/** gutter numbers the editor's lines and marks those with a problem. */
+function gutter() {
+  const bad = new Set(state.errors.map((e) => e.line));
+  const n = $('editor').value.split('\n').length;
+  const out = [];
+  for (let i = 1; i <= n; i++) out.push(bad.has(i) ? `▶${i}` : String(i));
+  $('editor-gutter').textContent = out.join('\n');
+}
+
+function selectLine(line) {
+  if (!line) return;
+  const ta = $('editor');
+  const lines = ta.value.split('\n');
+  const start = lines.slice(0, line - 1).join('\n').length + (line > 1 ? 1 : 0);
+  ta.focus();
+  ta.setSelectionRange(start, start + (lines[line - 1] || '').length);
+}

@@ -1,0 +1,100 @@
+// Where the timeline puts things: the gutter, one lane per client and per
+// node, and each row's top and height. A row is one line high, except a
+// verdict's, which is as tall as its explanation wrapped to the width:
+// the verdict is what a lesson is for, and it is never cut.
+
+import { pick } from './i18n.js';
+
+/** verdictText is a verdict row's whole text in lang. */
+export function verdictText(e, lang) {
+  const say = pick(e.say, lang) || e.note || '';
+  return (e.name === 'safe' ? '✓ ' : '✗ ') + e.name + (say ? ' — ' + say : '');
+}
+
+/** wrap breaks text into lines no wider than width (by words, and between
+ * any two Chinese characters); a word wider than a line is broken too. */
+export function wrap(text, width, measure) {
+  const tokens = text.match(/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f](?:[，。；：、）」』》！？]*)|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]+\s*|\s+/g) || [];
+  const lines = [];
+  let line = '';
+  for (let tok of tokens) {
+    if (measure(line + tok.trimEnd()) <= width) { line += tok; continue; }
+    if (line.trim()) lines.push(line.trimEnd());
+    line = '';
+    tok = tok.trimStart();
+    while (tok && measure(tok.trimEnd()) > width) { // a word longer than a line
+      let n = tok.length - 1;
+      while (n > 1 && measure(tok.slice(0, n)) > width) n--;
+      lines.push(tok.slice(0, n));
+      tok = tok.slice(n);
+    }
+    line = tok;
+  }
+  if (line.trim() || !lines.length) lines.push(line.trimEnd());
+  return lines;
+}
+
+/** layout places the lanes (a gutter for step and time, then one lane per
+ * client and per node) and the rows. measure(text, size, bold) gives a
+ * text's width; with it, a verdict row grows to hold its wrapped text. */
+export function layout(m, width, rowH, big, measure, lang) {
+  // The gutter holds "#seq" and the time side by side: wide enough for the
+  // longest number in the log, so that they never run together.
+  const small = big ? 16 : 11;
+  const last = m.rows.length ? m.rows[m.rows.length - 1].seq : 0;
+  const digits = Math.max(3, String(last).length);
+  // On a phone the time column gives its room to the lanes (the cursor
+  // and the detail panel still say the time).
+  const narrow = width < 600;
+  const gutter = Math.ceil(small * 0.62 * (digits + 1) + (narrow ? 0 : small * 0.62 * 8)) + (narrow ? 22 : 34);
+  const lanes = [...m.clients.map((n) => ({ name: n, kind: 'client', w: 1 })), ...m.nodes.map((n) => ({ name: n, kind: 'node', w: narrow ? 1.3 : 1.8 }))];
+  const total = lanes.reduce((a, l) => a + l.w, 0) || 1;
+  const unit = Math.max((width - gutter) / total, 20);
+  const x = new Map();
+  let left = gutter;
+  for (const l of lanes) {
+    l.left = left;
+    l.right = left + unit * l.w;
+    l.x = l.kind === 'node' ? left + unit * l.w * 0.3 : left + (unit * l.w) / 2;
+    left = l.right;
+    x.set(l.kind + ':' + l.name, l.x);
+    x.set(l.kind + 'R:' + l.name, l.right);
+  }
+  const font = big ? 20 : 13;
+  const L = { gutter, lanes, lw: unit, x, rowH, width, font, small, narrow, lineH: Math.round(font * 1.35) };
+  rows(L, m, measure, lang);
+  return L;
+}
+
+/** rows gives L the rows' geometry: L.top(r), L.height(r), L.rowAt(y),
+ * and L.lines(r), a verdict row's wrapped lines. Only verdict rows are
+ * taller than rowH, so the extra heights are kept for them alone. */
+function rows(L, m, measure, lang) {
+  const H = L.rowH, n = m.rows.length;
+  const at = [], cum = [0], lines = new Map();
+  const textW = L.width - L.gutter - 12;
+  for (const v of m.verdicts || []) {
+    const r = m.rowOfSeq ? m.rowOfSeq.get(v.seq) : m.rows.indexOf(v);
+    if (r === undefined || r < 0) continue;
+    const ls = measure ? wrap(verdictText(v, lang), textW, (s) => measure(s, L.font, true)) : [verdictText(v, lang)];
+    lines.set(r, ls);
+    at.push(r);
+  }
+  at.sort((a, b) => a - b);
+  for (const r of at) cum.push(cum[cum.length - 1] + (lines.get(r).length - 1) * L.lineH);
+  // before(r): how many taller rows come before row r.
+  const before = (r) => {
+    let lo = 0, hi = at.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (at[mid] < r) lo = mid + 1; else hi = mid; }
+    return lo;
+  };
+  L.top = (r) => r * H + cum[before(r)];
+  L.height = (r) => H + (lines.has(r) ? (lines.get(r).length - 1) * L.lineH : 0);
+  L.lines = (r) => lines.get(r);
+  L.total = n * H + cum[cum.length - 1];
+  L.rowAt = (y) => {
+    let lo = 0, hi = Math.max(n - 1, 0);
+    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (L.top(mid) <= y) lo = mid; else hi = mid - 1; }
+    return lo;
+  };
+}

@@ -1,0 +1,317 @@
+// What the server writes in English, in Chinese: the notes the engine, the
+// locks and the lessons write on events, the scenario checker's problems,
+// the reasons a fault is refused, and the server's error codes. Each is a
+// list of patterns with their Chinese (a string with $1…, or a function of
+// the match that can translate a part in turn). A text no pattern knows
+// stays as written and is kept in `untranslated` (the browser tests read
+// it: every text a lesson shows must be known here).
+
+/** untranslated holds the texts asked for in 中文 that no pattern knew. */
+export const untranslated = new Set();
+
+function translate(list, text, lang) {
+  if (!text || lang !== 'zh') return text || '';
+  for (const [re, zh] of list) {
+    const m = re.exec(text);
+    if (m) return typeof zh === 'function' ? zh(m) : text.replace(re, zh);
+  }
+  untranslated.add(text);
+  return text;
+}
+
+// The errors a client's program meets (a refused connection, a timeout),
+// as its done or WAIT notes carry them.
+const ERRS = [
+  [/^connection refused \((\S+) is down\)$/, '连接被拒绝（$1 宕机了）'],
+  [/^i\/o timeout \(no reply from (\S+)\)$/, 'I/O 超时（$1 没有回复）'],
+  [/^could not acquire the lock in time$/, '没能及时拿到锁'],
+  [/^panic: sim: client (\S+) acted outside its own scheduled thread$/, '程序崩溃（panic）：客户端 $1 在不属于它的调度线程上执行了操作'],
+  [/^panic: (.+)$/, (m) => '程序崩溃（panic）：' + m[1]],
+];
+const err = (x) => translate(ERRS, x, 'zh');
+
+// The reasons the engine refuses a fault (after "sim: bad fault: ").
+const REFUSALS = [
+  [/^unknown kind "([^"]+)"$/, '未知的故障类型 "$1"'],
+  [/^(\S+) has already crashed$/, '$1 已经崩溃了'],
+  [/^(\S+) has crashed$/, '$1 已经崩溃了'],
+  [/^(\S+) is running$/, '$1 正在运行，无需重启'],
+  [/^(\S+) cannot restart itself$/, '$1 不能重启自己'],
+  [/^pause needs a duration$/, 'pause 需要一个时长'],
+  [/^(\S+) is already down$/, '$1 已经宕机了'],
+  [/^(\S+) is not down$/, '$1 没有宕机'],
+  [/^clock-jump needs a non-zero by$/, 'clock-jump 需要一个非零的 by'],
+  [/^(\S+)'s clock cannot jump: (.+)$/, (m) => `${m[1]} 的时钟不能跳变：${err(m[2])}`],
+  [/^(\S+) has no replica to promote$/, '$1 没有可以提升的副本'],
+  [/^(\S+)'s replica (\S+) is down$/, '$1 的副本 $2 宕机了'],
+  [/^(\S+): (.+)$/, (m) => `${m[1]}：${err(m[2])}`],
+];
+
+/** refusal gives the reason a fault was refused ("sim: bad fault: …") in lang. */
+export function refusal(text, lang) {
+  if (lang !== 'zh') return text || '';
+  const m = /^sim: bad fault: (.+)$/.exec(text || '');
+  return m ? translate(REFUSALS, m[1], lang) : translate(REFUSALS, text, lang);
+}
+
+const WHERE = { 'every master': '每个主节点', 'the masters that said yes (a lease of ours is still held)': '投了赞成票的主节点（我们在那里的租约还在）' };
+const where = (w) => WHERE[w] || w;
+
+// The notes the engine and the lock code write on events.
+const NOTES = [
+  [/^TTL ran out; (.+)'s lock is gone$/, 'TTL 到期，$1 的锁没了'],
+  [/^TTL ran out$/, 'TTL 到期'],
+  [/^cleanup job deleted the rows older than (\S+) \(created_ms < (\d+)\): (\d+) row\(s\); (.+)'s lock is gone$/, '清理任务删除了早于 $1 的行（created_ms < $2）：$3 行；$4 的锁没了'],
+  [/^cleanup job deleted the rows older than (\S+) \(created_ms < (\d+)\): (\d+) row\(s\); (.+) lock is gone$/, '清理任务删除了早于 $1 的行（created_ms < $2）：$3 行；$4 的锁没了'],
+  [/^cleanup job deleted the rows older than (\S+) \(created_ms < (\d+)\): (\d+) row\(s\)$/, '清理任务删除了早于 $1 的行（created_ms < $2）：$3 行'],
+  [/^cleanup job failed: (.+)$/, (m) => '清理任务失败：' + err(m[1])],
+  [/^(\S+)'s clock jumps by (\S+)$/, '$1 的时钟跳了 $2'],
+  [/^(\S+)'s clock now runs (\S+) ahead$/, '$1 的时钟现在快了 $2'],
+  [/^(\S+) crashed$/, '$1 崩溃了'],
+  [/^(\S+) starts again \(incarnation (\d+)\)$/, '$1 重新启动（第 $2 次运行）'],
+  [/^(\S+) dies before replicating (.+) \(lost\); replica is promoted: clients asking for (\S+) now reach (\S+)$/, '$1 在把 $2 复制出去之前死了（丢失）；副本被提升：访问 $3 的客户端现在连到 $4'],
+  [/^(\S+) dies with every write replicated; replica is promoted: clients asking for (\S+) now reach (\S+)$/, '$1 死了，所有写入都已复制；副本被提升：访问 $2 的客户端现在连到 $3'],
+  [/^(\S+) dies$/, '$1 死了'],
+  [/^(\S+) is down$/, '$1 宕机了'],
+  [/^(\S+) is back, empty \(no persistence\)$/, '$1 恢复了，但数据是空的（没有持久化）'],
+  [/^(\S+) is back with its data$/, '$1 恢复了，数据还在'],
+  [/^(\S+) is cut off from every client$/, '$1 与所有客户端之间的网络断开'],
+  [/^(\S+) is cut off from (\S+)$/, '$1 与 $2 之间的网络断开'],
+  [/^(\S+) is reachable again$/, '$1 又能连通了'],
+  [/^(\S+) stops the world for (\S+)$/, '$1 停顿（stop-the-world）$2'],
+  [/^(\S+) runs again$/, '$1 恢复运行'],
+  [/^the next request of (\S+) will be lost$/, '$1 的下一个请求将会丢失'],
+  [/^the next reply of (\S+) will be lost$/, '$1 的下一个回复将会丢失'],
+  [/^replica of (\S+) \(lag (\S+)\): full sync$/, '$1 的副本（延迟 $2）：全量同步'],
+  [/^replica of (\S+) \(lag (\S+)\): a redis-server under REPLICAOF, synced by Redis; its stream now waits (\S+) in a relay before it reaches (\S+)$/, '$1 的副本（延迟 $2）：一个 REPLICAOF 下的 redis-server，由 Redis 同步；它的复制流现在先在中继里等 $3 才到达 $4'],
+  [/^(\S+) has applied every write up to here$/, '$1 已经应用了到这里为止的每个写入'],
+  [/^lost, (\S+) is down: (.+)$/, (m) => `丢失，${m[1]} 宕机了：${note(m[2], 'zh')}`],
+  [/^failed \((.+)\): (.+)$/, (m) => `失败（${err(m[1])}）：${note(m[2], 'zh')}`],
+  [/^not applied \((.+)\): (.+)$/, (m) => `未执行（${err(m[1])}）：${note(m[2], 'zh')}`],
+  [/^(.+) from (\S+) \(the write at #(\d+), (\S+) ago\), as Redis streamed it$/, '来自 $2 的 $1（#$3 的写入，$4 之前），由 Redis 的复制流送达'],
+  [/^(.+) from (\S+) \(the write at #(\d+), (\S+) ago\)$/, '来自 $2 的 $1（#$3 的写入，$4 之前）'],
+  [/^the request never reached (\S+)$/, '请求没有到达 $1'],
+  [/^the reply never reached (\S+)$/, '回复没有到达 $1'],
+  [/^hold (\d+) of (\d+)$/, '重入计数 $1 / $2'],
+  [/^hold (\d+) of (\d+) given back$/, '归还一层（$1 / $2）'],
+  [/^stock (\S+) -> (\S+)$/, '库存 $1 → $2'],
+  [/^request (\S+) runs on pool thread (\S+)$/, '请求 $1 在线程池线程 $2 上运行'],
+  [/^nothing listed$/, '没有上架的商品'],
+  [/^the lock's timestamp (\S+) has passed by this client's clock$/, '按这个客户端的时钟，锁的时间戳 $1 已经过了'],
+  [/^the request ends without releasing: the unlock is left to a later callback$/, '请求结束时没有释放锁：解锁留给之后的回调'],
+  [/^local mutex$/, '本地互斥锁'],
+  [/^local mutex is held by (\S+)$/, '本地互斥锁被 $1 持有'],
+  [/^(.+) is held by (\S+)$/, '$1 被 $2 持有'],
+  [/^(\S+) was already sold$/, '$1 已经被卖掉了'],
+  [/^(\d+)\/(\d+) in (\S+), need (\d+): releasing on (.+)$/, (m) => `${m[3]} 内拿到 ${m[1]}/${m[2]} 票，需要 ${m[4]} 票：在${where(m[5])}上释放`],
+  [/^(\d+)\/(\d+) in (\S+), validity (\S+) = ttl (\S+) - elapsed (\S+) - drift (\S+): no time left, releasing on (.+)$/, (m) => `${m[3]} 内拿到 ${m[1]}/${m[2]} 票，有效期 ${m[4]} = TTL ${m[5]} − 耗时 ${m[6]} − 漂移 ${m[7]}：没有剩余时间，在${where(m[8])}上释放`],
+  [/^(\d+)\/(\d+) in (\S+), validity (\S+) = ttl (\S+) - elapsed (\S+) - drift (\S+)$/, '$3 内拿到 $1/$2 票，有效期 $4 = TTL $5 − 耗时 $6 − 漂移 $7'],
+  [/^asks again for the lock it holds \(hold (\d+) of (\d+)\)$/, '再次请求自己已持有的锁（重入计数 $1 / $2）'],
+  [/^the lock was no longer ours; left it alone$/, '锁已经不是我们的了；不去动它'],
+  [/^the lock is no longer ours: the watchdog stops$/, '锁已经不是我们的了：看门狗停止'],
+  [/^this process cannot start threads$/, '这个进程不能启动线程'],
+  [/^expire (\S+)$/, '续期到 $1'],
+  [/^the lock has no TTL: its holder died before EXPIRE; setting it$/, '锁没有 TTL：持有者在 EXPIRE 之前就死了；现在补上'],
+  [/^WAIT: (\d+) of (\d+) replicas have the lock$/, 'WAIT：$2 个副本中有 $1 个拿到了锁'],
+  [/^WAIT: only (\d+) of (\d+) replicas confirmed; releasing$/, 'WAIT：$2 个副本中只有 $1 个确认；释放锁'],
+  [/^WAIT failed \((.+)\); releasing$/, (m) => `WAIT 失败（${err(m[1])}）；释放锁`],
+  [/^WAIT blocks: (\S+) has applied (\d+) of the (\d+) writes shipped$/, 'WAIT 阻塞：$1 只应用了已发送的 $3 个写入中的 $2 个'],
+  [/^(\S+) died while the WAIT was blocked$/, '$1 在 WAIT 阻塞期间死了'],
+  [/^EXEC answered nil: a watched key changed \(retry (\d+)\)$/, 'EXEC 返回 nil：被监视的键变了（第 $1 次重试）'],
+  [/^EXEC failed (\d+) times$/, 'EXEC 失败了 $1 次'],
+  [/^no stock left$/, '没有库存了'],
+  [/^fencing token (\S+)$/, 'fencing 令牌 $1'],
+  [/^the storage refused fencing token (\S+)$/, '存储拒绝了 fencing 令牌 $1'],
+  [/^the storage accepted fencing token (\S+)$/, '存储接受了 fencing 令牌 $1'],
+  [/^the storage accepted the write$/, '存储接受了写入'],
+  [/^plain storage: every write is accepted$/, '普通存储：每次写入都被接受'],
+  [/^token (\d+): the first one seen, accepted$/, '令牌 $1：第一次见到，接受'],
+  [/^token (\d+) >= highest seen (\d+): accepted$/, '令牌 $1 ≥ 见过的最大令牌 $2：接受'],
+  [/^rejected: token (\d+) is older than token (\d+) \(the highest token seen is (\d+)\)$/, '被拒绝：令牌 $1 比令牌 $2 旧（见过的最大令牌是 $3）'],
+  [/^rejected: (.+) \(the highest token seen is (\d+)\)$/, '被拒绝：$1（见过的最大令牌是 $2）'],
+  [/^duplicate primary key: the lock row exists already$/, '主键重复：锁的那一行已经存在'],
+  [/^not applied: (.+)$/, (m) => '未执行：' + (/^sim: bad fault: /.test(m[1]) ? refusal(m[1], 'zh') : err(m[1]))],
+  [/^new connection: (.+)$/, '新连接：$1'],
+  ...ERRS,
+];
+
+/** note gives an event's note in lang. */
+export function note(text, lang) {
+  if (lang === 'zh' && /^[\w.:/-]+$/.test(text || '')) return text; // an identifier (an item, a lock's name)
+  return translate(NOTES, text, lang);
+}
+
+// The kinds of things the checker names ("a client", "the integer 7").
+const THINGS = {
+  scenario: '场景', client: '客户端', node: '节点', fault: '故障', network: '网络', narration: '旁白',
+  claim: '断言', storage: '存储', sql: 'SQL 设置', explore: '搜索设置', budget: '预算条目', text: '文本',
+  verdict: '结论', algorithm: '算法', event: '事件', kind: '类型', field: '字段', parameter: '参数',
+  mark: '标记', 'fault kind': '故障类型', 'event kind': '事件类型', value: '值', key: '键',
+};
+const thing = (w) => THINGS[w] || w;
+const SHAPES = [
+  [/^an? list$/, '列表'], [/^an? map$/, '映射'], [/^a map of (.+)$/, '含 $1 的映射'], [/^an alias$/, '别名'],
+  [/^nothing$/, '空值'], [/^the integer (.+)$/, '整数 $1'], [/^the number (.+)$/, '数 $1'], [/^a string$/, '字符串'],
+  [/^true or false$/, 'true 或 false'], [/^a number$/, '数字'], [/^an integer$/, '整数'],
+  [/^a duration such as 3s$/, '时长（如 3s）'], [/^a whole number of at least 0$/, '不小于 0 的整数'],
+  [/^a single value$/, '单个值'], [/^a scenario file$/, '场景文件'], [/^a scenario file \(a map of scenarios\)$/, '场景文件（由 scenarios 组成的映射）'],
+  [/^a schedule entry$/, 'schedule 条目'], [/^a match \(on:\)$/, '匹配条件（on:）'], [/^this map$/, '这个映射'],
+  [/^an? ([a-z ]+) \(a map\)$/, (m) => thing(m[1]) + '（映射）'], [/^an? ([a-z ]+)$/, (m) => thing(m[1])],
+  [/^(true|false|"[^"]*"|[\w.-]+)$/, '$1'],
+];
+const shape = (x) => translate(SHAPES, x, 'zh');
+
+// The YAML library's syntax errors.
+const PARSING = {
+  'a flow mapping': '流式映射', 'a block mapping': '块映射', 'a flow sequence': '流式列表', 'a block collection': '块集合',
+  'a quoted scalar': '带引号的标量', 'a plain scalar': '普通标量', 'a simple key': '简单键', 'a block scalar': '块标量',
+  'a directive': '指令', 'a tag': '标签', 'an anchor': '锚点', 'an alias': '别名', 'a node': '节点',
+};
+const SYNTAX = [
+  [/^(.+) \(while (parsing|scanning) (.+) at (\d+:\d+)\)$/, (m) => `${syntax(m[1])}（在 ${m[4]} 处${m[2] === 'parsing' ? '解析' : '扫描'}${PARSING[m[3]] || m[3]}时）`],
+  [/^did not find expected (.+)$/, (m) => '没有找到预期的 ' + (m[1] === 'key' ? '键' : m[1] === 'node content' ? '节点内容' : m[1].replace(/ or /g, ' 或 ').replace(/ indicator$/, ' 标记'))],
+  [/^could not find expected (.+)$/, '没有找到预期的 $1'],
+  [/^mapping values are not allowed in this context$/, '这里不允许出现映射的值（多了一个冒号？）'],
+  [/^block sequence entries are not allowed in this context$/, '这里不允许出现列表条目'],
+  [/^found character that cannot start any token$/, '发现了不能作为任何记号开头的字符（例如用 Tab 缩进）'],
+  [/^found a tab character (.*)$/, '发现了 Tab 字符（YAML 的缩进只能用空格）'],
+  [/^found unexpected end of stream$/, '文件意外结束'],
+  [/^found unexpected (.+)$/, '发现了意外的 $1'],
+  [/^found unknown escape character$/, '发现了未知的转义字符'],
+  [/^found undefined tag handle$/, '发现了未定义的标签句柄'],
+  [/^control characters are not allowed$/, '不允许出现控制字符'],
+  [/^(invalid leading UTF-8 octet|incomplete UTF-8 octet sequence|invalid trailing UTF-8 octet)$/, 'UTF-8 编码无效'],
+  [/^unknown anchor '([^']+)' referenced$/, "引用了未知的锚点 '$1'"],
+];
+const syntax = (x) => translate(SYNTAX, x, 'zh');
+
+// The scenario checker's problems (internal/scenario).
+const PROBLEMS = [
+  [/^unknown field "([^"]+)" — did you mean "([^"]+)"\?$/, '未知字段 "$1"——你是想写 "$2" 吗？'],
+  [/^unknown field "([^"]+)" in (.+) \(fields: (.+)\)$/, (m) => `${shape(m[2])}中没有字段 "${m[1]}"（可用字段：${m[3]}）`],
+  [/^unknown parameter "([^"]+)" for algorithm (\S+) — did you mean "([^"]+)"\?$/, '算法 $2 没有参数 "$1"——你是想写 "$3" 吗？'],
+  [/^unknown parameter "([^"]+)" for algorithm (\S+) \(parameters: (.+)\)$/, '算法 $2 没有参数 "$1"（可用参数：$3）'],
+  [/^unknown ([a-z ]+) "([^"]+)" — did you mean "([^"]+)"\?$/, (m) => `未知的${thing(m[1])} "${m[2]}"——你是想写 "${m[3]}" 吗？`],
+  [/^unknown ([a-z ]+) "([^"]+)" \(known: (.+)\)$/, (m) => `未知的${thing(m[1])} "${m[2]}"（已知：${m[3]}）`],
+  [/^no ([a-z ]+) "([^"]+)" in this scenario — did you mean "([^"]+)"\?$/, (m) => `这个场景里没有${thing(m[1])} "${m[2]}"——你是想写 "${m[3]}" 吗？`],
+  [/^no ([a-z ]+) "([^"]+)" in this scenario \([a-z ]+: (.+)\)$/, (m) => `这个场景里没有${thing(m[1])} "${m[2]}"（有：${m[3]}）`],
+  [/^(field|key) "([^"]+)" is set twice \(first at line (\d+)\)$/, '"$2" 写了两次（第一次在第 $3 行）'],
+  [/^duplicate (scenario id|client name|node name) "([^"]+)" \(first at line (\d+)\)$/, (m) => `${{ 'scenario id': '场景 id', 'client name': '客户端名', 'node name': '节点名' }[m[1]]} "${m[2]}" 重复了（第一次在第 ${m[3]} 行）`],
+  [/^verdict "([^"]+)" is listed twice$/, '结论 "$1" 列了两次'],
+  [/^safe means no violation at all: it cannot be listed with other verdicts$/, 'safe 表示没有任何违规：不能和其他结论一起列出'],
+  [/^node "([^"]+)" cannot be a replica of itself$/, '节点 "$1" 不能是自己的副本'],
+  [/^node name "([^"]+)" is taken by the scenario's (\S+) service; choose another$/, '节点名 "$1" 已被这个场景的 $2 服务占用；请换一个'],
+  [/^merge keys \(<<\) are not allowed: write the fields out$/, '不允许合并键（<<）：请把字段逐个写出'],
+  [/^anchors \(&([^)]+)\) are not allowed: write the value out in full$/, '不允许锚点（&$1）：请把值完整写出'],
+  [/^aliases \(\*([^)]+)\) are not allowed: write the value out in full$/, '不允许别名（*$1）：请把值完整写出'],
+  [/^custom tags \(([^)]+)\) are not allowed: write the plain value$/, '不允许自定义标签（$1）：请直接写值'],
+  [/^nested deeper than (\d+) levels$/, '嵌套超过了 $1 层'],
+  [/^the file has more than (\d+) YAML values; the limit is (\d+)$/, '文件里的 YAML 值超过了 $1 个；上限是 $2'],
+  [/^the file is (\S+ \S+); the limit is (\S+ \S+)$/, '文件有 $1；上限是 $2'],
+  [/^the file is (\S+) KiB; the limit is 64 KiB$/, '文件有 $1 KiB，上限是 64 KiB'],
+  [/^the file is empty: it needs a scenarios: list$/, '文件是空的：需要一个 scenarios: 列表'],
+  [/^the file has no scenarios: it needs a scenarios: list$/, '文件里没有场景：需要一个 scenarios: 列表'],
+  [/^a scenario file is one YAML document, but this one has several \(---\)$/, '场景文件只能是一个 YAML 文档，这个文件却有好几个（---）'],
+  [/^(\d+) (scenarios|clients|nodes|faults|narration entries|schedule entries|budget entries|actions); the limit is (\d+)( per file| per scenario)?$/, (m) => `${m[1]} 个${{ scenarios: '场景', clients: '客户端', nodes: '节点', faults: '故障', 'narration entries': '旁白条目', 'schedule entries': 'schedule 条目', 'budget entries': '预算条目', actions: '动作' }[m[2]]}；上限是${m[4] === ' per file' ? '每个文件' : m[4] ? '每个场景' : ''} ${m[3]} 个`],
+  [/^algorithm (\S+) takes no parameters, got "([^"]+)"$/, '算法 $1 不接受参数，却写了 "$2"'],
+  [/^algorithm (\S+) needs (\d+) master nodes; the scenario has (\d+)$/, '算法 $1 需要 $2 个主节点；这个场景只有 $3 个'],
+  [/^a client needs an algorithm \(one of: (.+)\)$/, '客户端需要 algorithm（可选：$1）'],
+  [/^a client needs a name$/, '客户端需要 name'],
+  [/^a node needs a name$/, '节点需要 name'],
+  [/^a scenario needs an id$/, '场景需要 id'],
+  [/^a scenario needs a title with en text$/, '场景需要带 en 文本的 title'],
+  [/^a scenario needs clients: at least one$/, '场景需要 clients：至少一个'],
+  [/^a scenario needs expect: the verdicts it must end with, e\.g\. \[safe\] or \[oversell\]$/, '场景需要 expect：它最后应得出的结论，例如 [safe] 或 [oversell]'],
+  [/^narration needs en text$/, '旁白需要 en 文本'],
+  [/^real_redis needs expect: the verdicts on a real server$/, 'real_redis 需要 expect：在真实服务器上的结论'],
+  [/^real_redis needs why, with en text: what a real server cannot do here$/, 'real_redis 需要带 en 文本的 why：真实服务器在这里做不到什么'],
+  [/^id "([^"]+)": use letters, digits and dashes \(no spaces or slashes\)$/, 'id "$1"：只能用字母、数字和连字符（不能有空格或斜杠）'],
+  [/^catalog rows start at 1, got (-?\d+)$/, 'catalog 的行号从 1 开始，却写了 $1'],
+  [/^a schedule entry happens at a step: it takes step:, not at: or on:$/, 'schedule 的条目发生在某一步：用 step:，不要用 at: 或 on:'],
+  [/^a recorded action happens at a step: it takes step:, not at: or on:$/, '录制的动作发生在某一步：用 step:，不要用 at: 或 on:'],
+  [/^a schedule entry needs do: step, or a fault kind such as crash$/, 'schedule 的条目需要 do：step，或者 crash 这样的故障类型'],
+  [/^step (\d+) comes before the step of the action above it \((\d+)\): actions go in step order$/, '第 $1 步排在上一个动作的步数（$2）之前：动作要按步数顺序写'],
+  [/^a fault needs at: \(a time\) or on: \(an event\)$/, '故障需要 at:（时间）或 on:（事件）'],
+  [/^a fault needs do: a fault kind such as crash, pause or partition$/, '故障需要 do：一种故障类型，例如 crash、pause 或 partition'],
+  [/^a budget entry needs do: one of (.+)$/, '预算条目需要 do：$1 之一'],
+  [/^set at: or on:, not both$/, '只写 at: 或 on: 其中一个，不要都写'],
+  [/^pause needs for: how long, e\.g\. 1s$/, 'pause 需要 for：停多久，例如 1s'],
+  [/^clock-jump needs by: how far, e\.g\. 5s or -5s$/, 'clock-jump 需要 by：跳多少，例如 5s 或 -5s'],
+  [/^skew needs by: how far ahead the clock runs, e\.g\. 2s$/, 'skew 需要 by：时钟快多少，例如 2s'],
+  [/^(\S+) needs max: the longest it may be, such as 5s$/, '$1 需要 max：最长可以多久，例如 5s'],
+  [/^(\S+) takes no max$/, '$1 不接受 max'],
+  [/^(\S+) hits a node, not a client$/, '$1 作用于节点，不是客户端'],
+  [/^(\S+) needs a node:$/, '$1 需要 node:'],
+  [/^(\S+) needs a client:$/, '$1 需要 client:'],
+  [/^holds names the client whose lock the key holds$/, 'holds 写的是键上持有锁的那个客户端'],
+  [/^nth counts from 1, got (-?\d+)$/, 'nth 从 1 开始数，却写了 $1'],
+  [/^(step|steps|reentry|for) cannot be negative, got (\S+)$/, '$1 不能为负，却写了 $2'],
+  [/^(requests|threads|count) must be between (\d+) and (\d+), got (-?\d+)$/, '$1 必须在 $2 到 $3 之间，却写了 $4'],
+  [/^(horizon|for|by) (\S+) is longer than the limit of (\S+)$/, '$1 $2 超过了上限 $3'],
+  [/^at (\S+) is after the horizon \((\S+)\): it would never happen$/, 'at $1 在观察时长（$2）之后：永远不会发生'],
+  [/^start (\S+) is after the horizon \((\S+)\): the client would never run$/, 'start $1 在观察时长（$2）之后：这个客户端永远不会运行'],
+  [/^and (\d+) more problems from here on \(only the first (\d+) are listed\): fix these first$/, '从这里往后还有 $1 个问题（只列出了前 $2 个）：先改好这些'],
+  [/^a duration cannot be negative here, got (.+)$/, '这里的时长不能为负，却写了 $1'],
+  [/^(.+) is longer than the limit of (.+)$/, '$1 超过了上限 $2'],
+  [/^bad duration "([^"]+)" \(write e\.g\. 3s, 150ms or 1m\)$/, '时长 "$1" 写错了（请写成 3s、150ms 或 1m 这样）'],
+  [/^bad duration "([^"]+)" \(write e\.g\. 3s or 150ms\)$/, '时长 "$1" 写错了（请写成 3s 或 150ms 这样）'],
+  [/^want (.+?) \((.+)\), got (.+)$/, (m) => `应为${shape(m[1])}（${shape(m[2])}），实际是${shape(m[3])}`],
+  [/^want a string, got a value tagged (.+)$/, '应为字符串，实际是带标签 $1 的值'],
+  [/^want (.+), got (.+)$/, (m) => `应为${shape(m[1])}，实际是${shape(m[2])}`],
+  [/^the integer (.+) is out of range$/, '整数 $1 超出了范围'],
+  [/^bad number (.+)$/, '数字 $1 写错了'],
+  [/^cannot be read \((map key )?type (.+)\)$/, '无法读取（类型 $2）'],
+  [/^a key must be a name, got (.+)$/, (m) => '键必须是名字，实际是' + shape(m[1])],
+  [/^(.+) \((.+) at (\d+:\d+)\)$/, (m) => syntax(m[0])],
+  [/^([A-Za-z_][\w.[\]-]*): (.+)$/, (m) => `${m[1]}：${problem(m[2], 'zh')}`],
+  ...SYNTAX,
+];
+
+/** problem gives a scenario file's problem in lang. */
+export function problem(text, lang) {
+  return translate(PROBLEMS, text, lang);
+}
+
+// The server's errors: a code and its arguments, rendered here.
+const ERRORS = {
+  'bad-message': ['bad message: {detail}', '消息有误：{detail}'],
+  'unknown-op': ['unknown op {op} (see docs/protocol.md)', '未知操作 {op}（见 docs/protocol.md）'],
+  'no-scenario': ['no scenario loaded: send load first', '还没有载入场景：请先 load'],
+  'no-builtin': ['no built-in scenario {id}', '没有内置场景 {id}'],
+  'no-file-scenario': ['the file has no scenario {id}', '文件里没有场景 {id}'],
+  'empty-file': ['the file holds no scenario', '文件里没有场景'],
+  'load-what': ['load: give a scenario id or yaml', 'load：请给出场景 id 或 YAML'],
+  'no-move': ['{client} has no move to make now', '{client} 现在没有可走的一步'],
+  'which-client': ['step-client: which client? (client is empty)', 'step-client：哪个客户端？（client 为空）'],
+  'step-cap': ['the session reached its cap of {max} steps', '会话已达到 {max} 步的上限'],
+  'n-cap': ['step: n {n} is over the cap of {max} steps', 'step：n = {n} 超过了 {max} 步的上限'],
+  'speed-cap': ['play: speed {speed} is over the cap of {max} steps per second', 'play：速度 {speed} 超过每秒 {max} 步的上限'],
+  'seek-missing': ['seek: step is missing', 'seek：缺少 step'],
+  'fault-missing': ['inject: fault is missing', 'inject：缺少 fault'],
+  'run-over': ['the run is over: step back to inject a fault', '运行已经结束：请先后退再注入故障'],
+  'other-tab': ['this tab no longer drives the session', '本标签页已不再控制这个会话'],
+  'bad-fault': ['this fault does not apply here: {detail}', '这个故障在这里不适用：{detail}'],
+  'yaml': ['the scenario file has errors: {detail}', '场景文件有错误：{detail}'],
+  'too-big': ['the message is over the size limit', '消息超过了大小上限'],
+  'clients-cap': ['scenario {id} has {n} clients, over the cap of {max}', '场景 {id} 有 {n} 个客户端，超过了 {max} 个的上限'],
+  'nodes-cap': ['scenario {id} has {n} nodes, over the cap of {max}', '场景 {id} 有 {n} 个节点，超过了 {max} 个的上限'],
+  'horizon-cap': ['scenario {id} has a horizon of {h}, over the cap of {max}', '场景 {id} 的观察时长是 {h}，超过了 {max} 的上限'],
+  'session-busy': ['the session is busy or gone: reload the page', '会话正忙或已不存在：请刷新页面'],
+  'hello-first': ['send hello first (see docs/protocol.md)', '请先发送 hello（见 docs/protocol.md）'],
+  'shutting-down': ['the server is shutting down', '服务器正在关闭'],
+  'sessions-cap': ['too many sessions (the cap is {max}): try again later', '会话太多（上限 {max} 个）：请稍后再试'],
+  'busy': ['busy: too many requests in flight, try again', '太忙了：进行中的请求太多，请稍后再试'],
+};
+
+/** serverError renders an error message from the server: its code and
+ * arguments when it has them, else its text. A refused fault's reason is
+ * said in lang too. */
+export function serverError(m, lang) {
+  const s = m.code && ERRORS[m.code];
+  if (!s) return m.error || '';
+  const args = { ...(m.args || {}) };
+  if (m.code === 'bad-fault' && args.detail) args.detail = refusal(args.detail, lang);
+  let out = lang === 'zh' ? s[1] : s[0];
+  for (const [k, v] of Object.entries(args)) out = out.split('{' + k + '}').join(String(v));
+  return out;
+}
