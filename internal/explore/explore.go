@@ -41,6 +41,11 @@ type Options struct {
 	// Progress, when set, is called after every schedule.
 	Progress func(Progress)
 
+	// Exact makes every fault of the budget as big as its max (a pause of
+	// max: 5s lasts 5s), where the search otherwise tries the quarters of
+	// the max. Shrinking still finds the smallest size that breaks the lock.
+	Exact bool
+
 	noSleep bool // exhaustive without sleep sets (tests of the reduction)
 }
 
@@ -105,6 +110,7 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 	if err != nil {
 		return nil, err
 	}
+	b.exact = opt.Exact
 	bsc := searchScenario(sc, b)
 	res := &Result{Strategy: opt.Strategy, Counts: map[string]int{}}
 	states, traces := newStateSet(), map[uint64]bool{}
@@ -128,7 +134,7 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 	case Exhaustive:
 		d := &dfsDecider{noSleep: opt.noSleep}
 		for res.Schedules < opt.Runs && ctx.Err() == nil {
-			o, err := execute(bsc, sc.Seed, b, d, states, false)
+			o, err := execute(bsc, sc.Seed, b, d, states, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -144,7 +150,7 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 			}
 		}
 	default:
-		neutral, err := execute(bsc, sc.Seed, b, firstDecider{}, states, false)
+		neutral, err := execute(bsc, sc.Seed, b, firstDecider{}, states, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -155,8 +161,10 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 			}
 			for i := uint64(1); res.Schedules < opt.Runs && ctx.Err() == nil; i++ {
 				rng := rand.New(rand.NewPCG(uint64(opt.Seed), i))
-				d := newRandomDecider(rng, b, neutral.steps, clients, opt.Strategy == PCT, opt.Depth)
-				o, err := execute(bsc, sc.Seed, b, d, states, len(opt.Want) == 0)
+				d := newRandomDecider(rng, b, neutral, clients, opt.Strategy == PCT, opt.Depth)
+				o, err := execute(bsc, sc.Seed, b, d, states, func(vs []string) bool {
+					return (&outcome{verdicts: vs}).sought(opt.Want) != ""
+				})
 				if err != nil {
 					return nil, err
 				}
@@ -195,18 +203,20 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 }
 
 // Recording writes a schedule as a scenario of its own: sc with the
-// schedule, the horizon and, as expect, nothing yet (the caller sets it);
+// schedule (the faults placed on marks among its scripted faults), the
+// horizon and, as expect, nothing yet (the caller sets it);
 // the narration and real_redis, which explained the author's schedule, go.
 // Its id ends in -explored; its title says it was found by a search.
 func Recording(sc *scenario.Scenario, actions []scenario.Action, horizon scenario.Duration) *scenario.Scenario {
-	out := *sc
+	withOn, schedule := withFaults(sc, actions)
+	out := *withOn
 	out.ID = sc.ID + "-explored"
 	out.Title.En = sc.Title.En + " (a schedule found by explore)"
 	if sc.Title.Zh != "" {
 		out.Title.Zh = sc.Title.Zh + "（explore 找到的调度）"
 	}
 	out.Horizon = horizon
-	out.Schedule = append([]scenario.Action(nil), actions...)
+	out.Schedule = schedule
 	out.Narration = nil
 	out.RealRedis = nil // it explained the author's schedule, not this one
 	out.Lesson = sim.Text{
