@@ -33,6 +33,7 @@ type Options struct {
 	Seed     int64             // the search's seed (random and PCT); the scenario's seed still drives each run
 	Budget   *scenario.Explore // overrides the scenario's explore section when not nil
 	Runs     int               // the most schedules to run; default DefaultRuns
+	Steps    int               // with Runs, the most engine steps to take in all schedules (0: no limit)
 	Depth    int               // PCT's bug depth d (d-1 priority changes); default 3
 	NoShrink bool              // report the violation as found, unshrunk
 	// Want, when not empty, are the verdicts sought: a schedule counts as
@@ -64,6 +65,7 @@ type Progress struct {
 type Result struct {
 	Strategy  string
 	Schedules int            // schedules run
+	Steps     int            // engine steps taken in them
 	Distinct  int            // distinct event streams among them
 	States    int            // distinct states seen
 	Pruned    int            // exhaustive: schedules abandoned as repeats (sleep sets)
@@ -116,6 +118,7 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 	states, traces := newStateSet(), map[uint64]bool{}
 	note := func(o *outcome) bool {
 		res.Schedules++
+		res.Steps += o.steps
 		traces[o.trace] = true
 		res.Distinct, res.States = len(traces), states.len()
 		if o.cut {
@@ -130,10 +133,13 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 		}
 		return res.Verdict != "" && opt.Strategy != Exhaustive
 	}
+	more := func() bool {
+		return res.Schedules < opt.Runs && (opt.Steps == 0 || res.Steps < opt.Steps) && ctx.Err() == nil
+	}
 	switch opt.Strategy {
 	case Exhaustive:
 		d := &dfsDecider{noSleep: opt.noSleep}
-		for res.Schedules < opt.Runs && ctx.Err() == nil {
+		for more() {
 			o, err := execute(bsc, sc.Seed, b, d, states, nil)
 			if err != nil {
 				return nil, err
@@ -159,7 +165,7 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 			for i, c := range sc.Clients {
 				clients[i] = c.Name
 			}
-			for i := uint64(1); res.Schedules < opt.Runs && ctx.Err() == nil; i++ {
+			for i := uint64(1); more(); i++ {
 				rng := rand.New(rand.NewPCG(uint64(opt.Seed), i))
 				d := newRandomDecider(rng, b, neutral, clients, opt.Strategy == PCT, opt.Depth)
 				o, err := execute(bsc, sc.Seed, b, d, states, func(vs []string) bool {

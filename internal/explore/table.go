@@ -39,11 +39,14 @@ func LessonBudget(sc *scenario.Scenario) (budget []scenario.Budget, unsearched [
 	return budget, unsearched
 }
 
-// TableRuns caps each search of the lessons table: the exhaustive search
-// first, then, if it does not complete, the random walk (seed 0).
+// The bounds of each search of the lessons table: the exhaustive search
+// first, up to TableExhaustiveRuns schedules, then, if it does not
+// complete, the random walk (seed 0) up to TableRandomSteps engine steps
+// in all (as many schedules of a one-node lesson as of a short Redlock
+// lesson cost about the same).
 const (
 	TableExhaustiveRuns = 30
-	TableRandomRuns     = 300
+	TableRandomSteps    = 40000
 )
 
 // LessonRow is what exploring one lesson from its neutral schedule finds.
@@ -56,7 +59,7 @@ type LessonRow struct {
 // budget its own faults make, every fault as big as the lesson's (Exact), for the verdicts the lesson expects (any
 // violation for a safe lesson): exhaustively up to TableExhaustiveRuns
 // schedules, and if that does not cover them all, by random walk up to
-// TableRandomRuns.
+// TableRandomSteps engine steps.
 func ExploreLesson(ctx context.Context, sc *scenario.Scenario) (*LessonRow, error) {
 	budget, uns := LessonBudget(sc)
 	row := &LessonRow{ID: sc.ID, Expect: strings.Join(sc.Expect, ", "), Budget: BudgetText(budget), Unsearched: strings.Join(uns, ", ")}
@@ -70,7 +73,7 @@ func ExploreLesson(ctx context.Context, sc *scenario.Scenario) (*LessonRow, erro
 		return nil, fmt.Errorf("%s: %w", sc.ID, err)
 	}
 	if res.Verdict == "" && !res.Complete {
-		if res, err = Search(ctx, n, Options{Strategy: Random, Runs: TableRandomRuns, Want: want, Exact: true}); err != nil {
+		if res, err = Search(ctx, n, Options{Strategy: Random, Steps: TableRandomSteps, Want: want, Exact: true}); err != nil {
 			return nil, fmt.Errorf("%s: %w", sc.ID, err)
 		}
 	}
