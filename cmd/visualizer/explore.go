@@ -33,6 +33,7 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	depth := fs.Int("depth", 3, "pct: the bug depth d (d-1 priority change points)")
 	neutral := fs.Bool("neutral", false, "remove the scenario's scripted faults, schedule and narration first")
 	noShrink := fs.Bool("no-shrink", false, "print the violating schedule as found")
+	exact := fs.Bool("exact", false, "every fault as big as its budget's max (default: the search tries its quarters)")
 	want := fs.String("want", "", "look only for these verdicts, e.g. mutual-exclusion,foreign-unlock (default: any violation)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	pos, err := interleave(fs, args)
@@ -77,7 +78,7 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *neutral {
 		sc = explore.Neutral(sc, nil)
 	}
-	opt := explore.Options{Strategy: *strategy, Seed: *seed, Budget: e, Runs: *runs, NoShrink: *noShrink, Depth: *depth}
+	opt := explore.Options{Strategy: *strategy, Seed: *seed, Budget: e, Runs: *runs, NoShrink: *noShrink, Depth: *depth, Exact: *exact}
 	for _, v := range strings.Split(*want, ",") {
 		if v = strings.TrimSpace(v); v == "" {
 			continue

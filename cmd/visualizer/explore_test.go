@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,8 +65,8 @@ func TestExploreExhaustiveFile(t *testing.T) {
 		t.Fatalf("the printed scenario does not parse: %v\n%s", err, yml)
 	}
 	sc := &f.Scenarios[0]
-	if len(sc.Schedule) == 0 {
-		t.Fatalf("want a schedule (the pause), got none:\n%s", yml)
+	if len(sc.Schedule)+len(sc.Faults) == 0 {
+		t.Fatalf("want the pause, in the schedule or on a mark, got none:\n%s", yml)
 	}
 	s, err := lesson.NewSession(sc, sc.Seed)
 	if err != nil {
@@ -95,4 +97,45 @@ func TestExploreErrors(t *testing.T) {
 			t.Errorf("%s: got %v, want an error with %q", args, err, want)
 		}
 	}
+}
+
+// Every schedule the lessons table found (docs/explore-found.yaml) replays
+// on the command line to the verdicts it was found with: visualizer test
+// passes the file, and visualizer run of each scenario ends with its
+// expected verdicts. Each names a violation the lesson it came from expects
+// (or, for a safe lesson, any violation: the table says which).
+func TestExploreFoundSchedulesReplay(t *testing.T) {
+	path := filepath.Join("..", "..", "docs", "explore-found.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := scenario.Parse(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Scenarios) < 20 {
+		t.Fatalf("%s holds %d scenarios; the table finds a violation in far more lessons", path, len(f.Scenarios))
+	}
+	out, err := visualizer(t, "test", "--file", path)
+	if err != nil || !strings.Contains(out, fmt.Sprintf("%d passed, 0 failed", len(f.Scenarios))) {
+		t.Fatalf("visualizer test --file %s: %v\n%s", path, err, out)
+	}
+	for _, sc := range f.Scenarios {
+		if slices.Contains(sc.Expect, "safe") || len(sc.Expect) == 0 {
+			t.Errorf("%s expects %v: a found schedule names a violation", sc.ID, sc.Expect)
+		}
+		out, err := visualizer(t, "run", "--file", path, sc.ID)
+		if err != nil {
+			t.Fatalf("run %s: %v\n%s", sc.ID, err, out)
+		}
+		if want := "verdict: " + strings.Join(sc.Expect, ", "); !strings.HasSuffix(strings.TrimSpace(out), want) {
+			t.Errorf("run %s ends %q, want %q", sc.ID, lastLine(out), want)
+		}
+	}
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	return s[strings.LastIndex(s, "\n")+1:]
 }

@@ -18,6 +18,8 @@ type bounds struct {
 	horizon time.Duration
 	window  time.Duration
 	budget  []scenario.Budget // Count filled in (default 1)
+	exact   bool              // faults take their max only (no smaller sizes)
+	masters []string          // the nodes with a replica (a failover's targets)
 }
 
 // resolve fills in the defaults of an explore section for scenario sc.
@@ -25,6 +27,11 @@ func resolve(sc *scenario.Scenario, e *scenario.Explore) (bounds, error) {
 	b := bounds{steps: DefaultSteps, horizon: scenario.DefaultHorizon}
 	if sc.Horizon > 0 {
 		b.horizon = sc.Horizon.D()
+	}
+	for _, n := range sc.Nodes {
+		if n.ReplicaOf != "" && !containsStr(b.masters, n.ReplicaOf) {
+			b.masters = append(b.masters, n.ReplicaOf)
+		}
 	}
 	if e == nil {
 		return b, nil
@@ -41,11 +48,11 @@ func resolve(sc *scenario.Scenario, e *scenario.Explore) (bounds, error) {
 			f.Count = 1
 		}
 		switch f.Do {
-		case "pause", "node-crash", "clock-jump":
+		case "pause", "clock-jump":
 			if f.Max <= 0 {
 				return b, fmt.Errorf("explore: %s needs max", f.Do)
 			}
-		case "crash", "drop-request", "drop-reply":
+		case "crash", "drop-request", "drop-reply", "partition", "failover", "node-crash":
 		default:
 			return b, fmt.Errorf("explore: a search cannot place %q faults (it can place %v)", f.Do, scenario.ExploreFaults)
 		}
@@ -54,25 +61,32 @@ func resolve(sc *scenario.Scenario, e *scenario.Explore) (bounds, error) {
 	return b, nil
 }
 
-// nodeFault reports whether a budget entry hits a node.
-func nodeFault(do string) bool { return do == "node-crash" || do == "clock-jump" }
+// nodeFault reports whether a budget entry hits a node (a partition hits
+// a link: a client and a node).
+func nodeFault(do string) bool { return do == "node-crash" || do == "clock-jump" || do == "failover" }
 
-// levels are the sizes the exhaustive search tries for a budget entry with
-// a max: its quarters, so that "up to 5s" tries 1.25s, 2.5s, 3.75s and 5s.
-func levels(max time.Duration) []time.Duration {
+// levels are the sizes a search tries for a budget entry with a max: its
+// quarters, so that "up to 5s" tries 1.25s, 2.5s, 3.75s and 5s; with exact
+// set, the max only.
+func levels(max time.Duration, exact bool) []time.Duration {
+	if exact {
+		return []time.Duration{max}
+	}
 	return []time.Duration{max / 4, max / 2, max * 3 / 4, max}
 }
 
-// fault builds the scenario fault of a budget entry on target with size d.
-func fault(b scenario.Budget, target string, d time.Duration) scenario.Fault {
+// fault builds the scenario fault of a budget entry on a client, a node
+// or (a partition) the link between them, with size d.
+func fault(b scenario.Budget, client, node string, d time.Duration) scenario.Fault {
 	f := scenario.Fault{Do: b.Do}
-	if nodeFault(b.Do) {
-		f.Node = target
-	} else {
-		f.Client = target
+	if b.Do == "partition" || nodeFault(b.Do) {
+		f.Node = node
+	}
+	if !nodeFault(b.Do) {
+		f.Client = client
 	}
 	switch b.Do {
-	case "pause", "node-crash":
+	case "pause", "node-crash", "partition":
 		f.For = scenario.Duration(d)
 	case "clock-jump":
 		f.By = scenario.Duration(d)

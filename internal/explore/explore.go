@@ -33,6 +33,7 @@ type Options struct {
 	Seed     int64             // the search's seed (random and PCT); the scenario's seed still drives each run
 	Budget   *scenario.Explore // overrides the scenario's explore section when not nil
 	Runs     int               // the most schedules to run; default DefaultRuns
+	Steps    int               // with Runs, the most engine steps to take in all schedules (0: no limit)
 	Depth    int               // PCT's bug depth d (d-1 priority changes); default 3
 	NoShrink bool              // report the violation as found, unshrunk
 	// Want, when not empty, are the verdicts sought: a schedule counts as
@@ -40,6 +41,11 @@ type Options struct {
 	Want []string
 	// Progress, when set, is called after every schedule.
 	Progress func(Progress)
+
+	// Exact makes every fault of the budget as big as its max (a pause of
+	// max: 5s lasts 5s), where the search otherwise tries the quarters of
+	// the max. Shrinking still finds the smallest size that breaks the lock.
+	Exact bool
 
 	noSleep bool // exhaustive without sleep sets (tests of the reduction)
 }
@@ -59,6 +65,7 @@ type Progress struct {
 type Result struct {
 	Strategy  string
 	Schedules int            // schedules run
+	Steps     int            // engine steps taken in them
 	Distinct  int            // distinct event streams among them
 	States    int            // distinct states seen
 	Pruned    int            // exhaustive: schedules abandoned as repeats (sleep sets)
@@ -105,11 +112,13 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 	if err != nil {
 		return nil, err
 	}
+	b.exact = opt.Exact
 	bsc := searchScenario(sc, b)
 	res := &Result{Strategy: opt.Strategy, Counts: map[string]int{}}
 	states, traces := newStateSet(), map[uint64]bool{}
 	note := func(o *outcome) bool {
 		res.Schedules++
+		res.Steps += o.steps
 		traces[o.trace] = true
 		res.Distinct, res.States = len(traces), states.len()
 		if o.cut {
@@ -124,11 +133,14 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 		}
 		return res.Verdict != "" && opt.Strategy != Exhaustive
 	}
+	more := func() bool {
+		return res.Schedules < opt.Runs && (opt.Steps == 0 || res.Steps < opt.Steps) && ctx.Err() == nil
+	}
 	switch opt.Strategy {
 	case Exhaustive:
 		d := &dfsDecider{noSleep: opt.noSleep}
-		for res.Schedules < opt.Runs && ctx.Err() == nil {
-			o, err := execute(bsc, sc.Seed, b, d, states, false)
+		for more() {
+			o, err := execute(bsc, sc.Seed, b, d, states, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -144,7 +156,7 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 			}
 		}
 	default:
-		neutral, err := execute(bsc, sc.Seed, b, firstDecider{}, states, false)
+		neutral, err := execute(bsc, sc.Seed, b, firstDecider{}, states, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -153,10 +165,12 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 			for i, c := range sc.Clients {
 				clients[i] = c.Name
 			}
-			for i := uint64(1); res.Schedules < opt.Runs && ctx.Err() == nil; i++ {
+			for i := uint64(1); more(); i++ {
 				rng := rand.New(rand.NewPCG(uint64(opt.Seed), i))
-				d := newRandomDecider(rng, b, neutral.steps, clients, opt.Strategy == PCT, opt.Depth)
-				o, err := execute(bsc, sc.Seed, b, d, states, len(opt.Want) == 0)
+				d := newRandomDecider(rng, b, neutral, clients, opt.Strategy == PCT, opt.Depth)
+				o, err := execute(bsc, sc.Seed, b, d, states, func(vs []string) bool {
+					return (&outcome{verdicts: vs}).sought(opt.Want) != ""
+				})
 				if err != nil {
 					return nil, err
 				}
@@ -195,18 +209,20 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 }
 
 // Recording writes a schedule as a scenario of its own: sc with the
-// schedule, the horizon and, as expect, nothing yet (the caller sets it);
+// schedule (the faults placed on marks among its scripted faults), the
+// horizon and, as expect, nothing yet (the caller sets it);
 // the narration and real_redis, which explained the author's schedule, go.
 // Its id ends in -explored; its title says it was found by a search.
 func Recording(sc *scenario.Scenario, actions []scenario.Action, horizon scenario.Duration) *scenario.Scenario {
-	out := *sc
+	withOn, schedule := withFaults(sc, actions)
+	out := *withOn
 	out.ID = sc.ID + "-explored"
 	out.Title.En = sc.Title.En + " (a schedule found by explore)"
 	if sc.Title.Zh != "" {
 		out.Title.Zh = sc.Title.Zh + "（explore 找到的调度）"
 	}
 	out.Horizon = horizon
-	out.Schedule = append([]scenario.Action(nil), actions...)
+	out.Schedule = schedule
 	out.Narration = nil
 	out.RealRedis = nil // it explained the author's schedule, not this one
 	out.Lesson = sim.Text{

@@ -198,7 +198,8 @@ func TestParseBudget(t *testing.T) {
 	for in, msg := range map[string]string{
 		"pause":          "needs a largest size",
 		"drop-reply:1s":  "takes no size",
-		"partition:1s":   "unknown fault",
+		"skew:1s":        "unknown fault",
+		"failover:1s":    "takes no size",
 		"pause=0:1s":     "count",
 		"pause:forever":  "max",
 		"clock-jump=x:1": "count",
@@ -221,8 +222,9 @@ func TestExploreSectionChecked(t *testing.T) {
       faults:
         - {do: pause}
         - {do: clock-jump, max: 1s, client: A}
-        - {do: partition}
+        - {do: heal}
         - {do: drop-reply, max: 1s, client: Z}
+        - {do: failover, client: A}
 `
 	_, err := scenario.Parse("x.yaml", []byte(src))
 	if err == nil {
@@ -231,7 +233,8 @@ func TestExploreSectionChecked(t *testing.T) {
 	for _, want := range []string{
 		"x.yaml:9:11: pause needs max",
 		"x.yaml:10:45: clock-jump hits a node, not a client",
-		"x.yaml:11:16: unknown fault a search can place \"partition\"",
+		"x.yaml:11:16: unknown fault a search can place \"heal\"",
+		"failover hits a node, not a client",
 		"x.yaml:12:33: drop-reply takes no max",
 		"no client \"Z\"",
 	} {
@@ -239,8 +242,8 @@ func TestExploreSectionChecked(t *testing.T) {
 			t.Errorf("want %q among the problems:\n%v", want, err)
 		}
 	}
-	ok := strings.Replace(src, "        - {do: pause}\n        - {do: clock-jump, max: 1s, client: A}\n        - {do: partition}\n        - {do: drop-reply, max: 1s, client: Z}\n",
-		"        - {do: pause, max: 2s}\n        - {do: drop-reply, client: A}\n", 1)
+	ok := strings.Replace(src, "        - {do: pause}\n        - {do: clock-jump, max: 1s, client: A}\n        - {do: heal}\n        - {do: drop-reply, max: 1s, client: Z}\n        - {do: failover, client: A}\n",
+		"        - {do: pause, max: 2s}\n        - {do: drop-reply, client: A}\n        - {do: partition, count: 2}\n        - {do: node-crash}\n", 1)
 	if _, err := scenario.Parse("ok.yaml", []byte(ok)); err != nil {
 		t.Errorf("a good explore: section: %v", err)
 	}

@@ -11,8 +11,10 @@ import (
 
 // ParseBudget reads a fault budget written on one line, as the command
 // line takes it: entries separated by commas, each KIND[=COUNT][:MAX],
-// e.g. "pause:5s", "clock-jump=3:10s,drop-reply". KIND is one of
-// scenario.ExploreFaults; COUNT defaults to 1.
+// e.g. "pause:5s", "clock-jump=3:10s,drop-reply,partition=2". KIND is one
+// of scenario.ExploreFaults; COUNT defaults to 1. A node crash's or a
+// partition's MAX, if given, is the longest it lasts (without one, the
+// node stays down, the link cut).
 func ParseBudget(s string) ([]scenario.Budget, error) {
 	var out []scenario.Budget
 	for _, part := range strings.Split(s, ",") {
@@ -41,11 +43,11 @@ func ParseBudget(s string) ([]scenario.Budget, error) {
 			}
 			b.Max = scenario.Duration(d)
 		}
-		needMax := b.Do == "pause" || b.Do == "node-crash" || b.Do == "clock-jump"
+		needMax := b.Do == "pause" || b.Do == "clock-jump"
 		if needMax && !hasMax {
 			return nil, fmt.Errorf("budget %q: %s needs a largest size, e.g. %s:5s", part, b.Do, b.Do)
 		}
-		if !needMax && hasMax {
+		if !needMax && hasMax && b.Do != "partition" && b.Do != "node-crash" {
 			return nil, fmt.Errorf("budget %q: %s takes no size", part, b.Do)
 		}
 		out = append(out, b)

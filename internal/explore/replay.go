@@ -16,6 +16,7 @@ import (
 // does not apply): Session would stop there with no verdict. With until
 // set, the replay stops as soon as the checker reports that verdict.
 func replayQuiet(sc *scenario.Scenario, seed int64, actions []scenario.Action, until string) (verdicts []string, ok bool, err error) {
+	sc, actions = withFaults(sc, actions)
 	r, err := lesson.BuildQuiet(sc, seed, 0)
 	if err != nil {
 		return nil, false, err
@@ -73,4 +74,21 @@ func Replay(sc *scenario.Scenario) (*lesson.Session, error) {
 		return nil, fmt.Errorf("explore: the recording of %s stops at step %d before the end of the run", sc.ID, s.Cursor())
 	}
 	return s, nil
+}
+
+// withFaults splits a search's choices: the faults it placed on marks
+// (Fault.On set) join sc's own scripted faults, in the order placed, and
+// the rest stay a schedule.
+func withFaults(sc *scenario.Scenario, actions []scenario.Action) (*scenario.Scenario, []scenario.Action) {
+	out := *sc
+	out.Faults = append([]scenario.Fault(nil), sc.Faults...)
+	var schedule []scenario.Action
+	for _, a := range actions {
+		if a.On != nil {
+			out.Faults = append(out.Faults, a.Fault)
+		} else {
+			schedule = append(schedule, a)
+		}
+	}
+	return &out, schedule
 }

@@ -19,10 +19,15 @@ type option struct {
 
 // decision is a point of a schedule where the search chooses.
 type decision struct {
-	moves  bool     // a choice of move (else: of fault, option 0 being none)
-	step   int      // the engine step it is taken before
-	opts   []option //
-	actors []string // fault decisions: the clients and nodes that acted in the step just taken
+	moves bool     // a choice of move (else: of fault, option 0 being none)
+	step  int      // the engine step it is taken before
+	opts  []option //
+	// moments counts, at a fault decision, the start and the marks so far
+	// by which clients reported a step of their algorithm (acquired,
+	// enter, leave, ...): the protocol's own moments.
+	moments int
+	mark    bool     // taken at a mark, as it happens (else after a step)
+	actors  []string // fault decisions: the clients that acted (the one that marked)
 }
 
 // decider makes a schedule's choices. choose returns the index of the
@@ -42,6 +47,7 @@ type outcome struct {
 	actions  []scenario.Action // the choices, as schedule entries
 	verdicts []string          // the checker's verdicts (online ones only when cut)
 	steps    int
+	moments  int    // the start and the marks of the protocol
 	cut      bool   // ended by the step bound, not the scenario's end
 	dropped  bool   // abandoned by the decider
 	trace    uint64 // a fingerprint of the whole event stream
@@ -84,10 +90,11 @@ func searchScenario(sc *scenario.Scenario, b bounds) *scenario.Scenario {
 // letting dec make every choice. states, when not nil, collects the
 // fingerprint of the event stream after every step.
 //
-// With early set, the schedule stops at the first violation the checker
-// reports as it happens (verdicts are never taken back, so that one stands;
-// those found only at the end of a run still need the whole run).
-func execute(sc *scenario.Scenario, seed int64, b bounds, dec decider, states *stateSet, early bool) (*outcome, error) {
+// With stop set, the schedule stops as soon as the verdicts the checker
+// reports as they happen satisfy it (verdicts are never taken back, so
+// those stand; verdicts found only at the end of a run still need the
+// whole run).
+func execute(sc *scenario.Scenario, seed int64, b bounds, dec decider, states *stateSet, stop func([]string) bool) (*outcome, error) {
 	r, err := lesson.BuildQuiet(sc, seed, b.steps)
 	if err != nil {
 		return nil, err
@@ -97,18 +104,19 @@ func execute(sc *scenario.Scenario, seed int64, b bounds, dec decider, states *s
 	out := &outcome{}
 	fp := newPrint()
 	var actors []string
+	pl := newPlacer(w, b, dec, out)
 	w.Watch(func(e *sim.Event) {
 		fp.add(e)
 		if e.Client != "" && !containsStr(actors, e.Client) {
 			actors = append(actors, e.Client)
 		}
-		if e.Node != "" && w.Node(e.Node) != nil && !containsStr(actors, e.Node) {
-			actors = append(actors, e.Node)
+		if e.Kind == sim.KindMark && e.Client != "" {
+			pl.mark(e)
 		}
 	})
-	left := make([]int, len(b.budget))
-	for i, bu := range b.budget {
-		left[i] = bu.Count
+	if !pl.after(w.ClientNames()) {
+		out.dropped = true
+		return out, nil
 	}
 	for {
 		cursor := w.Steps()
@@ -138,7 +146,7 @@ func execute(sc *scenario.Scenario, seed int64, b bounds, dec decider, states *s
 			if len(moves) == 1 && moves[0].Next {
 				only = &moves[0]
 			}
-			if ok = w.Step(); ok && !dec.stepped(only) {
+			if ok = w.Step(); ok && (pl.abandon || !dec.stepped(only)) {
 				out.dropped = true
 				return out, nil
 			}
@@ -146,7 +154,7 @@ func execute(sc *scenario.Scenario, seed int64, b bounds, dec decider, states *s
 		if !ok {
 			break
 		}
-		if early && len(r.Checker.Verdicts()) > 0 {
+		if stop != nil && len(r.Checker.Verdicts()) > 0 && stop(r.Checker.Verdicts()) {
 			out.steps = w.Steps()
 			out.verdicts = append([]string(nil), r.Checker.Verdicts()...)
 			out.trace = fp.h
@@ -155,19 +163,9 @@ func execute(sc *scenario.Scenario, seed int64, b bounds, dec decider, states *s
 		if states != nil {
 			states.add(fp.h)
 		}
-		if d := faultDecision(w, b, left, actors); d != nil {
-			i := dec.choose(d)
-			if i < 0 {
-				out.dropped = true
-				return out, nil
-			}
-			if i > 0 {
-				o := d.opts[i]
-				if err := w.Apply(lesson.SimFault(o.fault)); err == nil {
-					left[o.budget]--
-					out.actions = append(out.actions, scenario.Action{Step: w.Steps(), Fault: o.fault})
-				}
-			}
+		if pl.abandon || !pl.after(actors) {
+			out.dropped = true
+			return out, nil
 		}
 	}
 	out.steps = w.Steps()
@@ -180,34 +178,6 @@ func execute(sc *scenario.Scenario, seed int64, b bounds, dec decider, states *s
 	}
 	out.trace = fp.h
 	return out, nil
-}
-
-// faultDecision lists the faults the budget still allows on the actors of
-// the step just taken, after "none"; nil when there are none.
-func faultDecision(w *sim.World, b bounds, left []int, actors []string) *decision {
-	var d *decision
-	for i, bu := range b.budget {
-		if left[i] == 0 {
-			continue
-		}
-		for _, a := range actors {
-			isNode := w.Node(a) != nil
-			if isNode != nodeFault(bu.Do) || bu.Client != "" && bu.Client != a || bu.Node != "" && bu.Node != a {
-				continue
-			}
-			if d == nil {
-				d = &decision{step: w.Steps(), opts: []option{{}}, actors: actors}
-			}
-			if bu.Max > 0 {
-				for _, l := range levels(bu.Max.D()) {
-					d.opts = append(d.opts, option{fault: fault(bu, a, l), budget: i})
-				}
-			} else {
-				d.opts = append(d.opts, option{fault: fault(bu, a, 0), budget: i})
-			}
-		}
-	}
-	return d
 }
 
 func containsStr(list []string, s string) bool {

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"math"
 	"math/rand/v2"
 	"sort"
 
@@ -14,20 +15,30 @@ type firstDecider struct{}
 func (firstDecider) choose(*decision) int   { return 0 }
 func (firstDecider) stepped(*sim.Move) bool { return true }
 
-// planned is one budgeted fault a random schedule places at or after an
-// engine step.
+// planned is one budgeted fault a random schedule places at the first
+// decision point, at or after an engine step or a protocol moment, that
+// offers a fault of its budget entry.
 type planned struct {
-	step   int
+	step   int // the engine step (when moment is 0)
+	moment int // the protocol moment, counted from 1 (the start)
 	budget int
 	done   bool
 }
 
+// due reports whether the plan may be placed at decision d.
+func (p *planned) due(d *decision) bool {
+	if p.moment > 0 {
+		return d.moments >= p.moment
+	}
+	return d.step >= p.step
+}
+
 // randomDecider is one schedule of the random walk or of PCT: moves are
 // chosen uniformly (random) or by priority (PCT), and each budgeted fault
-// is planned at a uniformly drawn step of the neutral schedule's length,
-// placed on an actor of the first step from then on that has one, with a
-// size drawn from the quarters of its max (shrinking then finds the
-// smallest size that still breaks the lock).
+// is planned at a moment drawn from the neutral schedule (see plan), on a
+// target and with a size drawn uniformly from those its decision point
+// offers (the quarters of its max: shrinking then finds the smallest size
+// that still breaks the lock).
 type randomDecider struct {
 	rng    *rand.Rand
 	b      bounds
@@ -38,16 +49,15 @@ type randomDecider struct {
 	depth  int
 }
 
-// newRandomDecider draws one schedule's plan from rng. length is the
-// neutral schedule's number of steps; clients the scenario's clients.
-func newRandomDecider(rng *rand.Rand, b bounds, length int, clients []string, pct bool, depth int) *randomDecider {
-	if length < 1 {
-		length = 1
-	}
+// newRandomDecider draws one schedule's plan from rng. neutral is the
+// neutral schedule's outcome (its length in steps and in protocol
+// moments); clients the scenario's clients.
+func newRandomDecider(rng *rand.Rand, b bounds, neutral *outcome, clients []string, pct bool, depth int) *randomDecider {
+	length := max(neutral.steps, 1)
 	d := &randomDecider{rng: rng, b: b, pct: pct}
 	for i, bu := range b.budget {
 		for range bu.Count {
-			d.plan = append(d.plan, planned{step: 1 + rng.IntN(length), budget: i})
+			d.plan = append(d.plan, plan(rng, bu.Do, length, max(neutral.moments, 1), i))
 		}
 	}
 	sort.SliceStable(d.plan, func(i, j int) bool { return d.plan[i].step < d.plan[j].step })
@@ -66,6 +76,30 @@ func newRandomDecider(rng *rand.Rand, b bounds, length int, clients []string, pc
 		sort.Ints(d.change)
 	}
 	return d
+}
+
+// plan draws where one fault of budget entry i goes, in a schedule whose
+// neutral run has length steps and moments protocol moments. Three rules,
+// equally likely: a step drawn uniformly; a step drawn log-uniformly (as
+// likely among the first 10 steps as among the next 90: a run's protocol
+// is densest at its beginning, its retries come later); or one of the
+// protocol moments (the start, and every step where a client marked
+// acquired, enter, leave...), drawn uniformly, which are where lesson
+// authors place their faults. A partition goes to the start half the time:
+// a cut link is mostly the network's shape, not a moment.
+func plan(rng *rand.Rand, do string, length, moments, i int) planned {
+	if do == "partition" && rng.IntN(2) == 0 {
+		return planned{step: 0, budget: i}
+	}
+	switch rng.IntN(3) {
+	case 0:
+		return planned{step: 1 + rng.IntN(length), budget: i}
+	case 1:
+		s := int(math.Exp(rng.Float64() * math.Log(float64(length)+1)))
+		return planned{step: min(max(s, 1), length), budget: i}
+	default:
+		return planned{moment: 1 + rng.IntN(moments), budget: i}
+	}
 }
 
 func (d *randomDecider) stepped(*sim.Move) bool { return true }
@@ -89,21 +123,28 @@ func (d *randomDecider) choose(dc *decision) int {
 	}
 	for k := range d.plan {
 		p := &d.plan[k]
-		if p.done || p.step > dc.step {
+		if p.done || !p.due(dc) {
 			continue
 		}
-		var fit []int
+		var fit, near []int
 		for i, o := range dc.opts {
 			if i > 0 && o.budget == p.budget {
 				fit = append(fit, i)
+				if o.fault.Client != "" && containsStr(dc.actors, o.fault.Client) {
+					near = append(near, i)
+				}
 			}
 		}
 		if len(fit) == 0 {
 			continue
 		}
 		p.done = true
-		i := fit[d.rng.IntN(len(fit))]
-		return i
+		// Half the time a client fault hits a client that has just acted:
+		// the one at the moment the plan chose.
+		if len(near) > 0 && d.rng.IntN(2) == 0 {
+			fit = near
+		}
+		return fit[d.rng.IntN(len(fit))]
 	}
 	return 0
 }

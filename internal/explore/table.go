@@ -4,15 +4,15 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
 // LessonBudget is the fault budget a lesson's own scripted faults make:
-// for each kind a search can place, as many as the lesson scripts, each up
-// to the longest it scripts rounded up to the second. It also lists the
-// scripted kinds a search cannot place (partition, failover, ...).
+// for each kind a search can place, as many as the lesson scripts, each as
+// long (or as far) as the longest it scripts; a node crash or partition
+// scripted to last has no max (it lasts). It also lists the scripted kinds
+// a search cannot place.
 func LessonBudget(sc *scenario.Scenario) (budget []scenario.Budget, unsearched []string) {
 	index := map[string]int{}
 	for _, f := range sc.Faults {
@@ -30,30 +30,23 @@ func LessonBudget(sc *scenario.Scenario) (budget []scenario.Budget, unsearched [
 		}
 		b := &budget[i]
 		b.Count++
-		size := f.For.D()
+		size := f.For
 		if f.Do == "clock-jump" {
-			size = f.By.D()
+			size = f.By
 		}
-		if size < 0 {
-			size = -size
-		}
-		switch f.Do {
-		case "pause", "node-crash", "clock-jump":
-			size = (size + time.Second - 1) / time.Second * time.Second
-			if size < time.Second {
-				size = time.Second
-			}
-			b.Max = max(b.Max, scenario.Duration(size))
-		}
+		b.Max = max(b.Max, size, -size)
 	}
 	return budget, unsearched
 }
 
-// TableRuns caps each search of the lessons table: the exhaustive search
-// first, then, if it does not complete, the random walk (seed 0).
+// The bounds of each search of the lessons table: the exhaustive search
+// first, up to TableExhaustiveRuns schedules, then, if it does not
+// complete, the random walk (seed 0) up to TableRandomSteps engine steps
+// in all (as many schedules of a one-node lesson as of a short Redlock
+// lesson cost about the same).
 const (
 	TableExhaustiveRuns = 30
-	TableRandomRuns     = 15
+	TableRandomSteps    = 40000
 )
 
 // LessonRow is what exploring one lesson from its neutral schedule finds.
@@ -63,10 +56,10 @@ type LessonRow struct {
 }
 
 // ExploreLesson searches one lesson from its neutral schedule with the
-// budget its own faults make, for the verdicts the lesson expects (any
+// budget its own faults make, every fault as big as the lesson's (Exact), for the verdicts the lesson expects (any
 // violation for a safe lesson): exhaustively up to TableExhaustiveRuns
 // schedules, and if that does not cover them all, by random walk up to
-// TableRandomRuns.
+// TableRandomSteps engine steps.
 func ExploreLesson(ctx context.Context, sc *scenario.Scenario) (*LessonRow, error) {
 	budget, uns := LessonBudget(sc)
 	row := &LessonRow{ID: sc.ID, Expect: strings.Join(sc.Expect, ", "), Budget: BudgetText(budget), Unsearched: strings.Join(uns, ", ")}
@@ -75,12 +68,12 @@ func ExploreLesson(ctx context.Context, sc *scenario.Scenario) (*LessonRow, erro
 	if !containsStr(sc.Expect, "safe") {
 		want = sc.Expect
 	}
-	res, err := Search(ctx, n, Options{Strategy: Exhaustive, Runs: TableExhaustiveRuns, Want: want})
+	res, err := Search(ctx, n, Options{Strategy: Exhaustive, Runs: TableExhaustiveRuns, Want: want, Exact: true})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", sc.ID, err)
 	}
 	if res.Verdict == "" && !res.Complete {
-		if res, err = Search(ctx, n, Options{Strategy: Random, Runs: TableRandomRuns, Want: want}); err != nil {
+		if res, err = Search(ctx, n, Options{Strategy: Random, Steps: TableRandomSteps, Want: want, Exact: true}); err != nil {
 			return nil, fmt.Errorf("%s: %w", sc.ID, err)
 		}
 	}

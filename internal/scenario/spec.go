@@ -62,14 +62,15 @@ type Explore struct {
 type Budget struct {
 	Do     string   `yaml:"do" json:"do"`                             // one of ExploreFaults
 	Count  int      `yaml:"count,omitempty" json:"count,omitempty"`   // default 1
-	Max    Duration `yaml:"max,omitempty" json:"max,omitempty"`       // pause, node-crash: the longest for; clock-jump: the largest by (forward)
+	Max    Duration `yaml:"max,omitempty" json:"max,omitempty"`       // pause: the longest for; clock-jump: the largest by (forward); node-crash, partition: the longest before the node restarts or the link heals (none: it lasts)
 	Client string   `yaml:"client,omitempty" json:"client,omitempty"` // only this client (default: any)
 	Node   string   `yaml:"node,omitempty" json:"node,omitempty"`     // only this node (default: any)
 }
 
-// ExploreFaults are the fault kinds a search can place. Pause, node-crash
-// and clock-jump need max.
-var ExploreFaults = []string{"pause", "crash", "drop-request", "drop-reply", "node-crash", "clock-jump"}
+// ExploreFaults are the fault kinds a search can place. Pause and
+// clock-jump need max; a node crash or a partition may have one (without
+// it, the node stays down, the link cut).
+var ExploreFaults = []string{"pause", "crash", "drop-request", "drop-reply", "node-crash", "clock-jump", "partition", "failover"}
 
 // Node is one Redis node.
 type Node struct {

@@ -614,14 +614,15 @@ func (c *checker) explore(s *Scenario, p string, sc *scope) {
 		if b.Count < 0 || b.Count > MaxFaults {
 			c.at(bp+".count", "count must be between 0 and %d, got %d", MaxFaults, b.Count)
 		}
-		needMax := b.Do == "pause" || b.Do == "node-crash" || b.Do == "clock-jump"
+		needMax := b.Do == "pause" || b.Do == "clock-jump"
+		mayMax := b.Do == "node-crash" || b.Do == "partition" // without one it lasts
 		switch {
 		case needMax && b.Max <= 0:
 			c.at(bp, "%s needs max: the longest it may be, such as 5s", b.Do)
-		case !needMax && b.Max != 0:
+		case !needMax && !mayMax && b.Max != 0:
 			c.at(bp+".max", "%s takes no max", b.Do)
 		}
-		node := b.Do == "node-crash" || b.Do == "clock-jump"
+		node := b.Do == "node-crash" || b.Do == "clock-jump" || b.Do == "failover"
 		if b.Client != "" && node {
 			c.at(bp+".client", "%s hits a node, not a client", b.Do)
 		} else if b.Client != "" && !slices.Contains(sc.clients, b.Client) {

@@ -47,7 +47,9 @@ type exploreSummary struct {
 	Counts    map[string]int `json:"counts,omitempty"`
 	Verdict   string         `json:"verdict,omitempty"` // done: the violation found ("": none)
 	Verdicts  []string       `json:"verdicts,omitempty"`
-	Moves     []wireAction   `json:"moves,omitempty"` // done: the schedule entries the search chose, now the session's actions
+	Moves     []wireAction   `json:"moves,omitempty"`    // done: the schedule entries the search chose, now the session's actions
+	Scenario  string         `json:"scenario,omitempty"` // done: the id of the loaded recording
+	Marks     []int          `json:"marks,omitempty"`    // done: the events the search's choices produced, to mark on the timeline
 }
 
 // startExplore starts a search of the loaded scenario with its scripted
@@ -148,6 +150,7 @@ func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err err
 		s.ls.Close()
 		s.ls, s.custom, s.valid = ls, true, 0
 		sum.Verdicts, sum.Moves = res.Verdicts, res.Shrunk
+		sum.Scenario, sum.Marks = res.Recording.ID, explore.Marks(ls.Log(), res.Shrunk)
 	}
 	s.sendExplore("explore-done", sum, "")
 	if res.Recording != nil {

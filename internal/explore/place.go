@@ -1,0 +1,148 @@
+package explore
+
+import (
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// Where a fault of the budget may be placed. A decision point comes before
+// the first step (the start: every client, every node and every link),
+// right after every step, and at every mark a client makes (acquired,
+// enter, expired, ...) as it happens, before the client does anything
+// more: where a lesson's author puts a fault with on: {kind: mark}. There
+//
+//   - a client fault (pause, crash, drop-request, drop-reply) may hit any
+//     client: a pause or a crash lands in the middle of what the client is
+//     doing, whoever acted last;
+//   - a node fault (node-crash, clock-jump) may hit any node, a failover
+//     any node with a replica;
+//   - a partition cuts the link between a client that acted in the step
+//     and any node (at the start: any link), for good or, with a max, for
+//     a while. A partition matters to the messages that cross its link
+//     after it, so it is placed where its client is about to send.
+//
+// A fault placed at a step is written as a schedule entry at that step, as
+// hand-injecting it in the browser records it; one placed at a mark as a
+// scripted fault on that mark: {on: {kind: mark, name: expired, client: C,
+// nth: 2}, do: pause, client: C, for: 300ms}.
+
+// faultDecision lists the faults the budget still allows at a decision
+// point, after "none"; nil when there are none. actors are the clients
+// that acted in the step just taken (at the start: every client).
+func faultDecision(w *sim.World, b bounds, left []int, actors []string) *decision {
+	var d *decision
+	add := func(i int, bu scenario.Budget, client, node string) {
+		if bu.Client != "" && bu.Client != client || bu.Node != "" && bu.Node != node {
+			return
+		}
+		if d == nil {
+			d = &decision{step: w.Steps(), opts: []option{{}}}
+		}
+		if bu.Max > 0 {
+			for _, l := range levels(bu.Max.D(), b.exact) {
+				d.opts = append(d.opts, option{fault: fault(bu, client, node, l), budget: i})
+			}
+		} else {
+			d.opts = append(d.opts, option{fault: fault(bu, client, node, 0), budget: i})
+		}
+	}
+	for i, bu := range b.budget {
+		if left[i] == 0 {
+			continue
+		}
+		switch {
+		case bu.Do == "partition":
+			for _, c := range actors {
+				for _, n := range w.NodeNames() {
+					add(i, bu, c, n)
+				}
+			}
+		case bu.Do == "failover":
+			for _, n := range b.masters {
+				add(i, bu, "", n)
+			}
+		case nodeFault(bu.Do):
+			for _, n := range w.NodeNames() {
+				add(i, bu, "", n)
+			}
+		default:
+			for _, c := range w.ClientNames() {
+				add(i, bu, c, "")
+			}
+		}
+	}
+	return d
+}
+
+// placer spends one schedule's fault budget at its decision points.
+type placer struct {
+	w       *sim.World
+	b       bounds
+	dec     decider
+	out     *outcome
+	left    []int             // faults of each budget entry still to place
+	marks   map[[2]string]int // marks seen so far by name and client
+	abandon bool              // the decider abandoned the schedule at a mark
+}
+
+func newPlacer(w *sim.World, b bounds, dec decider, out *outcome) *placer {
+	p := &placer{w: w, b: b, dec: dec, out: out, left: make([]int, len(b.budget)), marks: map[[2]string]int{}}
+	for i, bu := range b.budget {
+		p.left[i] = bu.Count
+	}
+	p.out.moments = 1 // the start
+	return p
+}
+
+// after offers the budget's faults after a step (at the start: before the
+// first), the clients in actors having acted in it, and applies the one
+// chosen. It returns false if the decider abandoned the schedule.
+func (p *placer) after(actors []string) bool {
+	d := faultDecision(p.w, p.b, p.left, actors)
+	if d == nil {
+		return true
+	}
+	d.moments, d.actors = p.out.moments, actors
+	i := p.dec.choose(d)
+	if i < 0 {
+		return false
+	}
+	if i > 0 {
+		o := d.opts[i]
+		if err := p.w.Apply(lesson.SimFault(o.fault)); err == nil {
+			p.left[o.budget]--
+			p.out.actions = append(p.out.actions, scenario.Action{Step: p.w.Steps(), Fault: o.fault})
+		}
+	}
+	return true
+}
+
+// mark offers the budget's faults at mark e of a client, as it happens.
+// The fault chosen fires through a trigger on e itself, right after every
+// watcher has seen e, exactly as a scenario's fault on that mark fires
+// when the recording is replayed.
+func (p *placer) mark(e *sim.Event) {
+	key := [2]string{e.Name, e.Client}
+	p.marks[key]++
+	p.out.moments++
+	actors := []string{e.Client}
+	d := faultDecision(p.w, p.b, p.left, actors)
+	if d == nil {
+		return
+	}
+	d.moments, d.mark, d.actors = p.out.moments, true, actors
+	i := p.dec.choose(d)
+	if i < 0 {
+		p.abandon = true
+	}
+	if i <= 0 {
+		return
+	}
+	o := d.opts[i]
+	p.left[o.budget]--
+	p.w.On(func(x *sim.Event) bool { return x == e }, lesson.SimFault(o.fault))
+	f := o.fault
+	f.On = &scenario.Match{Kind: string(sim.KindMark), Name: e.Name, Client: e.Client, Nth: p.marks[key]}
+	p.out.actions = append(p.out.actions, scenario.Action{Step: p.w.Steps(), Fault: f})
+}
