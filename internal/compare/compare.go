@@ -18,6 +18,7 @@ import (
 var (
 	ErrUnknown = errors.New("compare: unknown algorithm or scenario")
 	ErrClients = errors.New("compare: the clients do not match")
+	ErrNoPair  = errors.New("compare: no canonical pair")
 )
 
 // Side is one run of a comparison.
@@ -156,8 +157,16 @@ func Diverge(a, b []string) int {
 
 // Against gives the scenario to compare sc with. with names an algorithm
 // (every client of sc runs it, keeping the parameters it accepts) or, when
-// no algorithm has that id, a scenario among others with the same clients.
+// no algorithm has that id, a scenario among others with the same clients;
+// empty, sc's canonical partner (Partner).
 func Against(sc *scenario.Scenario, with string, others []scenario.Scenario) (*scenario.Scenario, error) {
+	if with == "" {
+		p, ok := Partner(sc.ID)
+		if !ok {
+			return nil, fmt.Errorf("%w for %s: name an algorithm or a scenario with the same clients to compare it with", ErrNoPair, sc.ID)
+		}
+		with = p
+	}
 	if algo, ok := lock.Lookup(with); ok {
 		return withAlgorithm(sc, algo)
 	}
