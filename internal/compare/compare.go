@@ -29,9 +29,13 @@ type Side struct {
 	Verdicts []string           // the checker's verdicts at the end
 	Void     int                // schedule entries that were no move on this side (0 on the left)
 	Texts    []string           // each row's text (RowText)
+	At       []int              // each row's moment in the schedule: the step of the left run it belongs to (see Result)
 }
 
-// Result is two runs under one schedule, lined up row by row.
+// Result is two runs under one schedule, lined up row by row. A viewer
+// stepping through the left run to its step n has reached, on each side,
+// the rows whose At is n or less: on the left the rows of its first n
+// steps, on the right the rows its replay of those steps' entries made.
 type Result struct {
 	Left, Right Side
 	Schedule    Schedule // the left run's moves and faults, which the right replayed
@@ -56,23 +60,27 @@ func Compare(left, right *scenario.Scenario, seed int64) (*Result, error) {
 	}
 	defer lr.Close()
 	under := underSchedule(left, right)
-	rr, void, err := replay(under, seed, sched)
+	rr, void, at, err := replay(under, seed, sched)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", right.ID, err)
 	}
 	defer rr.Close()
 	res := &Result{Schedule: sched,
-		Left:  side(left, lr, 0),
-		Right: side(under, rr, void),
+		Left:  side(left, lr, 0, func(e *sim.Event) int { return e.Step }),
+		Right: side(under, rr, void, func(e *sim.Event) int { return at[e.Seq] }),
 	}
 	res.Diverge = Diverge(res.Left.Texts, res.Right.Texts)
 	return res, nil
 }
 
-func side(sc *scenario.Scenario, r *lesson.Run, void int) Side {
+func side(sc *scenario.Scenario, r *lesson.Run, void int, moment func(*sim.Event) int) Side {
 	log := slices.Clone(r.World.Log())
 	rows := Rows(log)
-	return Side{Scenario: sc, Log: log, Rows: rows, Verdicts: r.Verdicts(), Void: void, Texts: Texts(rows)}
+	at := make([]int, len(rows))
+	for i, e := range rows {
+		at[i] = moment(e)
+	}
+	return Side{Scenario: sc, Log: log, Rows: rows, Verdicts: r.Verdicts(), Void: void, Texts: Texts(rows), At: at}
 }
 
 // underSchedule is right as it runs under left's schedule: its own faults,

@@ -71,6 +71,14 @@ func TestEveryLessonAgainstItself(t *testing.T) {
 				}
 				t.Fatalf("row %d differs:\n left: %s\nright: %s", d+1, row(res.Left), row(res.Right))
 			}
+			// Each row is reached at the same step on both sides; only the
+			// final verdicts of the replay come after its last entry.
+			for i, e := range res.Right.Rows {
+				l, r := res.Left.At[i], res.Right.At[i]
+				if l != r && !(r == l+1 && e.Kind == "verdict") {
+					t.Fatalf("row %d (%s) is at step %d on the left, %d on the right", i+1, res.Right.Texts[i], l, r)
+				}
+			}
 			if res.Right.Void != 0 {
 				t.Errorf("%d entries were void on the right, want 0", res.Right.Void)
 			}

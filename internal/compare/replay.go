@@ -9,16 +9,20 @@ import (
 )
 
 // replay runs sc from seed under another run's schedule (the rule is in
-// the package doc) and returns the run at its end, with the number of
-// schedule entries that were no move here. sc's own faults must already be
-// reduced to the schedule's at: faults (see underSchedule). The caller
-// closes the run.
-func replay(sc *scenario.Scenario, seed int64, s Schedule) (*lesson.Run, int, error) {
+// the package doc) and returns the run at its end, the number of schedule
+// entries that were no move here, and for each event (by sequence number)
+// the step of the recorded run whose entry was being replayed when it
+// happened (0 before the first entry, after the last one the recorded
+// run's last step plus one). sc's own faults must already be reduced to
+// the schedule's at: faults (see underSchedule). The caller closes the run.
+func replay(sc *scenario.Scenario, seed int64, s Schedule) (*lesson.Run, int, map[int]int, error) {
 	r, err := lesson.Build(sc, seed)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	w := r.World
+	at, entry := map[int]int{}, 0
+	w.Watch(func(e *sim.Event) { at[e.Seq] = entry })
 	for _, f := range s.Before {
 		take(w, f)
 	}
@@ -39,7 +43,7 @@ func replay(sc *scenario.Scenario, seed int64, s Schedule) (*lesson.Run, int, er
 	})
 	void := 0
 	for _, m := range s.Moves {
-		due, seen = m.Then, 0
+		due, seen, entry = m.Then, 0, m.Step
 		if !stepAs(w, m) {
 			void++
 		}
@@ -48,8 +52,11 @@ func replay(sc *scenario.Scenario, seed int64, s Schedule) (*lesson.Run, int, er
 		}
 		due = nil
 	}
+	if n := len(s.Moves); n > 0 {
+		entry = s.Moves[n-1].Step + 1
+	}
 	r.RunToEnd()
-	return r, void, nil
+	return r, void, at, nil
 }
 
 // stepAs takes one entry of a schedule: the move of the entry's client
