@@ -37,6 +37,8 @@ commands:
   check FILE...                                      validate scenario files
   explore ID|--file F [--strategy random|pct|exhaustive] [--budget pause:5s,...]
         [--time 10s] [--seed N] [--want V,...] [--neutral] [--json]   search the schedules for a violation
+  compare ID [--with ALGORITHM|ID2] [--seed N] [--file F] [--json]   two runs under one schedule, row by row
+        (default --with: ID's canonical pair; exit 0 when compared, 1 when it could not be; docs/compare.md)
 `
 
 // run is the whole program, with its IO passed in.
@@ -58,6 +60,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return cmdCheck(args, stdout, stderr)
 	case "explore":
 		return cmdExplore(ctx, args, stdout, stderr)
+	case "compare":
+		return cmdCompare(args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

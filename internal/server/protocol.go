@@ -30,6 +30,7 @@ type Request struct {
 	Have     *int            `json:"have,omitempty"`     // hello: how many events the browser holds
 	Strategy string          `json:"strategy,omitempty"` // explore: random, pct or exhaustive
 	Budget   string          `json:"budget,omitempty"`   // explore: a fault budget such as "pause:5s,crash"
+	With     string          `json:"with,omitempty"`     // compare: an algorithm or a scenario id (compare.go)
 }
 
 // wireAction is a recorded action as the share link carries it.

@@ -286,6 +286,8 @@ func (s *session) apply(r *Request) (*Message, error) {
 	case "explore-cancel":
 		s.cancelExplore()
 		return &Message{Type: "explore-cancelling"}, nil
+	case "compare":
+		return s.compareRun(r)
 	default:
 		return nil, coded("unknown-op", map[string]any{"op": r.Op}, "unknown op %q (see docs/protocol.md)", r.Op)
 	}

@@ -86,11 +86,17 @@ func (w *World) StepClient(name string) (bool, error) {
 			found = it
 		}
 	}
+	return w.stepItem(found), nil
+}
+
+// stepItem makes one client move now (StepClient, StepThread): expiries due
+// by then come first. It returns false if found is nil or the run is over.
+func (w *World) stepItem(found *item) bool {
 	if found == nil {
-		return false, nil
+		return false
 	}
 	if !w.begin() {
-		return false, nil
+		return false
 	}
 	w.q.remove(func(it *item) bool { return it == found })
 	at := w.pace(found.t)
@@ -104,7 +110,7 @@ func (w *World) StepClient(name string) (bool, error) {
 	}
 	w.advance(at)
 	w.process(found)
-	return true, nil
+	return true
 }
 
 // Pending lists the clients that have a move to make, in client order.
@@ -154,6 +160,7 @@ func (w *World) begin() bool {
 		return false
 	}
 	w.step++
+	w.mover = nil
 	return true
 }
 
@@ -192,6 +199,9 @@ func (w *World) popTie() *item {
 
 // process carries out one item.
 func (w *World) process(it *item) {
+	if it.th != nil {
+		w.mover = it.th
+	}
 	switch it.kind {
 	case itemStart:
 		th := it.th

@@ -77,6 +77,7 @@ type World struct {
 	capped   bool // stopped by MaxSteps
 	closed   bool
 	ext      extensions // services, replication links, fencing tokens (service.go, replica.go)
+	mover    *thread    // the thread whose move the last step made (mover.go)
 }
 
 // trigger fires a fault the first time an event matches.

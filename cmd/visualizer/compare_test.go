@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// Without --with, a lesson of a canonical pair is compared with the pair's
+// other side: blind DEL against compare-and-delete under the same stall.
+// The two logs agree up to A's late release, where the row is marked and
+// printed twice, and the verdicts are the two lessons' own.
+func TestCompareCanonicalPair(t *testing.T) {
+	out, err := visualizer(t, "compare", "blind-del-slow-release")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"left:  blind-del-slow-release\nright: lua-cad-slow-release\n",
+		"\n>>   50 L 3.506s send A -> redis: DEL lock\n       R 3.506s send A -> redis: EVALSHA compare_and_delete.lua",
+		"\ndiverge: row 50\n",
+		"\nright verdict: safe\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %q in the output:\n%s", want, out)
+		}
+	}
+	left := lineWith(out, "left verdict: ")
+	for _, v := range []string{"mutual-exclusion", "foreign-unlock", "lost-update"} {
+		if !strings.Contains(left, v) {
+			t.Errorf("left verdict %q lacks %s", left, v)
+		}
+	}
+	if strings.Count(out, ">>") != 1 {
+		t.Errorf("want exactly one row marked >>:\n%s", out)
+	}
+}
+
+// --with an algorithm swaps it into the same clients; --json gives the
+// rows, the divergence as a row number and both verdicts.
+func TestCompareWithAlgorithmJSON(t *testing.T) {
+	out, err := visualizer(t, "compare", "owner-check-expire-between", "--with", "lua-compare-delete", "--json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var got struct {
+		Diverge     int
+		Moves       int
+		Left, Right struct {
+			ID       string
+			Verdicts []string
+			Rows     []string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got.Right.ID != "owner-check-expire-between+lua-compare-delete" || got.Diverge < 1 || got.Moves == 0 {
+		t.Fatalf("right %q, diverge %d, moves %d", got.Right.ID, got.Diverge, got.Moves)
+	}
+	if l, r := got.Left.Rows[got.Diverge-1], got.Right.Rows[got.Diverge-1]; !strings.HasSuffix(l, "send A -> redis: GET lock") || !strings.Contains(r, "EVALSHA compare_and_delete.lua") {
+		t.Errorf("row %d: left %q, right %q", got.Diverge, l, r)
+	}
+	if strings.Join(got.Right.Verdicts, ",") != "safe" || len(got.Left.Verdicts) != 3 {
+		t.Errorf("verdicts: left %v, right %v", got.Left.Verdicts, got.Right.Verdicts)
+	}
+}
+
+// A lesson compared with itself is the same run twice.
+func TestCompareWithItself(t *testing.T) {
+	out, err := visualizer(t, "compare", "no-lock-oversell", "--with", "no-lock-oversell")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "\nthe same: all ") || strings.Contains(out, ">>") || strings.Contains(out, " L ") {
+		t.Errorf("want the same rows and no divergence:\n%s", out)
+	}
+}
+
+// A scenario of the user's file (three clients, a pause) is compared with
+// an algorithm and with a built-in lesson that has the same clients.
+func TestCompareUserFile(t *testing.T) {
+	path := writeFile(t, "three.yaml", `scenarios:
+  - id: three
+    title: {en: "Three buyers, A paused mid-work", zh: "三个买家，A 干活时停顿"}
+    seed: 7
+    horizon: 10s
+    data: {stock: "10"}
+    clients:
+      - {name: A, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms}
+      - {name: B, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms, start: 50ms}
+      - {name: C, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms, start: 100ms}
+    faults:
+      - {at: 800ms, do: pause, client: A, for: 500ms}
+    expect: [mutual-exclusion, lost-update]
+`)
+	out, err := visualizer(t, "compare", "three", "--file", path, "--with", "lua-compare-delete")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if d := lineWith(out, ">>"); !strings.HasSuffix(d, "send A -> redis: GET lock") {
+		t.Errorf("want the runs to part at A's GET lock, got %q\n%s", d, out)
+	}
+	out, err = visualizer(t, "compare", "three", "--file", path, "--with", "blind-del-slow-release")
+	if err != nil || !strings.Contains(out, "right: blind-del-slow-release\n") {
+		t.Errorf("compare with a built-in lesson: %v\n%s", err, out)
+	}
+}
+
+// Bad arguments are errors that say what is wrong; nothing is printed on
+// stdout, so the process exits 1 with the reason.
+func TestCompareErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "no-such-lesson", "--with", "lua-compare-delete"}, `no scenario "no-such-lesson"`},
+		{[]string{"compare", "blind-del-slow-release", "--with", "no-such-lock"}, `unknown algorithm or scenario "no-such-lock": give an algorithm (no-lock,`},
+		{[]string{"compare", "blind-del-slow-release", "--with", "no-lock-oversell"}, "the clients do not match: blind-del-slow-release has clients A, B, C, no-lock-oversell has A, B"},
+		{[]string{"compare", "no-lock-oversell"}, "no canonical pair for no-lock-oversell"},
+		{[]string{"compare"}, "compare takes one scenario id"},
+	} {
+		out, err := visualizer(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("visualizer %s: got %v, want an error with %q", strings.Join(c.args, " "), err, c.want)
+		}
+		if out != "" {
+			t.Errorf("visualizer %s printed %q", strings.Join(c.args, " "), out)
+		}
+	}
+}
+
+// lineWith is the first line of out that holds s ("" when none).
+func lineWith(out, s string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}

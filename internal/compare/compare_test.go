@@ -1,0 +1,284 @@
+package compare
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+func catalog(t *testing.T) *scenario.File {
+	t.Helper()
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func lessonOf(t *testing.T, f *scenario.File, id string) *scenario.Scenario {
+	t.Helper()
+	sc, ok := f.Find(id)
+	if !ok {
+		t.Fatalf("no lesson %q", id)
+	}
+	return sc
+}
+
+// compareWith runs the comparison as the CLI and the browser do.
+func compareWith(t *testing.T, f *scenario.File, sc *scenario.Scenario, with string) *Result {
+	t.Helper()
+	right, err := Against(sc, with, f.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Compare(sc, right, sc.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func sorted(v []string) []string {
+	v = slices.Clone(v)
+	slices.Sort(v)
+	return v
+}
+
+// A lesson compared with itself is the same run twice: the replay of its
+// schedule takes every move the engine took, in the same order, so every
+// row matches, no entry is void and both sides end with the lesson's
+// expected verdicts. This is what makes "the same schedule" trustworthy.
+func TestEveryLessonAgainstItself(t *testing.T) {
+	f := catalog(t)
+	for i := range f.Scenarios {
+		sc := &f.Scenarios[i]
+		t.Run(sc.ID, func(t *testing.T) {
+			res, err := Compare(sc, sc, sc.Seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Same() {
+				d := res.Diverge
+				row := func(s Side) string {
+					if d < len(s.Texts) {
+						return s.Texts[d]
+					}
+					return "(no row)"
+				}
+				t.Fatalf("row %d differs:\n left: %s\nright: %s", d+1, row(res.Left), row(res.Right))
+			}
+			// Each row is reached at the same step on both sides; only the
+			// final verdicts of the replay come after its last entry.
+			for i, e := range res.Right.Rows {
+				l, r := res.Left.At[i], res.Right.At[i]
+				if l != r && !(r == l+1 && e.Kind == "verdict") {
+					t.Fatalf("row %d (%s) is at step %d on the left, %d on the right", i+1, res.Right.Texts[i], l, r)
+				}
+			}
+			if res.Right.Void != 0 {
+				t.Errorf("%d entries were void on the right, want 0", res.Right.Void)
+			}
+			if want := sorted(sc.Expect); !slices.Equal(sorted(res.Left.Verdicts), want) || !slices.Equal(sorted(res.Right.Verdicts), want) {
+				t.Errorf("verdicts: left %v, right %v, want %v on both", res.Left.Verdicts, res.Right.Verdicts, sc.Expect)
+			}
+		})
+	}
+}
+
+// The canonical pairs. Each expectation was worked out from the lessons'
+// timings and the rule in doc.go before the comparison was first run:
+//
+//   - blind DEL vs compare-and-delete (two lessons, same clients, same
+//     pause on A's leave mark): both acquire with the same SET NX, so the
+//     runs agree until A wakes from its stall and releases. There the left
+//     sends DEL lock and the right its script. Left: mutual-exclusion,
+//     foreign-unlock, lost-update (the lesson's); right: safe.
+//   - GET-then-DEL vs Lua (the algorithm swapped into the same clients):
+//     the same acquire and work; the first difference is A's release, GET
+//     lock on the left, the compare-and-delete script on the right. The
+//     left's pause fires on A's GET exec, A's 9th move; on the right A's
+//     9th move is its EVALSHA, which already ran while A still held the
+//     lock, so the stall hurts no one: left foreign-unlock,
+//     mutual-exclusion, lost-update; right safe.
+//   - no fencing vs fencing (two lessons): the fencing lock acquires with
+//     a script, so A's very first command differs (SET vs EVALSHA
+//     fencing_lock.lua). The pause hits A after its 3rd move: on the left
+//     the reply that lets A in, on the right the NOSCRIPT reply after
+//     which A sends EVAL. So A holds the lock without knowing it, the lease
+//     runs out, B takes it with token 2, writes and leaves; A wakes at 5s,
+//     enters alone and its token-1 write is refused. Left mutual-exclusion,
+//     stale-write; right safe.
+//   - failover without and with WAIT (two lessons): the left's failover at
+//     100ms is the right's too (its own fault, on A's replicated mark, is
+//     dropped). Both take the SET on the master alike; after A's OK the
+//     left marks acquired and the right sends WAIT. The master dies before
+//     the replica has A's lock, so A's WAIT cannot be confirmed, and the
+//     new master has no replica: no one counts a lock, no one enters. Left
+//     mutual-exclusion, lost-update; right safe.
+//   - thread id vs uuid:thread (two lessons): the owner is in A's first
+//     command (the hash field), so the runs differ from A's first send.
+//     Left mutual-exclusion, lost-update; right safe.
+func TestCanonicalPairs(t *testing.T) {
+	f := catalog(t)
+	cases := []struct {
+		left, with          string
+		leftRow, rightRow   string // what the divergent rows say
+		leftWant, rightWant []string
+	}{
+		{"blind-del-slow-release", "lua-cad-slow-release", "send A -> redis: DEL lock", "send A -> redis: EVALSHA compare_and_delete.lua",
+			[]string{"foreign-unlock", "lost-update", "mutual-exclusion"}, []string{"safe"}},
+		{"owner-check-expire-between", "lua-compare-delete", "send A -> redis: GET lock", "send A -> redis: EVALSHA compare_and_delete.lua",
+			[]string{"foreign-unlock", "lost-update", "mutual-exclusion"}, []string{"safe"}},
+		{"lease-pause-stale-write", "fencing-token-rejects-stale", "send A -> redis: SET lock", "send A -> redis: EVALSHA fencing_lock.lua",
+			[]string{"mutual-exclusion", "stale-write"}, []string{"safe"}},
+		{"failover-lost-lock", "failover-wait-replica", "mark A acquired lock", "send A -> master: WAIT 1",
+			[]string{"lost-update", "mutual-exclusion"}, []string{"safe"}},
+		{"thread-id-two-instances", "thread-id-uuid-fix", "send A -> redis: EVALSHA", "send A -> redis: EVALSHA",
+			[]string{"lost-update", "mutual-exclusion"}, []string{"safe"}},
+	}
+	if len(cases) != len(Pairs) {
+		t.Fatalf("%d cases for %d canonical pairs", len(cases), len(Pairs))
+	}
+	for i, c := range cases {
+		if Pairs[i].Left != c.left || Pairs[i].With != c.with {
+			t.Fatalf("pair %d is %s with %s, the case is %s with %s", i, Pairs[i].Left, Pairs[i].With, c.left, c.with)
+		}
+		t.Run(c.left, func(t *testing.T) {
+			res := compareWith(t, f, lessonOf(t, f, c.left), c.with)
+			if res.Same() {
+				t.Fatal("the two runs are the same, want them to part")
+			}
+			d := res.Diverge
+			l, r := res.Left.Texts[d], res.Right.Texts[d]
+			if !strings.Contains(l, c.leftRow) || !strings.Contains(r, c.rightRow) {
+				t.Errorf("row %d:\n left: %s (want %q)\nright: %s (want %q)", d+1, l, c.leftRow, r, c.rightRow)
+			}
+			if l == r {
+				t.Errorf("row %d is the same on both sides: %s", d+1, l)
+			}
+			for j := range d {
+				if res.Left.Texts[j] != res.Right.Texts[j] {
+					t.Fatalf("row %d differs before the divergence row %d", j+1, d+1)
+				}
+			}
+			if got := sorted(res.Left.Verdicts); !slices.Equal(got, c.leftWant) {
+				t.Errorf("left verdicts %v, want %v", got, c.leftWant)
+			}
+			if got := sorted(res.Right.Verdicts); !slices.Equal(got, c.rightWant) {
+				t.Errorf("right verdicts %v, want %v", got, c.rightWant)
+			}
+		})
+	}
+}
+
+// threeBuyers was not tuned to the comparison: three clients with the
+// GET-then-DEL lock (1s TTL, 900ms of work) and a 500ms pause of A at
+// 800ms, in the middle of its work.
+const threeBuyers = `scenarios:
+  - id: three-buyers-pause
+    title: {en: "Three buyers, A paused mid-work", zh: "三个买家，A 干活时停顿"}
+    seed: 7
+    horizon: 10s
+    data: {stock: "10"}
+    clients:
+      - {name: A, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms}
+      - {name: B, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms, start: 50ms}
+      - {name: C, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms, start: 100ms}
+    faults:
+      - {at: 800ms, do: pause, client: A, for: 500ms}
+    expect: [mutual-exclusion, lost-update]
+`
+
+// Worked out before running: A takes the lock at once and reads the stock;
+// the pause at 800ms holds A's wake-up (due at ~903ms) until 1.3s; A's
+// lease ends at ~1.001s, and B or C, retrying every 100ms, takes the lock
+// and reads the stock A has not written yet. A wakes inside with the other,
+// both write the same stock: mutual-exclusion and lost-update, on both
+// sides, for the pause is a lease problem no release can fix. A then
+// releases first (the other works until ~1.9s): on the left GET lock finds
+// another's value and deletes nothing; on the right the script refuses. So
+// the verdicts agree and the runs part at A's release: GET vs EVALSHA.
+func TestUserScenarioThreeClientsPause(t *testing.T) {
+	f, err := scenario.Parse("three.yaml", []byte(threeBuyers))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &f.Scenarios[0]
+	res := compareWith(t, f, sc, "lua-compare-delete")
+	want := []string{"lost-update", "mutual-exclusion"}
+	if !slices.Equal(sorted(res.Left.Verdicts), want) || !slices.Equal(sorted(res.Right.Verdicts), want) {
+		t.Errorf("verdicts: left %v, right %v, want %v on both", res.Left.Verdicts, res.Right.Verdicts, want)
+	}
+	if res.Same() {
+		t.Fatal("the two runs are the same, want them to part at A's release")
+	}
+	l, r := res.Left.Texts[res.Diverge], res.Right.Texts[res.Diverge]
+	if !strings.HasSuffix(l, "send A -> redis: GET lock") || !strings.Contains(r, "send A -> redis: EVALSHA compare_and_delete.lua") {
+		t.Errorf("row %d:\n left: %s\nright: %s\nwant A's GET lock against A's script", res.Diverge+1, l, r)
+	}
+	if len(res.Schedule.Moves) == 0 || len(sc.Faults) != 1 {
+		t.Fatalf("schedule of %d moves", len(res.Schedule.Moves))
+	}
+}
+
+// Unknown names and clients that do not match are refused with errors
+// that say which.
+func TestAgainstErrors(t *testing.T) {
+	f := catalog(t)
+	sc := lessonOf(t, f, "blind-del-slow-release")
+	_, err := Against(sc, "no-such-lock", f.Scenarios)
+	if !errors.Is(err, ErrUnknown) || !strings.Contains(err.Error(), "no-such-lock") || !strings.Contains(err.Error(), "lua-compare-delete") {
+		t.Errorf("unknown name: got %v", err)
+	}
+	_, err = Against(sc, "no-lock-oversell", f.Scenarios)
+	if !errors.Is(err, ErrClients) || !strings.Contains(err.Error(), "A, B, C") || !strings.Contains(err.Error(), "has A, B") {
+		t.Errorf("other clients: got %v", err)
+	}
+	if _, err := Compare(sc, lessonOf(t, f, "no-lock-oversell"), 1); !errors.Is(err, ErrClients) {
+		t.Errorf("Compare with other clients: got %v", err)
+	}
+}
+
+// Every canonical pair names lessons and algorithms that exist, and each
+// side finds the other as its partner.
+func TestPairsResolve(t *testing.T) {
+	f := catalog(t)
+	for _, p := range Pairs {
+		sc := lessonOf(t, f, p.Left)
+		if _, err := Against(sc, p.With, f.Scenarios); err != nil {
+			t.Errorf("%s with %s: %v", p.Left, p.With, err)
+		}
+		if p.Title.En == "" || p.Title.Zh == "" {
+			t.Errorf("pair %s has no title in both languages", p.Left)
+		}
+		if w, ok := Partner(p.Left); !ok || w != p.With {
+			t.Errorf("Partner(%s) = %q, want %q", p.Left, w, p.With)
+		}
+		if _, isLesson := f.Find(p.With); isLesson {
+			if w, ok := Partner(p.With); !ok || w != p.Left {
+				t.Errorf("Partner(%s) = %q, want %q", p.With, w, p.Left)
+			}
+		}
+	}
+}
+
+// The same comparison twice gives the same rows, byte for byte.
+func TestDeterministic(t *testing.T) {
+	f := catalog(t)
+	sc := lessonOf(t, f, "owner-check-expire-between")
+	a, b := compareWith(t, f, sc, "lua-compare-delete"), compareWith(t, f, sc, "lua-compare-delete")
+	text := func(s Side) string {
+		var out []string
+		for _, e := range s.Log {
+			out = append(out, e.String())
+		}
+		return strings.Join(out, "\n")
+	}
+	if text(a.Left) != text(b.Left) || text(a.Right) != text(b.Right) || a.Diverge != b.Diverge {
+		t.Fatal("two comparisons of the same pair differ")
+	}
+}

@@ -1,0 +1,86 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func compareExtra(t *testing.T, m Message) compareAnswer {
+	t.Helper()
+	var a compareAnswer
+	if err := json.Unmarshal(m.Extra, &a); err != nil {
+		t.Fatalf("%s: extra %s: %v", m.Type, m.Extra, err)
+	}
+	return a
+}
+
+// The page's side by side: with no with, a lesson of a canonical pair is
+// compared with the pair's other side; the answer holds both sides' rows,
+// the divergence and each side's verdicts. A manual step of the session
+// is part of the left's schedule when the page compares again.
+func TestCompareOp(t *testing.T) {
+	_, url := newTestServer(t, Limits{})
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "load", "scenario": "thread-id-two-instances"})
+	c.next("state")
+	c.send(map[string]any{"op": "compare"})
+	a := compareExtra(t, c.next("compare"))
+	if a.With != "thread-id-uuid-fix" || a.Partner != "thread-id-uuid-fix" || a.Left == nil || a.Right == nil {
+		t.Fatalf("want the canonical pair compared, got with %q, partner %q", a.With, a.Partner)
+	}
+	d := a.Diverge
+	if d < 0 || !strings.Contains(a.Left.Rows[d].Text, " exec-1") || !strings.Contains(a.Right.Rows[d].Text, ":exec-1") {
+		t.Fatalf("row %d: left %q, right %q: want the owners to differ", d+1, a.Left.Rows[d].Text, a.Right.Rows[d].Text)
+	}
+	if len(a.Right.Verdicts) != 1 || a.Right.Verdicts[0].Name != "safe" || a.Right.Verdicts[0].Say == nil || a.Right.Verdicts[0].Say.Zh == "" {
+		t.Errorf("right verdicts %+v: want safe, said in both languages", a.Right.Verdicts)
+	}
+	if len(a.Left.Verdicts) < 2 {
+		t.Errorf("left verdicts %+v: want mutual-exclusion and lost-update", a.Left.Verdicts)
+	}
+
+	// B moves first by hand: its start, due at 100ms, comes before A's.
+	c.send(map[string]any{"op": "step-client", "client": "B"})
+	c.next("state")
+	c.send(map[string]any{"op": "compare", "with": "thread-id-uuid-fix"})
+	b := compareExtra(t, c.next("compare"))
+	if b.Actions != 1 || b.Left.Rows[1].Text != "0.1s start B" {
+		t.Errorf("want the manual step of B replayed first, got %d actions, row 2 %q", b.Actions, b.Left.Rows[1].Text)
+	}
+}
+
+// A lesson with no canonical pair answers with what may be compared; a bad
+// name or other clients are errors the page can say in its language.
+func TestCompareOpRefusals(t *testing.T) {
+	_, url := newTestServer(t, Limits{})
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "compare"})
+	if e := c.next("error"); e.Code != "no-scenario" {
+		t.Errorf("before load: got %q %q", e.Code, e.Error)
+	}
+	c.send(map[string]any{"op": "load", "scenario": "no-lock-oversell"})
+	c.next("state")
+	c.send(map[string]any{"op": "compare"})
+	if a := compareExtra(t, c.next("compare")); a.Left != nil || a.Partner != "" || len(a.Algorithms) < 10 {
+		t.Errorf("want only the choices, got %+v", a)
+	}
+	for with, want := range map[string]string{"nope": "unknown algorithm or scenario", "blind-del-slow-release": "the clients do not match"} {
+		c.send(map[string]any{"op": "compare", "with": with})
+		if e := c.next("error"); e.Code != "compare" || !strings.Contains(e.Error, want) {
+			t.Errorf("with %q: got %q %q, want %q", with, e.Code, e.Error, want)
+		}
+	}
+	c.send(map[string]any{"op": "compare", "with": strings.Repeat("x", 201)})
+	if e := c.next("error"); !strings.Contains(e.Error, "at most 200") {
+		t.Errorf("a long name: got %q", e.Error)
+	}
+}

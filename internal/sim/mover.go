@@ -1,0 +1,112 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+)
+
+// Mover is the client whose move the last step made: the client whose
+// code ran, whose request reached its node or whose reply (or timeout)
+// came back. It is "" after a step of the world's own (a key expiry, a
+// timed fault, a resume, replication) and before the first step. A
+// comparison of two runs under one schedule (internal/compare) reads it
+// to learn the order in which the clients moved.
+func (w *World) Mover() string {
+	if w.mover == nil {
+		return ""
+	}
+	return w.mover.proc.name
+}
+
+// NextWorld is when the world's own next step is due: the earliest key
+// expiry or world action (a timed fault, a resume, a restart, a heal,
+// replication, a WAIT timeout), never a client's move. ok is false when
+// none is pending or the run is over.
+func (w *World) NextWorld() (at time.Duration, ok bool) {
+	if w.ended || w.closed {
+		return 0, false
+	}
+	it := w.nextWorldItem()
+	_, _, exp, hasExp := w.nextExpiry()
+	switch {
+	case it == nil && !hasExp:
+		return 0, false
+	case it == nil || hasExp && exp <= it.t+w.guard():
+		return exp, true
+	}
+	return it.t, true
+}
+
+// StepWorld takes the world's own next step (the one NextWorld names) now,
+// whatever client moves are due before it, as one engine step. It returns
+// false when there is none or the run is over.
+func (w *World) StepWorld() bool {
+	if _, ok := w.NextWorld(); !ok || !w.begin() {
+		return false
+	}
+	it := w.nextWorldItem()
+	n, key, exp, hasExp := w.nextExpiry()
+	if hasExp && (it == nil || exp <= it.t+w.guard()) {
+		w.advance(w.pace(exp))
+		w.expire(n, key)
+		return true
+	}
+	w.q.remove(func(x *item) bool { return x == it })
+	w.advance(w.pace(it.t))
+	w.process(it)
+	return true
+}
+
+// nextWorldItem is the earliest pending item that is no client's move
+// (ties: the first pushed).
+func (w *World) nextWorldItem() *item {
+	var best *item
+	for _, it := range w.q.items {
+		if it.th == nil && (best == nil || it.t < best.t || it.t == best.t && it.order < best.order) {
+			best = it
+		}
+	}
+	return best
+}
+
+// MoverThread is the thread of the Mover whose move the last step made
+// ("main" for a client's own code, "req2" for its second request...).
+func (w *World) MoverThread() string {
+	if w.mover == nil {
+		return ""
+	}
+	return w.mover.name
+}
+
+// ThreadMove is when a client thread's next move is due. ok is false when
+// it has none pending (or the run is over).
+func (w *World) ThreadMove(client, thread string) (at time.Duration, ok bool) {
+	if it := w.threadItem(client, thread); it != nil && !w.ended && !w.closed {
+		return it.t, true
+	}
+	return 0, false
+}
+
+// StepThread lets one thread of a client make its next move now, as
+// StepClient does for the client's earliest. It returns false if the
+// thread has nothing pending.
+func (w *World) StepThread(client, thread string) (bool, error) {
+	if w.proc(client) == nil {
+		return false, fmt.Errorf("%w %q", ErrUnknownClient, client)
+	}
+	if w.ended || w.closed {
+		return false, nil
+	}
+	return w.stepItem(w.threadItem(client, thread)), nil
+}
+
+// threadItem is a client thread's earliest pending item.
+func (w *World) threadItem(client, thread string) *item {
+	var found *item
+	for _, it := range w.q.items {
+		if it.th != nil && it.th.proc.name == client && it.th.name == thread && (found == nil || it.t < found.t || it.t == found.t && it.order < found.order) {
+			found = it
+		}
+	}
+	return found
+}
