@@ -3,7 +3,8 @@ package lesson
 import (
 	"cmp"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/lock"
@@ -82,11 +83,7 @@ func (r *Run) build() error {
 			}
 		}
 	}
-	keys := make([]string, 0, len(sc.Data))
-	for k := range sc.Data {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(sc.Data))
 	if len(keys) > 0 {
 		for _, n := range NodeNames(sc)[:1] {
 			if err := w.Init(n, sc.Data, keys); err != nil {

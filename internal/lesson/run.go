@@ -1,8 +1,7 @@
 package lesson
 
 import (
-	"sort"
-	"strings"
+	"slices"
 
 	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/narrate"
@@ -75,9 +74,5 @@ func Verdicts(sc *scenario.Scenario, seed int64) ([]string, error) {
 
 // SameVerdicts compares two verdict lists as sets.
 func SameVerdicts(got, want []string) bool {
-	a := append([]string(nil), got...)
-	b := append([]string(nil), want...)
-	sort.Strings(a)
-	sort.Strings(b)
-	return strings.Join(a, ",") == strings.Join(b, ",")
+	return slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want)))
 }

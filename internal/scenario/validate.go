@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 )
@@ -180,14 +179,4 @@ func (c *validator) undeclared(path, what, got string, declared []string) {
 func hasKey[V any](m map[string]V, k string) bool {
 	_, ok := m[k]
 	return ok
-}
-
-// sortedKeys gives a map's string keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -62,7 +63,7 @@ func (c *validator) client(s *Scenario, cl *Client, cp string, sc *scope) {
 	if algo.Nodes > masters(s) {
 		c.at(cp+".algorithm", "algorithm %s needs %d master nodes; the scenario has %d", algo.ID, algo.Nodes, masters(s))
 	}
-	for _, k := range sortedKeys(cl.Params) {
+	for _, k := range slices.Sorted(maps.Keys(cl.Params)) {
 		pp := cp + ".params." + k
 		prm, ok := algo.Param(k)
 		if !ok {
