@@ -151,3 +151,36 @@ func ownerText(m *narrate.Model, node, key string) string {
 	}
 	return k.Owner + "'s lock"
 }
+
+// narrate attaches the scenario's narration to the moments it names. A
+// line is said only while the run is on its script, and only if its claim
+// holds.
+func (r *Run) narrate() {
+	w := r.World
+	for i := range r.Scenario.Narration {
+		n := r.Scenario.Narration[i]
+		text := n.Text
+		fired := false
+		var match func(*sim.Event) bool
+		switch {
+		case n.On != nil:
+			match = matcher(n.On)
+		case n.At != nil:
+			at := n.At.D()
+			match = func(e *sim.Event) bool { return e.T >= at && e.Kind != sim.KindSay }
+		default:
+			match = func(e *sim.Event) bool { return e.Kind != sim.KindSay }
+		}
+		w.Watch(func(e *sim.Event) {
+			if fired || r.offScript || !match(e) {
+				return
+			}
+			fired = true
+			if why := r.falseClaim(n.Claim, e); why != "" {
+				r.unsaid = append(r.unsaid, Unsaid{Line: i, At: e.Seq, Why: why})
+				return
+			}
+			w.Emit(sim.Event{Kind: sim.KindSay, Say: &sim.Text{En: text.En, Zh: text.Zh}, Refs: []int{e.Seq}})
+		})
+	}
+}

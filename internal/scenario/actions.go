@@ -33,7 +33,7 @@ func CheckSchedule(s *Scenario, actions []Action) error {
 }
 
 func checkActions(s *Scenario, name string, actions []Action, schedule bool) error {
-	c := &checker{d: &decoder{r: &report{}, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}, bad: map[string]bool{}}, flat: true}
+	c := &validator{d: &decoder{r: &report{}, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}, bad: map[string]bool{}}, flat: true}
 	sc := &scope{horizon: DefaultHorizon}
 	for _, cl := range s.Clients {
 		sc.clients = append(sc.clients, cl.Name)

@@ -103,6 +103,21 @@ type Client struct {
 	KeepLock  bool           `yaml:"keep_lock,omitempty" json:"keep_lock,omitempty"` // a request returns without releasing (the unlock is left to a later callback)
 }
 
+// The workloads a client may run inside its critical section (its task).
+// "" means deduct. list, buy and buy-item are seed 003's market (see
+// internal/lesson/market.go).
+const (
+	TaskDeduct  = "deduct"
+	TaskWrite   = "write"
+	TaskNone    = "none"
+	TaskList    = "list"
+	TaskBuy     = "buy"
+	TaskBuyItem = "buy-item"
+)
+
+// Tasks lists the task names.
+var Tasks = []string{TaskDeduct, TaskWrite, TaskNone, TaskList, TaskBuy, TaskBuyItem}
+
 // When says when something happens: at a virtual time, or when an event
 // matching On happens (the Nth time, default the first).
 type When struct {

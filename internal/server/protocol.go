@@ -27,7 +27,6 @@ type Request struct {
 	Client   string          `json:"client,omitempty"`   // step-client
 	Fault    *scenario.Fault `json:"fault,omitempty"`    // inject
 	Speed    float64         `json:"speed,omitempty"`    // play: steps per second
-	Have     *int            `json:"have,omitempty"`     // hello: how many events the browser holds
 	Strategy string          `json:"strategy,omitempty"` // explore: random, pct or exhaustive
 	Budget   string          `json:"budget,omitempty"`   // explore: a fault budget such as "pause:5s,crash"
 	With     string          `json:"with,omitempty"`     // compare: an algorithm or a scenario id (compare.go)

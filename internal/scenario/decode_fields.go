@@ -1,0 +1,87 @@
+package scenario
+
+import (
+	"reflect"
+	"strings"
+	"sync"
+)
+
+// field is one YAML key of a struct, inline fields flattened.
+type field struct {
+	name      string
+	index     []int
+	omitempty bool
+}
+
+var fieldCache sync.Map // reflect.Type -> []field
+
+// fieldsOf lists the YAML keys of a struct type in declaration order,
+// flattening fields tagged ",inline". The first of two equal names wins.
+func fieldsOf(t reflect.Type) []field {
+	if fs, ok := fieldCache.Load(t); ok {
+		return fs.([]field)
+	}
+	var out []field
+	seen := map[string]bool{}
+	var walk func(t reflect.Type, index []int)
+	walk = func(t reflect.Type, index []int) {
+		for i := 0; i < t.NumField(); i++ {
+			sf := t.Field(i)
+			tag := sf.Tag.Get("yaml")
+			if tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			idx := append(append([]int(nil), index...), i)
+			if strings.Contains(","+opts+",", ",inline,") && sf.Type.Kind() == reflect.Struct {
+				walk(sf.Type, idx)
+				continue
+			}
+			if !sf.IsExported() {
+				continue
+			}
+			if name == "" {
+				name = strings.ToLower(sf.Name)
+			}
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			out = append(out, field{name: name, index: idx, omitempty: strings.Contains(","+opts+",", ",omitempty,")})
+		}
+	}
+	walk(t, nil)
+	fieldCache.Store(t, out)
+	return out
+}
+
+// fieldNames lists a struct type's YAML keys.
+func fieldNames(t reflect.Type) []string {
+	fs := fieldsOf(t)
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.name
+	}
+	return out
+}
+
+// what names a struct type in messages: "a client", "a fault".
+func what(t reflect.Type) string {
+	n := strings.ToLower(t.Name())
+	switch n {
+	case "":
+		return "this map"
+	case "file":
+		return "a scenario file"
+	case "text":
+		return "a text"
+	case "action":
+		return "a schedule entry"
+	case "match":
+		return "a match (on:)"
+	}
+	if strings.ContainsAny(n[:1], "aeiou") {
+		return "an " + n
+	}
+	return "a " + n
+}

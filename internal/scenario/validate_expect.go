@@ -1,0 +1,43 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lockstep/lockstep/internal/check"
+)
+
+func (c *validator) expect(s *Scenario, p string) {
+	if len(s.Expect) == 0 {
+		c.at(p+".expect", "a scenario needs expect: the verdicts it must end with, e.g. [safe] or [oversell]")
+		return
+	}
+	c.verdicts(s.Expect, p+".expect")
+	if r := s.RealRedis; r != nil {
+		if len(r.Expect) == 0 {
+			c.at(p+".real_redis.expect", "real_redis needs expect: the verdicts on a real server")
+		}
+		c.verdicts(r.Expect, p+".real_redis.expect")
+		if strings.TrimSpace(r.Why.En) == "" {
+			c.at(p+".real_redis.why", "real_redis needs why, with en text: what a real server cannot do here")
+		}
+	}
+}
+
+// verdicts checks a list of expected verdicts at path p.
+func (c *validator) verdicts(list []string, p string) {
+	seen := map[string]bool{}
+	for i, v := range list {
+		ep := fmt.Sprintf("%s[%d]", p, i)
+		switch {
+		case !slices.Contains(check.Verdicts, v):
+			c.unknownName(ep, "verdict", v, check.Verdicts)
+		case seen[v]:
+			c.at(ep, "verdict %q is listed twice", v)
+		case v == "safe" && len(list) > 1:
+			c.at(ep, "safe means no violation at all: it cannot be listed with other verdicts")
+		}
+		seen[v] = true
+	}
+}

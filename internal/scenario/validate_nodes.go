@@ -1,0 +1,69 @@
+package scenario
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+func (c *validator) nodes(s *Scenario, p string, sc *scope) {
+	if len(s.Nodes) > MaxNodesPerScenario {
+		c.at(p+".nodes", "%d nodes; the limit is %d per scenario", len(s.Nodes), MaxNodesPerScenario)
+	}
+	seen := map[string]int{}
+	for i, n := range s.Nodes {
+		np := fmt.Sprintf("%s.nodes[%d]", p, i)
+		switch {
+		case strings.TrimSpace(n.Name) == "":
+			c.at(np+".name", "a node needs a name")
+			continue
+		case hasKey(seen, n.Name):
+			l, _ := c.pos(fmt.Sprintf("%s.nodes[%d].name", p, seen[n.Name]))
+			c.at(np+".name", "duplicate node name %q (first at line %d)", n.Name, l)
+			continue
+		}
+		seen[n.Name] = i
+		sc.nodes = append(sc.nodes, n.Name)
+	}
+	if len(s.Nodes) == 0 {
+		sc.nodes = []string{"redis"}
+	}
+	for i, n := range s.Nodes {
+		if n.ReplicaOf == "" {
+			continue
+		}
+		rp := fmt.Sprintf("%s.nodes[%d].replica_of", p, i)
+		switch {
+		case n.ReplicaOf == n.Name:
+			c.at(rp, "node %q cannot be a replica of itself", n.Name)
+		case !slices.Contains(sc.nodes, n.ReplicaOf):
+			c.unknownName(rp, "node", n.ReplicaOf, sc.nodes)
+		}
+	}
+}
+
+// services notes the services the scenario has; a node may not take the
+// name of one, since both are lanes of the timeline.
+func (c *validator) services(s *Scenario, p string, sc *scope) {
+	sc.services = s.Services()
+	sc.lanes = append(slices.Clone(sc.nodes), sc.services...)
+	for i, n := range s.Nodes {
+		if slices.Contains(sc.services, n.Name) {
+			c.at(fmt.Sprintf("%s.nodes[%d].name", p, i), "node name %q is taken by the scenario's %s service; choose another", n.Name, n.Name)
+		}
+	}
+}
+
+// masters counts the nodes that are not replicas.
+func masters(s *Scenario) int {
+	if len(s.Nodes) == 0 {
+		return 1
+	}
+	m := 0
+	for _, n := range s.Nodes {
+		if n.ReplicaOf == "" {
+			m++
+		}
+	}
+	return m
+}
