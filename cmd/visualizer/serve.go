@@ -36,8 +36,6 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	if servers != nil {
 		if n := servers.Swept(); n > 0 {
 			fmt.Fprintf(stdout, "removed %d keys that an earlier run of this server (instance %s) left on the Redis servers\n", n, instanceName(*addr))
-		} else if n < 0 {
-			fmt.Fprintln(stderr, "note: could not list the keys an earlier run of this server may have left (SCAN refused); see docs/real-redis.md")
 		}
 	}
 	where := "embedded Redis"

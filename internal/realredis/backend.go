@@ -44,6 +44,8 @@ type Backend struct {
 	prefix string
 	admin  *redis.Client
 
+	registry string // the instance's registry of key names (see Registry), "" for none
+
 	mu         sync.Mutex
 	keys       map[string]bool      // keys the session named, without the prefix
 	deadline   map[string]time.Time // each key's expiry as last read, the first instant it is gone
@@ -217,12 +219,20 @@ func (b *Backend) SetClock(time.Time) {}
 func (b *Backend) Prefix() string { return b.prefix }
 
 // Record remembers a key the session named, to list and remove it later,
-// and subscribes to its expiry.
+// and subscribes to its expiry. A backend with a registry first writes the
+// key's full name there (before the command that names it reaches the
+// server), so that the next start of its instance can remove it if this
+// process dies first.
 func (b *Backend) Record(key string) {
 	b.mu.Lock()
 	known := b.keys[key]
 	b.keys[key] = true
 	b.mu.Unlock()
+	if !known && b.registry != "" {
+		ctx, cancel := b.ctx()
+		defer cancel()
+		_ = b.admin.HSet(ctx, b.registry, b.prefix+key, "1").Err() // a failure here fails the command too
+	}
 	if !known {
 		_ = b.exp.subscribe(key) // a failed subscriber fails Expired: the engine then reads states
 	}
@@ -349,7 +359,50 @@ func (b *Backend) Flush() error {
 	for i, k := range known {
 		keys[i] = b.prefix + k
 	}
-	return b.admin.Del(ctx, keys...).Err()
+	if err := b.admin.Del(ctx, keys...).Err(); err != nil {
+		return err
+	}
+	if b.registry != "" {
+		return b.admin.HDel(ctx, b.registry, keys...).Err()
+	}
+	return nil
+}
+
+// sweepRegistry removes the keys a registry names, those under prefix
+// only, then the registry itself, and counts the keys removed (the
+// registry among them): what the runs of an instance that died left
+// behind. It needs no SCAN.
+func (b *Backend) sweepRegistry(registry, prefix string) (int, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*Timeout)
+	defer cancel()
+	all, err := b.admin.HGetAll(ctx, registry).Result() // HKEYS is not among the ACL user's commands
+	if err != nil {
+		return 0, err
+	}
+	names := make([]string, 0, len(all))
+	for k := range all {
+		names = append(names, k)
+	}
+	n := 0
+	for len(names) > 0 {
+		batch := names[:min(len(names), 500)]
+		names = names[len(batch):]
+		var mine []string
+		for _, k := range batch {
+			if strings.HasPrefix(k, prefix) {
+				mine = append(mine, k)
+			}
+		}
+		if len(mine) > 0 {
+			removed, err := b.admin.Del(ctx, mine...).Result()
+			if err != nil {
+				return n, err
+			}
+			n += int(removed)
+		}
+	}
+	gone, err := b.admin.Del(ctx, registry).Result()
+	return n + int(gone), err
 }
 
 // sweep removes every key under prefix with SCAN and UNLINK, and counts

@@ -59,13 +59,16 @@ func NewServersFor(targets []Target, allowSharedDB bool, instance string) (*Serv
 			return nil, err
 		}
 		if out.instance != "" {
-			n, err := b.sweep(PrefixRoot + out.instance + ".")
-			switch {
-			case err != nil:
-				out.swept = -1
-			case out.swept >= 0:
-				out.swept += n
+			under := PrefixRoot + out.instance + "."
+			n, err := b.sweepRegistry(out.registry(), under)
+			if err != nil {
+				b.admin.Close()
+				return nil, fmt.Errorf("realredis: %s: removing what an earlier run left: %w", t.URL, err)
 			}
+			if more, err := b.sweep(under); err == nil {
+				n += more
+			} // else: SCAN refused (the minimal ACL user); the registry had what a run wrote
+			out.swept += n
 		}
 		ctx, cancel := b.ctx()
 		n, err := b.admin.DBSize(ctx).Result()
@@ -82,7 +85,7 @@ func NewServersFor(targets []Target, allowSharedDB bool, instance string) (*Serv
 }
 
 // Swept is how many keys NewServersFor removed that an earlier process of
-// the same instance left behind; -1 if it could not list them.
+// the same instance left behind.
 func (s *Servers) Swept() int { return s.swept }
 
 // sanitize keeps an instance name to letters, digits, dots and dashes, so
@@ -95,6 +98,19 @@ func sanitize(name string) string {
 		}
 	}
 	return string(b)
+}
+
+// Registry is the hash that names every key the runs of an instance may
+// have left on a server (lockstep:INSTANCE.registry): each run's backend
+// adds a key's full name before its first command and removes it after
+// the key is deleted. "" without an instance.
+func (s *Servers) Registry() string { return s.registry() }
+
+func (s *Servers) registry() string {
+	if s.instance == "" {
+		return ""
+	}
+	return PrefixRoot + s.instance + ".registry"
 }
 
 // newPrefix is a fresh prefix for one run: under the instance, if any.
@@ -165,6 +181,7 @@ func (s *Servers) Place(sc *scenario.Scenario, nodes []string) ([]sim.Backend, s
 		if err != nil {
 			return fail(err)
 		}
+		b.registry = s.registry()
 		next++
 		out = append(out, b)
 	}

@@ -2,6 +2,7 @@ package realredis_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/lockstep/lockstep"
@@ -60,5 +61,81 @@ func TestARestartRemovesWhatACrashLeft(t *testing.T) {
 	}
 	if n, _ := realredis.Leftover(targets[0]); n != 1 {
 		t.Errorf("after the restart: expected only the other instance's key left, got %d keys", n)
+	}
+}
+
+// The same, as the minimal ACL user of docs/real-redis.md, who may not
+// list keys (no SCAN): the instance's registry names what the crashed run
+// wrote, and the restart removes exactly that.
+func TestARestartRemovesWhatACrashLeftAsTheACLUser(t *testing.T) {
+	s := redistest.Start(t)
+	ctx := context.Background()
+	admin := s.Client()
+	defer admin.Close()
+	args := []any{"ACL", "SETUSER", "lockstep", "on", ">secret"}
+	for _, r := range strings.Fields(realredis.ACLRules) {
+		args = append(args, r)
+	}
+	if err := admin.Do(ctx, args...).Err(); err != nil {
+		t.Fatal(err)
+	}
+	targets, err := realredis.ParseURLs("redis://lockstep:secret@"+s.Addr, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := realredis.NewServersFor(targets, false, "host-8080")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := cat.Find("no-lock-oversell")
+	r, err := lesson.BuildOn(sc, sc.Seed, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	for i := 0; i < 5 && r.Step(); i++ {
+	}
+	// The process dies here. What it left: the run's keys, and the
+	// registry naming each of them.
+	keys, err := admin.Keys(ctx, realredis.PrefixRoot+"*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	named, err := admin.HKeys(ctx, first.Registry()).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) < 2 || len(named) != len(keys)-1 {
+		t.Fatalf("after a crash mid-run: expected the run's keys and a registry naming each, got keys %v, registry %v", keys, named)
+	}
+	if err := admin.Set(ctx, realredis.PrefixRoot+"host-9090.abc:stock", "7", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+
+	again, err := realredis.NewServersFor(targets, true, "host-8080")
+	if err != nil {
+		t.Fatalf("restart as the ACL user: %v", err)
+	}
+	if again.Swept() != len(keys) {
+		t.Errorf("restart as the ACL user: expected the %d keys of the crashed run (its registry too) removed, got %d", len(keys), again.Swept())
+	}
+	left, _ := admin.Keys(ctx, realredis.PrefixRoot+"*").Result()
+	if len(left) != 1 || left[0] != realredis.PrefixRoot+"host-9090.abc:stock" {
+		t.Errorf("after the restart: expected only the other instance's key left, got %v", left)
+	}
+	// A clean run leaves neither keys nor registry behind.
+	r2, err := lesson.BuildOn(sc, sc.Seed, again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5 && r2.Step(); i++ {
+	}
+	r2.Close()
+	if left, _ := admin.Keys(ctx, realredis.PrefixRoot+"*").Result(); len(left) != 1 {
+		t.Errorf("after a clean run: expected only the other instance's key, got %v", left)
 	}
 }

@@ -57,7 +57,7 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	ans.Partner, _ = compare.Partner(left.ID)
 	with := r.With
 	if with == "" && ans.Partner == "" {
-		return &Message{Type: "compare", Extra: mustJSON(ans)}, nil
+		return &Message{Type: "compare", Compare: &ans}, nil
 	}
 	var others []scenario.Scenario
 	if s.srv.opts.Catalog != nil {
@@ -87,7 +87,7 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	}
 	ans.Moves, ans.Diverge = res.Schedule.ClientMoves(), res.Diverge
 	ans.Left, ans.Right = wireSide(res.Left), wireSide(res.Right)
-	return &Message{Type: "compare", Extra: mustJSON(ans)}, nil
+	return &Message{Type: "compare", Compare: &ans}, nil
 }
 
 func wireSide(sd compare.Side) *compareSide {

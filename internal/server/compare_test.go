@@ -1,18 +1,16 @@
 package server
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
 
 func compareExtra(t *testing.T, m Message) compareAnswer {
 	t.Helper()
-	var a compareAnswer
-	if err := json.Unmarshal(m.Extra, &a); err != nil {
-		t.Fatalf("%s: extra %s: %v", m.Type, m.Extra, err)
+	if m.Compare == nil {
+		t.Fatalf("%s: no compare answer", m.Type)
 	}
-	return a
+	return *m.Compare
 }
 
 // The page's side by side: with no with, a lesson of a canonical pair is

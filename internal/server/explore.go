@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -34,7 +33,8 @@ type search struct {
 	cancel context.CancelFunc
 }
 
-// exploreSummary is the extra of explore-progress and explore-done.
+// exploreSummary is the extra of explore-started, explore-progress and
+// explore-done.
 type exploreSummary struct {
 	Strategy  string         `json:"strategy"`
 	Budget    string         `json:"budget"`
@@ -115,7 +115,7 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 			}
 		}
 	}()
-	return &Message{Type: "explore-started", Extra: mustJSON(summary)}, nil
+	return &Message{Type: "explore-started", Explore: &summary}, nil
 }
 
 // cancelExplore stops the session's search, if any; its explore-done
@@ -160,14 +160,6 @@ func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err err
 
 func (s *session) sendExplore(typ string, sum exploreSummary, errText string) {
 	if s.conn != nil {
-		s.conn.enqueue(&Message{Type: typ, Error: errText, Extra: mustJSON(sum)})
+		s.conn.enqueue(&Message{Type: typ, Error: errText, Explore: &sum})
 	}
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // plain data: cannot fail
-	}
-	return b
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -9,11 +8,10 @@ import (
 
 func exploreExtra(t *testing.T, m Message) exploreSummary {
 	t.Helper()
-	var sum exploreSummary
-	if err := json.Unmarshal(m.Extra, &sum); err != nil {
-		t.Fatalf("%s: extra %s: %v", m.Type, m.Extra, err)
+	if m.Explore == nil {
+		t.Fatalf("%s: no extra", m.Type)
 	}
-	return sum
+	return *m.Explore
 }
 
 // "Find a bad schedule" on the blind DEL lesson with a pause budget: the

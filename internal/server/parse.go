@@ -1,6 +1,8 @@
 package server
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lockstep/lockstep/internal/lesson"
@@ -40,4 +42,19 @@ func (s *Server) checkCaps(sc *scenario.Scenario) error {
 		return coded("horizon-cap", map[string]any{"id": sc.ID, "h": "30s", "max": l.MaxHorizon.String()}, "scenario %s has the default horizon 30s, over the cap of %s", sc.ID, l.MaxHorizon)
 	}
 	return nil
+}
+
+// lineErrors are the errors of a scenario file; it is an error itself.
+type lineErrors []lineError
+
+func (l lineErrors) Error() string {
+	parts := make([]string, len(l))
+	for i, e := range l {
+		if e.Line > 0 {
+			parts[i] = fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+		} else {
+			parts[i] = e.Msg
+		}
+	}
+	return strings.Join(parts, "; ")
 }

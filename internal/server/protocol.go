@@ -1,8 +1,6 @@
 package server
 
 import (
-	"encoding/json"
-
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -55,7 +53,8 @@ type Message struct {
 	Real    string          `json:"real,omitempty"` // welcome: the real Redis servers runs are placed on ("": embedded Redis)
 	Name    string          `json:"name,omitempty"`
 	Text    string          `json:"text,omitempty"`
-	Extra   json.RawMessage `json:"extra,omitempty"`
+	Explore *exploreSummary `json:"extra,omitempty"`   // explore-started, explore-progress, explore-done
+	Compare *compareAnswer  `json:"compare,omitempty"` // compare
 }
 
 // lineError is one error of a scenario file, at a line and column when known.

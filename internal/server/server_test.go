@@ -18,7 +18,7 @@ import (
 )
 
 // newTestServer runs the app on a loopback port with a stub page.
-func newTestServer(t *testing.T, l Limits, allow ...string) (*Server, string) {
+func newTestServer(t testing.TB, l Limits, allow ...string) (*Server, string) {
 	t.Helper()
 	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {

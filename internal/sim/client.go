@@ -22,19 +22,23 @@ type refusedError struct{ node string }
 // retries, no handshake, no background dials, no deadlines in real time.
 func clientOptions(dial func(ctx context.Context, network, addr string) (net.Conn, error)) *redis.Options {
 	return &redis.Options{
-		Addr:                     "sim",
-		Dialer:                   dial,
-		Protocol:                 2,
-		DisableIdentity:          true,
-		MaxRetries:               -1,
-		DialerRetries:            1,
-		MinIdleConns:             0,
-		ConnMaxIdleTime:          -1,
-		ReadTimeout:              -1,
-		WriteTimeout:             -1,
-		DialTimeout:              time.Hour,
-		PoolTimeout:              time.Hour,
-		PoolSize:                 4,
+		Addr:            "sim",
+		Dialer:          dial,
+		Protocol:        2,
+		DisableIdentity: true,
+		MaxRetries:      -1,
+		DialerRetries:   1,
+		MinIdleConns:    0,
+		ConnMaxIdleTime: -1,
+		ReadTimeout:     -1,
+		WriteTimeout:    -1,
+		DialTimeout:     time.Hour,
+		PoolTimeout:     time.Hour,
+		PoolSize:        4,
+		// Commands and replies are small: go-redis' 32 KiB buffers would
+		// make each connection hold 64 KiB, half of a session's memory.
+		ReadBufferSize:           4 << 10,
+		WriteBufferSize:          4 << 10,
 		MaintNotificationsConfig: &maintnotifications.Config{Mode: maintnotifications.ModeDisabled},
 	}
 }

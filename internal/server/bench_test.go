@@ -1,0 +1,77 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// BenchmarkRequests is one browser taking the load test's mix of requests
+// (internal/loadtest) through the built-in lessons over a real socket: a
+// step most of the time, with seeks, steps back and faults mixed in, and
+// the next lesson when one ends. b.N counts requests; the browser reads
+// each answer's bytes without decoding them, so that a CPU profile shows
+// the server's work per request:
+//
+//	go test ./internal/server -run '^$' -bench Requests -benchmem -cpuprofile cpu.out
+func BenchmarkRequests(b *testing.B) {
+	srv, url := newTestServer(b, Limits{})
+	ws, _, err := websocket.DefaultDialer.Dial("ws"+url[len("http"):]+"/ws", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ws.Close()
+	id := 0
+	ask := func(req string) []byte { // the answer to req: the message with its id as re, or a welcome
+		id++
+		if err := ws.WriteMessage(websocket.TextMessage, []byte(fmt.Sprintf(`{"id":%d,%s}`, id, req))); err != nil {
+			b.Fatal(err)
+		}
+		re := []byte(fmt.Sprintf(`"re":%d,`, id))
+		_ = ws.SetReadDeadline(time.Now().Add(10 * time.Second))
+		for {
+			_, raw, err := ws.ReadMessage()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if head := raw[:min(len(raw), 40)]; bytes.Contains(head, re) || bytes.Contains(head, []byte(`"welcome"`)) {
+				return raw
+			}
+		}
+	}
+	ask(`"op":"hello"`)
+	cat := srv.catalog
+	rng := rand.New(rand.NewPCG(1, 7))
+	lesson := 0
+	load := func() []byte {
+		lesson = (lesson + 1) % len(cat)
+		return ask(fmt.Sprintf(`"op":"load","scenario":%q`, cat[lesson].ID))
+	}
+	step := 0
+	last := load()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		switch r := rng.IntN(100); {
+		case bytes.Contains(last, []byte(`"ended":true`)):
+			last, step = load(), 0
+			continue
+		case r < 6:
+			step = rng.IntN(step + 20)
+			last = ask(fmt.Sprintf(`"op":"seek","step":%d`, step))
+		case r < 10:
+			step = max(step-1, 0)
+			last = ask(`"op":"back"`)
+		case r < 13:
+			c := cat[lesson].Clients[rng.IntN(len(cat[lesson].Clients))]
+			last = ask(fmt.Sprintf(`"op":"inject","fault":{"do":"pause","client":%q,"for":"300ms"}`, c))
+		default:
+			step++
+			last = ask(`"op":"step"`)
+		}
+	}
+}

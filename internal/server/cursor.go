@@ -1,0 +1,128 @@
+package server
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/lesson"
+)
+
+// capSteps refuses to take a session past its cap of steps.
+func (s *session) capSteps(n int) error {
+	if n > s.srv.limits.MaxSteps {
+		return coded("step-cap", map[string]any{"max": s.srv.limits.MaxSteps}, "the session reached its cap of %d steps", s.srv.limits.MaxSteps)
+	}
+	return nil
+}
+
+// seek moves the cursor to step n: backwards it rebuilds the world, then
+// replays in slices.
+func (s *session) seek(n int) error {
+	n = max(n, 0) // back at step 0 stays there
+	if err := s.capSteps(n); err != nil {
+		return err
+	}
+	return seekIn(s, s.ls, n)
+}
+
+// seekIn moves ls (the session's world, or one being loaded) to step n in
+// slices, holding it to the budgets as it goes.
+func seekIn(s *session, ls *lesson.Session, n int) error {
+	if n < ls.Cursor() {
+		var err error
+		s.srv.turn(func() { err = ls.Seek(0) })
+		if err != nil {
+			return err
+		}
+	}
+	return s.stepsOf(ls, func() (bool, error) {
+		if ls.Cursor() >= n {
+			return false, nil
+		}
+		return ls.Step()
+	})
+}
+
+// steps runs step until it returns false or an error, in slices (see
+// sliceSteps), checking the budgets after each slice.
+func (s *session) steps(step func() (bool, error)) error { return s.stepsOf(s.ls, step) }
+
+func (s *session) stepsOf(ls *lesson.Session, step func() (bool, error)) error {
+	for slice := 0; ; slice++ {
+		more, err := true, error(nil)
+		turn := s.srv.turn
+		if slice > 0 {
+			turn = s.srv.bulkTurn
+		}
+		turn(func() {
+			start := time.Now()
+			for i := 0; i < sliceSteps && time.Since(start) < sliceTime; i++ {
+				if more, err = step(); err != nil || !more {
+					return
+				}
+			}
+		})
+		if err != nil {
+			return err
+		}
+		if ls == s.ls {
+			if err := s.account(); err != nil {
+				return err
+			}
+		} else if c := cost(ls); c > s.srv.limits.MaxSessionMemory {
+			return fmt.Errorf("the run stopped at step %d: it holds about %s, over a session's memory budget of %s",
+				ls.Cursor(), mib(c), mib(s.srv.limits.MaxSessionMemory))
+		}
+		if !more {
+			return nil
+		}
+	}
+}
+
+// stepN takes up to n steps within the session's step cap, in the
+// engine's slices.
+func (s *session) stepN(n int) error {
+	return s.steps(func() (bool, error) {
+		if n == 0 {
+			return false, nil
+		}
+		n--
+		if err := s.capSteps(s.ls.Cursor() + 1); err != nil {
+			return false, err
+		}
+		return s.ls.Step()
+	})
+}
+
+// setPlaying starts or stops the play ticker.
+func (s *session) setPlaying(on bool) {
+	if s.ticker != nil {
+		s.ticker.Stop()
+		s.ticker = nil
+	}
+	s.playing = on
+	if on {
+		s.ticker = time.NewTicker(s.interval())
+	}
+}
+
+// interval is the ticker period: at most 30 ticks a second, several steps
+// a tick beyond that.
+func (s *session) interval() time.Duration {
+	return max(time.Duration(float64(time.Second)/math.Min(s.speed, 30)), time.Millisecond)
+}
+
+func (s *session) playTick() {
+	if s.ls == nil || !s.playing {
+		return
+	}
+	err := s.stepN(int(math.Ceil(s.speed / 30)))
+	if err != nil || s.ls.Run().Done() {
+		s.setPlaying(false)
+	}
+	if err != nil && s.conn != nil {
+		s.conn.enqueue(&Message{Type: "error", Error: err.Error()})
+	}
+	s.push(0)
+}

@@ -1,0 +1,79 @@
+package server
+
+import (
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// load replaces the session's world with a scenario from the catalog or
+// from YAML text, a seed and recorded actions, at a cursor.
+func (s *session) load(r *Request) error {
+	var sc *scenario.Scenario
+	var file []catalogEntry
+	custom := r.YAML != ""
+	if custom {
+		var f *scenario.File
+		var errs lineErrors
+		s.srv.turn(func() { f, errs = s.srv.parse(r.YAML) })
+		if errs != nil {
+			return errs
+		}
+		if len(f.Scenarios) == 0 {
+			return coded("empty-file", nil, "the file holds no scenario")
+		}
+		sc = &f.Scenarios[0]
+		if r.Scenario != "" {
+			var ok bool
+			if sc, ok = f.Find(r.Scenario); !ok {
+				return coded("no-file-scenario", map[string]any{"id": r.Scenario}, "the file has no scenario %q", r.Scenario)
+			}
+		}
+		for i := range f.Scenarios {
+			file = append(file, s.srv.entry(&f.Scenarios[i], false))
+		}
+	} else {
+		if r.Scenario == "" {
+			return coded("load-what", nil, "load: give a scenario id or yaml")
+		}
+		found, ok := s.srv.find(r.Scenario)
+		if !ok {
+			return coded("no-builtin", map[string]any{"id": r.Scenario}, "no built-in scenario %q", r.Scenario)
+		}
+		cp := *found
+		sc = &cp
+	}
+	if err := s.srv.checkCaps(sc); err != nil {
+		return err
+	}
+	if r.Actions != nil {
+		if err := scenario.CheckSchedule(sc, r.Actions); err != nil {
+			return err
+		}
+		sc.Schedule = append([]scenario.Action(nil), r.Actions...)
+	}
+	seed := sc.Seed
+	if r.Seed != nil {
+		seed = *r.Seed
+	}
+	if err := s.srv.checkBudget(sc); err != nil {
+		return err
+	}
+	var ls *lesson.Session
+	var err error
+	s.srv.turn(func() { ls, err = lesson.NewSessionOn(sc, seed, s.srv.opts.Servers) })
+	if err != nil {
+		return err
+	}
+	if r.Step != nil {
+		if err := seekIn(s, ls, *r.Step); err != nil {
+			ls.Close()
+			return err
+		}
+	}
+	s.setPlaying(false)
+	if s.ls != nil {
+		s.ls.Close()
+	}
+	s.ls, s.custom, s.valid, s.file = ls, custom, 0, file
+	return s.account()
+}

@@ -1,0 +1,306 @@
+package server
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected outputs of testdata/ops")
+
+// TestOps reads the scripts in testdata/ops, in the style of
+// cockroachdb/datadriven: a command (an op of docs/protocol.md and its
+// arguments), a line "----", then what the browser receives for it, up to
+// a blank line. Each script is one browser on a real socket of a fresh
+// server. The commands:
+//
+//	load ID [seed=N] [step=N]    a built-in scenario
+//	step [N] | step-client C | back | seek N
+//	inject DO [C] [client=C] [node=N] [for=D] [by=D] [keep_data]
+//	reset [seed=N] | sync | export | check (the YAML follows on the next lines)
+//
+// A state is written as the events it adds (the browser keeps its first
+// "from" events) and a summary of the snapshot; an error as its code and
+// text. go test -run TestOps -update rewrites the expected outputs.
+func TestOps(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "ops", "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts in testdata/ops: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txt"), func(t *testing.T) {
+			runScript(t, file)
+		})
+	}
+}
+
+// opCase is one command of a script and the output it expects.
+type opCase struct {
+	line  int // of the command
+	cmd   string
+	input string // lines after the command, before ----
+	want  string
+}
+
+// readScript parses a script: comments (lines starting with "# ") and
+// blank lines between cases are kept as they are, for -update.
+func readScript(t *testing.T, file string) (cases []opCase, layout []string) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if l == "" || strings.HasPrefix(l, "# ") {
+			layout = append(layout, l)
+			continue
+		}
+		c := opCase{line: i + 1, cmd: l}
+		var in []string
+		for i++; i < len(lines) && lines[i] != "----"; i++ {
+			in = append(in, lines[i])
+		}
+		if i == len(lines) {
+			t.Fatalf("%s:%d: %q has no ---- line", file, c.line, l)
+		}
+		c.input = strings.Join(in, "\n")
+		var out []string
+		for i++; i < len(lines) && lines[i] != ""; i++ {
+			out = append(out, lines[i])
+		}
+		c.want = strings.Join(out, "\n")
+		cases = append(cases, c)
+		layout = append(layout, "\x00"+strconv.Itoa(len(cases)-1))
+		if i < len(lines) {
+			layout = append(layout, "")
+		}
+	}
+	return cases, layout
+}
+
+func runScript(t *testing.T, file string) {
+	cases, layout := readScript(t, file)
+	_, url := newTestServer(t, Limits{})
+	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(url, "http")+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	b := &scriptBrowser{t: t, ws: ws}
+	b.roundTrip(map[string]any{"op": "hello"})
+	got := make([]string, len(cases))
+	for i, c := range cases {
+		req, err := opRequest(c.cmd, c.input)
+		if err != nil {
+			t.Fatalf("%s:%d: %v", file, c.line, err)
+		}
+		got[i] = strings.Join(b.roundTrip(req), "\n")
+		if !*update && got[i] != c.want {
+			t.Errorf("%s:%d: %s\nexpected:\n%s\ngot:\n%s", file, c.line, c.cmd, c.want, got[i])
+		}
+	}
+	if *update {
+		var sb strings.Builder
+		for _, l := range layout {
+			if strings.HasPrefix(l, "\x00") {
+				i, _ := strconv.Atoi(l[1:])
+				sb.WriteString(cases[i].cmd + "\n")
+				if cases[i].input != "" {
+					sb.WriteString(cases[i].input + "\n")
+				}
+				sb.WriteString("----\n" + got[i] + "\n")
+				continue
+			}
+			sb.WriteString(l + "\n")
+		}
+		if err := os.WriteFile(file, []byte(sb.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// opRequest turns a script command into a request.
+func opRequest(cmd, input string) (map[string]any, error) {
+	f := strings.Fields(cmd)
+	req := map[string]any{"op": f[0]}
+	args := f[1:]
+	num := func(s string) (int, error) {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %q is not a number", f[0], s)
+		}
+		return n, nil
+	}
+	keyed := func(into map[string]any, a string) (bool, error) {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok {
+			return false, nil
+		}
+		switch k {
+		case "seed":
+			n, err := strconv.ParseInt(v, 10, 64)
+			into[k] = n
+			return true, err
+		case "step":
+			n, err := num(v)
+			into[k] = n
+			return true, err
+		}
+		into[k] = v
+		return true, nil
+	}
+	switch f[0] {
+	case "load":
+		if len(args) == 0 {
+			return nil, fmt.Errorf("load: which scenario?")
+		}
+		req["scenario"] = args[0]
+		for _, a := range args[1:] {
+			if _, err := keyed(req, a); err != nil {
+				return nil, err
+			}
+		}
+	case "step", "seek":
+		key := map[string]string{"step": "n", "seek": "step"}[f[0]]
+		if len(args) > 0 {
+			n, err := num(args[0])
+			if err != nil {
+				return nil, err
+			}
+			req[key] = n
+		}
+	case "step-client":
+		req["client"] = strings.Join(args, " ")
+	case "inject":
+		if len(args) == 0 {
+			return nil, fmt.Errorf("inject: which fault?")
+		}
+		fault := map[string]any{"do": args[0]}
+		for _, a := range args[1:] {
+			switch ok, err := keyed(fault, a); {
+			case err != nil:
+				return nil, err
+			case a == "keep_data":
+				fault["keep_data"] = true
+			case !ok:
+				fault["client"] = a
+			}
+		}
+		req["fault"] = fault
+	case "reset":
+		for _, a := range args {
+			if _, err := keyed(req, a); err != nil {
+				return nil, err
+			}
+		}
+	case "export":
+		req["op"] = "export-yaml"
+	case "check":
+		req["yaml"] = input
+	case "back", "sync":
+	default:
+		req["op"] = cmd // sent as it is: the server's answer is the test
+	}
+	return req, nil
+}
+
+// scriptBrowser is the browser of a script.
+type scriptBrowser struct {
+	t  *testing.T
+	ws *websocket.Conn
+	id int
+}
+
+// roundTrip sends a request and renders every message the server sends
+// before it answers a marker sent right after: the request's answer and
+// whatever follows it (a state after an error). The marker is an
+// explore-cancel with no search running: it goes through the session's
+// queue behind the request, and its answer changes nothing.
+func (b *scriptBrowser) roundTrip(req map[string]any) []string {
+	b.t.Helper()
+	b.id++
+	req["id"] = b.id
+	marker := b.id + 1000
+	for _, m := range []map[string]any{req, {"op": "explore-cancel", "id": marker}} {
+		if err := b.ws.WriteJSON(m); err != nil {
+			b.t.Fatal(err)
+		}
+	}
+	var out []string
+	_ = b.ws.SetReadDeadline(time.Now().Add(20 * time.Second))
+	for {
+		var m Message
+		if err := b.ws.ReadJSON(&m); err != nil {
+			b.t.Fatalf("reading the answer to %v: %v", req, err)
+		}
+		if m.Re == marker {
+			return out
+		}
+		out = append(out, render(m)...)
+	}
+}
+
+// render writes a message as the scripts expect it.
+func render(m Message) []string {
+	switch m.Type {
+	case "welcome":
+		return []string{fmt.Sprintf("welcome: %d scenarios", len(m.Catalog))}
+	case "error":
+		return []string{fmt.Sprintf("error %s: %s", m.Code, m.Error)}
+	case "yaml":
+		return append([]string{"yaml " + m.Name + ":"}, strings.Split(strings.TrimRight(m.Text, "\n"), "\n")...)
+	case "checked":
+		out := []string{fmt.Sprintf("checked: %d problems", len(m.Errors))}
+		for _, e := range m.Errors {
+			out = append(out, fmt.Sprintf("line %d col %d: %s", e.Line, e.Col, e.Msg))
+		}
+		return out
+	case "state":
+		s := m.Snap
+		out := []string{fmt.Sprintf("state: keep %d events, then %d: step %d at %s, %d events", *m.From, len(m.Events), s.Step, time.Duration(s.T), s.Events)}
+		for _, e := range m.Events {
+			out = append(out, e.Text)
+		}
+		var tail []string
+		if s.Ended {
+			tail = append(tail, "ended")
+		}
+		if s.OffScript {
+			tail = append(tail, "off script")
+		}
+		if len(s.Verdicts) > 0 {
+			tail = append(tail, "verdicts "+strings.Join(s.Verdicts, " "))
+		}
+		for _, a := range s.Actions {
+			b, _ := json.Marshal(a.Fault)
+			tail = append(tail, fmt.Sprintf("action at %d %s", a.Step, b))
+		}
+		for _, n := range s.Nodes {
+			var keys []string
+			for _, k := range n.Keys {
+				keys = append(keys, fmt.Sprintf("%s=%q", k.Key, k.Value))
+			}
+			if len(keys) > 0 {
+				tail = append(tail, n.Name+": "+strings.Join(keys, " "))
+			}
+		}
+		if len(s.Pending) > 0 {
+			tail = append(tail, "pending "+strings.Join(s.Pending, " "))
+		}
+		for _, l := range tail {
+			out = append(out, "  "+l)
+		}
+		return out
+	}
+	b, _ := json.Marshal(m)
+	return []string{m.Type + " " + string(b)}
+}

@@ -1,0 +1,40 @@
+package server
+
+import (
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// push sends the attached browser the events it lacks and the snapshot.
+func (s *session) push(re int) {
+	if s.conn == nil || s.ls == nil {
+		return
+	}
+	log := s.ls.Log()
+	from := min(s.sent, s.valid, len(log))
+	evs := make([]wireEvent, 0, len(log)-from)
+	for _, e := range log[from:] {
+		evs = append(evs, wireEvent{Event: e, Text: e.String()})
+	}
+	s.sent, s.valid = len(log), len(log)
+	s.conn.enqueue(&Message{Type: "state", Re: re, From: &from, Events: evs, Snap: s.snapshot()})
+}
+
+func (s *session) snapshot() *Snapshot {
+	sc, w := s.ls.Scenario(), s.ls.Run().World
+	nodes := s.ls.Nodes()
+	return &Snapshot{
+		Scenario: sc.ID, Title: sc.Title, Lesson: sc.Lesson, Custom: s.custom,
+		Seed: s.ls.Seed(), Step: s.ls.Cursor(), T: int64(w.Now()), Ended: s.ls.Run().Done(),
+		Verdicts: nonNil(s.ls.Run().Verdicts()), Expect: nonNil(s.srv.expect(sc)), RealWhy: s.srv.realWhy(sc),
+		Clients: w.ClientNames(), Nodes: nodes, Pending: nonNil(s.ls.Pending()),
+		Actions: append([]scenario.Action{}, s.ls.Actions()...), Playing: s.playing, Speed: s.speed,
+		Events: len(s.ls.Log()), OffScript: s.ls.Run().OffScript(), File: s.file,
+	}
+}
+
+func nonNil(v []string) []string {
+	if v == nil {
+		return []string{}
+	}
+	return v
+}

@@ -1,0 +1,162 @@
+package server
+
+import (
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// testPanic, when a test sets it, is called with every request before it
+// is applied: the way a test makes a request panic.
+var testPanic func(*Request)
+
+// handle runs one request on the session's goroutine and answers it.
+func (s *session) handle(c *conn, r *Request) {
+	if s.conn != c {
+		c.enqueue(errorMessage(r.ID, coded("other-tab", nil, "this tab no longer drives the session")))
+		return
+	}
+	before, had := -1, -1
+	if s.ls != nil {
+		before, had = s.ls.Cursor(), len(s.ls.Log())
+	}
+	if testPanic != nil {
+		testPanic(r)
+	}
+	msg, err := s.apply(r)
+	if err != nil {
+		c.enqueue(errorMessage(r.ID, err))
+		if s.ls != nil && (s.ls.Cursor() != before || len(s.ls.Log()) != had) {
+			s.push(0) // the run moved before the error
+		}
+		return
+	}
+	if msg != nil {
+		msg.Re = r.ID
+		c.enqueue(msg)
+		return
+	}
+	s.push(r.ID)
+}
+
+// apply performs a request. It returns a message to send instead of the
+// state, or nil to send the state.
+func (s *session) apply(r *Request) (*Message, error) {
+	switch r.Op {
+	case "load":
+		return nil, s.load(r)
+	case "check":
+		return s.check(r.YAML), nil
+	}
+	if s.ls == nil {
+		return nil, coded("no-scenario", nil, "no scenario loaded: send load first")
+	}
+	switch r.Op {
+	case "step":
+		return nil, s.stepN(max(r.N, 1))
+	case "step-client":
+		return nil, s.stepClient(r.Client)
+	case "back":
+		s.setPlaying(false)
+		return nil, s.seek(s.ls.Cursor() - 1)
+	case "seek":
+		return nil, s.seek(*r.Step)
+	case "play":
+		if r.Speed != 0 {
+			s.speed = r.Speed
+		}
+		s.setPlaying(!s.ls.Run().Done())
+	case "pause":
+		s.setPlaying(false)
+	case "inject":
+		return nil, s.inject(*r.Fault)
+	case "reset", "seed":
+		return nil, s.reset(r.Seed)
+	case "export-yaml":
+		b, err := s.recording()
+		if err != nil {
+			return nil, err
+		}
+		return &Message{Type: "yaml", Name: s.ls.Scenario().ID + "-recording.yaml", Text: string(b)}, nil
+	case "sync":
+		s.sent = 0
+	case "explore":
+		return s.startExplore(r)
+	case "explore-cancel":
+		s.cancelExplore()
+		return &Message{Type: "explore-cancelling"}, nil
+	case "compare":
+		return s.compareRun(r)
+	default:
+		return nil, coded("unknown-op", map[string]any{"op": r.Op}, "unknown op %q (see docs/protocol.md)", r.Op)
+	}
+	return nil, nil
+}
+
+// check answers a file's problems, each at its line (none: an empty list).
+func (s *session) check(yaml string) *Message {
+	var errs lineErrors
+	s.srv.turn(func() { _, errs = s.srv.parse(yaml) })
+	if errs == nil {
+		errs = lineErrors{}
+	}
+	return &Message{Type: "checked", Errors: errs}
+}
+
+// stepClient lets one client make its next move, within the step cap.
+func (s *session) stepClient(client string) error {
+	if err := s.capSteps(s.ls.Cursor() + 1); err != nil {
+		return err
+	}
+	var ok bool
+	var err error
+	s.srv.turn(func() { ok, err = s.ls.StepClient(client) })
+	if err == nil {
+		err = s.account()
+	}
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return coded("no-move", map[string]any{"client": client}, "%s has no move to make now", client)
+	}
+	return nil
+}
+
+// inject applies a user's fault at the cursor.
+func (s *session) inject(f scenario.Fault) error {
+	if s.ls.Run().Done() {
+		return coded("run-over", nil, "the run is over: step back to inject a fault")
+	}
+	if err := scenario.CheckFault(s.ls.Scenario(), f); err != nil {
+		return err
+	}
+	if err := s.ls.Inject(f); err != nil {
+		return &codedError{code: "bad-fault", args: map[string]any{"detail": err.Error()}, msg: err.Error()}
+	}
+	return nil
+}
+
+// reset goes back to step 0 with a seed (nil: the same seed), forgetting
+// the user's actions.
+func (s *session) reset(seed *int64) error {
+	to := s.ls.Seed()
+	if seed != nil {
+		to = *seed
+	}
+	s.setPlaying(false)
+	var err error
+	s.srv.turn(func() { err = s.ls.Reset(to) })
+	if err != nil {
+		return err
+	}
+	s.valid = 0
+	return s.account()
+}
+
+// recording is the session as a scenario file that replays this run.
+func (s *session) recording() ([]byte, error) {
+	rec, err := s.ls.Recording()
+	if err != nil {
+		return nil, err
+	}
+	return scenario.MarshalScenario(&rec)
+}

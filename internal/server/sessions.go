@@ -1,0 +1,133 @@
+package server
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// open finds the session with id, or makes a new one.
+func (s *Server) open(id string) (*session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, coded("shutting-down", nil, "the server is shutting down")
+	}
+	if sess, ok := s.sessions[id]; ok && id != "" {
+		sess.touch()
+		return sess, nil
+	}
+	if len(s.sessions) >= s.limits.MaxSessions {
+		s.evictLocked(0)
+	}
+	if len(s.sessions) >= s.limits.MaxSessions {
+		return nil, coded("sessions-cap", map[string]any{"max": s.limits.MaxSessions}, "too many sessions (the cap is %d): try again later", s.limits.MaxSessions)
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	sess := newSession(s, hex.EncodeToString(b[:]))
+	s.sessions[sess.id] = sess
+	return sess, nil
+}
+
+// evictLocked stops the sessions no browser has used for idle.
+func (s *Server) evictLocked(idle time.Duration) {
+	cut := time.Now().Add(-idle).UnixNano()
+	for id, sess := range s.sessions {
+		if sess.open.Load() == 0 && sess.used.Load() <= cut {
+			delete(s.sessions, id)
+			go sess.stop()
+		}
+	}
+}
+
+func (s *Server) janitor() {
+	t := time.NewTicker(min(s.limits.Idle/4, time.Minute))
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			s.mu.Lock()
+			s.evictLocked(s.limits.Idle)
+			s.mu.Unlock()
+		case <-s.stopJan:
+			return
+		}
+	}
+}
+
+// forget removes a session that ended by itself (a recovered panic).
+func (s *Server) forget(sess *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sessions[sess.id] == sess {
+		delete(s.sessions, sess.id)
+	}
+}
+
+// Sessions counts the live sessions.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}
+
+// Close closes every socket with 1001 (going away), waits until each has
+// sent its close frame (at most shutdownWait in all), and stops every
+// session. Call it before http.Server.Shutdown, which does not know about
+// hijacked connections, and let the process exit only after it returns.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	close(s.stopJan)
+	conns := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	sessions := make([]*session, 0, len(s.sessions))
+	for _, sess := range s.sessions {
+		sessions = append(sessions, sess)
+	}
+	s.sessions = map[string]*session{}
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.close(websocket.CloseGoingAway, "the server is shutting down")
+	}
+	deadline := time.NewTimer(shutdownWait)
+	defer deadline.Stop()
+wait:
+	for _, c := range conns {
+		select {
+		case <-c.finished:
+		case <-deadline.C:
+			s.opts.Logf("shutdown: %d sockets had not said goodbye after %s", s.unfinished(conns), shutdownWait)
+			break wait
+		}
+	}
+	for _, sess := range sessions {
+		sess.stop()
+	}
+}
+
+// shutdownWait bounds how long Close waits for the sockets' close frames:
+// a close frame's own deadline, and a little more.
+const shutdownWait = closeWait + time.Second
+
+// unfinished counts the connections whose writer is still running.
+func (s *Server) unfinished(conns []*conn) int {
+	n := 0
+	for _, c := range conns {
+		select {
+		case <-c.finished:
+		default:
+			n++
+		}
+	}
+	return n
+}

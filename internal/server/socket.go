@@ -1,0 +1,120 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// checkOrigin allows the page's own host, the listed origins, and clients
+// that send no Origin (not browsers).
+func (s *Server) checkOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	for _, a := range s.opts.AllowOrigins {
+		if a == "*" || strings.EqualFold(strings.TrimSuffix(a, "/"), origin) || strings.EqualFold(a, u.Host) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	ws, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return // the upgrader has answered
+	}
+	c := newConn(ws, s.limits.SendQueue)
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		c.close(websocket.CloseGoingAway, "the server is shutting down")
+		c.writer()
+		return
+	}
+	s.conns[c] = true
+	s.mu.Unlock()
+	go c.writer()
+	s.read(c)
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
+}
+
+// read is the connection's one reading goroutine.
+func (s *Server) read(c *conn) {
+	var sess *session
+	defer func() {
+		c.close(websocket.CloseNormalClosure, "")
+		if sess != nil {
+			sess.open.Add(-1)
+			sess.touch()
+			sess.do(func() { sess.detach(c) })
+		}
+	}()
+	c.ws.SetReadLimit(readLimit)
+	_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
+	c.ws.SetPongHandler(func(string) error { return c.ws.SetReadDeadline(time.Now().Add(pongWait)) })
+	for {
+		_, data, err := c.ws.ReadMessage()
+		if err != nil {
+			if websocket.IsCloseError(err, websocket.CloseMessageTooBig) || strings.Contains(err.Error(), "read limit") {
+				c.close(websocket.CloseMessageTooBig, fmt.Sprintf("message over %d bytes", readLimit))
+			}
+			return
+		}
+		_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
+		var req Request
+		if err := json.Unmarshal(data, &req); err != nil {
+			c.enqueue(errorMessage(idOf(data), coded("bad-message", map[string]any{"detail": err.Error()}, "bad message: %s", err.Error())))
+			continue
+		}
+		if err := validate(&req, s.limits); err != nil {
+			c.enqueue(errorMessage(req.ID, err))
+			continue
+		}
+		if req.Op == "hello" {
+			next, err := s.open(req.Session)
+			if err != nil {
+				c.enqueue(errorMessage(req.ID, err))
+				continue
+			}
+			if sess != nil && sess != next {
+				sess.open.Add(-1)
+				old := sess
+				old.do(func() { old.detach(c) })
+			}
+			if sess != next {
+				next.open.Add(1)
+			}
+			sess = next
+			if !sess.do(func() { sess.attach(c) }) {
+				c.enqueue(errorMessage(req.ID, coded("session-busy", nil, "the session is busy or gone: reload the page")))
+			}
+			continue
+		}
+		if sess == nil {
+			c.enqueue(errorMessage(req.ID, coded("hello-first", nil, "send hello first (see docs/protocol.md)")))
+			continue
+		}
+		sess.touch()
+		r := req
+		if !sess.do(func() { sess.handle(c, &r) }) {
+			c.enqueue(errorMessage(req.ID, coded("busy", nil, "busy: too many requests in flight, try again")))
+		}
+	}
+}
