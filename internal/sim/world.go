@@ -77,6 +77,7 @@ type World struct {
 	capped   bool // stopped by MaxSteps
 	closed   bool
 	ext      extensions // services, replication links, fencing tokens (service.go, replica.go)
+	srcPkg   string     // the package whose call sites commands record, with a trailing dot (source.go)
 }
 
 // trigger fires a fault the first time an event matches.
