@@ -3,7 +3,9 @@ package lock
 import (
 	"embed"
 	"io/fs"
+	"path"
 	"reflect"
+	"runtime"
 	"strings"
 )
 
@@ -56,4 +58,30 @@ func (sourceFS) Open(name string) (fs.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
 	return source.Open(name)
+}
+
+// SourceOf is the file of Source that holds an algorithm's code: the
+// file of its Lock method, or of Unlock when Lock is promoted from an
+// embedded type (reentrant.go for reentrant-hash, setnx.go for
+// set-nx-ex-blind-del); "" for an unknown id.
+func SourceOf(id string) string {
+	a, ok := Lookup(id)
+	if !ok || a.New == nil {
+		return ""
+	}
+	t := reflect.TypeOf(a.New(Config{}))
+	for _, name := range []string{"Lock", "Unlock"} {
+		m, ok := t.MethodByName(name)
+		if !ok {
+			continue
+		}
+		fn := runtime.FuncForPC(m.Func.Pointer())
+		if fn == nil {
+			continue
+		}
+		if file, _ := fn.FileLine(fn.Entry()); strings.HasSuffix(file, ".go") {
+			return path.Base(file)
+		}
+	}
+	return ""
 }

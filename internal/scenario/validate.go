@@ -177,6 +177,7 @@ func (c *checker) scenario(s *Scenario, p string) {
 	c.expect(s, p)
 	c.schedule(s, p, &sc)
 	c.explore(s, p, &sc)
+	c.challenge(s, p, &sc)
 }
 
 func (c *checker) nodes(s *Scenario, p string, sc *scope) {

@@ -4,7 +4,6 @@ import (
 	"path"
 	"runtime"
 	"strings"
-	"sync"
 )
 
 // Source is where a client's command came from: the line of the lock code
@@ -13,11 +12,21 @@ import (
 // It rides beside the event (Event.Src) and never enters its text form:
 // a golden log does not change when the lock code moves a line.
 type Source struct {
-	File  string   `json:"file"`            // the file within the traced package: reentrant.go
-	Line  int      `json:"line"`            // its line
-	Func  string   `json:"func,omitempty"`  // the function: (*Reentrant).Lock
+	Site
+	Via   []Site   `json:"via,omitempty"`   // the traced package's frames further out, innermost first (a helper's callers)
 	Calls []string `json:"calls,omitempty"` // exec of EVAL/EVALSHA: the redis.call commands the script ran, in order
 }
+
+// Site is one frame of the traced package: a file within it, a line and
+// the function.
+type Site struct {
+	File string `json:"file"`           // reentrant.go
+	Line int    `json:"line"`           // its line
+	Func string `json:"func,omitempty"` // (*Reentrant).Lock
+}
+
+// maxVia bounds Source.Via.
+const maxVia = 4
 
 // ScriptTracer is implemented by a backend that can tell which commands a
 // Lua script ran. TraceScript starts recording the commands the server
@@ -35,43 +44,31 @@ type ScriptTracer interface {
 // same positions. Call it before the run starts.
 func (w *World) TraceSource(pkg string) { w.srcPkg = pkg + "." }
 
-// callSite finds the innermost frame of the traced package on the calling
-// goroutine's stack, or nil.
+// callSite finds the frames of the traced package on the calling
+// goroutine's stack, innermost first, or nil when there are none.
 func (w *World) callSite() *Source {
 	if w.srcPkg == "" {
 		return nil
 	}
-	var pcs [48]uintptr
+	var pcs [64]uintptr
 	n := runtime.Callers(3, pcs[:])
 	frames := runtime.CallersFrames(pcs[:n])
+	var src *Source
 	for {
 		f, more := frames.Next()
 		if fn, ok := strings.CutPrefix(f.Function, w.srcPkg); ok && !strings.Contains(fn, "/") {
-			return internSource(Source{File: path.Base(f.File), Line: f.Line, Func: fn})
+			site := Site{File: path.Base(f.File), Line: f.Line, Func: fn}
+			switch {
+			case src == nil:
+				src = &Source{Site: site}
+			case len(src.Via) < maxVia:
+				src.Via = append(src.Via, site)
+			}
 		}
 		if !more {
-			return nil
+			return src
 		}
 	}
-}
-
-// sources holds one Source per call site, shared by every event issued
-// there (events never modify it).
-var sources sync.Map // siteKey -> *Source
-
-// siteKey is a call site as a map key.
-type siteKey struct {
-	file, fn string
-	line     int
-}
-
-func internSource(s Source) *Source {
-	k := siteKey{s.File, s.Func, s.Line}
-	if v, ok := sources.Load(k); ok {
-		return v.(*Source)
-	}
-	v, _ := sources.LoadOrStore(k, &s)
-	return v.(*Source)
 }
 
 // withCalls is the request's source with the commands its script ran:
