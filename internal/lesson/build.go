@@ -28,10 +28,12 @@ type Run struct {
 	Checker  *check.Checker
 	done     bool
 
-	story     *narrate.Narrator // the run's story, told from its events
-	offScript bool              // a user action changed the run: scripted lines stop
-	byUser    bool              // a user's action is running: its first event leaves the script
-	unsaid    []Unsaid          // scripted lines not said because their claim was false
+	story      *narrate.Narrator // the run's story, told from its events
+	offScript  bool              // a user action changed the run: scripted lines stop
+	byUser     bool              // a user's action is running: its first event leaves the script
+	unsaid     []Unsaid          // scripted lines not said because their claim was false
+	reach      *reach            // when the challenge's goal was reached (challenge.go)
+	userFaults int               // faults a user injected so far
 }
 
 // Build makes the world for a scenario and seed, ready to step.
@@ -174,6 +176,9 @@ func (r *Run) build() error {
 	}
 	if !w.Config().NoLog {
 		r.narrate() // narration is for readers of the log
+		if sc.Challenge != nil {
+			r.watchGoal()
+		}
 	}
 	for _, c := range sc.Clients {
 		prog, err := program(sc, c)

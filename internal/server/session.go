@@ -29,16 +29,17 @@ type session struct {
 	open     atomic.Int32 // connections attached
 	cost     atomic.Int64 // the world's estimated memory in bytes (see account)
 
-	ls      *lesson.Session
-	custom  bool
-	file    []catalogEntry // custom: the loaded file's scenarios
-	conn    *conn
-	sent    int // events the attached browser holds
-	valid   int // of those, how many are still the log's prefix
-	playing bool
-	speed   float64
-	ticker  *time.Ticker
-	search  *search // the running search (explore.go), if any
+	ls         *lesson.Session
+	custom     bool
+	file       []catalogEntry // custom: the loaded file's scenarios
+	conn       *conn
+	sent       int // events the attached browser holds
+	valid      int // of those, how many are still the log's prefix
+	playing    bool
+	speed      float64
+	ticker     *time.Ticker
+	search     *search // the running search (explore.go), if any
+	teachState         // code view, chapters, challenges (teach.go)
 }
 
 func newSession(srv *Server, id string) *session {
@@ -245,6 +246,9 @@ func (s *session) apply(r *Request) (*Message, error) {
 		if r.Speed != 0 {
 			s.speed = r.Speed
 		}
+		if r.Beats != nil {
+			s.beats = *r.Beats
+		}
 		s.setPlaying(!s.ls.Run().Done())
 	case "pause":
 		s.setPlaying(false)
@@ -409,6 +413,10 @@ func (s *session) load(r *Request) error {
 		cp := *found
 		sc = &cp
 	}
+	sc, err := challengeScenario(r, sc)
+	if err != nil {
+		return err
+	}
 	if err := s.srv.checkCaps(sc); err != nil {
 		return err
 	}
@@ -426,7 +434,6 @@ func (s *session) load(r *Request) error {
 		return err
 	}
 	var ls *lesson.Session
-	var err error
 	s.srv.turn(func() { ls, err = lesson.NewSessionOn(sc, seed, s.srv.opts.Servers) })
 	if err != nil {
 		return err
@@ -442,6 +449,7 @@ func (s *session) load(r *Request) error {
 		s.ls.Close()
 	}
 	s.ls, s.custom, s.valid, s.file = ls, custom, 0, file
+	s.challenge = r.Challenge
 	return s.account()
 }
 
@@ -482,8 +490,13 @@ func (s *session) playTick() {
 	if s.ls == nil || !s.playing {
 		return
 	}
-	err := s.stepN(int(math.Ceil(s.speed / 30)))
-	if err != nil || s.ls.Run().Done() {
+	n, beat, err := int(math.Ceil(s.speed/30)), false, error(nil)
+	if s.beats && !s.challenge {
+		beat, err = s.stepBeats(n)
+	} else {
+		err = s.stepN(n)
+	}
+	if err != nil || s.ls.Run().Done() || beat {
 		s.setPlaying(false)
 	}
 	if err != nil && s.conn != nil {
@@ -510,7 +523,7 @@ func (s *session) push(re int) {
 func (s *session) snapshot() *Snapshot {
 	sc, w := s.ls.Scenario(), s.ls.Run().World
 	nodes := s.ls.Nodes()
-	return &Snapshot{
+	snap := &Snapshot{
 		Scenario: sc.ID, Title: sc.Title, Lesson: sc.Lesson, Custom: s.custom,
 		Seed: s.ls.Seed(), Step: s.ls.Cursor(), T: int64(w.Now()), Ended: s.ls.Run().Done(),
 		Verdicts: nonNil(s.ls.Run().Verdicts()), Expect: nonNil(s.srv.expect(sc)), RealWhy: s.srv.realWhy(sc),
@@ -518,6 +531,8 @@ func (s *session) snapshot() *Snapshot {
 		Actions: append([]scenario.Action{}, s.ls.Actions()...), Playing: s.playing, Speed: s.speed,
 		Events: len(s.ls.Log()), OffScript: s.ls.Run().OffScript(), File: s.file,
 	}
+	s.teach(snap)
+	return snap
 }
 
 func nonNil(v []string) []string {

@@ -10,6 +10,9 @@ import { renderNarration, renderVerdict, renderKeys, renderPending, renderTarget
 import { t, pick, apply, fill, serverError, problem, KEYS } from './i18n.js';
 import { encodeRun, decodeRun, download } from './share.js';
 import { Explore } from './explore.js';
+import { CodeView } from './code.js';
+import { Chapters } from './chapters.js';
+import { Challenge } from './challenge.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -47,6 +50,14 @@ const tl = new Timeline({
   onMove: (c) => link.send('step-client', { client: c }),
   onFollow: (on) => { $('follow').hidden = on; },
 });
+
+// The teaching tools (code.js, chapters.js, challenge.js).
+const code = new CodeView($('code'));
+code.onChange = (relayout) => { render(); if (relayout) tl.set({ ...state }); };
+const chapters = new Chapters({ panel: $('chapters-panel'), list: $('chapters'), paced: $('paced'), title: $('chapters-title'), label: $('paced-label') },
+  (step) => link.send('seek', { step }));
+const loadAgain = (challenge) => link.send('load', { scenario: state.snap.scenario, yaml: state.snap.custom ? state.customYAML : '', challenge });
+const challenge = new Challenge($('challenge'), { take: () => loadAgain(true), leave: () => loadAgain(false), retry: () => link.send('reset'), goTo: (seq) => goTo(seq) });
 
 let shared = decodeRun(location.hash);
 let wantEditor = false;
@@ -194,6 +205,9 @@ function render() {
   renderPending($('pending'), st, (c) => link.send('step-client', { client: c }));
   renderDetail($('detail'), st, goTo);
   $('counters-panel').hidden = !renderCounters($('counters'), st);
+  code.render(st);
+  chapters.render(st);
+  challenge.render(st);
   tl.set({ ...st });
 }
 
@@ -351,7 +365,7 @@ function selectLine(line) {
 // Controls.
 const step = () => { if (state.snap && !state.snap.ended) link.send('step'); };
 const back = () => link.send('back');
-const togglePlay = () => link.send(state.snap && state.snap.playing ? 'pause' : 'play', { speed: Number($('speed').value) });
+const togglePlay = () => link.send(state.snap && state.snap.playing ? 'pause' : 'play', { speed: Number($('speed').value), beats: chapters.on() });
 const toEnd = () => link.send('seek', { step: state.limits.max_steps });
 const reset = () => link.send('reset');
 const toggleLang = () => { state.lang = state.lang === 'zh' ? 'en' : 'zh'; localStorage.setItem('lockstep.lang', state.lang); render(); if ($('editor-errors').children.length) renderErrors(); };
@@ -525,6 +539,7 @@ window.lockstep = {
   state,
   link,
   timeline: tl,
+  code,
   /** drawn lists the labels of the last frame (role, seq, text, cut). */
   drawn: () => tl.drawn,
   /** audit draws the whole log at the current width and lists its labels. */
