@@ -20,7 +20,7 @@ type Challenge struct {
 	Goal       Goal                            `yaml:"goal" json:"goal"`
 	Moves      int                             `yaml:"moves" json:"moves"`                                 // the most moves: every step (a client's by hand, or the engine's own) and every fault
 	Faults     *int                            `yaml:"faults,omitempty" json:"faults,omitempty"`           // the most faults among them; unset: no limit but moves
-	KeepFaults bool                            `yaml:"keep_faults,omitempty" json:"keep_faults,omitempty"` // the scenario's own faults stay in the challenge run
+	KeepFaults []int                           `yaml:"keep_faults,omitempty" json:"keep_faults,omitempty"` // the scenario's own faults that stay in the challenge run, by position in faults: (from 0)
 	Hints      []sim.Text                      `yaml:"hints,omitempty" json:"hints,omitempty"`             // shown one at a time, on request
 	Debrief    sim.Text                        `yaml:"debrief" json:"debrief"`                             // shown once the goal is reached or the moves are used up
 }
@@ -43,16 +43,19 @@ const (
 
 // ChallengeRun is the scenario a challenge runs: the same nodes, data and
 // clients, without the recorded schedule, the scripted narration (the
-// story is told from the events) and, unless the challenge keeps them, the
-// scripted faults. It returns sc itself when sc has no challenge.
+// story is told from the events) and the scripted faults but those the
+// challenge keeps. It returns sc itself when sc has no challenge.
 func ChallengeRun(sc *Scenario) *Scenario {
 	if sc.Challenge == nil {
 		return sc
 	}
 	out := *sc
 	out.Narration, out.Schedule, out.Explore = nil, nil, nil
-	if !sc.Challenge.KeepFaults {
-		out.Faults = nil
+	out.Faults = nil
+	for _, i := range sc.Challenge.KeepFaults {
+		if i >= 0 && i < len(sc.Faults) {
+			out.Faults = append(out.Faults, sc.Faults[i])
+		}
 	}
 	return &out
 }
@@ -92,6 +95,11 @@ func (c *checker) challenge(s *Scenario, p string, sc *scope) {
 	}
 	if f := ch.Faults; f != nil && (*f < 0 || ch.Moves > 0 && *f > ch.Moves) {
 		c.at(cp+".faults", "faults must be between 0 and moves (%d), got %d", ch.Moves, *f)
+	}
+	for i, k := range ch.KeepFaults {
+		if k < 0 || k >= len(s.Faults) {
+			c.at(fmt.Sprintf("%s.keep_faults[%d]", cp, i), "keep_faults names faults by position from 0; this scenario has %d, got %d", len(s.Faults), k)
+		}
 	}
 	if len(ch.Hints) > MaxHints {
 		c.at(cp+".hints", "%d hints; the limit is %d", len(ch.Hints), MaxHints)

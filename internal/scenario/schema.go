@@ -119,7 +119,7 @@ var schemaDocs = map[string]string{
 	"Challenge.goal":        "The checker verdict to reach, optionally who causes it (by) and whom it hits (of).",
 	"Challenge.moves":       "The most moves: each step, by hand or the engine's, and each fault is one.",
 	"Challenge.faults":      "The most faults among the moves. Unset: no limit but moves.",
-	"Challenge.keep_faults": "The scenario's own faults stay in the challenge run. Default: the learner places them.",
+	"Challenge.keep_faults": "The scenario's own faults that stay in the challenge run, by position in faults: from 0. Default: none, the learner places them.",
 	"Challenge.hints":       "Hints, shown one at a time on request.",
 	"Challenge.debrief":     "What the learner should take away, shown once the goal is reached or the moves are used up.",
 	"Goal.verdict":          "A verdict the checker gives.",
