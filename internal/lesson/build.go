@@ -40,6 +40,9 @@ func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Bac
 		}
 	}
 	w.NameScripts(lock.ScriptNames())
+	if !cfg.NoLog {
+		w.TraceSource(lock.PkgPath) // the code view's lit line
+	}
 	r := &Run{Scenario: sc, Seed: seed, World: w, Checker: check.New(CheckOptions(sc)), story: narrate.New()}
 	// The story observes each event first, so that a scripted line's
 	// claim is checked against the state the event leaves, and a story
@@ -97,6 +100,9 @@ func (r *Run) build() error {
 	}
 	if !w.Config().NoLog {
 		r.narrate() // narration is for readers of the log
+		if sc.Challenge != nil {
+			r.watchGoal()
+		}
 	}
 	for _, c := range sc.Clients {
 		prog, err := program(sc, c)

@@ -86,6 +86,7 @@ func (s *Session) applyFaultsHere() error {
 		if err := s.run.ByUser(func() error { return s.run.World.Apply(SimFault(a.Fault)) }); err != nil {
 			return fmt.Errorf("recorded action at step %d: %w", a.Step, err)
 		}
+		s.run.userFaults++
 	}
 	return nil
 }
@@ -187,6 +188,7 @@ func (s *Session) Inject(f scenario.Fault) error {
 	if err := s.run.ByUser(func() error { return s.run.World.Apply(SimFault(f)) }); err != nil {
 		return err
 	}
+	s.run.userFaults++
 	s.actions = append(s.actions, scenario.Action{Step: s.Cursor(), Fault: f})
 	s.next = len(s.actions)
 	return nil

@@ -46,6 +46,10 @@ type Scenario struct {
 	// Explore is the fault budget and the bounds of a schedule search
 	// (visualizer explore). Runs ignore it.
 	Explore *Explore `yaml:"explore,omitempty" json:"explore,omitempty"`
+
+	// Challenge is a goal the learner reaches by scheduling the run by
+	// hand (challenge.go). Runs of the lesson itself ignore it.
+	Challenge *Challenge `yaml:"challenge,omitempty" json:"challenge,omitempty"`
 }
 
 // Explore bounds a schedule search: the faults it may place and how far

@@ -156,6 +156,7 @@ func (c *validator) scenario(s *Scenario, p string) {
 	c.expect(s, p)
 	c.schedule(s, p, &sc)
 	c.explore(s, p, &sc)
+	c.challenge(s, p, &sc)
 }
 
 // unknownName reports a name that is not among the known ones.

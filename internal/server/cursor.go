@@ -117,8 +117,13 @@ func (s *session) playTick() {
 	if s.ls == nil || !s.playing {
 		return
 	}
-	err := s.stepN(int(math.Ceil(s.speed / 30)))
-	if err != nil || s.ls.Run().Done() {
+	n, beat, err := int(math.Ceil(s.speed/30)), false, error(nil)
+	if s.beats && !s.challenge {
+		beat, err = s.stepBeats(n)
+	} else {
+		err = s.stepN(n)
+	}
+	if err != nil || s.ls.Run().Done() || beat {
 		s.setPlaying(false)
 	}
 	if err != nil && s.conn != nil {

@@ -42,6 +42,10 @@ func (s *session) load(r *Request) error {
 		cp := *found
 		sc = &cp
 	}
+	sc, err := challengeScenario(r, sc)
+	if err != nil {
+		return err
+	}
 	if err := s.srv.checkCaps(sc); err != nil {
 		return err
 	}
@@ -59,7 +63,6 @@ func (s *session) load(r *Request) error {
 		return err
 	}
 	var ls *lesson.Session
-	var err error
 	s.srv.turn(func() { ls, err = lesson.NewSessionOn(sc, seed, s.srv.opts.Servers) })
 	if err != nil {
 		return err
@@ -75,5 +78,6 @@ func (s *session) load(r *Request) error {
 		s.ls.Close()
 	}
 	s.ls, s.custom, s.valid, s.file = ls, custom, 0, file
+	s.challenge = r.Challenge
 	return s.account()
 }

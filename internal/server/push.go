@@ -22,7 +22,7 @@ func (s *session) push(re int) {
 func (s *session) snapshot() *Snapshot {
 	sc, w := s.ls.Scenario(), s.ls.Run().World
 	nodes := s.ls.Nodes()
-	return &Snapshot{
+	snap := &Snapshot{
 		Scenario: sc.ID, Title: sc.Title, Lesson: sc.Lesson, Custom: s.custom,
 		Seed: s.ls.Seed(), Step: s.ls.Cursor(), T: int64(w.Now()), Ended: s.ls.Run().Done(),
 		Verdicts: nonNil(s.ls.Run().Verdicts()), Expect: nonNil(s.srv.expect(sc)), RealWhy: s.srv.realWhy(sc),
@@ -30,6 +30,8 @@ func (s *session) snapshot() *Snapshot {
 		Actions: append([]scenario.Action{}, s.ls.Actions()...), Playing: s.playing, Speed: s.speed,
 		Events: len(s.ls.Log()), OffScript: s.ls.Run().OffScript(), File: s.file,
 	}
+	s.teach(snap)
+	return snap
 }
 
 func nonNil(v []string) []string {

@@ -63,6 +63,9 @@ func (s *session) apply(r *Request) (*Message, error) {
 		if r.Speed != 0 {
 			s.speed = r.Speed
 		}
+		if r.Beats != nil {
+			s.beats = *r.Beats
+		}
 		s.setPlaying(!s.ls.Run().Done())
 	case "pause":
 		s.setPlaying(false)

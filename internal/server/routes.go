@@ -19,6 +19,7 @@ func (s *Server) Handler() http.Handler {
 	r.Get("/api/scenarios", s.scenarios)
 	r.Get("/favicon.ico", favicon)
 	r.Get("/healthz", s.health)
+	r.Get("/source/*", s.lockSource)
 	files := http.StripPrefix("/static/", http.FileServer(http.FS(filesOnly{s.opts.Static})))
 	r.Get("/static/*", func(w http.ResponseWriter, req *http.Request) {
 		if s.opts.Dev {

@@ -114,6 +114,7 @@ type Event struct {
 	Note   string        `json:"note,omitempty"`
 	Say    *Text         `json:"say,omitempty"`
 	Refs   []int         `json:"refs,omitempty"` // seqs of the events a verdict or narration points at
+	Src    *Source       `json:"src,omitempty"`  // send and exec: the lock code's line that issued the command (source.go)
 }
 
 // NotApplied opens the note of a fault event for a fault the engine

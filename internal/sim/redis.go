@@ -20,6 +20,7 @@ type request struct {
 	sent    time.Duration
 	tap     *tap
 	setup   []string // connection handshake commands sent before it
+	src     *Source  // the lock code's line that issued it (source.go)
 	seq     int      // the send event
 	reply   string
 	err     error
@@ -45,7 +46,8 @@ func (w *World) roundTrip(h *hook, cmds []redis.Cmder, next func() error) error 
 	for i, c := range cmds {
 		req.args[i] = w.cmdArgs(c)
 	}
-	req.seq = w.emit(Event{Kind: KindSend, Client: h.p.name, Thread: th.name, Node: req.node.name, Cmd: flatten(req.args)})
+	req.src = w.callSite()
+	req.seq = w.emit(Event{Kind: KindSend, Client: h.p.name, Thread: th.name, Node: req.node.name, Cmd: flatten(req.args), Src: req.src})
 	if h.n.cut(h.p.name) || h.p.takeDrop(h.p.dropReq, h.n.name) {
 		req.lostReq = true
 	}
@@ -110,7 +112,9 @@ func (w *World) exec(it *item) {
 	req.tap.buf.Reset()
 	w.execing = req
 	restore := addPrefix(n.b, req.cmds, req.args)
+	traced := w.traceScript(req)
 	req.err = req.next()
+	ev.Src = traced()
 	restore()
 	w.execing = nil
 	if len(req.setup) > 0 {

@@ -78,6 +78,7 @@ type World struct {
 	closed   bool
 	ext      extensions // services, replication links, fencing tokens (service.go, replica.go)
 	mover    *thread    // the thread whose move the last step made (mover.go)
+	srcPkg   string     // the package whose call sites commands record, with a trailing dot (source.go)
 }
 
 // trigger fires a fault the first time an event matches.

@@ -24,6 +24,9 @@ import { initKeyboard } from './keyboard.js';
 import { initPicker, fillLabs, renderPicker } from './picker.js';
 import { initEditor, takeYAML, setProblems, checkExpect, relabelErrors } from './editor.js';
 import { showError, relabelToast } from './toast.js';
+import { CodeView } from './code.js';
+import { Chapters } from './chapters.js';
+import { Challenge } from './challenge.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -36,6 +39,14 @@ const tl = new Timeline({
   onMove: (c) => link.send('step-client', { client: c }),
   onFollow: (on) => { $('follow').hidden = on; },
 });
+
+// The teaching tools (code.js, chapters.js, challenge.js).
+const code = new CodeView($('code'));
+code.onChange = (relayout) => { render(); if (relayout) tl.set({ ...state }); };
+const chapters = new Chapters({ panel: $('chapters-panel'), list: $('chapters'), paced: $('paced'), title: $('chapters-title'), label: $('paced-label') },
+  (step) => link.send('seek', { step }));
+const loadAgain = (challenge) => link.send('load', { scenario: state.snap.scenario, yaml: state.snap.custom ? state.customYAML : '', challenge });
+const challenge = new Challenge($('challenge'), { take: () => loadAgain(true), leave: () => loadAgain(false), retry: () => link.send('reset'), goTo: (seq) => goTo(seq) });
 
 let shared = decodeRun(location.hash);
 
@@ -121,6 +132,9 @@ function render() {
   renderDetail($('detail'), st, goTo);
   $('counters-panel').hidden = !renderCounters($('counters'), st);
   relabelErrors();
+  code.render(st);
+  chapters.render(st);
+  challenge.render(st);
   tl.set({ ...st });
 }
 
@@ -170,6 +184,7 @@ window.lockstep = {
   state,
   link,
   timeline: tl,
+  code,
   /** drawn lists the labels of the last frame (role, seq, text, cut). */
   drawn: () => tl.drawn,
   /** audit draws the whole log at the current width and lists its labels. */

@@ -18,7 +18,8 @@ let scrubTimer = 0;
 export const actions = {
   step: () => { if (state.snap && !state.snap.ended) link.send('step'); },
   back: () => link.send('back'),
-  togglePlay: () => link.send(state.snap && state.snap.playing ? 'pause' : 'play', { speed: Number($('speed').value) }),
+  // beats: paced play stops at each chapter (chapters.js keeps the switch).
+  togglePlay: () => link.send(state.snap && state.snap.playing ? 'pause' : 'play', { speed: Number($('speed').value), beats: $('paced').checked }),
   toEnd: () => link.send('seek', { step: state.limits.max_steps }),
   reset: () => link.send('reset'),
   toggleLang: () => {

@@ -1,0 +1,52 @@
+package lock
+
+import (
+	"io/fs"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Every algorithm names the embedded file that holds its Lock method, and
+// that file defines it.
+func TestSourceOfEveryAlgorithm(t *testing.T) {
+	for _, a := range Algorithms {
+		file := SourceOf(a.ID)
+		b, err := fs.ReadFile(Source(), file)
+		if err != nil {
+			t.Fatalf("%s: SourceOf = %q: %v", a.ID, file, err)
+		}
+		typ := reflect.TypeOf(a.New(Config{}))
+		if typ.Kind() == reflect.Pointer {
+			typ = typ.Elem()
+		}
+		if !strings.Contains(string(b), "func (l *"+typ.Name()+")") && !strings.Contains(string(b), "func ("+typ.Name()+")") {
+			t.Errorf("%s: %s has no method of %s", a.ID, file, typ.Name())
+		}
+	}
+	if got := SourceOf("reentrant-hash"); got != "reentrant.go" {
+		t.Errorf("SourceOf(reentrant-hash) = %q, want reentrant.go", got)
+	}
+	if got := SourceOf("no-such"); got != "" {
+		t.Errorf("SourceOf(no-such) = %q, want \"\"", got)
+	}
+}
+
+// Source holds the Go files and the scripts, not the tests.
+func TestSourceLeavesOutTheTests(t *testing.T) {
+	files := SourceFiles()
+	joined := strings.Join(files, " ")
+	for _, want := range []string{"lock.go", "reentrant.go", "scripts/reentrant_lock.lua"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("SourceFiles lacks %s: %v", want, files)
+		}
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			t.Errorf("SourceFiles lists the test %s", f)
+		}
+	}
+	if _, err := fs.ReadFile(Source(), "lock_test.go"); err == nil {
+		t.Error("Source opens lock_test.go")
+	}
+}

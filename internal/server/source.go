@@ -1,0 +1,44 @@
+package server
+
+import (
+	"io/fs"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/lockstep/lockstep/internal/lock"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// lockSource serves the lock code the engine runs, as compiled into the
+// program (lock.Source): /source/reentrant.go, /source/scripts/reentrant_lock.lua.
+// The code view shows it beside the timeline, with the line each command
+// came from lit (sim.Event.Src).
+func (s *Server) lockSource(w http.ResponseWriter, r *http.Request) {
+	name := chi.URLParam(r, "*")
+	if name == "" || strings.Contains(name, "..") {
+		http.NotFound(w, r)
+		return
+	}
+	b, err := fs.ReadFile(lock.Source(), name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "max-age=3600")
+	_, _ = w.Write(b)
+}
+
+// codeFiles maps each client of a scenario to the file of its algorithm's
+// code (lock.SourceOf), for the code view's first page.
+func codeFiles(sc *scenario.Scenario) map[string]string {
+	out := map[string]string{}
+	for _, c := range sc.Clients {
+		if f := lock.SourceOf(c.Algorithm); f != "" {
+			out[c.Name] = f
+		}
+	}
+	return out
+}

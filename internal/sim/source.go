@@ -1,0 +1,108 @@
+package sim
+
+import (
+	"path"
+	"runtime"
+	"strings"
+)
+
+// Source is where a client's command came from: the line of the lock code
+// that issued it, found on the call stack when the command reaches the
+// engine, and for a Lua script, the commands the script ran on the node.
+// It rides beside the event (Event.Src) and never enters its text form:
+// a golden log does not change when the lock code moves a line.
+type Source struct {
+	Site
+	Via   []Site   `json:"via,omitempty"`   // the traced package's frames further out, innermost first (a helper's callers)
+	Calls []string `json:"calls,omitempty"` // exec of EVAL/EVALSHA: the redis.call commands the script ran, in order
+}
+
+// Site is one frame of the traced package: a file within it, a line and
+// the function.
+type Site struct {
+	File string `json:"file"`           // reentrant.go
+	Line int    `json:"line"`           // its line
+	Func string `json:"func,omitempty"` // (*Reentrant).Lock
+}
+
+// maxVia bounds Source.Via.
+const maxVia = 4
+
+// ScriptTracer is implemented by a backend that can tell which commands a
+// Lua script ran. TraceScript starts recording the commands the server
+// dispatches; the function it returns stops and gives them, in order, the
+// script's own EVAL or EVALSHA first.
+type ScriptTracer interface {
+	TraceScript() (stop func() [][]string)
+}
+
+// TraceSource makes the world record, on each command's send and exec
+// events, the innermost call site in package pkg (an import path such as
+// github.com/lockstep/lockstep/internal/lock): frames of go-redis, of the
+// engine and of every other package are skipped. The position depends on
+// the code alone, never on time or scheduling, so the same run records the
+// same positions. Call it before the run starts.
+func (w *World) TraceSource(pkg string) { w.srcPkg = pkg + "." }
+
+// callSite finds the frames of the traced package on the calling
+// goroutine's stack, innermost first, or nil when there are none.
+func (w *World) callSite() *Source {
+	if w.srcPkg == "" {
+		return nil
+	}
+	var pcs [64]uintptr
+	n := runtime.Callers(3, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	var src *Source
+	for {
+		f, more := frames.Next()
+		if fn, ok := strings.CutPrefix(f.Function, w.srcPkg); ok && !strings.Contains(fn, "/") {
+			site := Site{File: path.Base(f.File), Line: f.Line, Func: fn}
+			switch {
+			case src == nil:
+				src = &Source{Site: site}
+			case len(src.Via) < maxVia:
+				src.Via = append(src.Via, site)
+			}
+		}
+		if !more {
+			return src
+		}
+	}
+}
+
+// withCalls is the request's source with the commands its script ran:
+// the recorded dispatches after the script's own EVAL or EVALSHA (a new
+// connection's handshake comes before it).
+func withCalls(src *Source, ran [][]string) *Source {
+	s := *src
+	in := false
+	for _, c := range ran {
+		switch {
+		case len(c) == 0:
+		case in:
+			s.Calls = append(s.Calls, strings.ToUpper(c[0]))
+		case isEval(c[0]):
+			in = true
+		}
+	}
+	if len(s.Calls) == 0 {
+		return src
+	}
+	return &s
+}
+
+// traceScript starts recording the commands of a single EVAL or EVALSHA
+// on its node, when the world records sources and the node's backend can
+// tell; the function it returns gives the request's source with them.
+func (w *World) traceScript(req *request) func() *Source {
+	if req.src == nil || len(req.args) != 1 || len(req.args[0]) == 0 || !isEval(req.args[0][0]) {
+		return func() *Source { return req.src }
+	}
+	tr, ok := req.node.b.(ScriptTracer)
+	if !ok {
+		return func() *Source { return req.src }
+	}
+	stop := tr.TraceScript()
+	return func() *Source { return withCalls(req.src, stop()) }
+}

@@ -1,0 +1,70 @@
+// Challenges: a goal declared in the scenario (challenge:), reached by the
+// learner as the scheduler within a number of moves. The server runs the
+// challenge (the scenario without its scripted faults and narration),
+// counts the moves and tells, from the checker, the moment the goal is
+// reached; this panel shows the goal, the moves, hints, won or not yet,
+// and a debrief that links the events proving it.
+
+import { tt, el } from './teach-i18n.js';
+import { pick } from './i18n.js';
+
+export class Challenge {
+  constructor(root, { take, leave, retry, goTo }) {
+    Object.assign(this, { root, take, leave, retry, goTo });
+    this.hints = 0; // hints shown
+    this.key = '';
+  }
+
+  render(st) {
+    const snap = st.snap;
+    const ch = snap && snap.challenge;
+    this.root.hidden = !ch;
+    document.body.classList.toggle('in-challenge', !!(ch && ch.active));
+    if (!ch) { this.key = ''; return; }
+    const p = ch.progress;
+    const key = JSON.stringify([st.lang, snap.scenario, ch.active, p, this.hints]);
+    if (key === this.key) return;
+    const which = snap.scenario + (ch.active ? ':on' : '');
+    if (which !== this.which) { this.which = which; this.hints = 0; }
+    this.key = key;
+    const L = st.lang;
+    const r = this.root;
+    r.textContent = '';
+    r.append(el('h3', {}, tt('challenge', L)));
+    r.append(el('p', { class: 'ch-goal', 'data-testid': 'challenge-goal' }, el('b', {}, tt('chGoal', L) + ': '), pick(ch, L)));
+    if (!ch.active) {
+      r.append(el('button', { class: 'primary', 'data-testid': 'challenge-take', onclick: () => this.take() }, tt('chTake', L)));
+      return;
+    }
+    r.append(el('p', { class: 'hint' }, tt('chIntro', L)));
+    const counts = el('p', { class: 'ch-counts' }, el('span', { 'data-testid': 'challenge-moves' }, tt('chMoves', L, { n: p.moves, max: ch.moves })));
+    if (ch.faults != null) counts.append(' · ', el('span', { 'data-testid': 'challenge-faults' }, tt('chFaults', L, { n: p.faults, max: ch.faults })));
+    r.append(counts);
+    let status, cls;
+    if (p.won) { status = tt('chWon', L, { at: p.at }); cls = 'won'; }
+    else if (p.reached) { status = tt('chLate', L, { at: p.at, what: tt(p.reason === 'faults' ? 'wFaults' : 'wMoves', L) }); cls = 'over'; }
+    else if (p.over) { status = tt(p.reason === 'faults' ? 'chOverFaults' : p.reason === 'ended' ? 'chEnded' : 'chOver', L); cls = 'over'; }
+    else { status = tt('chNotYet', L); cls = 'notyet'; }
+    r.append(el('p', { class: 'ch-status ' + cls, 'data-testid': 'challenge-status', 'data-state': cls, role: 'status' }, status));
+    const hints = ch.hints || [];
+    if (hints.length) {
+      const ol = el('ol', { class: 'ch-hints' });
+      hints.slice(0, this.hints).forEach((h, i) => ol.append(el('li', { 'data-testid': 'challenge-hint' }, el('b', {}, tt('chHintN', L, { n: i + 1 }) + ' '), pick(h, L))));
+      r.append(ol);
+      if (this.hints < hints.length) r.append(el('button', { 'data-testid': 'challenge-hint-more', onclick: () => { this.hints++; this.key = ''; this.render(st); } }, tt('chHint', L)));
+    }
+    if (p.won || p.over) {
+      const d = el('div', { class: 'ch-debrief', 'data-testid': 'challenge-debrief' }, el('h4', {}, tt('chDebrief', L)), el('p', {}, pick(ch.debrief, L)));
+      if (p.why) d.append(el('p', { class: 'ch-why' }, pick(p.why, L)));
+      if (p.refs && p.refs.length) {
+        const refs = el('p', { class: 'ch-refs' }, tt('chProof', L) + ' ');
+        for (const seq of p.refs) refs.append(el('button', { class: 'ref', 'data-testid': 'challenge-ref', onclick: () => this.goTo(seq) }, '#' + seq), ' ');
+        d.append(refs);
+      }
+      r.append(d);
+    }
+    r.append(el('div', { class: 'buttons' },
+      el('button', { 'data-testid': 'challenge-retry', onclick: () => { this.hints = 0; this.retry(); } }, tt('chRetry', L)),
+      el('button', { 'data-testid': 'challenge-leave', onclick: () => this.leave() }, tt('chLeave', L))));
+  }
+}

@@ -1,0 +1,46 @@
+// Chapters and paced play: a lesson's scripted narration lines are its
+// chapters, listed to jump to (the server sends each with the step at which
+// the lesson's own run says it). With paced play on (remembered), Play
+// stops at each chapter until the user presses Play again: the server's
+// play loop stops after a step that says one.
+
+import { tt, el } from './teach-i18n.js';
+import { pick } from './i18n.js';
+
+export class Chapters {
+  constructor({ panel, list, paced, title, label }, seek) {
+    Object.assign(this, { panel, list, paced, title, label, seek });
+    this.paced.checked = localStorage.getItem('lockstep.paced') !== 'off';
+    this.paced.onchange = () => localStorage.setItem('lockstep.paced', this.paced.checked ? 'on' : 'off');
+    this.key = '';
+  }
+
+  /** on reports whether play stops at each chapter. */
+  on() { return this.paced.checked; }
+
+  /** render lists the chapters, the one the cursor is in marked. */
+  render(st) {
+    const snap = st.snap;
+    const chs = (snap && snap.chapters) || [];
+    this.panel.hidden = !chs.length;
+    if (!chs.length) return;
+    let at = -1;
+    chs.forEach((c, i) => { if (c.step <= snap.step) at = i; });
+    const stopped = at >= 0 && chs[at].step === snap.step && !snap.playing && !snap.ended && this.on() && st.model.says.some((s) => s.seq === chs[at].seq);
+    const key = JSON.stringify([st.lang, chs.map((c) => c.seq), at, stopped]);
+    if (key === this.key) return;
+    this.key = key;
+    this.title.textContent = tt('chapters', st.lang);
+    this.label.textContent = tt('paced', st.lang);
+    this.list.textContent = '';
+    chs.forEach((c, i) => {
+      const b = el('button', { class: 'chapter link', 'data-step': String(c.step), onclick: () => this.seek(c.step) },
+        el('span', { class: 'chapter-n' }, String(i + 1) + '.'), ' ', pick(c.text, st.lang), ' ',
+        el('span', { class: 'chapter-step' }, tt('chapterAt', st.lang, { step: c.step })));
+      const li = el('li', { class: i === at ? 'current' : i < at ? 'past' : '' }, b);
+      if (i === at) li.setAttribute('aria-current', 'step');
+      this.list.append(li);
+    });
+    if (stopped) this.list.append(el('li', { class: 'beat-stop', 'data-testid': 'beat-stop', role: 'status' }, tt('beatStop', st.lang)));
+  }
+}

@@ -1,0 +1,170 @@
+// The code view: beside the timeline, the lock code the chosen client runs
+// (the real Go source of internal/lock and its Lua scripts, served by the
+// server at /source/), with the line that sent the current command lit.
+// The engine records each command's call site (event.src: file, line, the
+// frames further out, and for a script the redis.call commands it ran); the
+// view follows the cursor, the selection and the chosen client.
+
+import { tt, el } from './teach-i18n.js';
+
+const CMD_KINDS = new Set(['send', 'exec', 'reply', 'lost', 'timeout']);
+
+/** current finds the command the view shows for a client ('' follows the
+ * newest command of any client), or for the selected event when it is a
+ * command: its send event (which carries the call site), its exec (which
+ * carries what a script ran) and the event itself. */
+export function current(events, client, selected) {
+  const bySeq = (seq) => (events[seq - 1] && events[seq - 1].seq === seq ? events[seq - 1] : events.find((e) => e.seq === seq));
+  let ev = null;
+  if (selected != null) {
+    const s = bySeq(selected);
+    if (s && CMD_KINDS.has(s.kind) && (!client || s.client === client)) ev = s;
+  }
+  if (!ev) {
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i];
+      if (CMD_KINDS.has(e.kind) && e.client && (!client || e.client === client)) { ev = e; break; }
+    }
+  }
+  if (!ev) return null;
+  const send = ev.kind === 'send' ? ev : bySeq(ev.req) || ev;
+  let exec = ev.kind === 'exec' ? ev : null;
+  if (!exec) {
+    for (let i = send.seq; i < events.length && i < send.seq + 4000; i++) {
+      const e = events[i];
+      if (e && e.kind === 'exec' && e.req === send.seq) { exec = e; break; }
+      if (e && e.kind === 'reply' && e.req === send.seq) break;
+    }
+  }
+  return { ev, send, exec, client: ev.client };
+}
+
+/** luaLines maps the commands a script ran, in order, to the lines of its
+ * redis.call (or pcall) that ran them: each is the first line at or after
+ * the previous match that calls that command. */
+export function luaLines(text, calls) {
+  const lines = text.split('\n');
+  const out = [];
+  let from = 0;
+  for (const c of calls || []) {
+    const re = new RegExp(`redis\\.p?call\\(\\s*['"]${c}['"]`, 'i');
+    for (let i = from; i < lines.length; i++) {
+      if (re.test(lines[i])) { out.push(i + 1); from = i; break; }
+    }
+  }
+  return out;
+}
+
+/** body lists the lines of a script that are code (not comments or blank). */
+function body(text) {
+  const out = [];
+  text.split('\n').forEach((l, i) => { if (l.trim() && !l.trim().startsWith('--')) out.push(i + 1); });
+  return out;
+}
+
+export class CodeView {
+  constructor(root) {
+    this.root = root;
+    this.client = ''; // '' follows the newest command
+    this.files = new Map(); // path -> text (or a promise)
+    this.frame = 0; // which frame of the call site is shown: 0 the innermost
+    this.key = '';
+    this.hidden = localStorage.getItem('lockstep.code') === 'off';
+    this.onChange = () => {};
+  }
+
+  fetch(path) {
+    const got = this.files.get(path);
+    if (typeof got === 'string') return got;
+    if (!got) {
+      this.files.set(path, fetch('/source/' + path).then((r) => (r.ok ? r.text() : '')).then((t) => {
+        this.files.set(path, t);
+        this.key = '';
+        this.onChange();
+      }, () => this.files.set(path, '')));
+    }
+    return null;
+  }
+
+  /** render draws the view for the state (app.js's store). */
+  render(st) {
+    document.body.classList.toggle('no-code', this.hidden);
+    const snap = st.snap;
+    if (!snap) return;
+    const clients = snap.clients || [];
+    if (this.client && !clients.includes(this.client)) this.client = '';
+    const cur = current(st.model.events, this.client, st.selected);
+    const who = cur ? cur.client : this.client || clients[0] || '';
+    const src = cur && cur.send.src;
+    const frames = src ? [src, ...(src.via || [])] : [];
+    const frame = frames[Math.min(this.frame, Math.max(frames.length - 1, 0))];
+    const file = frame ? frame.file : (snap.code || {})[who] || '';
+    const script = src && cur.send.script ? 'scripts/' + cur.send.script : '';
+    const calls = cur && cur.exec && cur.exec.src ? cur.exec.src.calls || [] : null;
+    const key = JSON.stringify([st.lang, this.hidden, clients, this.client, who, cur && cur.ev.seq, file, frame && frame.line, script, calls, this.frame]);
+    if (key === this.key) return;
+    this.key = key;
+    const root = this.root;
+    root.textContent = '';
+    const head = el('div', { class: 'code-head' },
+      el('h3', {}, tt('codeOf', st.lang, { client: who || '—' })),
+      el('button', { class: 'code-toggle', 'data-testid': 'code-toggle', onclick: () => { this.hidden = !this.hidden; localStorage.setItem('lockstep.code', this.hidden ? 'off' : 'on'); this.key = ''; this.render(st); this.onChange(true); } }, tt(this.hidden ? 'codeShow' : 'codeHide', st.lang)));
+    root.append(head);
+    if (this.hidden) return;
+    const tabs = el('div', { class: 'code-clients', role: 'group', 'aria-label': tt('code', st.lang) });
+    const tab = (name, label, title) => el('button', { class: 'code-client' + (this.client === name ? ' on' : ''), 'aria-pressed': String(this.client === name), 'data-client': name, title: title || '', onclick: () => { this.client = name; this.frame = 0; this.key = ''; this.onChange(); } }, label);
+    tabs.append(tab('', tt('codeAuto', st.lang), tt('codeAutoTip', st.lang)));
+    for (const c of clients) tabs.append(tab(c, c));
+    root.append(tabs);
+    if (!cur) {
+      root.append(el('p', { class: 'code-note' }, tt('codeNone', st.lang, { client: who })));
+    } else {
+      const cmd = cur.send.text ? cur.send.text.replace(/^#\d+ \S+ send /, '') : (cur.send.cmd || []).join(' ');
+      root.append(el('p', { class: 'code-cmd', 'data-testid': 'code-cmd' }, tt('codeCmd', st.lang, { seq: cur.ev.seq, kind: cur.ev.kind, cmd })));
+      if (!src) root.append(el('p', { class: 'code-note', 'data-testid': 'code-workload' }, tt('codeWorkload', st.lang, { client: who, cmd: (cur.send.cmd || []).slice(0, 3).join(' ') })));
+    }
+    if (frames.length > 1) {
+      const crumbs = el('p', { class: 'code-frames' });
+      frames.forEach((f, i) => {
+        if (i > 0) crumbs.append(' ← ');
+        crumbs.append(el('button', { class: 'link' + (i === this.frame ? ' on' : ''), 'data-frame': String(i), onclick: () => { this.frame = i; this.key = ''; this.onChange(); } }, `${f.func || ''} (${f.file}:${f.line})`));
+      });
+      root.append(crumbs);
+    }
+    if (file) root.append(this.pane(file, frame ? [frame.line] : [], frame ? 'active' : '', st.lang));
+    if (script) {
+      const text = this.fetch(script);
+      const lit = text == null ? [] : calls && calls.length ? luaLines(text, calls) : body(text);
+      root.append(el('p', { class: 'code-note' }, tt('codeScript', st.lang, { name: cur.send.script }) + ' — ' + tt(calls && calls.length ? 'codeRan' : 'codeAll', st.lang)));
+      root.append(this.pane(script, lit, calls && calls.length ? 'ran' : 'all', st.lang));
+    }
+  }
+
+  /** pane shows one file with its lit lines, scrolled to the first. */
+  pane(path, lit, how, lang) {
+    const text = this.fetch(path);
+    const box = el('div', { class: 'code-pane', 'data-file': path });
+    box.append(el('div', { class: 'code-file' }, 'internal/lock/' + path));
+    if (text == null) {
+      box.append(el('p', { class: 'code-note' }, tt('codeLoading', lang, { file: path })));
+      return box;
+    }
+    const ol = el('ol', { class: 'code-lines' });
+    const on = new Set(lit);
+    let first = null;
+    text.split('\n').forEach((line, i) => {
+      const n = i + 1;
+      const li = el('li', { 'data-line': String(n) }, line || ' ');
+      if (on.has(n)) {
+        li.className = 'lit ' + how;
+        if (how === 'active') li.setAttribute('data-testid', 'code-line-active');
+        if (how === 'ran') li.setAttribute('data-testid', 'code-line-ran');
+        first ||= li;
+      }
+      ol.append(li);
+    });
+    box.append(ol);
+    if (first) requestAnimationFrame(() => { box.scrollTop = Math.max(0, first.offsetTop - box.clientHeight / 3); });
+    return box;
+  }
+}
