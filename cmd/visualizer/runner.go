@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -41,11 +42,24 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// parseFlags parses args into fs. A command line the flags cannot read is
+// a usageError (the flag package has said why); -h is flag.ErrHelp.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return &usageError{err: err, printed: true}
+}
+
 func cmdList(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("list", stderr)
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return badUsage("list takes no arguments, got %q", fs.Arg(0))
 	}
 	f, err := loadFile(*file)
 	if err != nil {
@@ -61,7 +75,7 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 func interleave(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args); err != nil {
 			return nil, err
 		}
 		if fs.NArg() == 0 {
@@ -83,7 +97,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("run takes one scenario id (see visualizer list)")
+		return badUsage("run takes one scenario id (see visualizer list)")
 	}
 	f, err := loadFile(*file)
 	if err != nil {
@@ -146,8 +160,11 @@ func cmdTest(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("test", stderr)
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
 	chosen := redisFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return badUsage("test takes no arguments, got %q", fs.Arg(0))
 	}
 	f, err := loadFile(*file)
 	if err != nil {
@@ -190,7 +207,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) error {
 
 func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("check takes one or more scenario files")
+		return badUsage("check takes one or more scenario files")
 	}
 	bad := false
 	for _, path := range args {

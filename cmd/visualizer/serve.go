@@ -26,8 +26,11 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	idle := fs.Duration("idle", 30*time.Minute, "evict a session that has had no socket for this long")
 	allow := fs.String("allow-origin", "", "comma-separated browser origins allowed besides the page's own host (e.g. http://localhost:8080, or *)")
 	chosen := redisFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return badUsage("serve takes no arguments, got %q", fs.Arg(0))
 	}
 	servers, err := chosen(instanceName(*addr))
 	if err != nil {
