@@ -17,6 +17,8 @@ import (
 	"github.com/lockstep/lockstep/web"
 )
 
+// cmdServe serves the browser app until ctx ends (Ctrl-C), then closes
+// every socket and returns.
 func cmdServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
