@@ -11,7 +11,7 @@ import (
 // The two logs agree up to A's late release, where the row is marked and
 // printed twice, and the verdicts are the two lessons' own.
 func TestCompareCanonicalPair(t *testing.T) {
-	out, err := visualizer(t, "compare", "blind-del-slow-release")
+	out, err := combined(t, "compare", "blind-del-slow-release")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -39,7 +39,7 @@ func TestCompareCanonicalPair(t *testing.T) {
 // --with an algorithm swaps it into the same clients; --json gives the
 // rows, the divergence as a row number and both verdicts.
 func TestCompareWithAlgorithmJSON(t *testing.T) {
-	out, err := visualizer(t, "compare", "owner-check-expire-between", "--with", "lua-compare-delete", "--json")
+	out, err := combined(t, "compare", "owner-check-expire-between", "--with", "lua-compare-delete", "--json")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -68,7 +68,7 @@ func TestCompareWithAlgorithmJSON(t *testing.T) {
 
 // A lesson compared with itself is the same run twice.
 func TestCompareWithItself(t *testing.T) {
-	out, err := visualizer(t, "compare", "no-lock-oversell", "--with", "no-lock-oversell")
+	out, err := combined(t, "compare", "no-lock-oversell", "--with", "no-lock-oversell")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -94,14 +94,14 @@ func TestCompareUserFile(t *testing.T) {
       - {at: 800ms, do: pause, client: A, for: 500ms}
     expect: [mutual-exclusion, lost-update]
 `)
-	out, err := visualizer(t, "compare", "three", "--file", path, "--with", "lua-compare-delete")
+	out, err := combined(t, "compare", "three", "--file", path, "--with", "lua-compare-delete")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if d := lineWith(out, ">>"); !strings.HasSuffix(d, "send A -> redis: GET lock") {
 		t.Errorf("want the runs to part at A's GET lock, got %q\n%s", d, out)
 	}
-	out, err = visualizer(t, "compare", "three", "--file", path, "--with", "blind-del-slow-release")
+	out, err = combined(t, "compare", "three", "--file", path, "--with", "blind-del-slow-release")
 	if err != nil || !strings.Contains(out, "right: blind-del-slow-release\n") {
 		t.Errorf("compare with a built-in lesson: %v\n%s", err, out)
 	}
@@ -120,7 +120,7 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{"compare", "no-lock-oversell"}, "no canonical pair for no-lock-oversell"},
 		{[]string{"compare"}, "compare takes one scenario id"},
 	} {
-		out, err := visualizer(t, c.args...)
+		out, err := combined(t, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("visualizer %s: got %v, want an error with %q", strings.Join(c.args, " "), err, c.want)
 		}
@@ -138,4 +138,12 @@ func lineWith(out, s string) string {
 		}
 	}
 	return ""
+}
+
+// combined runs the command line and returns all it printed, stdout then
+// stderr, and its error.
+func combined(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	r := visualizer(t, args...)
+	return r.stdout + r.stderr, r.err
 }

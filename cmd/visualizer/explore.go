@@ -55,7 +55,7 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case len(pos) == 0 && *file != "" && len(f.Scenarios) == 1:
 		sc = &f.Scenarios[0]
 	default:
-		return fmt.Errorf("explore takes one scenario id (or --file with one scenario)")
+		return badUsage("explore takes one scenario id (or --file with one scenario)")
 	}
 	e := &scenario.Explore{}
 	if sc.Explore != nil {

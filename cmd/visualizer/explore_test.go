@@ -15,10 +15,9 @@ import (
 // Two buyers without a lock oversell in their own schedule: explore finds
 // it in schedule 1 and prints a scenario file with nothing to schedule.
 func TestExploreNoLock(t *testing.T) {
-	out, err := visualizer(t, "explore", "no-lock-oversell", "--neutral")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	r := visualizer(t, "explore", "no-lock-oversell", "--neutral")
+	r.expect(t, "explore no-lock-oversell --neutral", 0)
+	out := r.stdout
 	for _, want := range []string{"found oversell in schedule 1 of 1", "the recording replays to: oversell", "id: no-lock-oversell-explored"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("want %q in the output:\n%s", want, out)
@@ -49,10 +48,9 @@ func TestExploreExhaustiveFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(cadFile), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := visualizer(t, "explore", "--file", path, "--strategy", "exhaustive")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	r := visualizer(t, "explore", "--file", path, "--strategy", "exhaustive")
+	r.expect(t, "explore --file cad.yaml --strategy exhaustive", 0)
+	out := r.stdout
 	if !strings.Contains(out, "verdicts over ") || !strings.Contains(out, "found mutual-exclusion") || strings.Contains(out, "foreign-unlock") {
 		t.Fatalf("want every schedule covered, mutual-exclusion found, no foreign-unlock:\n%s", out)
 	}
@@ -81,6 +79,9 @@ func TestExploreExhaustiveFile(t *testing.T) {
 	}
 }
 
+// explore's failures: a budget, strategy or wanted verdict it does not
+// know, a scenario that is not there. Each ends with status 1 and says
+// what was wrong; a budget the scenario can take runs.
 func TestExploreErrors(t *testing.T) {
 	for args, want := range map[string]string{
 		"explore no-lock-oversell --budget pause":  "pause needs a largest size",
@@ -89,13 +90,12 @@ func TestExploreErrors(t *testing.T) {
 		"explore nope": `no scenario "nope"`,
 		"explore no-lock-oversell --budget clock-jump:1s,crash": "", // a budget the scenario can take
 	} {
-		out, err := visualizer(t, strings.Fields(args)...)
-		switch {
-		case want == "" && err != nil:
-			t.Errorf("%s: %v\n%s", args, err, out)
-		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
-			t.Errorf("%s: got %v, want an error with %q", args, err, want)
+		r := visualizer(t, strings.Fields(args)...)
+		if want == "" {
+			r.expect(t, args, 0)
+			continue
 		}
+		r.expect(t, args, 1, "visualizer: ", want)
 	}
 }
 
@@ -117,7 +117,7 @@ func TestExploreFoundSchedulesReplay(t *testing.T) {
 	if len(f.Scenarios) < 20 {
 		t.Fatalf("%s holds %d scenarios; the table finds a violation in far more lessons", path, len(f.Scenarios))
 	}
-	out, err := visualizer(t, "test", "--file", path)
+	out, err := combined(t, "test", "--file", path)
 	if err != nil || !strings.Contains(out, fmt.Sprintf("%d passed, 0 failed", len(f.Scenarios))) {
 		t.Fatalf("visualizer test --file %s: %v\n%s", path, err, out)
 	}
@@ -125,7 +125,7 @@ func TestExploreFoundSchedulesReplay(t *testing.T) {
 		if slices.Contains(sc.Expect, "safe") || len(sc.Expect) == 0 {
 			t.Errorf("%s expects %v: a found schedule names a violation", sc.ID, sc.Expect)
 		}
-		out, err := visualizer(t, "run", "--file", path, sc.ID)
+		out, err := combined(t, "run", "--file", path, sc.ID)
 		if err != nil {
 			t.Fatalf("run %s: %v\n%s", sc.ID, err, out)
 		}

@@ -1,9 +1,11 @@
 // Command visualizer runs Lockstep: the browser app (serve, the default),
-// and the headless runner (list, run, test, check).
+// and the headless runner (list, run, test, check, explore, docs).
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,17 +15,51 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		if err != errFailed {
-			fmt.Fprintln(os.Stderr, "visualizer:", err)
-		}
-		os.Exit(1)
-	}
+	code := exitCode(run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr), os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // errFailed ends the process with status 1 after output that already said why.
 var errFailed = fmt.Errorf("failed")
+
+// usageError is a command line the program cannot read: an unknown
+// command or flag, a flag value of the wrong type, arguments missing or
+// left over. It ends the process with status 2, as Go's flag package
+// does. printed tells that the flag package has already said why, with
+// the command's flags.
+type usageError struct {
+	err     error
+	printed bool
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// badUsage is a usageError that still has to be said.
+func badUsage(format string, args ...any) error {
+	return &usageError{err: fmt.Errorf(format, args...)}
+}
+
+// exitCode says how the process ends after run returned err, and says
+// err on stderr unless it has been said: 0 when all went well or help was
+// asked for, 2 for a command line it cannot read, 1 for any other failure.
+func exitCode(err error, stderr io.Writer) int {
+	var usage *usageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errFailed):
+		return 1
+	case errors.As(err, &usage):
+		if !usage.printed {
+			fmt.Fprintln(stderr, "visualizer:", err)
+		}
+		return 2
+	}
+	fmt.Fprintln(stderr, "visualizer:", err)
+	return 1
+}
 
 const usage = `usage: visualizer [command] [flags]
 
@@ -39,12 +75,16 @@ commands:
         [--time 10s] [--seed N] [--want V,...] [--neutral] [--json]   search the schedules for a violation
   compare ID [--with ALGORITHM|ID2] [--seed N] [--file F] [--json]   two runs under one schedule, row by row
         (default --with: ID's canonical pair; exit 0 when compared, 1 when it could not be; docs/compare.md)
+  docs  [--out F]                                    docs/lessons.md, from the lock catalog and scenarios.yaml
+
+exit status: 0 when all went well, 1 when something failed (a scenario's
+verdicts, a file's problems, an error), 2 for a command line it cannot read.
 `
 
 // run is the whole program, with its IO passed in.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	cmd := "serve"
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+	cmd := "serve" // the default: visualizer --addr :9000 serves
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || len(args[0]) > 0 && args[0][0] != '-') {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
@@ -62,10 +102,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return cmdExplore(ctx, args, stdout, stderr)
 	case "compare":
 		return cmdCompare(args, stdout, stderr)
+	case "docs":
+		return cmdDocs(args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
 	fmt.Fprint(stderr, usage)
-	return fmt.Errorf("unknown command %q", cmd)
+	return badUsage("unknown command %q", cmd)
 }

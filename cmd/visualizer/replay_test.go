@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -142,7 +143,7 @@ func TestRecordingSavedInTheBrowserReplaysOnTheCommandLine(t *testing.T) {
 	if log := strings.Join(p.log, "\n"); strings.Contains(log, "No two clients were ever inside together") || !strings.Contains(log, "say  off-script") {
 		t.Fatalf("want the off-script note and not the lesson's closing line:\n%s", log)
 	}
-	if !contains(p.snap.Verdicts, "mutual-exclusion") {
+	if !slices.Contains(p.snap.Verdicts, "mutual-exclusion") {
 		t.Fatalf("A paused inside past its lease: want mutual-exclusion among the verdicts, got %v\n%s", p.snap.Verdicts, strings.Join(p.log, "\n"))
 	}
 	yaml := p.do(map[string]any{"op": "export-yaml"}, "yaml").Text
@@ -157,13 +158,13 @@ func TestRecordingSavedInTheBrowserReplaysOnTheCommandLine(t *testing.T) {
 	path := writeFile(t, "recording.yaml", yaml)
 
 	want := strings.Join(p.log, "\n") + "\nverdict: " + strings.Join(p.snap.Verdicts, ", ") + "\n"
-	if got := runCLI(t, "run", "lua-cad-slow-release", "--file", path); got != want {
+	if got := visualizer(t, "run", "lua-cad-slow-release", "--file", path).stdout; got != want {
 		t.Fatalf("visualizer run --file of the recording differs from the browser's run:\n%s", firstDiff(want, got))
 	}
-	if got := runCLI(t, "test", "--file", path); !strings.HasPrefix(got, "ok   lua-cad-slow-release") {
+	if got := visualizer(t, "test", "--file", path).stdout; !strings.HasPrefix(got, "ok   lua-cad-slow-release") {
 		t.Errorf("visualizer test --file of the recording: %s", got)
 	}
-	if got := runCLI(t, "check", path); !strings.Contains(got, ": ok, 1 scenarios") {
+	if got := visualizer(t, "check", path).stdout; !strings.Contains(got, ": ok, 1 scenarios") {
 		t.Errorf("visualizer check of the recording: %s", got)
 	}
 
@@ -173,15 +174,6 @@ func TestRecordingSavedInTheBrowserReplaysOnTheCommandLine(t *testing.T) {
 	if got := strings.Join(fresh.log, "\n"); got != strings.Join(p.log, "\n") {
 		t.Fatalf("loading the recording in a fresh page gives another log:\n%s", firstDiff(strings.Join(p.log, "\n"), got))
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // firstDiff shows the first line where two texts differ.

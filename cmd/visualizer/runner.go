@@ -2,50 +2,24 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// loadFile reads --file, or the built-in catalog when it is empty.
-func loadFile(path string) (*scenario.File, error) {
-	if path == "" {
-		return scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
-	}
-	return scenario.Load(path)
-}
-
-// loadLabs reads the embedded labs (labs/*.yaml) into one file of scenarios.
-func loadLabs() (*scenario.File, error) {
-	out := &scenario.File{}
-	names, files := lockstep.Labs()
-	for i, n := range names {
-		f, err := scenario.ParseBuiltin(n, files[i])
-		if err != nil {
-			return nil, err
-		}
-		out.Scenarios = append(out.Scenarios, f.Scenarios...)
-	}
-	return out, nil
-}
-
-func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
+// cmdList prints one line per scenario: its id, a tab, its title.
 func cmdList(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("list", stderr)
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return badUsage("list takes no arguments, got %q", fs.Arg(0))
 	}
 	f, err := loadFile(*file)
 	if err != nil {
@@ -57,21 +31,7 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// interleave lets flags come after positional arguments (run ID --seed 2).
-func interleave(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
+// cmdRun prints one scenario's event log and its verdict.
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
@@ -83,7 +43,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("run takes one scenario id (see visualizer list)")
+		return badUsage("run takes one scenario id (see visualizer list)")
 	}
 	f, err := loadFile(*file)
 	if err != nil {
@@ -136,18 +96,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func isSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
-
+// cmdTest runs every scenario and compares its verdicts with its expect:.
 func cmdTest(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("test", stderr)
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
 	chosen := redisFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return badUsage("test takes no arguments, got %q", fs.Arg(0))
 	}
 	f, err := loadFile(*file)
 	if err != nil {
@@ -188,9 +146,10 @@ func cmdTest(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// cmdCheck validates scenario files and replays their recorded schedules.
 func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("check takes one or more scenario files")
+		return badUsage("check takes one or more scenario files")
 	}
 	bad := false
 	for _, path := range args {

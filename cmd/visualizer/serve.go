@@ -17,6 +17,8 @@ import (
 	"github.com/lockstep/lockstep/web"
 )
 
+// cmdServe serves the browser app until ctx ends (Ctrl-C), then closes
+// every socket and returns.
 func cmdServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
@@ -26,8 +28,11 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	idle := fs.Duration("idle", 30*time.Minute, "evict a session that has had no socket for this long")
 	allow := fs.String("allow-origin", "", "comma-separated browser origins allowed besides the page's own host (e.g. http://localhost:8080, or *)")
 	chosen := redisFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return badUsage("serve takes no arguments, got %q", fs.Arg(0))
 	}
 	servers, err := chosen(instanceName(*addr))
 	if err != nil {

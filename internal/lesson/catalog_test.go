@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -180,23 +179,6 @@ func TestSeedsReachOtherInterleavings(t *testing.T) {
 	}
 }
 
-// docs/lessons.md is exactly what lessonsDoc makes of the catalog; -update
-// rewrites it.
-func TestLessonsDocUpToDate(t *testing.T) {
-	path := filepath.Join("..", "..", "docs", "lessons.md")
-	got := lessonsDoc(catalog(t))
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil || string(want) != got {
-		t.Fatalf("%s is out of date with the catalog: run go test ./internal/lesson -run TestLessonsDocUpToDate -update", path)
-	}
-}
-
 // Every algorithm of the lesson catalog (internal/lock checks that there
 // is one per row) has at least one scenario that shows it.
 func TestEveryRowHasAScenario(t *testing.T) {
@@ -210,57 +192,4 @@ func TestEveryRowHasAScenario(t *testing.T) {
 			t.Errorf("catalog row %d (%s) has no scenario", a.Row, a.ID)
 		}
 	}
-}
-
-// lessonsDoc writes docs/lessons.md: for each row of the lesson catalog,
-// the algorithm, the seed it comes from, the flaw it teaches, and the
-// scenarios of f that show it, with their sources and verdicts. It is
-// generated so that it cannot drift from the code and the catalog.
-func lessonsDoc(f *scenario.File) string {
-	var b strings.Builder
-	b.WriteString(`# The lessons, row by row
-
-Every lock algorithm of the seed documents, the claim each makes or the flaw it teaches, and the
-built-in scenarios that show it. Open one in the browser, or print its event log with
-` + "`go run ./cmd/visualizer run ID`" + `. Seeds: 000 = reentrant/watchdog/Redlock walk-through (zh),
-001 = SETNX + GETSET timestamp lock, 002 = reentrant lock keyed by thread id (zh), 003 = Redis in
-Action market and WATCH (zh), 004 = MySQL / Redis / Redisson / Redlock survey (zh).
-
-This file is generated from ` + "`internal/lock`" + ` and ` + "`scenarios.yaml`" + ` by
-` + "`go test ./internal/lesson -run TestLessonsDocUpToDate -update`" + `.
-`)
-	for _, a := range lock.Algorithms {
-		fmt.Fprintf(&b, "\n## %d. `%s` — %s\n\n", a.Row, a.ID, a.Title)
-		fmt.Fprintf(&b, "Seed %s. %s.\n\n", a.Seed, upperFirst(a.Flaw))
-		b.WriteString("| scenario | what happens | source | verdicts |\n|---|---|---|---|\n")
-		n := 0
-		for _, sc := range f.Scenarios {
-			if !slices.Contains(sc.Catalog, a.Row) {
-				continue
-			}
-			n++
-			title := sc.Title.En
-			if sc.Title.Zh != "" {
-				title += " / " + sc.Title.Zh
-			}
-			verdicts := "`" + strings.Join(sc.Expect, "`, `") + "`"
-			if sc.RealRedis != nil {
-				verdicts += " (real Redis: `" + strings.Join(sc.RealRedis.Expect, "`, `") + "`)"
-			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", sc.ID, cell(title), cell(sc.Source), verdicts)
-		}
-		if n == 0 {
-			b.WriteString("| (none yet) | | | |\n")
-		}
-	}
-	return b.String()
-}
-
-func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

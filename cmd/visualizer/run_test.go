@@ -1,0 +1,158 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// list prints every built-in scenario, one line each: its id, a tab, its
+// title; in the catalog's order.
+func TestListPrintsTheCatalog(t *testing.T) {
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := visualizer(t, "list")
+	r.expect(t, "list", 0)
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if len(lines) != len(f.Scenarios) {
+		t.Fatalf("list printed %d lines for %d scenarios:\n%s", len(lines), len(f.Scenarios), r.stdout)
+	}
+	for i, sc := range f.Scenarios {
+		if want := sc.ID + "\t" + sc.Title.En; lines[i] != want {
+			t.Errorf("line %d = %q, want %q", i+1, lines[i], want)
+		}
+	}
+	r = visualizer(t, "list", "--file", "no-such-file.yaml")
+	r.expect(t, "list --file no-such-file.yaml", 1, "visualizer: ", "no-such-file.yaml")
+}
+
+// run prints one line per event and then the verdict; with --json, one
+// object per event and then one with the verdict. Two buyers without a
+// lock sell the last item twice.
+func TestRunPrintsTheLogAndTheVerdict(t *testing.T) {
+	path := writeFile(t, "buyers.yaml", buyersHead+"    expect: [oversell]\n")
+	r := visualizer(t, "run", "buyers", "--file", path)
+	r.expect(t, "run buyers", 0)
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if last := lines[len(lines)-1]; last != "verdict: oversell" {
+		t.Errorf("last line = %q, want verdict: oversell", last)
+	}
+	for _, buyer := range []string{"A", "B"} {
+		if want := " mark " + buyer + " deduct -- stock 1 -> 0\n"; !strings.Contains(r.stdout, want) {
+			t.Errorf("want %s to read the stock at 1 and write 0 (%q) in the log:\n%s", buyer, want, r.stdout)
+		}
+	}
+
+	js := visualizer(t, "run", "--json", "buyers", "--file", path)
+	js.expect(t, "run --json buyers", 0)
+	objs := strings.Split(strings.TrimSuffix(js.stdout, "\n"), "\n")
+	if len(objs) != len(lines) {
+		t.Errorf("--json printed %d lines, the text log %d", len(objs), len(lines))
+	}
+	for i, o := range objs {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(o), &v); err != nil {
+			t.Fatalf("--json line %d is not JSON: %v\n%s", i+1, err, o)
+		}
+	}
+	if last := objs[len(objs)-1]; last != `{"verdict":["oversell"]}` {
+		t.Errorf("last JSON line = %s, want {\"verdict\":[\"oversell\"]}", last)
+	}
+}
+
+// run's failures: a scenario the file does not have, a file that is not
+// there, a recorded schedule that does not replay, Redis URLs it refuses
+// before connecting. Each is one line on stderr and status 1.
+func TestRunErrors(t *testing.T) {
+	crashed := writeFile(t, "crashed.yaml", buyersHead+"    expect: [safe]\n    schedule:\n      - {step: 1, do: crash, client: A}\n      - {step: 2, do: step, client: A}\n")
+	for args, want := range map[string]string{
+		"run nope":                                            `visualizer: no scenario "nope" (see visualizer list)`,
+		"run buyers --file missing.yaml":                      "missing.yaml",
+		"run buyers --file " + crashed:                        "visualizer: buyers: recorded step of A at step 2: A has no move to make there",
+		"run no-lock-oversell --redis ftp://127.0.0.1:6379":   "scheme must be redis://",
+		"run no-lock-oversell --redis redis://192.0.2.1:6379": "outside loopback (use --allow-remote)",
+	} {
+		r := visualizer(t, strings.Fields(args)...)
+		r.expect(t, args, 1, want)
+		if strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("visualizer %s: want one line on stderr, got:\n%s", args, r.stderr)
+		}
+	}
+}
+
+// A scenario names a key whose text holds newlines and what looks like the
+// end of a safe run. The two buyers still oversell: run must print one
+// line per event and a single verdict line, oversell, with the key's
+// newlines escaped on the init line.
+func TestRunKeyCannotForgeAVerdictLine(t *testing.T) {
+	path := writeFile(t, "forge.yaml", `scenarios:
+  - id: forge
+    title: {en: "a title\nverdict: safe", zh: "伪造"}
+    seed: 1
+    horizon: 2s
+    data: {"stock": "1", "x\n#99 9s verdict safe\nverdict: safe": "1"}
+    clients:
+      - {name: A, algorithm: no-lock, work: 50ms}
+      - {name: B, algorithm: no-lock, work: 50ms, start: 10ms}
+    expect: [oversell]
+`)
+	text := visualizer(t, "run", "forge", "--file", path).stdout
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	events := strings.Count(visualizer(t, "run", "forge", "--file", path, "--json").stdout, "\n") - 1
+	if len(lines) != events+1 {
+		t.Fatalf("run printed %d lines for %d events (want one line per event, then the verdict):\n%s", len(lines), events, text)
+	}
+	for i, l := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(l, "#") || strings.Contains(l, "verdict safe") && !strings.Contains(l, `\n#99 9s verdict safe\n`) {
+			t.Errorf("line %d is not an event's own line: %q", i+1, l)
+		}
+	}
+	if last := lines[len(lines)-1]; last != "verdict: oversell" {
+		t.Errorf("last line = %q, want verdict: oversell", last)
+	}
+	if !strings.Contains(lines[0], `"x\n#99 9s verdict safe\nverdict: safe"="1"`) {
+		t.Errorf("the init line does not show the key escaped and quoted: %q", lines[0])
+	}
+	if got := visualizer(t, "list", "--file", path).stdout; got != "forge\ta title\\nverdict: safe\n" {
+		t.Errorf("list printed %q, want the title on one line", got)
+	}
+}
+
+// spin is a run that never ends by itself before its horizon: one client
+// holds the lock for ten minutes while another retries every microsecond.
+const spin = `scenarios:
+  - id: spin
+    title: {en: "A client spins on a lock held for ten minutes"}
+    horizon: 10m
+    data: {stock: "10"}
+    clients:
+      - {name: H, algorithm: set-nx-ex-blind-del, params: {ttl: 10m, retry: 1ms}, work: 10m}
+      - {name: S, algorithm: set-nx-ex-blind-del, params: {ttl: 10m, retry: 1us}, start: 1ms}
+    expect: [starvation]
+`
+
+// A run cut short by the step cap says so before its verdict, in text and
+// in JSON.
+func TestRunSaysWhenTheStepCapStoppedIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes 100,000 steps")
+	}
+	path := writeFile(t, "spin.yaml", spin)
+	r := visualizer(t, "run", "spin", "--file", path)
+	r.expect(t, "run spin", 0)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if n := len(lines); n < 2 || !strings.HasPrefix(lines[n-2], "stopped: the run reached the cap of 100000 steps") || !strings.HasPrefix(lines[n-1], "verdict:") {
+		t.Errorf("run past the step cap: expected a stopped: line before the verdict, got the last lines %q", lines[max(len(lines)-2, 0):])
+	}
+	r = visualizer(t, "run", "spin", "--file", path, "--json")
+	r.expect(t, "run spin --json", 0)
+	out := r.stdout
+	if last := out[strings.LastIndex(strings.TrimSpace(out), "\n")+1:]; !strings.Contains(last, `"stopped":"the run reached the cap of 100000 steps`) {
+		t.Errorf("run --json past the step cap: expected stopped in the last object, got %s", last)
+	}
+}
