@@ -54,6 +54,7 @@ type rule interface {
 type Checker struct {
 	model    *model
 	rules    []rule
+	sections sections // who is inside, event by event (Sections)
 	found    []string
 	finished bool
 	short    bool // the run was stopped before its horizon
@@ -101,6 +102,7 @@ func (c *Checker) Observe(e *sim.Event) []sim.Event {
 		return nil
 	}
 	chs := c.model.observe(e)
+	c.sections.observe(e, c.model)
 	var out []sim.Event
 	for _, r := range c.rules {
 		out = append(out, r.observe(e, chs, c.model)...)

@@ -15,16 +15,33 @@ import (
 // step most of the time, with seeks, steps back and faults mixed in, and
 // the next lesson when one ends. b.N counts requests; the browser reads
 // each answer's bytes without decoding them, so that a CPU profile shows
-// the server's work per request:
+// the server's work per request. Beside it, 100 other sessions hold their
+// worlds (each a lesson 60 steps in), so that the collector has what a
+// busy server holds to mark:
 //
 //	go test ./internal/server -run '^$' -bench Requests -benchmem -cpuprofile cpu.out
 func BenchmarkRequests(b *testing.B) {
 	srv, url := newTestServer(b, Limits{})
-	ws, _, err := websocket.DefaultDialer.Dial("ws"+url[len("http"):]+"/ws", nil)
-	if err != nil {
-		b.Fatal(err)
+	dial := func() *websocket.Conn {
+		ws, _, err := websocket.DefaultDialer.Dial("ws"+url[len("http"):]+"/ws", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { ws.Close() })
+		return ws
 	}
-	defer ws.Close()
+	for i := range 100 {
+		ws := dial()
+		for _, req := range []string{`{"id":1,"op":"hello"}`, fmt.Sprintf(`{"id":2,"op":"load","scenario":%q,"step":60}`, srv.catalog[i%len(srv.catalog)].ID)} {
+			if err := ws.WriteMessage(websocket.TextMessage, []byte(req)); err != nil {
+				b.Fatal(err)
+			}
+			if _, _, err := ws.ReadMessage(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	ws := dial()
 	id := 0
 	ask := func(req string) []byte { // the answer to req: the message with its id as re, or a welcome
 		id++

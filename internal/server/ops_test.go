@@ -28,7 +28,8 @@ var update = flag.Bool("update", false, "rewrite the expected outputs of testdat
 //	reset [seed=N] | sync | export | check (the YAML follows on the next lines)
 //
 // A state is written as the events it adds (the browser keeps its first
-// "from" events) and a summary of the snapshot; an error as its code and
+// "from" events), each with the critical sections it opens and closes,
+// and a summary of the snapshot; an error as its code and
 // text. go test -run TestOps -update rewrites the expected outputs.
 func TestOps(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "ops", "*.txt"))
@@ -269,6 +270,9 @@ func render(m Message) []string {
 		out := []string{fmt.Sprintf("state: keep %d events, then %d: step %d at %s, %d events", *m.From, len(m.Events), s.Step, time.Duration(s.T), s.Events)}
 		for _, e := range m.Events {
 			out = append(out, e.Text)
+			if cs := e.Sections; cs != nil {
+				out = append(out, fmt.Sprintf("    critical sections: enter %v, leave %v", cs.Enter, cs.Leave))
+			}
 		}
 		var tail []string
 		if s.Ended {

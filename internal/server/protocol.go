@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -67,10 +68,12 @@ type lineError struct {
 }
 
 // wireEvent is an event as sent: the engine's JSON form plus its one
-// canonical text line.
+// canonical text line, and for an event that lets a client into its
+// critical section or takes one out, the change as the checker holds it.
 type wireEvent struct {
 	*sim.Event
-	Text string `json:"text"`
+	Text     string               `json:"text"`
+	Sections *check.SectionChange `json:"cs,omitempty"`
 }
 
 // catalogEntry describes one scenario the browser may load.

@@ -11,9 +11,14 @@ func (s *session) push(re int) {
 	}
 	log := s.ls.Log()
 	from := min(s.sent, s.valid, len(log))
+	checker := s.ls.Run().Checker
 	evs := make([]wireEvent, 0, len(log)-from)
 	for _, e := range log[from:] {
-		evs = append(evs, wireEvent{Event: e, Text: e.String()})
+		w := wireEvent{Event: e, Text: e.String()}
+		if ch := checker.Sections(e.Seq); ch.Enter != nil || ch.Leave != nil {
+			w.Sections = &ch
+		}
+		evs = append(evs, w)
 	}
 	s.sent, s.valid = len(log), len(log)
 	s.conn.enqueue(&Message{Type: "state", Re: re, From: &from, Events: evs, Snap: s.snapshot()})

@@ -1,7 +1,8 @@
-// The timeline's model, derived from the event log alone: one row per
-// event (narration excepted), a lane per client and per node, and spans
-// that cross rows (requests, critical sections, pauses, lock leases,
-// overlaps of critical sections, partitions, downed nodes). Spans are
+// The timeline's model, derived from the event log: one row per event
+// (narration excepted), a lane per client and per node, and spans that
+// cross rows (requests, critical sections, pauses, lock leases, overlaps of
+// critical sections, partitions, downed nodes). Critical sections are the
+// checker's, which the server sends on the events that change them (cs). Spans are
 // indexed by buckets of rows so that drawing a window costs what the window
 // shows, not what the log holds.
 
@@ -78,6 +79,10 @@ function add(m, e) {
   m.rowOfSeq.set(e.seq, r);
   if (e.client) lane(m, e.client, 'client');
   if (e.node) lane(m, e.node, 'node');
+  if (e.cs) { // the checker's critical sections, sent by the server
+    for (const c of e.cs.leave || []) leave(m, c, r);
+    for (const c of e.cs.enter || []) enter(m, c, r);
+  }
   const who = e.client;
   switch (e.kind) {
     case 'send': {
@@ -103,13 +108,6 @@ function add(m, e) {
     }
     case 'expire': case 'init':
       if (e.keys) lease(m, e, r);
-      break;
-    case 'mark':
-      if (e.name === 'enter') enter(m, who, r);
-      else if (e.name === 'leave') leave(m, who, r);
-      break;
-    case 'done':
-      leave(m, who, r);
       break;
     case 'fault':
       fault(m, e, r);
@@ -181,7 +179,6 @@ function fault(m, e, r) {
       break;
     }
     case 'crash': {
-      leave(m, e.client, r);
       const cur = m.byWho.get(e.client);
       if (cur && cur.pause) { closeSpan(m, cur.pause, r); cur.pause = null; }
       break;
