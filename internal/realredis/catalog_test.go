@@ -63,6 +63,7 @@ func TestCatalogOnRealRedis(t *testing.T) {
 	// then one subtest each.
 	type result struct {
 		got  []string
+		log  []string // the run's event lines, kept to explain a verdict that differs
 		err  error
 		took time.Duration
 	}
@@ -77,8 +78,19 @@ func TestCatalogOnRealRedis(t *testing.T) {
 			defer func() { <-slots }()
 			sc := &f.Scenarios[i]
 			start := time.Now()
-			got, err := lesson.VerdictsOn(sc, sc.Seed, srv)
-			results[i] = result{got, err, time.Since(start)}
+			s, err := lesson.Replay(sc, sc.Seed, srv)
+			if err != nil {
+				results[i] = result{err: err}
+				return
+			}
+			defer s.Close()
+			res := result{got: s.Run().Verdicts(), took: time.Since(start)}
+			if !lesson.SameVerdicts(res.got, sc.ExpectOnRealRedis()) {
+				for _, e := range s.Log() {
+					res.log = append(res.log, e.String())
+				}
+			}
+			results[i] = res
 		}()
 	}
 	wg.Wait()
@@ -93,7 +105,7 @@ func TestCatalogOnRealRedis(t *testing.T) {
 				as = "the scenario's real_redis: " + sc.RealRedis.Why.En
 			}
 			if !lesson.SameVerdicts(res.got, want) {
-				t.Fatalf("on real Redis: verdicts = %v, want %v (%s)", res.got, want, as)
+				t.Fatalf("on real Redis: verdicts = %v, want %v (%s); the run:\n%s", res.got, want, as, strings.Join(res.log, "\n"))
 			}
 			t.Logf("%v in %s of real time", res.got, res.took.Round(time.Millisecond))
 		})

@@ -53,19 +53,18 @@ func newExpiries(b *Backend) (*expiries, error) {
 		channel: "__keyspace@" + strconv.Itoa(b.target.DB) + "__:" + b.prefix}, nil
 }
 
-// subscribe starts hearing key's reports, and waits until the server has
-// the subscription: a key must not expire unheard.
+// subscribe starts hearing key's reports. It does not wait for the
+// server's confirmation (the next drain reads it): the SUBSCRIBE is on the
+// wire before the command that names the key, and Redis takes both in the
+// same turn of its event loop or the SUBSCRIBE first, long before a TTL of
+// a millisecond or more can run out.
 func (x *expiries) subscribe(key string) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.subbed[key] || x.err != nil {
 		return x.err
 	}
-	ch := x.channel + key
-	if err := x.send("SUBSCRIBE", ch); err != nil {
-		return err
-	}
-	if err := x.readUntil("subscribe", ch); err != nil {
+	if err := x.send("SUBSCRIBE", x.channel+key); err != nil {
 		return err
 	}
 	x.subbed[key] = true

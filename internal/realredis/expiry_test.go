@@ -193,6 +193,7 @@ func TestExpireEventsAreTheServersOwn(t *testing.T) {
 				}
 				var logged []string
 				due := map[string]int64{} // each key's expiry (ms) as last shown
+				live := map[string]bool{} // the key is there with a TTL after the last event
 				for _, e := range r.World.Log() {
 					if e.Node != node {
 						continue
@@ -200,6 +201,7 @@ func TestExpireEventsAreTheServersOwn(t *testing.T) {
 					if e.Kind == sim.KindExpire {
 						k := e.Keys[0].Key
 						logged = append(logged, k)
+						live[k] = false
 						if at := time.Duration(due[k]) * time.Millisecond; due[k] == 0 || e.T < at {
 							t.Errorf("%s: %s expires at %s, its expiry time was %s", id, k, sim.FormatTime(e.T), sim.FormatTime(at))
 						}
@@ -207,13 +209,26 @@ func TestExpireEventsAreTheServersOwn(t *testing.T) {
 					}
 					for _, ks := range e.Keys {
 						due[ks.Key] = ks.Expire
+						live[ks.Key] = ks.Exists() && ks.Expire > 0
 					}
 				}
 				reported := feeds[i].upTo(t, b.Prefix())
+				// a key the run ended with (its horizon came first) may
+				// expire before the feed is read: Redis reports it, after
+				// the log
+				for k, ok := range live {
+					if j := slices.Index(reported, k); ok && j >= 0 && count(reported, k) > count(logged, k) {
+						reported = slices.Delete(reported, j, j+1)
+					}
+				}
 				slices.Sort(logged)
 				slices.Sort(reported)
 				if !slices.Equal(logged, reported) {
-					t.Errorf("%s on %s: the log's expire events name %v, Redis reported %v expired", id, node, logged, reported)
+					var lines []string
+					for _, e := range r.World.Log() {
+						lines = append(lines, e.String())
+					}
+					t.Errorf("%s on %s: the log's expire events name %v, Redis reported %v expired; the run:\n%s", id, node, logged, reported, strings.Join(lines, "\n"))
 				}
 				total += len(logged)
 			}
@@ -224,4 +239,15 @@ func TestExpireEventsAreTheServersOwn(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// count counts the times s holds v.
+func count(s []string, v string) int {
+	n := 0
+	for _, x := range s {
+		if x == v {
+			n++
+		}
+	}
+	return n
 }
