@@ -120,17 +120,15 @@ func (in *instance) owner(thread string) string {
 // its typed options; its marks are about the lock res.
 func lockConfig(p *sim.Proc, node string, opts lock.Options, res, owner string) lock.Config {
 	return lock.Config{
-		Redis:   p.Redis(node),
-		Clock:   p,
-		Jitter:  func(max time.Duration) time.Duration { return time.Duration(p.Rand().Int64N(int64(max))) },
-		Owner:   owner,
-		Options: opts,
-		Nodes:   redisNodes(p),
-		Spawn:   p.Go,
-		Mark:    func(name, note string) { p.MarkLock(name, res, note) },
-		Own:     p.Own,
-		Fence:   p.SetFence,
-		SQL:     sqldb.NewClient(p, scenario.DBService),
+		Redis:    p.Redis(node),
+		Clock:    p,
+		Jitter:   func(max time.Duration) time.Duration { return time.Duration(p.Rand().Int64N(int64(max))) },
+		Owner:    owner,
+		Options:  opts,
+		Nodes:    redisNodes(p),
+		Threads:  p,
+		Observer: observer{p, res},
+		SQL:      sqldb.NewClient(p, scenario.DBService),
 	}
 }
 

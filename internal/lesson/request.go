@@ -20,10 +20,10 @@ func (in *instance) request(ctx context.Context, thread string) error {
 	if cl.c.Task == scenario.TaskBuyItem {
 		return in.buyItemLocked(ctx, thread)
 	}
-	l := cl.algo.New(cfg)
-	if opt, ok := l.(lock.Optimistic); ok {
-		return in.optimistic(ctx, opt)
+	if cl.algo.NewOptimistic != nil {
+		return in.optimistic(ctx, cl.algo.NewOptimistic(cfg))
 	}
+	l := cl.algo.New(cfg)
 	guarded := !cl.algo.Unguarded
 	res := cl.resource
 	depth := cl.c.Reentry

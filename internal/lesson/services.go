@@ -61,6 +61,18 @@ func (r *Run) extend() error {
 	return nil
 }
 
+// observer shows a client's lock to the engine: its marks are about the
+// lock res, the values it writes are the process's, and its fencing
+// tokens go to the thread's writes (writeTask).
+type observer struct {
+	p   *sim.Proc
+	res string
+}
+
+func (o observer) Mark(name, note string) { o.p.MarkLock(name, o.res, note) }
+func (o observer) Own(value string)       { o.p.Own(value) }
+func (o observer) Fence(token int64)      { o.p.SetFence(token) }
+
 // redisNodes gives the process's client for every node, in order (the
 // masters of Redlock).
 func redisNodes(p *sim.Proc) []lock.Redis {

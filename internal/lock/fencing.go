@@ -68,9 +68,7 @@ func (l *FencingToken) Lock(ctx context.Context) error {
 			return false, err
 		}
 		l.token = tok
-		if c.Fence != nil {
-			c.Fence(tok)
-		}
+		c.fence(tok)
 		c.mark("token", fmt.Sprintf("fencing token %d", tok))
 		return true, nil
 	})

@@ -14,13 +14,51 @@ type Clock interface {
 	Sleep(ctx context.Context, d time.Duration) error
 }
 
-// Redis is the narrow client a single-node lock needs.
+// Redis is the narrow client the locks need: the go-redis commands they
+// send, each as a *redis.Client method of the same signature, and the
+// script runner of redis.Script (redis.Scripter). A *redis.Client
+// satisfies it; a wrapper (a fault injected in a test) implements only
+// these.
 type Redis interface {
-	redis.Cmdable
 	redis.Scripter
-	// Wait is WAIT numreplicas timeout (row 14), which go-redis' clients
-	// have but Cmdable does not list.
+	Get(ctx context.Context, key string) *redis.StringCmd
+	SetNX(ctx context.Context, key string, value any, expiration time.Duration) *redis.BoolCmd
+	GetSet(ctx context.Context, key string, value any) *redis.StringCmd
+	Del(ctx context.Context, keys ...string) *redis.IntCmd
+	Expire(ctx context.Context, key string, expiration time.Duration) *redis.BoolCmd
+	TTL(ctx context.Context, key string) *redis.DurationCmd
+	// Wait is WAIT numreplicas timeout (row 14).
 	Wait(ctx context.Context, numReplicas int, timeout time.Duration) *redis.IntCmd
+	// Watch runs fn in a WATCH transaction on keys (rows 3 and 10).
+	Watch(ctx context.Context, fn func(*redis.Tx) error, keys ...string) error
+	// Process sends a command go-redis has no method of its own for, as
+	// the seeds write it (SETNX: go-redis's SetNX sends SET NX).
+	Process(ctx context.Context, cmd redis.Cmder) error
+}
+
+var _ Redis = (*redis.Client)(nil)
+
+// Threads starts the threads a lock runs beside its caller's (the
+// watchdog of row 13) as threads of the caller's process, which its
+// scheduler runs: a lock never starts a goroutine of its own.
+type Threads interface {
+	Go(name string, fn func(ctx context.Context) error)
+}
+
+// Observer is what a lock shows of itself beyond its commands: the steps
+// of its algorithm, the values it writes that stand for its owner, and
+// the fencing tokens it hands to the critical section. The engine's
+// timeline and checker read them; a lock works the same without one (a
+// nil Observer).
+type Observer interface {
+	// Mark reports a step of the algorithm (retry, quorum, renewed, ...).
+	Mark(name, note string)
+	// Own registers a value the lock writes (a timestamp, say) as its
+	// owner's, so that the timeline can show whose it is.
+	Own(value string)
+	// Fence hands the fencing token of a new lease to the code inside the
+	// critical section (row 16).
+	Fence(token int64)
 }
 
 // Locker is a lock around a critical section.
@@ -43,32 +81,25 @@ var (
 // process's seeded random source.
 type Jitter func(max time.Duration) time.Duration
 
-// Config is what every algorithm is built from: the clients, clock and
-// hooks of the process that runs it, and the algorithm's typed Options.
+// Config is what every algorithm is built from: the clients of the
+// process that runs it, its clock, its owner identity and the algorithm's
+// typed Options. Each algorithm reads only the clients it uses.
 type Config struct {
-	Redis  Redis   // the node (single-node algorithms)
-	Nodes  []Redis // every master (Redlock)
-	Clock  Clock
-	Jitter Jitter
-	Owner  string // the owner identity the lock stores (a token, uuid:thread, ...)
+	Redis Redis      // the node (single-node algorithms)
+	Nodes []Redis    // every master (Redlock)
+	SQL   SQL        // the database (the MySQL lock, row 17)
+	Local LocalMutex // the process's in-process mutex (row 2)
+
+	Clock   Clock
+	Threads Threads // where the watchdog runs (row 13); nil: no watchdog
+	Jitter  Jitter  // nil: no jitter
+	Owner   string  // the owner identity the lock stores (a token, uuid:thread, ...)
 	// Options are the algorithm's typed options, from its Info.Decode
 	// (nil, or options of another algorithm: its defaults).
 	Options Options
-
-	// Local is the process's in-process mutex (row 2); nil elsewhere.
-	Local LocalMutex
-	// Spawn starts another scheduled thread of the process (a watchdog).
-	Spawn func(name string, fn func(ctx context.Context) error)
-	// Mark logs a step of the algorithm (retry, renewed, ...); may be nil.
-	Mark func(name, note string)
-	// Fence hands the fencing token of a new lease to the code inside the
-	// critical section (row 16); may be nil.
-	Fence func(token int64)
-	// SQL is the database of the MySQL lock (row 17); nil elsewhere.
-	SQL SQL
-	// Own registers a value the lock writes (a timestamp, say) as this
-	// process's, so the timeline can show whose it is; may be nil.
-	Own func(value string)
+	// Observer sees the lock's steps, owned values and fencing tokens;
+	// nil: nobody.
+	Observer Observer
 }
 
 // LocalMutex is an in-process lock shared by one process's threads.
@@ -77,17 +108,24 @@ type LocalMutex interface {
 	Unlock()
 }
 
-// mark logs a step if the Config has a Mark hook.
+// mark reports a step to the observer, if any.
 func (c *Config) mark(name, note string) {
-	if c.Mark != nil {
-		c.Mark(name, note)
+	if c.Observer != nil {
+		c.Observer.Mark(name, note)
 	}
 }
 
-// own registers a written value if the Config has an Own hook.
+// own registers a written value with the observer, if any.
 func (c *Config) own(v string) {
-	if c.Own != nil {
-		c.Own(v)
+	if c.Observer != nil {
+		c.Observer.Own(v)
+	}
+}
+
+// fence hands a fencing token to the observer, if any.
+func (c *Config) fence(token int64) {
+	if c.Observer != nil {
+		c.Observer.Fence(token)
 	}
 }
 
@@ -126,13 +164,7 @@ func sleepRetry(ctx context.Context, c *Config, b Backoff, start time.Time) erro
 // setnx sends the SETNX command itself (go-redis's SetNX sends SET NX), so
 // the timeline shows the seeds' command.
 func setnx(ctx context.Context, r Redis, key, value string) (bool, error) {
-	p, ok := r.(interface {
-		Process(ctx context.Context, cmd redis.Cmder) error
-	})
-	if !ok {
-		return r.SetNX(ctx, key, value, 0).Result()
-	}
 	cmd := redis.NewBoolCmd(ctx, "setnx", key, value)
-	_ = p.Process(ctx, cmd)
+	_ = r.Process(ctx, cmd)
 	return cmd.Result()
 }

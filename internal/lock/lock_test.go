@@ -36,11 +36,22 @@ func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 
 // fixture is one Redis server with a client and a fake clock.
 type fixture struct {
-	m     *miniredis.Miniredis
-	rdb   *redis.Client
-	clock *fakeClock
-	marks []string
+	m      *miniredis.Miniredis
+	rdb    *redis.Client
+	clock  *fakeClock
+	marks  []string // the names of the marks the locks made
+	fenced []int64  // the fencing tokens the locks handed out
 }
+
+// The fixture observes the locks it builds.
+func (f *fixture) Mark(name, _ string) { f.marks = append(f.marks, name) }
+func (f *fixture) Own(string)          {}
+func (f *fixture) Fence(token int64)   { f.fenced = append(f.fenced, token) }
+
+// threadsFunc starts a lock's thread by calling itself.
+type threadsFunc func(name string, fn func(ctx context.Context) error)
+
+func (s threadsFunc) Go(name string, fn func(ctx context.Context) error) { s(name, fn) }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
@@ -68,8 +79,7 @@ func decode(t *testing.T, id string, raw map[string]any) Options {
 func (f *fixture) build(t *testing.T, id, owner string, raw map[string]any) Locker {
 	t.Helper()
 	a, _ := Lookup(id)
-	return a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: owner, Options: decode(t, id, raw),
-		Mark: func(name, _ string) { f.marks = append(f.marks, name) }})
+	return a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: owner, Options: decode(t, id, raw), Observer: f})
 }
 
 func (f *fixture) count(name string) int {
@@ -150,7 +160,8 @@ func TestWatchMultiExecRetriesOnConflict(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	f.m.Set("stock", "5")
-	opt := f.build(t, "watch-multi-exec", "A", nil).(Optimistic)
+	a, _ := Lookup("watch-multi-exec")
+	opt := a.NewOptimistic(Config{Redis: f.rdb, Clock: f.clock, Owner: "A", Observer: f})
 	calls := 0
 	err := opt.Transact(ctx, []string{"stock"}, func(tx *redis.Tx) (func(redis.Pipeliner) error, error) {
 		calls++
@@ -289,8 +300,7 @@ func TestWatchdogRenews(t *testing.T) {
 	}
 	var watchdog func(ctx context.Context) error
 	l := a.New(Config{Redis: f.rdb, Clock: f.clock, Owner: "uuid-A:exec-1", Options: o,
-		Mark:  func(name, _ string) { f.marks = append(f.marks, name) },
-		Spawn: func(_ string, fn func(ctx context.Context) error) { watchdog = fn }})
+		Observer: f, Threads: threadsFunc(func(_ string, fn func(ctx context.Context) error) { watchdog = fn })})
 	mustLock(t, l)
 	if watchdog == nil {
 		t.Fatal("Lock should start a watchdog thread")

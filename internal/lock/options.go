@@ -135,14 +135,17 @@ func (a *Info) Decode(raw map[string]any) (Options, error) {
 func typed[O Options](a *Info, defaults func() O, build func(c Config, o O) Locker) *Info {
 	a.defaults = func() Options { return defaults() }
 	a.Params = paramsOf(defaults())
-	a.New = func(c Config) Locker {
-		o, ok := c.Options.(O)
-		if !ok {
-			o = defaults()
-		}
-		return build(c, o)
-	}
+	a.New = func(c Config) Locker { return build(c, optionsOr(c, defaults)) }
 	return a
+}
+
+// optionsOr gives the options c carries if they are of type O, else
+// defaults'.
+func optionsOr[O Options](c Config, defaults func() O) O {
+	if o, ok := c.Options.(O); ok {
+		return o
+	}
+	return defaults()
 }
 
 // Backoff is how an algorithm waits between acquire attempts. Its zero

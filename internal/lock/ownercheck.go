@@ -55,12 +55,8 @@ func NewWatchRelease(c Config, o *SetNXOptions) Locker {
 // Unlock is 003's releaseLock: the DEL is committed only if nobody touched
 // the lock since the WATCH.
 func (l *WatchRelease) Unlock(ctx context.Context) error {
-	wc, ok := l.c.Redis.(Watcher)
-	if !ok {
-		return errors.New("lock: WATCH needs a client that can run transactions")
-	}
 	key := l.o.Key
-	err := wc.Watch(ctx, func(tx *redis.Tx) error {
+	err := l.c.Redis.Watch(ctx, func(tx *redis.Tx) error {
 		v, err := tx.Get(ctx, key).Result()
 		if err == redis.Nil || err == nil && v != l.c.Owner {
 			return ErrNotHeld // Watch's Close sends UNWATCH

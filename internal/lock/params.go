@@ -37,6 +37,10 @@ type Info struct {
 	Nodes     int     // masters it needs (0: one)
 	Unguarded bool    // no lock at all: the workload runs without a critical section
 	New       func(c Config) Locker
+	// NewOptimistic builds the algorithm as what it really is when it
+	// guards a read-modify-write without a lock (row 3's WATCH): the
+	// caller hands it the keys and the body. Nil for the locks.
+	NewOptimistic func(c Config) Optimistic
 
 	// defaults gives a fresh copy of the algorithm's typed options with
 	// its row's defaults (nil: the algorithm has no parameters).

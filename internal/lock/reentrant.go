@@ -195,7 +195,7 @@ func (l *Reentrant) Unlock(ctx context.Context) error {
 
 // startWatchdog spawns the renewal thread.
 func (l *Reentrant) startWatchdog() {
-	if l.c.Spawn == nil {
+	if l.c.Threads == nil {
 		l.c.mark("no-watchdog", "this process cannot start threads")
 		return
 	}
@@ -206,7 +206,7 @@ func (l *Reentrant) startWatchdog() {
 		period = l.o.TTL / 3
 	}
 	c, key, secs := l.c, l.o.Key, l.seconds()
-	l.c.Spawn("watchdog", func(ctx context.Context) error {
+	l.c.Threads.Go("watchdog", func(ctx context.Context) error {
 		for {
 			if err := c.Clock.Sleep(ctx, period); err != nil {
 				return err

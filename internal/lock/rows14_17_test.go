@@ -65,7 +65,7 @@ func (c *cluster) redlock(t *testing.T, owner string, nodes []Redis, raw map[str
 		nodes = c.nodes
 	}
 	return NewRedlock(Config{Nodes: nodes, Clock: c.clock, Owner: owner,
-		Mark: func(name, _ string) { c.f.marks = append(c.f.marks, name) }}, decode(t, "redlock", raw).(*RedlockOptions)).(*Redlock)
+		Observer: c.f}, decode(t, "redlock", raw).(*RedlockOptions)).(*Redlock)
 }
 
 // holders counts the live masters whose lock key holds owner's value.
@@ -225,15 +225,12 @@ func TestRedlockValidityShrinksWithElapsedTime(t *testing.T) {
 // ---- Row 16: fencing token -------------------------------------------------
 
 // Each lease draws a token from the counter, in the same script that takes
-// the lock: a later lease's token is larger, and the Fence hook receives
+// the lock: a later lease's token is larger, and the observer receives
 // it. While A holds, B neither gets the lock nor draws a token.
 func TestFencingTokensIncrease(t *testing.T) {
 	f := newFixture(t)
-	var fenced []int64
 	newLock := func(owner string) *FencingToken {
-		return NewFencingToken(Config{Redis: f.rdb, Clock: f.clock, Owner: owner,
-			Mark:  func(name, _ string) { f.marks = append(f.marks, name) },
-			Fence: func(tok int64) { fenced = append(fenced, tok) }}, nil).(*FencingToken)
+		return NewFencingToken(Config{Redis: f.rdb, Clock: f.clock, Owner: owner, Observer: f}, nil).(*FencingToken)
 	}
 	a, b := newLock("A"), newLock("B")
 	mustLock(t, a)
@@ -261,8 +258,8 @@ func TestFencingTokensIncrease(t *testing.T) {
 	if v, _ := f.m.Get("lock"); v != "B" || b.Token() != 2 {
 		t.Fatalf("B's lease: want the lock holding B and token 2, got %q and token %d", v, b.Token())
 	}
-	if len(fenced) != 2 || fenced[0] != 1 || fenced[1] != 2 || f.count("token") != 2 {
-		t.Fatalf("the Fence hook should receive tokens 1 then 2, got %v (%d token marks)", fenced, f.count("token"))
+	if len(f.fenced) != 2 || f.fenced[0] != 1 || f.fenced[1] != 2 || f.count("token") != 2 {
+		t.Fatalf("the Fence hook should receive tokens 1 then 2, got %v (%d token marks)", f.fenced, f.count("token"))
 	}
 	if err := a.Unlock(context.Background()); !errors.Is(err, ErrNotHeld) {
 		t.Fatalf("A's Unlock of B's lease: want ErrNotHeld, got %v", err)

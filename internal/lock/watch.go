@@ -10,9 +10,13 @@ import (
 )
 
 func init() {
-	register(typed(&Info{ID: "watch-multi-exec", Row: 3, Title: "Optimistic WATCH / MULTI / EXEC, retried", Seed: "000 【1】, 003",
+	a := typed(&Info{ID: "watch-multi-exec", Row: 3, Title: "Optimistic WATCH / MULTI / EXEC, retried", Seed: "000 【1】, 003",
 		Flaw: "safe without a lock, but every conflict is a retry, and retries grow with contention"},
-		DefaultWatchMultiExecOptions, NewWatchMultiExec))
+		DefaultWatchMultiExecOptions, NewWatchMultiExec)
+	a.NewOptimistic = func(c Config) Optimistic {
+		return newWatchMultiExec(c, optionsOr(c, DefaultWatchMultiExecOptions))
+	}
+	register(a)
 }
 
 // WatchMultiExecOptions are the options of row 3. Nil options are
@@ -53,11 +57,6 @@ type Optimistic interface {
 	Transact(ctx context.Context, keys []string, read func(tx *redis.Tx) (write func(redis.Pipeliner) error, err error)) error
 }
 
-// Watcher is a client that can run WATCH transactions (a *redis.Client).
-type Watcher interface {
-	Watch(ctx context.Context, fn func(*redis.Tx) error, keys ...string) error
-}
-
 // WatchMultiExec is row 3 (seeds 000 【1】, 003): Redis optimistic
 // concurrency. WATCH stock; GET stock; MULTI; SET stock n-1; EXEC — and if
 // EXEC answers nil because someone changed the stock in between, sleep 50ms
@@ -69,8 +68,11 @@ type WatchMultiExec struct {
 	o *WatchMultiExecOptions
 }
 
-// NewWatchMultiExec builds the algorithm (nil options: the defaults).
-func NewWatchMultiExec(c Config, o *WatchMultiExecOptions) Locker {
+// NewWatchMultiExec builds the algorithm (nil options: the defaults). As
+// a Locker it takes no lock: Transact is the algorithm.
+func NewWatchMultiExec(c Config, o *WatchMultiExecOptions) Locker { return newWatchMultiExec(c, o) }
+
+func newWatchMultiExec(c Config, o *WatchMultiExecOptions) *WatchMultiExec {
 	if o == nil {
 		o = DefaultWatchMultiExecOptions()
 	}
@@ -90,12 +92,8 @@ var ErrTooManyRetries = errors.New("lock: too many WATCH retries")
 // conflict after the retry interval.
 func (l *WatchMultiExec) Transact(ctx context.Context, keys []string, read func(tx *redis.Tx) (func(redis.Pipeliner) error, error)) error {
 	c, o := &l.c, l.o
-	wc, ok := c.Redis.(Watcher)
-	if !ok {
-		return errors.New("lock: WATCH needs a client that can run transactions")
-	}
 	for retries := 0; ; retries++ {
-		err := wc.Watch(ctx, func(tx *redis.Tx) error {
+		err := c.Redis.Watch(ctx, func(tx *redis.Tx) error {
 			write, err := read(tx)
 			if err != nil || write == nil {
 				return err
