@@ -120,14 +120,14 @@ export class CodeView {
       root.append(el('p', { class: 'code-note' }, tt('codeNone', st.lang, { client: who })));
     } else {
       const cmd = cur.send.text ? cur.send.text.replace(/^#\d+ \S+ send /, '') : (cur.send.cmd || []).join(' ');
-      root.append(el('p', { class: 'code-cmd', 'data-testid': 'code-cmd' }, tt('codeCmd', st.lang, { seq: cur.ev.seq, kind: cur.ev.kind, cmd })));
+      root.append(el('p', { class: 'code-cmd', 'data-testid': 'code-cmd', 'data-seq': String(cur.ev.seq) }, el('code', {}, tt('codeCmd', st.lang, { seq: cur.ev.seq, kind: cur.ev.kind, cmd }))));
       if (!src) root.append(el('p', { class: 'code-note', 'data-testid': 'code-workload' }, tt('codeWorkload', st.lang, { client: who, cmd: (cur.send.cmd || []).slice(0, 3).join(' ') })));
     }
     if (frames.length > 1) {
       const crumbs = el('p', { class: 'code-frames' });
       frames.forEach((f, i) => {
         if (i > 0) crumbs.append(' ← ');
-        crumbs.append(el('button', { class: 'link' + (i === this.frame ? ' on' : ''), 'data-frame': String(i), onclick: () => { this.frame = i; this.key = ''; this.onChange(); } }, `${f.func || ''} (${f.file}:${f.line})`));
+        crumbs.append(el('button', { class: 'link' + (i === this.frame ? ' on' : ''), 'data-frame': String(i), onclick: () => { this.frame = i; this.key = ''; this.onChange(); } }, el('code', {}, `${f.func || ''} (${f.file}:${f.line})`)));
       });
       root.append(crumbs);
     }
@@ -154,7 +154,7 @@ export class CodeView {
     let first = null;
     text.split('\n').forEach((line, i) => {
       const n = i + 1;
-      const li = el('li', { 'data-line': String(n) }, line || ' ');
+      const li = el('li', { 'data-line': String(n) }, el('code', {}, line || ' '));
       if (on.has(n)) {
         li.className = 'lit ' + how;
         if (how === 'active') li.setAttribute('data-testid', 'code-line-active');
