@@ -17,15 +17,16 @@ type reach struct {
 // Progress is how far a session is with its scenario's challenge, at the
 // cursor.
 type Progress struct {
-	Moves   int       `json:"moves"`            // moves taken: every step (by hand or the engine's) and every fault injected
-	Faults  int       `json:"faults"`           // faults injected
-	Reached bool      `json:"reached"`          // the checker has found the goal
-	At      int       `json:"at,omitempty"`     // the event at which it was reached
-	Won     bool      `json:"won"`              // reached within the limits
-	Over    bool      `json:"over"`             // not won, and no longer winnable on this branch: moves used up, too many faults, or the run over
-	Refs    []int     `json:"refs,omitempty"`   // the events that prove the goal, for the debrief's links
-	Why     *sim.Text `json:"why,omitempty"`    // the checker's explanation of the verdict
-	Reason  string    `json:"reason,omitempty"` // why it is over: "moves", "faults" or "ended"
+	Moves   int       `json:"moves"`             // moves taken: every step (by hand or the engine's) and every fault injected
+	Faults  int       `json:"faults"`            // faults injected
+	Reached bool      `json:"reached"`           // the checker has found the goal
+	At      int       `json:"at,omitempty"`      // the event at which it was reached
+	MovesAt int       `json:"movesAt,omitempty"` // the moves taken by then
+	Won     bool      `json:"won"`               // reached within the limits
+	Over    bool      `json:"over"`              // not won, and no longer winnable on this branch: moves used up, too many faults, or the run over
+	Refs    []int     `json:"refs,omitempty"`    // the events that prove the goal, for the debrief's links
+	Why     *sim.Text `json:"why,omitempty"`     // the checker's explanation of the verdict
+	Reason  string    `json:"reason,omitempty"`  // why it is over: "moves", "faults" or "ended"
 }
 
 // watchGoal records the first moment the run reaches its challenge's goal:
@@ -91,7 +92,7 @@ func (s *Session) Challenge() *Progress {
 		return ""
 	}
 	if g := r.reach; g != nil {
-		p.Reached, p.At, p.Refs, p.Why = true, g.seq, g.refs, g.why
+		p.Reached, p.At, p.MovesAt, p.Refs, p.Why = true, g.seq, g.moves, g.refs, g.why
 		p.Reason = tooMany(g.moves, g.faults)
 		p.Won = p.Reason == ""
 		p.Over = !p.Won

@@ -52,6 +52,9 @@ func (r *Run) ByUser(act func() error) error {
 // user's action.
 func (r *Run) leaveScript(e *sim.Event) {
 	r.offScript, r.byUser = true, false
+	if r.Scenario.Challenge != nil && len(r.Scenario.Narration) == 0 {
+		return // a challenge run has no script to leave: its story is told from the start
+	}
 	r.World.Emit(sim.Event{Kind: sim.KindSay, Name: SayOffScript, Refs: []int{e.Seq}, Say: &sim.Text{
 		En: "You have changed the run: it has left the lesson's script. From here on the story is told from what happens.",
 		Zh: "你改变了这次运行：它已离开课程的剧本。从这里开始，旁白根据实际发生的事情讲述。",

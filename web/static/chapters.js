@@ -22,6 +22,8 @@ export class Chapters {
   render(st) {
     const snap = st.snap;
     const chs = (snap && snap.chapters) || [];
+    this.title.textContent = tt('chapters', st.lang);
+    this.label.textContent = tt('paced', st.lang);
     this.panel.hidden = !chs.length;
     if (!chs.length) return;
     let at = -1;
@@ -30,8 +32,6 @@ export class Chapters {
     const key = JSON.stringify([st.lang, chs.map((c) => c.seq), at, stopped]);
     if (key === this.key) return;
     this.key = key;
-    this.title.textContent = tt('chapters', st.lang);
-    this.label.textContent = tt('paced', st.lang);
     this.list.textContent = '';
     chs.forEach((c, i) => {
       const b = el('button', { class: 'chapter link', 'data-step': String(c.step), onclick: () => this.seek(c.step) },

@@ -39,6 +39,16 @@ export function current(events, client, selected) {
   return { ev, send, exec, client: ev.client };
 }
 
+/** lastLockCommand is a client's latest command before seq that came
+ * from lock code, as current gives it, or null. */
+function lastLockCommand(events, client, seq) {
+  for (let i = Math.min(seq, events.length) - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.kind === 'send' && e.client === client && e.src) return current(events, client, e.seq);
+  }
+  return null;
+}
+
 /** luaLines maps the commands a script ran, in order, to the lines of its
  * redis.call (or pcall) that ran them: each is the first line at or after
  * the previous match that calls that command. */
@@ -95,12 +105,15 @@ export class CodeView {
     if (this.client && !clients.includes(this.client)) this.client = '';
     const cur = current(st.model.events, this.client, st.selected);
     const who = cur ? cur.client : this.client || clients[0] || '';
-    const src = cur && cur.send.src;
+    // A workload command (the stock, the storage) is not lock code: the
+    // view keeps the client's latest lock command lit.
+    const lockCmd = cur && !cur.send.src ? lastLockCommand(st.model.events, who, cur.send.seq) : cur;
+    const src = lockCmd && lockCmd.send.src;
     const frames = src ? [src, ...(src.via || [])] : [];
     const frame = frames[Math.min(this.frame, Math.max(frames.length - 1, 0))];
     const file = frame ? frame.file : (snap.code || {})[who] || '';
-    const script = src && cur.send.script ? 'scripts/' + cur.send.script : '';
-    const calls = cur && cur.exec && cur.exec.src ? cur.exec.src.calls || [] : null;
+    const script = src && lockCmd.send.script ? 'scripts/' + lockCmd.send.script : '';
+    const calls = lockCmd && lockCmd.exec && lockCmd.exec.src ? lockCmd.exec.src.calls || [] : null;
     const key = JSON.stringify([st.lang, this.hidden, clients, this.client, who, cur && cur.ev.seq, file, frame && frame.line, script, calls, this.frame]);
     if (key === this.key) return;
     this.key = key;
@@ -120,14 +133,14 @@ export class CodeView {
       root.append(el('p', { class: 'code-note' }, tt('codeNone', st.lang, { client: who })));
     } else {
       const cmd = cur.send.text ? cur.send.text.replace(/^#\d+ \S+ send /, '') : (cur.send.cmd || []).join(' ');
-      root.append(el('p', { class: 'code-cmd', 'data-testid': 'code-cmd' }, tt('codeCmd', st.lang, { seq: cur.ev.seq, kind: cur.ev.kind, cmd })));
-      if (!src) root.append(el('p', { class: 'code-note', 'data-testid': 'code-workload' }, tt('codeWorkload', st.lang, { client: who, cmd: (cur.send.cmd || []).slice(0, 3).join(' ') })));
+      root.append(el('p', { class: 'code-cmd', 'data-testid': 'code-cmd', 'data-seq': String(cur.ev.seq) }, el('code', {}, tt('codeCmd', st.lang, { seq: cur.ev.seq, kind: cur.ev.kind, cmd }))));
+      if (!cur.send.src) root.append(el('p', { class: 'code-note', 'data-testid': 'code-workload' }, tt('codeWorkload', st.lang, { client: who, cmd: (cur.send.cmd || []).slice(0, 3).join(' ') }) + (src ? ' ' + tt('codeLast', st.lang, { seq: lockCmd.send.seq }) : '')));
     }
     if (frames.length > 1) {
       const crumbs = el('p', { class: 'code-frames' });
       frames.forEach((f, i) => {
         if (i > 0) crumbs.append(' ← ');
-        crumbs.append(el('button', { class: 'link' + (i === this.frame ? ' on' : ''), 'data-frame': String(i), onclick: () => { this.frame = i; this.key = ''; this.onChange(); } }, `${f.func || ''} (${f.file}:${f.line})`));
+        crumbs.append(el('button', { class: 'link' + (i === this.frame ? ' on' : ''), 'data-frame': String(i), onclick: () => { this.frame = i; this.key = ''; this.onChange(); } }, el('code', {}, `${f.func || ''} (${f.file}:${f.line})`)));
       });
       root.append(crumbs);
     }
@@ -135,7 +148,7 @@ export class CodeView {
     if (script) {
       const text = this.fetch(script);
       const lit = text == null ? [] : calls && calls.length ? luaLines(text, calls) : body(text);
-      root.append(el('p', { class: 'code-note' }, tt('codeScript', st.lang, { name: cur.send.script }) + ' — ' + tt(calls && calls.length ? 'codeRan' : 'codeAll', st.lang)));
+      root.append(el('p', { class: 'code-note' }, tt('codeScript', st.lang, { name: lockCmd.send.script }) + ' — ' + tt(calls && calls.length ? 'codeRan' : 'codeAll', st.lang)));
       root.append(this.pane(script, lit, calls && calls.length ? 'ran' : 'all', st.lang));
     }
   }
@@ -154,7 +167,7 @@ export class CodeView {
     let first = null;
     text.split('\n').forEach((line, i) => {
       const n = i + 1;
-      const li = el('li', { 'data-line': String(n) }, line || ' ');
+      const li = el('li', { 'data-line': String(n) }, el('code', {}, line || ' '));
       if (on.has(n)) {
         li.className = 'lit ' + how;
         if (how === 'active') li.setAttribute('data-testid', 'code-line-active');

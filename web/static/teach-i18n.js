@@ -10,6 +10,7 @@ const S = {
   codeShow: ['Code', '代码'],
   codeNone: ['{client} has sent no command of its lock yet.', '{client} 还没有发出锁的任何命令。'],
   codeWorkload: ['{client}\'s latest command ({cmd}) is the lesson\'s workload, not lock code.', '{client} 最近的命令（{cmd}）是课程的业务代码，不是锁代码。'],
+  codeLast: ['Lit: its latest lock command, #{seq}.', '高亮的是它最近一条锁命令 #{seq}。'],
   codeCmd: ['#{seq} {kind}: {cmd}', '#{seq} {kind}：{cmd}'],
   codeVia: ['called from', '调用自'],
   codeScript: ['Lua script {name}, run on the node as one command', 'Lua 脚本 {name}，在节点上作为一条命令执行'],

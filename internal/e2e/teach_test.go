@@ -1,0 +1,210 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/lockstep/lockstep/internal/server"
+)
+
+// TestBrowserTeach checks the teaching tools on the built-in lessons: the
+// code view lights the line of the lock code that sent the current
+// command (and the script lines it ran) as the cursor steps, seeks and
+// forks; chapters stop paced play at each beat and jump; a challenge is
+// won by hand, and another is reached too late.
+func TestBrowserTeach(t *testing.T) {
+	chromium(t)
+	url := startServer(t, server.Options{})
+	b := startBrowser(t)
+	dir := artifacts(t)
+
+	t.Run("code", func(t *testing.T) {
+		ctx := tab(t, b, true)
+		probs := watch(t, ctx)
+		open(t, ctx, url)
+		load(t, ctx, "reentrant-nested")
+		waitFor(t, ctx, "the code view shows A's algorithm", `!!document.querySelector('[data-testid=code] .code-pane[data-file="reentrant.go"]')`)
+		// Step until A's nested lock runs: its script finds A's own field
+		// (HEXISTS) and counts it up (HINCRBY).
+		nested := `(e => !!(e && e.kind === 'exec' && e.client === 'A' && e.src && (e.src.calls || []).includes('HEXISTS') && (e.src.calls || []).includes('HINCRBY')))`
+		for i := 0; i < 60 && !eval[bool](t, ctx, nested+`(lockstep.state.model.events.filter(e => ['send','exec','reply','lost','timeout'].includes(e.kind)).pop())`); i++ {
+			step(t, ctx)
+		}
+		seq := eval[int](t, ctx, `lockstep.state.model.events.filter(e => ['send','exec','reply','lost','timeout'].includes(e.kind)).pop().seq`)
+		if !eval[bool](t, ctx, nested+`(lockstep.state.model.events.find(e => e.seq === `+fmt.Sprint(seq)+`))`) {
+			t.Fatal("A's nested lock never ran")
+		}
+		waitFor(t, ctx, "the view on that command", fmt.Sprintf(`document.querySelector('[data-testid=code-cmd]') && document.querySelector('[data-testid=code-cmd]').dataset.seq === '%d'`, seq))
+		waitFor(t, ctx, "the lit Go line", `!!document.querySelector('[data-testid=code-line-active]')`)
+		if got := text(t, ctx, "code-line-active"); !strings.Contains(got, "reentrantLock.Run(") {
+			t.Errorf("lit Go line = %q, want the call of reentrantLock.Run", got)
+		}
+		waitFor(t, ctx, "the lit script lines", `document.querySelectorAll('[data-testid=code-line-ran]').length >= 2`)
+		ran := eval[string](t, ctx, `[...document.querySelectorAll('[data-testid=code-line-ran]')].map(l => l.textContent).join('\n')`)
+		for _, want := range []string{"'hexists'", "'hincrby'"} {
+			if !strings.Contains(ran, want) {
+				t.Errorf("lit script lines lack %s:\n%s", want, ran)
+			}
+		}
+		if strings.Contains(ran, "return 0") {
+			t.Errorf("the busy branch did not run, yet it is lit:\n%s", ran)
+		}
+		shot(t, ctx, dir, "teach-code-en")
+
+		// Back: the view follows the cursor to the command before.
+		click(t, ctx, "back")
+		waitFor(t, ctx, "the view follows back", fmt.Sprintf(`(c => c && Number(c.dataset.seq) < %d)(document.querySelector('[data-testid=code-cmd]'))`, seq))
+		if eval[int](t, ctx, `document.querySelectorAll('[data-testid=code-line-active]').length`) != 1 {
+			t.Error("after Back: want one lit Go line")
+		}
+
+		// Seek by the scrubber to step 0: no command yet.
+		do(t, ctx, "seek to 0", chromedp.Evaluate[chromedp.Void](`lockstep.link.send('seek', {step: 0})`))
+		waitFor(t, ctx, "step 0", `lockstep.state.snap.step === 0`)
+		waitFor(t, ctx, "nothing lit at step 0", `!document.querySelector('[data-testid=code-line-active]')`)
+
+		// Fork: B moves by hand; following the newest command shows B's.
+		moveUntil(t, ctx, "B", `e.kind === 'send' && e.client === 'B'`)
+		waitFor(t, ctx, "B's code", `document.querySelector('[data-testid=code] h3').textContent.includes('B') && !!document.querySelector('[data-testid=code-line-active]')`)
+		// Per client: A's tab shows A's code though B moved last.
+		moveUntil(t, ctx, "A", `e.kind === 'send' && e.client === 'A'`)
+		moveUntil(t, ctx, "B", `e.kind === 'exec' && e.client === 'B'`)
+		do(t, ctx, "pick A", chromedp.Click(chromedp.CSS(`[data-testid=code] .code-client[data-client="A"]`)))
+		waitFor(t, ctx, "A's command", `(c => { const e = lockstep.state.model.events.find(x => x.seq === Number(c.dataset.seq)); return e && e.client === 'A'; })(document.querySelector('[data-testid=code-cmd]'))`)
+		click(t, ctx, "lang")
+		waitFor(t, ctx, "中文", `document.querySelector('[data-testid=code] h3').textContent.includes('运行的锁代码')`)
+		shot(t, ctx, dir, "teach-code-zh")
+		click(t, ctx, "lang")
+		for _, p := range probs.take() {
+			t.Error(p)
+		}
+	})
+
+	t.Run("chapters", func(t *testing.T) {
+		ctx := tab(t, b, true)
+		probs := watch(t, ctx)
+		open(t, ctx, url)
+		load(t, ctx, "blind-del-long-work")
+		waitFor(t, ctx, "the chapters", `document.querySelectorAll('[data-testid=chapters] .chapter').length === 5`)
+		steps := eval[[]int](t, ctx, `lockstep.state.snap.chapters.map(c => c.step)`)
+		if !eval[bool](t, ctx, `document.querySelector('[data-testid=paced]').checked`) {
+			t.Fatal("paced play should be on by default")
+		}
+		do(t, ctx, "fast", chromedp.SetValue(chromedp.CSS(`[data-testid=speed]`), "30"))
+		// Play stops at each of the first two beats, showing its line.
+		for i := 0; i < 2; i++ {
+			click(t, ctx, "play")
+			waitFor(t, ctx, fmt.Sprintf("a stop at chapter %d", i+1), fmt.Sprintf(`!lockstep.state.snap.playing && lockstep.state.snap.step === %d`, steps[i]))
+			waitFor(t, ctx, "the stop said", `!!document.querySelector('[data-testid=beat-stop]')`)
+			say := eval[string](t, ctx, `lockstep.state.snap.chapters[`+fmt.Sprint(i)+`].text.en`)
+			if got := text(t, ctx, "narration"); !strings.Contains(got, say) {
+				t.Errorf("stopped at chapter %d: narration %q, want %q", i+1, got, say)
+			}
+		}
+		shot(t, ctx, dir, "teach-chapters-en")
+		// Jump to chapter 4.
+		do(t, ctx, "chapter 4", chromedp.Click(chromedp.CSS(`[data-testid=chapters] li:nth-child(4) .chapter`)))
+		waitFor(t, ctx, "chapter 4", fmt.Sprintf(`lockstep.state.snap.step === %d && document.querySelector('[data-testid=chapters] li[aria-current]') === document.querySelector('[data-testid=chapters] li:nth-child(4)')`, steps[3]))
+		// Presenter mode keeps the narration in view.
+		click(t, ctx, "presenter")
+		if pos := eval[string](t, ctx, `getComputedStyle(document.querySelector('.side .narration')).position`); pos != "sticky" {
+			t.Errorf("presenter narration position = %q, want sticky", pos)
+		}
+		click(t, ctx, "lang")
+		shot(t, ctx, dir, "teach-chapters-zh-presenter")
+		click(t, ctx, "lang")
+		click(t, ctx, "presenter")
+		// Paced play off (remembered): play runs past the next beat.
+		click(t, ctx, "paced")
+		if eval[string](t, ctx, `localStorage.getItem('lockstep.paced')`) != "off" {
+			t.Error("the paced setting is not remembered")
+		}
+		click(t, ctx, "play")
+		waitFor(t, ctx, "play past chapter 5", fmt.Sprintf(`lockstep.state.snap.step > %d || lockstep.state.snap.ended`, steps[4]))
+		click(t, ctx, "paced")
+		for _, p := range probs.take() {
+			t.Error(p)
+		}
+	})
+
+	t.Run("challenge", func(t *testing.T) {
+		ctx := tab(t, b, true)
+		probs := watch(t, ctx)
+		open(t, ctx, url)
+		load(t, ctx, "no-lock-oversell")
+		waitFor(t, ctx, "the challenge offered", `!!document.querySelector('[data-testid=challenge-take]')`)
+		click(t, ctx, "challenge-take")
+		waitFor(t, ctx, "the challenge taken", `(c => c && c.active && c.progress && c.progress.moves === 0)(lockstep.state.snap.challenge)`)
+		if got := text(t, ctx, "challenge-status"); !strings.Contains(got, "Not yet") {
+			t.Errorf("status at the start = %q, want Not yet", got)
+		}
+		// Won: both read 1 before either writes, by hand, in 10 moves.
+		for _, c := range []string{"A", "A", "B", "B", "A", "A", "A", "B", "B", "B"} {
+			before := eval[int](t, ctx, `lockstep.state.snap.step`)
+			waitFor(t, ctx, c+" can move", `!!document.querySelector('[data-testid="move-`+c+`"]')`)
+			click(t, ctx, "move-"+c)
+			waitFor(t, ctx, c+" moved", fmt.Sprintf(`lockstep.state.snap.step > %d`, before))
+		}
+		waitFor(t, ctx, "won", `document.querySelector('[data-testid=challenge-status]').dataset.state === 'won'`)
+		if got := text(t, ctx, "challenge-moves"); !strings.Contains(got, "10 of 10") {
+			t.Errorf("moves = %q, want 10 of 10", got)
+		}
+		waitFor(t, ctx, "the debrief", `!!document.querySelector('[data-testid=challenge-debrief]') && document.querySelectorAll('[data-testid=challenge-ref]').length === 2`)
+		do(t, ctx, "follow a proof", chromedp.Click(chromedp.CSS(`[data-testid=challenge-ref]`)))
+		waitFor(t, ctx, "the proof selected", `lockstep.state.selected === lockstep.state.snap.challenge.progress.refs[0]`)
+		shot(t, ctx, dir, "teach-challenge-won-en")
+		click(t, ctx, "lang")
+		waitFor(t, ctx, "中文", `document.querySelector('[data-testid=challenge-status]').textContent.includes('成功')`)
+		shot(t, ctx, dir, "teach-challenge-won-zh")
+		click(t, ctx, "lang")
+
+		// Not yet won: try again, a hint, then the engine's own order,
+		// which reaches the oversell too late.
+		click(t, ctx, "challenge-retry")
+		waitFor(t, ctx, "moves back to 0", `lockstep.state.snap.step === 0 && document.querySelector('[data-testid=challenge-status]').dataset.state === 'notyet'`)
+		for i := 0; i < 9; i++ {
+			step(t, ctx)
+		}
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=challenge-status]').dataset.state`); got != "notyet" {
+			t.Errorf("after 9 engine steps: state %q, want notyet", got)
+		}
+		for i := 0; i < 6 && !eval[bool](t, ctx, `lockstep.state.snap.challenge.progress.reached`); i++ {
+			step(t, ctx)
+		}
+		waitFor(t, ctx, "reached too late", `document.querySelector('[data-testid=challenge-status]').dataset.state === 'over' && lockstep.state.snap.challenge.progress.reached && !lockstep.state.snap.challenge.progress.won`)
+		shot(t, ctx, dir, "teach-challenge-late-en")
+		// Leave: the lesson again, with its chapters.
+		click(t, ctx, "challenge-leave")
+		waitFor(t, ctx, "the lesson again", `lockstep.state.snap.challenge && !lockstep.state.snap.challenge.active && (lockstep.state.snap.chapters || []).length === 3`)
+		for _, p := range probs.take() {
+			t.Error(p)
+		}
+	})
+
+	t.Run("challenge-fault", func(t *testing.T) {
+		ctx := tab(t, b, true)
+		probs := watch(t, ctx)
+		open(t, ctx, url)
+		load(t, ctx, "failover-lost-lock")
+		click(t, ctx, "challenge-take")
+		waitFor(t, ctx, "the challenge taken", `(c => c && c.active)(lockstep.state.snap.challenge)`)
+		step(t, ctx)
+		step(t, ctx)
+		do(t, ctx, "fail over", chromedp.SetValue(chromedp.CSS(`[data-testid=fault-node]`), "master"))
+		click(t, ctx, "fault-failover")
+		waitFor(t, ctx, "the failover counted", `lockstep.state.snap.challenge.progress.faults === 1`)
+		for i := 0; i < 40 && !eval[bool](t, ctx, `lockstep.state.snap.challenge.progress.reached`); i++ {
+			step(t, ctx)
+		}
+		waitFor(t, ctx, "won", `document.querySelector('[data-testid=challenge-status]').dataset.state === 'won'`)
+		if got := text(t, ctx, "challenge-faults"); !strings.Contains(got, "1 of 1") {
+			t.Errorf("faults = %q, want 1 of 1", got)
+		}
+		for _, p := range probs.take() {
+			t.Error(p)
+		}
+	})
+}
