@@ -144,6 +144,7 @@ function focusRefs() {
   if (sel && sel.refs) sel.refs.forEach((r) => hl.add(r));
   else if (m.verdicts.length) m.verdicts.forEach((v) => (v.refs || []).forEach((r) => hl.add(r)));
   else if (m.says.length) (m.says[m.says.length - 1].refs || []).forEach((r) => hl.add(r));
+  explorer.marks(state.snap).forEach((r) => hl.add(r)); // the search's moves (explore.js)
   state.highlight = hl;
   state.saySeqs = new Set(m.says.flatMap((s) => s.refs || []));
 }
