@@ -49,7 +49,7 @@ func TestExploreExhaustiveFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(cadFile), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := visualizer(t, "explore", "--file", path, "--strategy", "exhaustive")
+	out, err := visualizer(t, "explore", "--file", path, "--strategy", "exhaustive", "--time", "10m")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -322,6 +322,9 @@ func TestMarksNameTheSearchsFaults(t *testing.T) {
 // B wins a majority of its own. The search places all three faults itself,
 // and the shrunk schedule needs every one of them.
 func TestPartitionsAndRestartBreakRedlock(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("about a hundred Redlock schedules: run without -race and -short")
+	}
 	sc := lessonNamed(t, "redlock-restart-empty", "partition=2,node-crash:100ms")
 	res := search(t, sc, Options{Exact: true, Runs: 400, Want: []string{"mutual-exclusion"}})
 	if res.Verdict != "mutual-exclusion" {
