@@ -36,6 +36,10 @@ go vet ./...
 # lessons with wide margins.)
 go test -race -count=1 $(go list ./... | grep -v '/internal/realredis')
 go test -race -count=1 ./internal/realredis/...
+# The schedule search's lessons table (docs/explore.md) and its Redlock
+# partition search skip themselves under -race (ten times slower, the same
+# deterministic result): they run here without it.
+go test -count=1 -run 'TestLessonsTable|TestPartitionsAndRestartBreakRedlock' ./internal/explore
 go run ./cmd/visualizer test
 # The two checkers (internal/check and its reference) on 3,000 generated
 # scenarios beyond the 200 the race run above covers: every algorithm,

@@ -48,8 +48,8 @@ func TestExploreExhaustiveFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(cadFile), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := visualizer(t, "explore", "--file", path, "--strategy", "exhaustive")
-	r.expect(t, "explore --file cad.yaml --strategy exhaustive", 0)
+	r := visualizer(t, "explore", "--file", path, "--strategy", "exhaustive", "--time", "10m")
+	r.expect(t, "explore --file cad.yaml --strategy exhaustive --time 10m", 0)
 	out := r.stdout
 	if !strings.Contains(out, "verdicts over ") || !strings.Contains(out, "found mutual-exclusion") || strings.Contains(out, "foreign-unlock") {
 		t.Fatalf("want every schedule covered, mutual-exclusion found, no foreign-unlock:\n%s", out)

@@ -1,16 +1,26 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/explore"
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/server"
 )
 
 // "Find a bad schedule" on the blind DEL lesson with a pause budget: the
-// server finds the flaw and the page shows the shrunk run at its end, with
-// the search's moves as the run's actions and the result in the panel.
+// server finds the flaw and the page shows the shrunk run at its end, the
+// pause the search placed marked on the timeline, and the result in the
+// panel.
 func TestBrowserFindABadSchedule(t *testing.T) {
 	chromium(t)
 	url := startServer(t, server.Options{})
@@ -20,7 +30,16 @@ func TestBrowserFindABadSchedule(t *testing.T) {
 	do(t, ctx, "type a budget", chromedp.SetValue(chromedp.CSS(`[data-testid=explore-budget]`), "pause:5s"))
 	click(t, ctx, "explore-go")
 	waitFor(t, ctx, "the search's result", `document.querySelector('[data-testid=explore-status]').dataset.verdict === 'mutual-exclusion'`)
-	waitFor(t, ctx, "the shrunk run", `lockstep.state.snap.ended && lockstep.state.snap.actions.length > 0 && lockstep.state.snap.verdicts.includes('mutual-exclusion')`)
+	waitFor(t, ctx, "the shrunk run", `lockstep.state.snap.ended && lockstep.state.snap.scenario === 'blind-del-slow-release-explored' && lockstep.state.snap.verdicts.includes('mutual-exclusion')`)
+	// The one pause of the shrunk schedule is the search's: its event is
+	// marked; the lock's own commands, which the search did not choose, are not.
+	marked := eval[[]string](t, ctx, `lockstep.state.model.events.filter((e) => lockstep.state.highlight.has(e.seq) && e.kind === 'fault').map((e) => e.name + ' ' + e.client)`)
+	if strings.Join(marked, ",") != "pause A" {
+		t.Errorf("marked fault events %v, want the search's pause of A", marked)
+	}
+	if n := eval[int](t, ctx, `lockstep.state.model.events.filter((e) => lockstep.state.highlight.has(e.seq) && e.kind === 'fault' && e.name === 'pause').length`); n != 1 {
+		t.Errorf("%d pause events marked, want 1", n)
+	}
 	if got := text(t, ctx, "explore-status"); got == "" {
 		t.Errorf("the panel says nothing about the result")
 	}
@@ -41,4 +60,70 @@ func TestBrowserFindABadSchedule(t *testing.T) {
 		t.Errorf("the picker in 中文: expected the found run's title %q, got %q", want, got)
 	}
 	shot(t, ctx, dir, "explore-found-zh")
+}
+
+// An exhaustive search that covers every schedule and finds nothing says
+// so, with the count, in both languages: three WATCH/MULTI/EXEC buyers
+// with a crash budget. The count is the one explore.Search gives the same
+// search here.
+func TestBrowserExploreExhaustiveNoneFound(t *testing.T) {
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := f.Find("watch-three-buyers")
+	res, err := explore.Search(context.Background(), explore.Neutral(sc, &scenario.Explore{Faults: []scenario.Budget{{Do: "crash", Count: 1}}}),
+		explore.Options{Strategy: explore.Exhaustive})
+	if err != nil || !res.Complete || res.Verdict != "" {
+		t.Fatalf("the search itself: %v, complete %v, verdict %q", err, res.Complete, res.Verdict)
+	}
+	chromium(t)
+	url := startServer(t, server.Options{})
+	ctx := tab(t, startBrowser(t), true)
+	open(t, ctx, url)
+	load(t, ctx, "watch-three-buyers")
+	do(t, ctx, "type a budget", chromedp.SetValue(chromedp.CSS(`[data-testid=explore-budget]`), "crash"),
+		chromedp.SetValue(chromedp.CSS(`[data-testid=explore-strategy]`), "exhaustive"))
+	click(t, ctx, "explore-go")
+	waitFor(t, ctx, "the search's end", `document.querySelector('[data-testid=explore-cancel]').disabled && /\d/.test(document.querySelector('[data-testid=explore-status]').textContent)`)
+	n := fmt.Sprint(res.Schedules)
+	if got := text(t, ctx, "explore-status"); got != "No violation in any of "+n+" schedules within the bound." {
+		t.Errorf("the panel says %q, want none found in %s schedules", got, n)
+	}
+	shot(t, ctx, artifacts(t), "explore-none-en")
+	click(t, ctx, "lang")
+	waitFor(t, ctx, "中文", `document.getElementById('timeline').dataset.lang === 'zh'`)
+	if got := text(t, ctx, "explore-status"); got != "在界限内的全部 "+n+" 个调度中都没有发现问题。" {
+		t.Errorf("the panel says %q in 中文, want none found in %s schedules", got, n)
+	}
+	shot(t, ctx, artifacts(t), "explore-none-zh")
+}
+
+// Every schedule the lessons table found (docs/explore-found.yaml) replays
+// in the browser to the verdicts it was found with, as on the command line
+// (cmd/visualizer's TestExploreFoundSchedulesReplay): the page, served that
+// file as its catalog, runs each to its end and shows them.
+func TestBrowserExploreFoundSchedulesReplay(t *testing.T) {
+	path := filepath.Join("..", "..", "docs", "explore-found.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := scenario.Parse(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chromium(t)
+	url := startServer(t, server.Options{Catalog: found})
+	ctx := tab(t, startBrowser(t), false)
+	open(t, ctx, url)
+	for _, sc := range found.Scenarios {
+		load(t, ctx, sc.ID)
+		click(t, ctx, "end")
+		waitFor(t, ctx, sc.ID+": the end of the run", `lockstep.state.snap.ended && document.querySelectorAll('[data-testid=verdict] .v').length > 0`)
+		got := eval[[]string](t, ctx, `[...new Set([...document.querySelectorAll('[data-testid=verdict] .v')].map(v => v.dataset.name))]`)
+		if !lesson.SameVerdicts(got, sc.Expect) {
+			t.Errorf("%s: the page shows %v, the file expects %v", sc.ID, got, sc.Expect)
+		}
+	}
 }

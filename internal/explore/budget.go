@@ -14,12 +14,13 @@ const (
 
 // bounds are a search's limits and fault budget, resolved.
 type bounds struct {
-	steps   int
-	horizon time.Duration
-	window  time.Duration
-	budget  []scenario.Budget // Count filled in (default 1)
-	exact   bool              // faults take their max only (no smaller sizes)
-	masters []string          // the nodes with a replica (a failover's targets)
+	steps     int
+	horizon   time.Duration
+	window    time.Duration
+	budget    []scenario.Budget // Count filled in (default 1)
+	exact     bool              // faults take their max only (no smaller sizes)
+	anyClient bool              // a client fault may hit any client at any step (else: the step's actors)
+	masters   []string          // the nodes with a replica (a failover's targets)
 }
 
 // resolve fills in the defaults of an explore section for scenario sc.

@@ -112,7 +112,7 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	b.exact = opt.Exact
+	b.exact, b.anyClient = opt.Exact, opt.Strategy != Exhaustive
 	bsc := searchScenario(sc, b)
 	res := &Result{Strategy: opt.Strategy, Counts: map[string]int{}}
 	states, traces := newStateSet(), map[uint64]bool{}

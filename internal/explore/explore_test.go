@@ -10,6 +10,7 @@ import (
 	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // lessonNamed is a built-in lesson, its scripted faults removed and
@@ -289,5 +290,90 @@ func TestPCTFindsBlindDel(t *testing.T) {
 	}
 	if a.FoundAt != b.FoundAt || !reflect.DeepEqual(a.Shrunk, b.Shrunk) {
 		t.Fatalf("two PCT searches with seed 3 differ: schedule %d %v, schedule %d %v", a.FoundAt, a.Shrunk, b.FoundAt, b.Shrunk)
+	}
+}
+
+// The events a found schedule's choices produced are the ones a timeline
+// marks: for the blind DEL lesson with a pause budget, the one fault event
+// of the shrunk schedule, the pause, and nothing the lock did by itself.
+func TestMarksNameTheSearchsFaults(t *testing.T) {
+	res := search(t, lessonNamed(t, "blind-del-slow-release", "pause:5s"), Options{})
+	if res.Verdict == "" || len(res.Shrunk) != 1 || res.Shrunk[0].Do != "pause" {
+		t.Fatalf("want one pause found, got %q with %+v", res.Verdict, res.Shrunk)
+	}
+	s, err := Replay(res.Recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	marks := Marks(s.Log(), res.Shrunk)
+	if len(marks) != 1 {
+		t.Fatalf("marks %v, want the one pause", marks)
+	}
+	for _, e := range s.Log() {
+		if e.Seq == marks[0] && (e.Kind != sim.KindFault || e.Name != "pause" || e.Client != res.Shrunk[0].Client) {
+			t.Errorf("marked %+v, want the pause of %s", e, res.Shrunk[0].Client)
+		}
+	}
+}
+
+// Redlock loses its safety when a master forgets a vote: with A cut off
+// from two masters (two partitions) and one restart without persistence,
+// B wins a majority of its own. The search places all three faults itself,
+// and the shrunk schedule needs every one of them.
+func TestPartitionsAndRestartBreakRedlock(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("about a hundred Redlock schedules: run without -race and -short")
+	}
+	sc := lessonNamed(t, "redlock-restart-empty", "partition=2,node-crash:100ms")
+	res := search(t, sc, Options{Exact: true, Runs: 400, Want: []string{"mutual-exclusion"}})
+	if res.Verdict != "mutual-exclusion" {
+		t.Fatalf("nothing found in %d schedules", res.Schedules)
+	}
+	kinds := map[string]int{}
+	for _, a := range res.Shrunk {
+		kinds[a.Do]++
+		if a.Do == "partition" && a.Client != "A" {
+			t.Errorf("a partition of %s; only A's cut links matter: %+v", a.Client, a)
+		}
+	}
+	if kinds["partition"] != 2 || kinds["node-crash"] != 1 || len(res.Shrunk) != 3 {
+		t.Errorf("shrunk to %+v, want two partitions and a node crash", res.Shrunk)
+	}
+}
+
+// A fault placed on a mark is placed again by the same search: the pause
+// of C between its read of an expired lock and its DEL, after A's crash.
+func TestMarkPlacementDeterministic(t *testing.T) {
+	sc := lessonNamed(t, "getset-naive-del", "crash,pause:300ms")
+	opt := Options{Seed: 1, Exact: true, Runs: 2000, Want: []string{"foreign-unlock"}}
+	res, again := search(t, sc, opt), search(t, sc, opt)
+	if res.Verdict == "" {
+		t.Fatalf("nothing found in %d schedules", res.Schedules)
+	}
+	if !reflect.DeepEqual(again.Found, res.Found) || again.FoundAt != res.FoundAt || !reflect.DeepEqual(again.Shrunk, res.Shrunk) {
+		t.Errorf("the same search twice: schedule %d %+v, then %d %+v", res.FoundAt, res.Found, again.FoundAt, again.Found)
+	}
+}
+
+// A failover before the replica has the lock loses it: the search places
+// the failover and B enters beside A on the promoted replica, or A's sale
+// is lost with the master.
+func TestFailoverLosesTheLock(t *testing.T) {
+	res := search(t, lessonNamed(t, "failover-lost-lock", "failover"), Options{Strategy: Exhaustive, Runs: 200})
+	if !res.Seen("mutual-exclusion") {
+		t.Errorf("no schedule of %d broke mutual exclusion: %s", res.Schedules, res.CountsText())
+	}
+}
+
+// A node crash or a partition without a max lasts; both take one.
+func TestParseLastingFaults(t *testing.T) {
+	got, err := ParseBudget("node-crash,partition=2:1s,failover")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []scenario.Budget{{Do: "node-crash", Count: 1}, {Do: "partition", Count: 2, Max: scenario.Duration(time.Second)}, {Do: "failover", Count: 1}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
 	}
 }

@@ -12,9 +12,12 @@ import (
 // enter, expired, ...) as it happens, before the client does anything
 // more: where a lesson's author puts a fault with on: {kind: mark}. There
 //
-//   - a client fault (pause, crash, drop-request, drop-reply) may hit any
-//     client: a pause or a crash lands in the middle of what the client is
-//     doing, whoever acted last;
+//   - a client fault (pause, crash, drop-request, drop-reply) may hit a
+//     client that acted in the step (at a mark: the client that marked);
+//     in a random or PCT search, any client: a pause or a crash then lands
+//     in the middle of what the client is doing, whoever acted last (the
+//     exhaustive search keeps to the actors, which bounds its schedules to
+//     a few per step);
 //   - a node fault (node-crash, clock-jump) may hit any node, a failover
 //     any node with a replica;
 //   - a partition cuts the link between a client that acted in the step
@@ -67,7 +70,11 @@ func faultDecision(w *sim.World, b bounds, left []int, actors []string) *decisio
 				add(i, bu, "", n)
 			}
 		default:
-			for _, c := range w.ClientNames() {
+			clients := actors
+			if b.anyClient {
+				clients = w.ClientNames()
+			}
+			for _, c := range clients {
 				add(i, bu, c, "")
 			}
 		}

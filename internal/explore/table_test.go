@@ -30,7 +30,13 @@ const (
 // docs/explore.md's lessons table is what exploring every built-in lesson
 // from its neutral schedule gives, and docs/explore-found.yaml holds the
 // shrunk schedule of every violation found; -update rewrites both.
+//
+// The table is the same with the race detector on, which only makes its
+// searches take ten minutes instead of one; it is checked without it.
 func TestLessonsTable(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the lessons table is checked without -race: go test ./internal/explore -run TestLessonsTable")
+	}
 	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {
 		t.Fatal(err)

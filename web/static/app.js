@@ -108,6 +108,7 @@ function render() {
   banner.hidden = !st.real;
   if (st.real) banner.textContent = t('realBanner', st.lang).replace('{urls}', st.real);
   focus();
+  explorer.marks(st.snap).forEach((r) => st.highlight.add(r)); // the search's moves (explore.js)
   document.body.classList.toggle('presenter', st.presenter);
   document.body.classList.toggle('selecting', st.selected != null);
   if (snap) {

@@ -1,7 +1,7 @@
 // "Find a bad schedule": the server searches the loaded scenario's
 // schedules (docs/explore.md) while this panel shows its progress; a
-// found schedule arrives as the session's new run, its moves listed here,
-// ready to step back through.
+// found schedule arrives as the session's new run, ready to step back
+// through, the events its moves produced marked on the timeline.
 
 import { fill } from './i18n.js';
 
@@ -14,6 +14,7 @@ export class Explore {
     this.lang = lang; // () => 'en' | 'zh'
     this.$ = (id) => document.getElementById(id);
     this.started = 0;
+    this.found = null; // { scenario, marks: Set of seqs } of the last loaded search result
     this.$('explore-go').onclick = () => {
       this.link.send('explore', { strategy: this.$('explore-strategy').value, budget: this.$('explore-budget').value.trim() });
     };
@@ -38,6 +39,12 @@ export class Explore {
       if (o.value !== 'pct') o.textContent = this.tr(o.value);
     }
     if (this.said) this.status(this.said);
+  }
+
+  /** marks gives the events the search's moves produced, to mark on the
+   * timeline, while snap is the run it loaded; else an empty set. */
+  marks(snap) {
+    return this.found && snap && snap.scenario === this.found.scenario ? this.found.marks : new Set();
   }
 
   busy(on) {
@@ -77,6 +84,7 @@ export class Explore {
         else if (x.cancelled) this.status(() => this.tr('cancelled', { n: x.schedules }));
         else this.status(() => this.tr(x.complete ? 'all' : 'none', { n: x.schedules }));
         this.$('explore-status').dataset.verdict = x.verdict || '';
+        if (x.scenario) this.found = { scenario: x.scenario, marks: new Set(x.marks || []) };
         return true;
     }
     return false;
