@@ -10,6 +10,7 @@ import { renderNarration, renderVerdict, renderKeys, renderPending, renderTarget
 import { t, pick, apply, fill, serverError, problem, KEYS } from './i18n.js';
 import { encodeRun, decodeRun, download } from './share.js';
 import { Explore } from './explore.js';
+import { Compare } from './compare.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -40,6 +41,7 @@ const state = {
 
 const link = new Link(onMessage, onStatus);
 const explorer = new Explore(link, () => state.lang);
+const comparer = new Compare(link, () => state, (step) => link.send('seek', { step }));
 const tl = new Timeline({
   root: $('timeline'), canvas: $('tl-canvas'), scroll: $('tl-scroll'), spacer: $('tl-spacer'),
   list: $('tl-events'), lanes: $('lanes'),
@@ -67,6 +69,7 @@ function renderConn() {
 
 function onMessage(m) {
   if (explorer.onMessage(m)) return;
+  if (comparer.onMessage(m)) return;
   switch (m.type) {
     case 'welcome':
       state.catalog = m.catalog || [];
@@ -183,6 +186,7 @@ function render() {
   }
   apply(document, st.lang);
   explorer.relabel();
+  comparer.render();
   renderConn();
   $('follow').hidden = tl.follow;
   if (st.lastError && $('toast').classList.contains('show')) $('toast').textContent = errText(st.lastError);
