@@ -89,8 +89,10 @@ func TestEveryLessonAgainstItself(t *testing.T) {
 	}
 }
 
-// The canonical pairs. Each expectation was worked out from the lessons'
-// timings and the rule in doc.go before the comparison was first run:
+// The canonical pairs. Each expectation (the divergent rows, the verdicts)
+// was worked out from the lessons' timings and the rule in doc.go before
+// the comparison was first run; where the run took another path to the
+// same result, the note after "Ran:" says so.
 //
 //   - blind DEL vs compare-and-delete (two lessons, same clients, same
 //     pause on A's leave mark): both acquire with the same SET NX, so the
@@ -101,17 +103,20 @@ func TestEveryLessonAgainstItself(t *testing.T) {
 //     the same acquire and work; the first difference is A's release, GET
 //     lock on the left, the compare-and-delete script on the right. The
 //     left's pause fires on A's GET exec, A's 9th move; on the right A's
-//     9th move is its EVALSHA, which already ran while A still held the
-//     lock, so the stall hurts no one: left foreign-unlock,
-//     mutual-exclusion, lost-update; right safe.
+//     9th move is the exec of its EVALSHA, so the stall comes after the
+//     release has reached Redis: left foreign-unlock, mutual-exclusion,
+//     lost-update; right safe. Ran: that EVALSHA is answered NOSCRIPT (the
+//     script is not loaded yet), so A sends EVAL after the stall; by then
+//     B holds the lock and the script deletes nothing: safe all the same.
 //   - no fencing vs fencing (two lessons): the fencing lock acquires with
 //     a script, so A's very first command differs (SET vs EVALSHA
 //     fencing_lock.lua). The pause hits A after its 3rd move: on the left
 //     the reply that lets A in, on the right the NOSCRIPT reply after
-//     which A sends EVAL. So A holds the lock without knowing it, the lease
-//     runs out, B takes it with token 2, writes and leaves; A wakes at 5s,
-//     enters alone and its token-1 write is refused. Left mutual-exclusion,
-//     stale-write; right safe.
+//     which A sends EVAL. Left mutual-exclusion, stale-write; right safe.
+//     Ran: A's EVAL, in flight, lands at A's 4th move of the schedule
+//     (after the pause), so B takes the lock first with token 1 and is
+//     done by 0.21s; A then gets token 2, sleeps out its pause, and writes
+//     alone with the highest token.
 //   - failover without and with WAIT (two lessons): the left's failover at
 //     100ms is the right's too (its own fault, on A's replicated mark, is
 //     dropped). Both take the SET on the master alike; after A's OK the
