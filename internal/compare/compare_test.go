@@ -287,3 +287,56 @@ func TestDeterministic(t *testing.T) {
 		t.Fatal("two comparisons of the same pair differ")
 	}
 }
+
+// recorded is a run saved from the page: B made the first move by hand and
+// a pause of A was injected at step 6; a trigger fires in a step of the
+// world's own (a pause of B when A's lock expires).
+const recorded = `scenarios:
+  - id: recorded
+    title: {en: "A recording", zh: "一段录制"}
+    seed: 3
+    horizon: 20s
+    data: {stock: "10"}
+    clients:
+      - {name: A, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 200ms}, work: 1500ms}
+      - {name: B, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 200ms}, work: 300ms}
+    faults:
+      - {on: {kind: expire, key: lock}, do: pause, client: B, for: 700ms}
+    schedule:
+      - {step: 0, do: step, client: B}
+      - {step: 6, do: pause, client: A, for: 400ms}
+    expect: [safe]
+`
+
+// A recording replays on both sides: compared with itself it is the same,
+// every hand move and fault in its place (the fault of the world's step
+// included); compared with Lua, the left is the recording as the page
+// replays it, and the right takes B's hand move first too.
+func TestRecordingsReplay(t *testing.T) {
+	f, err := scenario.Parse("recorded.yaml", []byte(recorded))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &f.Scenarios[0]
+	same, err := Compare(sc, sc, sc.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !same.Same() {
+		d := same.Diverge
+		t.Fatalf("the recording against itself parts at row %d: %q vs %q", d+1, same.Left.Texts[d], same.Right.Texts[d])
+	}
+	pauses := 0
+	for _, tx := range same.Right.Texts {
+		if strings.Contains(tx, " fault ") && strings.Contains(tx, "pause --") {
+			pauses++
+		}
+	}
+	if pauses != 2 {
+		t.Errorf("want both pauses (the recorded one and the expiry's) on the right, got %d", pauses)
+	}
+	res := compareWith(t, f, sc, "lua-compare-delete")
+	if got := res.Right.Texts[1]; !strings.HasSuffix(got, "start B") {
+		t.Errorf("row 2 on the right is %q, want B's start, moved first by hand", got)
+	}
+}
