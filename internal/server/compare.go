@@ -11,6 +11,9 @@ import (
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
+// compareRows is the most rows a side may have to be sent to the page.
+const compareRows = 5000
+
 // compareRow is one row of a side as the page draws it: the row's text
 // (compare.RowText), its actor, and the step of the session's run at which
 // the row has happened (compare.Side.At).
@@ -84,6 +87,10 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	s.srv.bulkTurn(func() { res, err = compare.Compare(&left, right, s.ls.Seed()) })
 	if err != nil {
 		return nil, coded("compare", map[string]any{"detail": err.Error()}, "%s", err.Error())
+	}
+	if n := max(len(res.Left.Rows), len(res.Right.Rows)); n > compareRows {
+		return nil, coded("compare-big", map[string]any{"n": n, "max": compareRows},
+			"compare: the runs have %d rows, over the view's %d: compare them with visualizer compare", n, compareRows)
 	}
 	ans.With = with
 	if with == "" {
