@@ -14,20 +14,28 @@
 //
 //  1. The order of client moves of the left run (the first scenario, run
 //     as it is, with its recorded schedule if it has one): entry i names a
-//     client, and on the right that client makes its next move. The k-th
-//     entry naming A is A's k-th move on both sides, whatever that move is
-//     on each side.
+//     client (and its thread), and on the right that client makes its next
+//     move (that thread's, else the client's earliest). The k-th entry
+//     naming A is A's k-th move on both sides, whatever that move is on
+//     each side. A request reaching its node is a move of the client that
+//     sent it: a request in flight on the right lands at its client's next
+//     entry, so the order, not the clock, says when (a network that holds
+//     it that long); time never runs back, a move due earlier runs late.
+//     The world's own steps of the left (an expiry, a timed fault) are
+//     entries too, so that at one instant the right takes them in the
+//     left's order.
 //  2. Before each move, each side does its own world steps (key expiries,
 //     replication, resumes, timed faults) that are due no later than that
 //     move, in virtual time, as the engine would.
 //  3. A fault the left run took at a virtual moment (an at: fault) is taken
 //     on the right at the same virtual moment. A fault the left took during
-//     or right after a client move (an on: trigger, a fault recorded at a
-//     step) is taken on the right right after the same entry of the
-//     schedule; one taken in a world step (an on: trigger on an expiry, say)
-//     is taken on the right at that step's virtual moment. The right
-//     scenario's own faults, recorded schedule and narration are dropped:
-//     the left's are the schedule.
+//     a move (an on: trigger) is taken on the right during the same entry,
+//     after as many of the move's events (narration and verdicts not
+//     counted) as on the left, or when the move ends if it has fewer: a
+//     pause on A's "leave" mark stops A before its release on both sides.
+//     A fault recorded at a step (a user's action) is taken right after the
+//     same entry. The right scenario's own faults, recorded schedule and
+//     narration are dropped: the left's are the schedule.
 //  4. An entry whose client has no move to make on the right (its program
 //     is over, it crashed, it is paused) is void there: the right has run
 //     out of moves for that client, for now or for good. A fault anchored

@@ -1,11 +1,18 @@
 package server
 
 import (
+	"fmt"
+	"regexp"
+	"strconv"
+
 	"github.com/lockstep/lockstep/internal/compare"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
+
+// compareRows is the most rows a side may have to be sent to the page.
+const compareRows = 5000
 
 // compareRow is one row of a side as the page draws it: the row's text
 // (compare.RowText), its actor, and the step of the session's run at which
@@ -81,6 +88,10 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	if err != nil {
 		return nil, coded("compare", map[string]any{"detail": err.Error()}, "%s", err.Error())
 	}
+	if n := max(len(res.Left.Rows), len(res.Right.Rows)); n > compareRows {
+		return nil, coded("compare-big", map[string]any{"n": n, "max": compareRows},
+			"compare: the runs have %d rows, over the view's %d: compare them with visualizer compare", n, compareRows)
+	}
 	ans.With = with
 	if with == "" {
 		ans.With = ans.Partner
@@ -93,13 +104,35 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 func wireSide(sd compare.Side) *compareSide {
 	out := &compareSide{ID: sd.Scenario.ID, Title: sd.Scenario.Title, Void: sd.Void,
 		Verdicts: []*sim.Event{}, Rows: make([]compareRow, len(sd.Rows))}
+	row := map[string]int{}
+	for i, e := range sd.Rows {
+		row["#"+strconv.Itoa(e.Seq)] = i + 1
+	}
+	// A verdict's sentence cites events by sequence number; the view
+	// numbers rows, so it cites their rows.
+	cite := func(s, format string) string {
+		return seqRef.ReplaceAllStringFunc(s, func(ref string) string {
+			if n, ok := row[ref]; ok {
+				return fmt.Sprintf(format, n)
+			}
+			return ref
+		})
+	}
 	seen := map[string]bool{}
 	for i, e := range sd.Rows {
 		out.Rows[i] = compareRow{At: sd.At[i], T: int64(e.T), Kind: string(e.Kind), Client: e.Client, Node: e.Node, Text: sd.Texts[i]}
 		if e.Kind == sim.KindVerdict && !seen[e.Name] {
 			seen[e.Name] = true
-			out.Verdicts = append(out.Verdicts, e)
+			v := *e
+			v.Note, v.Refs = cite(v.Note, "row %d"), nil
+			if v.Say != nil {
+				v.Say = &sim.Text{En: cite(v.Say.En, "row %d"), Zh: cite(v.Say.Zh, "第 %d 行")}
+			}
+			out.Verdicts = append(out.Verdicts, &v)
 		}
 	}
 	return out
 }
+
+// seqRef is an event's sequence number as a sentence cites it: "#12".
+var seqRef = regexp.MustCompile(`#[0-9]+`)

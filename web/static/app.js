@@ -27,11 +27,13 @@ import { showError, relabelToast } from './toast.js';
 import { CodeView } from './code.js';
 import { Chapters } from './chapters.js';
 import { Challenge } from './challenge.js';
+import { Compare } from './compare.js';
 
 const $ = (id) => document.getElementById(id);
 
 const link = new Link(onMessage, onStatus);
 const explorer = new Explore(link, () => state.lang);
+const comparer = new Compare(link, () => state, (step) => link.send('seek', { step }));
 const tl = new Timeline({
   root: $('timeline'), canvas: $('tl-canvas'), scroll: $('tl-scroll'), spacer: $('tl-spacer'),
   list: $('tl-events'), lanes: $('lanes'),
@@ -66,6 +68,7 @@ function renderConn() {
 
 function onMessage(m) {
   if (explorer.onMessage(m)) return;
+  if (comparer.onMessage(m)) return;
   switch (m.type) {
     case 'welcome':
       state.catalog = m.catalog || [];
@@ -122,6 +125,7 @@ function render() {
   renderControls();
   apply(document, st.lang);
   explorer.relabel();
+  comparer.render();
   renderConn();
   $('follow').hidden = tl.follow;
   relabelToast();

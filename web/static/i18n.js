@@ -193,6 +193,27 @@ const S = {
   exploreAll: ['No violation in any of {n} schedules within the bound.', '在界限内的全部 {n} 个调度中都没有发现问题。'],
   exploreCancelled: ['Cancelled after {n} schedules.', '已取消，共搜索 {n} 个调度。'],
   exploreFailed: ['The search failed: {e}', '搜索失败：{e}'],
+  // ---- Side by side (compare.js) ----
+  cmpOpen: ['Side by side', '并排对比'],
+  cmpTitle: ['Side by side: the same schedule, two locks', '并排对比：同一个调度，两把锁'],
+  cmpWith: ['Compare with', '对比对象'],
+  cmpGo: ['Compare', '对比'],
+  cmpPair: ['{with} (the classic pair)', '{with}（经典对照）'],
+  cmpAlgorithms: ['Algorithms (same clients)', '算法（同样的客户端）'],
+  cmpLessons: ['Lessons', '课程'],
+  cmpLeft: ['This run', '当前运行'],
+  cmpRight: ['Compared', '对照'],
+  cmpRunning: ['Running both under the same schedule…', '正在用同一个调度运行两边……'],
+  cmpFailed: ['Could not compare: {e}', '无法对比：{e}'],
+  cmpPick: ['Pick a second algorithm or lesson with the same clients, then Compare.', '选择第二个算法或客户端相同的课程，然后点“对比”。'],
+  cmpSame: ['The two runs are the same: all {n} rows match.', '两次运行完全相同：{n} 行全部一致。'],
+  cmpDiverge: ['The two runs part at row {row} (marked ▶).', '两次运行从第 {row} 行开始分叉（标有 ▶）。'],
+  cmpSchedule: ['Same schedule: seed {seed}, {moves} client moves in the same order (with your {actions} recorded actions); {void} of them had no move to make on the right.',
+    '同一个调度：种子 {seed}，{moves} 次客户端行动按相同顺序进行（包括你录下的 {actions} 个操作）；其中 {void} 次在右边无事可做。'],
+  cmpNoRow: ['(this run has ended)', '（这次运行已结束）'],
+  cmpSeek: ['Go to this moment in both runs', '两边都跳到这一刻'],
+  // ---- end of side by side ----
+
 };
 
 // The names the lock code, the engine and the checker give their marks and

@@ -301,6 +301,10 @@ const ERRORS = {
   'shutting-down': ['the server is shutting down', '服务器正在关闭'],
   'sessions-cap': ['too many sessions (the cap is {max}): try again later', '会话太多（上限 {max} 个）：请稍后再试'],
   'busy': ['busy: too many requests in flight, try again', '太忙了：进行中的请求太多，请稍后再试'],
+  // ---- Side by side (compare.js) ----
+  'compare': ['{detail}', '无法对比：{detail}'],
+  'compare-big': ['the runs have {n} rows, over the view\'s {max}: compare them with visualizer compare', '两次运行有 {n} 行，超过了对比视图的 {max} 行上限：请用 visualizer compare 对比'],
+  'compare-real': ['compare: runs side by side on embedded Redis only, not on real servers', '并排对比只能在内置 Redis 上运行，不能在真实服务器上运行'],
 };
 
 /** serverError renders an error message from the server: its code and

@@ -1,0 +1,112 @@
+package compare
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// threeBuyers was not tuned to the comparison: three clients with the
+// GET-then-DEL lock (1s TTL, 900ms of work) and a 500ms pause of A at
+// 800ms, in the middle of its work.
+const threeBuyers = `scenarios:
+  - id: three-buyers-pause
+    title: {en: "Three buyers, A paused mid-work", zh: "三个买家，A 干活时停顿"}
+    seed: 7
+    horizon: 10s
+    data: {stock: "10"}
+    clients:
+      - {name: A, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms}
+      - {name: B, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms, start: 50ms}
+      - {name: C, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms, start: 100ms}
+    faults:
+      - {at: 800ms, do: pause, client: A, for: 500ms}
+    expect: [mutual-exclusion, lost-update]
+`
+
+// Worked out before running: A takes the lock at once and reads the stock;
+// the pause at 800ms holds A's wake-up (due at ~903ms) until 1.3s; A's
+// lease ends at ~1.001s, and B or C, retrying every 100ms, takes the lock
+// and reads the stock A has not written yet. A wakes inside with the other,
+// both write the same stock: mutual-exclusion and lost-update, on both
+// sides, for the pause is a lease problem no release can fix. A then
+// releases first (the other works until ~1.9s): on the left GET lock finds
+// another's value and deletes nothing; on the right the script refuses. So
+// the verdicts agree and the runs part at A's release: GET vs EVALSHA.
+func TestUserScenarioThreeClientsPause(t *testing.T) {
+	f, err := scenario.Parse("three.yaml", []byte(threeBuyers))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &f.Scenarios[0]
+	res := compareWith(t, f, sc, "lua-compare-delete")
+	want := []string{"lost-update", "mutual-exclusion"}
+	if !slices.Equal(sorted(res.Left.Verdicts), want) || !slices.Equal(sorted(res.Right.Verdicts), want) {
+		t.Errorf("verdicts: left %v, right %v, want %v on both", res.Left.Verdicts, res.Right.Verdicts, want)
+	}
+	if res.Same() {
+		t.Fatal("the two runs are the same, want them to part at A's release")
+	}
+	l, r := res.Left.Texts[res.Diverge], res.Right.Texts[res.Diverge]
+	if !strings.HasSuffix(l, "send A -> redis: GET lock") || !strings.Contains(r, "send A -> redis: EVALSHA compare_and_delete.lua") {
+		t.Errorf("row %d:\n left: %s\nright: %s\nwant A's GET lock against A's script", res.Diverge+1, l, r)
+	}
+	if len(res.Schedule.Moves) == 0 || len(sc.Faults) != 1 {
+		t.Fatalf("schedule of %d moves", len(res.Schedule.Moves))
+	}
+}
+
+// recorded is a run saved from the page: B made the first move by hand and
+// a pause of A was injected at step 6; a trigger fires in a step of the
+// world's own (a pause of B when A's lock expires).
+const recorded = `scenarios:
+  - id: recorded
+    title: {en: "A recording", zh: "一段录制"}
+    seed: 3
+    horizon: 20s
+    data: {stock: "10"}
+    clients:
+      - {name: A, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 200ms}, work: 1500ms}
+      - {name: B, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 200ms}, work: 300ms}
+    faults:
+      - {on: {kind: expire, key: lock}, do: pause, client: B, for: 700ms}
+    schedule:
+      - {step: 0, do: step, client: B}
+      - {step: 6, do: pause, client: A, for: 400ms}
+    expect: [safe]
+`
+
+// A recording replays on both sides: compared with itself it is the same,
+// every hand move and fault in its place (the fault of the world's step
+// included); compared with Lua, the left is the recording as the page
+// replays it, and the right takes B's hand move first too.
+func TestRecordingsReplay(t *testing.T) {
+	f, err := scenario.Parse("recorded.yaml", []byte(recorded))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &f.Scenarios[0]
+	same, err := Compare(sc, sc, sc.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !same.Same() {
+		d := same.Diverge
+		t.Fatalf("the recording against itself parts at row %d: %q vs %q", d+1, same.Left.Texts[d], same.Right.Texts[d])
+	}
+	pauses := 0
+	for _, tx := range same.Right.Texts {
+		if strings.Contains(tx, " fault ") && strings.Contains(tx, "pause --") {
+			pauses++
+		}
+	}
+	if pauses != 2 {
+		t.Errorf("want both pauses (the recorded one and the expiry's) on the right, got %d", pauses)
+	}
+	res := compareWith(t, f, sc, "lua-compare-delete")
+	if got := res.Right.Texts[1]; !strings.HasSuffix(got, "start B") {
+		t.Errorf("row 2 on the right is %q, want B's start, moved first by hand", got)
+	}
+}

@@ -1,0 +1,207 @@
+// Side by side: the loaded run and a second algorithm (or a lesson with
+// the same clients) under the same schedule of client moves and faults
+// (docs/compare.md). The server runs both to their end and answers with
+// both sides' rows; this view draws them as two aligned timelines, marks
+// the first row where they part, and keeps a cursor on each side at the
+// session's step: stepping and seeking the run moves both.
+
+import { t, fill, pick } from './i18n.js';
+import { clientColor } from './draw.js';
+
+/** keyOf names the run a comparison was made of: when the session's
+ * scenario, seed or recorded actions change, the comparison is redone. */
+function keyOf(snap) {
+  return snap ? JSON.stringify([snap.scenario, snap.seed, snap.actions || [], snap.custom]) : '';
+}
+
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'onclick') e.onclick = v;
+    else if (v != null) e.setAttribute(k, v);
+  }
+  for (const k of kids) if (k != null) e.append(k);
+  return e;
+}
+
+/** Compare drives the side-by-side view. */
+export class Compare {
+  /** link sends requests; get gives the page's state; seek moves the
+   * session's cursor to a step. */
+  constructor(link, get, seek) {
+    this.link = link;
+    this.get = get;
+    this.seek = seek;
+    this.$ = (id) => document.getElementById(id);
+    this.res = null; // the last answer
+    this.key = ''; // the run it was made of
+    this.asked = null; // the with of the request in flight, if any
+    this.choice = ''; // the picker's choice ('' : the canonical pair)
+    this.error = null;
+    this.$('compare-open').onclick = () => this.toggle();
+    this.$('compare-close').onclick = () => this.toggle(false);
+    this.$('compare-go').onclick = () => this.ask(this.$('compare-with').value);
+  }
+
+  get open() { return !this.$('compare').hidden; }
+
+  /** toggle shows or hides the view; shown, it compares the run at once. */
+  toggle(on = !this.open) {
+    this.$('compare').hidden = !on;
+    document.body.classList.toggle('comparing', on);
+    this.$('compare-open').setAttribute('aria-pressed', String(on));
+    if (on && (!this.res || this.key !== keyOf(this.get().snap))) this.ask(this.choice);
+    this.render();
+  }
+
+  /** ask compares the session's run with an algorithm or a lesson id
+   * ('' : the canonical pair's other side). */
+  ask(w) {
+    const snap = this.get().snap;
+    if (!snap) return;
+    this.choice = w;
+    this.asked = w;
+    this.error = null;
+    this.key = keyOf(snap);
+    this.link.send('compare', w ? { with: w } : {});
+    this.render();
+  }
+
+  /** onMessage takes the compare answer; false for any other message. An
+   * error while a comparison is asked for is shown here too. */
+  onMessage(m) {
+    if (m.type === 'error' && this.asked != null) {
+      this.asked = null;
+      this.error = m;
+      this.render();
+      return false; // the page toasts it as well
+    }
+    if (m.type !== 'compare') return false;
+    this.asked = null;
+    this.res = m.compare || null;
+    if (this.res && this.res.with) this.choice = this.res.with;
+    this.render();
+    return true;
+  }
+
+  /** render draws the view for the page's state (it is called on every
+   * render of the page). A run that changed under the comparison (another
+   * scenario, seed, or a move by hand) is compared again. */
+  render() {
+    if (!this.open) return;
+    const st = this.get(), lang = st.lang, snap = st.snap;
+    this.$('compare-title').textContent = t('cmpTitle', lang);
+    this.$('compare-go').textContent = t('cmpGo', lang);
+    this.$('compare-close').textContent = t('close', lang);
+    this.$('compare-with').setAttribute('aria-label', t('cmpWith', lang));
+    this.$('compare-with-label').textContent = t('cmpWith', lang);
+    if (snap && this.res && this.asked == null && this.key !== keyOf(snap)) {
+      // Another scenario starts from its own canonical pair; the same one
+      // (another seed, a move by hand) keeps the choice.
+      if (JSON.parse(this.key || '[]')[0] !== snap.scenario) this.choice = '';
+      this.ask(this.choice);
+      return;
+    }
+    this.renderPicker(st);
+    const status = this.$('compare-status');
+    const body = this.$('compare-body');
+    body.textContent = '';
+    this.$('compare-schedule').textContent = '';
+    if (this.asked != null) { status.textContent = t('cmpRunning', lang); return; }
+    if (this.error) { status.textContent = fill('cmpFailed', lang, { e: this.error.error || '' }); return; }
+    const r = this.res;
+    if (!r || !r.left) { status.textContent = t('cmpPick', lang); return; }
+    status.textContent = r.diverge < 0
+      ? fill('cmpSame', lang, { n: r.left.rows.length })
+      : fill('cmpDiverge', lang, { row: r.diverge + 1 });
+    status.dataset.diverge = String(r.diverge + 1);
+    this.$('compare-schedule').textContent = fill('cmpSchedule', lang, { moves: r.moves, seed: r.seed, actions: r.actions, void: r.right.void });
+    body.append(this.table(st, r));
+    const first = body.querySelector('[data-testid="compare-divergence"]');
+    const cur = body.querySelector('.cmp-cell.l.cursor');
+    if (this.follow !== keyOf(snap) + snap.step && (cur || first)) {
+      this.follow = keyOf(snap) + snap.step;
+      (cur || first).scrollIntoView({ block: 'nearest' });
+    }
+  }
+
+  renderPicker(st) {
+    const sel = this.$('compare-with');
+    const r = this.res, lang = st.lang;
+    const algos = (r && r.algorithms) || [];
+    const lessons = st.catalog || [];
+    const sig = JSON.stringify([algos, lessons.map((c) => c.id), lang, r && r.partner]);
+    if (sel.dataset.sig !== sig) {
+      sel.dataset.sig = sig;
+      sel.textContent = '';
+      if (r && r.partner) sel.append(el('option', { value: r.partner }, fill('cmpPair', lang, { with: r.partner })));
+      if (algos.length) {
+        const g = el('optgroup', { label: t('cmpAlgorithms', lang) });
+        for (const a of algos) g.append(el('option', { value: a }, a));
+        sel.append(g);
+      }
+      const g = el('optgroup', { label: t('cmpLessons', lang) });
+      for (const c of lessons) g.append(el('option', { value: c.id }, pick(c.title, lang) || c.id));
+      sel.append(g);
+    }
+    if (this.choice && [...sel.options].some((o) => o.value === this.choice)) sel.value = this.choice;
+  }
+
+  /** table is the two timelines: one row per row of either log, the
+   * left's and the right's events side by side, the rows each side has
+   * reached at the session's step lit, its latest marked as its cursor. */
+  table(st, r) {
+    const lang = st.lang, snap = st.snap;
+    const step = snap ? snap.step : 0, ended = snap && snap.ended;
+    const reached = (row) => row && (ended || row.at <= step);
+    const last = (rows) => { let i = -1; rows.forEach((x, j) => { if (reached(x)) i = j; }); return i; };
+    const curL = last(r.left.rows), curR = last(r.right.rows);
+    const tb = el('table', { class: 'cmp-table' });
+    const head = el('tr', {}, el('th', { class: 'n' }, '#'));
+    for (const [side, key] of [[r.left, 'left'], [r.right, 'right']]) {
+      const th = el('th', { class: 'cmp-side' });
+      th.append(el('div', { class: 'cmp-name' }, (key === 'left' ? t('cmpLeft', lang) : t('cmpRight', lang)) + ' — ' + (pick(side.title, lang) || side.id)));
+      th.append(this.verdicts(side, key, lang, ended));
+      head.append(th);
+    }
+    tb.append(el('thead', {}, head));
+    const body = el('tbody');
+    const n = Math.max(r.left.rows.length, r.right.rows.length);
+    for (let i = 0; i < n; i++) {
+      const a = r.left.rows[i], b = r.right.rows[i];
+      const same = a && b && a.text === b.text;
+      const tr = el('tr', { class: 'cmp-row' + (same ? ' same' : ' differs') + (i === r.diverge ? ' first' : ''), 'data-row': String(i + 1) });
+      if (i === r.diverge) tr.setAttribute('data-testid', 'compare-divergence');
+      tr.append(el('td', { class: 'n' }, String(i + 1)));
+      tr.append(this.cell(st, a, 'l', i === curL, reached(a)));
+      tr.append(this.cell(st, b, 'r', i === curR, reached(b)));
+      body.append(tr);
+    }
+    tb.append(body);
+    return tb;
+  }
+
+  cell(st, row, side, cursor, reached) {
+    const td = el('td', { class: 'cmp-cell ' + side + (cursor ? ' cursor' : '') + (row && !reached ? ' future' : '') });
+    if (cursor) td.setAttribute('data-testid', side === 'l' ? 'compare-cursor-left' : 'compare-cursor-right');
+    if (!row) { td.append(el('span', { class: 'muted' }, t('cmpNoRow', st.lang))); return td; }
+    if (row.client) td.style.borderLeftColor = clientColor(st.model, row.client);
+    td.classList.add('k-' + row.kind);
+    td.append(el('button', { class: 'cmp-text', title: t('cmpSeek', st.lang), onclick: () => this.seek(row.at) }, row.text));
+    return td;
+  }
+
+  verdicts(side, key, lang, ended) {
+    const box = el('div', { class: 'cmp-verdicts', 'data-testid': 'compare-verdict-' + key });
+    const vs = side.verdicts || [];
+    const safe = vs.every((v) => v.name === 'safe');
+    box.classList.add(safe ? 'safe' : 'bad');
+    if (!ended) box.classList.add('ahead');
+    for (const v of vs) {
+      box.append(el('div', { class: 'v', 'data-name': v.name },
+        el('b', { class: 'badge' }, (v.name === 'safe' ? '✓ ' : '✗ ') + v.name),
+        ' ', el('span', {}, pick(v.say, lang) || v.note || '')));
+    }
+    return box;
+  }
+}
