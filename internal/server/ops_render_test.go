@@ -1,0 +1,67 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// render writes a message as the scripts expect it.
+func render(m Message) []string {
+	switch m.Type {
+	case "welcome":
+		return []string{fmt.Sprintf("welcome: %d scenarios", len(m.Catalog))}
+	case "error":
+		return []string{fmt.Sprintf("error %s: %s", m.Code, m.Error)}
+	case "yaml":
+		return append([]string{"yaml " + m.Name + ":"}, strings.Split(strings.TrimRight(m.Text, "\n"), "\n")...)
+	case "checked":
+		out := []string{fmt.Sprintf("checked: %d problems", len(m.Errors))}
+		for _, e := range m.Errors {
+			out = append(out, fmt.Sprintf("line %d col %d: %s", e.Line, e.Col, e.Msg))
+		}
+		return out
+	case "state":
+		s := m.Snap
+		out := []string{fmt.Sprintf("state: keep %d events, then %d: step %d at %s, %d events", *m.From, len(m.Events), s.Step, time.Duration(s.T), s.Events)}
+		for _, e := range m.Events {
+			out = append(out, e.Text)
+			if cs := e.Sections; cs != nil {
+				out = append(out, fmt.Sprintf("    critical sections: enter %v, leave %v", cs.Enter, cs.Leave))
+			}
+		}
+		var tail []string
+		if s.Ended {
+			tail = append(tail, "ended")
+		}
+		if s.OffScript {
+			tail = append(tail, "off script")
+		}
+		if len(s.Verdicts) > 0 {
+			tail = append(tail, "verdicts "+strings.Join(s.Verdicts, " "))
+		}
+		for _, a := range s.Actions {
+			b, _ := json.Marshal(a.Fault)
+			tail = append(tail, fmt.Sprintf("action at %d %s", a.Step, b))
+		}
+		for _, n := range s.Nodes {
+			var keys []string
+			for _, k := range n.Keys {
+				keys = append(keys, fmt.Sprintf("%s=%q", k.Key, k.Value))
+			}
+			if len(keys) > 0 {
+				tail = append(tail, n.Name+": "+strings.Join(keys, " "))
+			}
+		}
+		if len(s.Pending) > 0 {
+			tail = append(tail, "pending "+strings.Join(s.Pending, " "))
+		}
+		for _, l := range tail {
+			out = append(out, "  "+l)
+		}
+		return out
+	}
+	b, _ := json.Marshal(m)
+	return []string{m.Type + " " + string(b)}
+}
