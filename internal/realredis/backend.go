@@ -52,6 +52,8 @@ type Backend struct {
 	adminAddrs []string             // local addresses of the backend's own connections
 	exp        *expiries            // the server's reports of the session's expired keys
 	ran        ran                  // when the last client command was sent and answered
+	warm       []net.Conn           // client connections opened ahead of the run (Warm)
+	wasWarm    bool                 // the last Dial handed out one of them: its handshake was before the run
 
 	pair *Pair // the run's own master and replica processes, if this is one of them
 }
@@ -122,9 +124,15 @@ func (b *Backend) Target() Target { return b.target }
 // database, whose every read and write must finish within Timeout. It
 // notes when each command goes out and its reply comes in (Ran).
 func (b *Backend) Dial() (net.Conn, error) {
-	c, err := b.dial()
-	if err != nil {
-		return nil, err
+	c, warm := b.takeWarm()
+	b.mu.Lock()
+	b.wasWarm = warm
+	b.mu.Unlock()
+	if !warm {
+		var err error
+		if c, err = b.dial(); err != nil {
+			return nil, err
+		}
 	}
 	return timedConn{Conn: c, r: &b.ran}, nil
 }
@@ -162,9 +170,16 @@ func (b *Backend) dial() (net.Conn, error) {
 	return conn, nil
 }
 
-// Handshake gives what Dial sends before go-redis' own handshake, as the
-// server's MONITOR shows it (the password redacted).
+// Handshake gives what Dial sent before go-redis' own handshake, as the
+// server's MONITOR shows it (the password redacted); nothing for a
+// connection opened ahead of the run (Warm), whose handshake came before.
 func (b *Backend) Handshake() []string {
+	b.mu.Lock()
+	warm := b.wasWarm
+	b.mu.Unlock()
+	if warm {
+		return nil
+	}
 	var out []string
 	switch {
 	case b.target.Password != "" && b.target.Username != "":
@@ -442,6 +457,7 @@ func (b *Backend) JumpClock(time.Duration) error { return sim.ErrUnavailable }
 // alone.
 func (b *Backend) Close() error {
 	b.exp.close()
+	b.closeWarm()
 	if b.pair != nil {
 		b.pair.Close()
 		return b.admin.Close()

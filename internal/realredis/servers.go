@@ -185,6 +185,12 @@ func (s *Servers) Place(sc *scenario.Scenario, nodes []string) ([]sim.Backend, s
 		next++
 		out = append(out, b)
 	}
+	for _, b := range out {
+		// one connection per client, made before the clock starts
+		if err := b.(*Backend).Warm(len(sc.Clients)); err != nil {
+			return fail(err)
+		}
+	}
 	return out, NewClock(), nil
 }
 
