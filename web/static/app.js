@@ -10,7 +10,10 @@
 //   editor.js    the YAML editor and its problems
 //   share.js     share links and exports
 //   toast.js     brief messages and the server's errors
-//   timeline.js  the timeline (draw.js paints it), panels.js the side panels
+//   timeline.js  the timeline: layout.js places rows and lanes, draw.js
+//                paints them, format.js writes events as text
+//   panels.js    the side panels
+//   i18n.js      the page's strings; messages.js the server's, in 中文
 
 import { Link } from './socket.js';
 import { Timeline } from './timeline.js';

@@ -211,9 +211,13 @@ function drawRow(p, m, L, e, r, y, o, newTime) {
       {
         // The whole command if it fits, else its name alone (the detail
         // panel has the arguments), rather than a name cut in half.
+        // Past the canvas's right edge (the last lanes of a phone), it
+        // goes to the left of the client's lane instead.
         const full = thread + fmtCmd(e.cmd, e.script), max = capMax * 0.95;
         const s = p.measure(full, f, false) <= max ? full : thread + (e.cmd || [''])[0] + ' …';
-        p.text(x + f * 0.7, y + f * 0.35, s, { size: f, color: INK, bg: 'rgba(255,255,255,0.85)', max: Math.max(max, p.measure(s, f, false) + 1), role: 'command', seq: e.seq });
+        const w = p.measure(s, f, false);
+        const left = x + f * 0.7 + w > L.width - 4 && x - f * 0.7 - w >= L.gutter;
+        p.text(left ? x - f * 0.7 : x + f * 0.7, y + f * 0.35, s, { size: f, color: INK, bg: 'rgba(255,255,255,0.85)', align: left ? 'right' : 'left', max: Math.max(max, w + 1), role: 'command', seq: e.seq });
       }
       break;
     case 'exec': {

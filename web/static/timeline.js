@@ -238,6 +238,9 @@ export class Timeline {
         el.textContent = (L.narrow ? '' : '■ ') + l.name;
       }
       el.style.left = l.x + 'px';
+      // On a phone a node's name starts at its lane's left edge, clear of
+      // the client headers to its left.
+      if (L.narrow && l.kind === 'node') { el.style.left = l.left + 2 + 'px'; el.style.transform = 'none'; }
       this.lanes.appendChild(el);
     }
   }
