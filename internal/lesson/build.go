@@ -28,12 +28,13 @@ type Run struct {
 	Checker  *check.Checker
 	done     bool
 
-	story      *narrate.Narrator // the run's story, told from its events
-	offScript  bool              // a user action changed the run: scripted lines stop
-	byUser     bool              // a user's action is running: its first event leaves the script
-	unsaid     []Unsaid          // scripted lines not said because their claim was false
-	reach      *reach            // when the challenge's goal was reached (challenge.go)
-	userFaults int               // faults a user injected so far
+	story     *narrate.Narrator // the run's story, told from its events
+	offScript bool              // a user action changed the run: scripted lines stop
+	byUser    bool              // a user's action is running: its first event leaves the script
+	unsaid    []Unsaid          // scripted lines not said because their claim was false
+
+	reach      *reach // when the challenge's goal was reached (challenge.go)
+	userFaults int    // faults a user injected so far
 }
 
 // Build makes the world for a scenario and seed, ready to step.
