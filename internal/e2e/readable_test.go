@@ -86,7 +86,7 @@ const inView = `(() => {
 const english = `(() => {
 	const re = /\b[A-Za-z]?[a-z]{2,}[ '’]+[a-z]{3,}\b/;
 	const out = [];
-	const skip = 'code, pre, .val, #title, #lesson-text, #narration, #narration-history, #verdict .v p, #scenario, #editor, #editor-gutter, #editor-errors, .real-banner, noscript, .detail dd .reply';
+	const skip = 'code, pre, .val, #title, #lesson-text, #narration, #narration-history, #verdict .v p, #scenario, #editor, #editor-gutter, #editor-errors, .real-banner, noscript, .detail dd .reply, .authored';
 	const walk = (el) => {
 		if (el.matches && el.matches(skip)) return;
 		if (el.hidden || (el.closest && el.closest('[hidden]'))) return;

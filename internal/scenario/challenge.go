@@ -35,6 +35,26 @@ type Goal struct {
 	Of      string `yaml:"of,omitempty" json:"of,omitempty"` // the client of its first proving event
 }
 
+// The schema's required fields and descriptions of a challenge.
+func init() {
+	schemaRequired["Challenge"] = []string{"en", "goal", "moves", "debrief"}
+	schemaRequired["Goal"] = []string{"verdict"}
+	for k, v := range map[string]string{
+		"Scenario.challenge":    "A goal the learner reaches by scheduling the run by hand, within a number of moves.",
+		"Challenge.goal":        "The checker verdict to reach, optionally who causes it (by) and whom it hits (of).",
+		"Challenge.moves":       "The most moves: each step, by hand or the engine's, and each fault is one.",
+		"Challenge.faults":      "The most faults among the moves. Unset: no limit but moves.",
+		"Challenge.keep_faults": "The scenario's own faults that stay in the challenge run, by position in faults: from 0. Default: none, the learner places them.",
+		"Challenge.hints":       "Hints, shown one at a time on request.",
+		"Challenge.debrief":     "What the learner should take away, shown once the goal is reached or the moves are used up.",
+		"Goal.verdict":          "A verdict the checker gives.",
+		"Goal.by":               "The client of the verdict's last proving event (the remover, the second entrant, the writer).",
+		"Goal.of":               "The client of the verdict's first proving event (the victim's acquire, the first entrant).",
+	} {
+		schemaDocs[k] = v
+	}
+}
+
 // MaxChallengeMoves and MaxHints bound a challenge.
 const (
 	MaxChallengeMoves = 10000

@@ -14,23 +14,23 @@ const ProtocolVersion = 1
 // Request is one message from the browser. Op names what to do; the other
 // fields are the op's arguments. ID is echoed in the answer as Re.
 type Request struct {
-	ID        int             `json:"id,omitempty"`
-	Op        string          `json:"op"`
-	Session   string          `json:"session,omitempty"`   // hello: the session to resume
-	Scenario  string          `json:"scenario,omitempty"`  // load: a built-in scenario id
-	YAML      string          `json:"yaml,omitempty"`      // load, check: a scenario file's text
-	Seed      *int64          `json:"seed,omitempty"`      // load, reset, seed
-	Actions   []wireAction    `json:"actions,omitempty"`   // load: recorded actions to replay
-	Step      *int            `json:"step,omitempty"`      // load, seek: the cursor to go to
-	N         int             `json:"n,omitempty"`         // step: how many steps (default 1)
-	Client    string          `json:"client,omitempty"`    // step-client
-	Fault     *scenario.Fault `json:"fault,omitempty"`     // inject
-	Speed     float64         `json:"speed,omitempty"`     // play: steps per second
-	Strategy  string          `json:"strategy,omitempty"`  // explore: random, pct or exhaustive
-	Budget    string          `json:"budget,omitempty"`    // explore: a fault budget such as "pause:5s,crash"
-	With      string          `json:"with,omitempty"`      // compare: an algorithm or a scenario id (compare.go)
-	Challenge bool            `json:"challenge,omitempty"` // load: run the scenario's challenge (teach.go)
-	Beats     *bool           `json:"beats,omitempty"`     // play: stop at each beat of the lesson's story
+	ID       int             `json:"id,omitempty"`
+	Op       string          `json:"op"`
+	Session  string          `json:"session,omitempty"`  // hello: the session to resume
+	Scenario string          `json:"scenario,omitempty"` // load: a built-in scenario id
+	YAML     string          `json:"yaml,omitempty"`     // load, check: a scenario file's text
+	Seed     *int64          `json:"seed,omitempty"`     // load, reset, seed
+	Actions  []wireAction    `json:"actions,omitempty"`  // load: recorded actions to replay
+	Step     *int            `json:"step,omitempty"`     // load, seek: the cursor to go to
+	N        int             `json:"n,omitempty"`        // step: how many steps (default 1)
+	Client   string          `json:"client,omitempty"`   // step-client
+	Fault    *scenario.Fault `json:"fault,omitempty"`    // inject
+	Speed    float64         `json:"speed,omitempty"`    // play: steps per second
+	Strategy string          `json:"strategy,omitempty"` // explore: random, pct or exhaustive
+	Budget   string          `json:"budget,omitempty"`   // explore: a fault budget such as "pause:5s,crash"
+	With     string          `json:"with,omitempty"`     // compare: an algorithm or a scenario id (compare.go)
+
+	teachRequest // load: challenge; play: beats (teach.go)
 }
 
 // wireAction is a recorded action as the share link carries it.

@@ -26,17 +26,18 @@ type session struct {
 	open     atomic.Int32 // connections attached
 	cost     atomic.Int64 // the world's estimated memory in bytes (see account)
 
-	ls         *lesson.Session
-	custom     bool
-	file       []catalogEntry // custom: the loaded file's scenarios
-	conn       *conn
-	sent       int // events the attached browser holds
-	valid      int // of those, how many are still the log's prefix
-	playing    bool
-	speed      float64
-	ticker     *time.Ticker
-	search     *search // the running search (explore.go), if any
-	teachState         // code view, chapters, challenges (teach.go)
+	ls      *lesson.Session
+	custom  bool
+	file    []catalogEntry // custom: the loaded file's scenarios
+	conn    *conn
+	sent    int // events the attached browser holds
+	valid   int // of those, how many are still the log's prefix
+	playing bool
+	speed   float64
+	ticker  *time.Ticker
+	search  *search // the running search (explore.go), if any
+
+	teachState // code view, chapters, challenges (teach.go)
 }
 
 func newSession(srv *Server, id string) *session {

@@ -8,6 +8,12 @@ import (
 // The teaching tools' part of a session: the code view's files, the
 // lesson's chapters with paced play, and challenges.
 
+// teachRequest are the arguments of the requests that reach them.
+type teachRequest struct {
+	Challenge bool  `json:"challenge,omitempty"` // load: run the scenario's challenge
+	Beats     *bool `json:"beats,omitempty"`     // play: stop at each beat of the lesson's story
+}
+
 // teachState is what a session keeps for them.
 type teachState struct {
 	challenge bool         // the run is its scenario's challenge (load with challenge: true)

@@ -31,7 +31,7 @@ export class Challenge {
     const r = this.root;
     r.textContent = '';
     r.append(el('h3', {}, tt('challenge', L)));
-    r.append(el('p', { class: 'ch-goal', 'data-testid': 'challenge-goal' }, el('b', {}, tt('chGoal', L) + ': '), pick(ch, L)));
+    r.append(el('p', { class: 'ch-goal', 'data-testid': 'challenge-goal' }, el('b', {}, tt('chGoal', L) + ': '), el('span', { class: 'authored' }, pick(ch, L))));
     if (!ch.active) {
       r.append(el('button', { class: 'primary', 'data-testid': 'challenge-take', onclick: () => this.take() }, tt('chTake', L)));
       return;
@@ -49,12 +49,12 @@ export class Challenge {
     const hints = ch.hints || [];
     if (hints.length) {
       const ol = el('ol', { class: 'ch-hints' });
-      hints.slice(0, this.hints).forEach((h, i) => ol.append(el('li', { 'data-testid': 'challenge-hint' }, el('b', {}, tt('chHintN', L, { n: i + 1 }) + ' '), pick(h, L))));
+      hints.slice(0, this.hints).forEach((h, i) => ol.append(el('li', { 'data-testid': 'challenge-hint' }, el('b', {}, tt('chHintN', L, { n: i + 1 }) + ' '), el('span', { class: 'authored' }, pick(h, L)))));
       r.append(ol);
       if (this.hints < hints.length) r.append(el('button', { 'data-testid': 'challenge-hint-more', onclick: () => { this.hints++; this.key = ''; this.render(st); } }, tt('chHint', L)));
     }
     if (p.won || p.over) {
-      const d = el('div', { class: 'ch-debrief', 'data-testid': 'challenge-debrief' }, el('h4', {}, tt('chDebrief', L)), el('p', {}, pick(ch.debrief, L)));
+      const d = el('div', { class: 'ch-debrief', 'data-testid': 'challenge-debrief' }, el('h4', {}, tt('chDebrief', L)), el('p', { class: 'authored' }, pick(ch.debrief, L)));
       if (p.why) d.append(el('p', { class: 'ch-why' }, pick(p.why, L)));
       if (p.refs && p.refs.length) {
         const refs = el('p', { class: 'ch-refs' }, tt('chProof', L) + ' ');

@@ -35,7 +35,7 @@ export class Chapters {
     this.list.textContent = '';
     chs.forEach((c, i) => {
       const b = el('button', { class: 'chapter link', 'data-step': String(c.step), onclick: () => this.seek(c.step) },
-        el('span', { class: 'chapter-n' }, String(i + 1) + '.'), ' ', pick(c.text, st.lang), ' ',
+        el('span', { class: 'chapter-n' }, String(i + 1) + '.'), ' ', el('span', { class: 'authored' }, pick(c.text, st.lang)), ' ',
         el('span', { class: 'chapter-step' }, tt('chapterAt', st.lang, { step: c.step })));
       const li = el('li', { class: i === at ? 'current' : i < at ? 'past' : '' }, b);
       if (i === at) li.setAttribute('aria-current', 'step');
