@@ -38,11 +38,17 @@ type Redis interface {
 
 var _ Redis = (*redis.Client)(nil)
 
-// Threads starts the threads a lock runs beside its caller's (the
-// watchdog of row 13) as threads of the caller's process, which its
-// scheduler runs: a lock never starts a goroutine of its own.
+// Threads runs a lock's code on other threads of its caller's process,
+// which the caller's scheduler runs: a lock never starts a goroutine of
+// its own.
 type Threads interface {
+	// Go starts fn on a thread of its own and returns at once (the
+	// watchdog of row 13).
 	Go(name string, fn func(ctx context.Context) error)
+	// Each runs fn(ctx, i) for every i < n at once and returns when every
+	// one has returned (Redlock asks all its masters together), or with
+	// ctx's error.
+	Each(ctx context.Context, n int, fn func(ctx context.Context, i int)) error
 }
 
 // Observer is what a lock shows of itself beyond its commands: the steps
@@ -91,7 +97,7 @@ type Config struct {
 	Local LocalMutex // the process's in-process mutex (row 2)
 
 	Clock   Clock
-	Threads Threads // where the watchdog runs (row 13); nil: no watchdog
+	Threads Threads // the watchdog's thread, Redlock's at once; nil: no watchdog, one master after another
 	Jitter  Jitter  // nil: no jitter
 	Owner   string  // the owner identity the lock stores (a token, uuid:thread, ...)
 	// Options are the algorithm's typed options, from its Info.Decode
@@ -127,6 +133,21 @@ func (c *Config) fence(token int64) {
 	if c.Observer != nil {
 		c.Observer.Fence(token)
 	}
+}
+
+// each runs fn(ctx, i) for every i < n: at once on the Config's Threads,
+// else one after another; it stops early only when ctx is done.
+func (c *Config) each(ctx context.Context, n int, fn func(ctx context.Context, i int)) error {
+	if c.Threads != nil {
+		return c.Threads.Each(ctx, n, fn)
+	}
+	for i := range n {
+		fn(ctx, i)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // retry calls try until it reports the lock taken, sleeping the retry

@@ -48,10 +48,18 @@ func (f *fixture) Mark(name, _ string) { f.marks = append(f.marks, name) }
 func (f *fixture) Own(string)          {}
 func (f *fixture) Fence(token int64)   { f.fenced = append(f.fenced, token) }
 
-// threadsFunc starts a lock's thread by calling itself.
+// threadsFunc starts a lock's thread by calling itself; Each runs its
+// functions one after another.
 type threadsFunc func(name string, fn func(ctx context.Context) error)
 
 func (s threadsFunc) Go(name string, fn func(ctx context.Context) error) { s(name, fn) }
+
+func (s threadsFunc) Each(ctx context.Context, n int, fn func(ctx context.Context, i int)) error {
+	for i := range n {
+		fn(ctx, i)
+	}
+	return ctx.Err()
+}
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()

@@ -58,8 +58,10 @@ func (o *RedlockOptions) fields() []field {
 
 // Redlock is row 15 (seeds 000 ⑦, 004 RedLock; redis.io/topics/distlock):
 // N independent masters, no replication. To acquire, the client notes the
-// time on its own clock, sends SET key value NX PX ttl to every master in
-// turn, and counts the votes. It holds the lock only if a majority
+// time on its own clock, sends SET key value NX PX ttl to every master at
+// once (go-redsync asks them concurrently; here on the Config's Threads,
+// or in turn without them), and counts the votes when every master has
+// answered or timed out: the elapsed time is the slowest round trip. It holds the lock only if a majority
 // (N/2+1, or Quorum) said yes and time is left:
 //
 //	validity = TTL - elapsed - drift, drift = TTL*DriftFactor + 2ms
@@ -67,7 +69,7 @@ func (o *RedlockOptions) fields() []field {
 // (go-redsync: until := now.Add(expiry - now.Sub(start) - drift)). When
 // either fails it releases on every master, even those that said no, waits
 // retry plus a random jitter and tries again. Release is the Lua
-// compare-and-delete on every master.
+// compare-and-delete on every master, again all at once.
 //
 // The lesson: it survives one dead master; but a master that restarts
 // without its data, or whose clock jumps ahead, forgets a vote, and a
@@ -104,14 +106,17 @@ func (l *Redlock) Lock(ctx context.Context) error {
 	begin := c.Clock.Now()
 	for try := 1; ; try++ {
 		start := c.Clock.Now()
+		said := make([]bool, len(nodes)) // each master's vote, asked of all at once
+		if err := c.each(ctx, len(nodes), func(ctx context.Context, i int) {
+			ok, err := nodes[i].SetNX(ctx, key, c.Owner, ttl).Result()
+			said[i] = err == nil && ok
+		}); err != nil {
+			return err
+		}
 		var yes []Redis // the masters that voted for us
-		for _, r := range nodes {
-			ok, err := r.SetNX(ctx, key, c.Owner, ttl).Result()
-			if err == nil && ok {
+		for i, r := range nodes {
+			if said[i] {
 				yes = append(yes, r)
-			}
-			if ctx.Err() != nil {
-				return ctx.Err()
 			}
 		}
 		votes, elapsed := len(yes), c.Clock.Now().Sub(start)
@@ -146,12 +151,17 @@ func (l *Redlock) Lock(ctx context.Context) error {
 	}
 }
 
-// release runs compare-and-delete on the given masters and counts the
-// keys it deleted.
+// release runs compare-and-delete on the given masters, all at once, and
+// counts the keys it deleted.
 func (l *Redlock) release(ctx context.Context, nodes []Redis) int {
+	deleted := make([]bool, len(nodes))
+	_ = l.c.each(ctx, len(nodes), func(ctx context.Context, i int) {
+		ok, err := deleteIfOwner(ctx, nodes[i], l.o.Key, l.c.Owner)
+		deleted[i] = err == nil && ok
+	})
 	n := 0
-	for _, r := range nodes {
-		if deleted, err := deleteIfOwner(ctx, r, l.o.Key, l.c.Owner); err == nil && deleted {
+	for _, d := range deleted {
+		if d {
 			n++
 		}
 	}

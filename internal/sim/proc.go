@@ -122,3 +122,43 @@ func (p *Proc) Go(name string, fn func(ctx context.Context) error) {
 	th.live()
 	p.w.spawn(p, name, p.w.now, fn)
 }
+
+// Each runs fn(ctx, i) for every i < n at once, each on a helper thread
+// of the calling thread, and returns when every one has returned, or the
+// error that stopped the caller (ctx's). It is how a client asks several
+// servers together, as a goroutine per server would (Redlock's votes):
+// the helpers run now, in order of i, each up to its first command, so
+// that their commands are in flight side by side and the wait is the
+// slowest round trip, not the sum. A helper's events carry the calling
+// thread's name; it logs no start or done of its own. A crash or a pause
+// of the process takes the helpers with it.
+func (p *Proc) Each(ctx context.Context, n int, fn func(ctx context.Context, i int)) error {
+	w := p.w
+	th := w.current(p)
+	th.live()
+	left, waiting := n, false
+	for i := range n {
+		h := w.newThread(p, th.name, func(context.Context) error {
+			fn(ctx, i)
+			return nil
+		})
+		h.helper = true
+		h.returned = func() {
+			if left--; left == 0 && waiting {
+				w.schedule(&item{t: w.now, kind: itemWake, th: th})
+			}
+		}
+		// the helper runs on the caller's turn until it parks (its first
+		// command is on its way) or returns; then the caller goes on
+		w.running = h
+		h.next()
+		w.running = th
+	}
+	for left > 0 {
+		waiting = true
+		th.park()
+		waiting = false
+	}
+	th.live()
+	return ctx.Err()
+}

@@ -205,7 +205,9 @@ func (w *World) process(it *item) {
 	switch it.kind {
 	case itemStart:
 		th := it.th
-		w.emit(Event{Kind: KindStart, Client: th.proc.name, Thread: th.name})
+		if !th.helper {
+			w.emit(Event{Kind: KindStart, Client: th.proc.name, Thread: th.name})
+		}
 		w.run(th)
 	case itemWake:
 		w.run(it.th)

@@ -23,6 +23,12 @@ type thread struct {
 	started bool
 	done    bool
 	ctx     context.Context
+
+	// helper: the thread speaks for another thread of its process (Each):
+	// its events carry that thread's name, it logs no start or done of
+	// its own, and when it returns it calls back.
+	helper   bool
+	returned func()
 }
 
 // live returns only while the thread's process may act: a crashed process
@@ -47,13 +53,19 @@ func (th *thread) park() {
 
 // spawn creates a thread and schedules its start.
 func (w *World) spawn(p *Proc, name string, at time.Duration, fn func(ctx context.Context) error) *thread {
+	th := w.newThread(p, name, fn)
+	w.schedule(&item{t: at, kind: itemStart, th: th})
+	return th
+}
+
+// newThread creates a thread of p that has not run yet.
+func (w *World) newThread(p *Proc, name string, fn func(ctx context.Context) error) *thread {
 	th := &thread{proc: p, name: name, ctx: context.Background()}
 	th.next, th.stop = iter.Pull(func(yield func(struct{}) bool) {
 		th.yield = yield
 		th.main(fn)
 	})
 	p.threads = append(p.threads, th)
-	w.schedule(&item{t: at, kind: itemStart, th: th})
 	return th
 }
 
@@ -86,6 +98,10 @@ func (th *thread) main(fn func(ctx context.Context) error) {
 		err = fn(th.ctx)
 	}()
 	if errors.Is(err, ErrCrashed) {
+		return
+	}
+	if th.helper && err == nil {
+		th.returned()
 		return
 	}
 	note := ""

@@ -120,7 +120,8 @@ func TestParseLogRoundTrip(t *testing.T) {
 // event a line) back into events, with what the reference needs: kinds,
 // actors, nodes, commands, replies, key states, names, locks and notes.
 // The text has no request numbers: an exec, reply, lost or timeout belongs
-// to the latest send of the same client thread.
+// to the latest send of the same client thread to the same node (a thread
+// may have requests to several nodes in flight at once: Redlock's votes).
 func parseLog(text string) ([]sim.Event, error) {
 	nodes := map[string]bool{}
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
@@ -137,7 +138,7 @@ func parseLog(text string) ([]sim.Event, error) {
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %v: %s", n+1, err, line)
 		}
-		who := e.Client + "/" + e.Thread
+		who := e.Client + "/" + e.Thread + "@" + e.Node
 		switch e.Kind {
 		case sim.KindSend:
 			lastSend[who] = e.Seq

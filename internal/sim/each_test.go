@@ -1,0 +1,103 @@
+package sim_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/embedded"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// A client that asks three servers at once (Each) waits one round trip,
+// not three: its three SETs leave together, in the order asked, are in
+// flight side by side, and it goes on when the last reply is in. The
+// helpers speak for the asking thread.
+func TestEachAsksEveryServerAtOnce(t *testing.T) {
+	w := sim.New(sim.Config{Seed: 7, Latency: time.Millisecond})
+	t.Cleanup(w.Close)
+	nodes := []string{"r1", "r2", "r3"}
+	for _, n := range nodes {
+		w.AddNodeOn(n, embedded.New(7))
+	}
+	var took time.Duration
+	var said []string
+	w.AddClient("A", func(ctx context.Context, p *sim.Proc) error {
+		start := p.Now()
+		said = make([]string, len(nodes))
+		err := p.Each(ctx, len(nodes), func(ctx context.Context, i int) {
+			said[i], _ = p.Redis(nodes[i]).Set(ctx, "lock", "A", 0).Result()
+		})
+		took = p.Now().Sub(start)
+		p.Mark("asked", fmt.Sprint(said))
+		return err
+	}, sim.ClientOptions{})
+	w.Run()
+
+	if took != 2*time.Millisecond {
+		t.Errorf("three requests at once with a 1ms one-way latency: want the caller back after 2ms, got %s", took)
+	}
+	if strings.Join(said, ",") != "OK,OK,OK" {
+		t.Errorf("want every helper's reply in its slot, got %q", said)
+	}
+	sends, starts, dones := 0, 0, 0
+	var to []string
+	for _, e := range w.Log() {
+		switch e.Kind {
+		case sim.KindSend:
+			sends++
+			to = append(to, e.Node)
+			if e.T != 0 || e.Thread != "main" {
+				t.Errorf("want every SET sent at 0 by thread main, got %s", e)
+			}
+		case sim.KindStart:
+			starts++
+		case sim.KindDone:
+			dones++
+		}
+	}
+	if sends != 3 || starts != 1 || dones != 1 {
+		t.Errorf("want 3 sends and the main thread's one start and one done, got %d, %d, %d\n%s", sends, starts, dones, logOf(w))
+	}
+	if strings.Join(to, ",") != "r1,r2,r3" {
+		t.Errorf("want the SETs sent in the order asked, r1,r2,r3, got %s", strings.Join(to, ","))
+	}
+	if w.Threads() != 0 {
+		t.Errorf("want every thread ended, %d are not", w.Threads())
+	}
+}
+
+// A crash while the helpers' requests are in flight ends the helpers and
+// the thread that waits for them: nothing of the old incarnation runs on.
+func TestEachEndsWithACrash(t *testing.T) {
+	w := sim.New(sim.Config{Seed: 7, Latency: time.Millisecond})
+	t.Cleanup(w.Close)
+	w.AddNodeOn("r1", embedded.New(7))
+	w.AddNodeOn("r2", embedded.New(7))
+	back := false
+	w.AddClient("A", func(ctx context.Context, p *sim.Proc) error {
+		err := p.Each(ctx, 2, func(ctx context.Context, i int) {
+			p.Redis([]string{"r1", "r2"}[i]).Set(ctx, "k", "v", 0)
+		})
+		back = true
+		return err
+	}, sim.ClientOptions{})
+	w.At(time.Millisecond+time.Microsecond, sim.Fault{Kind: sim.FaultCrash, Client: "A"})
+	w.Run()
+	if back {
+		t.Errorf("the crashed thread came back from Each\n%s", logOf(w))
+	}
+	if w.Threads() != 0 {
+		t.Errorf("want every thread of the crashed process ended, %d are not", w.Threads())
+	}
+}
+
+func logOf(w *sim.World) string {
+	var b strings.Builder
+	for _, e := range w.Log() {
+		b.WriteString(e.String() + "\n")
+	}
+	return b.String()
+}
