@@ -108,7 +108,7 @@ func TestCompareUserFile(t *testing.T) {
 }
 
 // Bad arguments are errors that say what is wrong; nothing is printed on
-// stdout, so the process exits 1 with the reason.
+// stdout, and the process exits non-zero with the reason on stderr.
 func TestCompareErrors(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -120,12 +120,12 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{"compare", "no-lock-oversell"}, "no canonical pair for no-lock-oversell"},
 		{[]string{"compare"}, "compare takes one scenario id"},
 	} {
-		out, err := combined(t, c.args...)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("visualizer %s: got %v, want an error with %q", strings.Join(c.args, " "), err, c.want)
+		r := visualizer(t, c.args...)
+		if r.err == nil || !strings.Contains(r.err.Error(), c.want) {
+			t.Errorf("visualizer %s: got %v, want an error with %q", strings.Join(c.args, " "), r.err, c.want)
 		}
-		if out != "" {
-			t.Errorf("visualizer %s printed %q", strings.Join(c.args, " "), out)
+		if r.stdout != "" || r.code == 0 {
+			t.Errorf("visualizer %s: exit status %d, printed %q on stdout", strings.Join(c.args, " "), r.code, r.stdout)
 		}
 	}
 }

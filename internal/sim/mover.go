@@ -70,12 +70,14 @@ func (w *World) nextWorldItem() *item {
 }
 
 // MoverThread is the thread of the Mover whose move the last step made
-// ("main" for a client's own code, "req2" for its second request...).
+// ("main" for a client's own code, "req2" for its second request,
+// "main#3" for the third of the helpers main asks its servers with at
+// once...).
 func (w *World) MoverThread() string {
 	if w.mover == nil {
 		return ""
 	}
-	return w.mover.name
+	return w.mover.moveID()
 }
 
 // ThreadMove is when a client thread's next move is due. ok is false when
@@ -104,7 +106,7 @@ func (w *World) StepThread(client, thread string) (bool, error) {
 func (w *World) threadItem(client, thread string) *item {
 	var found *item
 	for _, it := range w.q.items {
-		if it.th != nil && it.th.proc.name == client && it.th.name == thread && (found == nil || it.t < found.t || it.t == found.t && it.order < found.order) {
+		if it.th != nil && it.th.proc.name == client && it.th.moveID() == thread && (found == nil || it.t < found.t || it.t == found.t && it.order < found.order) {
 			found = it
 		}
 	}

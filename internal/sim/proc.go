@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -143,6 +144,7 @@ func (p *Proc) Each(ctx context.Context, n int, fn func(ctx context.Context, i i
 			return nil
 		})
 		h.helper = true
+		h.id = th.moveID() + "#" + strconv.Itoa(i+1)
 		h.returned = func() {
 			if left--; left == 0 && waiting {
 				w.schedule(&item{t: w.now, kind: itemWake, th: th})

@@ -29,6 +29,17 @@ type thread struct {
 	// its own, and when it returns it calls back.
 	helper   bool
 	returned func()
+	id       string // a helper's own name among its siblings ("main#2"), for a schedule's moves (mover.go)
+}
+
+// moveID names the thread in a schedule of moves: its name, or for a
+// helper its own id, since helpers share the name of the thread they
+// speak for.
+func (th *thread) moveID() string {
+	if th.id != "" {
+		return th.id
+	}
+	return th.name
 }
 
 // live returns only while the thread's process may act: a crashed process
