@@ -34,8 +34,8 @@ go vet ./...
 # rest, on their own, rather than beside the browser tests on a two-core
 # machine. (The browser's own real-Redis test, in internal/e2e, runs two
 # lessons with wide margins.)
-go test -race -count=1 $(go list ./... | grep -v '/internal/realredis')
-go test -race -count=1 ./internal/realredis/...
+go test -race -count=1 -timeout 40m $(go list ./... | grep -v '/internal/realredis')
+go test -race -count=1 -timeout 20m ./internal/realredis/...
 # The schedule search's lessons table (docs/explore.md) and its Redlock
 # partition search skip themselves under -race (ten times slower, the same
 # deterministic result): they run here without it.
