@@ -75,7 +75,7 @@ func TestTheServerBudgetEvictsIdleSessionsFirst(t *testing.T) {
 
 	busy, _, _ := dial(t, url, "")
 	busy.hello("")
-	busy.send(map[string]any{"op": "load", "scenario": "redlock-pause-after-acquire"})
+	busy.send(map[string]any{"op": "load", "scenario": "redlock-pause-in-flight"})
 	busy.next("state")
 	busy.send(map[string]any{"op": "seek", "step": 5000})
 	if s := busy.next("state"); !s.Snap.Ended {

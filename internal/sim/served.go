@@ -66,7 +66,8 @@ func (w *World) ranOn(n *Node, st ServerTimed, ev *Event, keys []string) (after 
 		at := w.expiryAt(n, x)
 		// the command found it gone if it names it (Redis expires a key it
 		// touches past its time) and its time was up before the reply
-		if at <= upper && (slices.Contains(keys, x.Key) || at <= lower) {
+		_, shown := n.last[x.Key] // not shown: the command made it, and it expired after
+		if shown && at <= upper && (slices.Contains(keys, x.Key) || at <= lower) {
 			if slices.Contains(keys, x.Key) {
 				lower = max(lower, at)
 				delete(before, x.Key)
@@ -97,6 +98,10 @@ func (w *World) expiredAfter(n *Node, st ServerTimed, ev *Event, after []Expiry,
 				if prev, ok := before[x.Key]; ok {
 					ev.Keys[i] = prev
 					n.last[x.Key] = prev
+				} else {
+					// the command made it, and it expired before its
+					// state could be read: its expiry is still Redis'
+					n.last[x.Key] = KeyState{Key: x.Key, TTL: 0}
 				}
 			}
 		}
