@@ -1,0 +1,171 @@
+package reference
+
+// The verdicts reported when the run is over: deadlock, starvation, safe.
+
+import (
+	"slices"
+	"sort"
+)
+
+// horizon gives the verdicts reported when the run is over.
+func (m *model) horizon() []Verdict {
+	var out []Verdict
+	if m.opt.StockKey != "" {
+		out = append(out, m.stock()...)
+	}
+	out = append(out, m.deadlocks()...)
+	out = append(out, m.starving()...)
+	if len(m.found) == 0 && len(out) == 0 {
+		out = append(out, Verdict{Name: safe})
+	}
+	return out
+}
+
+// deadlocks: lock keys that exist at the horizon, have no TTL, have
+// holders, none of whom can ever release them; by node, then key.
+func (m *model) deadlocks() []Verdict {
+	var out []Verdict
+	names := make([]string, 0, len(m.nodes))
+	for name := range m.nodes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !m.serving(name) {
+			continue
+		}
+		n := m.nodes[name]
+		keys := make([]string, 0, len(n.keys))
+		for k := range n.keys {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, kname := range keys {
+			k := n.keys[kname]
+			if !m.isLock(kname) || k.state.TTL != -1 || len(k.holders) == 0 || slices.Contains(m.opt.Recovers, resourceOf(kname)) {
+				continue
+			}
+			var seqs []int
+			stuck := true
+			for _, h := range k.holders {
+				why := m.cannotRelease(name, kname, h)
+				if why == 0 {
+					stuck = false
+					break
+				}
+				seqs = append(seqs, h.since, why)
+			}
+			if stuck {
+				m.deadRes[resourceOf(kname)] = true
+				out = append(out, Verdict{Name: deadlock, Refs: refs(seqs...)})
+			}
+		}
+	}
+	return out
+}
+
+// cannotRelease gives the event that explains why a holder can never
+// release a key (0: it can): dead, ended with an error, does not know it
+// holds it, or waits for itself.
+func (m *model) cannotRelease(nodeName, kname string, h holder) int {
+	c := m.client(h.t.client)
+	th := m.thread(h.t)
+	r := resourceOf(kname)
+	switch {
+	case c.inc != h.t.inc || c.crashed:
+		// the crash that ended the holder's incarnation
+		return c.crashes[min(h.t.inc, len(c.crashes)-1)]
+	case th.failed:
+		return th.done
+	}
+	if th.believe[r] == 0 {
+		if m.threadExec(h) {
+			return m.reqFailOf(h.since)
+		}
+		return 0
+	}
+	re, ok := th.reenter[r]
+	if !ok {
+		return 0
+	}
+	n := 0
+	for _, a := range th.attempts[nodeName+"\x00"+kname] {
+		if a.seq <= re {
+			continue
+		}
+		if a.changed {
+			return 0
+		}
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	return re
+}
+
+// threadExec reports whether a holder came to hold its key by a request's
+// exec (not, say, by a replica applying its master's write).
+func (m *model) threadExec(h holder) bool { return m.execReq[h.since] != 0 }
+
+// reqFailOf is the lost or timeout event of the request whose exec is seq.
+func (m *model) reqFailOf(seq int) int { return m.reqFail[m.execReq[seq]] }
+
+// starving: live threads that, from their first refused attempt to the end
+// and for at least 10s, found their lock held by others without acquiring
+// it or giving up, on a resource that is not deadlocked. The first refused
+// attempt is that of the wait still going on at the horizon: the first
+// since the thread last acquired the resource or gave it up.
+func (m *model) starving() []Verdict {
+	deadRes := m.deadRes
+	type cand struct {
+		first int
+		v     Verdict
+	}
+	var cs []cand
+	for _, t := range m.threadOf {
+		th := m.threads[t]
+		if len(th.refused) == 0 || !m.alive(t) || th.done != 0 {
+			continue
+		}
+		// the wait starts afresh each time the thread acquires or gives
+		// up a lock
+		since := 0
+		for _, seqs := range th.acquired {
+			since = max(since, slices.Max(append([]int{0}, seqs...)))
+		}
+		for _, seqs := range th.gaveUp {
+			since = max(since, slices.Max(append([]int{0}, seqs...)))
+		}
+		i := slices.IndexFunc(th.refused, func(x refusal) bool { return x.seq > since })
+		if i < 0 {
+			continue
+		}
+		f := th.refused[i]
+		r := resourceOf(f.key)
+		if deadRes[r] || int64(m.endT)-f.t < int64(starveAfter) {
+			continue
+		}
+		last := f
+		for _, x := range th.refused {
+			if resourceOf(x.key) == r {
+				last = x
+			}
+		}
+		holderSince := 0
+		if k := m.nodes[last.node].keys[last.key]; k != nil {
+			for _, h := range k.holders {
+				if holderSince == 0 || h.since < holderSince {
+					holderSince = h.since
+				}
+			}
+		}
+		cs = append(cs, cand{f.seq, Verdict{Name: starvation, Refs: refs(f.seq, last.seq, holderSince)}})
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].first < cs[j].first })
+	var out []Verdict
+	for _, c := range cs {
+		out = append(out, c.v)
+	}
+	return out
+}

@@ -1,0 +1,93 @@
+package reference
+
+// How a client's marks and the faults change the replayed state.
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// mark applies a client's report of a step of its algorithm.
+func (m *model) mark(e *sim.Event) {
+	t := m.actor(e)
+	th := m.thread(t)
+	r := e.Lock
+	if r != "" {
+		m.marked[r] = true
+	}
+	switch e.Name {
+	case "acquired":
+		th.believe[r]++
+		th.acquired[r] = append(th.acquired[r], e.Seq)
+	case "released", "release-refused", "release-failed":
+		if th.believe[r] > 0 {
+			th.believe[r]--
+		}
+	case "reenter":
+		th.reenter[r] = e.Seq
+	case "gave-up":
+		th.gaveUp[r] = append(th.gaveUp[r], e.Seq)
+	case "token":
+		var n int64
+		if _, err := fmtSscan(e.Note, &n); err == nil {
+			m.tokens = append(m.tokens, token{seq: e.Seq, client: e.Client, res: r, n: n})
+		}
+	case "enter":
+		m.enter(e, t, th, r)
+	case "leave":
+		delete(th.inside, r)
+	}
+}
+
+// fmtSscan reads "fencing token N".
+func fmtSscan(note string, n *int64) (int, error) {
+	s := strings.TrimPrefix(note, "fencing token ")
+	v, err := strconv.ParseInt(strings.Fields(s + " x")[0], 10, 64)
+	*n = v
+	return 1, err
+}
+
+// fault applies a fault.
+func (m *model) fault(e *sim.Event) {
+	if !e.Applied() {
+		return
+	}
+	switch e.Name {
+	case "crash":
+		c := m.client(e.Client)
+		for t, th := range m.threads {
+			if t.client == e.Client && t.inc == c.inc {
+				clear(th.inside)
+				clear(th.believe)
+			}
+		}
+		c.inc++
+		c.crashed = true
+		c.crashes = append(c.crashes, e.Seq)
+	case "restart":
+		m.client(e.Client).crashed = false
+	case "node-crash":
+		m.node(e.Node).down = true
+	case "failover":
+		n := m.node(e.Node)
+		n.down, n.outOfService = true, true
+	case "node-restart":
+		n := m.node(e.Node)
+		n.down = false
+		shown := map[string]bool{}
+		for _, ks := range e.Keys {
+			shown[ks.Key] = true
+		}
+		var gone []sim.KeyState
+		for name := range n.keys {
+			if !shown[name] {
+				gone = append(gone, sim.KeyState{Key: name, TTL: -2})
+			}
+		}
+		sort.Slice(gone, func(i, j int) bool { return gone[i].Key < gone[j].Key })
+		m.observed(&sim.Event{Seq: e.Seq, Kind: e.Kind, Node: e.Node, Keys: append(gone, e.Keys...)})
+	}
+}
