@@ -81,10 +81,19 @@ func (w *World) newThread(p *Proc, name string, fn func(ctx context.Context) err
 }
 
 // unwind stops a thread that has not ended: a parked one panics out of
-// its park, one that never ran never will.
+// its park, one that never ran never will. While it unwinds the thread is
+// the running one: code deferred in the program (go-redis's Watch closes
+// its transaction with UNWATCH, say) runs on the thread's own goroutine
+// and may call back into the world, and each such call must find the
+// thread and meet its crash (live) rather than a world that runs nobody.
+// So a dead process sends nothing, and its thread ends as crashed.
 func (th *thread) unwind() {
 	if !th.done {
+		w := th.proc.w
+		prev := w.running
+		w.running = th
 		th.stop()
+		w.running = prev
 		th.done = true
 	}
 }
