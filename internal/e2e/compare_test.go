@@ -94,7 +94,7 @@ func TestBrowserCompareSideBySide(t *testing.T) {
 	// 中文: the same view, its words and the verdicts' sentences in Chinese.
 	en := text(t, ctx, "compare-status")
 	click(t, ctx, "lang")
-	waitFor(t, ctx, "中文", `document.getElementById('timeline').dataset.lang === 'zh'`)
+	waitFor(t, ctx, "中文", `document.documentElement.lang === 'zh-CN'`)
 	if zh := text(t, ctx, "compare-status"); zh == en || !strings.Contains(zh, "第 32 行") {
 		t.Errorf("the status in 中文: %q (English: %q)", zh, en)
 	}

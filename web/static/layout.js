@@ -76,7 +76,9 @@ function rows(L, m, measure, lang) {
   for (const v of m.verdicts || []) {
     const r = m.rowOfSeq ? m.rowOfSeq.get(v.seq) : m.rows.indexOf(v);
     if (r === undefined || r < 0) continue;
-    const ls = measure ? wrap(verdictText(v, lang), textW, (s) => measure(s, L.font, true)) : [verdictText(v, lang)];
+    // A hidden timeline (width 0, as under the side-by-side view) is not
+    // wrapped: a line a character wide would cost a measure per character.
+    const ls = measure && textW >= 80 ? wrap(verdictText(v, lang), textW, (s) => measure(s, L.font, true)) : [verdictText(v, lang)];
     lines.set(r, ls);
     at.push(r);
   }
