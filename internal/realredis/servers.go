@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -24,15 +23,14 @@ const ConcurrentRuns = 6
 
 // Servers places runs on real servers, one URL per node in order: a
 // scenario's first node on the first server, and so on. Every run gets a
-// fresh key prefix and a wall clock that starts with its first move. It is
-// lesson.Servers.
+// fresh key prefix and a wall clock that starts with its first move. It
+// implements lesson.Servers (checked in its tests, so that this backend
+// depends on the scenario format and the engine, not on the lessons).
 type Servers struct {
 	targets  []Target
 	instance string // names this server process's keys (see NewServersFor); "" for none
 	swept    int
 }
-
-var _ lesson.Servers = (*Servers)(nil)
 
 // NewServers checks that every server answers and, unless allowSharedDB,
 // that its keyspace is empty.
