@@ -59,12 +59,7 @@ func (w *World) Moves(window time.Duration) []Move {
 	}
 	var out []Move
 	for _, p := range w.procs {
-		var best *item
-		for _, it := range w.q.items {
-			if it.th != nil && it.th.proc == p && (best == nil || it.t < best.t || it.t == best.t && it.order < best.order) {
-				best = it
-			}
-		}
+		best := w.q.earliest(func(it *item) bool { return it.th != nil && it.th.proc == p })
 		if best == nil || best.t > limit {
 			continue
 		}

@@ -60,13 +60,7 @@ func (w *World) StepWorld() bool {
 // nextWorldItem is the earliest pending item that is no client's move
 // (ties: the first pushed).
 func (w *World) nextWorldItem() *item {
-	var best *item
-	for _, it := range w.q.items {
-		if it.th == nil && (best == nil || it.t < best.t || it.t == best.t && it.order < best.order) {
-			best = it
-		}
-	}
-	return best
+	return w.q.earliest(func(it *item) bool { return it.th == nil })
 }
 
 // MoverThread is the thread of the Mover whose move the last step made
@@ -104,11 +98,7 @@ func (w *World) StepThread(client, thread string) (bool, error) {
 
 // threadItem is a client thread's earliest pending item.
 func (w *World) threadItem(client, thread string) *item {
-	var found *item
-	for _, it := range w.q.items {
-		if it.th != nil && it.th.proc.name == client && it.th.moveID() == thread && (found == nil || it.t < found.t || it.t == found.t && it.order < found.order) {
-			found = it
-		}
-	}
-	return found
+	return w.q.earliest(func(it *item) bool {
+		return it.th != nil && it.th.proc.name == client && it.th.moveID() == thread
+	})
 }

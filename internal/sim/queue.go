@@ -79,6 +79,18 @@ func (q *queue) pop() *item {
 	return it
 }
 
+// earliest is the first in line of the items match accepts (by time, then
+// insertion), or nil when there is none.
+func (q *queue) earliest(match func(*item) bool) *item {
+	var best *item
+	for _, it := range q.items {
+		if match(it) && (best == nil || it.t < best.t || it.t == best.t && it.order < best.order) {
+			best = it
+		}
+	}
+	return best
+}
+
 // remove takes out every item for which drop returns true, in queue order.
 func (q *queue) remove(drop func(*item) bool) []*item {
 	var out, keep []*item

@@ -80,13 +80,7 @@ func (w *World) StepClient(name string) (bool, error) {
 	if w.ended || w.closed {
 		return false, nil
 	}
-	var found *item
-	for _, it := range w.q.items {
-		if it.th != nil && it.th.proc == p && (found == nil || it.t < found.t || it.t == found.t && it.order < found.order) {
-			found = it
-		}
-	}
-	return w.stepItem(found), nil
+	return w.stepItem(w.q.earliest(func(it *item) bool { return it.th != nil && it.th.proc == p })), nil
 }
 
 // stepItem makes one client move now (StepClient, StepThread): expiries due
