@@ -41,14 +41,16 @@ func (w *World) NextWorld() (at time.Duration, ok bool) {
 // whatever client moves are due before it, as one engine step. It returns
 // false when there is none or the run is over.
 func (w *World) StepWorld() bool {
-	if _, ok := w.NextWorld(); !ok || !w.begin() {
+	if w.ended || w.closed {
 		return false
 	}
 	it := w.nextWorldItem()
 	n, key, exp, hasExp := w.nextExpiry()
+	if it == nil && !hasExp || !w.begin() {
+		return false
+	}
 	if hasExp && (it == nil || exp <= it.t+w.guard()) {
-		w.advance(w.pace(exp))
-		w.expire(n, key)
+		w.expireAt(n, key, exp)
 		return true
 	}
 	w.q.remove(func(x *item) bool { return x == it })

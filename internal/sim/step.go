@@ -22,9 +22,7 @@ func (w *World) Step() bool {
 		}
 	}
 	if ok && (it == nil || at <= due+w.guard()) {
-		w.pace(at)
-		w.advance(at) // a key expires at its time on the server's clock, however late the engine sees it
-		w.expire(n, key)
+		w.expireAt(n, key, at)
 		return true
 	}
 	if it == nil {
@@ -34,6 +32,15 @@ func (w *World) Step() bool {
 	w.advance(due)
 	w.process(w.popTie())
 	return true
+}
+
+// expireAt is a step that logs a key's expiry due at virtual time at: the
+// world waits for the outside clock to reach it, and the key expires at
+// its time on the server's clock, however late the engine sees it.
+func (w *World) expireAt(n *Node, key string, at time.Duration) {
+	w.pace(at)
+	w.advance(at)
+	w.expire(n, key)
 }
 
 // guard is how long before a key's expiry a command lets the expiry go
