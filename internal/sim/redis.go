@@ -114,7 +114,10 @@ func (w *World) exec(it *item) {
 	restore := addPrefix(n.b, req.cmds, req.args)
 	traced := w.traceScript(req)
 	req.err = req.next()
-	ev.Src = traced()
+	ev.Src = req.src
+	if traced != nil {
+		ev.Src = traced()
+	}
 	restore()
 	w.execing = nil
 	if len(req.setup) > 0 {

@@ -94,14 +94,15 @@ func withCalls(src *Source, ran [][]string) *Source {
 
 // traceScript starts recording the commands of a single EVAL or EVALSHA
 // on its node, when the world records sources and the node's backend can
-// tell; the function it returns gives the request's source with them.
+// tell; the function it returns gives the request's source with them. It
+// is nil when nothing is recorded: the source is the request's own.
 func (w *World) traceScript(req *request) func() *Source {
 	if req.src == nil || len(req.args) != 1 || len(req.args[0]) == 0 || !isEval(req.args[0][0]) {
-		return func() *Source { return req.src }
+		return nil
 	}
 	tr, ok := req.node.b.(ScriptTracer)
 	if !ok {
-		return func() *Source { return req.src }
+		return nil
 	}
 	stop := tr.TraceScript()
 	return func() *Source { return withCalls(req.src, stop()) }
