@@ -94,6 +94,46 @@ func TestEachEndsWithACrash(t *testing.T) {
 	}
 }
 
+// A helper that panics ends the thread it speaks for, as a panic in the
+// thread itself would: once the other helpers are back, the caller's run
+// ends with one done event that carries the panic, and no thread is left
+// waiting for ever.
+func TestEachPanicEndsTheCaller(t *testing.T) {
+	w := sim.New(sim.Config{Seed: 7, Latency: time.Millisecond})
+	t.Cleanup(w.Close)
+	w.AddNodeOn("r1", embedded.New(7))
+	back := false
+	w.AddClient("A", func(ctx context.Context, p *sim.Proc) error {
+		err := p.Each(ctx, 2, func(ctx context.Context, i int) {
+			if i == 1 {
+				panic("boom")
+			}
+			p.Redis("r1").Set(ctx, "k", "v", 0)
+		})
+		back = true
+		return err
+	}, sim.ClientOptions{})
+	w.Run()
+	if back {
+		t.Errorf("the caller came back from Each past a helper's panic\n%s", logOf(w))
+	}
+	var dones []string
+	for _, e := range w.Log() {
+		if e.Kind == sim.KindDone {
+			dones = append(dones, e.String())
+			if e.T != 2*time.Millisecond || e.Note != "panic: boom" {
+				t.Errorf("want the caller done with the panic once the other helper's reply is in (2ms), got %s", e)
+			}
+		}
+	}
+	if len(dones) != 1 {
+		t.Errorf("want one done event, got %d\n%s", len(dones), logOf(w))
+	}
+	if w.Threads() != 0 {
+		t.Errorf("want every thread ended, %d are not\n%s", w.Threads(), logOf(w))
+	}
+}
+
 func logOf(w *sim.World) string {
 	var b strings.Builder
 	for _, e := range w.Log() {

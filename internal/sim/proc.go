@@ -132,18 +132,22 @@ func (p *Proc) Go(name string, fn func(ctx context.Context) error) {
 // that their commands are in flight side by side and the wait is the
 // slowest round trip, not the sum. A helper's events carry the calling
 // thread's name; it logs no start or done of its own. A crash or a pause
-// of the process takes the helpers with it.
+// of the process takes the helpers with it. A helper that panics makes the
+// caller panic with the same value once every helper is back, as a panic
+// in the caller itself would end it.
 func (p *Proc) Each(ctx context.Context, n int, fn func(ctx context.Context, i int)) error {
 	w := p.w
 	th := w.current(p)
 	th.live()
 	left, waiting := n, false
+	helpers := make([]*thread, n)
 	for i := range n {
 		h := w.newThread(p, th.name, func(context.Context) error {
 			fn(ctx, i)
 			return nil
 		})
 		h.helper = true
+		helpers[i] = h
 		h.id = th.moveID() + "#" + strconv.Itoa(i+1)
 		h.returned = func() {
 			if left--; left == 0 && waiting {
@@ -162,5 +166,10 @@ func (p *Proc) Each(ctx context.Context, n int, fn func(ctx context.Context, i i
 		waiting = false
 	}
 	th.live()
+	for _, h := range helpers {
+		if h.panicked != nil {
+			panic(h.panicked)
+		}
+	}
 	return ctx.Err()
 }

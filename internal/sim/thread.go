@@ -26,9 +26,10 @@ type thread struct {
 
 	// helper: the thread speaks for another thread of its process (Each):
 	// its events carry that thread's name, it logs no start or done of
-	// its own, and when it returns it calls back.
+	// its own, and when it returns (or panics: panicked) it calls back.
 	helper   bool
 	returned func()
+	panicked any    // what a helper panicked with, for the thread it speaks for to panic with
 	id       string // a helper's own name among its siblings ("main#2"), for a schedule's moves (mover.go)
 }
 
@@ -113,6 +114,9 @@ func (th *thread) main(fn func(ctx context.Context) error) {
 					return
 				}
 				err = fmt.Errorf("panic: %v", r)
+				if th.helper {
+					th.panicked = r
+				}
 			}
 		}()
 		err = fn(th.ctx)
@@ -120,7 +124,7 @@ func (th *thread) main(fn func(ctx context.Context) error) {
 	if errors.Is(err, ErrCrashed) {
 		return
 	}
-	if th.helper && err == nil {
+	if th.helper {
 		th.returned()
 		return
 	}
