@@ -6,6 +6,7 @@ import (
 	"path"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -22,24 +23,6 @@ var source embed.FS
 // into the program. The code view of the browser shows it beside the
 // timeline.
 func Source() fs.FS { return sourceFS{} }
-
-// SourceFiles lists the files of Source: the Go files, then the scripts.
-func SourceFiles() []string {
-	var out []string
-	for _, dir := range []string{".", "scripts"} {
-		ents, _ := source.ReadDir(dir)
-		for _, e := range ents {
-			name := e.Name()
-			if dir != "." {
-				name = dir + "/" + name
-			}
-			if !e.IsDir() && sourceFile(name) {
-				out = append(out, name)
-			}
-		}
-	}
-	return out
-}
 
 // sourceFile reports whether a path is part of Source: a Go file that is
 // not a test, or a script.
@@ -58,6 +41,18 @@ func (sourceFS) Open(name string) (fs.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
 	return source.Open(name)
+}
+
+// ReadDir lists a directory of Source: its scripts directory and files,
+// without the tests.
+func (sourceFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	ents, err := source.ReadDir(name)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(ents, func(e fs.DirEntry) bool {
+		return !e.IsDir() && !sourceFile(path.Join(name, e.Name()))
+	}), nil
 }
 
 // SourceOf is the file of Source that holds an algorithm's code: the
