@@ -59,7 +59,7 @@ func TestEachAsksEveryServerAtOnce(t *testing.T) {
 		}
 	}
 	if sends != 3 || starts != 1 || dones != 1 {
-		t.Errorf("want 3 sends and the main thread's one start and one done, got %d, %d, %d\n%s", sends, starts, dones, logOf(w))
+		t.Errorf("want 3 sends and the main thread's one start and one done, got %d, %d, %d\n%s", sends, starts, dones, logText(w))
 	}
 	if strings.Join(to, ",") != "r1,r2,r3" {
 		t.Errorf("want the SETs sent in the order asked, r1,r2,r3, got %s", strings.Join(to, ","))
@@ -87,7 +87,7 @@ func TestEachEndsWithACrash(t *testing.T) {
 	w.At(time.Millisecond+time.Microsecond, sim.Fault{Kind: sim.FaultCrash, Client: "A"})
 	w.Run()
 	if back {
-		t.Errorf("the crashed thread came back from Each\n%s", logOf(w))
+		t.Errorf("the crashed thread came back from Each\n%s", logText(w))
 	}
 	if w.Threads() != 0 {
 		t.Errorf("want every thread of the crashed process ended, %d are not", w.Threads())
@@ -115,7 +115,7 @@ func TestEachPanicEndsTheCaller(t *testing.T) {
 	}, sim.ClientOptions{})
 	w.Run()
 	if back {
-		t.Errorf("the caller came back from Each past a helper's panic\n%s", logOf(w))
+		t.Errorf("the caller came back from Each past a helper's panic\n%s", logText(w))
 	}
 	var dones []string
 	for _, e := range w.Log() {
@@ -127,17 +127,9 @@ func TestEachPanicEndsTheCaller(t *testing.T) {
 		}
 	}
 	if len(dones) != 1 {
-		t.Errorf("want one done event, got %d\n%s", len(dones), logOf(w))
+		t.Errorf("want one done event, got %d\n%s", len(dones), logText(w))
 	}
 	if w.Threads() != 0 {
-		t.Errorf("want every thread ended, %d are not\n%s", w.Threads(), logOf(w))
+		t.Errorf("want every thread ended, %d are not\n%s", w.Threads(), logText(w))
 	}
-}
-
-func logOf(w *sim.World) string {
-	var b strings.Builder
-	for _, e := range w.Log() {
-		b.WriteString(e.String() + "\n")
-	}
-	return b.String()
 }
