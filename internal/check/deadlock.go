@@ -94,6 +94,10 @@ func (r *deadlockRule) cannotRelease(h holder, l string, m *model) (int, string,
 	if at, ok := m.ended[t]; ok {
 		return at, fmt.Sprintf("ended with an error at #%d", at), fmt.Sprintf("在 #%d 出错结束", at)
 	}
+	if at, ok := m.finished[t]; ok {
+		// requests run in turn on main: its end is the program's
+		return at, fmt.Sprintf("finished its program at #%d without releasing it", at), fmt.Sprintf("在 #%d 运行结束，没有释放", at)
+	}
 	if at, lost := m.unanswered[h.req]; lost && !m.believes(t, l) {
 		return at, fmt.Sprintf("never learnt it: the reply was lost (#%d)", at), fmt.Sprintf("却不知道：回复丢了（#%d）", at)
 	}

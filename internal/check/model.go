@@ -70,6 +70,7 @@ type model struct {
 	inc        map[string]int     // client -> current incarnation (its crashes so far)
 	crashes    map[string][]int   // client -> seq of each crash, by incarnation
 	ended      map[thread]int     // thread -> seq of its done with an error
+	finished   map[thread]int     // main thread -> seq of its done without one: its program is over
 	depth      map[thread]map[string]int
 	inside     map[string][]entry // lock -> threads inside, in order of entry
 	retired    map[string]bool    // failed-over masters
@@ -86,7 +87,7 @@ type entry struct {
 
 func newModel(opt Options) *model {
 	m := &model{opt: opt, locks: map[string]bool{}, keys: map[string]*slot{}, history: map[string][]write{},
-		inc: map[string]int{}, crashes: map[string][]int{}, ended: map[thread]int{}, depth: map[thread]map[string]int{},
+		inc: map[string]int{}, crashes: map[string][]int{}, ended: map[thread]int{}, finished: map[thread]int{}, depth: map[thread]map[string]int{},
 		inside: map[string][]entry{}, retired: map[string]bool{}, promoted: map[string]bool{},
 		unanswered: map[int]int{}, sent: map[int]thread{}}
 	for _, l := range opt.Locks {

@@ -23,6 +23,8 @@ func (m *model) observe(e *sim.Event) []change {
 		t := m.threadOf(e)
 		if e.Note != "" {
 			m.ended[t] = e.Seq
+		} else if t.name == "main" {
+			m.finished[t] = e.Seq
 		}
 		if e.Note != "" || t.name == "main" {
 			m.leaveAll(func(in entry) bool { return in.th == t })

@@ -2,9 +2,12 @@ package lesson
 
 import (
 	"os"
+	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // The checker on scenarios written outside the catalog: each of
@@ -13,30 +16,64 @@ import (
 // that are bare thread ids, a lock nobody can ever release called safe, a
 // long lease called a deadlock, a crashed holder's lock cleared by
 // recovery called a foreign unlock, lost updates judged by the final count
-// alone, stale writes that ignore Redlock's quorum), with the verdict
-// argued in a comment above it.
+// alone, stale writes that ignore Redlock's quorum), and users.yaml's are
+// runs a user would write that the catalog does not have (other keys, three
+// to five clients, lost replies, node crashes, clock jumps, other seeds).
+// Each has its verdict argued in a comment above it, and the story told
+// from its events calls only locks locks: never the stock, a token counter
+// or the storage's file.
 func TestCheckerOnScenariosOutsideTheCatalog(t *testing.T) {
-	const path = "testdata/checker/defects.yaml"
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	paths, err := filepath.Glob("testdata/checker/*.yaml")
+	if err != nil || len(paths) < 2 {
+		t.Fatalf("testdata/checker holds %v (%v), want defects.yaml and users.yaml", paths, err)
 	}
-	f, err := scenario.Parse(path, data)
-	if err != nil {
-		t.Fatal(err)
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := scenario.Parse(path, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sc := range f.Scenarios {
+			t.Run(sc.ID, func(t *testing.T) {
+				txt, _ := runLog(t, &sc, sc.Seed)
+				r, err := Build(&sc, sc.Seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer r.Close()
+				r.RunToEnd()
+				if got := r.Verdicts(); !SameVerdicts(got, sc.Expect) {
+					t.Errorf("verdicts = %v, want %v\n%s", got, sc.Expect, txt)
+				}
+				storyCallsOnlyLocksLocks(t, r.World.Log())
+			})
+		}
 	}
-	for _, sc := range f.Scenarios {
-		t.Run(sc.ID, func(t *testing.T) {
-			txt, _ := runLog(t, &sc, sc.Seed)
-			r, err := Build(&sc, sc.Seed)
-			if err != nil {
-				t.Fatal(err)
+}
+
+// storyCallsOnlyLocksLocks fails on a line of the story that calls a key
+// someone's lock ("B's SET overwrites A's lock (key stock)") when no mark
+// of the run names it a lock.
+func storyCallsOnlyLocksLocks(t *testing.T, log []*sim.Event) {
+	t.Helper()
+	locks := map[string]bool{"lock": true} // lockOf leaves the key lock unnamed
+	for _, e := range log {
+		if e.Kind == sim.KindMark && e.Lock != "" {
+			locks[e.Lock] = true
+		}
+	}
+	named := regexp.MustCompile(`lock \(key ([^)]+)\)`)
+	for _, e := range log {
+		if e.Kind != sim.KindSay || e.Say == nil {
+			continue
+		}
+		for _, m := range named.FindAllStringSubmatch(e.Say.En, -1) {
+			if !locks[sim.LockOfKey(m[1])] {
+				t.Errorf("#%d calls %s a lock, but no mark names it one: %q", e.Seq, m[1], e.Say.En)
 			}
-			defer r.Close()
-			r.RunToEnd()
-			if got := r.Verdicts(); !SameVerdicts(got, sc.Expect) {
-				t.Errorf("verdicts = %v, want %v\n%s", got, sc.Expect, txt)
-			}
-		})
+		}
 	}
 }

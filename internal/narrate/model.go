@@ -16,11 +16,14 @@ type Model struct {
 	together bool                               // two clients were inside at once at some point
 	dead     map[string]bool                    // clients crashed and not restarted
 	down     map[string]bool                    // nodes crashed (or failed over) and not restarted
+	locks    map[string]bool                    // locks the marks have named so far
+	writers  map[string]map[string]string       // node -> key -> client whose command wrote its value no token names
 }
 
 // NewModel is the state of a run before its first event.
 func NewModel() *Model {
-	return &Model{inside: map[string]int{}, keys: map[string]map[string]sim.KeyState{}, dead: map[string]bool{}, down: map[string]bool{}}
+	return &Model{inside: map[string]int{}, keys: map[string]map[string]sim.KeyState{}, dead: map[string]bool{}, down: map[string]bool{},
+		locks: map[string]bool{}, writers: map[string]map[string]string{}}
 }
 
 // client is the client part of who (A of A/t1).
@@ -102,6 +105,7 @@ func sameOwnerFields(a, b sim.KeyState) bool {
 func (m *Model) observe(e *sim.Event) map[string]sim.KeyState {
 	switch e.Kind {
 	case sim.KindMark:
+		m.learnLock(e.Lock)
 		switch e.Name {
 		case "enter":
 			for who := range m.inside {
@@ -157,16 +161,53 @@ func (m *Model) observe(e *sim.Event) map[string]sim.KeyState {
 			before[k.Key] = old
 		}
 		if k.Owner == "" && k.Exists() {
-			// A value no token names (a bare thread id, say) belongs to
-			// the client whose command wrote it, as the checker holds.
-			switch {
-			case had && old.Exists() && sameOwnerFields(old, k):
-				k.Owner = old.Owner
-			case e.Kind == sim.KindExec && e.Client != "" && sim.Writes(e.Cmd):
-				k.Owner = e.Client
-			}
+			k.Owner = m.writer(e, k, old, had)
 		}
 		keys[k.Key] = k
 	}
 	return before
+}
+
+// writer is the owner of a key's value that no token names (a bare thread
+// id, say), as the checker holds it: the client whose command wrote it,
+// kept while the value keeps its owner's fields. Only a lock's key has an
+// owner: the stock, a token counter or the storage's file are data, and a
+// key written before a mark named its lock gets its owner then (learnLock).
+func (m *Model) writer(e *sim.Event, k, old sim.KeyState, had bool) string {
+	if had && old.Owner != "" && sameOwnerFields(old, k) {
+		return old.Owner
+	}
+	ws := m.writers[e.Node]
+	if ws == nil {
+		ws = map[string]string{}
+		m.writers[e.Node] = ws
+	}
+	switch {
+	case had && old.Exists() && sameOwnerFields(old, k):
+	case e.Kind == sim.KindExec && e.Client != "" && sim.Writes(e.Cmd):
+		ws[k.Key] = e.Client
+	default:
+		delete(ws, k.Key)
+	}
+	if !m.locks[sim.LockOfKey(k.Key)] {
+		return ""
+	}
+	return ws[k.Key]
+}
+
+// learnLock notes a lock a mark names; the keys of that lock already
+// written get their writers as owners.
+func (m *Model) learnLock(l string) {
+	if l == "" || m.locks[l] {
+		return
+	}
+	m.locks[l] = true
+	for node, keys := range m.keys {
+		for key, k := range keys {
+			if w := m.writers[node][key]; w != "" && k.Owner == "" && k.Exists() && sim.LockOfKey(key) == l {
+				k.Owner = w
+				keys[key] = k
+			}
+		}
+	}
 }

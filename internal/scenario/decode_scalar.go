@@ -11,6 +11,7 @@ import (
 // may be set back as well as forward.
 var signedDurations = map[string]bool{"by": true, "clock_offset": true, "clock_skew": true}
 
+// any decodes a single value of a free-form field (an algorithm
 // parameter): a string, an integer, a number or true/false.
 func (d *decoder) any(n *yaml.Node, v reflect.Value, path, label string) {
 	if n.Kind != yaml.ScalarNode {

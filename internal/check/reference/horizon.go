@@ -65,8 +65,9 @@ func (m *model) deadlocks() []Verdict {
 }
 
 // cannotRelease gives the event that explains why a holder can never
-// release a key (0: it can): dead, ended with an error, does not know it
-// holds it, or waits for itself.
+// release a key (0: it can): dead, ended with an error, finished its
+// program (its main thread is done), does not know it holds it, or waits
+// for itself.
 func (m *model) cannotRelease(nodeName, kname string, h holder) int {
 	c := m.client(h.t.client)
 	th := m.thread(h.t)
@@ -76,6 +77,9 @@ func (m *model) cannotRelease(nodeName, kname string, h holder) int {
 		// the crash that ended the holder's incarnation
 		return c.crashes[min(h.t.inc, len(c.crashes)-1)]
 	case th.failed:
+		return th.done
+	case h.t.name == "main" && th.done != 0:
+		// the program is over: nothing will ever send a release again
 		return th.done
 	}
 	if th.believe[r] == 0 {
