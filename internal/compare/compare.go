@@ -19,6 +19,7 @@ var (
 	ErrUnknown = errors.New("compare: unknown algorithm or scenario")
 	ErrClients = errors.New("compare: the clients do not match")
 	ErrNoPair  = errors.New("compare: no canonical pair")
+	ErrTooLong = errors.New("compare: a run goes past the step cap")
 )
 
 // Side is one run of a comparison.
@@ -51,16 +52,23 @@ func (r *Result) Same() bool { return r.Diverge < 0 }
 // narration are replaced here by the left's schedule (build it with
 // Against, or give any scenario with the same clients).
 func Compare(left, right *scenario.Scenario, seed int64) (*Result, error) {
+	return Within(left, right, seed, 0)
+}
+
+// Within is Compare with each run held to maxSteps engine steps (0: the
+// engine's own cap): a side that would take more is an error (ErrTooLong),
+// before the rest of it is run.
+func Within(left, right *scenario.Scenario, seed int64, maxSteps int) (*Result, error) {
 	if err := sameClients(left, right); err != nil {
 		return nil, err
 	}
-	lr, sched, err := record(left, seed)
+	lr, sched, err := record(left, seed, maxSteps)
 	if err != nil {
 		return nil, err
 	}
 	defer lr.Close()
 	under := underSchedule(left, right)
-	rr, void, at, err := replay(under, seed, sched)
+	rr, void, at, err := replay(under, seed, sched, maxSteps)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", right.ID, err)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -53,7 +54,8 @@ type compareAnswer struct {
 // actions, as the page shows it) with r.With: an algorithm swapped into
 // its clients or a lesson with the same clients (docs/compare.md); with
 // none, the canonical pair's other side. Both runs go to their end on
-// embedded Redis, under the left's schedule.
+// embedded Redis, under the left's schedule, each within the session's
+// step cap.
 func (s *session) compareRun(r *Request) (*Message, error) {
 	if s.srv.opts.Servers != nil {
 		return nil, coded("compare-real", nil, "compare: runs side by side on embedded Redis only, not on real servers")
@@ -84,7 +86,12 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 		return nil, err
 	}
 	var res *compare.Result
-	s.srv.bulkTurn(func() { res, err = compare.Compare(&left, right, s.ls.Seed()) })
+	lim := s.srv.limits.MaxSteps
+	s.srv.bulkTurn(func() { res, err = compare.Within(&left, right, s.ls.Seed(), lim) })
+	if errors.Is(err, compare.ErrTooLong) {
+		return nil, coded("step-cap", map[string]any{"max": lim},
+			"compare: the runs go past the session's cap of %d steps: compare them with visualizer compare", lim)
+	}
 	if err != nil {
 		return nil, coded("compare", map[string]any{"detail": err.Error()}, "%s", err.Error())
 	}

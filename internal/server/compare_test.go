@@ -82,3 +82,25 @@ func TestCompareOpRefusals(t *testing.T) {
 		t.Errorf("a long name: got %q", e.Error)
 	}
 }
+
+// Both sides run to their end, which the session itself could not reach
+// past its step cap: a comparison that would take a run further is
+// refused, as a seek there is, and the session goes on.
+func TestCompareStaysWithinTheStepCap(t *testing.T) {
+	_, url := newTestServer(t, Limits{MaxSteps: 20})
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "load", "scenario": "blind-del-slow-release"}) // about 90 steps
+	c.next("state")
+	c.send(map[string]any{"op": "compare"})
+	if e := c.next("error"); e.Code != "step-cap" || !strings.Contains(e.Error, "cap of 20 steps") {
+		t.Errorf("got %q %q, want the step cap of 20", e.Code, e.Error)
+	}
+	c.send(map[string]any{"op": "step"})
+	if s := c.next("state"); s.Snap == nil || s.Snap.Step != 1 {
+		t.Errorf("the session did not go on after the refusal: %+v", s.Snap)
+	}
+}
