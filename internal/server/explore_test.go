@@ -18,12 +18,7 @@ func exploreExtra(t *testing.T, m Message) exploreSummary {
 // search finds the flaw, and the shrunk schedule becomes the session's run,
 // at its end, with the search's moves as its actions.
 func TestExploreLoadsTheShrunkRun(t *testing.T) {
-	_, url := newTestServer(t, Limits{})
-	c, _, err := dial(t, url, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.hello("")
+	c := openSession(t, Limits{})
 	c.send(map[string]any{"op": "load", "scenario": "blind-del-slow-release"})
 	c.next("state")
 	c.send(map[string]any{"op": "explore", "budget": "pause:5s"})
@@ -52,12 +47,7 @@ func TestExploreLoadsTheShrunkRun(t *testing.T) {
 // A search can be cancelled; a second one while one runs, a bad budget and
 // an unknown strategy are refused.
 func TestExploreCancelAndRefusals(t *testing.T) {
-	_, url := newTestServer(t, Limits{})
-	c, _, err := dial(t, url, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.hello("")
+	c := openSession(t, Limits{})
 	c.send(map[string]any{"op": "load", "scenario": "redlock-pause-after-acquire"})
 	c.next("state")
 	c.send(map[string]any{"op": "explore", "budget": "pause:1s", "strategy": "exhaustive"})
