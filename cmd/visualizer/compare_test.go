@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -78,30 +79,18 @@ func TestCompareWithItself(t *testing.T) {
 }
 
 // A scenario of the user's file (three clients, a pause) is compared with
-// an algorithm and with a built-in lesson that has the same clients.
+// an algorithm and with a built-in lesson that has the same clients. The
+// file is internal/compare's three-buyers (its tests work the run out).
 func TestCompareUserFile(t *testing.T) {
-	path := writeFile(t, "three.yaml", `scenarios:
-  - id: three
-    title: {en: "Three buyers, A paused mid-work", zh: "三个买家，A 干活时停顿"}
-    seed: 7
-    horizon: 10s
-    data: {stock: "10"}
-    clients:
-      - {name: A, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms}
-      - {name: B, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms, start: 50ms}
-      - {name: C, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms, start: 100ms}
-    faults:
-      - {at: 800ms, do: pause, client: A, for: 500ms}
-    expect: [mutual-exclusion, lost-update]
-`)
-	out, err := combined(t, "compare", "three", "--file", path, "--with", "lua-compare-delete")
+	path := filepath.Join("..", "..", "internal", "compare", "testdata", "three-buyers.yaml")
+	out, err := combined(t, "compare", "three-buyers-pause", "--file", path, "--with", "lua-compare-delete")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if d := lineWith(out, ">>"); !strings.HasSuffix(d, "send A -> redis: GET lock") {
 		t.Errorf("want the runs to part at A's GET lock, got %q\n%s", d, out)
 	}
-	out, err = combined(t, "compare", "three", "--file", path, "--with", "blind-del-slow-release")
+	out, err = combined(t, "compare", "three-buyers-pause", "--file", path, "--with", "blind-del-slow-release")
 	if err != nil || !strings.Contains(out, "right: blind-del-slow-release\n") {
 		t.Errorf("compare with a built-in lesson: %v\n%s", err, out)
 	}
