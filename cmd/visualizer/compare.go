@@ -34,9 +34,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sc, ok := f.Find(pos[0])
-	if !ok {
-		return fmt.Errorf("no scenario %q (see visualizer list)", pos[0])
+	sc, err := findScenario(f, pos[0], *file)
+	if err != nil {
+		return err
 	}
 	others := f.Scenarios
 	if *file != "" { // a scenario of the file may be compared with a lesson too
