@@ -72,3 +72,35 @@ func TestExploreCancelAndRefusals(t *testing.T) {
 		t.Errorf("strategy dfs: got %q", e.Error)
 	}
 }
+
+// The shrunk run a search loads is the session's world like any other:
+// what it costs in memory is counted, as after a load or a step.
+func TestExploreAccountsTheLoadedRun(t *testing.T) {
+	srv, url := newTestServer(t, Limits{})
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "load", "scenario": "blind-del-slow-release"})
+	c.next("state")
+	c.send(map[string]any{"op": "explore", "budget": "pause:5s"})
+	if done := c.next("explore-done"); done.Error != "" || exploreExtra(t, done).Verdict == "" {
+		t.Fatalf("want a violation found, got %q", done.Error)
+	}
+	s := c.next("state")
+	srv.mu.Lock()
+	var sess *session
+	for _, x := range srv.sessions {
+		sess = x
+	}
+	srv.mu.Unlock()
+	counted := make(chan [2]int64, 1) // what the session counts, what its world costs
+	if !sess.do(func() { counted <- [2]int64{sess.cost.Load(), cost(sess.ls)} }) {
+		t.Fatal("the session is gone")
+	}
+	got := <-counted
+	if got[0] != got[1] || srv.total.Load() != got[1] {
+		t.Errorf("the run of %d events costs %d bytes; the session counts %d, the server %d", s.Snap.Events, got[1], got[0], srv.total.Load())
+	}
+}
