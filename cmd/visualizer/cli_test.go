@@ -130,8 +130,10 @@ func TestArgumentErrors(t *testing.T) {
 		"test no-lock-oversell":     `visualizer: test takes no arguments, got "no-lock-oversell"`,
 		"check":                     "visualizer: check takes one or more scenario files",
 		"explore":                   "visualizer: explore takes one scenario id (or --file with one scenario)",
-		"serve extra":               `visualizer: serve takes no arguments, got "extra"`,
-		"docs extra":                `visualizer: docs takes no arguments, got "extra"`,
+		"compare":                   "visualizer: compare takes one scenario id (see visualizer list), then --with ALGORITHM|ID",
+		"compare no-lock-oversell lua-compare-delete": "visualizer: compare takes one scenario id",
+		"serve extra": `visualizer: serve takes no arguments, got "extra"`,
+		"docs extra":  `visualizer: docs takes no arguments, got "extra"`,
 	} {
 		r := visualizer(t, strings.Fields(args)...)
 		r.expect(t, args, 2, want)

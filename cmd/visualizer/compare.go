@@ -16,7 +16,7 @@ import (
 // numbers, where they part, and both verdicts. Its exit status is 0 when
 // the comparison ran, whatever it found, and 1 when it could not (an
 // unknown id or algorithm, clients that do not match, a scenario that does
-// not run), with the reason on stderr.
+// not run), with the reason on stderr; 2 for a command line it cannot read.
 func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compare", stderr)
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
@@ -28,15 +28,15 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("compare takes one scenario id (see visualizer list), then --with ALGORITHM|ID")
+		return badUsage("compare takes one scenario id (see visualizer list), then --with ALGORITHM|ID")
 	}
 	f, err := loadFile(*file)
 	if err != nil {
 		return err
 	}
-	sc, ok := f.Find(pos[0])
-	if !ok {
-		return fmt.Errorf("no scenario %q (see visualizer list)", pos[0])
+	sc, err := findScenario(f, pos[0], *file)
+	if err != nil {
+		return err
 	}
 	others := f.Scenarios
 	if *file != "" { // a scenario of the file may be compared with a lesson too

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -78,32 +79,77 @@ func TestCompareWithItself(t *testing.T) {
 }
 
 // A scenario of the user's file (three clients, a pause) is compared with
-// an algorithm and with a built-in lesson that has the same clients.
+// an algorithm and with a built-in lesson that has the same clients. The
+// file is internal/compare's three-buyers (its tests work the run out).
 func TestCompareUserFile(t *testing.T) {
-	path := writeFile(t, "three.yaml", `scenarios:
-  - id: three
-    title: {en: "Three buyers, A paused mid-work", zh: "三个买家，A 干活时停顿"}
-    seed: 7
-    horizon: 10s
-    data: {stock: "10"}
-    clients:
-      - {name: A, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms}
-      - {name: B, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms, start: 50ms}
-      - {name: C, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms, start: 100ms}
-    faults:
-      - {at: 800ms, do: pause, client: A, for: 500ms}
-    expect: [mutual-exclusion, lost-update]
-`)
-	out, err := combined(t, "compare", "three", "--file", path, "--with", "lua-compare-delete")
+	path := filepath.Join("..", "..", "internal", "compare", "testdata", "three-buyers.yaml")
+	out, err := combined(t, "compare", "three-buyers-pause", "--file", path, "--with", "lua-compare-delete")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if d := lineWith(out, ">>"); !strings.HasSuffix(d, "send A -> redis: GET lock") {
 		t.Errorf("want the runs to part at A's GET lock, got %q\n%s", d, out)
 	}
-	out, err = combined(t, "compare", "three", "--file", path, "--with", "blind-del-slow-release")
+	out, err = combined(t, "compare", "three-buyers-pause", "--file", path, "--with", "blind-del-slow-release")
 	if err != nil || !strings.Contains(out, "right: blind-del-slow-release\n") {
 		t.Errorf("compare with a built-in lesson: %v\n%s", err, out)
+	}
+}
+
+// A file as a user writes it: other client names, another key, a pause on
+// alice's leave mark and a lost reply to bob. Worked out before running:
+// the acquires and retries are the same SET ... NX on both sides (the lost
+// reply costs bob a timeout on both), so the runs part at alice's first
+// release after her pause, row 46: her DEL against the compare-and-delete
+// script. The DEL frees bob's lock (foreign-unlock), carol enters beside
+// bob (mutual-exclusion) and overwrites his stock (lost-update); the script
+// leaves bob's lock alone: safe. A scenario of the file with two of the
+// clients, or a lesson with A, B and C, does not match, and says whose
+// clients are whose.
+func TestCompareUserFileOtherNames(t *testing.T) {
+	path := writeFile(t, "shop.yaml", `scenarios:
+  - id: shop-release
+    title: {en: "Three shoppers, blind DEL, a stall and a lost reply"}
+    seed: 7
+    horizon: 15s
+    data: {stock: "5"}
+    clients:
+      - {name: alice, algorithm: set-nx-ex-blind-del, params: {key: order-lock, ttl: 2s, retry: 300ms}, work: 1500ms}
+      - {name: bob, algorithm: set-nx-ex-blind-del, params: {key: order-lock, ttl: 2s, retry: 300ms}, work: 1500ms, start: 50ms}
+      - {name: carol, algorithm: set-nx-ex-blind-del, params: {key: order-lock, ttl: 2s, retry: 300ms}, work: 1500ms, start: 2500ms}
+    faults:
+      - {on: {kind: mark, name: leave, client: alice}, do: pause, client: alice, for: 1s}
+      - {at: 200ms, do: drop-reply, client: bob}
+    expect: [mutual-exclusion, foreign-unlock, lost-update]
+  - id: two-shoppers
+    title: {en: "Two shoppers"}
+    clients:
+      - {name: alice, algorithm: lua-compare-delete, params: {key: order-lock}}
+      - {name: bob, algorithm: lua-compare-delete, params: {key: order-lock}}
+    expect: [safe]
+`)
+	out, err := combined(t, "compare", "shop-release", "--file", path, "--with", "lua-compare-delete")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"\n>>   46 L 2.506s send alice -> redis: DEL order-lock\n       R 2.506s send alice -> redis: EVALSHA compare_and_delete.lua 1 order-lock ",
+		"\ndiverge: row 46\n",
+		"\nleft verdict: foreign-unlock, mutual-exclusion, lost-update\nright verdict: safe\n",
+		"timeout bob redis: SET order-lock",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %q in the output:\n%s", want, out)
+		}
+	}
+	for with, want := range map[string]string{
+		"two-shoppers":           "the clients do not match: shop-release has clients alice, bob, carol, two-shoppers has alice, bob",
+		"blind-del-slow-release": "the clients do not match: shop-release has clients alice, bob, carol, blind-del-slow-release has A, B, C",
+	} {
+		r := visualizer(t, "compare", "shop-release", "--file", path, "--with", with)
+		if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, want) {
+			t.Errorf("--with %s: exit %d, stdout %q, stderr %q; want 1 and %q", with, r.code, r.stdout, r.stderr, want)
+		}
 	}
 }
 

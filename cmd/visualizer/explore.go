@@ -47,11 +47,9 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var sc *scenario.Scenario
 	switch {
 	case len(pos) == 1:
-		s, ok := f.Find(pos[0])
-		if !ok {
-			return fmt.Errorf("no scenario %q (see visualizer list)", pos[0])
+		if sc, err = findScenario(f, pos[0], *file); err != nil {
+			return err
 		}
-		sc = s
 	case len(pos) == 0 && *file != "" && len(f.Scenarios) == 1:
 		sc = &f.Scenarios[0]
 	default:

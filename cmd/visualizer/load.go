@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
@@ -11,6 +13,19 @@ func loadFile(path string) (*scenario.File, error) {
 		return scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	}
 	return scenario.Load(path)
+}
+
+// findScenario is the scenario id of f, the file at path (""; the
+// built-in catalog); when there is none, an error that says where to list
+// the ids.
+func findScenario(f *scenario.File, id, path string) (*scenario.Scenario, error) {
+	if sc, ok := f.Find(id); ok {
+		return sc, nil
+	}
+	if path == "" {
+		return nil, fmt.Errorf("no scenario %q (see visualizer list)", id)
+	}
+	return nil, fmt.Errorf("no scenario %q in %s (see visualizer list --file %s)", id, path, path)
 }
 
 // loadLabs reads the embedded labs (labs/*.yaml) into one file of scenarios.

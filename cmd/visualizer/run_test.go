@@ -73,6 +73,7 @@ func TestRunErrors(t *testing.T) {
 	for args, want := range map[string]string{
 		"run nope":                                            `visualizer: no scenario "nope" (see visualizer list)`,
 		"run buyers --file missing.yaml":                      "missing.yaml",
+		"run nope --file " + crashed:                          `visualizer: no scenario "nope" in ` + crashed + ` (see visualizer list --file ` + crashed + `)`,
 		"run buyers --file " + crashed:                        "visualizer: buyers: recorded step of A at step 2: A has no move to make there",
 		"run no-lock-oversell --redis ftp://127.0.0.1:6379":   "scheme must be redis://",
 		"run no-lock-oversell --redis redis://192.0.2.1:6379": "outside loopback (use --allow-remote)",

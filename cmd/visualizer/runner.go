@@ -49,9 +49,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sc, ok := f.Find(pos[0])
-	if !ok {
-		return fmt.Errorf("no scenario %q (see visualizer list)", pos[0])
+	sc, err := findScenario(f, pos[0], *file)
+	if err != nil {
+		return err
 	}
 	s := sc.Seed
 	if isSet(fs, "seed") {

@@ -19,6 +19,7 @@ var (
 	ErrUnknown = errors.New("compare: unknown algorithm or scenario")
 	ErrClients = errors.New("compare: the clients do not match")
 	ErrNoPair  = errors.New("compare: no canonical pair")
+	ErrTooLong = errors.New("compare: a run goes past the step cap")
 )
 
 // Side is one run of a comparison.
@@ -51,16 +52,23 @@ func (r *Result) Same() bool { return r.Diverge < 0 }
 // narration are replaced here by the left's schedule (build it with
 // Against, or give any scenario with the same clients).
 func Compare(left, right *scenario.Scenario, seed int64) (*Result, error) {
+	return Within(left, right, seed, 0)
+}
+
+// Within is Compare with each run held to maxSteps engine steps (0: the
+// engine's own cap): a side that would take more is an error (ErrTooLong),
+// before the rest of it is run.
+func Within(left, right *scenario.Scenario, seed int64, maxSteps int) (*Result, error) {
 	if err := sameClients(left, right); err != nil {
 		return nil, err
 	}
-	lr, sched, err := record(left, seed)
+	lr, sched, err := record(left, seed, maxSteps)
 	if err != nil {
 		return nil, err
 	}
 	defer lr.Close()
 	under := underSchedule(left, right)
-	rr, void, at, err := replay(under, seed, sched)
+	rr, void, at, err := replay(under, seed, sched, maxSteps)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", right.ID, err)
 	}
@@ -112,12 +120,32 @@ func Rows(log []*sim.Event) []*sim.Event {
 // seqRef is an event's sequence number as a note cites it: "#12".
 var seqRef = regexp.MustCompile(`#[0-9]+`)
 
+// RowNumbers maps each row's sequence number to its row number, from 1.
+func RowNumbers(rows []*sim.Event) map[int]int {
+	out := make(map[int]int, len(rows))
+	for i, e := range rows {
+		out[e.Seq] = i + 1
+	}
+	return out
+}
+
+// Cite names each event s cites by its sequence number ("B entered at
+// #23") by its row instead, written with format ("row %d"), as rowOf
+// (RowNumbers) gives it; an event that is no row keeps its number.
+func Cite(s string, rowOf map[int]int, format string) string {
+	return seqRef.ReplaceAllStringFunc(s, func(ref string) string {
+		if seq, err := strconv.Atoi(ref[1:]); err == nil {
+			if n, ok := rowOf[seq]; ok {
+				return fmt.Sprintf(format, n)
+			}
+		}
+		return ref
+	})
+}
+
 // Texts gives each row the text two rows are compared by (see RowText).
 func Texts(rows []*sim.Event) []string {
-	rowOf := make(map[string]string, len(rows))
-	for i, e := range rows {
-		rowOf["#"+strconv.Itoa(e.Seq)] = "row " + strconv.Itoa(i+1)
-	}
+	rowOf := RowNumbers(rows)
 	out := make([]string, len(rows))
 	for i, e := range rows {
 		out[i] = RowText(e, rowOf)
@@ -128,9 +156,9 @@ func Texts(rows []*sim.Event) []string {
 // RowText is the text two rows are compared by: the event's canonical line
 // without its sequence number and the list of events it points at, and
 // with each event its note cites ("B entered at #23") named by its row
-// ("row 21") as rowOf gives it: sequence numbers differ between two logs
-// as soon as one has an event more (narration, say), rows do not.
-func RowText(e *sim.Event, rowOf map[string]string) string {
+// ("row 21") as rowOf gives it (Cite): sequence numbers differ between two
+// logs as soon as one has an event more (narration, say), rows do not.
+func RowText(e *sim.Event, rowOf map[int]int) string {
 	s := e.String()
 	if _, rest, ok := strings.Cut(s, " "); ok {
 		s = rest
@@ -140,12 +168,7 @@ func RowText(e *sim.Event, rowOf map[string]string) string {
 			s = s[:i]
 		}
 	}
-	return seqRef.ReplaceAllStringFunc(s, func(ref string) string {
-		if row, ok := rowOf[ref]; ok {
-			return row
-		}
-		return ref
-	})
+	return Cite(s, rowOf, "row %d")
 }
 
 // Diverge is the index of the first row where two lists of row texts

@@ -3,6 +3,7 @@ package compare
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -235,5 +236,28 @@ func TestDeterministic(t *testing.T) {
 	}
 	if text(a.Left) != text(b.Left) || text(a.Right) != text(b.Right) || a.Diverge != b.Diverge {
 		t.Fatal("two comparisons of the same pair differ")
+	}
+}
+
+// Within holds each side to a number of steps: a lesson compared with
+// itself takes as many steps on both sides, the length of its schedule;
+// a cap of that many is enough, one fewer is ErrTooLong.
+func TestWithinHoldsTheRunsToTheCap(t *testing.T) {
+	f := catalog(t)
+	sc := lessonOf(t, f, "blind-del-slow-release")
+	full, err := Compare(sc, sc, sc.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(full.Schedule.Moves)
+	if n < 10 {
+		t.Fatalf("a schedule of %d steps", n)
+	}
+	res, err := Within(sc, sc, sc.Seed, n)
+	if err != nil || !res.Same() {
+		t.Fatalf("within %d steps, the lesson's own length: %v", n, err)
+	}
+	if _, err := Within(sc, sc, sc.Seed, n-1); !errors.Is(err, ErrTooLong) || !strings.Contains(err.Error(), "cap of "+strconv.Itoa(n-1)+" steps") {
+		t.Errorf("within %d steps: got %v, want ErrTooLong", n-1, err)
 	}
 }

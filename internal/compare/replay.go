@@ -14,8 +14,10 @@ import (
 // the step of the recorded run whose entry was being replayed when it
 // happened (0 before the first entry, after the last one the recorded
 // run's last step plus one). sc's own faults must already be reduced to
-// the schedule's at: faults (see underSchedule). The caller closes the run.
-func replay(sc *scenario.Scenario, seed int64, s Schedule) (*lesson.Run, int, map[int]int, error) {
+// the schedule's at: faults (see underSchedule). A run that takes more
+// than maxSteps steps (0: no cap but the engine's) is an error. The caller
+// closes the run.
+func replay(sc *scenario.Scenario, seed int64, s Schedule, maxSteps int) (*lesson.Run, int, map[int]int, error) {
 	r, err := lesson.Build(sc, seed)
 	if err != nil {
 		return nil, 0, nil, err
@@ -51,11 +53,20 @@ func replay(sc *scenario.Scenario, seed int64, s Schedule) (*lesson.Run, int, ma
 			take(w, a.Fault) // the move had fewer events, or was void here
 		}
 		due = nil
+		if err := capped(w, maxSteps); err != nil {
+			r.Close()
+			return nil, 0, nil, err
+		}
 	}
 	if n := len(s.Moves); n > 0 {
 		entry = s.Moves[n-1].Step + 1
 	}
-	r.RunToEnd()
+	for r.Step() {
+		if err := capped(w, maxSteps); err != nil {
+			r.Close()
+			return nil, 0, nil, err
+		}
+	}
 	return r, void, at, nil
 }
 

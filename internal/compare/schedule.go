@@ -53,8 +53,9 @@ func counts(e *sim.Event) bool { return e.Kind != sim.KindSay && e.Kind != sim.K
 // record runs sc from seed to its end as lesson.Session replays it (its
 // recorded schedule's faults at their steps, its manual steps instead of
 // the engine's choice) and returns the run and its schedule. The caller
-// closes the run.
-func record(sc *scenario.Scenario, seed int64) (*lesson.Run, Schedule, error) {
+// closes the run. A run that takes more than maxSteps steps (0: no cap
+// but the engine's) is an error.
+func record(sc *scenario.Scenario, seed int64, maxSteps int) (*lesson.Run, Schedule, error) {
 	var sched Schedule
 	r, err := lesson.Build(sc, seed)
 	if err != nil {
@@ -111,6 +112,9 @@ func record(sc *scenario.Scenario, seed int64) (*lesson.Run, Schedule, error) {
 		} else if !r.Step() {
 			break
 		}
+		if err := capped(w, maxSteps); err != nil {
+			return fail(err)
+		}
 		mover, thread := w.Mover(), w.MoverThread()
 		if err := faultsHere(); err != nil {
 			return fail(err)
@@ -148,4 +152,13 @@ func mirror(sc *scenario.Scenario, took func(sim.Fault)) func(*sim.Event) {
 			}
 		}
 	}
+}
+
+// capped is ErrTooLong once w has taken more than maxSteps steps (0: no
+// cap).
+func capped(w *sim.World, maxSteps int) error {
+	if maxSteps > 0 && w.Steps() > maxSteps {
+		return fmt.Errorf("%w of %d steps", ErrTooLong, maxSteps)
+	}
+	return nil
 }

@@ -1,9 +1,7 @@
 package server
 
 import (
-	"fmt"
-	"regexp"
-	"strconv"
+	"errors"
 
 	"github.com/lockstep/lockstep/internal/compare"
 	"github.com/lockstep/lockstep/internal/lock"
@@ -35,7 +33,7 @@ type compareSide struct {
 	Void     int          `json:"void"`
 }
 
-// compareAnswer is the extra of a compare message. With no With (no
+// compareAnswer is the compare field of a compare message. With no With (no
 // canonical pair and none named), it only lists what may be compared.
 type compareAnswer struct {
 	With       string       `json:"with,omitempty"`    // what the loaded run was compared with
@@ -53,7 +51,8 @@ type compareAnswer struct {
 // actions, as the page shows it) with r.With: an algorithm swapped into
 // its clients or a lesson with the same clients (docs/compare.md); with
 // none, the canonical pair's other side. Both runs go to their end on
-// embedded Redis, under the left's schedule.
+// embedded Redis, under the left's schedule, each within the session's
+// step cap.
 func (s *session) compareRun(r *Request) (*Message, error) {
 	if s.srv.opts.Servers != nil {
 		return nil, coded("compare-real", nil, "compare: runs side by side on embedded Redis only, not on real servers")
@@ -84,7 +83,12 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 		return nil, err
 	}
 	var res *compare.Result
-	s.srv.bulkTurn(func() { res, err = compare.Compare(&left, right, s.ls.Seed()) })
+	lim := s.srv.limits.MaxSteps
+	s.srv.bulkTurn(func() { res, err = compare.Within(&left, right, s.ls.Seed(), lim) })
+	if errors.Is(err, compare.ErrTooLong) {
+		return nil, coded("step-cap", map[string]any{"max": lim},
+			"compare: the runs go past the session's cap of %d steps: compare them with visualizer compare", lim)
+	}
 	if err != nil {
 		return nil, coded("compare", map[string]any{"detail": err.Error()}, "%s", err.Error())
 	}
@@ -104,35 +108,21 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 func wireSide(sd compare.Side) *compareSide {
 	out := &compareSide{ID: sd.Scenario.ID, Title: sd.Scenario.Title, Void: sd.Void,
 		Verdicts: []*sim.Event{}, Rows: make([]compareRow, len(sd.Rows))}
-	row := map[string]int{}
-	for i, e := range sd.Rows {
-		row["#"+strconv.Itoa(e.Seq)] = i + 1
-	}
 	// A verdict's sentence cites events by sequence number; the view
 	// numbers rows, so it cites their rows.
-	cite := func(s, format string) string {
-		return seqRef.ReplaceAllStringFunc(s, func(ref string) string {
-			if n, ok := row[ref]; ok {
-				return fmt.Sprintf(format, n)
-			}
-			return ref
-		})
-	}
+	row := compare.RowNumbers(sd.Rows)
 	seen := map[string]bool{}
 	for i, e := range sd.Rows {
 		out.Rows[i] = compareRow{At: sd.At[i], T: int64(e.T), Kind: string(e.Kind), Client: e.Client, Node: e.Node, Text: sd.Texts[i]}
 		if e.Kind == sim.KindVerdict && !seen[e.Name] {
 			seen[e.Name] = true
 			v := *e
-			v.Note, v.Refs = cite(v.Note, "row %d"), nil
+			v.Note, v.Refs = compare.Cite(v.Note, row, "row %d"), nil
 			if v.Say != nil {
-				v.Say = &sim.Text{En: cite(v.Say.En, "row %d"), Zh: cite(v.Say.Zh, "第 %d 行")}
+				v.Say = &sim.Text{En: compare.Cite(v.Say.En, row, "row %d"), Zh: compare.Cite(v.Say.Zh, row, "第 %d 行")}
 			}
 			out.Verdicts = append(out.Verdicts, &v)
 		}
 	}
 	return out
 }
-
-// seqRef is an event's sequence number as a sentence cites it: "#12".
-var seqRef = regexp.MustCompile(`#[0-9]+`)

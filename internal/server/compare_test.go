@@ -18,12 +18,7 @@ func compareExtra(t *testing.T, m Message) compareAnswer {
 // the divergence and each side's verdicts. A manual step of the session
 // is part of the left's schedule when the page compares again.
 func TestCompareOp(t *testing.T) {
-	_, url := newTestServer(t, Limits{})
-	c, _, err := dial(t, url, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.hello("")
+	c := openSession(t, Limits{})
 	c.send(map[string]any{"op": "load", "scenario": "thread-id-two-instances"})
 	c.next("state")
 	c.send(map[string]any{"op": "compare"})
@@ -55,12 +50,7 @@ func TestCompareOp(t *testing.T) {
 // A lesson with no canonical pair answers with what may be compared; a bad
 // name or other clients are errors the page can say in its language.
 func TestCompareOpRefusals(t *testing.T) {
-	_, url := newTestServer(t, Limits{})
-	c, _, err := dial(t, url, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.hello("")
+	c := openSession(t, Limits{})
 	c.send(map[string]any{"op": "compare"})
 	if e := c.next("error"); e.Code != "no-scenario" {
 		t.Errorf("before load: got %q %q", e.Code, e.Error)
@@ -80,5 +70,22 @@ func TestCompareOpRefusals(t *testing.T) {
 	c.send(map[string]any{"op": "compare", "with": strings.Repeat("x", 201)})
 	if e := c.next("error"); !strings.Contains(e.Error, "at most 200") {
 		t.Errorf("a long name: got %q", e.Error)
+	}
+}
+
+// Both sides run to their end, which the session itself could not reach
+// past its step cap: a comparison that would take a run further is
+// refused, as a seek there is, and the session goes on.
+func TestCompareStaysWithinTheStepCap(t *testing.T) {
+	c := openSession(t, Limits{MaxSteps: 20})
+	c.send(map[string]any{"op": "load", "scenario": "blind-del-slow-release"}) // about 90 steps
+	c.next("state")
+	c.send(map[string]any{"op": "compare"})
+	if e := c.next("error"); e.Code != "step-cap" || !strings.Contains(e.Error, "cap of 20 steps") {
+		t.Errorf("got %q %q, want the step cap of 20", e.Code, e.Error)
+	}
+	c.send(map[string]any{"op": "step"})
+	if s := c.next("state"); s.Snap == nil || s.Snap.Step != 1 {
+		t.Errorf("the session did not go on after the refusal: %+v", s.Snap)
 	}
 }

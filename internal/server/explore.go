@@ -136,12 +136,15 @@ func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err err
 	sum.Schedules, sum.Distinct, sum.States = res.Schedules, res.Distinct, res.States
 	sum.Complete, sum.Cancelled, sum.Counts, sum.Verdict = res.Complete, cancelled, res.Counts, res.Verdict
 	if res.Recording != nil {
-		ls, err := lesson.NewSession(res.Recording, res.Recording.Seed)
+		// The shrunk run is built and replayed as a load's is: on the
+		// engine's slots, in slices, within the budgets, and counted.
+		var ls *lesson.Session
+		s.srv.turn(func() { ls, err = lesson.NewSession(res.Recording, res.Recording.Seed) })
 		if err != nil {
 			s.sendExplore("explore-done", sum, err.Error())
 			return
 		}
-		if err := ls.Seek(s.srv.limits.MaxSteps); err != nil {
+		if err := seekIn(s, ls, s.srv.limits.MaxSteps); err != nil {
 			ls.Close()
 			s.sendExplore("explore-done", sum, err.Error())
 			return
@@ -149,10 +152,14 @@ func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err err
 		s.setPlaying(false)
 		s.ls.Close()
 		s.ls, s.custom, s.valid = ls, true, 0
+		err = s.account()
 		sum.Verdicts, sum.Moves = res.Verdicts, res.Shrunk
 		sum.Scenario, sum.Marks = res.Recording.ID, explore.Marks(ls.Log(), res.Shrunk)
 	}
 	s.sendExplore("explore-done", sum, "")
+	if err != nil && s.conn != nil {
+		s.conn.enqueue(errorMessage(0, err)) // over a budget: the run is loaded, the page says why it holds
+	}
 	if res.Recording != nil {
 		s.push(0)
 	}

@@ -18,12 +18,7 @@ func exploreExtra(t *testing.T, m Message) exploreSummary {
 // search finds the flaw, and the shrunk schedule becomes the session's run,
 // at its end, with the search's moves as its actions.
 func TestExploreLoadsTheShrunkRun(t *testing.T) {
-	_, url := newTestServer(t, Limits{})
-	c, _, err := dial(t, url, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.hello("")
+	c := openSession(t, Limits{})
 	c.send(map[string]any{"op": "load", "scenario": "blind-del-slow-release"})
 	c.next("state")
 	c.send(map[string]any{"op": "explore", "budget": "pause:5s"})
@@ -52,12 +47,7 @@ func TestExploreLoadsTheShrunkRun(t *testing.T) {
 // A search can be cancelled; a second one while one runs, a bad budget and
 // an unknown strategy are refused.
 func TestExploreCancelAndRefusals(t *testing.T) {
-	_, url := newTestServer(t, Limits{})
-	c, _, err := dial(t, url, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.hello("")
+	c := openSession(t, Limits{})
 	c.send(map[string]any{"op": "load", "scenario": "redlock-pause-after-acquire"})
 	c.next("state")
 	c.send(map[string]any{"op": "explore", "budget": "pause:1s", "strategy": "exhaustive"})
@@ -80,5 +70,37 @@ func TestExploreCancelAndRefusals(t *testing.T) {
 	c.send(map[string]any{"op": "explore", "strategy": "dfs"})
 	if e := c.next("error"); !strings.Contains(e.Error, "unknown strategy") {
 		t.Errorf("strategy dfs: got %q", e.Error)
+	}
+}
+
+// The shrunk run a search loads is the session's world like any other:
+// what it costs in memory is counted, as after a load or a step.
+func TestExploreAccountsTheLoadedRun(t *testing.T) {
+	srv, url := newTestServer(t, Limits{})
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "load", "scenario": "blind-del-slow-release"})
+	c.next("state")
+	c.send(map[string]any{"op": "explore", "budget": "pause:5s"})
+	if done := c.next("explore-done"); done.Error != "" || exploreExtra(t, done).Verdict == "" {
+		t.Fatalf("want a violation found, got %q", done.Error)
+	}
+	s := c.next("state")
+	srv.mu.Lock()
+	var sess *session
+	for _, x := range srv.sessions {
+		sess = x
+	}
+	srv.mu.Unlock()
+	counted := make(chan [2]int64, 1) // what the session counts, what its world costs
+	if !sess.do(func() { counted <- [2]int64{sess.cost.Load(), cost(sess.ls)} }) {
+		t.Fatal("the session is gone")
+	}
+	got := <-counted
+	if got[0] != got[1] || srv.total.Load() != got[1] {
+		t.Errorf("the run of %d events costs %d bytes; the session counts %d, the server %d", s.Snap.Events, got[1], got[0], srv.total.Load())
 	}
 }

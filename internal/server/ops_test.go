@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/gorilla/websocket"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected outputs of testdata/ops")
@@ -90,12 +88,10 @@ func readScript(t *testing.T, file string) (cases []opCase, layout []string) {
 func runScript(t *testing.T, file string) {
 	cases, layout := readScript(t, file)
 	_, url := newTestServer(t, Limits{})
-	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(url, "http")+"/ws", nil)
+	b, _, err := dial(t, url, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ws.Close()
-	b := &scriptBrowser{t: t, ws: ws}
 	b.roundTrip(map[string]any{"op": "hello"})
 	got := make([]string, len(cases))
 	for i, c := range cases {
@@ -213,27 +209,17 @@ func opRequest(cmd, input string) (map[string]any, error) {
 	return req, nil
 }
 
-// scriptBrowser is the browser of a script.
-type scriptBrowser struct {
-	t  *testing.T
-	ws *websocket.Conn
-	id int
-}
-
 // roundTrip sends a request and renders every message the server sends
 // before it answers a marker sent right after: the request's answer and
 // whatever follows it (a state after an error). The marker is an
 // explore-cancel with no search running: it goes through the session's
 // queue behind the request, and its answer changes nothing.
-func (b *scriptBrowser) roundTrip(req map[string]any) []string {
+func (b *client) roundTrip(req map[string]any) []string {
 	b.t.Helper()
-	b.id++
-	req["id"] = b.id
+	b.send(req)
 	marker := b.id + 1000
-	for _, m := range []map[string]any{req, {"op": "explore-cancel", "id": marker}} {
-		if err := b.ws.WriteJSON(m); err != nil {
-			b.t.Fatal(err)
-		}
+	if err := b.ws.WriteJSON(map[string]any{"op": "explore-cancel", "id": marker}); err != nil {
+		b.t.Fatal(err)
 	}
 	var out []string
 	_ = b.ws.SetReadDeadline(time.Now().Add(20 * time.Second))

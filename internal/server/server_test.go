@@ -86,6 +86,19 @@ func (c *client) hello(session string) Message {
 	return c.next("welcome")
 }
 
+// openSession starts a server with limits l and a browser of a new
+// session on it, welcomed.
+func openSession(t *testing.T, l Limits) *client {
+	t.Helper()
+	_, url := newTestServer(t, l)
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	return c
+}
+
 func TestIndexShowsTheCatalog(t *testing.T) {
 	_, url := newTestServer(t, Limits{})
 	resp, err := http.Get(url + "/")
