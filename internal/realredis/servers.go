@@ -60,7 +60,7 @@ func NewServersFor(targets []Target, allowSharedDB bool, instance string) (*Serv
 			under := PrefixRoot + out.instance + "."
 			n, err := b.sweepRegistry(out.registry(), under)
 			if err != nil {
-				b.admin.Close()
+				b.release()
 				return nil, fmt.Errorf("realredis: %s: removing what an earlier run left: %w", t.URL, err)
 			}
 			if more, err := b.sweep(under); err == nil {
@@ -71,7 +71,7 @@ func NewServersFor(targets []Target, allowSharedDB bool, instance string) (*Serv
 		ctx, cancel := b.ctx()
 		n, err := b.admin.DBSize(ctx).Result()
 		cancel()
-		b.admin.Close()
+		b.release()
 		if err != nil {
 			return nil, fmt.Errorf("realredis: %s: DBSIZE: %w", t.URL, err)
 		}
@@ -199,7 +199,7 @@ func Leftover(t Target) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer b.admin.Close()
+	defer b.release()
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
 	keys, err := b.admin.Keys(ctx, PrefixRoot+"*").Result()
