@@ -42,10 +42,10 @@ func NewServers(targets []Target, allowSharedDB bool) (*Servers, error) {
 // app server: its host and port). Every run it places keeps its keys under
 // lockstep:INSTANCE.<random>:, and it first removes what an earlier process
 // of the same instance left behind when it ended without cleaning up (a
-// crash, a kill): a restart leaves nothing of a crash. The sweep lists keys
-// with SCAN, which the minimal ACL user of docs/real-redis.md may not run:
-// then nothing is swept (Swept says -1) and the keys stay until removed by
-// hand.
+// crash, a kill): a restart leaves nothing of a crash. It deletes the keys
+// the instance's registry names (see Registry), which the minimal ACL user
+// of docs/real-redis.md may do, then, if the URL's user may run SCAN, any
+// other key under the instance's prefix.
 func NewServersFor(targets []Target, allowSharedDB bool, instance string) (*Servers, error) {
 	if len(targets) == 0 {
 		return nil, errors.New("realredis: no servers")
