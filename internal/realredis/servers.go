@@ -100,8 +100,8 @@ func sanitize(name string) string {
 
 // Registry is the hash that names every key the runs of an instance may
 // have left on a server (lockstep:INSTANCE.registry): each run's backend
-// adds a key's full name before its first command and removes it after
-// the key is deleted. "" without an instance.
+// adds a key's full name before its first command and removes it when
+// the run ends and deletes its keys. "" without an instance.
 func (s *Servers) Registry() string { return s.registry() }
 
 func (s *Servers) registry() string {
