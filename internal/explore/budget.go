@@ -48,18 +48,28 @@ func resolve(sc *scenario.Scenario, e *scenario.Explore) (bounds, error) {
 		if f.Count == 0 {
 			f.Count = 1
 		}
-		switch f.Do {
-		case "pause", "clock-jump":
-			if f.Max <= 0 {
-				return b, fmt.Errorf("explore: %s needs max", f.Do)
-			}
-		case "crash", "drop-request", "drop-reply", "partition", "failover", "node-crash":
-		default:
+		if !containsStr(scenario.ExploreFaults, f.Do) {
 			return b, fmt.Errorf("explore: a search cannot place %q faults (it can place %v)", f.Do, scenario.ExploreFaults)
+		}
+		if need, _ := sized(f.Do); need && f.Max <= 0 {
+			return b, fmt.Errorf("explore: %s needs max", f.Do)
 		}
 		b.budget = append(b.budget, f)
 	}
 	return b, nil
+}
+
+// sized tells whether a budget entry of kind do needs a max (a pause, a
+// clock jump) or may have one (a node crash or partition, which without
+// one lasts); the other kinds take none.
+func sized(do string) (need, may bool) {
+	switch do {
+	case "pause", "clock-jump":
+		return true, true
+	case "node-crash", "partition":
+		return false, true
+	}
+	return false, false
 }
 
 // nodeFault reports whether a budget entry hits a node (a partition hits

@@ -43,11 +43,11 @@ func ParseBudget(s string) ([]scenario.Budget, error) {
 			}
 			b.Max = scenario.Duration(d)
 		}
-		needMax := b.Do == "pause" || b.Do == "clock-jump"
+		needMax, mayMax := sized(b.Do)
 		if needMax && !hasMax {
 			return nil, fmt.Errorf("budget %q: %s needs a largest size, e.g. %s:5s", part, b.Do, b.Do)
 		}
-		if !needMax && hasMax && b.Do != "partition" && b.Do != "node-crash" {
+		if !mayMax && hasMax {
 			return nil, fmt.Errorf("budget %q: %s takes no size", part, b.Do)
 		}
 		out = append(out, b)

@@ -7,9 +7,34 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/lockstep/lockstep/internal/realredis"
 	"github.com/lockstep/lockstep/internal/realredis/redistest"
 )
+
+// addACLUser creates, through an administrator's connection, the minimal
+// ACL user of docs/real-redis.md: lockstep, with the password secret.
+func addACLUser(t *testing.T, admin *redis.Client) {
+	t.Helper()
+	args := []any{"ACL", "SETUSER", "lockstep", "on", ">secret"}
+	for _, r := range strings.Fields(realredis.ACLRules) {
+		args = append(args, r)
+	}
+	if err := admin.Do(context.Background(), args...).Err(); err != nil {
+		t.Fatalf("ACL SETUSER: %v", err)
+	}
+}
+
+// notifyExpiries is the administrator's part of docs/real-redis.md that
+// the lockstep user may not do (no CONFIG): turn on the keyspace
+// notifications of expired keys.
+func notifyExpiries(t *testing.T, admin *redis.Client) {
+	t.Helper()
+	if err := admin.ConfigSet(context.Background(), "notify-keyspace-events", realredis.NotifyFlags).Err(); err != nil {
+		t.Fatalf("CONFIG SET notify-keyspace-events: %v", err)
+	}
+}
 
 // The ACL user of docs/real-redis.md reaches its own keys and nothing
 // else: no other key, no key listing, no flush, no config. (The catalog
@@ -19,13 +44,7 @@ func TestACLUserSeesOnlyItsPrefix(t *testing.T) {
 	ctx := context.Background()
 	admin := s.Client()
 	defer admin.Close()
-	args := []any{"ACL", "SETUSER", "lockstep", "on", ">secret"}
-	for _, r := range strings.Fields(realredis.ACLRules) {
-		args = append(args, r)
-	}
-	if err := admin.Do(ctx, args...).Err(); err != nil {
-		t.Fatal(err)
-	}
+	addACLUser(t, admin)
 	if err := admin.Set(ctx, "other", "secret data", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -41,9 +60,7 @@ func TestACLUserSeesOnlyItsPrefix(t *testing.T) {
 	if _, err := realredis.Open(targets[0], realredis.NewPrefix()); !errors.Is(err, realredis.ErrNoNotifications) {
 		t.Fatalf("Open without keyspace notifications: %v, want %v", err, realredis.ErrNoNotifications)
 	}
-	if err := admin.ConfigSet(ctx, "notify-keyspace-events", realredis.NotifyFlags).Err(); err != nil {
-		t.Fatal(err)
-	}
+	notifyExpiries(t, admin)
 	b, err := realredis.Open(targets[0], realredis.NewPrefix())
 	if err != nil {
 		t.Fatal(err)

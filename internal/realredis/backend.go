@@ -320,6 +320,14 @@ func (b *Backend) sweep(prefix string) (int, error) {
 // JumpClock is unavailable: a real server's clock does not jump on request.
 func (b *Backend) JumpClock(time.Duration) error { return sim.ErrUnavailable }
 
+// release closes the backend's own connections (admin, expiry subscriber,
+// warm clients) and removes nothing: for a backend opened only to look.
+func (b *Backend) release() {
+	b.exp.close()
+	b.closeWarm()
+	b.admin.Close()
+}
+
 // Close removes the session's keys and closes the admin connection. A
 // node of a Pair stops the pair's processes instead: they were the run's
 // alone.

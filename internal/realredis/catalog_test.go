@@ -1,7 +1,6 @@
 package realredis_test
 
 import (
-	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -24,17 +23,8 @@ func startServers(t *testing.T, n int) (*realredis.Servers, []realredis.Target) 
 	var urls []string
 	for _, s := range redistest.StartN(t, n) {
 		c := s.Client()
-		args := []any{"ACL", "SETUSER", "lockstep", "on", ">secret"}
-		for _, r := range strings.Fields(realredis.ACLRules) {
-			args = append(args, r)
-		}
-		if err := c.Do(context.Background(), args...).Err(); err != nil {
-			t.Fatalf("ACL SETUSER: %v", err)
-		}
-		// the administrator's part (the lockstep user may not touch CONFIG)
-		if err := c.ConfigSet(context.Background(), "notify-keyspace-events", realredis.NotifyFlags).Err(); err != nil {
-			t.Fatalf("CONFIG SET notify-keyspace-events: %v", err)
-		}
+		addACLUser(t, c)
+		notifyExpiries(t, c)
 		c.Close()
 		urls = append(urls, "redis://lockstep:secret@"+s.Addr)
 	}

@@ -113,12 +113,7 @@ func (b *Backend) Handshake() []string {
 // rawCommand sends one command and expects +OK: the handshake that go-redis
 // does not see (so that it never shows the password).
 func rawCommand(c net.Conn, r *bufio.Reader, args []string) error {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "*%d\r\n", len(args))
-	for _, a := range args {
-		fmt.Fprintf(&sb, "$%d\r\n%s\r\n", len(a), a)
-	}
-	if _, err := c.Write([]byte(sb.String())); err != nil {
+	if _, err := c.Write(encode(args)); err != nil {
 		return err
 	}
 	line, err := r.ReadString('\n')
@@ -129,6 +124,17 @@ func rawCommand(c net.Conn, r *bufio.Reader, args []string) error {
 		return errors.New(strings.TrimPrefix(line, "-"))
 	}
 	return nil
+}
+
+// encode writes a command in the Redis protocol (RESP), as an array of
+// bulk strings.
+func encode(args []string) []byte {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "*%d\r\n", len(args))
+	for _, a := range args {
+		fmt.Fprintf(&sb, "$%d\r\n%s\r\n", len(a), a)
+	}
+	return []byte(sb.String())
 }
 
 // deadlineConn gives every read and write its own deadline.

@@ -91,12 +91,7 @@ func (x *expiries) drain() ([]string, error) {
 
 // send writes one command.
 func (x *expiries) send(args ...string) error {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "*%d\r\n", len(args))
-	for _, a := range args {
-		fmt.Fprintf(&sb, "$%d\r\n%s\r\n", len(a), a)
-	}
-	if _, err := x.conn.Write([]byte(sb.String())); err != nil {
+	if _, err := x.conn.Write(encode(args)); err != nil {
 		x.err = err
 	}
 	return x.err

@@ -42,10 +42,10 @@ func NewServers(targets []Target, allowSharedDB bool) (*Servers, error) {
 // app server: its host and port). Every run it places keeps its keys under
 // lockstep:INSTANCE.<random>:, and it first removes what an earlier process
 // of the same instance left behind when it ended without cleaning up (a
-// crash, a kill): a restart leaves nothing of a crash. The sweep lists keys
-// with SCAN, which the minimal ACL user of docs/real-redis.md may not run:
-// then nothing is swept (Swept says -1) and the keys stay until removed by
-// hand.
+// crash, a kill): a restart leaves nothing of a crash. It deletes the keys
+// the instance's registry names (see Registry), which the minimal ACL user
+// of docs/real-redis.md may do, then, if the URL's user may run SCAN, any
+// other key under the instance's prefix.
 func NewServersFor(targets []Target, allowSharedDB bool, instance string) (*Servers, error) {
 	if len(targets) == 0 {
 		return nil, errors.New("realredis: no servers")
@@ -60,7 +60,7 @@ func NewServersFor(targets []Target, allowSharedDB bool, instance string) (*Serv
 			under := PrefixRoot + out.instance + "."
 			n, err := b.sweepRegistry(out.registry(), under)
 			if err != nil {
-				b.admin.Close()
+				b.release()
 				return nil, fmt.Errorf("realredis: %s: removing what an earlier run left: %w", t.URL, err)
 			}
 			if more, err := b.sweep(under); err == nil {
@@ -71,7 +71,7 @@ func NewServersFor(targets []Target, allowSharedDB bool, instance string) (*Serv
 		ctx, cancel := b.ctx()
 		n, err := b.admin.DBSize(ctx).Result()
 		cancel()
-		b.admin.Close()
+		b.release()
 		if err != nil {
 			return nil, fmt.Errorf("realredis: %s: DBSIZE: %w", t.URL, err)
 		}
@@ -100,8 +100,8 @@ func sanitize(name string) string {
 
 // Registry is the hash that names every key the runs of an instance may
 // have left on a server (lockstep:INSTANCE.registry): each run's backend
-// adds a key's full name before its first command and removes it after
-// the key is deleted. "" without an instance.
+// adds a key's full name before its first command and removes it when
+// the run ends and deletes its keys. "" without an instance.
 func (s *Servers) Registry() string { return s.registry() }
 
 func (s *Servers) registry() string {
@@ -199,7 +199,7 @@ func Leftover(t Target) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer b.admin.Close()
+	defer b.release()
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
 	keys, err := b.admin.Keys(ctx, PrefixRoot+"*").Result()

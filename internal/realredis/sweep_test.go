@@ -2,7 +2,6 @@ package realredis_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/lockstep/lockstep"
@@ -11,6 +10,26 @@ import (
 	"github.com/lockstep/lockstep/internal/realredis/redistest"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
+
+// crashMidRun starts the no-lock lesson on servers and takes five steps:
+// the process "dies" there, leaving the run's keys on Redis (the run is
+// closed only when the test ends). It gives the lesson.
+func crashMidRun(t *testing.T, servers *realredis.Servers) *scenario.Scenario {
+	t.Helper()
+	cat, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := cat.Find("no-lock-oversell")
+	r, err := lesson.BuildOn(sc, sc.Seed, servers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	for i := 0; i < 5 && r.Step(); i++ {
+	}
+	return sc
+}
 
 // A server process that dies mid-run leaves its run's keys on Redis; the
 // next start of the same instance removes them before anything else, and
@@ -25,19 +44,8 @@ func TestARestartRemovesWhatACrashLeft(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, _ := cat.Find("no-lock-oversell")
-	r, err := lesson.BuildOn(sc, sc.Seed, first)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(r.Close)
-	for i := 0; i < 5 && r.Step(); i++ {
-	}
-	// The process dies here: r is not closed (until the test ends).
+	crashMidRun(t, first)
+	// The process died there: the run is not closed (until the test ends).
 	left, err := realredis.Leftover(targets[0])
 	if err != nil || left == 0 {
 		t.Fatalf("after a crash mid-run: expected keys left under %s, got %d (%v)", realredis.PrefixRoot, left, err)
@@ -72,18 +80,10 @@ func TestARestartRemovesWhatACrashLeftAsTheACLUser(t *testing.T) {
 	ctx := context.Background()
 	admin := s.Client()
 	defer admin.Close()
-	args := []any{"ACL", "SETUSER", "lockstep", "on", ">secret"}
-	for _, r := range strings.Fields(realredis.ACLRules) {
-		args = append(args, r)
-	}
-	if err := admin.Do(ctx, args...).Err(); err != nil {
-		t.Fatal(err)
-	}
+	addACLUser(t, admin)
 	// The ACL user may not run CONFIG: an administrator turns on the
 	// expiry notifications, as docs/real-redis.md says.
-	if err := admin.ConfigSet(ctx, "notify-keyspace-events", realredis.NotifyFlags).Err(); err != nil {
-		t.Fatal(err)
-	}
+	notifyExpiries(t, admin)
 	targets, err := realredis.ParseURLs("redis://lockstep:secret@"+s.Addr, false)
 	if err != nil {
 		t.Fatal(err)
@@ -92,18 +92,7 @@ func TestARestartRemovesWhatACrashLeftAsTheACLUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, _ := cat.Find("no-lock-oversell")
-	r, err := lesson.BuildOn(sc, sc.Seed, first)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(r.Close)
-	for i := 0; i < 5 && r.Step(); i++ {
-	}
+	sc := crashMidRun(t, first)
 	// The process dies here. What it left: the run's keys, and the
 	// registry naming each of them.
 	keys, err := admin.Keys(ctx, realredis.PrefixRoot+"*").Result()
