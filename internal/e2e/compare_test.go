@@ -65,6 +65,14 @@ func TestBrowserCompareSideBySide(t *testing.T) {
 	if a, b := cursorRow(t, ctx, "left"), cursorRow(t, ctx, "right"); a != 1 || b != 1 {
 		t.Errorf("at step 0 the cursors are on rows %d and %d, want 1 and 1", a, b)
 	}
+	// A render that changes nothing the table shows (presenter mode on and
+	// off) keeps the table as it is; the steps below redraw it.
+	do(t, ctx, "keep the table", chromedp.Evaluate[chromedp.Void](`window.cmpTable = document.querySelector('.cmp-table')`))
+	click(t, ctx, "presenter")
+	click(t, ctx, "presenter")
+	if !eval[bool](t, ctx, `document.querySelector('.cmp-table') === window.cmpTable`) {
+		t.Error("a render that changed nothing the comparison shows rebuilt its table")
+	}
 	for range 6 {
 		step(t, ctx)
 	}
