@@ -113,7 +113,18 @@ func TestBrowserTeach(t *testing.T) {
 		if pos := eval[string](t, ctx, `getComputedStyle(document.querySelector('.side .narration')).position`); pos != "sticky" {
 			t.Errorf("presenter narration position = %q, want sticky", pos)
 		}
-		click(t, ctx, "lang")
+		// The timeline is narrow beside the code: its gutter has no time
+		// column, and its head says so, uncut.
+		for _, lang := range []string{"en", "zh"} {
+			if lang == "zh" {
+				click(t, ctx, "lang")
+			}
+			head := eval[[]string](t, ctx, `(h => [h.textContent, String(h.scrollWidth <= h.clientWidth), String(lockstep.timeline.L.narrow)])(document.querySelector('.gutter-head'))`)
+			saysTime := strings.Contains(head[0], "time") || strings.Contains(head[0], "时间")
+			if head[1] != "true" || (head[2] == "true" && saysTime) {
+				t.Errorf("presenter (%s): gutter head %q, fits %s, narrow %s: want it uncut and without the time a narrow gutter does not show", lang, head[0], head[1], head[2])
+			}
+		}
 		shot(t, ctx, dir, "teach-chapters-zh-presenter")
 		click(t, ctx, "lang")
 		click(t, ctx, "presenter")

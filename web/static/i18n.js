@@ -94,6 +94,7 @@ const S = {
   gone: ['gone', '已删除'],
   items: ['{n} items', '{n} 项'],
   gutterHead: ['# event · time', '# 事件 · 时间'],
+  gutterHeadNarrow: ['# event', '# 事件'],
   insideTogether: ['{who} inside together!', '{who} 同时在里面！'],
   letMove: ['Let {c} make its next move', '让 {c} 走下一步'],
   // The detail panel.

@@ -218,7 +218,7 @@ export class Timeline {
     const head = document.createElement('span');
     head.className = 'gutter-head';
     head.style.width = L.gutter + 'px';
-    head.textContent = tr('gutterHead', this.state.lang);
+    head.textContent = tr(L.narrow ? 'gutterHeadNarrow' : 'gutterHead', this.state.lang); // a narrow gutter has no time column
     head.title = tr('cursorTip', this.state.lang);
     this.lanes.appendChild(head);
     for (const l of L.lanes) {
