@@ -7,21 +7,12 @@
 
 import { t, fill, pick } from './i18n.js';
 import { clientColor } from './draw.js';
+import { el } from './dom.js';
 
 /** keyOf names the run a comparison was made of: when the session's
  * scenario, seed or recorded actions change, the comparison is redone. */
 function keyOf(snap) {
   return snap ? JSON.stringify([snap.scenario, snap.seed, snap.actions || [], snap.custom]) : '';
-}
-
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'onclick') e.onclick = v;
-    else if (v != null) e.setAttribute(k, v);
-  }
-  for (const k of kids) if (k != null) e.append(k);
-  return e;
 }
 
 /** Compare drives the side-by-side view. */

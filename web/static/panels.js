@@ -4,17 +4,8 @@
 import { t, pick, fill, name as nm, note as nt } from './i18n.js';
 import { clientColor } from './draw.js';
 import { fmtTime, outcome, OUTCOME } from './format.js';
+import { el } from './dom.js';
 
-const el = (tag, props = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('data-') || k === 'title' || k === 'lang') e.setAttribute(k, v);
-    else e[k] = v;
-  }
-  for (const k of kids) if (k != null) e.append(k);
-  return e;
-};
 
 /** narration shows the latest narration line big, earlier ones small. */
 export function renderNarration(root, history, st, onRef) {
