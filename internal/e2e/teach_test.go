@@ -78,6 +78,11 @@ func TestBrowserTeach(t *testing.T) {
 		waitFor(t, ctx, "中文", `document.querySelector('[data-testid=code] h3').textContent.includes('运行的锁代码')`)
 		shot(t, ctx, dir, "teach-code-zh")
 		click(t, ctx, "lang")
+		// Hide the code, then show it again; the choice is remembered.
+		click(t, ctx, "code-toggle")
+		waitFor(t, ctx, "the code hidden", `document.body.classList.contains('no-code') && !document.querySelector('[data-testid=code] .code-pane') && localStorage.getItem('lockstep.code') === 'off'`)
+		click(t, ctx, "code-toggle")
+		waitFor(t, ctx, "the code shown", `!document.body.classList.contains('no-code') && !!document.querySelector('[data-testid=code] .code-pane[data-file="reentrant.go"]') && localStorage.getItem('lockstep.code') === 'on'`)
 		for _, p := range probs.take() {
 			t.Error(p)
 		}
@@ -187,6 +192,10 @@ func TestBrowserTeach(t *testing.T) {
 		}
 		waitFor(t, ctx, "reached too late", `document.querySelector('[data-testid=challenge-status]').dataset.state === 'over' && lockstep.state.snap.challenge.progress.reached && !lockstep.state.snap.challenge.progress.won`)
 		shot(t, ctx, dir, "teach-challenge-late-en")
+		click(t, ctx, "lang")
+		waitFor(t, ctx, "中文", `document.documentElement.lang === 'zh-CN'`)
+		shot(t, ctx, dir, "teach-challenge-late-zh")
+		click(t, ctx, "lang")
 		// Leave: the lesson again, with its chapters.
 		click(t, ctx, "challenge-leave")
 		waitFor(t, ctx, "the lesson again", `lockstep.state.snap.challenge && !lockstep.state.snap.challenge.active && (lockstep.state.snap.chapters || []).length === 3`)

@@ -122,7 +122,7 @@ export class CodeView {
     root.textContent = '';
     const head = el('div', { class: 'code-head' },
       el('h3', {}, fill('codeOf', st.lang, { client: who || '—' })),
-      el('button', { class: 'code-toggle', 'data-testid': 'code-toggle', onclick: () => { this.hidden = !this.hidden; localStorage.setItem('lockstep.code', this.hidden ? 'off' : 'on'); this.key = ''; this.render(st); this.onChange(true); } }, fill(this.hidden ? 'codeShow' : 'codeHide', st.lang)));
+      el('button', { class: 'code-toggle', 'data-testid': 'code-toggle', onclick: () => { this.hidden = !this.hidden; localStorage.setItem('lockstep.code', this.hidden ? 'off' : 'on'); this.key = ''; this.onChange(); } }, fill(this.hidden ? 'codeShow' : 'codeHide', st.lang)));
     root.append(head);
     if (this.hidden) return;
     const tabs = el('div', { class: 'code-clients', role: 'group', 'aria-label': fill('code', st.lang) });
