@@ -242,6 +242,9 @@ export class Timeline {
       // the client headers to its left.
       if (L.narrow && l.kind === 'node') { el.style.left = l.left + 2 + 'px'; el.style.transform = 'none'; }
       this.lanes.appendChild(el);
+      // The last node's name, on a lane narrower than it, ends at the
+      // timeline's right edge rather than past it.
+      if (L.narrow && l.kind === 'node' && l.left + 2 + el.offsetWidth > L.width) el.style.left = Math.max(0, L.width - el.offsetWidth - 2) + 'px';
     }
   }
 
