@@ -14,6 +14,14 @@ import (
 	"github.com/lockstep/lockstep/internal/server"
 )
 
+// scrollUpByHand scrolls the timeline to its top as a user does: a wheel
+// turn, then the scroll it makes.
+const scrollUpByHand = `(() => {
+	const sc = document.getElementById('tl-scroll');
+	sc.dispatchEvent(new WheelEvent('wheel', {deltaY: -400, bubbles: true}));
+	sc.scrollTop = 0;
+})()`
+
 // TestBrowserHands checks what a user does by hand: following the newest
 // step and leaving it, being the scheduler to the end of a run and taking
 // another branch, the keyboard after picking a lesson, exports with a
@@ -37,11 +45,7 @@ func TestBrowserHands(t *testing.T) {
 		waitFor(t, ctx, "following after a jump and a step", inView)
 		// Scrolled away on purpose: new rows do not pull the view down, and
 		// the follow button brings it back.
-		do(t, ctx, "scroll up by hand", chromedp.Evaluate[chromedp.Void](`(() => {
-			const sc = document.getElementById('tl-scroll');
-			sc.dispatchEvent(new WheelEvent('wheel', {deltaY: -400, bubbles: true}));
-			sc.scrollTop = 0;
-		})()`))
+		do(t, ctx, "scroll up by hand", chromedp.Evaluate[chromedp.Void](scrollUpByHand))
 		waitFor(t, ctx, "the follow button", `!document.querySelector('[data-testid=follow]').hidden`)
 		step(t, ctx)
 		step(t, ctx)
@@ -51,11 +55,7 @@ func TestBrowserHands(t *testing.T) {
 		click(t, ctx, "follow")
 		waitFor(t, ctx, "back to the newest row", inView)
 		// The next lesson follows from its start, whatever happened before.
-		do(t, ctx, "scroll up by hand", chromedp.Evaluate[chromedp.Void](`(() => {
-			const sc = document.getElementById('tl-scroll');
-			sc.dispatchEvent(new WheelEvent('wheel', {deltaY: -400, bubbles: true}));
-			sc.scrollTop = 0;
-		})()`))
+		do(t, ctx, "scroll up by hand", chromedp.Evaluate[chromedp.Void](scrollUpByHand))
 		load(t, ctx, "watch-six-buyers")
 		for i := 0; i < 30; i++ {
 			step(t, ctx)
