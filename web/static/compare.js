@@ -6,7 +6,7 @@
 // session's step: stepping and seeking the run moves both.
 
 import { t, fill, pick } from './i18n.js';
-import { clientColor } from './draw.js';
+import { clientColor } from './lanes.js';
 import { el } from './dom.js';
 
 /** keyOf names the run a comparison was made of: when the session's

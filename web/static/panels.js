@@ -2,7 +2,7 @@
 // keys, the scheduler's choice of client, the fault targets.
 
 import { t, pick, fill, name as nm, note as nt } from './i18n.js';
-import { clientColor } from './draw.js';
+import { clientColor } from './lanes.js';
 import { fmtTime, outcome, OUTCOME } from './format.js';
 import { el } from './dom.js';
 

@@ -4,7 +4,8 @@
 // lane headers (a client's header lets it make its next move).
 
 import { CanvasPainter, SvgPainter } from './paint.js';
-import { drawRows, clientColor as clientColorOf } from './draw.js';
+import { drawRows } from './draw.js';
+import { clientColor as clientColorOf } from './lanes.js';
 import { layout } from './layout.js';
 import { describe } from './format.js';
 import { t as tr, fill } from './i18n.js';
