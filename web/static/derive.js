@@ -14,6 +14,7 @@ export function newModel(clients = [], nodes = []) {
     spans: [], open: new Set(), buckets: [], says: [], verdicts: [],
     reqs: new Map(), byWho: new Map(), leases: new Map(), inside: new Set(),
     overlap: null, parts: new Map(), downs: new Map(),
+    masters: [], // the nodes with a replica, from their replicas' init events
   };
   for (const c of clients) lane(m, c, 'client');
   for (const n of nodes) lane(m, n, 'node');
@@ -106,9 +107,12 @@ function add(m, e) {
       if (s) s.lost = r;
       break;
     }
-    case 'expire': case 'init':
+    case 'expire': case 'init': {
       if (e.keys) lease(m, e, r);
+      const of = e.kind === 'init' && /^replica of (\S+)/.exec(e.note || '');
+      if (of && !m.masters.includes(of[1])) m.masters.push(of[1]);
       break;
+    }
     case 'fault':
       fault(m, e, r);
       break;

@@ -170,7 +170,7 @@ export class Timeline {
     ctx.font = `600 ${L.small}px ${FONT}`;
     ctx.fillStyle = '#1b1b1b';
     const st = this.state;
-    ctx.fillText(tr(st.ended ? 'ended' : 'now', st.lang), 6, y + L.small + 4);
+    ctx.fillText(tr(st.snap && st.snap.ended ? 'ended' : 'now', st.lang), 6, y + L.small + 4);
   }
 
   /** window keeps one <li> per visible event, placed over its row. */
