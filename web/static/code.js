@@ -88,11 +88,9 @@ export class CodeView {
     const got = this.files.get(path);
     if (typeof got === 'string') return got;
     if (!got) {
-      this.files.set(path, fetch('/source/' + path).then((r) => (r.ok ? r.text() : '')).then((t) => {
-        this.files.set(path, t);
-        this.key = '';
-        this.onChange();
-      }, () => this.files.set(path, '')));
+      // A failed fetch leaves the file empty rather than loading for ever.
+      const done = (t) => { this.files.set(path, t); this.key = ''; this.onChange(); };
+      this.files.set(path, fetch('/source/' + path).then((r) => (r.ok ? r.text() : '')).then(done, () => done('')));
     }
     return null;
   }
