@@ -225,3 +225,19 @@ func step(t *testing.T, ctx context.Context) {
 	click(t, ctx, "step")
 	waitFor(t, ctx, "the step", fmt.Sprintf(`lockstep.state.snap.step > %d || lockstep.state.snap.ended`, before))
 }
+
+// page opens url in a fresh tab of browser (its own storage, as another
+// browser would have) and, when the test ends, fails it for every problem
+// the page reported: console errors, exceptions, failed loads.
+func page(t *testing.T, browser context.Context, url string) context.Context {
+	t.Helper()
+	ctx := tab(t, browser, true)
+	probs := watch(t, ctx)
+	t.Cleanup(func() {
+		for _, p := range probs.take() {
+			t.Errorf("page problem: %s", p)
+		}
+	})
+	open(t, ctx, url)
+	return ctx
+}

@@ -196,6 +196,9 @@ func TestBrowserReadable(t *testing.T) {
 					if cut := eval[[]string](t, ctx, cutOutcomes); len(cut) > 0 {
 						t.Errorf("outcomes or verdicts cut at %s in English: %v", size.name, cut)
 					}
+					if out := eval[[]string](t, ctx, `(r => [...document.querySelectorAll('#lanes .lane')].filter(e => e.getBoundingClientRect().right > r + 1).map(e => e.textContent))(document.getElementById('timeline').getBoundingClientRect().right)`); len(out) > 0 {
+						t.Errorf("lane headers past the timeline's right edge at %s: %q", size.name, out)
+					}
 					if m := eval[int](t, ctx, `document.querySelectorAll('[data-testid^="move-"]').length`); m != 0 {
 						t.Errorf("at the end of the run %d moves are still offered", m)
 					}

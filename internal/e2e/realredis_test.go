@@ -75,6 +75,7 @@ func TestBrowserOnRealRedis(t *testing.T) {
 	if d := text(t, ctx, "event-detail"); !strings.Contains(d, "在 "+bracket[0]+" 到 "+bracket[1]+" 之间") {
 		t.Errorf("the Chinese detail of exec #%d should say 在 %s 到 %s 之间, got %q", seq, bracket[0], bracket[1], d)
 	}
+	shot(t, ctx, dir, "real-redis-zh")
 	click(t, ctx, "lang")
 	c := redis.Client()
 	defer c.Close()

@@ -47,7 +47,7 @@ const tl = new Timeline({
 
 // The teaching tools (code.js, chapters.js, challenge.js).
 const code = new CodeView($('code'));
-code.onChange = (relayout) => { render(); if (relayout) tl.set({ ...state }); };
+code.onChange = () => render();
 const chapters = new Chapters({ panel: $('chapters-panel'), list: $('chapters'), paced: $('paced'), title: $('chapters-title'), label: $('paced-label') },
   (step) => link.send('seek', { step }));
 const loadAgain = (challenge) => link.send('load', { scenario: state.snap.scenario, yaml: state.snap.custom ? state.customYAML : '', challenge });
@@ -148,6 +148,8 @@ function render() {
 
 function renderHelp() {
   const dl = $('help-keys');
+  if (dl.dataset.lang === state.lang) return; // the keys change with the language only
+  dl.dataset.lang = state.lang;
   dl.textContent = '';
   for (const [k, key] of KEYS) {
     const dt = document.createElement('dt');

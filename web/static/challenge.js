@@ -5,8 +5,8 @@
 // reached; this panel shows the goal, the moves, hints, won or not yet,
 // and a debrief that links the events proving it.
 
-import { tt, el } from './teach-i18n.js';
-import { pick } from './i18n.js';
+import { fill, pick } from './i18n.js';
+import { el } from './dom.js';
 
 export class Challenge {
   constructor(root, { take, leave, retry, goTo }) {
@@ -30,41 +30,41 @@ export class Challenge {
     const L = st.lang;
     const r = this.root;
     r.textContent = '';
-    r.append(el('h3', {}, tt('challenge', L)));
-    r.append(el('p', { class: 'ch-goal', 'data-testid': 'challenge-goal' }, el('b', {}, tt('chGoal', L) + ': '), el('span', { class: 'authored' }, pick(ch, L))));
+    r.append(el('h3', {}, fill('challenge', L)));
+    r.append(el('p', { class: 'ch-goal', 'data-testid': 'challenge-goal' }, el('b', {}, fill('chGoal', L) + ': '), el('span', { class: 'authored' }, pick(ch, L))));
     if (!ch.active) {
-      r.append(el('button', { class: 'primary', 'data-testid': 'challenge-take', onclick: () => this.take() }, tt('chTake', L)));
+      r.append(el('button', { class: 'primary', 'data-testid': 'challenge-take', onclick: () => this.take() }, fill('chTake', L)));
       return;
     }
-    r.append(el('p', { class: 'hint' }, tt('chIntro', L)));
-    const counts = el('p', { class: 'ch-counts' }, el('span', { 'data-testid': 'challenge-moves' }, tt('chMoves', L, { n: p.moves, max: ch.moves })));
-    if (ch.faults != null) counts.append(' · ', el('span', { 'data-testid': 'challenge-faults' }, tt('chFaults', L, { n: p.faults, max: ch.faults })));
+    r.append(el('p', { class: 'hint' }, fill('chIntro', L)));
+    const counts = el('p', { class: 'ch-counts' }, el('span', { 'data-testid': 'challenge-moves' }, fill('chMoves', L, { n: p.moves, max: ch.moves })));
+    if (ch.faults != null) counts.append(' · ', el('span', { 'data-testid': 'challenge-faults' }, fill('chFaults', L, { n: p.faults, max: ch.faults })));
     r.append(counts);
     let status, cls;
-    if (p.won) { status = tt('chWon', L, { at: p.at }); cls = 'won'; }
-    else if (p.reached) { status = tt('chLate', L, { at: p.at, what: tt(p.reason === 'faults' ? 'wFaults' : 'wMoves', L) }); cls = 'over'; }
-    else if (p.over) { status = tt(p.reason === 'faults' ? 'chOverFaults' : p.reason === 'ended' ? 'chEnded' : 'chOver', L); cls = 'over'; }
-    else { status = tt('chNotYet', L); cls = 'notyet'; }
+    if (p.won) { status = fill('chWon', L, { at: p.at }); cls = 'won'; }
+    else if (p.reached) { status = fill('chLate', L, { at: p.at, what: fill(p.reason === 'faults' ? 'wFaults' : 'wMoves', L) }); cls = 'over'; }
+    else if (p.over) { status = fill(p.reason === 'faults' ? 'chOverFaults' : p.reason === 'ended' ? 'chEnded' : 'chOver', L); cls = 'over'; }
+    else { status = fill('chNotYet', L); cls = 'notyet'; }
     r.append(el('p', { class: 'ch-status ' + cls, 'data-testid': 'challenge-status', 'data-state': cls, role: 'status' }, status));
     const hints = ch.hints || [];
     if (hints.length) {
       const ol = el('ol', { class: 'ch-hints' });
-      hints.slice(0, this.hints).forEach((h, i) => ol.append(el('li', { 'data-testid': 'challenge-hint' }, el('b', {}, tt('chHintN', L, { n: i + 1 }) + ' '), el('span', { class: 'authored' }, pick(h, L)))));
+      hints.slice(0, this.hints).forEach((h, i) => ol.append(el('li', { 'data-testid': 'challenge-hint' }, el('b', {}, fill('chHintN', L, { n: i + 1 }) + ' '), el('span', { class: 'authored' }, pick(h, L)))));
       r.append(ol);
-      if (this.hints < hints.length) r.append(el('button', { 'data-testid': 'challenge-hint-more', onclick: () => { this.hints++; this.key = ''; this.render(st); } }, tt('chHint', L)));
+      if (this.hints < hints.length) r.append(el('button', { 'data-testid': 'challenge-hint-more', onclick: () => { this.hints++; this.key = ''; this.render(st); } }, fill('chHint', L)));
     }
     if (p.won || p.over) {
-      const d = el('div', { class: 'ch-debrief', 'data-testid': 'challenge-debrief' }, el('h4', {}, tt('chDebrief', L)), el('p', { class: 'authored' }, pick(ch.debrief, L)));
+      const d = el('div', { class: 'ch-debrief', 'data-testid': 'challenge-debrief' }, el('h4', {}, fill('chDebrief', L)), el('p', { class: 'authored' }, pick(ch.debrief, L)));
       if (p.why) d.append(el('p', { class: 'ch-why' }, pick(p.why, L)));
       if (p.refs && p.refs.length) {
-        const refs = el('p', { class: 'ch-refs' }, tt('chProof', L) + ' ');
+        const refs = el('p', { class: 'ch-refs' }, fill('chProof', L) + ' ');
         for (const seq of p.refs) refs.append(el('button', { class: 'ref', 'data-testid': 'challenge-ref', onclick: () => this.goTo(seq) }, '#' + seq), ' ');
         d.append(refs);
       }
       r.append(d);
     }
     r.append(el('div', { class: 'buttons' },
-      el('button', { 'data-testid': 'challenge-retry', onclick: () => { this.hints = 0; this.retry(); } }, tt('chRetry', L)),
-      el('button', { 'data-testid': 'challenge-leave', onclick: () => this.leave() }, tt('chLeave', L))));
+      el('button', { 'data-testid': 'challenge-retry', onclick: () => { this.hints = 0; this.retry(); } }, fill('chRetry', L)),
+      el('button', { 'data-testid': 'challenge-leave', onclick: () => this.leave() }, fill('chLeave', L))));
   }
 }

@@ -4,8 +4,8 @@
 // stops at each chapter until the user presses Play again: the server's
 // play loop stops after a step that says one.
 
-import { tt, el } from './teach-i18n.js';
-import { pick } from './i18n.js';
+import { fill, pick } from './i18n.js';
+import { el } from './dom.js';
 
 export class Chapters {
   constructor({ panel, list, paced, title, label }, seek) {
@@ -22,8 +22,8 @@ export class Chapters {
   render(st) {
     const snap = st.snap;
     const chs = (snap && snap.chapters) || [];
-    this.title.textContent = tt('chapters', st.lang);
-    this.label.textContent = tt('paced', st.lang);
+    this.title.textContent = fill('chapters', st.lang);
+    this.label.textContent = fill('paced', st.lang);
     this.panel.hidden = !chs.length;
     if (!chs.length) return;
     let at = -1;
@@ -36,11 +36,11 @@ export class Chapters {
     chs.forEach((c, i) => {
       const b = el('button', { class: 'chapter link', 'data-step': String(c.step), onclick: () => this.seek(c.step) },
         el('span', { class: 'chapter-n' }, String(i + 1) + '.'), ' ', el('span', { class: 'authored' }, pick(c.text, st.lang)), ' ',
-        el('span', { class: 'chapter-step' }, tt('chapterAt', st.lang, { step: c.step })));
+        el('span', { class: 'chapter-step' }, fill('chapterAt', st.lang, { step: c.step })));
       const li = el('li', { class: i === at ? 'current' : i < at ? 'past' : '' }, b);
       if (i === at) li.setAttribute('aria-current', 'step');
       this.list.append(li);
     });
-    if (stopped) this.list.append(el('li', { class: 'beat-stop', 'data-testid': 'beat-stop', role: 'status' }, tt('beatStop', st.lang)));
+    if (stopped) this.list.append(el('li', { class: 'beat-stop', 'data-testid': 'beat-stop', role: 'status' }, fill('beatStop', st.lang)));
   }
 }

@@ -5,7 +5,8 @@
 // frames further out, and for a script the redis.call commands it ran); the
 // view follows the cursor, the selection and the chosen client.
 
-import { tt, el } from './teach-i18n.js';
+import { fill } from './i18n.js';
+import { el } from './dom.js';
 
 const CMD_KINDS = new Set(['send', 'exec', 'reply', 'lost', 'timeout']);
 
@@ -87,11 +88,9 @@ export class CodeView {
     const got = this.files.get(path);
     if (typeof got === 'string') return got;
     if (!got) {
-      this.files.set(path, fetch('/source/' + path).then((r) => (r.ok ? r.text() : '')).then((t) => {
-        this.files.set(path, t);
-        this.key = '';
-        this.onChange();
-      }, () => this.files.set(path, '')));
+      // A failed fetch leaves the file empty rather than loading for ever.
+      const done = (t) => { this.files.set(path, t); this.key = ''; this.onChange(); };
+      this.files.set(path, fetch('/source/' + path).then((r) => (r.ok ? r.text() : '')).then(done, () => done('')));
     }
     return null;
   }
@@ -120,21 +119,21 @@ export class CodeView {
     const root = this.root;
     root.textContent = '';
     const head = el('div', { class: 'code-head' },
-      el('h3', {}, tt('codeOf', st.lang, { client: who || '—' })),
-      el('button', { class: 'code-toggle', 'data-testid': 'code-toggle', onclick: () => { this.hidden = !this.hidden; localStorage.setItem('lockstep.code', this.hidden ? 'off' : 'on'); this.key = ''; this.render(st); this.onChange(true); } }, tt(this.hidden ? 'codeShow' : 'codeHide', st.lang)));
+      el('h3', {}, fill('codeOf', st.lang, { client: who || '—' })),
+      el('button', { class: 'code-toggle', 'data-testid': 'code-toggle', onclick: () => { this.hidden = !this.hidden; localStorage.setItem('lockstep.code', this.hidden ? 'off' : 'on'); this.key = ''; this.onChange(); } }, fill(this.hidden ? 'codeShow' : 'codeHide', st.lang)));
     root.append(head);
     if (this.hidden) return;
-    const tabs = el('div', { class: 'code-clients', role: 'group', 'aria-label': tt('code', st.lang) });
+    const tabs = el('div', { class: 'code-clients', role: 'group', 'aria-label': fill('code', st.lang) });
     const tab = (name, label, title) => el('button', { class: 'code-client' + (this.client === name ? ' on' : ''), 'aria-pressed': String(this.client === name), 'data-client': name, title: title || '', onclick: () => { this.client = name; this.frame = 0; this.key = ''; this.onChange(); } }, label);
-    tabs.append(tab('', tt('codeAuto', st.lang), tt('codeAutoTip', st.lang)));
+    tabs.append(tab('', fill('codeAuto', st.lang), fill('codeAutoTip', st.lang)));
     for (const c of clients) tabs.append(tab(c, c));
     root.append(tabs);
     if (!cur) {
-      root.append(el('p', { class: 'code-note' }, tt('codeNone', st.lang, { client: who })));
+      root.append(el('p', { class: 'code-note' }, fill('codeNone', st.lang, { client: who })));
     } else {
       const cmd = cur.send.text ? cur.send.text.replace(/^#\d+ \S+ send /, '') : (cur.send.cmd || []).join(' ');
-      root.append(el('p', { class: 'code-cmd', 'data-testid': 'code-cmd', 'data-seq': String(cur.ev.seq) }, el('code', {}, tt('codeCmd', st.lang, { seq: cur.ev.seq, kind: cur.ev.kind, cmd }))));
-      if (!cur.send.src) root.append(el('p', { class: 'code-note', 'data-testid': 'code-workload' }, tt('codeWorkload', st.lang, { client: who, cmd: (cur.send.cmd || []).slice(0, 3).join(' ') }) + (src ? ' ' + tt('codeLast', st.lang, { seq: lockCmd.send.seq }) : '')));
+      root.append(el('p', { class: 'code-cmd', 'data-testid': 'code-cmd', 'data-seq': String(cur.ev.seq) }, el('code', {}, fill('codeCmd', st.lang, { seq: cur.ev.seq, kind: cur.ev.kind, cmd }))));
+      if (!cur.send.src) root.append(el('p', { class: 'code-note', 'data-testid': 'code-workload' }, fill('codeWorkload', st.lang, { client: who, cmd: (cur.send.cmd || []).slice(0, 3).join(' ') }) + (src ? ' ' + fill('codeLast', st.lang, { seq: lockCmd.send.seq }) : '')));
     }
     if (frames.length > 1) {
       const crumbs = el('p', { class: 'code-frames' });
@@ -148,7 +147,7 @@ export class CodeView {
     if (script) {
       const text = this.fetch(script);
       const lit = text == null ? [] : calls && calls.length ? luaLines(text, calls) : body(text);
-      root.append(el('p', { class: 'code-note' }, tt('codeScript', st.lang, { name: lockCmd.send.script }) + ' — ' + tt(calls && calls.length ? 'codeRan' : 'codeAll', st.lang)));
+      root.append(el('p', { class: 'code-note' }, fill('codeScript', st.lang, { name: lockCmd.send.script }) + ' — ' + fill(calls && calls.length ? 'codeRan' : 'codeAll', st.lang)));
       root.append(this.pane(script, lit, calls && calls.length ? 'ran' : 'all', st.lang));
     }
   }
@@ -159,7 +158,7 @@ export class CodeView {
     const box = el('div', { class: 'code-pane', 'data-file': path });
     box.append(el('div', { class: 'code-file' }, 'internal/lock/' + path));
     if (text == null) {
-      box.append(el('p', { class: 'code-note' }, tt('codeLoading', lang, { file: path })));
+      box.append(el('p', { class: 'code-note' }, fill('codeLoading', lang, { file: path })));
       return box;
     }
     const ol = el('ol', { class: 'code-lines' });

@@ -6,22 +6,13 @@
 // session's step: stepping and seeking the run moves both.
 
 import { t, fill, pick } from './i18n.js';
-import { clientColor } from './draw.js';
+import { clientColor } from './lanes.js';
+import { el } from './dom.js';
 
 /** keyOf names the run a comparison was made of: when the session's
  * scenario, seed or recorded actions change, the comparison is redone. */
 function keyOf(snap) {
   return snap ? JSON.stringify([snap.scenario, snap.seed, snap.actions || [], snap.custom]) : '';
-}
-
-function el(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'onclick') e.onclick = v;
-    else if (v != null) e.setAttribute(k, v);
-  }
-  for (const k of kids) if (k != null) e.append(k);
-  return e;
 }
 
 /** Compare drives the side-by-side view. */
@@ -38,6 +29,7 @@ export class Compare {
     this.asked = null; // the with of the request in flight, if any
     this.choice = ''; // the picker's choice ('' : the canonical pair)
     this.error = null;
+    this.shown = null; // what the table was drawn from: [answer, lang, step, ended]
     this.$('compare-open').onclick = () => this.toggle();
     this.$('compare-close').onclick = () => this.toggle(false);
     this.$('compare-go').onclick = () => this.ask(this.$('compare-with').value);
@@ -105,17 +97,28 @@ export class Compare {
     this.renderPicker(st);
     const status = this.$('compare-status');
     const body = this.$('compare-body');
-    body.textContent = '';
-    this.$('compare-schedule').textContent = '';
-    if (this.asked != null) { status.textContent = t('cmpRunning', lang); return; }
-    if (this.error) { status.textContent = fill('cmpFailed', lang, { e: this.error.error || '' }); return; }
-    const r = this.res;
-    if (!r || !r.left) { status.textContent = t('cmpPick', lang); return; }
+    const r = this.asked == null && !this.error ? this.res : null;
+    if (!r || !r.left) {
+      this.shown = null;
+      body.textContent = '';
+      this.$('compare-schedule').textContent = '';
+      if (this.asked != null) status.textContent = t('cmpRunning', lang);
+      else if (this.error) status.textContent = fill('cmpFailed', lang, { e: this.error.error || '' });
+      else status.textContent = t('cmpPick', lang);
+      return;
+    }
     status.textContent = r.diverge < 0
       ? fill('cmpSame', lang, { n: r.left.rows.length })
       : fill('cmpDiverge', lang, { row: r.diverge + 1 });
     status.dataset.diverge = String(r.diverge + 1);
     this.$('compare-schedule').textContent = fill('cmpSchedule', lang, { moves: r.moves, seed: r.seed, actions: r.actions, void: r.right.void });
+    // The table is rebuilt only when what it shows changes (the answer, the
+    // language, the session's step): the page renders on every selection
+    // and every message, and a table has a row per event of both runs.
+    const shown = [r, lang, snap ? snap.step : 0, !!(snap && snap.ended)];
+    if (this.shown && shown.every((x, i) => x === this.shown[i])) return;
+    this.shown = shown;
+    body.textContent = '';
     body.append(this.table(st, r));
     const first = body.querySelector('[data-testid="compare-divergence"]');
     const cur = body.querySelector('.cmp-cell.l.cursor');

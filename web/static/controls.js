@@ -6,7 +6,7 @@
 import { state, changed } from './store.js';
 import { t, fill } from './i18n.js';
 import { fmtTime } from './format.js';
-import { renderTargets, renderFaults } from './panels.js';
+import { renderTargets, renderFaults, faultTargets } from './panels.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -66,8 +66,9 @@ function fault(kind) {
   const f = { do: kind };
   if (['crash', 'pause', 'drop-reply', 'drop-request'].includes(kind)) f.client = $('fault-client').value;
   else f.node = $('fault-node').value;
-  if (kind === 'failover' && !state.masters.includes(f.node)) f.node = state.masters[0];
-  if (kind === 'node-restart' && !state.downNodes.includes(f.node)) f.node = state.downNodes[0];
+  const { masters, down } = faultTargets(state);
+  if (kind === 'failover' && !masters.includes(f.node)) f.node = masters[0];
+  if (kind === 'node-restart' && !down.includes(f.node)) f.node = down[0];
   if (kind === 'pause') f.for = '1s';
   if (kind === 'partition') f.for = '2s';
   if (kind === 'clock-jump') f.by = '5s';

@@ -14,6 +14,7 @@ export function newModel(clients = [], nodes = []) {
     spans: [], open: new Set(), buckets: [], says: [], verdicts: [],
     reqs: new Map(), byWho: new Map(), leases: new Map(), inside: new Set(),
     overlap: null, parts: new Map(), downs: new Map(),
+    masters: [], // the nodes with a replica, from their replicas' init events
   };
   for (const c of clients) lane(m, c, 'client');
   for (const n of nodes) lane(m, n, 'node');
@@ -86,13 +87,13 @@ function add(m, e) {
   const who = e.client;
   switch (e.kind) {
     case 'send': {
-      const s = openSpan(m, { type: 'req', r0: r, client: who, node: e.node, send: r, cmd: e.cmd });
+      const s = openSpan(m, { type: 'req', r0: r, client: who, node: e.node, send: r });
       m.reqs.set(e.seq, s);
       break;
     }
     case 'exec': {
       const s = m.reqs.get(e.req);
-      if (s) { s.exec = r; s.reply_text = e.reply; }
+      if (s) s.exec = r;
       if (e.keys) lease(m, e, r);
       break;
     }
@@ -103,12 +104,15 @@ function add(m, e) {
     }
     case 'lost': {
       const s = m.reqs.get(e.req);
-      if (s) { s.lost = r; s.lostReply = s.exec !== undefined; }
+      if (s) s.lost = r;
       break;
     }
-    case 'expire': case 'init':
+    case 'expire': case 'init': {
       if (e.keys) lease(m, e, r);
+      const of = e.kind === 'init' && /^replica of (\S+)/.exec(e.note || '');
+      if (of && !m.masters.includes(of[1])) m.masters.push(of[1]);
       break;
+    }
     case 'fault':
       fault(m, e, r);
       break;
@@ -160,9 +164,6 @@ function lease(m, e, r) {
       m.leases.set(id, s);
     }
   }
-  if (e.kind === 'expire') {
-    for (const k of e.keys) if (k.ttl === -2) m.expired = { r, key: k.key };
-  }
 }
 
 function fault(m, e, r) {
@@ -201,7 +202,7 @@ function fault(m, e, r) {
   }
 }
 
-/** rebuild makes a fresh model holding the first n events of m. */
+/** truncate makes a fresh model holding the first n events of m. */
 export function truncate(m, n, clients, nodes) {
   const f = newModel(clients, nodes);
   append(f, m.events.slice(0, n));

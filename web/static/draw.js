@@ -8,8 +8,6 @@ import { fill } from './i18n.js';
 import { clientColor, cx, nx, cross } from './lanes.js';
 import { drawRow } from './row.js';
 
-export { clientColor };
-
 function arrowHead(p, x1, y1, x2, y2, color, s) {
   const a = Math.atan2(y2 - y1, x2 - x1);
   p.poly([[x2, y2], [x2 - s * Math.cos(a - 0.45), y2 - s * Math.sin(a - 0.45)], [x2 - s * Math.cos(a + 0.45), y2 - s * Math.sin(a + 0.45)]], color);

@@ -2,19 +2,10 @@
 // keys, the scheduler's choice of client, the fault targets.
 
 import { t, pick, fill, name as nm, note as nt } from './i18n.js';
-import { clientColor } from './draw.js';
+import { clientColor } from './lanes.js';
 import { fmtTime, outcome, OUTCOME } from './format.js';
+import { el } from './dom.js';
 
-const el = (tag, props = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('data-') || k === 'title' || k === 'lang') e.setAttribute(k, v);
-    else e[k] = v;
-  }
-  for (const k of kids) if (k != null) e.append(k);
-  return e;
-};
 
 /** narration shows the latest narration line big, earlier ones small. */
 export function renderNarration(root, history, st, onRef) {
@@ -100,7 +91,7 @@ export function renderPending(root, st, onMove) {
   root.textContent = '';
   const p = st.pending || [];
   if (!p.length) {
-    root.append(el('p', { class: 'muted' }, st.snap ? t(st.ended ? 'runOver' : 'noPending', st.lang) : ''));
+    root.append(el('p', { class: 'muted' }, st.snap ? t(st.snap.ended ? 'runOver' : 'noPending', st.lang) : ''));
     return;
   }
   for (const c of p) {
@@ -236,27 +227,31 @@ export function renderCounters(root, st) {
   return true;
 }
 
+/** faultTargets lists the nodes a fault can aim at now: the masters that
+ * are up and have a replica (Fail over), the nodes that are down (Restart). */
+export function faultTargets(st) {
+  const nodes = (st.snap && st.snap.nodes) || [];
+  return {
+    masters: st.model.masters.filter((n) => nodes.some((x) => x.name === n && !x.down)),
+    down: nodes.filter((n) => n.down).map((n) => n.name),
+  };
+}
+
 /** faults offers only the faults this scenario can take now: none once the
  * run is over, Fail over only where a master has a replica, Restart only
  * for a node that is down; it says when nobody can make progress. */
 export function renderFaults(st, $) {
   const snap = st.snap;
-  const masters = [];
-  for (const e of st.model.rows) {
-    const mm = e.kind === 'init' && /^replica of (\S+)/.exec(e.note || '');
-    if (mm && !masters.includes(mm[1])) masters.push(mm[1]);
-  }
   const nodes = snap.nodes || [];
-  st.masters = masters.filter((n) => nodes.some((x) => x.name === n && !x.down));
-  st.downNodes = nodes.filter((n) => n.down).map((n) => n.name);
+  const { masters, down } = faultTargets(st);
   const up = nodes.filter((n) => !n.down).map((n) => n.name);
   const over = snap.ended;
   const show = {
     crash: !over && snap.clients.length > 0, pause: !over && snap.clients.length > 0,
     'drop-reply': !over && snap.clients.length > 0, 'drop-request': !over && snap.clients.length > 0,
     partition: !over && up.length > 0, 'node-crash': !over && up.length > 0,
-    'node-restart': !over && st.downNodes.length > 0, 'clock-jump': !over && up.length > 0,
-    failover: !over && st.masters.length > 0 && !st.real,
+    'node-restart': !over && down.length > 0, 'clock-jump': !over && up.length > 0,
+    failover: !over && masters.length > 0 && !st.real,
   };
   let any = false;
   for (const b of document.querySelectorAll('[data-fault]')) {

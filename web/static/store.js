@@ -12,7 +12,6 @@ export const state = {
   gen: 0,
   snap: null,
   pending: [],
-  ended: false,
   highlight: new Set(),
   saySeqs: new Set(),
   selected: null,
@@ -22,8 +21,6 @@ export const state = {
   limits: { max_steps: 50000 },
   customYAML: '',
   errors: [],
-  masters: [], // nodes with a replica (the fault menu's Fail over)
-  downNodes: [],
   real: '', // the real Redis servers runs are placed on ('': embedded)
   branch: [], // the recorded actions of the branch whose end is endStep
   lastError: null, // the last error message, re-rendered on a language change
@@ -61,7 +58,6 @@ export function reduce(m) {
   append(state.model, m.events || []);
   state.snap = snap;
   state.pending = snap.ended ? [] : snap.pending;
-  state.ended = snap.ended;
   // A hand move or a fault after stepping back starts another branch: its
   // end, and so the scrubber's length, is not known yet.
   const acts = snap.actions || [];

@@ -4,7 +4,8 @@
 // lane headers (a client's header lets it make its next move).
 
 import { CanvasPainter, SvgPainter } from './paint.js';
-import { drawRows, clientColor as clientColorOf } from './draw.js';
+import { drawRows } from './draw.js';
+import { clientColor as clientColorOf } from './lanes.js';
 import { layout } from './layout.js';
 import { describe } from './format.js';
 import { t as tr, fill } from './i18n.js';
@@ -169,7 +170,7 @@ export class Timeline {
     ctx.font = `600 ${L.small}px ${FONT}`;
     ctx.fillStyle = '#1b1b1b';
     const st = this.state;
-    ctx.fillText(tr(st.ended ? 'ended' : 'now', st.lang), 6, y + L.small + 4);
+    ctx.fillText(tr(st.snap && st.snap.ended ? 'ended' : 'now', st.lang), 6, y + L.small + 4);
   }
 
   /** window keeps one <li> per visible event, placed over its row. */
@@ -218,7 +219,7 @@ export class Timeline {
     const head = document.createElement('span');
     head.className = 'gutter-head';
     head.style.width = L.gutter + 'px';
-    head.textContent = tr('gutterHead', this.state.lang);
+    head.textContent = tr(L.narrow ? 'gutterHeadNarrow' : 'gutterHead', this.state.lang); // a narrow gutter has no time column
     head.title = tr('cursorTip', this.state.lang);
     this.lanes.appendChild(head);
     for (const l of L.lanes) {
@@ -242,6 +243,9 @@ export class Timeline {
       // the client headers to its left.
       if (L.narrow && l.kind === 'node') { el.style.left = l.left + 2 + 'px'; el.style.transform = 'none'; }
       this.lanes.appendChild(el);
+      // The last node's name, on a lane narrower than it, ends at the
+      // timeline's right edge rather than past it.
+      if (L.narrow && l.kind === 'node' && l.left + 2 + el.offsetWidth > L.width) el.style.left = Math.max(0, L.width - el.offsetWidth - 2) + 'px';
     }
   }
 
