@@ -111,7 +111,7 @@ func TestBrowser(t *testing.T) {
 		// Let A's SET run on the master, then kill the master before the
 		// replica has it: the fault menu's Fail over promotes the replica.
 		moveUntil(t, ctx, "A", `e.kind === 'exec' && e.client === 'A' && e.cmd[0].toLowerCase() === 'set'`)
-		do(t, ctx, "pick the master", chromedp.SetValue(chromedp.CSS(`[data-testid=fault-node]`), "master"))
+		choose(t, ctx, "fault-node", "master")
 		click(t, ctx, "fault-failover")
 		waitFor(t, ctx, "the failover on the timeline", `lockstep.state.model.events.some(e => e.kind === 'fault' && e.name === 'failover')`)
 		note := eval[string](t, ctx, `lockstep.state.model.events.find(e => e.kind === 'fault' && e.name === 'failover').text`)

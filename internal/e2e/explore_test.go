@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/chromedp"
 
 	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/explore"
@@ -27,7 +26,7 @@ func TestBrowserFindABadSchedule(t *testing.T) {
 	ctx := tab(t, startBrowser(t), true)
 	open(t, ctx, url)
 	load(t, ctx, "blind-del-slow-release")
-	do(t, ctx, "type a budget", chromedp.SetValue(chromedp.CSS(`[data-testid=explore-budget]`), "pause:5s"))
+	choose(t, ctx, "explore-budget", "pause:5s")
 	click(t, ctx, "explore-go")
 	waitFor(t, ctx, "the search's result", `document.querySelector('[data-testid=explore-status]').dataset.verdict === 'mutual-exclusion'`)
 	waitFor(t, ctx, "the shrunk run", `lockstep.state.snap.ended && lockstep.state.snap.scenario === 'blind-del-slow-release-explored' && lockstep.state.snap.verdicts.includes('mutual-exclusion')`)
@@ -82,8 +81,8 @@ func TestBrowserExploreExhaustiveNoneFound(t *testing.T) {
 	ctx := tab(t, startBrowser(t), true)
 	open(t, ctx, url)
 	load(t, ctx, "watch-three-buyers")
-	do(t, ctx, "type a budget", chromedp.SetValue(chromedp.CSS(`[data-testid=explore-budget]`), "crash"),
-		chromedp.SetValue(chromedp.CSS(`[data-testid=explore-strategy]`), "exhaustive"))
+	choose(t, ctx, "explore-budget", "crash")
+	choose(t, ctx, "explore-strategy", "exhaustive")
 	click(t, ctx, "explore-go")
 	waitFor(t, ctx, "the search's end", `document.querySelector('[data-testid=explore-cancel]').disabled && /\d/.test(document.querySelector('[data-testid=explore-status]').textContent)`)
 	n := fmt.Sprint(res.Schedules)

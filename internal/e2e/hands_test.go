@@ -208,8 +208,7 @@ func TestBrowserHands(t *testing.T) {
 		if got := eval[string](t, ctx, `(s => s.options[s.selectedIndex].textContent)(document.querySelector('[data-testid=scenario-select]'))`); !strings.Contains(got, "Market lab") {
 			t.Errorf("the picker should show the file's scenario title, got %q", got)
 		}
-		do(t, ctx, "pick the second", chromedp.SetValue(chromedp.CSS(`[data-testid=scenario-select]`), "file:market-one-lock"),
-			chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=scenario-select]').dispatchEvent(new Event('change'))`))
+		choose(t, ctx, "scenario-select", "file:market-one-lock")
 		waitFor(t, ctx, "the second scenario", `lockstep.state.snap.scenario === 'market-one-lock'`)
 		click(t, ctx, "end")
 		waitFor(t, ctx, "the end", `lockstep.state.snap.ended`)

@@ -198,11 +198,23 @@ func open(t *testing.T, ctx context.Context, url string) {
 	waitFor(t, ctx, "the first state", `!!(window.lockstep && window.lockstep.state.snap)`)
 }
 
+// choose sets a select's or a field's value as a person does: the value,
+// then the input and change events a pick or typing fires (chromedp's
+// SetValue alone fires none, so a page that keeps its own copy of a
+// choice would not learn of it).
+func choose(t *testing.T, ctx context.Context, testid, value string) {
+	t.Helper()
+	do(t, ctx, fmt.Sprintf("choose %s in %s", value, testid), chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(e => {
+		e.value = %q;
+		e.dispatchEvent(new Event('input', { bubbles: true }));
+		e.dispatchEvent(new Event('change', { bubbles: true }));
+	})(document.querySelector('[data-testid=%s]'))`, value, testid)))
+}
+
 // load picks a built-in scenario in the select and waits for its step 0.
 func load(t *testing.T, ctx context.Context, id string) {
 	t.Helper()
-	do(t, ctx, "pick "+id, chromedp.SetValue(chromedp.CSS(`[data-testid=scenario-select]`), id),
-		chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=scenario-select]').dispatchEvent(new Event('change'))`))
+	choose(t, ctx, "scenario-select", id)
 	waitFor(t, ctx, id+" loaded", fmt.Sprintf(`(s => s && s.scenario === %q && s.step === 0)(lockstep.state.snap)`, id))
 }
 

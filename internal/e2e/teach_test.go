@@ -91,7 +91,7 @@ func TestBrowserTeach(t *testing.T) {
 		if !eval[bool](t, ctx, `document.querySelector('[data-testid=paced]').checked`) {
 			t.Fatal("paced play should be on by default")
 		}
-		do(t, ctx, "fast", chromedp.SetValue(chromedp.CSS(`[data-testid=speed]`), "30"))
+		choose(t, ctx, "speed", "30")
 		// Play stops at each of the first two beats, showing its line.
 		for i := 0; i < 2; i++ {
 			click(t, ctx, "play")

@@ -33,6 +33,10 @@ export class Compare {
     this.$('compare-open').onclick = () => this.toggle();
     this.$('compare-close').onclick = () => this.toggle(false);
     this.$('compare-go').onclick = () => this.ask(this.$('compare-with').value);
+    // A pick is the choice at once: a render before Compare is pressed (a
+    // message, a step) keeps it in the picker instead of putting the last
+    // answer's back.
+    this.$('compare-with').onchange = (e) => { this.choice = e.target.value; };
   }
 
   get open() { return !this.$('compare').hidden; }
@@ -42,8 +46,17 @@ export class Compare {
     this.$('compare').hidden = !on;
     document.body.classList.toggle('comparing', on);
     this.$('compare-open').setAttribute('aria-pressed', String(on));
-    if (on && (!this.res || this.key !== keyOf(this.get().snap))) this.ask(this.choice);
+    const snap = this.get().snap;
+    if (on && (!this.res || this.key !== keyOf(snap))) this.again(snap);
     this.render();
+  }
+
+  /** again compares a run that changed since the last answer: another
+   * scenario starts from its own canonical pair; the same one (another
+   * seed, a move by hand) keeps the choice. */
+  again(snap) {
+    if (snap && JSON.parse(this.key || '[]')[0] !== snap.scenario) this.choice = '';
+    this.ask(this.choice);
   }
 
   /** ask compares the session's run with an algorithm or a lesson id
@@ -88,10 +101,7 @@ export class Compare {
     this.$('compare-with').setAttribute('aria-label', t('cmpWith', lang));
     this.$('compare-with-label').textContent = t('cmpWith', lang);
     if (snap && this.res && this.asked == null && this.key !== keyOf(snap)) {
-      // Another scenario starts from its own canonical pair; the same one
-      // (another seed, a move by hand) keeps the choice.
-      if (JSON.parse(this.key || '[]')[0] !== snap.scenario) this.choice = '';
-      this.ask(this.choice);
+      this.again(snap);
       return;
     }
     this.renderPicker(st);
