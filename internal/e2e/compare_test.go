@@ -132,12 +132,7 @@ func TestBrowserCompareSideBySide(t *testing.T) {
 		"      - {name: B, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms, start: 50ms}\n" +
 		"      - {name: C, algorithm: owner-check-get-del, params: {ttl: 1s, retry: 100ms}, work: 900ms, start: 100ms}\n" +
 		"    faults:\n      - {at: 800ms, do: pause, client: A, for: 500ms}\n    expect: [mutual-exclusion, lost-update]\n"
-	do(t, ctx, "run the file", chromedp.Evaluate[chromedp.Void](`document.getElementById('editor-panel').open = true`),
-		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
-			document.querySelector('[data-testid=editor]').value = %q;
-			document.querySelector('[data-testid=editor-run]').click();
-		})()`, src)))
-	waitFor(t, ctx, "three loaded", `lockstep.state.snap.scenario === 'three'`)
+	runFile(t, ctx, src, "three")
 	click(t, ctx, "compare-open")
 	choose(t, ctx, "compare-with", "lua-compare-delete")
 	// The page renders before Compare is pressed (here a language change,

@@ -218,6 +218,18 @@ func load(t *testing.T, ctx context.Context, id string) {
 	waitFor(t, ctx, id+" loaded", fmt.Sprintf(`(s => s && s.scenario === %q && s.step === 0)(lockstep.state.snap)`, id))
 }
 
+// runFile runs YAML written in the page's editor and waits for its
+// scenario id to load.
+func runFile(t *testing.T, ctx context.Context, src, id string) {
+	t.Helper()
+	do(t, ctx, "run the file", chromedp.Evaluate[chromedp.Void](`document.getElementById('editor-panel').open = true`),
+		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+			document.querySelector('[data-testid=editor]').value = %q;
+			document.querySelector('[data-testid=editor-run]').click();
+		})()`, src)))
+	waitFor(t, ctx, id+" loaded", fmt.Sprintf(`lockstep.state.snap.scenario === %q`, id))
+}
+
 // click clicks the element with a data-testid.
 func click(t *testing.T, ctx context.Context, testid string) {
 	t.Helper()

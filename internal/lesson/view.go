@@ -12,6 +12,10 @@ type NodeView struct {
 	Name string         `json:"name"`
 	Down bool           `json:"down,omitempty"`
 	Keys []sim.KeyState `json:"keys"`
+	// Clock is how far the node's clock runs ahead of the world's at the
+	// cursor (its clock_offset and the clock jumps so far), in ns; 0 for a
+	// service and for a real server, whose clock is not set.
+	Clock time.Duration `json:"clock,omitempty"`
 }
 
 // Pending lists the clients that have a move to make at the cursor.
@@ -37,7 +41,30 @@ func (s *Session) Nodes() []NodeView {
 	}
 	f.add(log[f.upto:])
 	f.upto = len(log)
-	return f.views(names, s.run.World.Now())
+	views := f.views(names, s.run.World.Now())
+	for i := range views {
+		// The world is at the cursor (a step back replays it), so its
+		// clocks are the cursor's.
+		if n := s.run.World.Node(views[i].Name); n != nil {
+			views[i].Clock = n.ClockOffset()
+		}
+	}
+	return views
+}
+
+// Skews gives, for each client whose clock runs off the world's at the
+// cursor, how far ahead it runs (nil when none does).
+func (s *Session) Skews() map[string]time.Duration {
+	var out map[string]time.Duration
+	for _, c := range s.run.World.ClientNames() {
+		if d := s.run.World.Skew(c); d != 0 {
+			if out == nil {
+				out = map[string]time.Duration{}
+			}
+			out[c] = d
+		}
+	}
+	return out
 }
 
 // NodesAt replays the key states that a log records up to now.

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"time"
+
 	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -101,12 +103,15 @@ type Snapshot struct {
 	RealWhy  *sim.Text         `json:"realWhy,omitempty"` // on real Redis: why the lesson ends otherwise than on embedded Redis
 	Clients  []string          `json:"clients"`
 	Nodes    []lesson.NodeView `json:"nodes"`
-	Pending  []string          `json:"pending"`
-	Actions  []wireAction      `json:"actions"`
-	Playing  bool              `json:"playing"`
-	Speed    float64           `json:"speed"`
-	Events   int               `json:"events"`         // length of the log at the cursor
-	File     []catalogEntry    `json:"file,omitempty"` // custom: every scenario of the loaded file
+	// Skews: how far each client's clock runs ahead of the world's at the
+	// cursor, ns, for the clients whose clock is off (the time view).
+	Skews   map[string]time.Duration `json:"skews,omitempty"`
+	Pending []string                 `json:"pending"`
+	Actions []wireAction             `json:"actions"`
+	Playing bool                     `json:"playing"`
+	Speed   float64                  `json:"speed"`
+	Events  int                      `json:"events"`         // length of the log at the cursor
+	File    []catalogEntry           `json:"file,omitempty"` // custom: every scenario of the loaded file
 	// OffScript: a user action (a fault, a manual step) has taken the run
 	// off its lesson's script; scripted lines have stopped and the story
 	// is told from the events.

@@ -31,7 +31,7 @@ func (s *session) snapshot() *Snapshot {
 		Scenario: sc.ID, Title: sc.Title, Lesson: sc.Lesson, Custom: s.custom,
 		Seed: s.ls.Seed(), Step: s.ls.Cursor(), T: int64(w.Now()), Ended: s.ls.Run().Done(),
 		Verdicts: nonNil(s.ls.Run().Verdicts()), Expect: nonNil(s.srv.expect(sc)), RealWhy: s.srv.realWhy(sc),
-		Clients: w.ClientNames(), Nodes: nodes, Pending: nonNil(s.ls.Pending()),
+		Clients: w.ClientNames(), Nodes: nodes, Skews: s.ls.Skews(), Pending: nonNil(s.ls.Pending()),
 		Actions: append([]scenario.Action{}, s.ls.Actions()...), Playing: s.playing, Speed: s.speed,
 		Events: len(s.ls.Log()), OffScript: s.ls.Run().OffScript(), File: s.file,
 	}

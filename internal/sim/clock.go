@@ -11,3 +11,13 @@ func (n *Node) SetClockOffset(d time.Duration) error {
 
 // ClockOffset is how far the node's clock runs ahead of the world's.
 func (n *Node) ClockOffset() time.Duration { return n.offset }
+
+// Skew is how far a client's clock runs ahead of the world's at this
+// point of the run (its clock_skew, or the latest skew fault); 0 for a
+// name that is no client.
+func (w *World) Skew(client string) time.Duration {
+	if p := w.proc(client); p != nil {
+		return p.skew
+	}
+	return 0
+}

@@ -28,6 +28,7 @@ export const actions = {
     changed();
   },
   togglePresenter: () => { state.presenter = !state.presenter; changed(); },
+  toggleTime: () => { state.timeScale = !state.timeScale; localStorage.setItem('lockstep.time', state.timeScale ? 'on' : 'off'); changed(); },
   help: (show) => { $('help').hidden = !show; if (show) $('help-close').focus(); },
 };
 
@@ -41,6 +42,7 @@ export function initControls(l) {
   $('reset').onclick = actions.reset;
   $('lang').onclick = actions.toggleLang;
   $('presenter').onclick = actions.togglePresenter;
+  $('time-scale').onclick = actions.toggleTime;
   $('help-btn').onclick = () => actions.help(true);
   $('help-close').onclick = () => actions.help(false);
   $('speed').onchange = () => { if (state.snap && state.snap.playing) link.send('play', { speed: Number($('speed').value) }); };
@@ -81,6 +83,7 @@ function fault(kind) {
 export function renderControls() {
   const st = state, snap = st.snap;
   $('presenter').setAttribute('aria-pressed', String(st.presenter));
+  $('time-scale').setAttribute('aria-pressed', String(st.timeScale));
   $('lang').textContent = st.lang === 'zh' ? 'English' : '中文';
   if (!snap) return;
   if (document.activeElement !== $('seed')) $('seed').value = String(snap.seed);

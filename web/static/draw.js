@@ -7,6 +7,7 @@ import { BAD, INK, MUTED, RULE } from './paint.js';
 import { fill } from './i18n.js';
 import { clientColor, cx, nx, cross } from './lanes.js';
 import { drawRow } from './row.js';
+import { fmtTime } from './format.js';
 
 function arrowHead(p, x1, y1, x2, y2, color, s) {
   const a = Math.atan2(y2 - y1, x2 - x1);
@@ -109,8 +110,41 @@ export function drawRows(p, m, L, r0, r1, top, o) {
       p.line(x1, y(s.send), (x1 + x2) / 2, top + L.top(last + 1), c, 1.5, [2, 4]);
     }
   }
+  if (L.timed) drawTime(p, m, L, r0, r1, top, lang);
   // One glyph and caption per row.
   for (let r = r0; r <= r1; r++) drawRow(p, m, L, m.rows[r], r, y(r), o, r === 0 || m.rows[r - 1].t !== m.rows[r].t);
+}
+
+// The time ticks' steps, in ms: the first that leaves room for a label.
+const TICKS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
+
+/** drawTime draws the time view's marks over rows r0..r1 (and the gaps
+ * above them): the ticks of virtual time in the gutter, between rows far
+ * enough apart, and each break across the lanes with the time it leaves
+ * out, so that a long idle stretch reads as long without a page of blank. */
+function drawTime(p, m, L, r0, r1, top, lang) {
+  const H = L.rowH;
+  const step = (TICKS.find((s) => s * L.pxPerMs >= L.small * 3) || 1000) * 1e6;
+  for (let r = Math.max(r0, 1); r <= Math.min(r1 + 1, m.rows.length - 1); r++) {
+    const a = m.rows[r - 1].t, b = m.rows[r].t;
+    for (let t = (Math.floor(a / step) + 1) * step; t < b; t += step) {
+      const yy = L.yAt(t, r);
+      if (yy === null) break;
+      // a tick too near a row's own time label would crowd it
+      if (yy - (L.top(r - 1) + H / 2) < L.small * 1.3 || L.top(r) + H / 2 - yy < L.small * 1.3) continue;
+      p.line(L.gutter - 12, top + yy, L.gutter - 4, top + yy, MUTED, 1);
+      if (!L.narrow) p.text(L.gutter - 14, top + yy + L.small * 0.35, fmtTime(t, 3), { size: L.small - 1, color: MUTED, align: 'right', role: 'tick' });
+    }
+  }
+  for (const b of L.breaks) {
+    if (b.r < r0 || b.r > r1 + 1) continue;
+    const y0 = top + b.y, h = b.h, mid = y0 + h / 2;
+    p.rect(0, y0 + 3, L.width, h - 6, '#f3f3f1');
+    for (const yy of [y0 + h * 0.28, y0 + h * 0.72]) {
+      for (let x = 0; x < L.width; x += 16) p.line(x, yy - 3, Math.min(x + 8, L.width), yy + 3, MUTED, 1.5), p.line(x + 8, yy + 3, Math.min(x + 16, L.width), yy - 3, MUTED, 1.5);
+    }
+    p.text(L.width / 2, mid + L.small * 0.4, fill('timeBreak', lang, { d: fmtTime(b.dt, 3) }), { size: L.small + 1, color: INK, bold: true, align: 'center', bg: '#f3f3f1', role: 'break', seq: m.rows[b.r].seq });
+  }
 }
 
 function drawLease(p, m, L, s, top, r1) {

@@ -80,6 +80,14 @@ const S = {
   kReset: ['Reset', '重来'],
   kEnd: ['Run to the end', '跑到结尾'],
   kPresenter: ['Presenter mode (large type)', '演示模式（大字）'],
+  kTime: ['Time to scale: rows placed by virtual time, or one row per event', '按时间比例排布，或每个事件一行'],
+  timeScale: ['Time to scale', '按时间比例'],
+  timeScaleTip: ['Place the rows by virtual time (T): a 100 ms wait is 100 px and a 1 ms reply sits right under its request; an idle stretch over 0.6 s is cut short and marked with its length. Each node’s clock shows under its name.', '按虚拟时间排布各行（T）：等 100 毫秒就隔 100 像素，1 毫秒的回复紧挨着请求；超过 0.6 秒的空闲段会被压缩，并标出时长。每个节点名下显示它的时钟。'],
+  timeBreak: ['⋯ {d} with nothing happening ⋯', '⋯ {d} 无事发生 ⋯'],
+  clockTip: ['{who}’s clock at the cursor: the world’s time {now}, {d}.', '光标处 {who} 的时钟：世界时间 {now}，{d}。'],
+  clockRight: ['on time', '准时'],
+  clockAhead: ['{d} ahead', '快 {d}'],
+  clockBehind: ['{d} behind', '慢 {d}'],
   kLang: ['English / 中文', 'English / 中文'],
   kHelp: ['This help', '本帮助'],
   kClicker: ['Clicker: next / previous', '翻页笔：下一步 / 上一步'],
@@ -305,7 +313,7 @@ export function fill(key, lang, vals = {}) {
 
 export const KEYS = [
   ['Space, →, .', 'kStep'], ['←', 'kBack'], ['P', 'kPlay'], ['Home', 'kReset'], ['End', 'kEnd'],
-  ['PageDown / PageUp', 'kClicker'], ['↑ / ↓', 'kSelect'], ['F', 'kPresenter'], ['L', 'kLang'], ['?', 'kHelp'],
+  ['PageDown / PageUp', 'kClicker'], ['↑ / ↓', 'kSelect'], ['F', 'kPresenter'], ['T', 'kTime'], ['L', 'kLang'], ['?', 'kHelp'],
 ];
 
 /** t gives the string for key in lang ('en' or 'zh'). */

@@ -1,7 +1,8 @@
 // The keyboard (the help card lists it, i18n.js KEYS): Space, → and . step,
 // ← steps back, P plays, Home resets, End runs to the end, PageDown and
 // PageUp (a presenter's clicker) step and step back, ↑ and ↓ on the
-// timeline select a row, F is presenter mode, L the language, ? the help,
+// timeline select a row, F is presenter mode, T the time view, L the
+// language, ? the help,
 // Escape closes the help or drops the selection. Keys typed into a field
 // stay there; Space and Enter on a button press the button.
 
@@ -16,7 +17,7 @@ export function initKeyboard(selectBy) {
   const keys = {
     ' ': a.step, ArrowRight: a.step, '.': a.step, PageDown: a.step, ArrowLeft: a.back, PageUp: a.back,
     p: a.togglePlay, P: a.togglePlay, Home: a.reset, End: a.toEnd, f: a.togglePresenter, F: a.togglePresenter,
-    l: a.toggleLang, L: a.toggleLang, '?': () => a.help($('help').hidden),
+    t: a.toggleTime, T: a.toggleTime, l: a.toggleLang, L: a.toggleLang, '?': () => a.help($('help').hidden),
   };
   document.addEventListener('keydown', (ev) => {
     const tag = ev.target.tagName;

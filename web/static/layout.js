@@ -36,8 +36,10 @@ export function wrap(text, width, measure) {
 
 /** layout places the lanes (a gutter for step and time, then one lane per
  * client and per node) and the rows. measure(text, size, bold) gives a
- * text's width; with it, a verdict row grows to hold its wrapped text. */
-export function layout(m, width, rowH, big, measure, lang) {
+ * text's width; with it, a verdict row grows to hold its wrapped text.
+ * timed places the rows by virtual time (timedRows) instead of one under
+ * the other. */
+export function layout(m, width, rowH, big, measure, lang, timed = false) {
   // The gutter holds "#seq" and the time side by side: wide enough for the
   // longest number in the log, so that they never run together.
   const small = big ? 16 : 11;
@@ -61,9 +63,66 @@ export function layout(m, width, rowH, big, measure, lang) {
     x.set(l.kind + 'R:' + l.name, l.right);
   }
   const font = big ? 20 : 13;
-  const L = { gutter, lanes, lw: unit, x, rowH, width, font, small, narrow, lineH: Math.round(font * 1.35) };
+  const L = { gutter, lanes, lw: unit, x, rowH, width, font, small, narrow, lineH: Math.round(font * 1.35), timed, breaks: [] };
   rows(L, m, measure, lang);
+  if (timed) timedRows(L, m);
   return L;
+}
+
+// The time view's scale: a millisecond of virtual time is PX_PER_MS pixels
+// at the normal row height (presenter mode scales it with the rows). A gap
+// between two rows longer than BREAK_MS, in which nothing happens, is
+// drawn as a break BREAK_ROWS rows high, marked, with its length.
+export const PX_PER_MS = 1;
+export const BREAK_MS = 600;
+const BREAK_ROWS = 2.5;
+
+/** timedRows places L's rows by virtual time: between two rows, the
+ * space their time apart takes at the scale (at least the upper row's own
+ * height, so that no two rows overlap: a 1 ms reply sits right under its
+ * request, a 100 ms wait is 100 px, a 5 s pause is long). A longer gap
+ * than BREAK_MS is a break (L.breaks: {r, y, h, dt}, the space above row
+ * r). L.yAt(t) gives the height of virtual time t (ns) outside breaks,
+ * for the time ticks. */
+function timedRows(L, m) {
+  const n = m.rows.length, H = L.rowH;
+  const k = (PX_PER_MS * H) / 28 / 1e6; // px per ns
+  const tops = new Float64Array(n + 1);
+  const height = L.height;
+  L.breaks = [];
+  for (let r = 1; r <= n; r++) {
+    const above = tops[r - 1] + height(r - 1);
+    if (r === n) { tops[r] = above; break; }
+    const dt = m.rows[r].t - m.rows[r - 1].t;
+    if (dt > BREAK_MS * 1e6) {
+      const h = Math.round(BREAK_ROWS * H);
+      L.breaks.push({ r, y: above, h, dt });
+      tops[r] = above + h;
+    } else {
+      // The rows' middles are dt apart at the scale, or as close as the
+      // upper row's height lets them be.
+      const mid = tops[r - 1] + H / 2 + dt * k;
+      tops[r] = Math.max(above, mid - H / 2);
+    }
+  }
+  L.top = (r) => tops[Math.max(0, Math.min(r, n))];
+  L.total = tops[n];
+  L.rowAt = (y) => {
+    let lo = 0, hi = Math.max(n - 1, 0);
+    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (tops[mid] <= y) lo = mid; else hi = mid - 1; }
+    return lo;
+  };
+  // yAt(t): the height at which virtual time t falls, between the middles
+  // of the rows around it (null inside a break or outside the log).
+  const broken = new Set(L.breaks.map((b) => b.r));
+  L.yAt = (t, r) => {
+    if (r < 1 || r >= n || broken.has(r)) return null;
+    const a = m.rows[r - 1], b = m.rows[r];
+    if (!(t > a.t && t < b.t)) return null;
+    const ya = tops[r - 1] + H / 2, yb = tops[r] + H / 2;
+    return ya + ((t - a.t) / (b.t - a.t)) * (yb - ya);
+  };
+  L.pxPerMs = k * 1e6;
 }
 
 /** rows gives L the rows' geometry: L.top(r), L.height(r), L.rowAt(y),

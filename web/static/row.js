@@ -36,7 +36,7 @@ function ranWhisker(p, m, L, e, r, y, x) {
   if (!(e.until > e.t)) return;
   let k = r;
   while (k + 1 < m.rows.length && m.rows[k + 1].t <= e.until) k++;
-  const y0 = k > r ? y : y - L.rowH * 0.3, y1 = k > r ? y + (k - r) * L.rowH : y + L.rowH * 0.3;
+  const y0 = k > r ? y : y - L.rowH * 0.3, y1 = k > r ? y + L.top(k) - L.top(r) : y + L.rowH * 0.3;
   p.line(x, y0, x, y1, MUTED, 1.5);
   p.line(x - 3, y0, x + 3, y0, MUTED, 1.5);
   p.line(x - 3, y1, x + 3, y1, MUTED, 1.5);

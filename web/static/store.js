@@ -8,6 +8,7 @@ import { newModel, append, truncate } from './derive.js';
 export const state = {
   lang: localStorage.getItem('lockstep.lang') === 'zh' ? 'zh' : 'en',
   presenter: false,
+  timeScale: localStorage.getItem('lockstep.time') === 'on', // the time view: rows placed by virtual time
   model: newModel(),
   gen: 0,
   snap: null,

@@ -7,7 +7,7 @@ import { CanvasPainter, SvgPainter } from './paint.js';
 import { drawRows } from './draw.js';
 import { clientColor as clientColorOf } from './lanes.js';
 import { layout } from './layout.js';
-import { describe } from './format.js';
+import { describe, fmtTime } from './format.js';
 import { t as tr, fill } from './i18n.js';
 
 export const FONT = 'system-ui, "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif';
@@ -52,10 +52,10 @@ export class Timeline {
    * width, the language or the row height change). */
   layoutAt(w) {
     const st = this.state, m = st.model, H = this.rowH();
-    const key = st.gen + '|' + m.rows.length + '|' + m.verdicts.length + '|' + w + '|' + H + '|' + st.lang;
+    const key = st.gen + '|' + m.rows.length + '|' + m.verdicts.length + '|' + w + '|' + H + '|' + st.lang + '|' + !!st.timeScale;
     if (this.L && this.layoutKey === key) return this.L;
     const measure = this.measurer || (this.measurer = new CanvasPainter(document.createElement('canvas').getContext('2d'), FONT));
-    this.L = layout(m, w, H, st.presenter, (s, size, bold) => measure.measure(s, size, bold), st.lang);
+    this.L = layout(m, w, H, st.presenter, (s, size, bold) => measure.measure(s, size, bold), st.lang, !!st.timeScale);
     this.layoutKey = key;
     return this.L;
   }
@@ -150,6 +150,7 @@ export class Timeline {
     this.lastDraw = performance.now() - t0;
     this.root.dataset.rows = String(m.rows.length);
     this.root.dataset.lang = st.lang; // drawn in this language (tests wait for it)
+    this.root.dataset.scale = L.timed ? 'time' : 'rows'; // and at this scale
   }
 
   options() {
@@ -178,7 +179,9 @@ export class Timeline {
     const m = this.state.model;
     const want = new Map();
     for (let r = r0; r <= r1 && r < m.rows.length; r++) want.set(m.rows[r].seq, r);
+    this.gaps(r0, r1, L);
     for (const li of [...this.list.children]) {
+      if (li.dataset.gap) continue;
       const seq = Number(li.dataset.seq);
       if (!want.has(seq) || m.rows[want.get(seq)].seq !== seq || li.dataset.gen !== this.state.gen + this.state.lang) li.remove();
       else want.delete(seq);
@@ -205,13 +208,63 @@ export class Timeline {
       this.list.appendChild(li);
     }
     for (const li of this.list.children) {
+      if (li.dataset.gap) continue;
       const seq = Number(li.dataset.seq);
       li.classList.toggle('hl', !!(this.state.highlight && this.state.highlight.has(seq)));
     }
   }
 
+  /** gaps keeps one <li> per break of the time view in rows r0..r1+1,
+   * placed over it: what a screen reader reads and a test finds of it. */
+  gaps(r0, r1, L) {
+    const st = this.state, m = st.model;
+    const want = new Map();
+    for (const b of L.breaks || []) if (b.r >= r0 && b.r <= r1 + 1) want.set(String(m.rows[b.r].seq), b);
+    for (const li of [...this.list.querySelectorAll('li[data-gap]')]) {
+      if (!want.has(li.dataset.gap) || li.dataset.gen !== st.gen + st.lang + L.rowH) li.remove();
+      else want.delete(li.dataset.gap);
+    }
+    for (const [seq, b] of want) {
+      const li = document.createElement('li');
+      li.setAttribute('data-testid', 'time-break');
+      li.className = 'gap';
+      li.dataset.gap = seq; // the break lies above this event
+      li.dataset.ns = String(b.dt);
+      li.dataset.gen = st.gen + st.lang + L.rowH;
+      li.style.top = b.y + 'px';
+      li.style.height = b.h + 'px';
+      li.textContent = fill('timeBreak', st.lang, { d: fmtTime(b.dt, 3) });
+      this.list.appendChild(li);
+    }
+  }
+
+  /** clocks writes, in the time view, each node's and each skewed
+   * client's clock at the cursor under its lane's name. */
+  clocks(L) {
+    const st = this.state, snap = st.snap;
+    if (!L.timed || !snap) return;
+    const off = new Map((snap.nodes || []).map((n) => ['node:' + n.name, n.clock || 0]));
+    for (const [c, d] of Object.entries(snap.skews || {})) off.set('client:' + c, d);
+    for (const l of L.lanes) {
+      const d = off.get(l.kind + ':' + l.name);
+      if (d === undefined) continue; // a client on the world's clock shows none
+      const sign = d > 0 ? fill('clockAhead', st.lang, { d: fmtTime(d, 3) }) : d < 0 ? fill('clockBehind', st.lang, { d: fmtTime(-d, 3) }) : '';
+      const el = document.createElement('span');
+      el.className = 'lane-clock' + (d ? ' off' : '');
+      el.setAttribute('data-testid', 'clock-' + l.name);
+      el.dataset.ns = String(snap.t + d);
+      el.textContent = '◔ ' + fmtTime(snap.t + d, 3) + (sign ? (st.lang === 'zh' ? '（' + sign + '）' : ' (' + sign + ')') : '');
+      el.title = fill('clockTip', st.lang, { who: l.name, now: fmtTime(snap.t, 3), d: sign || tr('clockRight', st.lang) });
+      el.style.left = (L.narrow ? l.left + 2 : l.x) + 'px';
+      if (L.narrow) el.style.transform = 'none';
+      this.lanes.appendChild(el);
+    }
+  }
+
   header(L) {
-    const key = L.lanes.map((l) => l.kind + l.name + Math.round(l.x)).join('|') + (this.state.pending || []).join(',') + this.state.lang + L.gutter;
+    const snap = this.state.snap;
+    const key = L.lanes.map((l) => l.kind + l.name + Math.round(l.x)).join('|') + (this.state.pending || []).join(',') + this.state.lang + L.gutter +
+      (L.timed && snap ? '|' + snap.t + JSON.stringify([snap.nodes.map((n) => n.clock || 0), snap.skews || {}]) : '');
     if (this.lanes.dataset.key === key) return;
     this.lanes.dataset.key = key;
     this.lanes.textContent = '';
@@ -247,6 +300,8 @@ export class Timeline {
       // timeline's right edge rather than past it.
       if (L.narrow && l.kind === 'node' && l.left + 2 + el.offsetWidth > L.width) el.style.left = Math.max(0, L.width - el.offsetWidth - 2) + 'px';
     }
+    this.lanes.classList.toggle('timed', !!L.timed);
+    this.clocks(L);
   }
 
   /** audit draws the whole log at the current width into a recording
@@ -264,15 +319,17 @@ export class Timeline {
     return rec;
   }
 
-  /** export draws the whole log (up to maxRows rows) with a caption on top
-   * (lesson, seed, step, verdict) into painter p made by mk(width, height). */
-  exportTo(mk, caption, maxRows) {
+  /** export draws the whole log (up to maxRows rows, and as many as fit
+   * in maxH pixels) at the page's scale, with a caption on top (lesson,
+   * seed, step, verdict), into painter p made by mk(width, height). */
+  exportTo(mk, caption, maxRows, maxH = Infinity) {
     const st = this.state, m = st.model;
     const H = 28, w = Math.max(this.scroll.clientWidth, 900);
-    const rows = Math.min(m.rows.length, maxRows);
     const cap = 34, head = cap + 36;
     const measure = new CanvasPainter(document.createElement('canvas').getContext('2d'), FONT);
-    const L = layout(m, w, H, false, (s, size, bold) => measure.measure(s, size, bold), st.lang);
+    const L = layout(m, w, H, false, (s, size, bold) => measure.measure(s, size, bold), st.lang, !!st.timeScale);
+    let rows = Math.min(m.rows.length, maxRows);
+    while (rows > 0 && head + L.top(rows) + 10 > maxH) rows = Math.min(rows - 1, L.rowAt(maxH - head - 10));
     const p = mk(w, head + L.top(rows) + 10);
     p.rect(0, 0, w, cap, '#f6f6f4');
     p.text(12, 22, caption, { size: 15, bold: true, max: w - 24 });
@@ -289,7 +346,6 @@ export class Timeline {
 
   /** png draws the whole log (as far as a canvas can hold) into a PNG blob. */
   png(caption) {
-    const H = 28, head = 70;
     let c = null;
     this.exportTo((w, h) => {
       c = document.createElement('canvas');
@@ -300,7 +356,7 @@ export class Timeline {
       ctx.fillStyle = '#fff';
       ctx.fillRect(0, 0, w, h);
       return new CanvasPainter(ctx, FONT);
-    }, caption, Math.floor((16000 - head) / H));
+    }, caption, Infinity, 16000);
     return new Promise((res) => c.toBlob(res, 'image/png'));
   }
 }
