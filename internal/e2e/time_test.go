@@ -20,7 +20,8 @@ const gapJS = `((a, b) => { const m = lockstep.state.model, tl = lockstep.timeli
 // written in the page: rows placed by virtual time (a 1 ms reply right
 // under its request, a 500 ms wait 500 px down, a 5 s idle stretch cut
 // to a marked break), each node's clock with its offset and its jump
-// under the lane's name, following the cursor back and forth, in English
+// under the lane's name, following the cursor back and forth and onto a
+// fork (a clock jumped by hand), in English
 // and 中文, and the T key back to one row per event.
 func TestBrowserTimeView(t *testing.T) {
 	chromium(t)
@@ -103,6 +104,17 @@ func TestBrowserTimeView(t *testing.T) {
 		step(t, ctx)
 		waitFor(t, ctx, "r3's clock ahead in 中文", `/快 10s/.test(document.querySelector('[data-testid=clock-r3]').textContent)`)
 		shot(t, ctx, dir, "time-view-clock-jump-zh")
+		click(t, ctx, "lang")
+		waitFor(t, ctx, "English", `document.getElementById('timeline').dataset.lang === 'en'`)
+		// A fork: r1's clock jumped by hand too (the fault menu's Clock +5s).
+		choose(t, ctx, "fault-node", "r1")
+		click(t, ctx, "fault-clock-jump")
+		waitFor(t, ctx, "r1's clock ahead", `/5s ahead/.test(document.querySelector('[data-testid=clock-r1]').textContent)`)
+		if got := text(t, ctx, "clock-r3"); !strings.Contains(got, "10s ahead") {
+			t.Errorf("on the fork r3's clock says %q, want still 10s ahead", got)
+		}
+		click(t, ctx, "back")
+		waitFor(t, ctx, "r1 on time before the fork's jump", `!/ahead/.test(document.querySelector('[data-testid=clock-r1]').textContent)`)
 	})
 
 	t.Run("your file", func(t *testing.T) {
