@@ -2,7 +2,6 @@ package explore
 
 import (
 	"context"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -325,13 +324,6 @@ func TestMarksNameTheSearchsFaults(t *testing.T) {
 func TestPartitionsAndRestartBreakRedlock(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		t.Skip("about a hundred Redlock schedules: run without -race and -short")
-	}
-	if os.Getenv("LOCKSTEP_KNOWN_MISSES") == "" {
-		// Since Redlock asks its masters at once (and the lesson starts A
-		// 1ms after its partitions), the search no longer finds this in
-		// 2,000 schedules; docs/explore.md's table says "none in 127".
-		// Open in issue 13: set LOCKSTEP_KNOWN_MISSES=1 to run it.
-		t.Skip("known miss since Redlock's parallel votes (issue 13)")
 	}
 	sc := lessonNamed(t, "redlock-restart-empty", "partition=2,node-crash:100ms")
 	res := search(t, sc, Options{Exact: true, Runs: 400, Want: []string{"mutual-exclusion"}})

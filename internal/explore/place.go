@@ -104,26 +104,39 @@ func newPlacer(w *sim.World, b bounds, dec decider, out *outcome) *placer {
 
 // after offers the budget's faults after a step (at the start: before the
 // first), the clients in actors having acted in it, and applies the one
-// chosen. It returns false if the decider abandoned the schedule.
+// chosen. A decider that stacks faults is asked again after each, so that
+// several land at one point (two links cut at the start, before a client
+// that asks every node at once has sent anything); the exhaustive search
+// places one a point. It returns false if the decider abandoned the
+// schedule.
 func (p *placer) after(actors []string) bool {
-	d := faultDecision(p.w, p.b, p.left, actors)
-	if d == nil {
-		return true
-	}
-	d.moments, d.actors = p.out.moments, actors
-	i := p.dec.choose(d)
-	if i < 0 {
-		return false
-	}
-	if i > 0 {
+	for {
+		d := faultDecision(p.w, p.b, p.left, actors)
+		if d == nil {
+			return true
+		}
+		d.moments, d.actors = p.out.moments, actors
+		i := p.dec.choose(d)
+		if i < 0 {
+			return false
+		}
+		if i == 0 {
+			return true
+		}
 		o := d.opts[i]
 		if err := p.w.Apply(lesson.SimFault(o.fault)); err == nil {
 			p.left[o.budget]--
 			p.out.actions = append(p.out.actions, scenario.Action{Step: p.w.Steps(), Fault: o.fault})
 		}
+		if s, ok := p.dec.(stacker); !ok || !s.stacks() {
+			return true
+		}
 	}
-	return true
 }
+
+// stacker is a decider that may place several faults at one decision
+// point.
+type stacker interface{ stacks() bool }
 
 // mark offers the budget's faults at mark e of a client, as it happens.
 // The fault chosen fires through a trigger on e itself, right after every

@@ -104,6 +104,10 @@ func plan(rng *rand.Rand, do string, length, moments, i int) planned {
 
 func (d *randomDecider) stepped(*sim.Move) bool { return true }
 
+// stacks: every plan due at a point is placed there (each plan once, so
+// the asking ends).
+func (d *randomDecider) stacks() bool { return true }
+
 func (d *randomDecider) choose(dc *decision) int {
 	if dc.moves {
 		if !d.pct {
