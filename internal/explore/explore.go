@@ -211,7 +211,9 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 // Recording writes a schedule as a scenario of its own: sc with the
 // schedule (the faults placed on marks among its scripted faults), the
 // horizon and, as expect, nothing yet (the caller sets it);
-// the narration and real_redis, which explained the author's schedule, go.
+// the narration, real_redis and challenge, which were about the author's
+// schedule (a challenge's keep_faults names scripted faults by position),
+// go.
 // Its id ends in -explored; its title says it was found by a search.
 func Recording(sc *scenario.Scenario, actions []scenario.Action, horizon scenario.Duration) *scenario.Scenario {
 	withOn, schedule := withFaults(sc, actions)
@@ -225,6 +227,7 @@ func Recording(sc *scenario.Scenario, actions []scenario.Action, horizon scenari
 	out.Schedule = schedule
 	out.Narration = nil
 	out.RealRedis = nil // it explained the author's schedule, not this one
+	out.Challenge = nil // the found schedule is the answer, not a goal
 	out.Lesson = sim.Text{
 		En: "A schedule found by visualizer explore and shrunk: the schedule entries are the moves and faults it needs.",
 		Zh: "由 visualizer explore 搜索并精简得到的调度：schedule 中是它所需的移动和故障。",

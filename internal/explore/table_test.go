@@ -63,6 +63,12 @@ func TestLessonsTable(t *testing.T) {
 	}
 	foundYAML = append([]byte(foundHead), foundYAML...)
 	foundPath := filepath.Join("..", "..", "docs", "explore-found.yaml")
+	// What the file's head says to do with it must work: it parses as a
+	// user's file (a recording kept a challenge whose keep_faults named
+	// faults the recording no longer had).
+	if _, err := scenario.Parse(foundPath, foundYAML); err != nil {
+		t.Fatalf("the shrunk schedules do not parse as a file: %v", err)
+	}
 	b.WriteString(tableEnd)
 	path := filepath.Join("..", "..", "docs", "explore.md")
 	doc, err := os.ReadFile(path)
