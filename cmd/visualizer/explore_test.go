@@ -106,11 +106,7 @@ func TestExploreErrors(t *testing.T) {
 // (or, for a safe lesson, any violation: the table says which).
 func TestExploreFoundSchedulesReplay(t *testing.T) {
 	path := filepath.Join("..", "..", "docs", "explore-found.yaml")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := scenario.Parse(path, data)
+	f, err := scenario.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -103,11 +102,7 @@ func TestBrowserExploreExhaustiveNoneFound(t *testing.T) {
 // file as its catalog, runs each to its end and shows them.
 func TestBrowserExploreFoundSchedulesReplay(t *testing.T) {
 	path := filepath.Join("..", "..", "docs", "explore-found.yaml")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	found, err := scenario.Parse(path, data)
+	found, err := scenario.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

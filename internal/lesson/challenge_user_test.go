@@ -1,7 +1,6 @@
 package lesson
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -14,21 +13,15 @@ import (
 func userScenario(t *testing.T, id string) *scenario.Scenario {
 	t.Helper()
 	const path = "testdata/checker/users.yaml"
-	data, err := os.ReadFile(path)
+	f, err := scenario.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := scenario.Parse(path, data)
-	if err != nil {
-		t.Fatal(err)
+	sc, ok := f.Find(id)
+	if !ok {
+		t.Fatalf("%s has no scenario %q", path, id)
 	}
-	for i := range f.Scenarios {
-		if f.Scenarios[i].ID == id {
-			return &f.Scenarios[i]
-		}
-	}
-	t.Fatalf("%s has no scenario %q", path, id)
-	return nil
+	return sc
 }
 
 // stepUntil steps the engine until an event whose line holds text is

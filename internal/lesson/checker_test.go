@@ -1,7 +1,6 @@
 package lesson
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -28,11 +27,7 @@ func TestCheckerOnScenariosOutsideTheCatalog(t *testing.T) {
 		t.Fatalf("testdata/checker holds %v (%v), want defects.yaml and users.yaml", paths, err)
 	}
 	for _, path := range paths {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := scenario.Parse(path, data)
+		f, err := scenario.Load(path)
 		if err != nil {
 			t.Fatal(err)
 		}

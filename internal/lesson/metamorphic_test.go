@@ -2,7 +2,6 @@ package lesson
 
 import (
 	"maps"
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -215,11 +214,7 @@ func metamorphicCorpus(t *testing.T) []scenario.Scenario {
 	t.Helper()
 	out := slices.Clone(catalog(t).Scenarios)
 	const path = "testdata/checker/defects.yaml"
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := scenario.Parse(path, data)
+	f, err := scenario.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
