@@ -33,7 +33,6 @@ func TestCheckerOnScenariosOutsideTheCatalog(t *testing.T) {
 		}
 		for _, sc := range f.Scenarios {
 			t.Run(sc.ID, func(t *testing.T) {
-				txt, _ := runLog(t, &sc, sc.Seed)
 				r, err := Build(&sc, sc.Seed)
 				if err != nil {
 					t.Fatal(err)
@@ -41,7 +40,7 @@ func TestCheckerOnScenariosOutsideTheCatalog(t *testing.T) {
 				defer r.Close()
 				r.RunToEnd()
 				if got := r.Verdicts(); !SameVerdicts(got, sc.Expect) {
-					t.Errorf("verdicts = %v, want %v\n%s", got, sc.Expect, txt)
+					t.Errorf("verdicts = %v, want %v\n%s", got, sc.Expect, text(r.World.Log()))
 				}
 				storyCallsOnlyLocksLocks(t, r.World.Log())
 			})
