@@ -115,6 +115,15 @@ export function drawRows(p, m, L, r0, r1, top, o) {
   for (let r = r0; r <= r1; r++) drawRow(p, m, L, m.rows[r], r, y(r), o, r === 0 || m.rows[r - 1].t !== m.rows[r].t);
 }
 
+/** zigzag draws a break line from x0 to x1 around height y: teeth w wide
+ * and 2a high. */
+function zigzag(p, x0, x1, y, w, a) {
+  for (let x = x0; x < x1; x += 2 * w) {
+    p.line(x, y - a, Math.min(x + w, x1), y + a, MUTED, 1.5);
+    p.line(x + w, y + a, Math.min(x + 2 * w, x1), y - a, MUTED, 1.5);
+  }
+}
+
 // The time ticks' steps, in ms: the first that leaves room for a label.
 const TICKS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
 
@@ -140,9 +149,7 @@ function drawTime(p, m, L, r0, r1, top, lang) {
     if (b.r < r0 || b.r > r1 + 1) continue;
     const y0 = top + b.y, h = b.h, mid = y0 + h / 2;
     p.rect(0, y0 + 3, L.width, h - 6, '#f3f3f1');
-    for (const yy of [y0 + h * 0.28, y0 + h * 0.72]) {
-      for (let x = 0; x < L.width; x += 16) p.line(x, yy - 3, Math.min(x + 8, L.width), yy + 3, MUTED, 1.5), p.line(x + 8, yy + 3, Math.min(x + 16, L.width), yy - 3, MUTED, 1.5);
-    }
+    for (const yy of [y0 + h * 0.28, y0 + h * 0.72]) zigzag(p, 0, L.width, yy, 8, 3);
     p.text(L.width / 2, mid + L.small * 0.4, fill('timeBreak', lang, { d: fmtTime(b.dt, 3) }), { size: L.small + 1, color: INK, bold: true, align: 'center', bg: '#f3f3f1', role: 'break', seq: m.rows[b.r].seq });
   }
 }
