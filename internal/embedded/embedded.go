@@ -6,16 +6,38 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	lua "github.com/yuin/gopher-lua"
 
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
+// miniredis runs every EVAL and EVALSHA in a new Lua interpreter whose
+// value stack and call stack are gopher-lua's package defaults: 5,120
+// values and 256 frames, 100 KiB allocated and zeroed per script call,
+// three quarters of all the memory a busy server allocates. Lockstep's
+// scripts (internal/lock/scripts) are a few lines each and need a few dozen
+// values and frames, so the interpreters are made smaller, before any is
+// made: a script that outgrows them fails with a Lua error ("registry
+// overflow", "stack overflow"), as a script outgrowing Redis's own stack
+// does. Real Redis servers are not concerned.
+const (
+	luaValues = 1024 // the value stack of a script call (gopher-lua: RegistrySize)
+	luaFrames = 64   // nested function calls (gopher-lua: CallStackSize)
+)
+
+func init() {
+	lua.RegistrySize = luaValues
+	lua.CallStackSize = luaFrames
+}
+
 // Backend is the embedded backend: a miniredis instance reached over
-// in-memory connections, whose clock the engine sets before every command
-// (ClockTTL mode: TTLs follow that clock exactly).
+// in-memory connections that run each command on the caller's goroutine
+// (conn), whose clock the engine sets before every command (ClockTTL mode:
+// TTLs follow that clock exactly).
 type Backend struct {
-	m   *miniredis.Miniredis
-	now time.Time
+	m      *miniredis.Miniredis
+	now    time.Time
+	closed bool
 }
 
 var _ sim.Backend = (*Backend)(nil)
@@ -26,14 +48,24 @@ func New(seed int64) *Backend {
 	m := miniredis.NewMiniRedis()
 	m.Seed(int(seed))
 	m.ClockTTL(true)
+	// miniredis makes its command server on its first connection: make it
+	// now, so that conn can dispatch to it.
+	if c, err := m.Dial(); err == nil {
+		c.Close()
+	}
 	return &Backend{m: m}
 }
 
 // Server is the miniredis instance, for setup and tests.
 func (b *Backend) Server() *miniredis.Miniredis { return b.m }
 
-// Dial opens an in-memory connection.
-func (b *Backend) Dial() (net.Conn, error) { return b.m.Dial() }
+// Dial opens an in-memory connection (conn).
+func (b *Backend) Dial() (net.Conn, error) {
+	if b.closed {
+		return nil, errClosed
+	}
+	return newConn(b), nil
+}
 
 // SetClock sets miniredis' clock.
 func (b *Backend) SetClock(t time.Time) {
@@ -98,6 +130,7 @@ func (b *Backend) JumpClock(d time.Duration) error {
 
 // Close stops the server.
 func (b *Backend) Close() error {
+	b.closed = true
 	b.m.Close()
 	return nil
 }

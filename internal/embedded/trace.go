@@ -10,21 +10,14 @@ import (
 
 // TraceScript records the commands miniredis dispatches until the returned
 // function is called: a script's EVAL or EVALSHA, then each redis.call it
-// makes. miniredis runs the script on its own goroutine; the engine waits
-// for the reply before it stops the trace.
+// makes. They run on the engine's goroutine (conn), before the reply the
+// engine waits for; the lock keeps the record safe all the same.
 func (b *Backend) TraceScript() func() [][]string {
 	var mu sync.Mutex
 	var ran [][]string
 	srv := b.m.Server()
-	if srv == nil {
-		// miniredis starts its server on the first Dial, and go-redis
-		// dials inside the command being traced: start it now.
-		if c, err := b.m.Dial(); err == nil {
-			c.Close()
-		}
-		if srv = b.m.Server(); srv == nil {
-			return func() [][]string { return nil }
-		}
+	if srv == nil { // closed
+		return func() [][]string { return nil }
 	}
 	srv.SetPreHook(func(_ *server.Peer, cmd string, args ...string) bool {
 		mu.Lock()

@@ -18,11 +18,37 @@ type Chapter struct {
 // events, nor the note that the run left its script).
 func IsBeat(e *sim.Event) bool { return e.Kind == sim.KindSay && e.Name == "" }
 
-// Chapters runs a scenario's own run (its recorded schedule included) on
-// embedded Redis and lists its beats in order. A scenario without
-// narration has none. The run stops once every scripted line is said or
-// passed over, or at maxSteps.
+// Chapters lists a lesson's chapters for a seed, from a run of its own of
+// at most maxSteps steps. A lesson without scripted narration has none.
 func Chapters(sc *scenario.Scenario, seed int64, maxSteps int) ([]Chapter, error) {
+	f, err := FindChapters(sc, seed)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	defer f.Close()
+	for f.Session().Cursor() < maxSteps {
+		more, err := f.Step()
+		if err != nil {
+			return f.Chapters(), err
+		}
+		if !more {
+			break
+		}
+	}
+	return f.Chapters(), nil
+}
+
+// ChapterFinder runs a lesson to find its chapters one step at a time, so
+// that a server can run it in slices beside other work.
+type ChapterFinder struct {
+	s    *Session
+	out  []Chapter
+	seen int
+}
+
+// FindChapters starts a run of sc to find its chapters; nil when it has
+// no scripted narration.
+func FindChapters(sc *scenario.Scenario, seed int64) (*ChapterFinder, error) {
 	if len(sc.Narration) == 0 {
 		return nil, nil
 	}
@@ -30,24 +56,34 @@ func Chapters(sc *scenario.Scenario, seed int64, maxSteps int) ([]Chapter, error
 	if err != nil {
 		return nil, err
 	}
-	defer s.Close()
-	var out []Chapter
-	seen := 0
-	for len(out)+len(s.run.unsaid) < len(sc.Narration) && s.Cursor() < maxSteps {
-		ok, err := s.Step()
-		if err != nil {
-			return out, err
-		}
-		log := s.Log()
-		for _, e := range log[seen:] {
-			if IsBeat(e) {
-				out = append(out, Chapter{Step: e.Step, Seq: e.Seq, Text: *e.Say})
-			}
-		}
-		seen = len(log)
-		if !ok {
-			break
+	return &ChapterFinder{s: s}, nil
+}
+
+// Step takes one step of the run; false once every scripted line has been
+// said (or can no longer be) or the run has ended.
+func (f *ChapterFinder) Step() (bool, error) {
+	if len(f.out)+len(f.s.run.unsaid) >= len(f.s.Scenario().Narration) {
+		return false, nil
+	}
+	ok, err := f.s.Step()
+	if err != nil {
+		return false, err
+	}
+	log := f.s.Log()
+	for _, e := range log[f.seen:] {
+		if IsBeat(e) {
+			f.out = append(f.out, Chapter{Step: e.Step, Seq: e.Seq, Text: *e.Say})
 		}
 	}
-	return out, nil
+	f.seen = len(log)
+	return ok && len(f.out)+len(f.s.run.unsaid) < len(f.s.Scenario().Narration), nil
 }
+
+// Chapters are the chapters found so far.
+func (f *ChapterFinder) Chapters() []Chapter { return f.out }
+
+// Session is the run the finder steps.
+func (f *ChapterFinder) Session() *Session { return f.s }
+
+// Close releases the run.
+func (f *ChapterFinder) Close() { f.s.Close() }

@@ -43,6 +43,7 @@ func BenchmarkRequests(b *testing.B) {
 	}
 	ws := dial()
 	id := 0
+	var sent int64                   // bytes of the answers
 	ask := func(req string) []byte { // the answer to req: the message with its id as re, or a welcome
 		id++
 		if err := ws.WriteMessage(websocket.TextMessage, []byte(fmt.Sprintf(`{"id":%d,%s}`, id, req))); err != nil {
@@ -56,6 +57,7 @@ func BenchmarkRequests(b *testing.B) {
 				b.Fatal(err)
 			}
 			if head := raw[:min(len(raw), 40)]; bytes.Contains(head, re) || bytes.Contains(head, []byte(`"welcome"`)) {
+				sent += int64(len(raw))
 				return raw
 			}
 		}
@@ -72,6 +74,7 @@ func BenchmarkRequests(b *testing.B) {
 	last := load()
 	b.ReportAllocs()
 	b.ResetTimer()
+	sent = 0
 	for i := 0; i < b.N; i++ {
 		switch r := rng.IntN(100); {
 		case bytes.Contains(last, []byte(`"ended":true`)):
@@ -91,4 +94,5 @@ func BenchmarkRequests(b *testing.B) {
 			last = ask(`"op":"step"`)
 		}
 	}
+	b.ReportMetric(float64(sent)/float64(b.N), "answer-bytes/op")
 }

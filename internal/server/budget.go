@@ -25,10 +25,11 @@ const (
 // Slices of engine work: a long seek or play runs in slices of at most
 // sliceSteps steps or sliceTime, each holding one of the server's engine
 // slots (one per CPU), so that other sessions' requests wait for a slice,
-// never for a whole seek.
+// never for a whole seek. Work of at most shortSteps steps is short work.
 const (
 	sliceSteps = 256
 	sliceTime  = 4 * time.Millisecond
+	shortSteps = 8
 )
 
 // cost estimates the memory a session's world holds now.
@@ -75,16 +76,23 @@ func (s *Server) checkBudget(sc *scenario.Scenario) error {
 	return nil
 }
 
-// turn runs f holding one of the server's engine slots.
+// Engine work is short or long. Short work (a step, a few steps, a fault,
+// a client's step) runs holding one of the engine slots (turn). Long work
+// (every slice of a seek, a load, a reset, a chapters run, a step of many,
+// and the slices after the first of any work) holds one of the bulk slots
+// as well (bulkTurn), and there is one bulk slot fewer than engine slots:
+// however many sessions seek at once, one CPU's slot is always left to the
+// short requests, which wait for other short work only.
+
+// turn runs f, short work, holding one of the server's engine slots.
 func (s *Server) turn(f func()) {
 	s.cpu <- struct{}{}
 	defer func() { <-s.cpu }()
 	f()
 }
 
-// bulkTurn runs f, a slice of long work after its first, holding one of
-// the bulk slots as well: long work may use all CPUs but one, which stays
-// for the short requests of other sessions.
+// bulkTurn runs f, a slice of long work, holding one of the bulk slots
+// and one of the engine slots.
 func (s *Server) bulkTurn(f func()) {
 	s.bulk <- struct{}{}
 	defer func() { <-s.bulk }()
@@ -162,7 +170,6 @@ func (s *Server) evictIdle(except *session) {
 // CPU.
 func engineSlots() int { return max(runtime.GOMAXPROCS(0), 1) }
 
-// bulkSlots is how many sessions may run long work (the slices after the
-// first of a seek, a step of many, a fast play) at once: one per CPU but
-// one.
+// bulkSlots is how many sessions may run long work at once: one per CPU
+// but one (one on a single CPU).
 func bulkSlots() int { return max(engineSlots()-1, 1) }

@@ -31,12 +31,12 @@ func (s *session) seek(n int) error {
 func seekIn(s *session, ls *lesson.Session, n int) error {
 	if n < ls.Cursor() {
 		var err error
-		s.srv.turn(func() { err = ls.Seek(0) })
+		s.srv.bulkTurn(func() { err = ls.Seek(0) })
 		if err != nil {
 			return err
 		}
 	}
-	return s.stepsOf(ls, func() (bool, error) {
+	return s.stepsOf(ls, true, func() (bool, error) {
 		if ls.Cursor() >= n {
 			return false, nil
 		}
@@ -44,15 +44,21 @@ func seekIn(s *session, ls *lesson.Session, n int) error {
 	})
 }
 
-// steps runs step until it returns false or an error, in slices (see
-// sliceSteps), checking the budgets after each slice.
-func (s *session) steps(step func() (bool, error)) error { return s.stepsOf(s.ls, step) }
+// steps runs step on the session's world until it returns false or an
+// error, in slices (see sliceSteps), checking the budgets after each slice.
+// Work of a few steps (n at most shortSteps) takes its first slice as
+// short work; more is long work from the start (see bulkTurn).
+func (s *session) steps(n int, step func() (bool, error)) error {
+	return s.stepsOf(s.ls, n > shortSteps, step)
+}
 
-func (s *session) stepsOf(ls *lesson.Session, step func() (bool, error)) error {
+// stepsOf runs step on ls as steps does; long work holds a bulk slot for
+// every slice, short work for every slice after its first.
+func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, error)) error {
 	for slice := 0; ; slice++ {
 		more, err := true, error(nil)
 		turn := s.srv.turn
-		if slice > 0 {
+		if long || slice > 0 {
 			turn = s.srv.bulkTurn
 		}
 		turn(func() {
@@ -83,7 +89,7 @@ func (s *session) stepsOf(ls *lesson.Session, step func() (bool, error)) error {
 // stepN takes up to n steps within the session's step cap, in the
 // engine's slices.
 func (s *session) stepN(n int) error {
-	return s.steps(func() (bool, error) {
+	return s.steps(n, func() (bool, error) {
 		if n == 0 {
 			return false, nil
 		}

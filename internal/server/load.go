@@ -14,7 +14,7 @@ func (s *session) load(r *Request) error {
 	if custom {
 		var f *scenario.File
 		var errs lineErrors
-		s.srv.turn(func() { f, errs = s.srv.parse(r.YAML) })
+		s.srv.bulkTurn(func() { f, errs = s.srv.parse(r.YAML) })
 		if errs != nil {
 			return errs
 		}
@@ -63,7 +63,7 @@ func (s *session) load(r *Request) error {
 		return err
 	}
 	var ls *lesson.Session
-	s.srv.turn(func() { ls, err = lesson.NewSessionOn(sc, seed, s.srv.opts.Servers) })
+	s.srv.bulkTurn(func() { ls, err = lesson.NewSessionOn(sc, seed, s.srv.opts.Servers) })
 	if err != nil {
 		return err
 	}
@@ -79,5 +79,9 @@ func (s *session) load(r *Request) error {
 	}
 	s.ls, s.custom, s.valid, s.file = ls, custom, 0, file
 	s.challenge = r.Challenge
+	s.builtin = ""
+	if !custom && r.Actions == nil && !r.Challenge {
+		s.builtin = sc.ID
+	}
 	return s.account()
 }

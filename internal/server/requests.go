@@ -97,7 +97,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 // check answers a file's problems, each at its line (none: an empty list).
 func (s *session) check(yaml string) *Message {
 	var errs lineErrors
-	s.srv.turn(func() { _, errs = s.srv.parse(yaml) })
+	s.srv.bulkTurn(func() { _, errs = s.srv.parse(yaml) })
 	if errs == nil {
 		errs = lineErrors{}
 	}
@@ -147,7 +147,7 @@ func (s *session) reset(seed *int64) error {
 	}
 	s.setPlaying(false)
 	var err error
-	s.srv.turn(func() { err = s.ls.Reset(to) })
+	s.srv.bulkTurn(func() { err = s.ls.Reset(to) })
 	if err != nil {
 		return err
 	}

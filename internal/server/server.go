@@ -60,6 +60,19 @@ type Server struct {
 	cpu   chan struct{} // engine slots: a slice of engine work holds one
 	bulk  chan struct{} // bulk slots: a slice of long work after its first holds one too
 	total atomic.Int64  // the estimated memory of every session's world, bytes
+
+	chapters chapterBook // the built-in lessons' chapters (teach.go)
+
+	stepTime, otherTime latency // the server's time over steps and over other requests
+}
+
+// took records how long the server took over a request.
+func (s *Server) took(op string, d time.Duration) {
+	if op == "step" {
+		s.stepTime.observe(d)
+	} else {
+		s.otherTime.observe(d)
+	}
 }
 
 // New makes a server and starts its idle-session janitor; Close stops it.

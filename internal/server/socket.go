@@ -71,6 +71,7 @@ func (s *Server) read(c *conn) {
 	c.ws.SetPongHandler(func(string) error { return c.ws.SetReadDeadline(time.Now().Add(pongWait)) })
 	for {
 		_, data, err := c.ws.ReadMessage()
+		read := time.Now()
 		if err != nil {
 			if websocket.IsCloseError(err, websocket.CloseMessageTooBig) || strings.Contains(err.Error(), "read limit") {
 				c.close(websocket.CloseMessageTooBig, fmt.Sprintf("message over %d bytes", readLimit))
@@ -113,7 +114,7 @@ func (s *Server) read(c *conn) {
 		}
 		sess.touch()
 		r := req
-		if !sess.do(func() { sess.handle(c, &r) }) {
+		if !sess.do(func() { sess.handle(c, &r); s.took(r.Op, time.Since(read)) }) {
 			c.enqueue(errorMessage(req.ID, coded("busy", nil, "busy: too many requests in flight, try again")))
 		}
 	}

@@ -1,6 +1,9 @@
 package server
 
 import (
+	"slices"
+	"sync"
+
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
@@ -19,6 +22,7 @@ type teachState struct {
 	challenge bool         // the run is its scenario's challenge (load with challenge: true)
 	beats     bool         // play stops at each beat of the story
 	chapters  chapterCache // the chapters of the loaded lesson and seed
+	builtin   string       // the loaded scenario's id when it is a built-in one as the catalog has it (no recorded actions, no challenge)
 }
 
 // chapterCache holds the chapters of one scenario and seed.
@@ -53,16 +57,94 @@ func (s *session) teach(snap *Snapshot) {
 }
 
 // lessonChapters lists the loaded lesson's chapters for its seed, computed
-// once per scenario and seed from a run of its own.
+// once per scenario and seed from a run of its own: for a built-in lesson
+// once for the whole server (chapterBook).
 func (s *session) lessonChapters() []lesson.Chapter {
 	sc, seed := s.ls.Scenario(), s.ls.Seed()
 	c := &s.chapters
 	if c.sc != sc || c.seed != seed {
 		var list []lesson.Chapter
-		s.srv.turn(func() { list, _ = lesson.Chapters(sc, seed, s.srv.limits.MaxSteps) })
+		if s.builtin != "" {
+			list = s.srv.chapters.get(chapterKey{s.builtin, seed}, func() ([]lesson.Chapter, error) { return s.findChapters(sc, seed) })
+		} else {
+			list, _ = s.findChapters(sc, seed)
+		}
 		*c = chapterCache{sc: sc, seed: seed, list: list}
 	}
 	return c.list
+}
+
+// findChapters runs sc to find its chapters, in the engine's slices and
+// within the budgets, as a seek does.
+func (s *session) findChapters(sc *scenario.Scenario, seed int64) ([]lesson.Chapter, error) {
+	var f *lesson.ChapterFinder
+	var err error
+	s.srv.bulkTurn(func() { f, err = lesson.FindChapters(sc, seed) })
+	if err != nil || f == nil {
+		return nil, err
+	}
+	defer f.Close()
+	err = s.stepsOf(f.Session(), true, func() (bool, error) {
+		if f.Session().Cursor() >= s.srv.limits.MaxSteps {
+			return false, nil
+		}
+		return f.Step()
+	})
+	return f.Chapters(), err
+}
+
+// chapterBook is the server's cache of the built-in lessons' chapters, by
+// scenario id and seed: the sessions that load a lesson share one run of
+// it (a classroom opening the same lesson at once makes one, not one per
+// student). It holds at most chapterBookSize entries, the oldest leaving
+// first; a run that failed is not kept.
+type chapterBook struct {
+	mu    sync.Mutex
+	m     map[chapterKey]*chapterEntry
+	order []chapterKey
+}
+
+const chapterBookSize = 256
+
+type chapterKey struct {
+	id   string
+	seed int64
+}
+
+type chapterEntry struct {
+	once sync.Once
+	list []lesson.Chapter
+	err  error
+}
+
+// get gives the chapters for k, finding them with find the first time;
+// sessions asking meanwhile wait for that one run.
+func (b *chapterBook) get(k chapterKey, find func() ([]lesson.Chapter, error)) []lesson.Chapter {
+	b.mu.Lock()
+	if b.m == nil {
+		b.m = map[chapterKey]*chapterEntry{}
+	}
+	e, ok := b.m[k]
+	if !ok {
+		if len(b.order) >= chapterBookSize {
+			delete(b.m, b.order[0])
+			b.order = b.order[1:]
+		}
+		e = &chapterEntry{}
+		b.m[k] = e
+		b.order = append(b.order, k)
+	}
+	b.mu.Unlock()
+	e.once.Do(func() { e.list, e.err = find() })
+	if e.err != nil {
+		b.mu.Lock()
+		if b.m[k] == e {
+			delete(b.m, k)
+			b.order = slices.DeleteFunc(b.order, func(x chapterKey) bool { return x == k })
+		}
+		b.mu.Unlock()
+	}
+	return e.list
 }
 
 // challengeScenario is the scenario a load runs: with challenge: true, the
@@ -82,7 +164,7 @@ func challengeScenario(r *Request, sc *scenario.Scenario) (*scenario.Scenario, e
 // stopped there.
 func (s *session) stepBeats(n int) (bool, error) {
 	seen, beat := len(s.ls.Log()), false
-	err := s.steps(func() (bool, error) {
+	err := s.steps(n, func() (bool, error) {
 		if n == 0 || beat {
 			return false, nil
 		}
