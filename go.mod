@@ -28,3 +28,5 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+replace github.com/alicebob/miniredis/v2 => ./third_party/miniredis

@@ -6,9 +6,9 @@
 # the server's RSS, goroutines and open files, then checks that the server
 # returns to its idle baseline once every socket is closed. Not part of
 # scripts/test.sh. Override with LOCKSTEP_LOAD_SESSIONS, LOCKSTEP_LOAD_RATE,
-# LOCKSTEP_LOAD_SECONDS; LOCKSTEP_LOAD_GOGC and LOCKSTEP_LOAD_GODEBUG set GOGC
-# and GODEBUG for the server alone (LOCKSTEP_LOAD_GODEBUG=gctrace=1 prints its
-# collections).
+# LOCKSTEP_LOAD_SECONDS; LOCKSTEP_LOAD_GOGC, _GODEBUG, _GOMEMLIMIT and
+# _GOMAXPROCS set those variables for the server alone
+# (LOCKSTEP_LOAD_GODEBUG=gctrace=1 prints its collections).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LOCKSTEP_LOAD=1 exec go test -count=1 -run '^TestLoad$' -v -timeout 10m ./internal/loadtest/

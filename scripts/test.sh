@@ -35,6 +35,9 @@ go vet ./...
 # machine. (The browser's own real-Redis test, in internal/e2e, runs two
 # lessons with wide margins.)
 go test -race -count=1 -timeout 40m $(go list ./... | grep -v '/internal/realredis')
+# Embedded Redis is a patched miniredis (third_party/miniredis/PATCH.md): its
+# own tests, on the patched copy (a module of its own, outside ./...).
+(cd third_party/miniredis && go test -race -count=1 ./...)
 go test -race -count=1 -timeout 20m ./internal/realredis/...
 # The schedule search's lessons table (docs/explore.md) and its Redlock
 # partition search skip themselves under -race (ten times slower, the same

@@ -11,15 +11,15 @@ import (
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// miniredis runs every EVAL and EVALSHA in a new Lua interpreter whose
-// value stack and call stack are gopher-lua's package defaults: 5,120
-// values and 256 frames, 100 KiB allocated and zeroed per script call,
-// three quarters of all the memory a busy server allocates. Lockstep's
-// scripts (internal/lock/scripts) are a few lines each and need a few dozen
-// values and frames, so the interpreters are made smaller, before any is
-// made: a script that outgrows them fails with a Lua error ("registry
-// overflow", "stack overflow"), as a script outgrowing Redis's own stack
-// does. Real Redis servers are not concerned.
+// miniredis's Lua interpreters (kept between script calls: see
+// third_party/miniredis/PATCH.md) have gopher-lua's package defaults for
+// stacks unless told otherwise: 5,120 values and 256 frames, 100 KiB to
+// make, zero and hold each. Lockstep's scripts (internal/lock/scripts) are
+// a few lines each and need a few dozen values and frames, so the
+// interpreters are made smaller, before any is made: a script that
+// outgrows them fails with a Lua error ("registry overflow", "stack
+// overflow"), as a script outgrowing Redis's own stack does. Real Redis
+// servers are not concerned.
 const (
 	luaValues = 1024 // the value stack of a script call (gopher-lua: RegistrySize)
 	luaFrames = 64   // nested function calls (gopher-lua: CallStackSize)

@@ -45,11 +45,12 @@ func startServer(t *testing.T, idle time.Duration) *server {
 		t.Fatalf("go build: %v", err)
 	}
 	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--idle", idle.String())
-	// LOCKSTEP_LOAD_GOGC and LOCKSTEP_LOAD_GODEBUG set GOGC and GODEBUG for
-	// the server alone (GODEBUG=gctrace=1 reports its collections), not
-	// for the browsers beside it.
+	// LOCKSTEP_LOAD_GOGC, _GODEBUG, _GOMEMLIMIT and _GOMAXPROCS set GOGC,
+	// GODEBUG, GOMEMLIMIT and GOMAXPROCS for the server alone
+	// (GODEBUG=gctrace=1 reports its collections), not for the browsers
+	// beside it.
 	cmd.Env = os.Environ()
-	for _, v := range []string{"GOGC", "GODEBUG"} {
+	for _, v := range []string{"GOGC", "GODEBUG", "GOMEMLIMIT", "GOMAXPROCS"} {
 		if x := os.Getenv("LOCKSTEP_LOAD_" + v); x != "" {
 			cmd.Env = append(cmd.Env, v+"="+x)
 		}

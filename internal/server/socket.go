@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -55,6 +56,24 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 }
 
+// readMessage reads the next message into buf, whose memory serves
+// message after message (gorilla's ReadMessage allocates each anew).
+// The bytes are valid until the next call.
+func readMessage(ws *websocket.Conn, buf *bytes.Buffer) ([]byte, error) {
+	if buf.Cap() > 16<<10 {
+		*buf = bytes.Buffer{} // a large message's memory is not kept
+	}
+	buf.Reset()
+	_, r, err := ws.NextReader()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
 // read is the connection's one reading goroutine.
 func (s *Server) read(c *conn) {
 	var sess *session
@@ -69,8 +88,9 @@ func (s *Server) read(c *conn) {
 	c.ws.SetReadLimit(readLimit)
 	_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
 	c.ws.SetPongHandler(func(string) error { return c.ws.SetReadDeadline(time.Now().Add(pongWait)) })
+	var buf bytes.Buffer
 	for {
-		_, data, err := c.ws.ReadMessage()
+		data, err := readMessage(c.ws, &buf)
 		read := time.Now()
 		if err != nil {
 			if websocket.IsCloseError(err, websocket.CloseMessageTooBig) || strings.Contains(err.Error(), "read limit") {

@@ -36,9 +36,11 @@ func clientOptions(dial func(ctx context.Context, network, addr string) (net.Con
 		PoolTimeout:     time.Hour,
 		PoolSize:        4,
 		// Commands and replies are small: go-redis' 32 KiB buffers would
-		// make each connection hold 64 KiB, half of a session's memory.
-		ReadBufferSize:           4 << 10,
-		WriteBufferSize:          4 << 10,
+		// make each connection hold 64 KiB, half of a session's memory,
+		// and every world a seek rebuilds allocates them again. A larger
+		// command or reply passes in several reads or writes.
+		ReadBufferSize:           1 << 10,
+		WriteBufferSize:          1 << 10,
 		MaintNotificationsConfig: &maintnotifications.Config{Mode: maintnotifications.ModeDisabled},
 	}
 }
