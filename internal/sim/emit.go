@@ -15,7 +15,11 @@ func (w *World) emit(ev Event) int {
 		ev.Script = w.scriptName(ev.Cmd)
 	}
 	if len(w.chunk) == cap(w.chunk) {
-		w.chunk = make([]Event, 0, 256)
+		// Events live in chunks that never move (the log points into
+		// them): the first small, each next twice the last, up to 256.
+		// A short run, or one a seek rebuilds, allocates (and the
+		// collector scans) little it does not use.
+		w.chunk = make([]Event, 0, min(max(2*cap(w.chunk), 16), 256))
 	}
 	w.chunk = append(w.chunk, ev)
 	e := &w.chunk[len(w.chunk)-1]
