@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/lockstep/lockstep/internal/check"
@@ -120,6 +121,6 @@ type Snapshot struct {
 	// The teaching tools (teach.go): each client's lock code file, the
 	// lesson's chapters, its challenge.
 	Code      map[string]string `json:"code,omitempty"`
-	Chapters  []lesson.Chapter  `json:"chapters,omitempty"`
+	Chapters  json.RawMessage   `json:"chapters,omitempty"` // []lesson.Chapter, encoded once per lesson
 	Challenge *challengeView    `json:"challenge,omitempty"`
 }

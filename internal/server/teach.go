@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"slices"
 	"sync"
 
@@ -22,14 +23,21 @@ type teachState struct {
 	challenge bool         // the run is its scenario's challenge (load with challenge: true)
 	beats     bool         // play stops at each beat of the story
 	chapters  chapterCache // the chapters of the loaded lesson and seed
+	code      codeCache    // the code view's files of the loaded scenario
 	builtin   string       // the loaded scenario's id when it is a built-in one as the catalog has it (no recorded actions, no challenge)
 }
 
-// chapterCache holds the chapters of one scenario and seed.
+// chapterCache holds the chapters of one scenario and seed, encoded.
 type chapterCache struct {
 	sc   *scenario.Scenario
 	seed int64
-	list []lesson.Chapter
+	json json.RawMessage
+}
+
+// codeCache holds the code view's files of one scenario.
+type codeCache struct {
+	sc    *scenario.Scenario
+	files map[string]string
 }
 
 // challengeView is a challenge as the browser shows it: what it asks and,
@@ -43,7 +51,10 @@ type challengeView struct {
 // teach fills the snapshot's teaching fields.
 func (s *session) teach(snap *Snapshot) {
 	sc := s.ls.Scenario()
-	snap.Code = codeFiles(sc)
+	if s.code.sc != sc {
+		s.code.sc, s.code.files = sc, codeFiles(sc)
+	}
+	snap.Code = s.code.files
 	if sc.Challenge != nil {
 		v := &challengeView{Challenge: sc.Challenge, Active: s.challenge}
 		if s.challenge {
@@ -58,8 +69,9 @@ func (s *session) teach(snap *Snapshot) {
 
 // lessonChapters lists the loaded lesson's chapters for its seed, computed
 // once per scenario and seed from a run of its own: for a built-in lesson
-// once for the whole server (chapterBook).
-func (s *session) lessonChapters() []lesson.Chapter {
+// once for the whole server (chapterBook). They go with every snapshot,
+// encoded once.
+func (s *session) lessonChapters() json.RawMessage {
 	sc, seed := s.ls.Scenario(), s.ls.Seed()
 	c := &s.chapters
 	if c.sc != sc || c.seed != seed {
@@ -69,9 +81,12 @@ func (s *session) lessonChapters() []lesson.Chapter {
 		} else {
 			list, _ = s.findChapters(sc, seed)
 		}
-		*c = chapterCache{sc: sc, seed: seed, list: list}
+		*c = chapterCache{sc: sc, seed: seed}
+		if len(list) > 0 {
+			c.json, _ = json.Marshal(list)
+		}
 	}
-	return c.list
+	return c.json
 }
 
 // findChapters runs sc to find its chapters, in the engine's slices and
