@@ -5,7 +5,6 @@ import (
 	"net"
 	"testing"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockstep/lockstep/internal/embedded"
@@ -27,15 +26,16 @@ var benchCmds = []struct {
 	}},
 }
 
-// BenchmarkRawRoundTrip is the baseline: go-redis to miniredis over an
-// in-memory connection, with the engine's client options, no engine.
+// BenchmarkRawRoundTrip is the baseline: go-redis to miniredis over the
+// engine's in-memory connection (embedded.Backend.Dial: each command runs
+// on the caller's goroutine), with the engine's client options, no engine.
 func BenchmarkRawRoundTrip(b *testing.B) {
 	for _, bc := range benchCmds {
 		b.Run(bc.name, func(b *testing.B) {
-			m := miniredis.NewMiniRedis()
-			defer m.Close()
-			m.Set("k", "v")
-			c := redis.NewClient(sim.EngineClientOptions(func(context.Context, string, string) (net.Conn, error) { return m.Dial() }))
+			be := embedded.New(1)
+			defer be.Close()
+			be.Server().Set("k", "v")
+			c := redis.NewClient(sim.EngineClientOptions(func(context.Context, string, string) (net.Conn, error) { return be.Dial() }))
 			defer c.Close()
 			ctx := context.Background()
 			if err := bc.do(ctx, c); err != nil {
