@@ -48,8 +48,9 @@ func (c *conn) Write(p []byte) (int, error) {
 		return 0, errClosed
 	}
 	c.in = append(c.in, p...)
-	for len(c.in) > 0 {
-		args, n, err := parseArray(c.in)
+	off := 0
+	for off < len(c.in) {
+		args, n, err := parseArray(c.in[off:])
 		if err != nil {
 			c.in = c.in[:0]
 			return 0, fmt.Errorf("embedded: %w", err)
@@ -57,14 +58,23 @@ func (c *conn) Write(p []byte) (int, error) {
 		if n == 0 {
 			break // the rest of the command is still to come
 		}
-		c.in = c.in[n:]
+		off += n
 		if len(args) > 0 {
 			c.b.m.Server().Dispatch(c.peer, args)
 			c.peer.Flush()
+			if c.peer.Closed() { // QUIT: the server closes the connection after its reply
+				c.shut = true
+				break
+			}
 		}
 	}
-	if len(c.in) == 0 {
-		c.in = c.in[:0:min(cap(c.in), 4<<10)] // keep a small buffer, not a large script's
+	switch {
+	case off < len(c.in):
+		c.in = append(c.in[:0], c.in[off:]...) // the rest of a command, to the front
+	case cap(c.in) > 4<<10:
+		c.in = nil // a large script's memory is not kept
+	default:
+		c.in = c.in[:0]
 	}
 	return len(p), nil
 }
@@ -82,8 +92,10 @@ func (c *conn) Read(p []byte) (int, error) {
 	return c.out.Read(p)
 }
 
+// Close ends the connection: replies not yet read are dropped.
 func (c *conn) Close() error {
 	c.shut = true
+	c.out.Reset()
 	return nil
 }
 
@@ -136,7 +148,7 @@ func parseArray(b []byte) (args []string, n int, err error) {
 				rest = after
 				continue
 			}
-			if len(after) < size+2 {
+			if len(after)-2 < size {
 				return nil, 0, nil
 			}
 			args = append(args, string(after[:size]))

@@ -82,6 +82,16 @@ func TestNoReplyDueAndClosed(t *testing.T) {
 	if n, err := conn.Read(buf); err != nil || string(buf[:n]) != "+PONG\r\n" {
 		t.Errorf("PING: %q, %v", buf[:n], err)
 	}
+	if _, err := conn.Write([]byte("*1\r\n$4\r\nQUIT\r\n*1\r\n$4\r\nPING\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := conn.Read(buf); err != nil || string(buf[:n]) != "+OK\r\n" {
+		t.Errorf("QUIT then PING in one write: %q, %v; want QUIT's OK alone", buf[:n], err)
+	}
+	if _, err := conn.Write([]byte("*1\r\n$4\r\nPING\r\n")); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("write after QUIT: %v, want net.ErrClosed", err)
+	}
+	conn, _ = b.Dial()
 	b.Close()
 	if _, err := conn.Write([]byte("*1\r\n$4\r\nPING\r\n")); !errors.Is(err, net.ErrClosed) {
 		t.Errorf("write after the server closed: %v, want net.ErrClosed", err)
@@ -104,6 +114,10 @@ func TestParseArray(t *testing.T) {
 	args, n, err := parseArray([]byte(cmd + "*1"))
 	if err != nil || n != len(cmd) || strings.Join(args, "|") != "SET|k|a\r\nb!" {
 		t.Errorf("whole: %q, %d, %v", args, n, err)
+	}
+	huge := "*1\r\n$9223372036854775807\r\nPING\r\n" // a length that would overflow: more to come, never a panic
+	if args, n, err := parseArray([]byte(huge)); n != 0 || err != nil || args != nil {
+		t.Errorf("huge bulk length: %q, %d, %v; want more to come", args, n, err)
 	}
 	for _, bad := range []string{"PING\r\n", "*x\r\n", "*1\r\n$x\r\n", "*1\r\n#1\r\n"} {
 		if _, _, err := parseArray([]byte(bad)); err == nil {

@@ -72,3 +72,21 @@ func TestChapterBookForgetsFailuresAndTheOldest(t *testing.T) {
 		t.Errorf("the oldest lesson: %d runs, want 1 (it left the book)", runs)
 	}
 }
+
+// A run that panics ends the session that asked (its panic goes on) and
+// is not kept either.
+func TestChapterBookForgetsAPanic(t *testing.T) {
+	var b chapterBook
+	k := chapterKey{"z", 0}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("the panic of the run did not reach the asking session")
+			}
+		}()
+		b.get(k, func() ([]lesson.Chapter, error) { panic("boom") })
+	}()
+	if got := b.get(k, func() ([]lesson.Chapter, error) { return []lesson.Chapter{{Step: 2}}, nil }); len(got) != 1 {
+		t.Errorf("after a panicked run: %v, want the chapters of a new run", got)
+	}
+}

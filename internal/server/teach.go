@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -150,16 +151,30 @@ func (b *chapterBook) get(k chapterKey, find func() ([]lesson.Chapter, error)) [
 		b.order = append(b.order, k)
 	}
 	b.mu.Unlock()
-	e.once.Do(func() { e.list, e.err = find() })
+	e.once.Do(func() {
+		defer func() {
+			if v := recover(); v != nil { // not kept; the panic ends the asking session
+				e.err = fmt.Errorf("chapters: panic: %v", v)
+				b.forget(k, e)
+				panic(v)
+			}
+		}()
+		e.list, e.err = find()
+	})
 	if e.err != nil {
-		b.mu.Lock()
-		if b.m[k] == e {
-			delete(b.m, k)
-			b.order = slices.DeleteFunc(b.order, func(x chapterKey) bool { return x == k })
-		}
-		b.mu.Unlock()
+		b.forget(k, e)
 	}
 	return e.list
+}
+
+// forget removes k's entry if it is still e.
+func (b *chapterBook) forget(k chapterKey, e *chapterEntry) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.m[k] == e {
+		delete(b.m, k)
+		b.order = slices.DeleteFunc(b.order, func(x chapterKey) bool { return x == k })
+	}
 }
 
 // challengeScenario is the scenario a load runs: with challenge: true, the

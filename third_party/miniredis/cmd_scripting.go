@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	lua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
@@ -28,17 +29,94 @@ var (
 	parsedScripts = sync.Map{}
 )
 
-// luaState is an interpreter kept between script calls, as Redis keeps
-// its one interpreter: the libraries are opened and the globals protected
-// once; each call sets KEYS, ARGV and the redis functions for its peer.
+// luaState is an interpreter kept between script calls: the libraries are
+// opened and the globals protected once; each call sets KEYS, ARGV and the
+// redis functions for its peer. A call leaves nothing for the next: after
+// it the interpreter must be as it was made (pristine), or it is dropped,
+// so every script sees what a fresh interpreter would show it.
 type luaState struct {
 	l        *lua.LState
 	redisMod *lua.LTable
+	pristine []tableSnap
+}
+
+// tableSnap is what a table held, and its metatable, when the interpreter
+// was made.
+type tableSnap struct {
+	t  *lua.LTable
+	mt lua.LValue
+	kv map[lua.LValue]lua.LValue
+}
+
+// snapTables records the globals, every table in them and every table in
+// those (the libraries, package.loaded), by identity.
+func snapTables(l *lua.LState) []tableSnap {
+	var out []tableSnap
+	seen := map[*lua.LTable]bool{}
+	var add func(t *lua.LTable, depth int)
+	add = func(t *lua.LTable, depth int) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		s := tableSnap{t: t, mt: l.GetMetatable(t), kv: map[lua.LValue]lua.LValue{}}
+		var inner []*lua.LTable
+		t.ForEach(func(k, v lua.LValue) {
+			s.kv[k] = v
+			if tv, ok := v.(*lua.LTable); ok && depth < 2 {
+				inner = append(inner, tv)
+			}
+		})
+		out = append(out, s)
+		if mt, ok := s.mt.(*lua.LTable); ok {
+			inner = append(inner, mt)
+		}
+		for _, tv := range inner {
+			add(tv, depth+1)
+		}
+	}
+	add(l.Get(lua.GlobalsIndex).(*lua.LTable), 0)
+	for _, v := range []lua.LValue{lua.LNil, lua.LTrue, lua.LNumber(0), lua.LString("")} {
+		if mt, ok := l.GetMetatable(v).(*lua.LTable); ok {
+			add(mt, 1)
+		}
+	}
+	return out
+}
+
+// isPristine reports whether every recorded table holds what it held.
+func (st *luaState) isPristine() bool {
+	for _, s := range st.pristine {
+		if st.l.GetMetatable(s.t) != s.mt {
+			return false
+		}
+		n, same := 0, true
+		s.t.ForEach(func(k, v lua.LValue) {
+			n++
+			if w, ok := s.kv[k]; !ok || w != v {
+				same = false
+			}
+		})
+		if !same || n != len(s.kv) {
+			return false
+		}
+	}
+	// Metatables of the other types (debug.setmetatable) are not kept.
+	for _, v := range []lua.LValue{lua.LNil, lua.LTrue, lua.LNumber(0)} {
+		if st.l.GetMetatable(v) != lua.LNil {
+			return false
+		}
+	}
+	return true
 }
 
 var luaStatePool = sync.Pool{New: func() interface{} { return newLuaState() }}
 
+// luaStatesMade counts the interpreters made, for the tests.
+var luaStatesMade int64
+
 func newLuaState() *luaState {
+	atomic.AddInt64(&luaStatesMade, 1)
 	l := lua.NewState(lua.Options{SkipOpenLibs: true})
 	for _, pair := range []struct {
 		n string
@@ -63,12 +141,15 @@ func newLuaState() *luaState {
 	luajson.Preload(l)
 	requireGlobal(l, "cjson", "json")
 	redisMod := l.CreateTable(0, 16)
+	for k, v := range luaRedisConstants {
+		redisMod.RawSetString(k, v)
+	}
 	for _, name := range []string{"redis", "server"} {
 		l.SetGlobal(name, redisMod)
 	}
 	l.RegisterModule("os", mkLuaOS())
 	_ = doScript(l, protectGlobals)
-	return &luaState{l: l, redisMod: redisMod}
+	return &luaState{l: l, redisMod: redisMod, pristine: snapTables(l)}
 }
 
 // Execute lua. Needs to run m.Lock()ed, from within withTx().
@@ -92,6 +173,10 @@ func (m *Miniredis) runLuaScript(c *server.Peer, sha, script string, readOnly bo
 		g.RawSetString("ARGV", lua.LNil)
 		for fname := range redisFuncs {
 			st.redisMod.RawSetString(fname, lua.LNil)
+		}
+		if !st.isPristine() {
+			l.Close() // the script changed what the next would see
+			return
 		}
 		luaStatePool.Put(st)
 	}()
