@@ -63,7 +63,9 @@ func TestLuaPoolKeepsCleanInterpreters(t *testing.T) {
 			t.Fatalf("call %d: %q", i, got)
 		}
 	}
-	if made := atomic.LoadInt64(&luaStatesMade) - before; made > 5 {
-		t.Errorf("%d interpreters made for 50 clean calls, want a few at most (the pool keeps them)", made)
+	// sync.Pool may drop what it is given (a quarter of it under the race
+	// detector, all of it at two collections): most calls, not all, reuse.
+	if made := atomic.LoadInt64(&luaStatesMade) - before; made >= 25 {
+		t.Errorf("%d interpreters made for 50 clean calls, want most calls to reuse one", made)
 	}
 }
