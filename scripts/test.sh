@@ -23,8 +23,7 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-# (third_party/ is upstream code, formatted as upstream has it.)
-unformatted=$(gofmt -l $(git ls-files '*.go' ':!third_party/' 2>/dev/null || find . -name '*.go' -not -path './third_party/*'))
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
   echo "gofmt would change: $unformatted"
   exit 1
