@@ -82,11 +82,11 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		debug.SetMemoryLimit(768 << 20)
 	}
 	if getenv("GOGC") == "" {
-		// Most of a busy server's garbage is miniredis' fresh Lua
-		// interpreter for every script call. Collecting at 5x what is live
-		// rather than 2x costs a request a fifth to a third less CPU under
-		// the load test (README, Performance) for twice the RSS; the soft
-		// limit above still holds the process under 1 GiB.
+		// Collecting at 5x what is live rather than 2x cost a request a
+		// fifth to a third less CPU under the load test (README,
+		// Performance; measured when miniredis still made a Lua
+		// interpreter per script call, most of the garbage then) for twice
+		// the RSS; the soft limit above still holds the process under 1 GiB.
 		debug.SetGCPercent(400)
 	}
 	app, err := server.New(server.Options{Catalog: f, Labs: labs, Static: static, Templates: templates, Dev: *dev,

@@ -10,24 +10,25 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// client is a go-redis client over the backend's in-memory connections.
-func client(t *testing.T, b *Backend) *redis.Client {
+// client is a new embedded server and a go-redis client over its
+// in-memory connections, both closed when the test ends.
+func client(t *testing.T) (*Backend, *redis.Client) {
 	t.Helper()
+	b := New(1)
+	t.Cleanup(func() { b.Close() })
 	c := redis.NewClient(&redis.Options{
 		Addr: "embedded", Protocol: 2, DisableIdentity: true, ReadBufferSize: 4 << 10, WriteBufferSize: 4 << 10,
 		Dialer: func(context.Context, string, string) (net.Conn, error) { return b.Dial() },
 	})
-	t.Cleanup(func() { c.Close() })
-	return c
+	t.Cleanup(func() { c.Close() }) // before the server's: cleanups run last first
+	return b, c
 }
 
 // A command runs when its last byte is written, whatever the writes that
 // carry it: a script larger than go-redis' 4 KiB write buffer arrives in
 // pieces and still runs once, with its reply in place.
 func TestACommandWrittenInPiecesRunsOnce(t *testing.T) {
-	b := New(1)
-	defer b.Close()
-	c := client(t, b)
+	b, c := client(t)
 	ctx := context.Background()
 	script := "-- " + strings.Repeat("x", 10<<10) + "\nreturn redis.call('INCR', KEYS[1])"
 	for want := int64(1); want <= 3; want++ {
@@ -44,9 +45,7 @@ func TestACommandWrittenInPiecesRunsOnce(t *testing.T) {
 // A pipeline writes several commands at once: each runs, in order, and
 // each reply reaches its command.
 func TestAPipelineRunsInOrder(t *testing.T) {
-	b := New(1)
-	defer b.Close()
-	c := client(t, b)
+	_, c := client(t)
 	ctx := context.Background()
 	cmds, err := c.Pipelined(ctx, func(p redis.Pipeliner) error {
 		p.Set(ctx, "k", "1", 0)
@@ -131,9 +130,7 @@ func TestParseArray(t *testing.T) {
 // unpacks 500 values runs; one that recurses without end fails with a
 // Lua error, not a crash.
 func TestLuaRoom(t *testing.T) {
-	b := New(1)
-	defer b.Close()
-	c := client(t, b)
+	_, c := client(t)
 	ctx := context.Background()
 	deep := `
 local function depth(n) if n == 0 then return 0 end return 1 + depth(n - 1) end

@@ -62,7 +62,7 @@ func FindChapters(sc *scenario.Scenario, seed int64) (*ChapterFinder, error) {
 // Step takes one step of the run; false once every scripted line has been
 // said (or can no longer be) or the run has ended.
 func (f *ChapterFinder) Step() (bool, error) {
-	if len(f.out)+len(f.s.run.unsaid) >= len(f.s.Scenario().Narration) {
+	if f.done() {
 		return false, nil
 	}
 	ok, err := f.s.Step()
@@ -76,7 +76,12 @@ func (f *ChapterFinder) Step() (bool, error) {
 		}
 	}
 	f.seen = len(log)
-	return ok && len(f.out)+len(f.s.run.unsaid) < len(f.s.Scenario().Narration), nil
+	return ok && !f.done(), nil
+}
+
+// done reports whether every scripted line has been said or passed over.
+func (f *ChapterFinder) done() bool {
+	return len(f.out)+len(f.s.run.unsaid) >= len(f.s.Scenario().Narration)
 }
 
 // Chapters are the chapters found so far.

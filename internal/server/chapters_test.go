@@ -1,12 +1,15 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/scenario"
 )
 
 // A classroom opening one lesson at once makes one chapters run, not one
@@ -88,5 +91,88 @@ func TestChapterBookForgetsAPanic(t *testing.T) {
 	}()
 	if got := b.get(k, func() ([]lesson.Chapter, error) { return []lesson.Chapter{{Step: 2}}, nil }); len(got) != 1 {
 		t.Errorf("after a panicked run: %v, want the chapters of a new run", got)
+	}
+}
+
+// chaptersOf reads a state's chapters.
+func chaptersOf(t *testing.T, m Message) []lesson.Chapter {
+	t.Helper()
+	var out []lesson.Chapter
+	if m.Snap == nil {
+		t.Fatalf("%s: no snapshot", m.Type)
+	}
+	if len(m.Snap.Chapters) > 0 {
+		if err := json.Unmarshal(m.Snap.Chapters, &out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// Every way of loading gets the chapters of its own run: a file a user
+// wrote (three clients, lines on a fault, a mark of the third client, and
+// an expiry of a key nobody sets, never said), a built-in lesson on
+// another seed, and the same lesson with recorded actions. Expected
+// first: the user's file has two chapters, the pause before C's lock; the
+// lesson on seed 7 has its chapters; with a recorded pause the run leaves
+// its script at once and has none; each equals what lesson.Chapters finds
+// for that scenario and seed.
+func TestChaptersOfEveryKindOfLoad(t *testing.T) {
+	srv, url := newTestServer(t, Limits{})
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	yaml := "scenarios:\n  - id: three\n    title: {en: Three, zh: 三个}\n" +
+		"    clients:\n" +
+		"      - {name: A, algorithm: lua-compare-delete, params: {ttl: 2s, retry: 100ms}, task: none, work: 500ms}\n" +
+		"      - {name: B, algorithm: lua-compare-delete, params: {ttl: 2s, retry: 100ms}, task: none, work: 500ms, start: 50ms}\n" +
+		"      - {name: C, algorithm: lua-compare-delete, params: {ttl: 2s, retry: 100ms}, task: none, work: 500ms, start: 100ms}\n" +
+		"    faults:\n      - {at: 200ms, do: pause, client: A, for: 300ms}\n" +
+		"    narration:\n" +
+		"      - {on: {kind: mark, name: acquired, client: C}, en: \"C has it.\", zh: \"C 拿到了。\"}\n" +
+		"      - {on: {kind: fault, name: pause, client: A}, en: \"A stalls.\", zh: \"A 卡住了。\"}\n" +
+		"      - {on: {kind: expire, key: nobody-sets-this}, en: \"Never.\", zh: \"从不。\"}\n" +
+		"    expect: [safe]\n"
+	c.send(map[string]any{"op": "load", "yaml": yaml})
+	got := chaptersOf(t, c.next("state"))
+	f, err := scenario.Parse("three.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := lesson.Chapters(&f.Scenarios[0], f.Scenarios[0].Seed, 50000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Text.En != "A stalls." || got[1].Text.En != "C has it." || got[0].Step >= got[1].Step {
+		t.Errorf("the user's file: chapters %+v, want the pause, then C's lock", got)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the user's file: the server's chapters %+v, lesson.Chapters %+v", got, want)
+	}
+
+	lessonSc, _ := srv.find("blind-del-slow-release")
+	for _, load := range []map[string]any{
+		{"op": "load", "scenario": "blind-del-slow-release", "seed": 7},
+		{"op": "load", "scenario": "blind-del-slow-release", "seed": 7, "actions": []map[string]any{{"step": 2, "do": "pause", "client": "A", "for": "100ms"}}},
+	} {
+		c.send(load)
+		got := chaptersOf(t, c.next("state"))
+		sc := *lessonSc
+		if a, ok := load["actions"]; ok {
+			b, _ := json.Marshal(a)
+			if err := json.Unmarshal(b, &sc.Schedule); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := lesson.Chapters(&sc, 7, 50000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, offScript := load["actions"]
+		if len(got) == 0 != offScript || !reflect.DeepEqual(got, want) {
+			t.Errorf("%v: the server's chapters %+v, lesson.Chapters %+v", load, got, want)
+		}
 	}
 }

@@ -58,7 +58,7 @@ type Server struct {
 	stopJan  chan struct{}
 
 	cpu   chan struct{} // engine slots: a slice of engine work holds one
-	bulk  chan struct{} // bulk slots: a slice of long work after its first holds one too
+	bulk  chan struct{} // bulk slots: a slice of long work holds one too (budget.go)
 	total atomic.Int64  // the estimated memory of every session's world, bytes
 
 	chapters chapterBook // the built-in lessons' chapters (teach.go)
