@@ -23,10 +23,6 @@ const (
 	FaultSkew        FaultKind = "skew"         // Client's clock is set to run By ahead of the world's
 )
 
-// FaultKinds lists the fault menu in order.
-var FaultKinds = []FaultKind{FaultCrash, FaultRestart, FaultPause, FaultDropRequest, FaultDropReply,
-	FaultPartition, FaultHeal, FaultNodeCrash, FaultNodeRestart, FaultClockJump, FaultSkew, FaultFailover}
-
 // Fault is one fault to apply.
 type Fault struct {
 	Kind     FaultKind
@@ -37,35 +33,19 @@ type Fault struct {
 	KeepData bool
 }
 
-// Needs tells which targets a fault kind requires.
-func (k FaultKind) Needs() (client, node bool) {
-	switch k {
-	case FaultCrash, FaultRestart, FaultPause, FaultSkew:
-		return true, false
-	case FaultDropRequest, FaultDropReply:
-		return true, false
-	case FaultPartition, FaultHeal, FaultNodeCrash, FaultNodeRestart, FaultClockJump, FaultFailover:
-		return false, true
-	}
-	return false, false
-}
-
-// Known reports whether k is on the fault menu.
+// Known reports whether k is on the fault menu (a fault row of Actions).
 func (k FaultKind) Known() bool {
-	for _, f := range FaultKinds {
-		if f == k {
-			return true
-		}
-	}
-	return false
+	_, ok := k.Spec()
+	return ok
 }
 
 // Apply applies a fault now and logs it.
 func (w *World) Apply(f Fault) error {
-	if !f.Kind.Known() {
+	spec, ok := f.Kind.Spec()
+	if !ok {
 		return fmt.Errorf("%w: unknown kind %q", ErrBadFault, f.Kind)
 	}
-	needC, needN := f.Kind.Needs()
+	needC, needN := spec.NeedsClient(), spec.NeedsNode()
 	var p *Proc
 	var n *Node
 	if f.Client != "" || needC {
@@ -77,6 +57,9 @@ func (w *World) Apply(f Fault) error {
 		if n = w.node(f.Node); n == nil {
 			return fmt.Errorf("%w %q", ErrUnknownNode, f.Node)
 		}
+	}
+	if spec.Required && (spec.Amount == AmountDuration && f.For <= 0 || spec.Amount == AmountJump && f.By == 0) {
+		return fmt.Errorf("%w: %s", ErrBadFault, spec.NeedsAmount())
 	}
 	ev := Event{Kind: KindFault, Name: string(f.Kind), Client: f.Client, Node: f.Node}
 	switch f.Kind {
@@ -114,9 +97,6 @@ func (w *World) Apply(f Fault) error {
 		w.boot(p, w.now)
 		return nil
 	case FaultPause:
-		if f.For <= 0 {
-			return fmt.Errorf("%w: pause needs a duration", ErrBadFault)
-		}
 		if p.crashed {
 			return fmt.Errorf("%w: %s has crashed", ErrBadFault, p.name)
 		}
@@ -196,9 +176,6 @@ func (w *World) Apply(f Fault) error {
 		}
 		ev.Keys = n.Snapshot()
 	case FaultClockJump:
-		if f.By == 0 {
-			return fmt.Errorf("%w: clock-jump needs a non-zero by", ErrBadFault)
-		}
 		if err := n.jump(f.By); err != nil {
 			return fmt.Errorf("%w: %s's clock cannot jump: %w", ErrBadFault, n.name, err)
 		}
