@@ -83,8 +83,8 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	if getenv("GOGC") == "" {
 		// Collecting at 5x what is live rather than 2x cost a request a
-		// fifth to a third less CPU under the load test (README,
-		// Performance; measured when miniredis still made a Lua
+		// fifth to a third less CPU under the load test (docs/performance.md;
+		// measured when miniredis still made a Lua
 		// interpreter per script call, most of the garbage then) for twice
 		// the RSS; the soft limit above still holds the process under 1 GiB.
 		debug.SetGCPercent(400)
