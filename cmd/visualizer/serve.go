@@ -83,8 +83,8 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	if getenv("GOGC") == "" {
 		// Collecting at 5x what is live rather than 2x cost a request a
-		// fifth to a third less CPU under the load test (README,
-		// Performance; measured when miniredis still made a Lua
+		// fifth to a third less CPU under the load test (docs/performance.md;
+		// measured when miniredis still made a Lua
 		// interpreter per script call, most of the garbage then) for twice
 		// the RSS; the soft limit above still holds the process under 1 GiB.
 		debug.SetGCPercent(400)
@@ -105,9 +105,12 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	go func() {
 		defer close(stopped)
 		<-ctx.Done()
-		app.Close() // sockets first (each gets its 1001): Shutdown does not wait for hijacked connections
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		// The whole shutdown within server.ShutdownWait: the sockets first
+		// (each gets its 1001; Shutdown does not wait for hijacked
+		// connections), then the plain HTTP requests in flight.
+		sctx, cancel := context.WithTimeout(context.Background(), server.ShutdownWait)
 		defer cancel()
+		app.Close()
 		_ = srv.Shutdown(sctx)
 	}()
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
