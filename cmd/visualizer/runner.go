@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -64,14 +65,16 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	// The scenario's recorded schedule, if any, is replayed as the browser
 	// replays it: a recording saved there prints the same log here.
-	ls, err := lesson.Replay(sc, s, placement(servers))
+	r, err := lesson.New(sc, lesson.Config{Seed: s, Servers: placement(servers)})
 	if err != nil {
 		return fmt.Errorf("%s: %w", sc.ID, err)
 	}
-	defer ls.Close()
-	r := ls.Run()
+	defer r.Close()
+	if err := r.RunToEnd(); err != nil {
+		return fmt.Errorf("%s: %w", sc.ID, err)
+	}
 	enc := json.NewEncoder(stdout)
-	for i, e := range ls.Log() {
+	for i, e := range r.World.Log() {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return errInterrupted
 		}
@@ -181,7 +184,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if ctx.Err() != nil {
 				return errInterrupted
 			}
-			if _, err := lesson.Verdicts(sc, sc.Seed); err != nil {
+			if _, err := verdictsOf(sc, embedded.Servers{}); err != nil {
 				fmt.Fprintf(stdout, "%s: scenario %s: schedule: %s\n", path, sim.Escape(sc.ID), sim.Escape(err.Error()))
 				replayed, bad = false, true
 			}

@@ -3,6 +3,7 @@ package compare
 import (
 	"time"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -18,7 +19,7 @@ import (
 // than maxSteps steps (0: no cap but the engine's) is an error. The caller
 // closes the run.
 func replay(sc *scenario.Scenario, seed int64, s Schedule, maxSteps int) (*lesson.Run, int, map[int]int, error) {
-	r, err := lesson.Build(sc, seed)
+	r, err := lesson.New(sc, lesson.Config{Seed: seed, Servers: embedded.Servers{}})
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -61,7 +62,15 @@ func replay(sc *scenario.Scenario, seed int64, s Schedule, maxSteps int) (*lesso
 	if n := len(s.Moves); n > 0 {
 		entry = s.Moves[n-1].Step + 1
 	}
-	for r.Step() {
+	for {
+		more, err := r.Step()
+		if err != nil {
+			r.Close()
+			return nil, 0, nil, err
+		}
+		if !more {
+			break
+		}
 		if err := capped(w, maxSteps); err != nil {
 			r.Close()
 			return nil, 0, nil, err

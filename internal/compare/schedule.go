@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -50,20 +51,21 @@ func (s Schedule) ClientMoves() int {
 // and verdicts are commentary on the move, not part of it.
 func counts(e *sim.Event) bool { return e.Kind != sim.KindSay && e.Kind != sim.KindVerdict }
 
-// record runs sc from seed to its end as lesson.Session replays it (its
-// recorded schedule's faults at their steps, its manual steps instead of
-// the engine's choice) and returns the run and its schedule. The caller
-// closes the run. A run that takes more than maxSteps steps (0: no cap
-// but the engine's) is an error.
+// record runs sc from seed to its end, playing its recorded schedule as
+// lesson.Run does for every viewer (its faults at their steps, its manual
+// steps instead of the engine's choice), and returns the run and its
+// schedule. The caller closes the run. A run that takes more than
+// maxSteps steps (0: no cap but the engine's) is an error.
 func record(sc *scenario.Scenario, seed int64, maxSteps int) (*lesson.Run, Schedule, error) {
 	var sched Schedule
-	r, err := lesson.Build(sc, seed)
-	if err != nil {
-		return nil, sched, err
-	}
-	w := r.World
 	var fired []Anchored
 	inStep, seen := -1, 0 // events counted so far in step inStep
+	r, err := lesson.New(sc, lesson.Config{Seed: seed, Servers: embedded.Servers{},
+		OnFault: func(f sim.Fault) { fired = append(fired, Anchored{Fault: f}) }})
+	if err != nil {
+		return nil, sched, fmt.Errorf("%s: %w", sc.ID, err)
+	}
+	w := r.World
 	w.Watch(func(e *sim.Event) {
 		if e.Step != inStep {
 			inStep, seen = e.Step, 0
@@ -73,57 +75,30 @@ func record(sc *scenario.Scenario, seed int64, maxSteps int) (*lesson.Run, Sched
 		}
 	})
 	w.Watch(mirror(sc, func(f sim.Fault) { fired = append(fired, Anchored{After: seen, Fault: f}) }))
-	acts, next := sc.Schedule, 0
-	faultsHere := func() error {
-		for next < len(acts) && acts[next].Step == w.Steps() && acts[next].Do != scenario.StepAction {
-			a := acts[next]
-			next++
-			f := lesson.SimFault(a.Fault)
-			if err := r.ByUser(func() error { return w.Apply(f) }); err != nil {
-				return fmt.Errorf("recorded %s at step %d: %w", a.Do, a.Step, err)
-			}
-			fired = append(fired, Anchored{Fault: f})
-		}
-		return nil
-	}
 	fail := func(err error) (*lesson.Run, Schedule, error) {
 		r.Close()
 		return nil, sched, fmt.Errorf("%s: %w", sc.ID, err)
-	}
-	if err := faultsHere(); err != nil {
-		return fail(err)
 	}
 	for _, a := range fired {
 		sched.Before = append(sched.Before, a.Fault)
 	}
 	fired = nil
 	for {
-		if next < len(acts) && acts[next].Step == w.Steps() && acts[next].Do == scenario.StepAction {
-			a := acts[next]
-			next++
-			var ok bool
-			err := r.ByUser(func() (err error) { ok, err = r.StepClient(a.Client); return err })
-			if err == nil && !ok {
-				err = fmt.Errorf("%s has no move to make there", a.Client)
-			}
-			if err != nil {
-				return fail(fmt.Errorf("recorded step of %s at step %d: %w", a.Client, a.Step, err))
-			}
-		} else if !r.Step() {
+		ok, err := r.Step()
+		if err != nil {
+			return fail(err)
+		}
+		if !ok {
 			break
 		}
 		if err := capped(w, maxSteps); err != nil {
 			return fail(err)
 		}
-		mover, thread := w.Mover(), w.MoverThread()
-		if err := faultsHere(); err != nil {
-			return fail(err)
-		}
-		sched.Moves = append(sched.Moves, Move{Client: mover, Thread: thread, Step: w.Steps(), T: w.Now(), Then: fired})
+		sched.Moves = append(sched.Moves, Move{Client: w.Mover(), Thread: w.MoverThread(), Step: w.Steps(), T: w.Now(), Then: fired})
 		fired = nil
 	}
-	if next < len(acts) {
-		return fail(fmt.Errorf("recorded %s at step %d is never reached: the run ends at step %d", acts[next].Do, acts[next].Step, w.Steps()))
+	if err := r.RunToEnd(); err != nil { // the end: every recorded action was reached
+		return fail(err)
 	}
 	return r, sched, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/server"
@@ -100,7 +101,7 @@ func collect(t *testing.T) corpus {
 	}
 	for i := range all {
 		sc := &all[i]
-		s, err := lesson.NewSession(sc, 1)
+		s, err := lesson.NewSession(sc, lesson.Config{Seed: 1, Servers: embedded.Servers{}})
 		if err != nil {
 			t.Fatalf("%s: %v", sc.ID, err)
 		}
@@ -111,7 +112,7 @@ func collect(t *testing.T) corpus {
 		s.Close()
 		for _, at := range []int{2, 9, 30} {
 			for _, f := range userFaults(sc) {
-				s, err := lesson.NewSession(sc, 1)
+				s, err := lesson.NewSession(sc, lesson.Config{Seed: 1, Servers: embedded.Servers{}})
 				if err != nil {
 					t.Fatalf("%s: %v", sc.ID, err)
 				}

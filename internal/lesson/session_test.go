@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -34,7 +35,7 @@ func text(log []*sim.Event) string {
 func newSession(t *testing.T, id string) *Session {
 	t.Helper()
 	sc := builtin(t, id)
-	s, err := NewSession(sc, sc.Seed)
+	s, err := NewSession(sc, cfg(sc.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestManualStepsAndRecordingReplay(t *testing.T) {
 	sc := *builtin(t, "no-lock-oversell")
 	sc.Clients = append([]scenario.Client(nil), sc.Clients...)
 	sc.Clients[1].Start = 0 // both ready at once: only the user decides
-	s, err := NewSession(&sc, 7)
+	s, err := NewSession(&sc, cfg(7))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,11 +89,11 @@ func TestManualStepsAndRecordingReplay(t *testing.T) {
 	if v := s.Run().Verdicts(); !SameVerdicts(v, []string{"oversell"}) {
 		t.Fatalf("verdicts = %v, want [oversell]\n%s", v, want)
 	}
-	rec, err := s.Recording()
+	rec, err := s.Recording(embedded.Servers{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s2, err := NewSession(&rec, rec.Seed)
+	s2, err := NewSession(&rec, cfg(rec.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestNodesFoldEqualsAReplay(t *testing.T) {
 		if !ok {
 			t.Fatalf("no lesson %s", id)
 		}
-		s, err := NewSession(sc, sc.Seed)
+		s, err := NewSession(sc, cfg(sc.Seed))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/narrate"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -22,12 +23,14 @@ func story(t *testing.T, id string) ([]*sim.Event, []narrate.Line) {
 	if !ok {
 		t.Fatalf("no lesson %s", id)
 	}
-	r, err := lesson.Build(sc, sc.Seed)
+	r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: embedded.Servers{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(r.Close)
-	r.RunToEnd()
+	if err := r.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
 	n := narrate.New()
 	var lines []narrate.Line
 	for _, e := range r.World.Log() {

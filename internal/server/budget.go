@@ -34,8 +34,8 @@ const (
 
 // cost estimates the memory a session's world holds now.
 func cost(ls *lesson.Session) int64 {
-	w := ls.Run().World
-	return baseCost + dataCost(ls.Scenario()) + int64(len(w.Log()))*eventCost + int64(w.Threads())*threadCost
+	events, threads := ls.Footprint()
+	return baseCost + dataCost(ls.Scenario()) + int64(events)*eventCost + int64(threads)*threadCost
 }
 
 // dataCost is what a scenario's data costs: its keys, written to every
@@ -116,10 +116,10 @@ func (s *session) account() error {
 	c := cost(s.ls)
 	s.setCost(c)
 	lim := s.srv.limits
-	w := s.ls.Run().World
 	if c > lim.MaxSessionMemory {
+		events, threads := s.ls.Footprint()
 		return fmt.Errorf("the run stopped at step %d: it holds %d events and %d client threads, about %s, over a session's memory budget of %s",
-			s.ls.Cursor(), len(w.Log()), w.Threads(), mib(c), mib(lim.MaxSessionMemory))
+			s.ls.Cursor(), events, threads, mib(c), mib(lim.MaxSessionMemory))
 	}
 	if s.srv.total.Load() > lim.MaxMemory {
 		s.srv.evictIdle(s)

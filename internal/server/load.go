@@ -63,7 +63,7 @@ func (s *session) load(r *Request) error {
 		return err
 	}
 	var ls *lesson.Session
-	s.srv.bulkTurn(func() { ls, err = lesson.NewSessionOn(sc, seed, s.srv.opts.Servers) })
+	s.srv.bulkTurn(func() { ls, err = lesson.NewSession(sc, lesson.Config{Seed: seed, Servers: s.srv.placement()}) })
 	if err != nil {
 		return err
 	}

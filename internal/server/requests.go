@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
@@ -66,7 +67,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 		if r.Beats != nil {
 			s.beats = *r.Beats
 		}
-		s.setPlaying(!s.ls.Run().Done())
+		s.setPlaying(!s.ls.Done())
 	case "pause":
 		s.setPlaying(false)
 	case "inject":
@@ -126,7 +127,7 @@ func (s *session) stepClient(client string) error {
 
 // inject applies a user's fault at the cursor.
 func (s *session) inject(f scenario.Fault) error {
-	if s.ls.Run().Done() {
+	if s.ls.Done() {
 		return coded("run-over", nil, "the run is over: step back to inject a fault")
 	}
 	if err := scenario.CheckFault(s.ls.Scenario(), f); err != nil {
@@ -157,7 +158,7 @@ func (s *session) reset(seed *int64) error {
 
 // recording is the session as a scenario file that replays this run.
 func (s *session) recording() ([]byte, error) {
-	rec, err := s.ls.Recording()
+	rec, err := s.ls.Recording(embedded.Servers{})
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -159,4 +160,13 @@ func (s *Server) realWhy(sc *scenario.Scenario) *sim.Text {
 		return nil
 	}
 	return &sc.RealRedis.Why
+}
+
+// placement is where a session's runs are placed: the real servers, or
+// embedded Redis.
+func (s *Server) placement() lesson.Servers {
+	if s.opts.Servers != nil {
+		return s.opts.Servers
+	}
+	return embedded.Servers{}
 }

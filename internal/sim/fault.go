@@ -244,7 +244,7 @@ func (w *World) nodeRestart(h *hit) error {
 		}
 	} else {
 		if err := n.b.Flush(); err != nil {
-			return fmt.Errorf("%w: %s: %v", ErrBadFault, n.name, err)
+			return fmt.Errorf("%w: %s: %w", ErrBadFault, n.name, err)
 		}
 		clear(n.expiry)
 		clear(n.last)

@@ -15,16 +15,16 @@ import (
 // would block the one command in flight that the stepper waits on.
 
 // replicateReal starts a link on which Redis replicates by itself.
-func (w *World) replicateReal(l *link, real ReplicaLink) error {
+func (w *World) replicateReal(l *link, rl ReplicaLink) error {
 	m, r := l.master, l.replica
-	if err := real.Sync(); err != nil {
+	if err := rl.Sync(); err != nil {
 		return err
 	}
-	off, err := real.Offset()
+	off, err := rl.Offset()
 	if err != nil {
 		return err
 	}
-	l.real, l.realOff = real, off
+	l.real, l.realOff = rl, off
 	w.ext.links = append(w.ext.links, l)
 	ev := Event{Kind: KindInit, Node: r.name, Note: fmt.Sprintf("replica of %s (lag %s): a redis-server under REPLICAOF, synced by Redis; its stream now waits %s in a relay before it reaches %s",
 		m.name, FormatTime(l.lag), FormatTime(l.lag), r.name)}

@@ -1,0 +1,78 @@
+package lockstep
+
+import (
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// packageMap is docs/architecture.md's package map: for each package, the
+// packages of this module it may import. Imports run one way: the engine
+// and the lock code import none, scenario does not import the checker,
+// lesson does not choose where Redis runs (embedded or real), and only the
+// command line sees everything.
+var packageMap = map[string][]string{
+	"internal/sim":                 {},
+	"internal/lock":                {},
+	"internal/check":               {"internal/sim"},
+	"internal/check/reference":     {"internal/check", "internal/sim"},
+	"internal/check/reference/gen": {"internal/lock", "internal/scenario", "internal/sim"},
+	"internal/narrate":             {"internal/sim"},
+	"internal/scenario":            {"internal/lock", "internal/sim"},
+	"internal/embedded":            {"internal/scenario", "internal/sim"},
+	"internal/realredis":           {"internal/scenario", "internal/sim"},
+	"internal/service/storage":     {"internal/sim"},
+	"internal/service/sqldb":       {"internal/sim"},
+	"internal/lesson":              {"internal/check", "internal/lock", "internal/narrate", "internal/scenario", "internal/service/sqldb", "internal/service/storage", "internal/sim"},
+	"internal/explore":             {"internal/embedded", "internal/lesson", "internal/scenario", "internal/sim"},
+	"internal/compare":             {"internal/embedded", "internal/lesson", "internal/lock", "internal/scenario", "internal/sim"},
+	"internal/server":              {"internal/check", "internal/compare", "internal/embedded", "internal/explore", "internal/lesson", "internal/lock", "internal/scenario", "internal/sim", "web"},
+	"web":                          {},
+	"":                             {},
+	"cmd/visualizer":               nil, // everything
+	"internal/e2e":                 nil, // tests
+	"internal/loadtest":            nil,
+	"internal/realredis/redistest": nil,
+	"internal/sim/simtest":         nil,
+}
+
+// Every package of the module imports only what the package map allows,
+// and docs/architecture.md names every package: a new package, or a new
+// import that runs against the map, fails here until the map and the doc
+// say so.
+func TestPackageMap(t *testing.T) {
+	const mod = "github.com/lockstep/lockstep"
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}:{{join .Imports \" \"}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	doc, err := os.ReadFile("docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, imports, _ := strings.Cut(line, ":")
+		pkg := strings.TrimPrefix(strings.TrimPrefix(path, mod), "/")
+		allowed, known := packageMap[pkg]
+		if !known {
+			t.Errorf("package %s is not in the package map (arch_test.go, docs/architecture.md)", path)
+			continue
+		}
+		if pkg != "" && !strings.Contains(string(doc), "`"+pkg+"`") && !strings.Contains(string(doc), pkg+"`") {
+			t.Errorf("docs/architecture.md does not name package %s", pkg)
+		}
+		if allowed == nil {
+			continue
+		}
+		for _, imp := range strings.Fields(imports) {
+			if !strings.HasPrefix(imp, mod+"/") {
+				continue
+			}
+			if dep := strings.TrimPrefix(imp, mod+"/"); !slices.Contains(allowed, dep) {
+				t.Errorf("%s imports %s, which the package map does not allow (docs/architecture.md)", pkg, dep)
+			}
+		}
+	}
+}
