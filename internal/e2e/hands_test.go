@@ -158,6 +158,26 @@ func TestBrowserHands(t *testing.T) {
 		shot(t, ctx, dir, "stuck")
 	})
 
+	// A second Pause 1s of a client already paused for longer changes
+	// nothing: the page says so (in both languages) rather than record a
+	// move that does nothing.
+	t.Run("pause-a-paused-client", func(t *testing.T) {
+		ctx := page(t, b, url)
+		load(t, ctx, "blind-del-slow-release")
+		step(t, ctx)
+		choose(t, ctx, "fault-client", "A")
+		click(t, ctx, "fault-pause")
+		waitFor(t, ctx, "A paused", `lockstep.state.snap.actions.length === 1`)
+		click(t, ctx, "fault-pause")
+		waitFor(t, ctx, "the refusal", `(e => !!e && /A is already paused until/.test(e.textContent))(document.querySelector('[data-testid=error]'))`)
+		if n := eval[int](t, ctx, `lockstep.state.snap.actions.length`); n != 1 {
+			t.Errorf("the refused pause was recorded: %d actions, want 1", n)
+		}
+		click(t, ctx, "lang")
+		waitFor(t, ctx, "the refusal in 中文", `/A 已经停顿到/.test(document.querySelector('[data-testid=error]').textContent)`)
+		click(t, ctx, "lang")
+	})
+
 	t.Run("export-caption", func(t *testing.T) {
 		ctx := tab(t, b, false)
 		down := t.TempDir()
@@ -180,8 +200,8 @@ func TestBrowserHands(t *testing.T) {
 		click(t, ctx, "export-png")
 		_ = os.WriteFile(filepath.Join(dir, "export-caption.png"), downloaded(t, down, ".png"), 0o644)
 		names, _ := filepath.Glob(filepath.Join(down, "*.svg"))
-		if len(names) != 1 || filepath.Base(names[0]) != fmt.Sprintf("no-lock-oversell-seed1-step%d.svg", step) {
-			t.Errorf("SVG file name: expected no-lock-oversell-seed1-step%d.svg, got %v", step, names)
+		if len(names) != 1 || !strings.HasPrefix(filepath.Base(names[0]), fmt.Sprintf("no-lock-oversell-seed1-step%d-rows", step)) {
+			t.Errorf("SVG file name: expected no-lock-oversell-seed1-step%d-rowsA-B.svg, got %v", step, names)
 		}
 		_ = os.RemoveAll(down)
 	})

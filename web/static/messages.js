@@ -38,6 +38,7 @@ const REFUSALS = [
   [/^(\S+) is running$/, '$1 正在运行，无需重启'],
   [/^(\S+) cannot restart itself$/, '$1 不能重启自己'],
   [/^pause needs a duration$/, 'pause 需要一个时长'],
+  [/^(\S+) is already paused until (\S+): a pause of (\S+) would end sooner$/, '$1 已经停顿到 $2：再停顿 $3 会更早结束，什么也不会改变'],
   [/^(\S+) is already down$/, '$1 已经宕机了'],
   [/^(\S+) is not down$/, '$1 没有宕机'],
   [/^clock-jump needs a non-zero by$/, 'clock-jump 需要一个非零的 by'],
