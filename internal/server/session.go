@@ -37,12 +37,14 @@ type session struct {
 	speed   float64
 	ticker  *time.Ticker
 	search  *search // the running search (explore.go), if any
+	hold    hold    // its place on the engine's slots (budget.go)
 
 	teachState // code view, chapters, challenges (teach.go)
 }
 
 func newSession(srv *Server, id string) *session {
 	s := &session{id: id, srv: srv, ops: make(chan func(), 16), quit: make(chan struct{}), gone: make(chan struct{}), speed: 4}
+	s.hold.srv = srv
 	s.touch()
 	go s.loop()
 	return s
