@@ -23,6 +23,7 @@ type conn struct {
 	done     chan struct{} // closed by close: the writer should say goodbye
 	finished chan struct{} // closed when the writer has sent its close frame and closed ws
 	once     sync.Once
+	addr     string // the browser's network address (its IP), for the limits on guessing
 
 	mu        sync.Mutex
 	closeCode int

@@ -22,6 +22,7 @@ func (s *session) push(re int) {
 	}
 	s.sent, s.valid = len(log), len(log)
 	s.conn.enqueue(&Message{Type: "state", Re: re, From: &from, Events: evs, Snap: s.snapshot()})
+	s.classPublish()
 }
 
 func (s *session) snapshot() *Snapshot {

@@ -38,10 +38,12 @@ type session struct {
 	search  *search // the running search (explore.go), if any
 
 	teachState // code view, chapters, challenges (teach.go)
+	classState // its place in a class (class.go)
 }
 
 func newSession(srv *Server, id string) *session {
 	s := &session{id: id, srv: srv, ops: make(chan func(), 16), quit: make(chan struct{}), gone: make(chan struct{}), speed: 4}
+	s.nudge = make(chan struct{}, 1)
 	s.touch()
 	go s.loop()
 	return s
@@ -79,6 +81,7 @@ func (s *session) loop() {
 	defer s.safely(func() {
 		s.cancelExplore()
 		s.setPlaying(false)
+		s.classLeave("gone")
 		if s.ls != nil {
 			s.ls.Close()
 		}
@@ -96,6 +99,10 @@ func (s *session) loop() {
 			}
 		case <-tick:
 			if !s.safely(s.playTick) {
+				return
+			}
+		case <-s.nudge:
+			if !s.safely(s.classTick) {
 				return
 			}
 		case <-s.quit:
@@ -142,6 +149,7 @@ func (s *session) attach(c *conn) {
 	if s.ls != nil {
 		s.push(0)
 	}
+	s.classAttached()
 }
 
 // detach forgets c if it is the attached browser.
@@ -149,6 +157,7 @@ func (s *session) detach(c *conn) {
 	if s.conn == c {
 		s.conn = nil
 		s.setPlaying(false)
+		s.classDetached()
 	}
 }
 

@@ -40,6 +40,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return // the upgrader has answered
 	}
 	c := newConn(ws, s.limits.SendQueue)
+	c.addr = remoteIP(r)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
