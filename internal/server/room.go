@@ -255,6 +255,9 @@ func (r *room) pokeMembersLocked() {
 func (r *room) countsLocked() *classCounts {
 	c := &classCounts{Members: len(r.members)}
 	for _, m := range r.members {
+		if m.sess.open.Load() > 0 {
+			c.Online++
+		}
 		if m.roam {
 			c.Roaming++
 		} else {
