@@ -240,7 +240,7 @@ func joinLink(origin string) (string, error) {
 // teacher's link opened in another tab or on another machine. The session
 // takes the room's run; the previous teacher's session leaves the room.
 func (s *session) classTeach(code, key string) error {
-	addr := s.addr()
+	addr := s.guessAddr()
 	rm, err := s.srv.findRoom(code, addr)
 	if err != nil {
 		return err
@@ -288,7 +288,7 @@ func (s *session) classTeach(code, key string) error {
 // classJoin makes this session a student of a room, or (with the token of
 // a member) that member again.
 func (s *session) classJoin(code, name, token string) error {
-	rm, err := s.srv.findRoom(code, s.addr())
+	rm, err := s.srv.findRoom(code, s.guessAddr())
 	if err != nil {
 		return err
 	}
@@ -351,10 +351,11 @@ func checkName(name string) (string, error) {
 // foldName is the form in which two nicknames are the same.
 func foldName(n string) string { return strings.ToLower(n) }
 
-// addr is the network address of the session's browser, for the limiter.
-func (s *session) addr() string {
+// guessAddr is the client address of the session's browser, which wrong
+// codes and keys count against.
+func (s *session) guessAddr() string {
 	if s.conn == nil {
-		return ""
+		return s.addr
 	}
 	return s.conn.addr
 }

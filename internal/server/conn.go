@@ -19,11 +19,11 @@ const (
 // goroutine (Server.serveConn) is the only one that reads.
 type conn struct {
 	ws       *websocket.Conn
+	addr     string // the client address it counts against (clients.go)
 	send     chan []byte
 	done     chan struct{} // closed by close: the writer should say goodbye
 	finished chan struct{} // closed when the writer has sent its close frame and closed ws
 	once     sync.Once
-	addr     string // the browser's network address (its IP), for the limits on guessing
 
 	mu        sync.Mutex
 	closeCode int
