@@ -8,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/gorilla/websocket"
+
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/qr"
 )
@@ -633,4 +635,60 @@ func (s *session) classDetached() {
 	rm.mu.Lock()
 	rm.countChangedLocked()
 	rm.mu.Unlock()
+}
+
+// sharedPush sends a following student the state message every student
+// at the same place gets: all of them replay the same run, so the message
+// is the same bytes, made once per room, position and starting event (the
+// first student to need it marshals it). It reports whether it sent.
+func (s *session) sharedPush(re int) bool {
+	seat := s.seat
+	if re != 0 || seat == nil || seat.teacher || !seat.following {
+		return false
+	}
+	rm := seat.room
+	log := s.ls.Log()
+	key := frameKey{ver: seat.posVer, from: min(s.sent, s.valid, len(log)), n: len(log)}
+	rm.mu.Lock()
+	if rm.pos == nil || rm.pos.ver != seat.posVer {
+		rm.mu.Unlock()
+		return false
+	}
+	if rm.frameVer != seat.posVer {
+		rm.frameVer, rm.frames = seat.posVer, map[frameKey][]byte{}
+	}
+	b := rm.frames[key]
+	rm.mu.Unlock()
+	if b == nil {
+		var err error
+		if b, err = json.Marshal(s.stateMessage(0)); err != nil {
+			return false
+		}
+		rm.mu.Lock()
+		if rm.frameVer == seat.posVer && len(rm.frames) < maxFrames {
+			rm.frames[key] = b
+		}
+		rm.mu.Unlock()
+	}
+	s.sent, s.valid = len(log), len(log)
+	s.conn.enqueueRaw(b)
+	return true
+}
+
+// frameKey names a shared state message: the position it shows and the
+// events the browser held before it.
+type frameKey struct{ ver, from, n int }
+
+// maxFrames bounds the shared messages a room keeps for one position (a
+// student who roamed and came back may start from anywhere).
+const maxFrames = 64
+
+// enqueueRaw queues an encoded message as enqueue does.
+func (c *conn) enqueueRaw(b []byte) {
+	select {
+	case <-c.done:
+	case c.send <- b:
+	default:
+		c.close(websocket.ClosePolicyViolation, "too slow: the send queue is full")
+	}
 }

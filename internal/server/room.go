@@ -48,9 +48,11 @@ type room struct {
 	members  map[string]*member
 	names    map[string]*member // by folded nickname
 	question *question
-	asked    int         // questions asked so far (ids count from 1)
-	history  []*question // every question asked, for the teacher's tally and CSV
-	ended    string      // why the room ended ("" while it lives)
+	asked    int                 // questions asked so far (ids count from 1)
+	history  []*question         // every question asked, for the teacher's tally and CSV
+	ended    string              // why the room ended ("" while it lives)
+	frameVer int                 // the position the shared state messages show
+	frames   map[frameKey][]byte // the state messages students at that position get (sharedPush)
 }
 
 // member is one student in a room.
