@@ -348,7 +348,7 @@ func (s *session) askVerdict(q *question, fork *lesson.Session) error {
 	}
 	names := append(slices.Clone(truth), s.srv.expect(s.ls.Scenario())...)
 	names = append(names, check.Safe)
-	for _, v := range check.Verdicts {
+	for _, v := range sim.Verdicts {
 		if len(slices.Compact(slices.Sorted(slices.Values(names)))) >= 4 {
 			break
 		}
