@@ -37,7 +37,6 @@ type Limits struct {
 	MaxClassSize int           `json:"max_class_size"`
 	ClassGrace   time.Duration `json:"class_grace"`
 
-
 	// Per client address (the peer's IP; behind a trusted proxy, the
 	// address it forwards): WebSockets open at once (default 128),
 	// sessions made (default 128; at the cap, the address's own longest
