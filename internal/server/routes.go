@@ -72,19 +72,18 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 		us(s.otherTime.quantile(0.5)), us(s.otherTime.quantile(0.99)))
 }
 
-// pageData is what index.html is rendered with: the catalog, the protocol
-// version, where the static files are (/static/v-… : their version), the
-// ES modules to preload and the first lesson.
+// pageData is what index.html is rendered with: the catalog, where the
+// static files are (/static/v-… : their version), the ES modules to
+// preload and the first lesson.
 type pageData struct {
-	Catalog  []catalogEntry
-	Protocol int
-	Static   string
-	Modules  []string
-	First    *catalogEntry // the lesson a first visit opens, written into the page so that nothing moves when it arrives
+	Catalog []catalogEntry
+	Static  string
+	Modules []string
+	First   *catalogEntry // the lesson a first visit opens, written into the page so that nothing moves when it arrives
 }
 
 func (s *Server) pageData() pageData {
-	d := pageData{Catalog: s.catalog, Protocol: ProtocolVersion, Static: "/static"}
+	d := pageData{Catalog: s.catalog, Static: "/static"}
 	if len(s.catalog) > 0 {
 		d.First = &s.catalog[0]
 	}

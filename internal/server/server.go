@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,6 +44,10 @@ type Options struct {
 	// RealRedis describes them for the page (the URLs, without passwords).
 	Servers   lesson.Servers
 	RealRedis string
+	// TrustedProxies are the addresses of proxies (a load balancer) whose
+	// X-Forwarded-For names the client: a request through one counts
+	// against the address it forwards (Limits, per address).
+	TrustedProxies []netip.Prefix
 	// Logf reports connection problems; nil discards them.
 	Logf func(format string, args ...any)
 }
@@ -58,6 +63,8 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[string]*session
 	conns    map[*conn]bool
+	addrs    map[string]*addrUse // what each client address holds (clients.go)
+	sockets  int                 // WebSockets counted by takeSocket
 	closed   bool
 	stopJan  chan struct{}
 
@@ -66,6 +73,7 @@ type Server struct {
 	total atomic.Int64  // the estimated memory of every session's world, bytes
 
 	chapters chapterBook // the built-in lessons' chapters (teach.go)
+	classes  classTable  // the live classes by join code (room.go)
 
 	static *assets // the page's static files, versioned and gzipped (nil in Dev: read from disk)
 	source *assets // the lock code the code view shows
@@ -89,7 +97,7 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("server: Catalog, Static and Templates are required")
 	}
 	s := &Server{opts: o, limits: o.Limits.withDefaults(), sessions: map[string]*session{},
-		conns: map[*conn]bool{}, stopJan: make(chan struct{}), cpu: make(chan struct{}, engineSlots()), bulk: make(chan struct{}, bulkSlots())}
+		conns: map[*conn]bool{}, addrs: map[string]*addrUse{}, stopJan: make(chan struct{}), cpu: make(chan struct{}, engineSlots()), bulk: make(chan struct{}, bulkSlots())}
 	if s.opts.Logf == nil {
 		s.opts.Logf = func(string, ...any) {}
 	}
