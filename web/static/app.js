@@ -160,6 +160,7 @@ function render() {
     $('lesson-text').textContent = pick(snap.lesson, st.lang);
     lessonMore();
     $('expect').textContent = verdictNames(snap.expect || [], st.lang) || '—';
+    $('expect').removeAttribute('data-pending');
     $('real-why').textContent = snap.realWhy ? '— ' + t('onReal', st.lang) + ' ' + pick(snap.realWhy, st.lang) : '';
     $('share-link').href = shareURL();
   }

@@ -175,10 +175,12 @@ export class Classroom {
   }
 
   build() {
-    const head = $('class-head');
-    this.startBtn = el('button', { 'data-testid': 'start-class', onclick: () => this.start() });
-    this.joinBtn = el('button', { 'data-testid': 'join-class', onclick: () => this.openJoin('') });
-    head.append(this.startBtn, this.joinBtn);
+    // The page holds the two buttons from the start (labelled in English),
+    // so that the header does not move when this script runs.
+    this.startBtn = $('start-class');
+    this.joinBtn = $('join-class');
+    this.startBtn.onclick = () => this.start();
+    this.joinBtn.onclick = () => this.openJoin('');
     // The join dialog.
     this.codeIn = el('input', { id: 'join-code-in', 'data-testid': 'join-code', autocomplete: 'off', spellcheck: false, maxLength: 12, size: 8 });
     this.nameIn = el('input', { id: 'nickname-in', 'data-testid': 'nickname', autocomplete: 'nickname', maxLength: 24, size: 16 });
