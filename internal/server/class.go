@@ -542,7 +542,7 @@ func (s *session) followTo(p *position) error {
 	if s.ls == nil || s.ls.Scenario() != p.sc || s.ls.Seed() != p.seed {
 		var ls *lesson.Session
 		var err error
-		s.srv.bulkTurn(func() { ls, err = lesson.NewSessionOn(p.sc, p.seed, s.srv.opts.Servers) })
+		s.bulkTurn(func() { ls, err = lesson.NewSessionOn(p.sc, p.seed, s.servers()) })
 		if err != nil {
 			return err
 		}
@@ -553,7 +553,7 @@ func (s *session) followTo(p *position) error {
 	}
 	d := lesson.Diverge(s.ls.Actions(), p.actions)
 	var err error
-	s.srv.bulkTurn(func() { err = s.ls.Follow(p.actions) })
+	s.bulkTurn(func() { err = s.ls.Follow(p.actions) })
 	if err == nil {
 		err = seekIn(s, s.ls, p.cursor)
 	}
