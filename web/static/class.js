@@ -162,6 +162,9 @@ export class Classroom {
     this.ownHide = localStorage.getItem('lockstep.hide') === 'on';
     this.askKind = 'next';
     this.build();
+    // Some view changes (Side by side opened or closed, a code tab) do not
+    // render the whole page: the teacher's view is looked at now and then.
+    setInterval(() => { if (this.cls && this.cls.role === 'teacher') this.sendView(); }, 300);
   }
 
   /** seat is what this tab remembers of its class (to rejoin). */
