@@ -389,7 +389,7 @@ export class Classroom {
 
   studentBar(line, c) {
     line.append(el('span', { class: 'class-you' }, tr('you') + ' ', el('b', {}, c.name)));
-    line.append(el('span', { class: 'class-mode ' + (c.following ? 'on' : 'off'), 'data-testid': 'class-following', 'data-following': String(c.following), role: 'status' },
+    line.append(el('span', { class: 'class-mode ' + (c.following ? 'on' : 'off'), 'data-testid': 'follow', 'data-following': String(c.following), role: 'status' },
       tr(c.following ? 'following' : 'roaming')));
     if (c.following) line.append(el('button', { 'data-testid': 'roam', onclick: () => this.link.send('class-roam') }, tr('roam')));
     else line.append(el('button', { class: 'primary', 'data-testid': 'back-to-class', onclick: () => { this.appliedView = ''; this.link.send('class-follow'); } }, tr('backToClass')));
