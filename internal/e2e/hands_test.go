@@ -46,13 +46,13 @@ func TestBrowserHands(t *testing.T) {
 		// Scrolled away on purpose: new rows do not pull the view down, and
 		// the follow button brings it back.
 		do(t, ctx, "scroll up by hand", chromedp.Evaluate[chromedp.Void](scrollUpByHand))
-		waitFor(t, ctx, "the follow button", `!document.querySelector('[data-testid=follow]').hidden`)
+		waitFor(t, ctx, "the follow button", `!document.querySelector('[data-testid=follow-newest]').hidden`)
 		step(t, ctx)
 		step(t, ctx)
 		if eval[bool](t, ctx, inView) || eval[int](t, ctx, `document.getElementById('tl-scroll').scrollTop`) > 0 {
 			t.Errorf("after scrolling away by hand, a step should not move the view")
 		}
-		click(t, ctx, "follow")
+		click(t, ctx, "follow-newest")
 		waitFor(t, ctx, "back to the newest row", inView)
 		// The next lesson follows from its start, whatever happened before.
 		do(t, ctx, "scroll up by hand", chromedp.Evaluate[chromedp.Void](scrollUpByHand))
