@@ -2,9 +2,9 @@ package sim
 
 import (
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"net"
 	"slices"
-	"strings"
 )
 
 // The fault failover kills the master and promotes its replica: the
@@ -56,27 +56,14 @@ func (w *World) failover(n *Node, ev *Event) error {
 		req.err = refusedError{n.name}
 		req.reply = "(error) connection lost: " + n.name + " died"
 		w.emit(Event{Kind: KindLost, Name: "reply", Client: p.name, Thread: req.th.name, Node: n.name, Req: req.seq,
-			Sent: req.sent, Cmd: flatten(req.args), Note: n.name + " died while the WAIT was blocked"})
+			Sent: req.sent, Cmd: flatten(req.args), Fact: &fact.Fact{Key: fact.WaitDied, Node: n.name}})
 		w.schedule(req.item(w.now+w.latency(p), itemReply))
 	}
 	if w.ext.routes == nil {
 		w.ext.routes = map[*Node]*Node{}
 	}
 	w.ext.routes[n] = l.replica
-	ev.Note = n.name + " dies"
-	if l.real != nil {
-		ev.Note += " (its redis-server process is killed)"
-	}
-	if len(lost) > 0 {
-		ev.Note += fmt.Sprintf(" before replicating %s (lost)", strings.Join(lost, "; "))
-	} else {
-		ev.Note += " with every write replicated"
-	}
-	how := ""
-	if l.real != nil {
-		how = " with REPLICAOF NO ONE"
-	}
-	ev.Note += fmt.Sprintf("; %s is promoted%s: clients asking for %s now reach %s", l.replica.name, how, n.name, l.replica.name)
+	ev.Fact = &fact.Fact{Key: fact.FailedOver, Node: n.name, Replica: l.replica.name, Cmds: lost, Real: l.real != nil}
 	return nil
 }
 

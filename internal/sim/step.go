@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 )
 
@@ -250,11 +251,7 @@ func (w *World) expire(n *Node, key string) {
 	if ks.Exists() {
 		return // renewed behind our back: state() tracked the new expiry
 	}
-	note := "TTL ran out"
-	if prev.Owner != "" {
-		note = "TTL ran out; " + prev.Owner + "'s lock is gone"
-	}
-	w.emit(Event{Kind: KindExpire, Node: n.name, Keys: []KeyState{ks}, Note: note})
+	w.emit(Event{Kind: KindExpire, Node: n.name, Keys: []KeyState{ks}, Fact: &fact.Fact{Key: fact.TTLRanOut, Holder: prev.Owner}})
 }
 
 // afterExec is the place for per-node bookkeeping after a command.
