@@ -47,7 +47,7 @@ func TestEveryStorySentenceIsTrue(t *testing.T) {
 		}
 	}
 	all = append(all, userScenarios(t)...)
-	n := 300
+	n := 150
 	if testing.Short() {
 		n = 40
 	}
