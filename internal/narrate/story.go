@@ -136,7 +136,7 @@ func (n *Narrator) Observe(e *sim.Event) []Line {
 		en, zh := faultText(e)
 		out = append(n.one(e, Claim{}, en, zh), n.gone(e, "is gone")...)
 	case sim.KindVerdict:
-		if e.Name == check.Safe {
+		if e.Name == sim.VerdictSafe {
 			return n.one(e, Claim{}, "The checker finds the run safe.", "检查器判定：这次运行是安全的。")
 		}
 		return n.one(e, Claim{}, "The checker finds "+e.Name+".", "检查器判定："+e.Name+"。", e.Refs...)
