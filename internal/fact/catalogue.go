@@ -53,6 +53,25 @@ const (
 	ClockAhead      Key = "clock-ahead"       // Client, By
 	FailedOver      Key = "failed-over"       // Node (the master), Replica, Cmds (writes lost), Real
 
+	// Why the engine refuses a fault (an error: BadFault, its Reason one
+	// of these), or does not know a name.
+	BadFault        Key = "bad-fault"         // Reason
+	UnknownKind     Key = "unknown-kind"      // Item: the kind
+	AlreadyCrashed  Key = "already-crashed"   // Client
+	HasCrashed      Key = "has-crashed"       // Client
+	IsRunning       Key = "is-running"        // Client
+	RestartsItself  Key = "restarts-itself"   // Client
+	NeedsAmount     Key = "needs-amount"      // Item (the kind), Value (the field: for, by), Text (the hint)
+	AlreadyDown     Key = "already-down"      // Node
+	NotDown         Key = "not-down"          // Node
+	ClockCannotJump Key = "clock-cannot-jump" // Node, Reason
+	NoReplica       Key = "no-replica"        // Node
+	ReplicaDown     Key = "replica-down"      // Node, Replica
+	NodeFailed      Key = "node-failed"       // Node, Reason
+	UnknownClient   Key = "unknown-client"    // Client
+	UnknownNode     Key = "unknown-node"      // Node
+	ClockNotSet     Key = "clock-not-set"     // Reason: a node's clock offset a real server cannot take
+
 	// The services.
 	PlainStorage    Key = "plain-storage"     // a storage that takes every write
 	FirstToken      Key = "first-token"       // Token: the first token the storage sees
@@ -103,6 +122,8 @@ var Keys = []Key{
 	Refused, TimedOut, Panic, Failed,
 	Crashed, StartsAgain, Paused, RunsAgain, NextRequestLost, NextReplyLost, CutOff, Reachable,
 	BackWithData, BackEmpty, ClockJumps, ClockAhead, FailedOver,
+	BadFault, UnknownKind, AlreadyCrashed, HasCrashed, IsRunning, RestartsItself, NeedsAmount, AlreadyDown, NotDown,
+	ClockCannotJump, NoReplica, ReplicaDown, NodeFailed, UnknownClient, UnknownNode, ClockNotSet,
 	PlainStorage, FirstToken, TokenAccepted, RejectedNoToken, RejectedOlder, DuplicateRow,
 	HoldOf, HoldGivenBack, AsksAgain, NotInTime, CouldNotLock, Kept, NoLongerOurs, Stock, NoStock,
 	Dispatch, NothingListed, ItemNamed, AlreadySold, StorageRefused, StorageAccepted, LocalMutex, LocalMutexHeldBy,
@@ -236,6 +257,43 @@ func (f *Fact) Render() Text {
 	case FailedOver:
 		return f.failover()
 
+	case BadFault:
+		r := f.Reason.Render()
+		return t("sim: bad fault: "+r.En, "故障不适用："+r.Zh)
+	case UnknownKind:
+		return t(fmt.Sprintf("unknown kind %q", f.Item), fmt.Sprintf("未知的故障类型 %q", f.Item))
+	case AlreadyCrashed:
+		return t(f.Client+" has already crashed", f.Client+" 已经崩溃了")
+	case HasCrashed:
+		return t(f.Client+" has crashed", f.Client+" 已经崩溃了")
+	case IsRunning:
+		return t(f.Client+" is running", f.Client+" 正在运行，无需重启")
+	case RestartsItself:
+		return t(f.Client+" cannot restart itself", f.Client+" 不能重启自己")
+	case NeedsAmount:
+		return t(f.Item+" needs "+f.Value+": "+f.Text, f.Item+" 需要 "+f.Value+"："+hintZh[f.Item])
+	case AlreadyDown:
+		return t(f.Node+" is already down", f.Node+" 已经宕机了")
+	case NotDown:
+		return t(f.Node+" is not down", f.Node+" 没有宕机")
+	case ClockCannotJump:
+		r := f.Reason.Render()
+		return t(f.Node+"'s clock cannot jump: "+r.En, f.Node+" 的时钟不能跳变："+r.Zh)
+	case NoReplica:
+		return t(f.Node+" has no replica to promote", f.Node+" 没有可以提升的副本")
+	case ReplicaDown:
+		return t(f.Node+"'s replica "+f.Replica+" is down", f.Node+" 的副本 "+f.Replica+" 宕机了")
+	case NodeFailed:
+		r := f.Reason.Render()
+		return t(f.Node+": "+r.En, f.Node+"："+r.Zh)
+	case UnknownClient:
+		return t(fmt.Sprintf("sim: unknown client %q", f.Client), fmt.Sprintf("没有客户端 %q", f.Client))
+	case UnknownNode:
+		return t(fmt.Sprintf("sim: unknown node %q", f.Node), fmt.Sprintf("没有节点 %q", f.Node))
+	case ClockNotSet:
+		r := f.Reason.Render()
+		return t(r.En+" (its clock cannot be set)", r.Zh+"（它的时钟不能设置）")
+
 	case PlainStorage:
 		return t("plain storage: every write is accepted", "普通存储：每次写入都被接受")
 	case FirstToken:
@@ -320,6 +378,14 @@ func (f *Fact) Render() Text {
 		return f.votes()
 	}
 	return t(string(f.Key), string(f.Key))
+}
+
+// hintZh says, in Chinese, what the amount of a fault kind is (the
+// English is the hint of its row of the engine's vocabulary).
+var hintZh = map[string]string{
+	"pause":      "停多久，例如 1s",
+	"clock-jump": "跳多少，例如 5s 或 -5s",
+	"skew":       "时钟快多少，例如 2s",
 }
 
 // byEngine adds, to a WAIT's answer, that the engine gave it.

@@ -3,6 +3,7 @@ package lesson
 import (
 	"cmp"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"maps"
 	"slices"
 
@@ -86,7 +87,7 @@ func (r *Run) build() error {
 		if n.Offset != 0 {
 			if err := w.Node(n.Name).SetClockOffset(n.Offset.D()); err != nil {
 				w.Emit(sim.Event{Kind: sim.KindFault, Name: "clock-offset", Node: n.Name,
-					Note: sim.NotApplied + ": " + err.Error() + " (its clock cannot be set)"})
+					Fact: &fact.Fact{Key: fact.NotApplied, Reason: &fact.Fact{Key: fact.ClockNotSet, Reason: fact.Error(err)}}})
 			}
 		}
 	}

@@ -90,7 +90,7 @@ func (r *Run) tell(e *sim.Event) {
 // not applied (a clock jump on a real server) claims that it happened, so
 // it is false too.
 func (r *Run) falseClaim(c *scenario.Claim, e *sim.Event) string {
-	if e.Kind == sim.KindFault && strings.HasPrefix(e.Note, "not applied") {
+	if !e.Applied() {
 		return "the " + e.Name + " was not applied"
 	}
 	if c == nil {

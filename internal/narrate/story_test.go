@@ -1,6 +1,7 @@
 package narrate_test
 
 import (
+	"github.com/lockstep/lockstep/internal/fact"
 	"strings"
 	"testing"
 
@@ -95,7 +96,7 @@ func TestNowLeavesOutNodesThatAreDown(t *testing.T) {
 		{Seq: 1, Kind: sim.KindExec, Client: "A", Node: "r1", Cmd: []string{"SET", "lock", "a"}, Keys: []sim.KeyState{{Key: "lock", Type: "string", Value: "a", Owner: "A", TTL: 3000}}},
 		{Seq: 2, Kind: sim.KindExec, Client: "A", Node: "r2", Cmd: []string{"SET", "lock", "a"}, Keys: []sim.KeyState{{Key: "lock", Type: "string", Value: "a", Owner: "A", TTL: 3000}}},
 		{Seq: 3, Kind: sim.KindMark, Client: "A", Name: "enter", Lock: "lock"},
-		{Seq: 4, Kind: sim.KindFault, Node: "r2", Name: "node-crash", Note: "r2 is down"},
+		{Seq: 4, Kind: sim.KindFault, Node: "r2", Name: "node-crash", Fact: &fact.Fact{Key: fact.Down, Node: "r2"}},
 	} {
 		c.Observe(e)
 		n.Observe(e)

@@ -114,27 +114,21 @@ type Event struct {
 	Name   string        `json:"name,omitempty"` // the mark, fault or verdict name
 	Lock   string        `json:"lock,omitempty"` // for a mark: the lock (its key) the step is about
 	Fact   *fact.Fact    `json:"fact,omitempty"` // what the event says in words, as data (package fact renders it)
-	Note   string        `json:"note,omitempty"`
 	Say    *Text         `json:"say,omitempty"`
 	Refs   []int         `json:"refs,omitempty"` // seqs of the events a verdict or narration points at
 	Src    *Source       `json:"src,omitempty"`  // send and exec: the lock code's line that issued the command (source.go)
 }
 
-// NotApplied opens the note of a fault event for a fault the engine
-// refused (a node already down, say): such an event changes nothing.
-const NotApplied = "not applied"
-
-// Applied reports whether a fault event's fault took effect.
-func (e *Event) Applied() bool { return e.Kind != KindFault || !strings.HasPrefix(e.Note, NotApplied) }
+// Applied reports whether a fault event's fault took effect: a fault the
+// engine refused (a node already down, say) is logged with a NotApplied
+// fact, and changes nothing.
+func (e *Event) Applied() bool {
+	return e.Kind != KindFault || e.Fact == nil || e.Fact.Key != fact.NotApplied
+}
 
 // Words is what the event says beyond its fields, in English and Chinese:
 // its fact as the catalogue renders it.
-func (e *Event) Words() Text {
-	if e.Fact != nil {
-		return e.Fact.Render()
-	}
-	return Text{En: e.Note}
-}
+func (e *Event) Words() Text { return e.Fact.Render() }
 
 // Failed reports whether a done event's thread ended with an error (its
 // fact states the error).

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"github.com/lockstep/lockstep/internal/fact"
 	"net"
 	"slices"
@@ -35,11 +34,11 @@ func (w *World) promote(n *Node, ev *Event) error {
 	l := w.linkFrom(n)
 	switch {
 	case l == nil:
-		return fmt.Errorf("%w: %s has no replica to promote", ErrBadFault, n.name)
+		return refuse(&fact.Fact{Key: fact.NoReplica, Node: n.name})
 	case n.down:
-		return fmt.Errorf("%w: %s is already down", ErrBadFault, n.name)
+		return refuse(&fact.Fact{Key: fact.AlreadyDown, Node: n.name})
 	case l.replica.down:
-		return fmt.Errorf("%w: %s's replica %s is down", ErrBadFault, n.name, l.replica.name)
+		return refuse(&fact.Fact{Key: fact.ReplicaDown, Node: n.name, Replica: l.replica.name})
 	}
 	n.down = true
 	var lost []string
@@ -55,7 +54,7 @@ func (w *World) promote(n *Node, ev *Event) error {
 	if l.real != nil {
 		dropped, err := l.real.Failover()
 		if err != nil {
-			return fmt.Errorf("%w: %s: %w", ErrBadFault, n.name, err)
+			return refuse(&fact.Fact{Key: fact.NodeFailed, Node: n.name, Reason: fact.Error(err)})
 		}
 		lost = append(lost, formatCmds(dropped, l.replica.b.Prefix())...)
 	}

@@ -71,7 +71,7 @@ func (w *World) Replicate(master, replica string, lag time.Duration) error {
 	case m == nil:
 		return fmt.Errorf("%w %q (master of %s)", ErrUnknownNode, master, replica)
 	case r == nil:
-		return fmt.Errorf("%w %q", ErrUnknownNode, replica)
+		return unknownNode(replica)
 	case m == r:
 		return fmt.Errorf("sim: %s cannot replicate itself", master)
 	case lag < 0:

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 )
@@ -83,7 +82,7 @@ func (w *World) pace(t time.Duration) time.Duration {
 func (w *World) StepClient(name string) (bool, error) {
 	p := w.proc(name)
 	if p == nil {
-		return false, fmt.Errorf("%w %q", ErrUnknownClient, name)
+		return false, unknownClient(name)
 	}
 	if w.ended || w.closed {
 		return false, nil

@@ -29,7 +29,7 @@ type Swept struct {
 func (w *World) Sweep(service string, every, age time.Duration) error {
 	s := w.service(service)
 	if s == nil {
-		return fmt.Errorf("%w %q", ErrUnknownNode, service)
+		return unknownNode(service)
 	}
 	job, ok := s.h.(Sweeper)
 	if !ok {

@@ -517,8 +517,8 @@ func TestFaultNotAppliedChangesNothing(t *testing.T) {
 	b := &logb{}
 	exec := b.acquire("C", "redis", "lock", "c", -1)
 	done := b.done("C", redis.Nil)
-	b.add(sim.Event{Kind: sim.KindFault, Name: "node-restart", Node: "redis", Note: "not applied: sim: bad fault: redis is not down"})
-	b.add(sim.Event{Kind: sim.KindFault, Name: "crash", Client: "A", Note: "not applied: sim: bad fault: A has already crashed"})
+	b.add(sim.Event{Kind: sim.KindFault, Name: "node-restart", Node: "redis", Fact: notApplied(&fact.Fact{Key: fact.NotDown, Node: "redis"})})
+	b.add(sim.Event{Kind: sim.KindFault, Name: "crash", Client: "A", Fact: notApplied(&fact.Fact{Key: fact.AlreadyCrashed, Client: "A"})})
 	want(t, Check(b.evs, opts("lock")), v(deadlock, 0, exec, done))
 }
 
@@ -559,4 +559,9 @@ func TestExecAfterCrashBelongsToOldIncarnation(t *testing.T) {
 		Cmd: []string{"SETNX", "lock", "a"}, Reply: "(integer) 1", Keys: []sim.KeyState{str("lock", "a", "A", -1)}})
 	b.fault("restart", "A", "")
 	want(t, Check(b.evs, opts("lock")), v(deadlock, 0, crash, exec))
+}
+
+// notApplied is the fact of a fault the engine refused for why.
+func notApplied(why *fact.Fact) *fact.Fact {
+	return &fact.Fact{Key: fact.NotApplied, Reason: &fact.Fact{Key: fact.BadFault, Reason: why}}
 }
