@@ -14,6 +14,7 @@ import { pick } from './i18n.js';
 import { el } from './dom.js';
 import { toast } from './toast.js';
 import { download } from './share.js';
+import { renderControls } from './controls.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -70,6 +71,7 @@ const S = {
   endedMoved: ['The class moved to your teacher link in another tab.', '课堂已转到另一个标签页中的老师链接。'],
   endedLeft: ['You left the class.', '你已离开课堂。'],
   leave: ['Leave', '离开'],
+  localOnly: ['This page is open as localhost: students cannot reach that address. Open it by this machine\'s address on the classroom network (see README, In class) and start the class there.', '此页面以 localhost 打开：学生无法访问这个地址。请用本机在教室网络中的地址打开页面（见 README 的 In class 部分），再开始上课。'],
   questionLabel: ['Question', '问题'],
   tallyLabel: ['Tally', '统计'],
 };
@@ -314,6 +316,7 @@ export class Classroom {
     document.body.classList.toggle('in-class', !!c);
     document.body.classList.toggle('class-teacher', !!teacher);
     document.body.classList.toggle('following', !!(student && c.following));
+    this.lockControls(!!(student && c.following));
     this.startBtn.textContent = teacher ? tr('showCode') : tr('startClass');
     this.startBtn.hidden = !!student;
     this.joinBtn.textContent = tr('joinClass');
@@ -327,6 +330,7 @@ export class Classroom {
     if (!this.big.hidden) this.fillBig();
     this.hideGiveaways();
     this.bar.hidden = !c;
+    this.bar.setAttribute('aria-label', tr('classLabel'));
     if (teacher) this.sendView();
     const key = JSON.stringify([c, lang, this.askKind, state.snap && state.snap.step]);
     if (key === this.barKey) return;
@@ -373,7 +377,7 @@ export class Classroom {
     const q = c.question;
     line.append(el('button', { 'data-testid': 'reveal', disabled: !q || q.revealed, onclick: () => this.link.send('class-reveal') }, tr('reveal')));
     if (q && q.kind === 'move') line.append(el('button', { 'data-testid': 'play-winner', onclick: () => this.link.send('class-play') }, tr('playWinner')));
-    const hide = el('input', { type: 'checkbox', 'data-testid': 'class-hide', checked: !!c.hide, onchange: (e) => this.link.send('class-hide', { hide: e.target.checked }) });
+    const hide = el('input', { type: 'checkbox', 'data-testid': 'class-hide', checked: this.hiding(), onchange: (e) => this.setHide(e.target.checked) });
     line.append(el('label', { class: 'class-hide' }, hide, ' ', tr('hide')));
     line.append(el('button', { 'data-testid': 'export-csv', disabled: !this.history.length, onclick: () => download('class-' + c.code + '-tally.csv', csv(this.history, state.lang), 'text/csv') }, tr('exportCSV')));
     line.append(el('button', { 'data-testid': 'teacher-link', onclick: () => this.copyTeacherLink(c.code) }, tr('teacherLink')));
@@ -429,6 +433,22 @@ export class Classroom {
     }
     card.append(foot);
     return card;
+  }
+
+  /** lockControls disables the run's controls while a student follows
+   * the class (the teacher drives), and gives them back after. */
+  lockControls(on) {
+    const sel = '.controls button:not(#time-scale), .controls select, .controls input, #pending button, #client-faults button, #client-faults select, #node-faults button, #node-faults select, [data-testid=explore] button';
+    if (on) {
+      for (const e of document.querySelectorAll(sel)) {
+        if (!e.disabled) { e.disabled = true; e.dataset.classOff = '1'; }
+      }
+      return;
+    }
+    const off = document.querySelectorAll('[data-class-off]');
+    if (!off.length) return;
+    for (const e of off) { e.disabled = false; delete e.dataset.classOff; }
+    renderControls(); // what the run allows (Back at step 0, Step at the end)
   }
 
   /** sendView tells the class what the teacher's page shows, at most
@@ -494,6 +514,8 @@ export class Classroom {
     this.bigBody.append(el('p', { class: 'class-big-code', 'data-testid': 'class-big-code' }, c.code));
     if (c.qr) this.bigBody.append(qrSVG(c.qr, 300));
     this.bigBody.append(el('p', {}, tr('joinAt') + ' ', el('code', { 'data-testid': 'class-link' }, c.link)));
+    // A page opened as localhost gives a link no student's device reaches.
+    if (['localhost', '127.0.0.1', '[::1]'].includes(location.hostname)) this.bigBody.append(el('p', { class: 'class-away', role: 'note' }, tr('localOnly')));
   }
 
   copyTeacherLink(code) {
