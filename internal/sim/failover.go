@@ -54,7 +54,7 @@ func (w *World) promote(n *Node, ev *Event) error {
 	if l.real != nil {
 		dropped, err := l.real.Failover()
 		if err != nil {
-			return refuse(&fact.Fact{Key: fact.NodeFailed, Node: n.name, Reason: fact.Error(err)})
+			return refuseFor(&fact.Fact{Key: fact.NodeFailed, Node: n.name, Reason: fact.Error(err)}, err)
 		}
 		lost = append(lost, formatCmds(dropped, l.replica.b.Prefix())...)
 	}

@@ -244,7 +244,7 @@ func (w *World) nodeRestart(h *hit) error {
 		}
 	} else {
 		if err := n.b.Flush(); err != nil {
-			return refuse(&fact.Fact{Key: fact.NodeFailed, Node: n.name, Reason: fact.Error(err)})
+			return refuseFor(&fact.Fact{Key: fact.NodeFailed, Node: n.name, Reason: fact.Error(err)}, err)
 		}
 		clear(n.expiry)
 		clear(n.last)
@@ -258,7 +258,7 @@ func (w *World) nodeRestart(h *hit) error {
 // clockJump moves a node's clock by By (negative: back).
 func (w *World) clockJump(h *hit) error {
 	if err := h.n.jump(h.By); err != nil {
-		return refuse(&fact.Fact{Key: fact.ClockCannotJump, Node: h.n.name, Reason: fact.Error(err)})
+		return refuseFor(&fact.Fact{Key: fact.ClockCannotJump, Node: h.n.name, Reason: fact.Error(err)}, err)
 	}
 	h.ev.Fact = &fact.Fact{Key: fact.ClockJumps, Node: h.n.name, By: h.By}
 	w.emit(h.ev)
@@ -291,10 +291,14 @@ func (w *World) resume(p *Proc, until time.Duration) {
 }
 
 // FaultError is a fault the engine refuses (it changes nothing): it is
-// ErrBadFault, and it states why as a fact.
+// ErrBadFault, and it states why as a fact. Cause is the error behind
+// it, if any (a real server's ErrUnavailable, say): errors.Is sees it.
 type FaultError struct {
-	Why *fact.Fact
+	Why   *fact.Fact
+	Cause error
 }
+
+func (e *FaultError) Unwrap() error { return e.Cause }
 
 func (e *FaultError) Error() string        { return e.Fact().Render().En }
 func (e *FaultError) Is(target error) bool { return target == ErrBadFault }
@@ -304,6 +308,9 @@ func (e *FaultError) Fact() *fact.Fact { return &fact.Fact{Key: fact.BadFault, R
 
 // refuse is the error of a fault refused for why.
 func refuse(why *fact.Fact) error { return &FaultError{Why: why} }
+
+// refuseFor is the error of a fault refused for why, because of cause.
+func refuseFor(why *fact.Fact, cause error) error { return &FaultError{Why: why, Cause: cause} }
 
 // nameError is a client or a node the world does not have: it is
 // ErrUnknownClient or ErrUnknownNode, and states its fact.
