@@ -31,6 +31,7 @@ const (
 	ShipLost      Key = "ship-lost"      // Replica, What: writes that reached a replica that is down
 	ShipFailed    Key = "ship-failed"    // Reason, What
 	NotApplied    Key = "not-applied"    // Reason, What (or none): a fault or a shipment that changed nothing
+	ServerLost    Key = "server-lost"    // Reason: a real server stopped answering, and the run ends
 
 	// The engine's errors, as a client's program meets them.
 	Refused  Key = "refused"   // Node: connection refused (Node is down)
@@ -118,7 +119,7 @@ const (
 // Keys lists every key of the catalogue.
 var Keys = []Key{
 	RequestLost, Down, ReplyLost, NewConnection, TTLRanOut, CleanupRows, Cleanup, CleanupFailed,
-	WaitBlocks, WaitTimedOut, WaitApplied, WaitDied, ReplicaOf, Shipped, ShipLost, ShipFailed, NotApplied,
+	WaitBlocks, WaitTimedOut, WaitApplied, WaitDied, ReplicaOf, Shipped, ShipLost, ShipFailed, NotApplied, ServerLost,
 	Refused, TimedOut, Panic, Failed,
 	Crashed, StartsAgain, Paused, RunsAgain, NextRequestLost, NextReplyLost, CutOff, Reachable,
 	BackWithData, BackEmpty, ClockJumps, ClockAhead, FailedOver,
@@ -210,6 +211,9 @@ func (f *Fact) Render() Text {
 			return t("not applied ("+r.En+"): "+w.En, "未执行（"+r.Zh+"）："+w.Zh)
 		}
 		return t("not applied: "+r.En, "未执行："+r.Zh)
+	case ServerLost:
+		r := f.Reason.Render()
+		return t("the server stopped answering ("+r.En+"): the run ends here", "服务器不再应答（"+r.Zh+"）：运行到此结束")
 
 	case Refused:
 		return t("connection refused ("+f.Node+" is down)", "连接被拒绝（"+f.Node+" 宕机了）")

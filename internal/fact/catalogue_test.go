@@ -41,6 +41,7 @@ var examples = []struct {
 	{Fact{Key: ShipFailed, Reason: &Fact{Key: Failed, Text: "EOF"}, What: &Fact{Key: Shipped, Cmds: []string{"DEL lock"}, Node: "m", Write: 9, Ago: time.Second}},
 		"failed (EOF): DEL lock from m (the write at #9, 1s ago)"},
 	{Fact{Key: NotApplied, Reason: &Fact{Key: Failed, Text: "sim: bad fault: redis is not down"}}, "not applied: sim: bad fault: redis is not down"},
+	{Fact{Key: ServerLost, Reason: &Fact{Key: Failed, Text: "EOF"}}, "the server stopped answering (EOF): the run ends here"},
 	{Fact{Key: Refused, Node: "redis"}, "connection refused (redis is down)"},
 	{Fact{Key: TimedOut, Node: "redis"}, "i/o timeout (no reply from redis)"},
 	{Fact{Key: Panic, Text: "boom"}, "panic: boom"},

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 )
@@ -181,7 +182,7 @@ func (w *World) checkLost() bool {
 		if err := l.Lost(); err != nil {
 			w.lost = fmt.Errorf("node %s: %w", n.name, err)
 			w.emit(Event{Kind: KindError, Node: n.name, Name: "server-lost",
-				Note: "the server stopped answering (" + err.Error() + "): the run ends here"})
+				Fact: &fact.Fact{Key: fact.ServerLost, Reason: fact.Error(err)}})
 			w.finish()
 			return true
 		}
