@@ -27,7 +27,7 @@ const (
 	KindDone    Kind = "done"    // a client thread finished (note holds its error, if any)
 	KindSay     Kind = "say"     // narration attached to a moment of the run
 	KindVerdict Kind = "verdict" // a checker verdict
-	KindError   Kind = "error"   // the run cannot go on: a node's real server stopped answering (note says why); the run ends there
+	KindError   Kind = "error"   // the run cannot go on: a node's real server stopped answering (its fact says why); the run ends there
 )
 
 // Kinds lists every kind of event a world records, in the order above,
