@@ -105,9 +105,12 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	go func() {
 		defer close(stopped)
 		<-ctx.Done()
-		app.Close() // sockets first (each gets its 1001): Shutdown does not wait for hijacked connections
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		// The whole shutdown within server.ShutdownWait: the sockets first
+		// (each gets its 1001; Shutdown does not wait for hijacked
+		// connections), then the plain HTTP requests in flight.
+		sctx, cancel := context.WithTimeout(context.Background(), server.ShutdownWait)
 		defer cancel()
+		app.Close()
 		_ = srv.Shutdown(sctx)
 	}()
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

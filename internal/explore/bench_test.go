@@ -50,7 +50,7 @@ func BenchmarkCatalogSchedules(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for j := range scs {
-			if _, err := execute(&scs[j], scs[j].Seed, bs[j], firstDecider{}, nil, nil); err != nil {
+			if _, err := execute(newPacer(nil, nil), &scs[j], scs[j].Seed, bs[j], firstDecider{}, nil, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

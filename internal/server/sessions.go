@@ -74,11 +74,14 @@ func (s *Server) Sessions() int {
 	return len(s.sessions)
 }
 
-// Close closes every socket with 1001 (going away), waits until each has
-// sent its close frame (at most shutdownWait in all), and stops every
-// session. Call it before http.Server.Shutdown, which does not know about
-// hijacked connections, and let the process exit only after it returns.
+// Close closes every socket with 1001 (going away) and ends every
+// session, then waits until each socket has sent its close frame and each
+// session has released its world, at most ShutdownWait in all. Call it
+// before http.Server.Shutdown, which does not know about hijacked
+// connections, and let the process exit only after it returns.
 func (s *Server) Close() {
+	deadline := time.NewTimer(ShutdownWait)
+	defer deadline.Stop()
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -99,25 +102,30 @@ func (s *Server) Close() {
 	for _, c := range conns {
 		c.close(websocket.CloseGoingAway, "the server is shutting down")
 	}
-	deadline := time.NewTimer(shutdownWait)
-	defer deadline.Stop()
-wait:
+	for _, sess := range sessions {
+		sess.end() // each stops at its next slice (a search, a comparison, a seek) and releases its world
+	}
 	for _, c := range conns {
 		select {
 		case <-c.finished:
 		case <-deadline.C:
-			s.opts.Logf("shutdown: %d sockets had not said goodbye after %s", s.unfinished(conns), shutdownWait)
-			break wait
+			s.opts.Logf("shutdown: %d sockets had not said goodbye after %s", s.unfinished(conns), ShutdownWait)
+			return
 		}
 	}
 	for _, sess := range sessions {
-		sess.stop()
+		select {
+		case <-sess.gone:
+		case <-deadline.C:
+			s.opts.Logf("shutdown: sessions still releasing their worlds after %s", ShutdownWait)
+			return
+		}
 	}
 }
 
-// shutdownWait bounds how long Close waits for the sockets' close frames:
-// a close frame's own deadline, and a little more.
-const shutdownWait = closeWait + time.Second
+// ShutdownWait bounds Close, as docs/protocol.md promises: a close frame's
+// own deadline (closeWait), and a little more.
+const ShutdownWait = closeWait + time.Second
 
 // unfinished counts the connections whose writer is still running.
 func (s *Server) unfinished(conns []*conn) int {
