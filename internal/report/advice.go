@@ -21,8 +21,8 @@ var phrase = map[string]sim.Text{
 
 // Advice is the row's one sentence, read from its cells: "never" when
 // contention alone breaks the lock; otherwise the faults it survived
-// (proven or sampled) as what it may be used against, and the faults that
-// broke it as when never to use it.
+// (proven, or only sampled, which it says) as what it may be used
+// against, and the faults that broke it as when never to use it.
 func Advice(row *Row) sim.Text {
 	var fails, survives []string
 	var failsZh, survivesZh []string
@@ -37,8 +37,10 @@ func Advice(row *Row) sim.Text {
 		case c.Column == "contention":
 		case c.Kind == Fails:
 			fails, failsZh = append(fails, p.En), append(failsZh, p.Zh)
-		case c.Kind == Holds || c.Kind == NotFound:
+		case c.Kind == Holds:
 			survives, survivesZh = append(survives, p.En), append(survivesZh, p.Zh)
+		case c.Kind == NotFound:
+			survives, survivesZh = append(survives, p.En+" (sampled, not proven)"), append(survivesZh, p.Zh+"（抽样，未证明）")
 		}
 	}
 	switch {
@@ -54,7 +56,7 @@ func Advice(row *Row) sim.Text {
 		}
 	}
 	return sim.Text{
-		En: "Use it when " + join(survives, "and") + " are all you fear; never when " + join(fails, "or") + " can happen.",
+		En: "Use it when " + join(survives, "and") + map[bool]string{true: " is", false: " are"}[len(survives) == 1] + " all you fear; never when " + join(fails, "or") + " can happen.",
 		Zh: "如果你只担心" + joinZh(survivesZh, "和") + "，可以用它；只要可能出现" + joinZh(failsZh, "或") + "，就不要用。",
 	}
 }

@@ -30,10 +30,9 @@ const (
 // machine; the deadline of Options only stops a card that runs too long,
 // and a cell it stopped says so.
 const (
-	ExhaustiveRuns = 1500
-	ExhaustiveSteps = 400000
-	RandomSteps    = 60000
-	ScheduleSteps  = 2000 // engine steps per schedule
+	ExhaustiveSteps = 100000 // engine steps of the exhaustive search, all schedules together
+	RandomSteps     = 40000  // engine steps of the random walk that follows it
+	ScheduleSteps   = 2000   // engine steps per schedule (explore's default)
 )
 
 // Cell is what the search found for one lock under one fault.
@@ -67,10 +66,10 @@ type Cell struct {
 
 // Row is one lock's line of the card.
 type Row struct {
-	Algorithm string  `json:"algorithm"`
-	Catalog   int     `json:"catalog"` // the row of the lesson catalog
-	Title     string  `json:"title"`
-	Probe     *Probe  `json:"probe"`
+	Algorithm string     `json:"algorithm"`
+	Catalog   int        `json:"catalog"` // the row of the lesson catalog
+	Title     string     `json:"title"`
+	Probe     *Probe     `json:"probe"`
 	Needs     []sim.Text `json:"needs"`
 	// Storage: the lock is judged at its storage (it hands out fencing
 	// tokens): two clients inside at once is what the storage guards
@@ -83,7 +82,7 @@ type Row struct {
 // Card is the report card: every lock of the registry against every
 // column.
 type Card struct {
-	Columns []Column `json:"-"`
+	Columns []Column `json:"columns"`
 	Rows    []*Row   `json:"rows"`
 }
 
@@ -93,9 +92,21 @@ type Options struct {
 	Workers int
 	// Algorithms limits the card to these locks (nil: every one).
 	Algorithms []string
+	// Columns limits the card to these columns (nil: every one).
+	Columns []string
 	// Progress, when set, is called after every cell, from the goroutine
 	// that ran it, with the cell and how many are done of how many.
 	Progress func(algorithm string, c *Cell, done, total int)
+	// Started, when set, is called once every lock has been probed and
+	// before any cell is searched, with the card's rows (their cells
+	// still empty).
+	Started func(*Card)
+	// Worker, when set, is called by each worker as it starts; it gives
+	// the yield function that worker's searches call every few engine
+	// steps (explore.Options.Yield: the caller may hand the CPU to other
+	// work there, or stop the card by returning an error), and release,
+	// called when the worker ends.
+	Worker func() (yield func() error, release func())
 }
 
 // Build computes the card. It runs each lock alone first (its probe),
@@ -106,7 +117,12 @@ func Build(ctx context.Context, opt Options) (*Card, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	card := &Card{Columns: Columns}
+	card := &Card{}
+	for _, c := range Columns {
+		if opt.Columns == nil || slices.Contains(opt.Columns, c.ID) {
+			card.Columns = append(card.Columns, c)
+		}
+	}
 	for _, a := range lock.Algorithms {
 		if opt.Algorithms != nil && !slices.Contains(opt.Algorithms, a.ID) {
 			continue
@@ -116,17 +132,20 @@ func Build(ctx context.Context, opt Options) (*Card, error) {
 			return nil, err
 		}
 		row := &Row{Algorithm: a.ID, Catalog: a.Row, Title: a.Title, Probe: p, Needs: p.Needs(), Storage: p.Tokens}
-		for i := range Columns {
-			row.Cells = append(row.Cells, &Cell{Column: Columns[i].ID})
+		for _, c := range card.Columns {
+			row.Cells = append(row.Cells, &Cell{Column: c.ID})
 		}
 		card.Rows = append(card.Rows, row)
+	}
+	if opt.Started != nil {
+		opt.Started(card)
 	}
 	type job struct {
 		row *Row
 		col int
 	}
 	jobs := make(chan job)
-	total := len(card.Rows) * len(Columns)
+	total := len(card.Rows) * len(card.Columns)
 	var mu sync.Mutex
 	var firstErr error
 	done := 0
@@ -135,9 +154,21 @@ func Build(ctx context.Context, opt Options) (*Card, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var yield func() error
+			if opt.Worker != nil {
+				var release func()
+				yield, release = opt.Worker()
+				defer release()
+			}
 			for j := range jobs {
+				mu.Lock()
+				failed := firstErr != nil
+				mu.Unlock()
+				if failed {
+					continue // the card has failed: drain the jobs
+				}
 				a, _ := lock.Lookup(j.row.Algorithm)
-				c, err := runCell(ctx, a, j.row, &Columns[j.col])
+				c, err := runCell(ctx, a, j.row, &card.Columns[j.col], yield)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -155,7 +186,7 @@ func Build(ctx context.Context, opt Options) (*Card, error) {
 		}()
 	}
 	for _, row := range card.Rows {
-		for i := range Columns {
+		for i := range card.Columns {
 			jobs <- job{row, i}
 		}
 	}
@@ -170,36 +201,43 @@ func Build(ctx context.Context, opt Options) (*Card, error) {
 	return card, ctx.Err()
 }
 
-// Cell computes one cell of the card on its own.
-func ComputeCell(ctx context.Context, algorithm, column string) (*Cell, error) {
+// ComputeCell computes one cell of the card on its own, with its row
+// (probed, with no other cell).
+func ComputeCell(ctx context.Context, algorithm, column string) (*Row, *Cell, error) {
 	a, ok := lock.Lookup(algorithm)
 	if !ok {
-		return nil, fmt.Errorf("report: no algorithm %q", algorithm)
+		return nil, nil, fmt.Errorf("report: no algorithm %q", algorithm)
 	}
 	col, ok := ColumnByID(column)
 	if !ok {
-		return nil, fmt.Errorf("report: no column %q", column)
+		return nil, nil, fmt.Errorf("report: no column %q", column)
 	}
 	p, err := RunProbe(a)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return runCell(ctx, a, &Row{Algorithm: a.ID, Probe: p, Storage: p.Tokens}, col)
+	row := &Row{Algorithm: a.ID, Catalog: a.Row, Title: a.Title, Probe: p, Needs: p.Needs(), Storage: p.Tokens}
+	c, err := runCell(ctx, a, row, col, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	row.Cells = []*Cell{c}
+	return row, c, nil
 }
 
 // runCell searches one cell.
-func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column) (*Cell, error) {
+func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column, yield func() error) (*Cell, error) {
 	c := &Cell{Column: col.ID}
 	if why := notApplicable(row.Probe, col); why != nil {
 		c.Kind, c.Why = NA, why
 		return c, nil
 	}
-	sc, err := normalize(Template(a, col, row.Storage))
+	sc, err := normalize(Template(a, col, row.Probe))
 	if err != nil {
 		return nil, fmt.Errorf("report: %s under %s: %w", a.ID, col.ID, err)
 	}
-	opt := explore.Options{Strategy: explore.Exhaustive, Runs: ExhaustiveRuns, Steps: ExhaustiveSteps,
-		Exact: col.Exact, Marks: col.Marks, Want: wanted(row), First: true}
+	opt := explore.Options{Strategy: explore.Exhaustive, Steps: ExhaustiveSteps,
+		Exact: col.Exact, Marks: col.Marks, Want: wanted(row), First: true, Yield: yield}
 	res, err := explore.Search(ctx, sc, opt)
 	if err != nil {
 		return nil, fmt.Errorf("report: %s under %s: %w", a.ID, col.ID, err)
@@ -250,17 +288,39 @@ func wanted(row *Row) []string {
 // cell in which two clients were inside at once: what the storage's
 // refusal is shown on. nil when there is none.
 func refusedWrite(ctx context.Context, sc *scenario.Scenario, opt explore.Options) (*scenario.Scenario, error) {
-	opt.Strategy, opt.Runs, opt.Steps = explore.Exhaustive, ExhaustiveRuns, ExhaustiveSteps
+	// Unshrunk: shrinking would look for the shortest pause that still
+	// lets two in, not the column's fault.
+	opt.Strategy, opt.Steps, opt.NoShrink = explore.Exhaustive, ExhaustiveSteps, true
 	opt.Want = []string{check.MutualExclusion}
 	res, err := explore.Search(ctx, sc, opt)
-	if err != nil {
+	if err != nil || res.Recording == nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return nil, nil
+			err = nil
 		}
 		return nil, err
 	}
-	return res.Recording, nil
+	rec := res.Recording
+	s, err := explore.Replay(rec)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	refused := false
+	for _, e := range s.Log() {
+		refused = refused || e.Kind == sim.KindMark && e.Name == MarkWriteRejected
+	}
+	if !refused {
+		return nil, nil // two were inside, but no late write reached the storage
+	}
+	rec.Expect = append([]string(nil), s.Run().Verdicts()...)
+	rec.ID = sc.ID + "-refused"
+	rec.Title = sim.Text{En: sc.Title.En + ": the storage refuses the late write", Zh: sc.Title.Zh + "：存储拒绝迟到的写入"}
+	return rec, nil
 }
+
+// MarkWriteRejected is the mark of a write the storage refused (a token
+// older than one it has seen).
+const MarkWriteRejected = "write-rejected"
 
 // notApplicable says why col's fault does not apply to a lock, or nil.
 func notApplicable(p *Probe, col *Column) *sim.Text {
@@ -269,8 +329,10 @@ func notApplicable(p *Probe, col *Column) *sim.Text {
 		return &sim.Text{En: "no lock: nothing of it on a node or on the network to hit", Zh: "没有锁：节点和网络上都没有它的东西可以打击"}
 	case !p.Network && (col.Network || col.Node):
 		return &sim.Text{En: "the lock lives in the process: it sends nothing and keeps nothing on a node", Zh: "锁在进程内：它不发送任何命令，也不在节点上保存任何东西"}
-	case p.Masters == 0 && p.SQL && col.Node:
-		return &sim.Text{En: "the lock is a row in the SQL database, not a key on a Redis node; the search puts node faults on Redis nodes only", Zh: "锁是 SQL 数据库里的一行，不是 Redis 节点上的键；搜索只在 Redis 节点上放置节点故障"}
+	case p.Masters == 0 && p.SQL && (col.Node || col.Network):
+		return &sim.Text{
+			En: "not searched: the lock is a row in its SQL database, and the engine puts node faults, lost replies and cut links on Redis nodes only",
+			Zh: "未搜索：锁是 SQL 数据库里的一行，而引擎只在 Redis 节点上制造节点故障、丢失回复和断开链路"}
 	case col.Replica && p.Masters > 1:
 		return &sim.Text{En: "the lock runs on independent masters, none with a replica to promote", Zh: "锁运行在相互独立的主节点上，没有可以提升的副本"}
 	}

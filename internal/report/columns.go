@@ -23,26 +23,26 @@ const (
 // it in a scenario: the fault budget the search spends, and where it may
 // place it.
 type Column struct {
-	ID    string
-	Title sim.Text // the column's heading
-	What  sim.Text // what the fault is, in a sentence, with its bound
+	ID    string   `json:"id"`
+	Title sim.Text `json:"title"` // the column's heading
+	What  sim.Text `json:"what"`  // what the fault is, in a sentence, with its bound
 	// Budget is what the search may spend (nil: no fault, only the order
 	// of the clients' moves).
-	Budget []scenario.Budget
+	Budget []scenario.Budget `json:"-"`
 	// Marks, when not empty, are the only places a client fault lands
 	// (explore.Options.Marks): "inside the critical section" is enter.
-	Marks []string
+	Marks []string `json:"-"`
 	// Exact: a sized fault takes its max only (else its quarters).
-	Exact bool
+	Exact bool `json:"-"`
 	// Replica puts an asynchronous replica beside the lock's one master
 	// (the failover column).
-	Replica bool
+	Replica bool `json:"-"`
 	// Node tells that the fault hits a Redis node or a client's link to
 	// one: it does not apply to a lock that keeps nothing on a node.
-	Node bool
+	Node bool `json:"-"`
 	// Network tells that the fault hits what a lock sends over the
 	// network: it does not apply to a lock that sends nothing.
-	Network bool
+	Network bool `json:"-"`
 }
 
 // Columns are the card's columns, in order.
@@ -116,4 +116,13 @@ func ColumnByID(id string) (*Column, bool) {
 		}
 	}
 	return nil, false
+}
+
+// ColumnIDs lists the columns' ids in order.
+func ColumnIDs() []string {
+	out := make([]string, len(Columns))
+	for i, c := range Columns {
+		out[i] = c.ID
+	}
+	return out
 }

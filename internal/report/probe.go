@@ -169,7 +169,7 @@ func isStock(cmd []string) bool { return len(cmd) > 1 && cmd[1] == lesson.StockK
 // roundTrips counts the round trips of a window: a command sent while
 // none of the window's is waiting for its reply opens one.
 type roundTrips struct {
-	waiting          map[int]bool
+	waiting         map[int]bool
 	trips, commands int
 }
 

@@ -37,11 +37,15 @@ func masters(a *lock.Info) []scenario.Node {
 }
 
 // Template is the scenario of one cell: two clients A and B running a,
-// starting together, each doing one request (the deduct task on a stock
-// of 10, or, for a lock that hands out fencing tokens, a write to a
-// storage that checks them), with col's fault budget as its explore
-// section.
-func Template(a *lock.Info, col *Column, fenced bool) *scenario.Scenario {
+// starting together, each doing one request, with col's fault budget as
+// its explore section. Inside the critical section a lock's clients only
+// work (task none): the card judges the lock by what it promises, one
+// client inside at a time, and a fault can only hit the lock's own
+// commands. A lock that hands out fencing tokens (p.Tokens) writes to a
+// storage that checks them, where it is judged; code without a lock (no
+// acquired mark: no lock at all, or WATCH/MULTI/EXEC) deducts from a stock
+// of 10, where its harm shows.
+func Template(a *lock.Info, col *Column, p *Probe) *scenario.Scenario {
 	sc := &scenario.Scenario{
 		ID: "card-" + a.ID + "-" + col.ID,
 		Title: sim.Text{
@@ -56,16 +60,18 @@ func Template(a *lock.Info, col *Column, fenced bool) *scenario.Scenario {
 		Horizon: scenario.Duration(Horizon),
 		Network: scenario.Network{Timeout: scenario.Duration(Timeout)},
 		Nodes:   masters(a),
-		Data:    map[string]string{"stock": Stock},
 	}
 	if col.Replica {
 		sc.Nodes = []scenario.Node{{Name: "redis"}, {Name: "replica", ReplicaOf: "redis", Lag: scenario.Duration(Lag)}}
 	}
-	task := ""
-	if fenced {
+	task := scenario.TaskNone
+	switch {
+	case p.Tokens:
 		task = scenario.TaskWrite
 		sc.Storage = &scenario.Storage{Fencing: true}
-		sc.Data = nil
+	case !p.Locks:
+		task = scenario.TaskDeduct
+		sc.Data = map[string]string{"stock": Stock}
 	}
 	for _, name := range []string{"A", "B"} {
 		sc.Clients = append(sc.Clients, scenario.Client{Name: name, Algorithm: a.ID, Params: params(a),

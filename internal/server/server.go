@@ -39,6 +39,10 @@ type Options struct {
 	// RealRedis describes them for the page (the URLs, without passwords).
 	Servers   lesson.Servers
 	RealRedis string
+	// ReportLocks and ReportColumns limit the report card ("Which
+	// lock?") to these locks and columns (nil: all of them): a test's
+	// smaller card.
+	ReportLocks, ReportColumns []string
 	// Logf reports connection problems; nil discards them.
 	Logf func(format string, args ...any)
 }
@@ -62,6 +66,7 @@ type Server struct {
 	total atomic.Int64  // the estimated memory of every session's world, bytes
 
 	chapters chapterBook // the built-in lessons' chapters (teach.go)
+	card     cardJob     // the report card, computed once (report.go)
 
 	stepTime, otherTime latency // the server's time over steps and over other requests
 }
