@@ -99,6 +99,7 @@ const usage = `usage: visualizer [command] [flags]
 
 commands:
   serve [--addr 127.0.0.1:8080] [--dev] [--file F]   the browser app (the default)
+        [--per-address N] [--trust-proxy CIDR,...]   limits per client address (docs/protocol.md)
   list  [--file F]                                   one scenario per line: id, then title
   run ID [--seed N] [--json] [--file F]              one line per event, then the verdict
   test  [--file F]                                   run every scenario, compare verdicts

@@ -275,7 +275,7 @@ func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column, yield fun
 // judged at its storage, any but two clients inside at once.
 func wanted(row *Row) []string {
 	var out []string
-	for _, v := range check.Verdicts {
+	for _, v := range sim.Verdicts {
 		if v == check.Safe || row.Storage && v == check.MutualExclusion {
 			continue
 		}

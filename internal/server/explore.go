@@ -80,8 +80,13 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 	if !slices.Contains(explore.Strategies, strategy) {
 		return nil, fmt.Errorf("%w %q (want %s)", explore.ErrStrategy, strategy, strings.Join(explore.Strategies, ", "))
 	}
+	addr := s.conn.addr
+	if err := s.srv.takeSearch(addr); err != nil {
+		return nil, err
+	}
 	if searching.Add(1) > exploreAtOnce {
 		searching.Add(-1)
+		s.srv.dropSearch(addr)
 		return nil, fmt.Errorf("explore: %d searches are running on this server; try again shortly", exploreAtOnce)
 	}
 	e := &scenario.Explore{Faults: budget}
@@ -93,6 +98,7 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 	s.search = &search{cancel: cancel}
 	summary := exploreSummary{Strategy: strategy, Budget: explore.BudgetText(budget)}
 	go func() {
+		defer s.srv.dropSearch(addr)
 		defer searching.Add(-1)
 		defer cancel()
 		last := time.Now()
@@ -140,7 +146,7 @@ func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err err
 		// The shrunk run is built and replayed as a load's is: on the
 		// engine's slots, in slices, within the budgets, and counted.
 		var ls *lesson.Session
-		s.srv.bulkTurn(func() { ls, err = lesson.NewSession(res.Recording, res.Recording.Seed) })
+		s.bulkTurn(func() { ls, err = lesson.NewSession(res.Recording, res.Recording.Seed) })
 		if err != nil {
 			s.sendExplore("explore-done", sum, err.Error())
 			return

@@ -280,7 +280,7 @@ func (s *session) openCell(lock, column string) error {
 	}
 	var ls *lesson.Session
 	var err error
-	s.srv.bulkTurn(func() { ls, err = lesson.NewSession(rec, rec.Seed) })
+	s.bulkTurn(func() { ls, err = lesson.NewSession(rec, rec.Seed) })
 	if err != nil {
 		return err
 	}

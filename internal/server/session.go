@@ -17,6 +17,7 @@ import (
 // session's goroutine (loop); other goroutines reach it only through do.
 type session struct {
 	id       string
+	addr     string // the client address that made it (clients.go)
 	srv      *Server
 	ops      chan func()
 	quit     chan struct{}
@@ -36,12 +37,16 @@ type session struct {
 	speed   float64
 	ticker  *time.Ticker
 	search  *search // the running search (explore.go), if any
+	hold    hold    // its place on the engine's slots (budget.go)
 
 	teachState // code view, chapters, challenges (teach.go)
+	classState // its place in a class (class.go)
 }
 
 func newSession(srv *Server, id string) *session {
 	s := &session{id: id, srv: srv, ops: make(chan func(), 16), quit: make(chan struct{}), gone: make(chan struct{}), speed: 4}
+	s.hold.srv = srv
+	s.nudge = make(chan struct{}, 1)
 	s.touch()
 	go s.loop()
 	return s
@@ -79,6 +84,7 @@ func (s *session) loop() {
 	defer s.safely(func() {
 		s.cancelExplore()
 		s.setPlaying(false)
+		s.classLeave("gone")
 		if s.ls != nil {
 			s.ls.Close()
 		}
@@ -96,6 +102,10 @@ func (s *session) loop() {
 			}
 		case <-tick:
 			if !s.safely(s.playTick) {
+				return
+			}
+		case <-s.nudge:
+			if !s.safely(s.classTick) {
 				return
 			}
 		case <-s.quit:
@@ -138,10 +148,11 @@ func (s *session) attach(c *conn) {
 	}
 	s.conn, s.sent, s.valid = c, 0, 0
 	c.enqueue(&Message{Type: "welcome", V: ProtocolVersion, Session: s.id, Catalog: s.srv.catalog,
-		Faults: faultNames(), Limits: &s.srv.limits, Loaded: s.ls != nil, Real: s.srv.opts.RealRedis})
+		Faults: faultRows(s.srv.opts.RealRedis != ""), Limits: &s.srv.limits, Loaded: s.ls != nil, Real: s.srv.opts.RealRedis})
 	if s.ls != nil {
 		s.push(0)
 	}
+	s.classAttached()
 }
 
 // detach forgets c if it is the attached browser.
@@ -149,13 +160,21 @@ func (s *session) detach(c *conn) {
 	if s.conn == c {
 		s.conn = nil
 		s.setPlaying(false)
+		s.classDetached()
 	}
 }
 
-func faultNames() []string {
-	out := make([]string, len(sim.FaultKinds))
-	for i, k := range sim.FaultKinds {
-		out[i] = string(k)
+// faultRows are the fault kinds of sim.Actions as the welcome message
+// declares them; on real Redis servers (real) the menu leaves out what it
+// offers on embedded Redis only.
+func faultRows(real bool) []faultRow {
+	var out []faultRow
+	for _, a := range sim.Actions {
+		if !a.Fault {
+			continue
+		}
+		out = append(out, faultRow{Do: a.Do, Target: string(a.Target), Amount: string(a.Amount), Field: a.Amount.Field(),
+			Required: a.Required, Menu: a.Menu && !(real && a.MenuEmbedded), DefaultMS: a.Default.Milliseconds(), Applies: string(a.Applies)})
 	}
 	return out
 }

@@ -15,14 +15,14 @@
 //   panels.js    the side panels
 //   i18n.js      the page's strings; messages.js the server's, in 中文
 
-import { Link } from './socket.js';
+import { Link, PROTOCOL } from './socket.js';
 import { Timeline } from './timeline.js';
 import { renderNarration, renderVerdict, renderKeys, renderPending, renderDetail, renderCounters } from './panels.js';
 import { t, pick, apply, KEYS, untranslated, verdictNames } from './i18n.js';
 import { decodeRun, download, shareURL, initShare } from './share.js';
 import { Explore } from './explore.js';
 import { state, reduce, focus, onChange } from './store.js';
-import { initControls, renderControls } from './controls.js';
+import { initControls, renderControls, buildFaultMenu } from './controls.js';
 import { initKeyboard } from './keyboard.js';
 import { initPicker, fillLabs, renderPicker } from './picker.js';
 import { initEditor, takeYAML, setProblems, checkExpect, relabelErrors } from './editor.js';
@@ -32,6 +32,8 @@ import { Chapters } from './chapters.js';
 import { Challenge } from './challenge.js';
 import { Compare } from './compare.js';
 import { Report } from './report.js';
+import { Classroom, CLASS_ERRORS } from './class.js';
+import { addErrors } from './messages.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -55,6 +57,15 @@ const chapters = new Chapters({ panel: $('chapters-panel'), list: $('chapters'),
   (step) => link.send('seek', { step }));
 const loadAgain = (challenge) => link.send('load', { scenario: state.snap.scenario, yaml: state.snap.custom ? state.customYAML : '', challenge });
 const challenge = new Challenge($('challenge'), { take: () => loadAgain(true), leave: () => loadAgain(false), retry: () => link.send('reset'), goTo: (seq) => goTo(seq) });
+
+// A class (class.js): the room this tab teaches or follows.
+addErrors(CLASS_ERRORS);
+const classroom = new Classroom(link, {
+  goTo: (seq) => goTo(seq),
+  code: () => code,
+  compare: () => ({ open: comparer.open, choice: comparer.choice, show: (c) => comparer.show(c), close: () => comparer.toggle(false) }),
+});
+$('hide-giveaways').onchange = (e) => classroom.setHide(e.target.checked);
 
 let shared = decodeRun(location.hash);
 let restoring = null; // a share link's view, applied when its run arrives
@@ -81,14 +92,25 @@ function onMessage(m) {
   }
   if (comparer.onMessage(m)) return;
   if (reporter.onMessage(m)) return;
+  if (classroom.onMessage(m)) return;
   switch (m.type) {
     case 'welcome':
+      // A server restarted with another protocol version than the page's
+      // cannot be read: say so and stop here.
+      if (m.v !== PROTOCOL) {
+        $('stale').hidden = false;
+        link.stop();
+        return;
+      }
+      buildFaultMenu(m.faults || []);
       state.catalog = m.catalog || [];
       fillLabs();
       state.limits = m.limits || state.limits;
       state.real = m.real || '';
       render();
-      if (shared) {
+      if (classroom.welcome(m)) {
+        shared = null;
+      } else if (shared) {
         const run = shared;
         shared = null;
         history.replaceState(null, '', location.pathname + location.search);
@@ -162,6 +184,7 @@ function render() {
   code.render(st);
   chapters.render(st);
   challenge.render(st);
+  classroom.render();
   tl.set({ ...st });
 }
 
@@ -216,6 +239,7 @@ initPicker(link, () => { $('scenario').blur(); $('timeline').focus(); });
 initEditor(link, () => tl.reset());
 initShare(link, tl, () => ({ ...comparer.shared(), ...explorer.shared(state.snap) }));
 $('follow').onclick = () => { tl.followNewest(); $('timeline').focus(); };
+$('reload').onclick = () => location.reload();
 $('take-back').onclick = () => { state.taken = false; renderConn(); link.connect(); };
 
 // Hooks for tests and measurements (stable; see docs/protocol.md).
@@ -223,6 +247,7 @@ window.lockstep = {
   state,
   reporter,
   link,
+  classroom,
   timeline: tl,
   code,
   /** drawn lists the labels of the last frame (role, seq, text, cut). */
