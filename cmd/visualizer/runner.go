@@ -70,7 +70,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("%s: %w", sc.ID, err)
 	}
 	defer r.Close()
-	if err := r.RunToEnd(); err != nil {
+	if err := r.RunToEnd(); err != nil && r.World.Lost() == nil {
 		return fmt.Errorf("%s: %w", sc.ID, err)
 	}
 	enc := json.NewEncoder(stdout)
@@ -85,6 +85,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		} else {
 			fmt.Fprintln(stdout, e.String())
 		}
+	}
+	if err := r.World.Lost(); err != nil {
+		// The log ends with the error event; no verdict holds for a run
+		// cut there.
+		return fmt.Errorf("%s: the run stopped at step %d: %w", sc.ID, r.World.Steps(), err)
 	}
 	capped := ""
 	if r.World.Capped() {

@@ -140,6 +140,11 @@ func (r *Run) RunToEnd() error {
 			break
 		}
 	}
+	if err := r.World.Lost(); err != nil {
+		// A node's server stopped answering: no verdict holds for a run
+		// cut there.
+		return fmt.Errorf("the run stopped at step %d: %w", r.World.Steps(), err)
+	}
 	if r.next < len(r.actions) {
 		a := r.actions[r.next]
 		return misfit(a, nil, "recorded %s at step %d is never reached: the run ends at step %d", a.Do, a.Step, r.World.Steps())
@@ -185,6 +190,14 @@ func (r *Run) Inject(f scenario.Fault) error {
 		return fmt.Errorf("the run is over: step back to inject a fault")
 	}
 	f.At, f.On = nil, nil
+	// A pause that would end before the client's current one changes
+	// nothing (the engine lets a script's pause pass): a user's is refused,
+	// and says why, rather than recorded and silently lost.
+	if sf := SimFault(f); sf.Kind == sim.FaultPause && sf.For > 0 {
+		if until, ok := r.World.PausedUntil(sf.Client); ok && r.World.Now()+sf.For <= until {
+			return fmt.Errorf("%w: %s is already paused until %s: a pause of %s would end sooner", sim.ErrBadFault, sf.Client, sim.FormatTime(until), sim.FormatTime(sf.For))
+		}
+	}
 	r.fork()
 	if err := r.ByUser(func() error { return r.World.Apply(SimFault(f)) }); err != nil {
 		return err
@@ -200,6 +213,9 @@ func (r *Run) finish() {
 		return
 	}
 	r.done = true
+	if r.World.Lost() != nil {
+		return // a node's server stopped answering: no verdict holds for a run cut there
+	}
 	if r.World.Capped() {
 		r.Checker.StoppedShort()
 	}

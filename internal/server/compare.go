@@ -84,7 +84,7 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	}
 	var res *compare.Result
 	lim := s.srv.limits.MaxSteps
-	s.srv.bulkTurn(func() { res, err = compare.Within(&left, right, s.ls.Seed(), lim) })
+	s.bulkTurn(func() { res, err = compare.Within(&left, right, s.ls.Seed(), lim) })
 	if errors.Is(err, compare.ErrTooLong) {
 		return nil, coded("step-cap", map[string]any{"max": lim},
 			"compare: the runs go past the session's cap of %d steps: compare them with visualizer compare", lim)
@@ -117,7 +117,7 @@ func wireSide(sd compare.Side) *compareSide {
 		if e.Kind == sim.KindVerdict && !seen[e.Name] {
 			seen[e.Name] = true
 			v := *e
-			v.Note, v.Refs = compare.Cite(v.Note, row, "row %d"), nil
+			v.Refs = nil
 			if v.Say != nil {
 				v.Say = &sim.Text{En: compare.Cite(v.Say.En, row, "row %d"), Zh: compare.Cite(v.Say.Zh, row, "第 %d 行")}
 			}

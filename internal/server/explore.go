@@ -147,7 +147,7 @@ func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err err
 		// The shrunk run is built and replayed as a load's is: on the
 		// engine's slots, in slices, within the budgets, and counted.
 		var ls *lesson.Session
-		s.srv.bulkTurn(func() {
+		s.bulkTurn(func() {
 			ls, err = lesson.NewSession(res.Recording, lesson.Config{Seed: res.Recording.Seed, Servers: embedded.Servers{}})
 		})
 		if err != nil {

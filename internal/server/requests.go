@@ -41,11 +41,18 @@ func (s *session) handle(c *conn, r *Request) {
 // apply performs a request. It returns a message to send instead of the
 // state, or nil to send the state.
 func (s *session) apply(r *Request) (*Message, error) {
+	if msg, err, ok := s.classOp(r); ok {
+		return msg, err
+	}
 	switch r.Op {
 	case "load":
 		return nil, s.load(r)
 	case "check":
 		return s.check(r.YAML), nil
+	case "report":
+		return s.openReport()
+	case "report-open":
+		return nil, s.openCell(r.Lock, r.Column)
 	}
 	if s.ls == nil {
 		return nil, coded("no-scenario", nil, "no scenario loaded: send load first")
@@ -98,7 +105,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 // check answers a file's problems, each at its line (none: an empty list).
 func (s *session) check(yaml string) *Message {
 	var errs lineErrors
-	s.srv.bulkTurn(func() { _, errs = s.srv.parse(yaml) })
+	s.bulkTurn(func() { _, errs = s.srv.parse(yaml) })
 	if errs == nil {
 		errs = lineErrors{}
 	}
@@ -112,7 +119,10 @@ func (s *session) stepClient(client string) error {
 	}
 	var ok bool
 	var err error
-	s.srv.turn(func() { ok, err = s.ls.StepClient(client) })
+	s.turn(func() { ok, err = s.ls.StepClient(client) })
+	if err == nil {
+		err = lost(s.ls)
+	}
 	if err == nil {
 		err = s.account()
 	}
@@ -148,7 +158,7 @@ func (s *session) reset(seed *int64) error {
 	}
 	s.setPlaying(false)
 	var err error
-	s.srv.bulkTurn(func() { err = s.ls.Reset(to) })
+	s.bulkTurn(func() { err = s.ls.Reset(to) })
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 )
 
@@ -82,7 +83,7 @@ func (w *World) pace(t time.Duration) time.Duration {
 func (w *World) StepClient(name string) (bool, error) {
 	p := w.proc(name)
 	if p == nil {
-		return false, fmt.Errorf("%w %q", ErrUnknownClient, name)
+		return false, unknownClient(name)
 	}
 	if w.ended || w.closed {
 		return false, nil
@@ -148,6 +149,9 @@ func (w *World) begin() bool {
 		w.finish()
 		return false
 	}
+	if w.checkLost() {
+		return false
+	}
 	next := time.Duration(-1)
 	if it := w.q.peek(); it != nil {
 		next = it.t
@@ -166,6 +170,29 @@ func (w *World) begin() bool {
 }
 
 func (w *World) finish() { w.ended = true }
+
+// checkLost ends the run, with an error event, when a node's server has
+// stopped answering (Loser). It reports whether it did.
+func (w *World) checkLost() bool {
+	for _, n := range w.nodes {
+		l, ok := n.b.(Loser)
+		if !ok || n.down { // a node down in the run is not asked anything
+			continue
+		}
+		if err := l.Lost(); err != nil {
+			w.lost = fmt.Errorf("node %s: %w", n.name, err)
+			w.emit(Event{Kind: KindError, Node: n.name, Name: "server-lost",
+				Fact: &fact.Fact{Key: fact.ServerLost, Reason: fact.Error(err)}})
+			w.finish()
+			return true
+		}
+	}
+	return false
+}
+
+// Lost is why the run ended early because a node's real server stopped
+// answering (see Loser), or nil.
+func (w *World) Lost() error { return w.lost }
 
 // Capped reports whether the run was stopped by its step cap
 // (Config.MaxSteps) rather than ending by itself or at its horizon.
@@ -250,11 +277,7 @@ func (w *World) expire(n *Node, key string) {
 	if ks.Exists() {
 		return // renewed behind our back: state() tracked the new expiry
 	}
-	note := "TTL ran out"
-	if prev.Owner != "" {
-		note = "TTL ran out; " + prev.Owner + "'s lock is gone"
-	}
-	w.emit(Event{Kind: KindExpire, Node: n.name, Keys: []KeyState{ks}, Note: note})
+	w.emit(Event{Kind: KindExpire, Node: n.name, Keys: []KeyState{ks}, Fact: &fact.Fact{Key: fact.TTLRanOut, Holder: prev.Owner}})
 }
 
 // afterExec is the place for per-node bookkeeping after a command.

@@ -38,6 +38,7 @@ const REFUSALS = [
   [/^(\S+) is running$/, '$1 正在运行，无需重启'],
   [/^(\S+) cannot restart itself$/, '$1 不能重启自己'],
   [/^\S+ needs (for|by): /, (m) => problem(m.input, 'zh')], // said as the scenario checker says it
+  [/^(\S+) is already paused until (\S+): a pause of (\S+) would end sooner$/, '$1 已经停顿到 $2：再停顿 $3 会更早结束，什么也不会改变'],
   [/^(\S+) is already down$/, '$1 已经宕机了'],
   [/^(\S+) is not down$/, '$1 没有宕机'],
   [/^(\S+)'s clock cannot jump: (.+)$/, (m) => `${m[1]} 的时钟不能跳变：${err(m[2])}`],
@@ -312,6 +313,7 @@ const ERRORS = {
   'shutting-down': ['the server is shutting down', '服务器正在关闭'],
   'sessions-cap': ['too many sessions (the cap is {max}): try again later', '会话太多（上限 {max} 个）：请稍后再试'],
   'busy': ['busy: too many requests in flight, try again', '太忙了：进行中的请求太多，请稍后再试'],
+  'redis-lost': ['the run stopped: a Redis server stopped answering ({detail}); check the server, then reload the run', '运行已停止：Redis 服务器不再响应（{detail}）；请检查服务器，然后重新载入这次运行'],
   // ---- Limits per client address and the server's reserve (docs/protocol.md) ----
   'address-sockets': ['your address has {max} sockets open, the most one address may: close other tabs and try again', '你的地址已打开 {max} 个连接，这是一个地址的上限：请关闭其他标签页后再试'],
   'address-sessions': ['your address holds {max} sessions, the most one address may, each with a tab open: close one and try again', '你的地址已有 {max} 个会话（上限），而且每个都有标签页打开：请关闭一个后再试'],
@@ -320,12 +322,19 @@ const ERRORS = {
   // ---- Side by side (compare.js) ----
   'compare': ['{detail}', '无法对比：{detail}'],
   'compare-big': ['the runs have {n} rows, over the view\'s {max}: compare them with visualizer compare', '两次运行有 {n} 行，超过了对比视图的 {max} 行上限：请用 visualizer compare 对比'],
+  // ---- Which lock? (report.js) ----
+  'report-cell': ['the cell {lock}/{column} has no schedule to open (not decided yet, or nothing found)', '{lock}/{column} 这一格没有可打开的调度（尚未得出结果，或没有发现问题）'],
+  'report-real': ['the report card runs on embedded Redis only, not on real servers', '选锁报告卡只能在内置 Redis 上运行，不能在真实服务器上运行'],
   'compare-real': ['compare: runs side by side on embedded Redis only, not on real servers', '并排对比只能在内置 Redis 上运行，不能在真实服务器上运行'],
 };
 
 /** serverError renders an error message from the server: its code and
  * arguments when it has them, else its text. A refused fault's reason is
  * said in lang too. */
+/** addErrors adds codes to the catalogue (a part of the page that has
+ * requests of its own, such as the class's). */
+export function addErrors(more) { Object.assign(ERRORS, more); }
+
 export function serverError(m, lang) {
   const s = m.code && ERRORS[m.code];
   if (!s) return m.error || '';
