@@ -34,11 +34,28 @@ type Options struct {
 	// FencedStorage says the storage service checks fencing tokens: a
 	// write is then stale only once a newer token was issued.
 	FencedStorage bool
-	// Recovers are the locks whose algorithm frees a stuck key itself when
-	// it finds one (the timestamp lock's takeover, SETNX-then-EXPIRE's
-	// repair, the MySQL lock's cleanup job): their keys are never stuck
-	// for ever, whatever their TTL.
-	Recovers []string
+	// Recoverers are who frees a lock's stuck key by the algorithm's own
+	// recovery when they find it: a client whose algorithm takes such a
+	// key over or gives it an expiry (the timestamp lock, SETNX-then-EXPIRE
+	// with repair), or a service's cleanup job (the MySQL lock's sweep). A
+	// key without expiry whose holders cannot release it is no deadlock
+	// while a recoverer that frees its value is live at the horizon.
+	Recoverers []Recoverer
+}
+
+// Recoverer is one client (or a service's job) that frees a lock's stuck
+// keys by its algorithm's own recovery.
+type Recoverer struct {
+	Lock string // the lock whose keys it frees
+	// Client is the client that recovers; "" for a service's cleanup job,
+	// which runs as long as the run does. A client recovers while its
+	// program is not over: its current incarnation is up and its main
+	// thread is not done.
+	Client string
+	// Frees reports whether it frees a key of this type and value (the
+	// timestamp lock takes over only a value that is a timestamp); nil:
+	// every key.
+	Frees func(typ, value string) bool
 }
 
 // rule is one invariant: it reads every event, with what the event did to

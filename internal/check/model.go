@@ -69,14 +69,17 @@ type model struct {
 	history    map[string][]write // node + "\x00" + key -> values clients wrote
 	inc        map[string]int     // client -> current incarnation (its crashes so far)
 	crashes    map[string][]int   // client -> seq of each crash, by incarnation
+	down       map[string]bool    // client -> crashed, not restarted since
 	ended      map[thread]int     // thread -> seq of its done with an error
 	finished   map[thread]int     // main thread -> seq of its done without one: its program is over
 	depth      map[thread]map[string]int
-	inside     map[string][]entry // lock -> threads inside, in order of entry
-	retired    map[string]bool    // failed-over masters
-	promoted   map[string]bool    // replicas promoted by a failover
-	unanswered map[int]int        // request -> seq of its lost or timeout event
-	sent       map[int]thread     // request -> the thread that sent it
+	inside     map[string][]entry                 // lock -> threads inside, in order of entry
+	retired    map[string]bool                    // failed-over masters
+	promoted   map[string]bool                    // replicas promoted by a failover
+	unanswered map[int]int                        // request -> seq of its lost or timeout event
+	timedOut   map[int]bool                       // request -> that event was a timeout
+	sent       map[int]thread                     // request -> the thread that sent it
+	got        map[thread]map[string]sim.KeyState // thread -> node + "\x00" + key -> what its latest GET of the key read
 }
 
 // entry is a thread inside a lock, since its enter mark.
@@ -87,9 +90,9 @@ type entry struct {
 
 func newModel(opt Options) *model {
 	m := &model{opt: opt, locks: map[string]bool{}, keys: map[string]*slot{}, history: map[string][]write{},
-		inc: map[string]int{}, crashes: map[string][]int{}, ended: map[thread]int{}, finished: map[thread]int{}, depth: map[thread]map[string]int{},
+		inc: map[string]int{}, crashes: map[string][]int{}, down: map[string]bool{}, ended: map[thread]int{}, finished: map[thread]int{}, depth: map[thread]map[string]int{},
 		inside: map[string][]entry{}, retired: map[string]bool{}, promoted: map[string]bool{},
-		unanswered: map[int]int{}, sent: map[int]thread{}}
+		unanswered: map[int]int{}, timedOut: map[int]bool{}, sent: map[int]thread{}, got: map[thread]map[string]sim.KeyState{}}
 	for _, l := range opt.Locks {
 		m.locks[l] = true
 	}
@@ -171,4 +174,26 @@ func (m *model) slots() []*slot {
 		return out[i].key < out[j].key
 	})
 	return out
+}
+
+// recovered reports whether a live recoverer (Options.Recoverers) will free
+// key s, stuck as it is: a service's cleanup job, or a client whose
+// program is not over (its current incarnation is up and its main thread
+// not done) and whose algorithm frees a key holding this value.
+func (m *model) recovered(s *slot) bool {
+	for _, rc := range m.opt.Recoverers {
+		if rc.Lock != s.lock || rc.Frees != nil && !rc.Frees(s.state.Type, s.state.Value) {
+			continue
+		}
+		if rc.Client == "" {
+			return true
+		}
+		main := thread{client: rc.Client, inc: m.inc[rc.Client], name: "main"}
+		_, ended := m.ended[main]
+		_, over := m.finished[main]
+		if !m.down[rc.Client] && !ended && !over {
+			return true
+		}
+	}
+	return false
 }

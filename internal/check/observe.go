@@ -36,6 +36,7 @@ func (m *model) observe(e *sim.Event) []change {
 	case sim.KindLost, sim.KindTimeout:
 		if _, ok := m.unanswered[e.Req]; !ok && e.Req != 0 {
 			m.unanswered[e.Req] = e.Seq
+			m.timedOut[e.Req] = e.Kind == sim.KindTimeout
 		}
 	}
 	var out []change
@@ -92,6 +93,9 @@ func (m *model) fault(e *sim.Event) {
 		m.leaveAll(func(in entry) bool { return in.th.client == e.Client })
 		m.crashes[e.Client] = append(m.crashes[e.Client], e.Seq)
 		m.inc[e.Client]++
+		m.down[e.Client] = true
+	case sim.FaultRestart:
+		delete(m.down, e.Client)
 	case sim.FaultClockJump:
 		// the node's keys now expire at other times, which no event
 		// states: forget them until the next state read

@@ -17,19 +17,26 @@ import (
 //   - oversell: more writes derived from reads of a positive stock than the
 //     initial stock, or a write below zero;
 //   - lost-update (without an oversell, which it would only explain): a
-//     write derived from a version that was no longer its node's latest
-//     when it executed, so the write in between was overwritten unseen (a
-//     node that lost the stock, restarted empty, overwrote nothing).
+//     write derived from a version that was no longer the latest when it
+//     executed, so the write in between was overwritten unseen. The latest
+//     is the node's own last version, except on a replica promoted by a
+//     failover: there it is the old master's last version, which the
+//     replica may never have received (a write the master executed, then
+//     lost with it). A node that lost the stock (restarted empty) holds
+//     none and overwrote nothing.
 type stockRule struct {
 	key      string
 	initial  int
 	hasStock bool
 	current  map[string]version   // node -> the version it holds (id 0: none)
+	latest   map[string]version   // node -> the latest version, to overwrite unseen (a promoted replica's: its old master's)
+	handed   map[string]handover  // promoted replica -> the failover that handed it its master's latest version
 	history  map[string][]version // node -> versions it held, in order
 	reads    map[thread]stockRead
-	sales    []int // writes derived from reads of a positive stock
-	negative []int // writes below zero
-	lost     []int // read, overwritten write, overwriting write: the first found
+	sales    []int     // writes derived from reads of a positive stock
+	negative []int     // writes below zero
+	lost     []int     // read, overwritten write, overwriting write: the first found
+	lostOn   *handover // the failover that lost the overwritten write with its master, if one did
 }
 
 // version is one value of the stock on a node, named by the event that
@@ -39,13 +46,22 @@ type version struct {
 	value string
 }
 
+// handover is a failover that made a replica the master while its old
+// master's latest version was one it did not hold.
+type handover struct {
+	seq          int
+	master       string
+	overwritable version
+}
+
 type stockRead struct {
 	seq int
 	ver version
 }
 
 func newStockRule(key string) *stockRule {
-	return &stockRule{key: key, current: map[string]version{}, history: map[string][]version{}, reads: map[thread]stockRead{}}
+	return &stockRule{key: key, current: map[string]version{}, latest: map[string]version{}, handed: map[string]handover{},
+		history: map[string][]version{}, reads: map[thread]stockRead{}}
 }
 
 func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
@@ -61,6 +77,9 @@ func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 	if state == nil && e.Kind == sim.KindFault && e.Name == string(sim.FaultNodeRestart) && e.Applied() {
 		state = &sim.KeyState{Key: r.key, TTL: -2} // the node came back without it
 	}
+	if e.Kind == sim.KindFault && e.Name == string(sim.FaultFailover) && e.Applied() {
+		r.failover(e, m)
+	}
 	if state == nil {
 		return nil
 	}
@@ -73,7 +92,7 @@ func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 		cur := r.current[e.Node]
 		if state.Exists() && (cur.id == 0 || cur.value != state.Value) {
 			cur = version{e.Seq, state.Value} // a version the checker did not see written
-			r.current[e.Node] = cur
+			r.current[e.Node], r.latest[e.Node] = cur, cur
 		}
 		r.reads[t] = stockRead{seq: e.Seq, ver: cur}
 		return nil
@@ -84,9 +103,13 @@ func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 	}
 	read, derived := r.reads[t]
 	delete(r.reads, t)
-	cur := r.current[e.Node]
-	if derived && cur.id != 0 && read.ver.id != cur.id && r.lost == nil {
-		r.lost = []int{read.seq, cur.id, e.Seq}
+	latest := r.latest[e.Node]
+	if derived && latest.id != 0 && read.ver.id != latest.id && r.lost == nil {
+		r.lost = []int{read.seq, latest.id, e.Seq}
+		if h, ok := r.handed[e.Node]; ok && h.overwritable.id == latest.id {
+			r.lostOn = &h
+			r.lost = append(r.lost, h.seq)
+		}
 	}
 	if n, err := strconv.Atoi(read.ver.value); derived && read.ver.id != 0 && err == nil && n > 0 {
 		r.sales = append(r.sales, e.Seq)
@@ -103,7 +126,7 @@ func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 // version its master wrote.
 func (r *stockRule) seen(e *sim.Event, m *model, k sim.KeyState) {
 	if !k.Exists() {
-		r.current[e.Node] = version{}
+		r.current[e.Node], r.latest[e.Node] = version{}, version{}
 		return
 	}
 	if cur := r.current[e.Node]; cur.id != 0 && cur.value == k.Value {
@@ -125,10 +148,25 @@ func (r *stockRule) seen(e *sim.Event, m *model, k sim.KeyState) {
 	r.set(e.Node, v)
 }
 
-// set records that node now holds version v.
+// set records that node now holds version v, its latest.
 func (r *stockRule) set(node string, v version) {
-	r.current[node] = v
+	r.current[node], r.latest[node] = v, v
+	delete(r.handed, node)
 	r.history[node] = append(r.history[node], v)
+}
+
+// failover hands a failed-over master's latest version to the replicas it
+// promotes: a write derived from what a replica holds, when the master had
+// moved past it, overwrites that version unseen.
+func (r *stockRule) failover(e *sim.Event, m *model) {
+	v := r.latest[e.Node]
+	for rep, master := range m.opt.ReplicaOf {
+		if master != e.Node || v.id == 0 || r.current[rep].id == v.id {
+			continue
+		}
+		r.latest[rep] = v
+		r.handed[rep] = handover{seq: e.Seq, master: e.Node, overwritable: v}
+	}
 }
 
 // written is the stock value an exec wrote: SET stock v that answered OK,
@@ -159,6 +197,12 @@ func (r *stockRule) finish(*model) []sim.Event {
 		return []sim.Event{verdict(Oversell, append(r.sales, r.negative...),
 			fmt.Sprintf("The stock held %d, but %d deductions were written back: it was sold more often than it could be.", r.initial, len(r.sales)),
 			fmt.Sprintf("库存只有 %d 件，却有 %d 次扣减被写回：超卖。", r.initial, len(r.sales)))}
+	}
+	if r.lost != nil && r.lostOn != nil {
+		h := r.lostOn
+		return []sim.Event{verdict(LostUpdate, r.lost,
+			fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but %s had executed the write at #%d before it failed over (#%d) without passing it to its replica: that update was overwritten unseen, lost.", r.lost[2], r.lost[0], h.master, r.lost[1], h.seq),
+			fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但 %s 在故障转移（#%d）之前已经执行了 #%d 的写入，却没来得及传给副本：那次更新被悄悄覆盖，丢失了。", r.lost[2], r.lost[0], h.master, h.seq, r.lost[1]))}
 	}
 	if r.lost != nil {
 		return []sim.Event{verdict(LostUpdate, r.lost,

@@ -9,8 +9,9 @@ import (
 )
 
 // CheckOptions tells the checker what the scenario's log does not: the
-// stock key, the keys of its clients' locks, Redlock's quorum and which
-// nodes are replicas.
+// stock key, the keys of its clients' locks, Redlock's quorum, which nodes
+// are replicas and who frees a stuck lock key by the algorithm's own
+// recovery.
 func CheckOptions(sc *scenario.Scenario) check.Options {
 	opt := check.Options{StockKey: StockKey, Quorum: map[string]int{}, ReplicaOf: map[string]string{},
 		FencedStorage: sc.Storage != nil && sc.Storage.Fencing}
@@ -38,14 +39,15 @@ func CheckOptions(sc *scenario.Scenario) check.Options {
 		if !slices.Contains(opt.Locks, res) {
 			opt.Locks = append(opt.Locks, res)
 		}
-		repairs := false
-		if o, ok := opts.(*lock.SetNXThenExpireOptions); ok {
-			repairs = o.Repair
+		if algo.Recovery != nil {
+			if frees := algo.Recovery(opts); frees != nil {
+				opt.Recoverers = append(opt.Recoverers, check.Recoverer{Lock: res, Client: c.Name, Frees: frees})
+			}
 		}
-		recovers := c.Algorithm == "setnx-getset-timestamp" || repairs ||
-			c.Algorithm == "mysql-unique-key" && sc.SQL != nil && sc.SQL.SweepEvery > 0
-		if recovers && !slices.Contains(opt.Recovers, res) {
-			opt.Recovers = append(opt.Recovers, res)
+		if c.Algorithm == "mysql-unique-key" && sc.SQL != nil && sc.SQL.SweepEvery > 0 &&
+			!slices.ContainsFunc(opt.Recoverers, func(r check.Recoverer) bool { return r.Lock == res && r.Client == "" }) {
+			// the database's cleanup job sweeps every old row
+			opt.Recoverers = append(opt.Recoverers, check.Recoverer{Lock: res})
 		}
 		if o, ok := opts.(*lock.RedlockOptions); ok {
 			q := masters/2 + 1

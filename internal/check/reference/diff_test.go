@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -285,4 +286,37 @@ func TestDifferentialGenerated(t *testing.T) {
 		}
 	}
 	report(t, ds, ran)
+}
+
+// The scenarios written outside the catalog (internal/lesson/testdata/checker:
+// earlier misjudgements, a user's runs, issue by issue the classes the
+// checkers once got wrong), each with its own seed: both checkers give the
+// same verdicts, proving events and moments.
+func TestDifferentialUserScenarios(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "lesson", "testdata", "checker", "*.yaml"))
+	if len(paths) < 3 {
+		t.Fatalf("found %v, want defects.yaml, users.yaml and truth.yaml", paths)
+	}
+	var ds []diff
+	n := 0
+	for _, path := range paths {
+		f, err := scenario.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range f.Scenarios {
+			sc := &f.Scenarios[i]
+			log, prod, err := run(sc, sc.Seed)
+			if err != nil {
+				t.Fatalf("%s: %v", sc.ID, err)
+			}
+			n++
+			ref := reference.Check(log, lesson.CheckOptions(sc))
+			if !same(prod, ref) {
+				text, _ := scenario.MarshalScenario(sc)
+				ds = append(ds, diff{what: filepath.Base(path) + " " + sc.ID, yaml: text, seed: sc.Seed, log: log, prod: prod, ref: ref})
+			}
+		}
+	}
+	report(t, ds, n)
 }

@@ -74,6 +74,7 @@ func (m *model) fault(e *sim.Event) {
 	case "failover":
 		n := m.node(e.Node)
 		n.down, n.outOfService = true, true
+		m.failoverStock(e)
 	case "node-restart":
 		n := m.node(e.Node)
 		n.down = false

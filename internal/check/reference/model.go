@@ -47,6 +47,11 @@ type node struct {
 	history map[string][]written
 	stock   version // the stock's version this node holds (id 0: none)
 	stocks  []version
+	// latest is the version a write here overwrites: the one it holds, or,
+	// once a failover promoted it, its old master's latest until its next
+	// write (handedAt: that failover).
+	latest   version
+	handedAt int
 }
 
 // written is one state a key took on a node, and who held it then.
@@ -82,11 +87,14 @@ type thread struct {
 	// execs on each node/key, in order: whether each changed the key.
 	attempts map[string][]attempt
 	refused  []refusal
+	// read is what its latest GET of each node/key showed.
+	read map[string]sim.KeyState
 }
 
 type attempt struct {
 	seq     int
 	changed bool
+	write   bool // a command that can write
 }
 
 // refusal is a refused attempt: after the exec the lock key exists and is
@@ -110,6 +118,7 @@ type write struct {
 	value  string
 	from   *read   // the same thread's latest read, if any
 	latest version // the node's latest version when it executed
+	handed int     // the failover that handed the node that version, if one did
 }
 
 // readOnly are the commands that never write a key.

@@ -4,6 +4,7 @@ package reference
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lockstep/lockstep/internal/sim"
@@ -66,7 +67,7 @@ func (m *model) expireIfDue(e *sim.Event, n *node, name string) {
 	}
 	delete(n.keys, name)
 	if m.opt.StockKey != "" && name == m.opt.StockKey {
-		n.stock = version{}
+		n.stock, n.latest, n.handedAt = version{}, version{}, 0
 	}
 }
 
@@ -95,8 +96,11 @@ func (m *model) exec(e *sim.Event) {
 			old = k.holders
 		}
 		changed := before != ks.Exists() || before && !sameValue(k.state, ks)
-		th.attempts[e.Node+"\x00"+ks.Key] = append(th.attempts[e.Node+"\x00"+ks.Key], attempt{e.Seq, changed})
+		th.attempts[e.Node+"\x00"+ks.Key] = append(th.attempts[e.Node+"\x00"+ks.Key], attempt{e.Seq, changed, write})
 		if !write {
+			if len(e.Cmd) == 2 && strings.EqualFold(e.Cmd[0], "GET") {
+				th.read[e.Node+"\x00"+ks.Key] = ks
+			}
 			m.stockRead(e, n, t, ks)
 			m.observedKey(n, ks)
 			m.refusal(e, n, t, ks)
@@ -126,7 +130,13 @@ func (m *model) exec(e *sim.Event) {
 			}
 			k.state = ks
 		case k.state.Value != ks.Value:
-			k.holders = []holder{{t, e.Seq}}
+			// A GETSET whose thread read another value than the one it
+			// replaced lost the takeover (it knows: its reply says so).
+			read, wasRead := th.read[e.Node+"\x00"+ks.Key]
+			lost := strings.EqualFold(e.Cmd[0], "GETSET") && wasRead && (!read.Exists() || read.Value != k.state.Value)
+			if !lost {
+				k.holders = []holder{{t, e.Seq}}
+			}
 			k.state = ks
 		default:
 			k.state = ks

@@ -76,7 +76,7 @@ func (m *model) thread(t threadID) *thread {
 	th := m.threads[t]
 	if th == nil {
 		th = &thread{believe: map[string]int{}, inside: map[string]int{}, reenter: map[string]int{},
-			acquired: map[string][]int{}, gaveUp: map[string][]int{}, attempts: map[string][]attempt{}}
+			acquired: map[string][]int{}, gaveUp: map[string][]int{}, attempts: map[string][]attempt{}, read: map[string]sim.KeyState{}}
 		m.threads[t] = th
 		m.threadOf = append(m.threadOf, t)
 	}
