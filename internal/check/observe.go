@@ -92,6 +92,11 @@ func (m *model) fault(e *sim.Event) {
 		}
 		m.leaveAll(func(in entry) bool { return in.th.client == e.Client })
 		m.crashes[e.Client] = append(m.crashes[e.Client], e.Seq)
+		for t := range m.depth {
+			if t.client == e.Client && t.inc == m.inc[e.Client] {
+				delete(m.depth, t) // a crashed process believes nothing
+			}
+		}
 		m.inc[e.Client]++
 		m.down[e.Client] = true
 	case sim.FaultRestart:

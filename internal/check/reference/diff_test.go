@@ -225,7 +225,7 @@ func TestDifferentialCatalog(t *testing.T) {
 // engine applied, not only as faults asked for).
 func TestDifferentialGenerated(t *testing.T) {
 	n, seed := corpusSize(), corpusSeed()
-	algos, applied, variants := map[string]int{}, map[string]int{}, map[string]int{}
+	algos, applied, variants, shapes := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
 	var ds []diff
 	refused, ran := 0, 0
 	for i := range n {
@@ -258,12 +258,15 @@ func TestDifferentialGenerated(t *testing.T) {
 				applied[e.Name]++
 			}
 		}
+		for _, sh := range shapesOf(sc, log) {
+			shapes[sh]++
+		}
 		ref := reference.Check(log, lesson.CheckOptions(sc))
 		if !same(prod, ref) {
 			ds = append(ds, diff{what: fmt.Sprintf("generated %d (corpus seed %d)", i, seed), yaml: g.YAML, seed: sc.Seed, log: log, prod: prod, ref: ref})
 		}
 	}
-	t.Logf("corpus seed %d: %d generated, %d ran, %d refused; algorithms %v; faults applied %v", seed, n, ran, refused, algos, applied)
+	t.Logf("corpus seed %d: %d generated, %d ran, %d refused; algorithms %v; faults applied %v; shapes %v", seed, n, ran, refused, algos, applied, shapes)
 	if refused*10 > n {
 		t.Errorf("%d of %d generated scenarios were refused: the generator should rarely make invalid ones", refused, n)
 	}
@@ -276,6 +279,11 @@ func TestDifferentialGenerated(t *testing.T) {
 		for _, k := range gen.FaultKinds {
 			if applied[k] == 0 {
 				t.Errorf("no generated run applied the fault %s", k)
+			}
+		}
+		for _, sh := range []string{shapeMixed, shapeReissued, shapeFailoverStock} {
+			if shapes[sh] == 0 {
+				t.Errorf("no generated run has the shape %q", sh)
 			}
 		}
 		for _, v := range []string{"crash", "crash for", "node-crash", "node-crash for", "node-crash keep_data",
@@ -319,4 +327,53 @@ func TestDifferentialUserScenarios(t *testing.T) {
 		}
 	}
 	report(t, ds, n)
+}
+
+// The shapes that once fooled a checker, which the corpus must hold.
+const (
+	shapeMixed         = "two algorithms on one key"
+	shapeReissued      = "a fencing token issued twice"
+	shapeFailoverStock = "a stock write lost on failover"
+)
+
+// shapesOf names the shapes a run has: clients of two algorithms on one
+// lock key, a fencing token number issued to two clients, a failover that
+// lost a stock write its master had executed.
+func shapesOf(sc *scenario.Scenario, log []sim.Event) []string {
+	var out []string
+	algos := map[string]map[string]bool{}
+	for _, c := range sc.Clients {
+		key := "lock"
+		if k, ok := c.Params["key"].(string); ok {
+			key = k
+		}
+		if algos[key] == nil {
+			algos[key] = map[string]bool{}
+		}
+		algos[key][c.Algorithm] = true
+	}
+	for _, as := range algos {
+		if len(as) > 1 {
+			out = append(out, shapeMixed)
+			break
+		}
+	}
+	issued := map[string]string{}
+	for _, e := range log {
+		if e.Kind != sim.KindMark || e.Name != sim.MarkToken {
+			continue
+		}
+		if c, ok := issued[e.Note]; ok && c != e.Client {
+			out = append(out, shapeReissued)
+			break
+		}
+		issued[e.Note] = e.Client
+	}
+	for _, e := range log {
+		if e.Kind == sim.KindFault && e.Name == "failover" && e.Applied() && strings.Contains(e.Note, "SET stock") {
+			out = append(out, shapeFailoverStock)
+			break
+		}
+	}
+	return out
 }

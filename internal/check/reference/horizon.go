@@ -105,10 +105,8 @@ func (m *model) cannotRelease(nodeName, kname string, h holder) int {
 		// the program is over: nothing will ever send a release again
 		return th.done
 	}
-	if th.believe[r] == 0 && m.threadExec(h) {
-		if lost := m.reqFailOf(h.since); lost != 0 {
-			return lost
-		}
+	if lost := m.reqFail[h.req]; th.believe[r] == 0 && h.req != 0 && lost != 0 {
+		return lost
 	}
 	// Waits for itself: it has written to the key since it came to hold
 	// it, and no such write changed it. The event: its latest reenter mark
@@ -134,13 +132,6 @@ func (m *model) cannotRelease(nodeName, kname string, h holder) int {
 	}
 	return first
 }
-
-// threadExec reports whether a holder came to hold its key by a request's
-// exec (not, say, by a replica applying its master's write).
-func (m *model) threadExec(h holder) bool { return m.execReq[h.since] != 0 }
-
-// reqFailOf is the lost or timeout event of the request whose exec is seq.
-func (m *model) reqFailOf(seq int) int { return m.reqFail[m.execReq[seq]] }
 
 // starving: live threads that, from their first refused attempt to the end
 // and for at least 10s, found their lock held by others without acquiring

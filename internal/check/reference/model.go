@@ -20,6 +20,7 @@ type threadID struct {
 type holder struct {
 	t     threadID
 	since int
+	req   int // the request whose exec gave it the key (on a replica, the master's)
 }
 
 // key is what the model knows of one key on one node.

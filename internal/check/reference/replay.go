@@ -85,7 +85,6 @@ func (m *model) exec(e *sim.Event) {
 	n := m.node(e.Node)
 	t := m.actor(e)
 	th := m.thread(t)
-	m.execReq[e.Seq] = e.Req
 	write := e.Client != "" && writes(e.Cmd)
 	for _, ks := range e.Keys {
 		m.expireIfDue(e, n, ks.Key)
@@ -110,20 +109,20 @@ func (m *model) exec(e *sim.Event) {
 		switch {
 		case !before && !ks.Exists():
 		case !before:
-			n.keys[ks.Key] = &key{state: ks, holders: []holder{{t, e.Seq}}}
+			n.keys[ks.Key] = &key{state: ks, holders: []holder{{t, e.Seq, e.Req}}}
 		case !ks.Exists():
 			delete(n.keys, ks.Key)
 			m.foreignUnlock(e, t, ks.Key, old)
 		case k.state.Type != ks.Type:
-			n.keys[ks.Key] = &key{state: ks, holders: []holder{{t, e.Seq}}}
+			n.keys[ks.Key] = &key{state: ks, holders: []holder{{t, e.Seq, e.Req}}}
 		case ks.Type == "hash":
 			fields, up, down := hashChange(k.state.Value, ks.Value)
 			switch {
 			case fields:
-				k.holders = []holder{{t, e.Seq}}
+				k.holders = []holder{{t, e.Seq, e.Req}}
 			case up:
 				if !k.holds(t) {
-					k.holders = append(k.holders, holder{t, e.Seq})
+					k.holders = append(k.holders, holder{t, e.Seq, e.Req})
 				}
 			case down:
 				k.holders = slices.DeleteFunc(k.holders, func(h holder) bool { return h.t == t })
@@ -135,7 +134,7 @@ func (m *model) exec(e *sim.Event) {
 			read, wasRead := th.read[e.Node+"\x00"+ks.Key]
 			lost := strings.EqualFold(e.Cmd[0], "GETSET") && wasRead && (!read.Exists() || read.Value != k.state.Value)
 			if !lost {
-				k.holders = []holder{{t, e.Seq}}
+				k.holders = []holder{{t, e.Seq, e.Req}}
 			}
 			k.state = ks
 		default:
@@ -215,7 +214,7 @@ func (m *model) replicate(e *sim.Event) {
 					}
 				}
 			}
-			k.holders = append(k.holders, holder{h.t, since})
+			k.holders = append(k.holders, holder{h.t, since, h.req})
 		}
 		n.keys[ks.Key] = k
 		m.remember(n, ks)

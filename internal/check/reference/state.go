@@ -28,7 +28,6 @@ type model struct {
 	endT     time.Duration
 	found    []Verdict
 	threadOf []threadID      // threads in the order first seen
-	execReq  map[int]int     // exec seq -> its request (the send's seq)
 	deadRes  map[string]bool // resources found deadlocked at the horizon
 }
 
@@ -51,7 +50,7 @@ func newModel(opt check.Options) *model {
 	return &model{opt: opt, nodes: map[string]*node{}, clients: map[string]*client{},
 		threads: map[threadID]*thread{}, reqInc: map[int]int{}, reqFail: map[int]int{},
 		marked: map[string]bool{}, holding: map[incRes]bool{}, cameSeq: map[incRes]int{},
-		fellSeq: map[incRes]int{}, execReq: map[int]int{}, deadRes: map[string]bool{}}
+		fellSeq: map[incRes]int{}, deadRes: map[string]bool{}}
 }
 
 func (m *model) node(name string) *node {
