@@ -295,7 +295,7 @@ func TestBrowser(t *testing.T) {
 		_ = os.WriteFile(filepath.Join(dir, "frame-time.txt"), []byte(report), 0o644)
 		shot(t, ctx, dir, "10k-events")
 		// The figure is measured, not asserted: it follows the machine's
-		// load (the README's table says how it was taken). What must hold
+		// load (docs/performance.md says how it was taken). What must hold
 		// is that every frame drew the whole log's rows.
 		if r.Rows != rows || r.Median <= 0 || r.Max < r.P95 || r.P95 < r.Median {
 			t.Errorf("frame-time bench: want %d rows and ordered figures, got %+v", rows, r)

@@ -38,7 +38,7 @@ func resolve(sc *scenario.Scenario, e *scenario.Explore) (bounds, error) {
 		return b, nil
 	}
 	if e.Steps > 0 {
-		b.steps = e.Steps
+		b.steps = min(e.Steps, scenario.MaxSteps) // a file asking more is refused at validation
 	}
 	if e.Horizon > 0 {
 		b.horizon = e.Horizon.D()

@@ -103,7 +103,7 @@ var schemaDocs = map[string]string{
 	"KeyHold.key":        "The key. Default: lock.",
 	"Scenario.explore":   "Fault budget and bounds of a schedule search (visualizer explore); runs ignore it.",
 	"Explore.faults":     "The faults the search may place: kind, count and largest size.",
-	"Explore.steps":      "Engine steps per schedule. Default 2000.",
+	"Explore.steps":      "Engine steps per schedule. Default 2000, at most 100000.",
 	"Explore.horizon":    "Virtual time per schedule. Default the scenario's horizon.",
 	"Explore.window":     "Moves due this close to the next one may go first. Default 0 (ties only).",
 	"Budget.do":          "The fault kind.",
@@ -142,8 +142,8 @@ func schemaEnums() map[string][]string {
 var (
 	schemaMaxItems = map[string]int{"File.scenarios": MaxScenarios, "Scenario.clients": MaxClients,
 		"Scenario.nodes": MaxNodesPerScenario, "Scenario.faults": MaxFaults,
-		"Scenario.narration": MaxNarration, "Scenario.schedule": MaxSchedule}
-	schemaMax = map[string]int{"Client.requests": MaxRequests, "Client.threads": MaxThreads}
+		"Scenario.narration": MaxNarration, "Scenario.schedule": MaxSchedule, "Explore.faults": MaxFaults}
+	schemaMax = map[string]int{"Client.requests": MaxRequests, "Client.threads": MaxThreads, "Explore.steps": MaxSteps}
 )
 
 type schemaGen struct {

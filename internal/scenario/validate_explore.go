@@ -16,6 +16,9 @@ func (c *validator) explore(s *Scenario, p string, sc *scope) {
 	if e.Steps < 0 {
 		c.at(ep+".steps", "steps cannot be negative, got %d", e.Steps)
 	}
+	if e.Steps > MaxSteps {
+		c.at(ep+".steps", "steps %d is over the limit of %d engine steps a schedule", e.Steps, MaxSteps)
+	}
 	if e.Horizon.D() > MaxHorizon {
 		c.at(ep+".horizon", "horizon %s is longer than the limit of %s", fmtDuration(e.Horizon.D()), fmtDuration(MaxHorizon))
 	}

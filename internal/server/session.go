@@ -17,6 +17,7 @@ import (
 // session's goroutine (loop); other goroutines reach it only through do.
 type session struct {
 	id       string
+	addr     string // the client address that made it (clients.go)
 	srv      *Server
 	ops      chan func()
 	quit     chan struct{}

@@ -227,8 +227,8 @@ const S = {
   codeOf: ['The lock code {client} runs', '{client} 运行的锁代码'],
   codeAuto: ['follow', '跟随'],
   codeAutoTip: ['Follow the client of the newest command', '跟随最新命令所属的客户端'],
-  codeHide: ['Hide code', '隐藏代码'],
   codeShow: ['Code', '代码'],
+  codeTip: ['Show or hide the lock code beside the timeline', '在时间线旁显示或隐藏锁的代码'],
   codeNone: ['{client} has sent no command of its lock yet.', '{client} 还没有发出锁的任何命令。'],
   codeWorkload: ['{client}\'s latest command ({cmd}) is the lesson\'s workload, not lock code.', '{client} 最近的命令（{cmd}）是课程的业务代码，不是锁代码。'],
   codeLast: ['Lit: its latest lock command, #{seq}.', '高亮的是它最近一条锁命令 #{seq}。'],
@@ -289,6 +289,44 @@ const NAMES = {
   'renew-failed': ['renewal failed', '续期出错'], restart: ['restart', '重启'],
   refused: ['refused', '被拒绝'], request: ['request lost', '请求丢失'], reply: ['reply lost', '回复丢失'],
 };
+
+// The checker's verdicts (docs/verdicts.md). In 中文 a verdict reads in
+// Chinese with its name beside it: the name is what a scenario's expect:
+// and the command line write.
+const VERDICTS = {
+  safe: '安全', 'mutual-exclusion': '互斥被打破', 'foreign-unlock': '误删他人的锁', deadlock: '死锁',
+  starvation: '饥饿', 'stale-write': '过期写入', oversell: '超卖', 'lost-update': '更新丢失',
+};
+
+/** verdictName gives a verdict's name as the page shows it in lang:
+ * oversell, or 超卖（oversell）. */
+export function verdictName(n, lang) {
+  if (lang !== 'zh' || !n) return n;
+  const z = VERDICTS[n];
+  if (!z) {
+    untranslated.add('verdict: ' + n);
+    return n;
+  }
+  return z + '（' + n + '）';
+}
+
+/** verdictNames writes a list of verdict names in lang, comma-separated. */
+export function verdictNames(names, lang) {
+  return names.map((n) => verdictName(n, lang)).join(lang === 'zh' ? '，' : ', ');
+}
+
+/** firstLanguage is the page's language on a visit: the one chosen before
+ * (stored), else the first of the browser's languages (navigator.languages)
+ * that the page speaks, else English. */
+export function firstLanguage(stored, langs) {
+  if (stored === 'zh' || stored === 'en') return stored;
+  for (const l of langs || []) {
+    const s = String(l).toLowerCase();
+    if (s === 'zh' || s.startsWith('zh-')) return 'zh';
+    if (s === 'en' || s.startsWith('en-')) return 'en';
+  }
+  return 'en';
+}
 
 /** name gives a mark's or fault's name in plain words. */
 export function name(n, lang) {
