@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/explore"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // cmdExplore searches a scenario's schedules for one that breaks it and
@@ -84,8 +84,8 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if v = strings.TrimSpace(v); v == "" {
 			continue
 		}
-		if !slices.Contains(check.Verdicts, v) || v == "safe" {
-			bad := slices.DeleteFunc(slices.Clone(check.Verdicts), func(s string) bool { return s == "safe" })
+		if !slices.Contains(sim.Verdicts, v) || v == sim.VerdictSafe {
+			bad := slices.DeleteFunc(slices.Clone(sim.Verdicts), func(s string) bool { return s == sim.VerdictSafe })
 			return fmt.Errorf("--want: unknown violation %q (one of %s)", v, strings.Join(bad, ", "))
 		}
 		opt.Want = append(opt.Want, v)

@@ -58,7 +58,7 @@ type outcome struct {
 // violation is the first verdict of an outcome that is not safe.
 func (o *outcome) violation() string {
 	for _, v := range o.verdicts {
-		if v != "safe" {
+		if v != sim.VerdictSafe {
 			return v
 		}
 	}

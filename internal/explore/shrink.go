@@ -71,10 +71,7 @@ func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenari
 	// same step rarely does less harm).
 	for i := range cur {
 		f := &cur[i].Fault
-		size := &f.For
-		if f.Do == "clock-jump" {
-			size = &f.By
-		}
+		size := f.Size()
 		if *size <= 0 {
 			continue
 		}

@@ -15,14 +15,14 @@
 //   panels.js    the side panels
 //   i18n.js      the page's strings; messages.js the server's, in 中文
 
-import { Link } from './socket.js';
+import { Link, PROTOCOL } from './socket.js';
 import { Timeline } from './timeline.js';
 import { renderNarration, renderVerdict, renderKeys, renderPending, renderDetail, renderCounters } from './panels.js';
 import { t, pick, apply, KEYS, untranslated, verdictNames } from './i18n.js';
 import { decodeRun, download, shareURL, initShare } from './share.js';
 import { Explore } from './explore.js';
 import { state, reduce, focus, onChange } from './store.js';
-import { initControls, renderControls } from './controls.js';
+import { initControls, renderControls, buildFaultMenu } from './controls.js';
 import { initKeyboard } from './keyboard.js';
 import { initPicker, fillLabs, renderPicker } from './picker.js';
 import { initEditor, takeYAML, setProblems, checkExpect, relabelErrors } from './editor.js';
@@ -80,6 +80,14 @@ function onMessage(m) {
   if (comparer.onMessage(m)) return;
   switch (m.type) {
     case 'welcome':
+      // A server restarted with another protocol version than the page's
+      // cannot be read: say so and stop here.
+      if (m.v !== PROTOCOL) {
+        $('stale').hidden = false;
+        link.stop();
+        return;
+      }
+      buildFaultMenu(m.faults || []);
       state.catalog = m.catalog || [];
       fillLabs();
       state.limits = m.limits || state.limits;
@@ -212,6 +220,7 @@ initPicker(link, () => { $('scenario').blur(); $('timeline').focus(); });
 initEditor(link, () => tl.reset());
 initShare(link, tl, () => ({ ...comparer.shared(), ...explorer.shared(state.snap) }));
 $('follow').onclick = () => { tl.followNewest(); $('timeline').focus(); };
+$('reload').onclick = () => location.reload();
 $('take-back').onclick = () => { state.taken = false; renderConn(); link.connect(); };
 
 // Hooks for tests and measurements (stable; see docs/protocol.md).

@@ -37,10 +37,9 @@ const REFUSALS = [
   [/^(\S+) has crashed$/, '$1 已经崩溃了'],
   [/^(\S+) is running$/, '$1 正在运行，无需重启'],
   [/^(\S+) cannot restart itself$/, '$1 不能重启自己'],
-  [/^pause needs a duration$/, 'pause 需要一个时长'],
+  [/^\S+ needs (for|by): /, (m) => problem(m.input, 'zh')], // said as the scenario checker says it
   [/^(\S+) is already down$/, '$1 已经宕机了'],
   [/^(\S+) is not down$/, '$1 没有宕机'],
-  [/^clock-jump needs a non-zero by$/, 'clock-jump 需要一个非零的 by'],
   [/^(\S+)'s clock cannot jump: (.+)$/, (m) => `${m[1]} 的时钟不能跳变：${err(m[2])}`],
   [/^(\S+) has no replica to promote$/, '$1 没有可以提升的副本'],
   [/^(\S+)'s replica (\S+) is down$/, '$1 的副本 $2 宕机了'],

@@ -23,6 +23,7 @@ export const state = {
   maxStep: 0,
   catalog: [],
   limits: { max_steps: 50000 },
+  faults: [], // the fault kinds of the welcome message (docs/protocol.md)
   customYAML: '',
   errors: [],
   real: '', // the real Redis servers runs are placed on ('': embedded)
