@@ -61,19 +61,20 @@ type Recoverer struct {
 // the model, and reports violations as verdict events, as they happen or
 // when the run is over.
 type rule interface {
-	observe(e *sim.Event, chs []change, m *model) []sim.Event
-	finish(m *model) []sim.Event
+	observe(e *sim.Event, chs []change, m *model) []claimed
+	finish(m *model) []claimed
 }
 
 // Checker is an incremental invariant checker: feed it every event with
 // Observe, then call Finish once the run is over.
 type Checker struct {
-	model    *model
-	rules    []rule
-	sections sections // who is inside, event by event (Sections)
-	found    []string
-	finished bool
-	short    bool // the run was stopped before its horizon
+	model     *model
+	rules     []rule
+	sections  sections // who is inside, event by event (Sections)
+	found     []string
+	explained []Explained
+	finished  bool
+	short     bool // the run was stopped before its horizon
 }
 
 // StoppedShort tells the checker that the run ends before its horizon
@@ -98,17 +99,18 @@ func New(opt Options) *Checker {
 // Finish, "safe" when nothing was found.
 func (c *Checker) Verdicts() []string { return c.found }
 
-func (c *Checker) note(vs []sim.Event) []sim.Event {
+// note records verdicts as found, with their claims, and gives their
+// events.
+func (c *Checker) note(vs []claimed) []sim.Event {
+	var out []sim.Event
 	for _, v := range vs {
-		seen := false
-		for _, f := range c.found {
-			seen = seen || f == v.Name
+		if !slices.Contains(c.found, v.ev.Name) {
+			c.found = append(c.found, v.ev.Name)
 		}
-		if !seen {
-			c.found = append(c.found, v.Name)
-		}
+		c.explained = append(c.explained, Explained{Name: v.ev.Name, Refs: v.ev.Refs, Claims: v.claims})
+		out = append(out, v.ev)
 	}
-	return vs
+	return out
 }
 
 // Observe reads one event and returns the violations it reveals, as
@@ -119,7 +121,7 @@ func (c *Checker) Observe(e *sim.Event) []sim.Event {
 	}
 	chs := c.model.observe(e)
 	c.sections.observe(e, c.model)
-	var out []sim.Event
+	var out []claimed
 	for _, r := range c.rules {
 		out = append(out, r.observe(e, chs, c.model)...)
 	}
@@ -133,26 +135,27 @@ func (c *Checker) Finish() []sim.Event {
 		return nil
 	}
 	c.finished = true
-	var out []sim.Event
+	var found []claimed
 	for _, r := range c.rules {
-		out = append(out, r.finish(c.model)...)
+		found = append(found, r.finish(c.model)...)
 	}
-	c.note(out)
+	out := c.note(found)
 	if len(c.found) == 0 && c.short {
-		out = append(out, c.note([]sim.Event{verdict(Safe, nil,
+		out = append(out, c.note([]claimed{verdict(Safe, nil,
 			"No invariant was broken in the steps run, but the run was stopped before its horizon: what came after is unknown.",
 			"在已运行的步数内没有任何不变量被打破，但运行在观察时间结束前就被停止了：之后会发生什么无从得知。")})...)
 	} else if len(c.found) == 0 {
-		out = append(out, c.note([]sim.Event{verdict(Safe, nil,
+		out = append(out, c.note([]claimed{verdict(Safe, nil,
 			"No invariant was broken within the horizon.",
 			"在观察时间内没有任何不变量被打破：安全。")})...)
 	}
 	return out
 }
 
-// verdict makes a verdict event explained in both languages; its proving
-// events are listed in increasing order, each once.
-func verdict(name string, refs []int, en, zh string) sim.Event {
+// verdict makes a verdict event explained in both languages, with the
+// claims its explanation makes; its proving events are listed in
+// increasing order, each once.
+func verdict(name string, refs []int, en, zh string, claims ...Claim) claimed {
 	refs = slices.Compact(slices.Sorted(slices.Values(refs)))
-	return sim.Event{Kind: sim.KindVerdict, Name: name, Refs: refs, Say: &sim.Text{En: en, Zh: zh}}
+	return claimed{ev: sim.Event{Kind: sim.KindVerdict, Name: name, Refs: refs, Say: &sim.Text{En: en, Zh: zh}}, claims: claims}
 }

@@ -37,7 +37,7 @@ func newDeadlockRule() *deadlockRule {
 	return &deadlockRule{reenter: map[thread]map[string]int{}, asks: map[thread]map[*slot]*asking{}, stuck: map[string]bool{}}
 }
 
-func (r *deadlockRule) observe(e *sim.Event, chs []change, m *model) []sim.Event {
+func (r *deadlockRule) observe(e *sim.Event, chs []change, m *model) []claimed {
 	switch {
 	case e.Kind == sim.KindMark && e.Name == sim.MarkReenter:
 		t := m.threadOf(e)
@@ -67,64 +67,109 @@ func (r *deadlockRule) observe(e *sim.Event, chs []change, m *model) []sim.Event
 	return nil
 }
 
-func (r *deadlockRule) finish(m *model) []sim.Event {
-	var out []sim.Event
+func (r *deadlockRule) finish(m *model) []claimed {
+	var out []claimed
 	for _, s := range m.slots() {
-		if !m.locks[s.lock] || !s.present() || !m.serving(s.node) || s.state.TTL != -1 || len(s.holders) == 0 || m.recovered(s) {
+		if !m.locks[s.lock] || !s.present() || !m.serving(s.node) || s.state.TTL != -1 || len(s.holders) == 0 {
 			continue
 		}
-		var refs []int
+		freed, none := m.recovered(s)
+		if freed {
+			continue
+		}
+		refs, claims := []int{}, []Claim{{Kind: ClaimNoExpiry, Node: s.node, Key: s.key}}
 		var en, zh []string
 		for _, h := range s.holders {
-			why, e, z := r.cannotRelease(h, s, m)
-			if why == 0 {
+			why := r.cannotRelease(h, s, m)
+			if why.at == 0 {
 				refs = nil
 				break
 			}
-			refs = append(refs, h.since, why)
-			en = append(en, fmt.Sprintf("%s took it at #%d and %s", h.th.who(), h.since, e))
-			zh = append(zh, fmt.Sprintf("%s 在 #%d 拿到它，%s", h.th.who(), h.since, z))
+			refs = append(refs, h.since, why.at)
+			claims = append(claims, h.th.claim(ClaimHeld, Claim{At: h.since, Node: s.node, Key: s.key}))
+			claims = append(claims, why.claims...)
+			en = append(en, fmt.Sprintf("%s has held it since #%d and %s", h.th.who(), h.since, why.en))
+			zh = append(zh, fmt.Sprintf("%s 自 #%d 起持有它，%s", h.th.who(), h.since, why.zh))
 		}
 		if refs == nil {
 			continue
 		}
 		r.stuck[s.lock] = true
+		rec, recZh := "", ""
+		if len(none) > 0 {
+			var ens, zhs []string
+			for _, n := range none {
+				who := n.client
+				if who == "" {
+					who = "the cleanup job"
+				}
+				c := Claim{Kind: ClaimRecovers, Who: n.client, At: n.at, Node: s.node, Key: s.key, Lock: s.lock}
+				switch {
+				case n.value:
+					c.N = 1
+					ens = append(ens, fmt.Sprintf("%s's algorithm does not free a value like this one", who))
+					zhs = append(zhs, fmt.Sprintf("%s 的算法不会处理这样的值", who))
+				case n.crashed:
+					ens = append(ens, fmt.Sprintf("%s crashed at #%d", who, n.at))
+					zhs = append(zhs, fmt.Sprintf("%s 在 #%d 崩溃了", who, n.at))
+				default:
+					ens = append(ens, fmt.Sprintf("%s's program ended at #%d", who, n.at))
+					zhs = append(zhs, fmt.Sprintf("%s 的程序在 #%d 结束了", who, n.at))
+				}
+				claims = append(claims, c)
+			}
+			rec = fmt.Sprintf(" No live client frees it by its algorithm's own recovery: %s.", strings.Join(ens, "; "))
+			recZh = fmt.Sprintf("也没有活着的客户端会用算法自带的恢复手段释放它：%s。", strings.Join(zhs, "；"))
+		}
 		out = append(out, verdict(Deadlock, refs,
-			fmt.Sprintf("%s on %s has no expiry and nobody who can release it: %s. It stays locked for ever.", s.key, s.node, strings.Join(en, "; ")),
-			fmt.Sprintf("%s 上的 %s 没有过期时间，也没有任何能释放它的人：%s。这把锁永远不会再打开：死锁。", s.node, s.key, strings.Join(zh, "；"))))
+			fmt.Sprintf("%s on %s has no expiry and nobody who can release it: %s.%s It stays locked for ever.", s.key, s.node, strings.Join(en, "; "), rec),
+			fmt.Sprintf("%s 上的 %s 没有过期时间，也没有任何能释放它的人：%s。%s这把锁永远不会再打开：死锁。", s.node, s.key, strings.Join(zh, "；"), recZh),
+			claims...))
 	}
 	return out
 }
 
-// cannotRelease gives the event that shows why holder h can never release
-// key s, with the reason in both languages; 0 when it still can.
-func (r *deadlockRule) cannotRelease(h holder, s *slot, m *model) (int, string, string) {
+// release is why a holder can never release a key: the event that shows
+// it (0: it still can), the reason in both languages and its claims.
+type release struct {
+	at     int
+	en, zh string
+	claims []Claim
+}
+
+// cannotRelease says why holder h can never release key s.
+func (r *deadlockRule) cannotRelease(h holder, s *slot, m *model) release {
 	t, l := h.th, s.lock
 	if t.inc != m.inc[t.client] {
 		at := m.crashes[t.client][t.inc]
-		return at, fmt.Sprintf("crashed at #%d without releasing it", at), fmt.Sprintf("在 #%d 崩溃，没有释放", at)
+		return release{at, fmt.Sprintf("crashed at #%d without releasing it", at), fmt.Sprintf("在 #%d 崩溃，没有释放", at),
+			[]Claim{t.claim(ClaimCrashed, Claim{At: at})}}
 	}
 	if at, ok := m.ended[t]; ok {
-		return at, fmt.Sprintf("ended with an error at #%d", at), fmt.Sprintf("在 #%d 出错结束", at)
+		return release{at, fmt.Sprintf("ended with an error at #%d", at), fmt.Sprintf("在 #%d 出错结束", at),
+			[]Claim{t.claim(ClaimEnded, Claim{At: at, N: 1})}}
 	}
 	if at, ok := m.finished[t]; ok {
 		// requests run in turn on main: its end is the program's
-		return at, fmt.Sprintf("finished its program at #%d without releasing it", at), fmt.Sprintf("在 #%d 运行结束，没有释放", at)
+		return release{at, fmt.Sprintf("finished its program at #%d without releasing it", at), fmt.Sprintf("在 #%d 运行结束，没有释放", at),
+			[]Claim{t.claim(ClaimEnded, Claim{At: at})}}
 	}
 	if at, lost := m.unanswered[h.req]; lost && !m.believes(t, l) {
-		what, zhWhat := "was lost", "丢了"
+		what, zhWhat, n := "was lost", "丢了", int64(0)
 		if m.timedOut[h.req] {
-			what, zhWhat = "never came in time (the request timed out)", "没有按时到达（请求超时）"
+			what, zhWhat, n = "never came in time (the request timed out)", "没有按时到达（请求超时）", 1
 		}
-		return at, fmt.Sprintf("never learnt it: the reply %s (#%d)", what, at), fmt.Sprintf("却不知道：回复%s（#%d）", zhWhat, at)
+		return release{at, fmt.Sprintf("never learnt it: the reply %s (#%d)", what, at), fmt.Sprintf("却不知道：回复%s（#%d）", zhWhat, at),
+			[]Claim{t.claim(ClaimUnanswered, Claim{At: at, Until: h.since, Node: s.node, Key: s.key, N: n}), t.claim(ClaimBelieved, Claim{Lock: l})}}
 	}
 	if a := r.asks[t][s]; a != nil && a.since == h.since && a.n > 0 && !a.moved {
 		at := a.first
 		if re := r.reenter[t][l]; re > h.since {
 			at = re
 		}
-		return at, fmt.Sprintf("asked for it again at #%d while holding it: none of its %d writes to the key since #%d changed it, it waits for itself (the lock is not re-entrant)", at, a.n, h.since),
-			fmt.Sprintf("在持有它的同时于 #%d 又申请了一次：自 #%d 起它对这个键的 %d 次写入都没有改变它，它在等它自己（这把锁不可重入）", at, h.since, a.n)
+		return release{at, fmt.Sprintf("asked for it again at #%d while holding it: none of its %d writes to the key since #%d changed it, it waits for itself (the lock is not re-entrant)", at, a.n, h.since),
+			fmt.Sprintf("在持有它的同时于 #%d 又申请了一次：自 #%d 起它对这个键的 %d 次写入都没有改变它，它在等它自己（这把锁不可重入）", at, h.since, a.n),
+			[]Claim{t.claim(ClaimAsksSelf, Claim{At: at, Until: h.since, Node: s.node, Key: s.key, Lock: l, N: int64(a.n)})}}
 	}
-	return 0, "", ""
+	return release{}
 }

@@ -24,6 +24,13 @@ func (t thread) who() string {
 	return t.client + "/" + t.name
 }
 
+// claim is a claim of kind k about thread t: c with t's name and
+// incarnation.
+func (t thread) claim(k ClaimKind, c Claim) Claim {
+	c.Kind, c.Who, c.Inc = k, t.who(), t.inc
+	return c
+}
+
 // holder is a thread that holds a key, since the event that gave it the
 // key (req is that command's request, to find its reply's fate).
 type holder struct {
@@ -179,21 +186,44 @@ func (m *model) slots() []*slot {
 // recovered reports whether a live recoverer (Options.Recoverers) will free
 // key s, stuck as it is: a service's cleanup job, or a client whose
 // program is not over (its current incarnation is up and its main thread
-// not done) and whose algorithm frees a key holding this value.
-func (m *model) recovered(s *slot) bool {
+// not done) and whose algorithm frees a key holding this value. When none
+// will, why tells, recoverer by recoverer, why it does not.
+func (m *model) recovered(s *slot) (ok bool, why []notRecovered) {
 	for _, rc := range m.opt.Recoverers {
-		if rc.Lock != s.lock || rc.Frees != nil && !rc.Frees(s.state.Type, s.state.Value) {
+		if rc.Lock != s.lock {
+			continue
+		}
+		if rc.Frees != nil && !rc.Frees(s.state.Type, s.state.Value) {
+			why = append(why, notRecovered{client: rc.Client, value: true})
 			continue
 		}
 		if rc.Client == "" {
-			return true
+			return true, nil
 		}
-		main := thread{client: rc.Client, inc: m.inc[rc.Client], name: "main"}
-		_, ended := m.ended[main]
-		_, over := m.finished[main]
-		if !m.down[rc.Client] && !ended && !over {
-			return true
+		inc := m.inc[rc.Client]
+		main := thread{client: rc.Client, inc: inc, name: "main"}
+		switch at, ended := m.ended[main]; {
+		case m.down[rc.Client]:
+			why = append(why, notRecovered{client: rc.Client, at: m.crashes[rc.Client][inc-1], crashed: true})
+		case ended:
+			why = append(why, notRecovered{client: rc.Client, at: at})
+		default:
+			at, over := m.finished[main]
+			if !over {
+				return true, nil
+			}
+			why = append(why, notRecovered{client: rc.Client, at: at})
 		}
 	}
-	return false
+	return false, why
+}
+
+// notRecovered is why a recoverer of a lock will not free a stuck key: its
+// algorithm does not free the value, or it is no longer live (at: its
+// crash, or its main thread's end).
+type notRecovered struct {
+	client  string
+	value   bool
+	crashed bool
+	at      int
 }

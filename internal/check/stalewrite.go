@@ -44,7 +44,7 @@ func newStaleWriteRule() *staleWriteRule {
 	return &staleWriteRule{held: map[lease]bool{}, began: map[lease]int{}, ended: map[lease]int{}, tokens: map[string][]issued{}}
 }
 
-func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []sim.Event {
+func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []claimed {
 	r.track(e, chs, m)
 	if e.Kind == sim.KindMark && e.Name == sim.MarkToken {
 		var n int64
@@ -88,6 +88,9 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []sim.Eve
 			}
 		}
 		refs = append(refs, e.Seq)
+		claims := []Claim{t.claim(ClaimAccepted, Claim{At: e.Seq, Node: e.Node}),
+			{Kind: ClaimLease, Who: t.client, Inc: t.inc, Lock: l, At: r.began[ls], Until: r.ended[ls], N: int64(m.quorum(l))},
+			{Kind: ClaimHolding, Who: t.client, Inc: t.inc, Lock: l, Until: e.Seq}}
 		en := fmt.Sprintf("%s at #%d accepted %s's write, but %s no longer held %s", e.Node, e.Seq, t.who(), t.client, l)
 		zh := fmt.Sprintf("%s 在 #%d 接受了 %s 的写入，但 %s 已不再持有 %s", e.Node, e.Seq, t.who(), t.client, l)
 		if q := m.quorum(l); q > 1 {
@@ -104,11 +107,15 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []sim.Eve
 		case wentBack:
 			en += fmt.Sprintf(" Fencing failed because the token counter went back: %s was issued token %d at #%d, after %s's token %d at #%d, so the storage could not tell the old holder's write from the new holder's.", later.client, later.n, later.seq, t.client, own.n, own.seq)
 			zh += fmt.Sprintf("Fencing 失效，因为 token 计数器倒退了：%s 在 #%d 拿到 token %d，晚于 %s 在 #%d 拿到的 token %d，存储因此分不清旧持有者和新持有者的写入。", later.client, later.seq, later.n, t.client, own.seq, own.n)
+			claims = append(claims, Claim{Kind: ClaimToken, At: own.seq, Who: own.client, Lock: l, N: own.n})
 		case fenced:
-			en += fmt.Sprintf(" %s had been issued a newer token (%d, at #%d), which the storage had not seen yet.", later.client, later.n, later.seq)
-			zh += fmt.Sprintf("%s 已经拿到更新的 token（%d，#%d），但存储还没见过它。", later.client, later.n, later.seq)
+			en += fmt.Sprintf(" %s had been issued a newer token (%d, at #%d) before this write.", later.client, later.n, later.seq)
+			zh += fmt.Sprintf("在这次写入之前，%s 已经拿到更新的 token（%d，#%d）。", later.client, later.n, later.seq)
 		}
-		return []sim.Event{verdict(StaleWrite, refs, en, zh)}
+		if fenced {
+			claims = append(claims, Claim{Kind: ClaimToken, At: later.seq, Who: later.client, Lock: l, N: later.n})
+		}
+		return []claimed{verdict(StaleWrite, refs, en, zh, claims...)}
 	}
 	return nil
 }
@@ -176,4 +183,4 @@ func writeToken(cmd []string) (int64, bool) {
 	return 0, false
 }
 
-func (r *staleWriteRule) finish(*model) []sim.Event { return nil }
+func (r *staleWriteRule) finish(*model) []claimed { return nil }

@@ -35,8 +35,10 @@ type stockRule struct {
 	reads    map[thread]stockRead
 	sales    []int     // writes derived from reads of a positive stock
 	negative []int     // writes below zero
-	lost     []int     // read, overwritten write, overwriting write: the first found
+	lost     []int     // read, overwritten version, overwriting write (and the failover): the first found
+	lostBy   thread    // the thread whose write it was
 	lostOn   *handover // the failover that lost the overwritten write with its master, if one did
+	lostWas  bool      // the overwritten version was a client's write (not a value first seen by a read)
 }
 
 // version is one value of the stock on a node, named by the event that
@@ -44,6 +46,7 @@ type stockRule struct {
 type version struct {
 	id    int
 	value string
+	wrote bool // a client's write (not an init, nor a value first seen by a read)
 }
 
 // handover is a failover that made a replica the master while its old
@@ -64,7 +67,7 @@ func newStockRule(key string) *stockRule {
 		history: map[string][]version{}, reads: map[thread]stockRead{}}
 }
 
-func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
+func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []claimed {
 	if r.key == "" {
 		return nil
 	}
@@ -91,7 +94,7 @@ func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 	if len(e.Cmd) == 2 && strings.EqualFold(e.Cmd[0], "GET") {
 		cur := r.current[e.Node]
 		if state.Exists() && (cur.id == 0 || cur.value != state.Value) {
-			cur = version{e.Seq, state.Value} // a version the checker did not see written
+			cur = version{e.Seq, state.Value, false} // a version the checker did not see written
 			r.current[e.Node], r.latest[e.Node] = cur, cur
 		}
 		r.reads[t] = stockRead{seq: e.Seq, ver: cur}
@@ -105,7 +108,7 @@ func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 	delete(r.reads, t)
 	latest := r.latest[e.Node]
 	if derived && latest.id != 0 && read.ver.id != latest.id && r.lost == nil {
-		r.lost = []int{read.seq, latest.id, e.Seq}
+		r.lost, r.lostBy, r.lostWas = []int{read.seq, latest.id, e.Seq}, t, latest.wrote
 		if h, ok := r.handed[e.Node]; ok && h.overwritable.id == latest.id {
 			r.lostOn = &h
 			r.lost = append(r.lost, h.seq)
@@ -117,7 +120,7 @@ func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 	if n, err := strconv.Atoi(v); err == nil && n < 0 {
 		r.negative = append(r.negative, e.Seq)
 	}
-	r.set(e.Node, version{e.Seq, v})
+	r.set(e.Node, version{e.Seq, v, true})
 	return nil
 }
 
@@ -132,7 +135,7 @@ func (r *stockRule) seen(e *sim.Event, m *model, k sim.KeyState) {
 	if cur := r.current[e.Node]; cur.id != 0 && cur.value == k.Value {
 		return
 	}
-	v := version{e.Seq, k.Value}
+	v := version{e.Seq, k.Value, false}
 	if master, ok := m.opt.ReplicaOf[e.Node]; ok && (e.Kind == sim.KindReplicate || e.Kind == sim.KindInit) {
 		h := r.history[master]
 		for i := len(h) - 1; i >= 0; i-- {
@@ -189,25 +192,41 @@ func (r *stockRule) written(e *sim.Event) (string, bool) {
 	return "", false
 }
 
-func (r *stockRule) finish(*model) []sim.Event {
+func (r *stockRule) finish(*model) []claimed {
 	if !r.hasStock {
 		return nil
 	}
 	if len(r.sales) > r.initial || len(r.negative) > 0 {
-		return []sim.Event{verdict(Oversell, append(r.sales, r.negative...),
-			fmt.Sprintf("The stock held %d, but %d deductions were written back: it was sold more often than it could be.", r.initial, len(r.sales)),
-			fmt.Sprintf("库存只有 %d 件，却有 %d 次扣减被写回：超卖。", r.initial, len(r.sales)))}
+		claims := []Claim{{Kind: ClaimInitial, N: int64(r.initial)}, {Kind: ClaimSales, N: int64(len(r.sales))}}
+		var en, zh []string
+		if len(r.sales) > r.initial {
+			en = append(en, fmt.Sprintf("The stock held %d, but %d deductions were written back, each derived from a read of a positive stock: it was sold more often than it could be.", r.initial, len(r.sales)))
+			zh = append(zh, fmt.Sprintf("库存只有 %d 件，却有 %d 次基于正数库存的扣减被写回：超卖。", r.initial, len(r.sales)))
+		}
+		for _, w := range r.negative {
+			claims = append(claims, Claim{Kind: ClaimNegative, At: w})
+			en = append(en, fmt.Sprintf("The write at #%d set the stock below zero.", w))
+			zh = append(zh, fmt.Sprintf("#%d 的写入把库存写成了负数。", w))
+		}
+		return []claimed{verdict(Oversell, append(r.sales, r.negative...), strings.Join(en, " "), strings.Join(zh, ""), claims...)}
 	}
-	if r.lost != nil && r.lostOn != nil {
-		h := r.lostOn
-		return []sim.Event{verdict(LostUpdate, r.lost,
-			fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but %s had executed the write at #%d before it failed over (#%d) without passing it to its replica: that update was overwritten unseen, lost.", r.lost[2], r.lost[0], h.master, r.lost[1], h.seq),
-			fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但 %s 在故障转移（#%d）之前已经执行了 #%d 的写入，却没来得及传给副本：那次更新被悄悄覆盖，丢失了。", r.lost[2], r.lost[0], h.master, h.seq, r.lost[1]))}
+	if r.lost == nil {
+		return nil
 	}
-	if r.lost != nil {
-		return []sim.Event{verdict(LostUpdate, r.lost,
-			fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but the write at #%d had changed it in between: that update was overwritten unseen, lost.", r.lost[2], r.lost[0], r.lost[1]),
-			fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但两者之间 #%d 的写入已经改过它：那次更新被悄悄覆盖，丢失了。", r.lost[2], r.lost[0], r.lost[1]))}
+	read, over, w := r.lost[0], r.lost[1], r.lost[2]
+	claims := []Claim{r.lostBy.claim(ClaimDerived, Claim{At: w, Until: read}), {Kind: ClaimOverwrote, At: w, Until: over}}
+	if h := r.lostOn; h != nil {
+		claims = append(claims, Claim{Kind: ClaimFailover, At: h.seq, Node: h.master, Until: over})
+		return []claimed{verdict(LostUpdate, r.lost,
+			fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but %s had executed the write at #%d before it failed over (#%d) without passing it to its replica: that update was overwritten unseen, lost.", w, read, h.master, over, h.seq),
+			fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但 %s 在故障转移（#%d）之前已经执行了 #%d 的写入，却没来得及传给副本：那次更新被悄悄覆盖，丢失了。", w, read, h.master, h.seq, over), claims...)}
 	}
-	return nil
+	if r.lostWas {
+		return []claimed{verdict(LostUpdate, r.lost,
+			fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but the write at #%d had changed it in between: that update was overwritten unseen, lost.", w, read, over),
+			fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但两者之间 #%d 的写入已经改过它：那次更新被悄悄覆盖，丢失了。", w, read, over), claims...)}
+	}
+	return []claimed{verdict(LostUpdate, r.lost,
+		fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but by then the stock held another value, first seen at #%d: the update that made it was overwritten unseen, lost.", w, read, over),
+		fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但那时库存已经是另一个值（#%d 第一次看到）：造成它的那次更新被悄悄覆盖，丢失了。", w, read, over), claims...)}
 }

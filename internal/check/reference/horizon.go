@@ -137,7 +137,8 @@ func (m *model) cannotRelease(nodeName, kname string, h holder) int {
 // and for at least 10s, found their lock held by others without acquiring
 // it or giving up, on a resource that is not deadlocked. The first refused
 // attempt is that of the wait still going on at the horizon: the first
-// since the thread last acquired the resource or gave it up.
+// since the thread last acquired a lock or gave it up, or came to hold a
+// lock key (whether or not it learnt it).
 func (m *model) starving() []Verdict {
 	deadRes := m.deadRes
 	type cand struct {
@@ -151,13 +152,16 @@ func (m *model) starving() []Verdict {
 			continue
 		}
 		// the wait starts afresh each time the thread acquires or gives
-		// up a lock
+		// up a lock, or comes to hold a lock key
 		since := 0
 		for _, seqs := range th.acquired {
 			since = max(since, slices.Max(append([]int{0}, seqs...)))
 		}
 		for _, seqs := range th.gaveUp {
 			since = max(since, slices.Max(append([]int{0}, seqs...)))
+		}
+		for _, seq := range th.gotKey {
+			since = max(since, seq)
 		}
 		i := slices.IndexFunc(th.refused, func(x refusal) bool { return x.seq > since })
 		if i < 0 {

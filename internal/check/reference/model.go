@@ -82,8 +82,9 @@ type thread struct {
 	reenter  map[string]int // resource -> seq of its latest reenter mark
 	acquired map[string][]int
 	gaveUp   map[string][]int
-	done     int  // seq of its done event, 0 while running
-	failed   bool // ended with an error (a done with a note)
+	gotKey   []int // execs of its that made it a holder of a lock key
+	done     int   // seq of its done event, 0 while running
+	failed   bool  // ended with an error (a done with a note)
 	lastRead *read
 	// execs on each node/key, in order: whether each changed the key.
 	attempts map[string][]attempt

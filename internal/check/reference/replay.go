@@ -140,6 +140,9 @@ func (m *model) exec(e *sim.Event) {
 		default:
 			k.state = ks
 		}
+		if k := n.keys[ks.Key]; k != nil && k.holds(t) && !slices.ContainsFunc(old, func(h holder) bool { return h.t == t }) && m.isLock(ks.Key) {
+			th.gotKey = append(th.gotKey, e.Seq) // its wait, if it waited, is over
+		}
 		m.stockWrite(e, n, t, ks)
 		m.refusal(e, n, t, ks)
 		m.remember(n, ks)
