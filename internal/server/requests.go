@@ -40,6 +40,9 @@ func (s *session) handle(c *conn, r *Request) {
 // apply performs a request. It returns a message to send instead of the
 // state, or nil to send the state.
 func (s *session) apply(r *Request) (*Message, error) {
+	if msg, err, ok := s.classOp(r); ok {
+		return msg, err
+	}
 	switch r.Op {
 	case "load":
 		return nil, s.load(r)

@@ -326,6 +326,10 @@ const ERRORS = {
 /** serverError renders an error message from the server: its code and
  * arguments when it has them, else its text. A refused fault's reason is
  * said in lang too. */
+/** addErrors adds codes to the catalogue (a part of the page that has
+ * requests of its own, such as the class's). */
+export function addErrors(more) { Object.assign(ERRORS, more); }
+
 export function serverError(m, lang) {
   const s = m.code && ERRORS[m.code];
   if (!s) return m.error || '';
