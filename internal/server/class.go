@@ -206,6 +206,11 @@ func (s *session) classStart(origin string) error {
 	if s.ls == nil {
 		return coded("no-scenario", nil, "no scenario loaded: send load first")
 	}
+	if s.srv.opts.Servers != nil {
+		// Each student's world would be placed on the real servers and
+		// replayed in real time: a class runs on embedded Redis.
+		return coded("class-embedded", nil, "a class runs on embedded Redis (every student's world replays the teacher's run)")
+	}
 	link, err := joinLink(origin)
 	if err != nil {
 		return err
@@ -537,7 +542,7 @@ func (s *session) followTo(p *position) error {
 	if s.ls == nil || s.ls.Scenario() != p.sc || s.ls.Seed() != p.seed {
 		var ls *lesson.Session
 		var err error
-		s.srv.bulkTurn(func() { ls, err = lesson.NewSessionOn(p.sc, p.seed, s.srv.opts.Servers) })
+		s.bulkTurn(func() { ls, err = lesson.NewSessionOn(p.sc, p.seed, s.servers()) })
 		if err != nil {
 			return err
 		}
@@ -548,7 +553,7 @@ func (s *session) followTo(p *position) error {
 	}
 	d := lesson.Diverge(s.ls.Actions(), p.actions)
 	var err error
-	s.srv.bulkTurn(func() { err = s.ls.Follow(p.actions) })
+	s.bulkTurn(func() { err = s.ls.Follow(p.actions) })
 	if err == nil {
 		err = seekIn(s, s.ls, p.cursor)
 	}

@@ -218,11 +218,11 @@ func freeQuestion(a *askRequest) (*question, error) {
 func (s *session) forkRun() (*lesson.Session, error) {
 	var ls *lesson.Session
 	var err error
-	s.srv.bulkTurn(func() { ls, err = lesson.NewSession(s.ls.Scenario(), s.ls.Seed()) })
+	s.bulkTurn(func() { ls, err = lesson.NewSession(s.ls.Scenario(), s.ls.Seed()) })
 	if err != nil {
 		return nil, err
 	}
-	s.srv.bulkTurn(func() { err = ls.Follow(s.ls.Actions()) })
+	s.bulkTurn(func() { err = ls.Follow(s.ls.Actions()) })
 	if err == nil {
 		err = seekIn(s, ls, s.ls.Cursor())
 	}
@@ -236,7 +236,7 @@ func (s *session) forkRun() (*lesson.Session, error) {
 // stepFork takes one step of a copy, as the teacher's Step would.
 func (s *session) stepFork(fork *lesson.Session) error {
 	var err error
-	s.srv.turn(func() { _, err = fork.Step() })
+	s.turn(func() { _, err = fork.Step() })
 	return err
 }
 
@@ -383,7 +383,7 @@ func (s *session) askReply(q *question, fork *lesson.Session) error {
 			return err
 		}
 		var moved bool
-		s.srv.turn(func() { moved, err = alt.StepClient(c) })
+		s.turn(func() { moved, err = alt.StepClient(c) })
 		if err == nil && moved {
 			if r, ok := s.replyOf(alt, target); ok {
 				replies = append(replies, r)

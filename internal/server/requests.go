@@ -100,7 +100,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 // check answers a file's problems, each at its line (none: an empty list).
 func (s *session) check(yaml string) *Message {
 	var errs lineErrors
-	s.srv.bulkTurn(func() { _, errs = s.srv.parse(yaml) })
+	s.bulkTurn(func() { _, errs = s.srv.parse(yaml) })
 	if errs == nil {
 		errs = lineErrors{}
 	}
@@ -114,7 +114,10 @@ func (s *session) stepClient(client string) error {
 	}
 	var ok bool
 	var err error
-	s.srv.turn(func() { ok, err = s.ls.StepClient(client) })
+	s.turn(func() { ok, err = s.ls.StepClient(client) })
+	if err == nil {
+		err = lost(s.ls)
+	}
 	if err == nil {
 		err = s.account()
 	}
@@ -150,7 +153,7 @@ func (s *session) reset(seed *int64) error {
 	}
 	s.setPlaying(false)
 	var err error
-	s.srv.bulkTurn(func() { err = s.ls.Reset(to) })
+	s.bulkTurn(func() { err = s.ls.Reset(to) })
 	if err != nil {
 		return err
 	}

@@ -37,6 +37,7 @@ type session struct {
 	speed   float64
 	ticker  *time.Ticker
 	search  *search // the running search (explore.go), if any
+	hold    hold    // its place on the engine's slots (budget.go)
 
 	teachState // code view, chapters, challenges (teach.go)
 	classState // its place in a class (class.go)
@@ -44,6 +45,7 @@ type session struct {
 
 func newSession(srv *Server, id string) *session {
 	s := &session{id: id, srv: srv, ops: make(chan func(), 16), quit: make(chan struct{}), gone: make(chan struct{}), speed: 4}
+	s.hold.srv = srv
 	s.nudge = make(chan struct{}, 1)
 	s.touch()
 	go s.loop()
