@@ -28,6 +28,11 @@ type Options struct {
 	// Quorum is, per lock, on how many serving nodes a client must hold
 	// its key to hold the lock (Redlock's quorum); 1 when absent.
 	Quorum map[string]int
+	// ClientQuorum is, per client and lock, the quorum of the client's own
+	// algorithm when it is not the lock's: a client holds a lock when it
+	// holds its key on as many nodes as its own rule needs (a SETNX client
+	// on a Redlock key, one node; a Redlock client with quorum: 1, one).
+	ClientQuorum map[string]map[string]int
 	// ReplicaOf maps each replica node to its master.
 	ReplicaOf map[string]string
 	// FencedStorage says the storage service checks fencing tokens: a
@@ -73,6 +78,7 @@ type Checker struct {
 	sections  sections // who is inside, event by event (Sections)
 	found     []string
 	explained []Explained
+	last      []change // what the last event observed did to the keys (Changes)
 	finished  bool
 	short     bool // the run was stopped before its horizon
 }
@@ -120,6 +126,7 @@ func (c *Checker) Observe(e *sim.Event) []sim.Event {
 		return nil
 	}
 	chs := c.model.observe(e)
+	c.last = chs
 	c.sections.observe(e, c.model)
 	var out []claimed
 	for _, r := range c.rules {

@@ -37,6 +37,7 @@ type holder struct {
 	th    thread
 	since int
 	req   int
+	extra int // holds beyond the first: a thread that re-entered a hash lock leaves it only when its count is back
 }
 
 // slot is what the model knows of one key on one node.
@@ -63,6 +64,7 @@ type change struct {
 	removed bool     // a client's command made the key disappear
 	by      thread   // the client thread whose command it was (removed)
 	moved   bool     // the key's value or existence changed
+	existed bool     // the key existed before the event
 }
 
 // model is the checker's picture of the run: who holds which key on
@@ -76,7 +78,7 @@ type model struct {
 	history    map[string][]write // node + "\x00" + key -> values clients wrote
 	inc        map[string]int     // client -> current incarnation (its crashes so far)
 	crashes    map[string][]int   // client -> seq of each crash, by incarnation
-	down       map[string]bool    // client -> crashed, not restarted since
+	gone       map[string]bool    // client -> crashed, not restarted since
 	ended      map[thread]int     // thread -> seq of its done with an error
 	finished   map[thread]int     // main thread -> seq of its done without one: its program is over
 	depth      map[thread]map[string]int
@@ -87,6 +89,8 @@ type model struct {
 	timedOut   map[int]bool                       // request -> that event was a timeout
 	sent       map[int]thread                     // request -> the thread that sent it
 	got        map[thread]map[string]sim.KeyState // thread -> node + "\x00" + key -> what its latest GET of the key read
+	down       map[string]bool                    // nodes crashed (or failed over) and not back
+	together   bool                               // two clients have been inside at once
 }
 
 // entry is a thread inside a lock, since its enter mark.
@@ -97,9 +101,9 @@ type entry struct {
 
 func newModel(opt Options) *model {
 	m := &model{opt: opt, locks: map[string]bool{}, keys: map[string]*slot{}, history: map[string][]write{},
-		inc: map[string]int{}, crashes: map[string][]int{}, down: map[string]bool{}, ended: map[thread]int{}, finished: map[thread]int{}, depth: map[thread]map[string]int{},
+		inc: map[string]int{}, crashes: map[string][]int{}, gone: map[string]bool{}, ended: map[thread]int{}, finished: map[thread]int{}, depth: map[thread]map[string]int{},
 		inside: map[string][]entry{}, retired: map[string]bool{}, promoted: map[string]bool{},
-		unanswered: map[int]int{}, timedOut: map[int]bool{}, sent: map[int]thread{}, got: map[thread]map[string]sim.KeyState{}}
+		unanswered: map[int]int{}, timedOut: map[int]bool{}, sent: map[int]thread{}, got: map[thread]map[string]sim.KeyState{}, down: map[string]bool{}}
 	for _, l := range opt.Locks {
 		m.locks[l] = true
 	}
@@ -142,8 +146,12 @@ func (m *model) serving(node string) bool {
 	return !isReplica || m.promoted[node] || m.retired[master]
 }
 
-// quorum is on how many serving nodes a lock's key must be held.
-func (m *model) quorum(l string) int {
+// quorum is on how many serving nodes client must hold a lock's key to
+// hold the lock, by its own algorithm's rule.
+func (m *model) quorum(client, l string) int {
+	if q := m.opt.ClientQuorum[client][l]; q > 0 {
+		return q
+	}
 	if q := m.opt.Quorum[l]; q > 0 {
 		return q
 	}
@@ -165,7 +173,7 @@ func (m *model) holds(client string, inc int, l string) bool {
 			}
 		}
 	}
-	return n >= m.quorum(l)
+	return n >= m.quorum(client, l)
 }
 
 // slots lists the keys the model knows, by node then key.
@@ -203,7 +211,7 @@ func (m *model) recovered(s *slot) (ok bool, why []notRecovered) {
 		inc := m.inc[rc.Client]
 		main := thread{client: rc.Client, inc: inc, name: "main"}
 		switch at, ended := m.ended[main]; {
-		case m.down[rc.Client]:
+		case m.gone[rc.Client]:
 			why = append(why, notRecovered{client: rc.Client, at: m.crashes[rc.Client][inc-1], crashed: true})
 		case ended:
 			why = append(why, notRecovered{client: rc.Client, at: at})

@@ -46,11 +46,8 @@ func newStaleWriteRule() *staleWriteRule {
 
 func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []claimed {
 	r.track(e, chs, m)
-	if e.Kind == sim.KindMark && e.Name == sim.MarkToken {
-		var n int64
-		if _, err := fmt.Sscanf(e.Note, "fencing token %d", &n); err == nil {
-			r.tokens[e.Lock] = append(r.tokens[e.Lock], issued{e.Seq, e.Client, n})
-		}
+	if n, ok := e.FencingToken(); ok {
+		r.tokens[e.Lock] = append(r.tokens[e.Lock], issued{e.Seq, e.Client, n})
 	}
 	if e.Kind != sim.KindExec || e.Client == "" || len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") || e.Reply != "OK" {
 		return nil
@@ -89,11 +86,11 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []claimed
 		}
 		refs = append(refs, e.Seq)
 		claims := []Claim{t.claim(ClaimAccepted, Claim{At: e.Seq, Node: e.Node}),
-			{Kind: ClaimLease, Who: t.client, Inc: t.inc, Lock: l, At: r.began[ls], Until: r.ended[ls], N: int64(m.quorum(l))},
+			{Kind: ClaimLease, Who: t.client, Inc: t.inc, Lock: l, At: r.began[ls], Until: r.ended[ls], N: int64(m.quorum(t.client, l))},
 			{Kind: ClaimHolding, Who: t.client, Inc: t.inc, Lock: l, Until: e.Seq}}
 		en := fmt.Sprintf("%s at #%d accepted %s's write, but %s no longer held %s", e.Node, e.Seq, t.who(), t.client, l)
 		zh := fmt.Sprintf("%s 在 #%d 接受了 %s 的写入，但 %s 已不再持有 %s", e.Node, e.Seq, t.who(), t.client, l)
-		if q := m.quorum(l); q > 1 {
+		if q := m.quorum(t.client, l); q > 1 {
 			en += fmt.Sprintf(" on a quorum of %d nodes", q)
 			zh += fmt.Sprintf("（需要 %d 个节点的多数）", q)
 		}

@@ -13,7 +13,7 @@ import (
 // are replicas and who frees a stuck lock key by the algorithm's own
 // recovery.
 func CheckOptions(sc *scenario.Scenario) check.Options {
-	opt := check.Options{StockKey: StockKey, Quorum: map[string]int{}, ReplicaOf: map[string]string{},
+	opt := check.Options{StockKey: StockKey, Quorum: map[string]int{}, ClientQuorum: map[string]map[string]int{}, ReplicaOf: map[string]string{},
 		FencedStorage: sc.Storage != nil && sc.Storage.Fencing}
 	masters := 0
 	for _, n := range sc.Nodes {
@@ -49,13 +49,18 @@ func CheckOptions(sc *scenario.Scenario) check.Options {
 			// the database's cleanup job sweeps every old row
 			opt.Recoverers = append(opt.Recoverers, check.Recoverer{Lock: res})
 		}
+		q := 1
 		if o, ok := opts.(*lock.RedlockOptions); ok {
-			q := masters/2 + 1
+			q = masters/2 + 1
 			if o.Quorum > 0 {
 				q = min(o.Quorum, masters)
 			}
 			opt.Quorum[res] = max(opt.Quorum[res], q)
 		}
+		if opt.ClientQuorum[c.Name] == nil {
+			opt.ClientQuorum[c.Name] = map[string]int{}
+		}
+		opt.ClientQuorum[c.Name][res] = q
 	}
 	return opt
 }

@@ -254,7 +254,7 @@ func TestDifferentialGenerated(t *testing.T) {
 			variants[map[bool]string{true: "on an event", false: "at a time"}[f.On != nil]]++
 		}
 		for _, e := range log {
-			if e.Kind == sim.KindFault && !strings.HasPrefix(e.Note, "not applied") {
+			if e.Kind == sim.KindFault && e.Applied() {
 				applied[e.Name]++
 			}
 		}
@@ -358,19 +358,20 @@ func shapesOf(sc *scenario.Scenario, log []sim.Event) []string {
 			break
 		}
 	}
-	issued := map[string]string{}
+	issued := map[int64]string{}
 	for _, e := range log {
-		if e.Kind != sim.KindMark || e.Name != sim.MarkToken {
+		n, ok := e.FencingToken()
+		if !ok {
 			continue
 		}
-		if c, ok := issued[e.Note]; ok && c != e.Client {
+		if c, ok := issued[n]; ok && c != e.Client {
 			out = append(out, shapeReissued)
 			break
 		}
-		issued[e.Note] = e.Client
+		issued[n] = e.Client
 	}
 	for _, e := range log {
-		if e.Kind == sim.KindFault && e.Name == "failover" && e.Applied() && strings.Contains(e.Note, "SET stock") {
+		if e.Kind == sim.KindFault && e.Name == "failover" && e.Applied() && e.Fact != nil && slices.ContainsFunc(e.Fact.Cmds, func(c string) bool { return strings.HasPrefix(c, "SET stock") }) {
 			out = append(out, shapeFailoverStock)
 			break
 		}

@@ -192,7 +192,7 @@ func holds(log []sim.Event, opt check.Options, seq int, c check.Claim) string {
 		}
 	case check.ClaimEnded:
 		e := ev(c.At)
-		if e == nil || e.Kind != sim.KindDone || whoOf(e) != c.Who || (e.Note != "") != (c.N == 1) || incAt(c.At) != c.Inc {
+		if e == nil || e.Kind != sim.KindDone || whoOf(e) != c.Who || e.Failed() != (c.N == 1) || incAt(c.At) != c.Inc {
 			return "no such done"
 		}
 	case check.ClaimUnanswered:
@@ -280,7 +280,7 @@ func holds(log []sim.Event, opt check.Options, seq int, c check.Claim) string {
 			return "no such accepted write"
 		}
 	case check.ClaimLease:
-		if int64(before(0).Quorum(c.Lock)) != c.N {
+		if int64(before(0).Quorum(c.Who, c.Lock)) != c.N {
 			return "another quorum"
 		}
 		if before(c.At).Holding(c.Who, c.Inc, c.Lock) || !after(c.At).Holding(c.Who, c.Inc, c.Lock) {
@@ -295,7 +295,7 @@ func holds(log []sim.Event, opt check.Options, seq int, c check.Claim) string {
 		}
 	case check.ClaimToken:
 		e := ev(c.At)
-		if e == nil || e.Kind != sim.KindMark || e.Name != sim.MarkToken || e.Client != c.Who || e.Lock != c.Lock || e.Note != fmt.Sprintf("fencing token %d", c.N) {
+		if e == nil || e.Kind != sim.KindMark || e.Name != sim.MarkToken || e.Client != c.Who || e.Lock != c.Lock || func() bool { n, ok := e.FencingToken(); return !ok || n != c.N }() {
 			return "no such token mark"
 		}
 		if c.At >= seq {

@@ -21,6 +21,7 @@ type holder struct {
 	t     threadID
 	since int
 	req   int // the request whose exec gave it the key (on a replica, the master's)
+	extra int // holds beyond the first: a thread that re-entered a hash lock leaves it only when its count is back
 }
 
 // key is what the model knows of one key on one node.

@@ -100,8 +100,8 @@ func (s *State) Holding(client string, inc int, lock string) bool {
 	return s.m.holding[incRes{client, inc, lock}]
 }
 
-// Quorum is the number of serving nodes a lock must be held on.
-func (s *State) Quorum(lock string) int { return s.m.quorum(lock) }
+// Quorum is the number of serving nodes client must hold lock on.
+func (s *State) Quorum(client, lock string) int { return s.m.quorum(client, lock) }
 
 // Attempt is one exec of a thread on a key: whether it changed the key's
 // value or existence, and whether its command can write.

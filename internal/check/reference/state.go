@@ -111,8 +111,12 @@ func (m *model) isLock(k string) bool {
 	return slices.Contains(m.opt.Locks, r) || m.marked[r]
 }
 
-// quorum is on how many serving nodes a resource must be held.
-func (m *model) quorum(res string) int {
+// quorum is on how many serving nodes a client must hold a resource, by
+// its own algorithm's rule (Options.ClientQuorum), else the resource's.
+func (m *model) quorum(client, res string) int {
+	if q := m.opt.ClientQuorum[client][res]; q > 0 {
+		return q
+	}
 	if q := m.opt.Quorum[res]; q > 0 {
 		return q
 	}

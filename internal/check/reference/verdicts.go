@@ -79,13 +79,13 @@ func (m *model) track(e *sim.Event) {
 		}
 	}
 	for ir, c := range counts {
-		if c >= m.quorum(ir.res) && !m.holding[ir] {
+		if c >= m.quorum(ir.client, ir.res) && !m.holding[ir] {
 			m.holding[ir] = true
 			m.cameSeq[ir] = e.Seq
 		}
 	}
 	for ir, held := range m.holding {
-		if held && counts[ir] < m.quorum(ir.res) {
+		if held && counts[ir] < m.quorum(ir.client, ir.res) {
 			m.holding[ir] = false
 			m.fellSeq[ir] = e.Seq
 		}
