@@ -107,10 +107,20 @@ func TestBrowserClass(t *testing.T) {
 	for name, ctx := range students {
 		waitFor(t, ctx, name+" sees the teacher's view", fmt.Sprintf(`lockstep.state.timeScale === true && lockstep.state.selected === %d`, sel))
 	}
+	// Side by side: their screens open it with the teacher's choice, and
+	// close it with the teacher.
+	click(t, teacher, "compare-open")
+	for name, ctx := range students {
+		waitFor(t, ctx, name+" sees Side by side", `!document.querySelector('[data-testid=compare]').hidden && !!lockstep.state.snap`)
+	}
+	click(t, teacher, "compare-close")
+	for name, ctx := range students {
+		waitFor(t, ctx, name+" closes Side by side", `document.querySelector('[data-testid=compare]').hidden`)
+	}
 	// Ann roams: a step of her own; the class goes on without her.
 	ann0 := eval[int](t, ann, `lockstep.state.snap.step`)
 	click(t, ann, "roam")
-	waitFor(t, ann, "roaming", `document.querySelector('[data-testid=class-following]').dataset.following === 'false'`)
+	waitFor(t, ann, "roaming", `document.querySelector('[data-testid=follow]').dataset.following === 'false'`)
 	step(t, ann)
 	step(t, teacher)
 	sameRun(t, phone, teacher, "Bo")

@@ -184,6 +184,14 @@ func (s *Session) Inject(f scenario.Fault) error {
 		return fmt.Errorf("the run is over: step back to inject a fault")
 	}
 	f.At, f.On = nil, nil
+	// A pause that would end before the client's current one changes
+	// nothing (the engine lets a script's pause pass): a user's is refused,
+	// and says why, rather than recorded and silently lost.
+	if sf := SimFault(f); sf.Kind == sim.FaultPause && sf.For > 0 {
+		if until, ok := s.run.World.PausedUntil(sf.Client); ok && s.run.World.Now()+sf.For <= until {
+			return fmt.Errorf("%w: %s is already paused until %s: a pause of %s would end sooner", sim.ErrBadFault, sf.Client, sim.FormatTime(until), sim.FormatTime(sf.For))
+		}
+	}
 	s.fork()
 	if err := s.run.ByUser(func() error { return s.run.World.Apply(SimFault(f)) }); err != nil {
 		return err

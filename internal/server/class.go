@@ -206,6 +206,11 @@ func (s *session) classStart(origin string) error {
 	if s.ls == nil {
 		return coded("no-scenario", nil, "no scenario loaded: send load first")
 	}
+	if s.srv.opts.Servers != nil {
+		// Each student's world would be placed on the real servers and
+		// replayed in real time: a class runs on embedded Redis.
+		return coded("class-embedded", nil, "a class runs on embedded Redis (every student's world replays the teacher's run)")
+	}
 	link, err := joinLink(origin)
 	if err != nil {
 		return err

@@ -11,10 +11,11 @@ import (
 // the page does: it keeps the first `from` events and appends the rest.
 type pupil struct {
 	*client
-	log   []string
-	snap  *Snapshot
-	class *classView
-	errs  []Message
+	session string
+	log     []string
+	snap    *Snapshot
+	class   *classView
+	errs    []Message
 }
 
 func newPupil(t *testing.T, url string) *pupil {
@@ -23,8 +24,8 @@ func newPupil(t *testing.T, url string) *pupil {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.hello("")
-	return &pupil{client: c}
+	w := c.hello("")
+	return &pupil{client: c, session: w.Session}
 }
 
 // take folds one message into what the pupil holds.
@@ -410,4 +411,52 @@ func TestTheClassVotesOnAMove(t *testing.T) {
 	// Outside a challenge there is no vote.
 	teacher.ask(map[string]any{"op": "load", "scenario": "no-lock-oversell"})
 	teacher.refused("class-no-challenge", map[string]any{"op": "class-ask", "ask": map[string]any{"kind": "move"}})
+}
+
+// A student who floods the server without reading its answers is
+// dropped (1008: too slow), as any such browser is, and counted once; the
+// class goes on, and her phone, reconnecting to her session, catches up.
+func TestAFloodingStudentDoesNotStopTheClass(t *testing.T) {
+	_, url := newTestServer(t, Limits{})
+	teacher, code, _ := startClass(t, url, "no-lock-oversell")
+	ann, bo := join(t, url, code, "Ann"), join(t, url, code, "Bo")
+	teacher.ask(map[string]any{"op": "class-ask", "ask": map[string]any{"kind": "free", "text": "Ready?", "choices": []string{"yes", "no"}}})
+	ops := []map[string]any{
+		{"op": "class-answer", "question": 1, "choice": 0},
+		{"op": "class-answer", "question": 1, "choice": 1},
+		{"op": "step"},
+		{"op": "class-roam"},
+		{"op": "class-follow"},
+		{"op": "class-join", "code": "ZZZZZZ", "name": "x"},
+		{"op": "class-view", "view": map[string]any{}},
+	}
+	dropped := false
+	for i := range 5000 {
+		m := ops[i%len(ops)]
+		m["id"] = i + 100
+		if err := ann.ws.WriteJSON(m); err != nil {
+			dropped = true
+			break
+		}
+	}
+	if !dropped {
+		t.Fatal("5000 requests unread and still connected")
+	}
+	teacher.until("Ann's one answer", func() bool { return teacher.class.Counts != nil && teacher.class.Counts.Answered == 1 })
+	bo.ask(map[string]any{"op": "class-answer", "question": 1, "choice": 1})
+	teacher.until("two answers", func() bool { return teacher.class.Counts.Answered == 2 })
+	teacher.ask(map[string]any{"op": "step"})
+	bo.follows(teacher)
+	// Her phone reconnects to her session: still in the class, caught up.
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello(ann.session)
+	phone := &pupil{client: c, session: ann.session}
+	phone.ask(map[string]any{"op": "class-follow"})
+	phone.follows(teacher)
+	if phone.class == nil || phone.class.Name != "Ann" || phone.class.Question.Mine == nil {
+		t.Fatalf("after reconnecting: %+v", phone.class)
+	}
 }

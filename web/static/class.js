@@ -97,7 +97,7 @@ export const CLASS_ERRORS = {
   'bad-question': ['the question needs a text and 2 to 8 choices', '问题需要题目和 2 到 8 个选项'],
   'class-no-command': ['no client sends a command from here: ask another question', '从这里起没有客户端发送命令：换一个问题'],
   'class-no-challenge': ['a vote on moves is for a challenge: take the challenge first', '投票选步骤用于挑战：请先开始挑战'],
-  'class-embedded': ['questions computed from the run need embedded Redis', '根据运行计算的问题需要内置 Redis'],
+  'class-embedded': ['a class and its questions run on embedded Redis', '课堂及其问题只能在内置 Redis 上运行'],
   'no-vote': ['ask the class to vote on a move first', '请先让全班投票选择一步'],
   'no-votes': ['nobody has voted yet', '还没有人投票'],
 };
@@ -162,6 +162,9 @@ export class Classroom {
     this.ownHide = localStorage.getItem('lockstep.hide') === 'on';
     this.askKind = 'next';
     this.build();
+    // Some view changes (Side by side opened or closed, a code tab) do not
+    // render the whole page: the teacher's view is looked at now and then.
+    setInterval(() => { if (this.cls && this.cls.role === 'teacher') this.sendView(); }, 300);
   }
 
   /** seat is what this tab remembers of its class (to rejoin). */
@@ -175,10 +178,12 @@ export class Classroom {
   }
 
   build() {
-    const head = $('class-head');
-    this.startBtn = el('button', { 'data-testid': 'start-class', onclick: () => this.start() });
-    this.joinBtn = el('button', { 'data-testid': 'join-class', onclick: () => this.openJoin('') });
-    head.append(this.startBtn, this.joinBtn);
+    // The page holds the two buttons from the start (labelled in English),
+    // so that the header does not move when this script runs.
+    this.startBtn = $('start-class');
+    this.joinBtn = $('join-class');
+    this.startBtn.onclick = () => this.start();
+    this.joinBtn.onclick = () => this.openJoin('');
     // The join dialog.
     this.codeIn = el('input', { id: 'join-code-in', 'data-testid': 'join-code', autocomplete: 'off', spellcheck: false, maxLength: 12, size: 8 });
     this.nameIn = el('input', { id: 'nickname-in', 'data-testid': 'nickname', autocomplete: 'nickname', maxLength: 24, size: 16 });
@@ -386,7 +391,7 @@ export class Classroom {
 
   studentBar(line, c) {
     line.append(el('span', { class: 'class-you' }, tr('you') + ' ', el('b', {}, c.name)));
-    line.append(el('span', { class: 'class-mode ' + (c.following ? 'on' : 'off'), 'data-testid': 'class-following', 'data-following': String(c.following), role: 'status' },
+    line.append(el('span', { class: 'class-mode ' + (c.following ? 'on' : 'off'), 'data-testid': 'follow', 'data-following': String(c.following), role: 'status' },
       tr(c.following ? 'following' : 'roaming')));
     if (c.following) line.append(el('button', { 'data-testid': 'roam', onclick: () => this.link.send('class-roam') }, tr('roam')));
     else line.append(el('button', { class: 'primary', 'data-testid': 'back-to-class', onclick: () => { this.appliedView = ''; this.link.send('class-follow'); } }, tr('backToClass')));

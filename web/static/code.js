@@ -164,7 +164,8 @@ export class CodeView {
   /** pane shows one file with its lit lines, scrolled to the first. */
   pane(path, lit, how, lang) {
     const text = this.fetch(path);
-    const box = el('div', { class: 'code-pane', 'data-file': path });
+    // A region of its own, reachable by the keyboard, to scroll through.
+    const box = el('div', { class: 'code-pane', 'data-file': path, tabindex: '0', role: 'region', 'aria-label': 'internal/lock/' + path });
     box.append(el('div', { class: 'code-file' }, 'internal/lock/' + path));
     if (text == null) {
       box.append(el('p', { class: 'code-note' }, fill('codeLoading', lang, { file: path })));

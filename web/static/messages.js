@@ -38,6 +38,7 @@ const REFUSALS = [
   [/^(\S+) is running$/, '$1 正在运行，无需重启'],
   [/^(\S+) cannot restart itself$/, '$1 不能重启自己'],
   [/^\S+ needs (for|by): /, (m) => problem(m.input, 'zh')], // said as the scenario checker says it
+  [/^(\S+) is already paused until (\S+): a pause of (\S+) would end sooner$/, '$1 已经停顿到 $2：再停顿 $3 会更早结束，什么也不会改变'],
   [/^(\S+) is already down$/, '$1 已经宕机了'],
   [/^(\S+) is not down$/, '$1 没有宕机'],
   [/^(\S+)'s clock cannot jump: (.+)$/, (m) => `${m[1]} 的时钟不能跳变：${err(m[2])}`],

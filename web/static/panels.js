@@ -164,7 +164,7 @@ export function renderDetail(root, st, onRef) {
   if (e.req) row('dRequest', el('button', { class: 'ref', onclick: () => onRef(e.req) }, '#' + e.req), e.sent ? ' · ' + t('dSentAt', lang) + ' ' + fmtTime(e.sent) : '');
   if (e.cmd && e.cmd.length) {
     const args = el('ol', { class: 'args', start: 0 });
-    e.cmd.forEach((a) => args.append(el('li', {}, a.includes('\n') ? el('pre', {}, a) : el('code', {}, a))));
+    e.cmd.forEach((a) => args.append(el('li', {}, a.includes('\n') ? el('pre', { tabindex: '0' }, a) : el('code', {}, a))));
     row('dCommand', args);
   }
   if (e.reply != null && e.reply !== '') {
