@@ -55,6 +55,7 @@ type Checker struct {
 	rules    []rule
 	sections sections // who is inside, event by event (Sections)
 	found    []string
+	last     []change // what the last event observed did to the keys (Changes)
 	finished bool
 	short    bool // the run was stopped before its horizon
 }
@@ -101,6 +102,7 @@ func (c *Checker) Observe(e *sim.Event) []sim.Event {
 		return nil
 	}
 	chs := c.model.observe(e)
+	c.last = chs
 	c.sections.observe(e, c.model)
 	var out []sim.Event
 	for _, r := range c.rules {

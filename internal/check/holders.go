@@ -25,7 +25,7 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 		// Redis may drop a key with no expire event logged)
 		s.state, s.holders = sim.KeyState{Key: k.Key, TTL: -2}, nil
 	}
-	ch := change{slot: s, before: s.holders}
+	ch := change{slot: s, before: s.holders, existed: s.present()}
 	was, now := s.state, k
 	same := was.Exists() == now.Exists() && was.Type == now.Type && was.Value == now.Value
 	ch.moved = !same
@@ -77,7 +77,8 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 
 // hashHolders is who holds a hash lock after a client's command: its
 // owner fields changed (a new owner), or the same fields with a count up
-// (me joins: a re-entry) or down (me leaves).
+// (me joins, or holds once more: a re-entry) or down (me gives one hold
+// back, and leaves with its last).
 func hashHolders(hs []holder, was, now string, me holder) []holder {
 	wf, nf := hashFields(was), hashFields(now)
 	if len(wf) != len(nf) {
@@ -98,13 +99,20 @@ func hashHolders(hs []holder, was, now string, me holder) []holder {
 			break
 		}
 	}
+	out := append([]holder(nil), hs...)
 	switch {
 	case up > 0 && mine < 0:
-		return append(append([]holder(nil), hs...), me)
+		return append(out, me)
+	case up > 0:
+		out[mine].extra += up
+	case up < 0 && mine >= 0 && out[mine].extra > 0:
+		out[mine].extra = max(out[mine].extra+up, 0)
 	case up < 0 && mine >= 0:
-		return append(append([]holder(nil), hs[:mine]...), hs[mine+1:]...)
+		return append(out[:mine], out[mine+1:]...)
+	default:
+		return hs
 	}
-	return hs
+	return out
 }
 
 // hashFields reads a hash's "f=v f=v" form, counts as integers (0 when a

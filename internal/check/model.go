@@ -30,6 +30,7 @@ type holder struct {
 	th    thread
 	since int
 	req   int
+	extra int // holds beyond the first: a thread that re-entered a hash lock leaves it only when its count is back
 }
 
 // slot is what the model knows of one key on one node.
@@ -56,6 +57,7 @@ type change struct {
 	removed bool     // a client's command made the key disappear
 	by      thread   // the client thread whose command it was (removed)
 	moved   bool     // the key's value or existence changed
+	existed bool     // the key existed before the event
 }
 
 // model is the checker's picture of the run: who holds which key on
@@ -77,6 +79,8 @@ type model struct {
 	promoted   map[string]bool    // replicas promoted by a failover
 	unanswered map[int]int        // request -> seq of its lost or timeout event
 	sent       map[int]thread     // request -> the thread that sent it
+	down       map[string]bool    // nodes crashed (or failed over) and not back
+	together   bool               // two clients have been inside at once
 }
 
 // entry is a thread inside a lock, since its enter mark.
@@ -89,7 +93,7 @@ func newModel(opt Options) *model {
 	m := &model{opt: opt, locks: map[string]bool{}, keys: map[string]*slot{}, history: map[string][]write{},
 		inc: map[string]int{}, crashes: map[string][]int{}, ended: map[thread]int{}, finished: map[thread]int{}, depth: map[thread]map[string]int{},
 		inside: map[string][]entry{}, retired: map[string]bool{}, promoted: map[string]bool{},
-		unanswered: map[int]int{}, sent: map[int]thread{}}
+		unanswered: map[int]int{}, sent: map[int]thread{}, down: map[string]bool{}}
 	for _, l := range opt.Locks {
 		m.locks[l] = true
 	}

@@ -36,14 +36,11 @@ func newStaleWriteRule() *staleWriteRule {
 
 func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []sim.Event {
 	r.track(e, chs, m)
-	if e.Kind == sim.KindMark && e.Name == sim.MarkToken {
-		var n int64
-		if _, err := fmt.Sscanf(e.Note, "fencing token %d", &n); err == nil {
-			if r.tokens[e.Lock] == nil {
-				r.tokens[e.Lock] = map[string]int64{}
-			}
-			r.tokens[e.Lock][e.Client] = max(r.tokens[e.Lock][e.Client], n)
+	if n, ok := e.FencingToken(); ok {
+		if r.tokens[e.Lock] == nil {
+			r.tokens[e.Lock] = map[string]int64{}
 		}
+		r.tokens[e.Lock][e.Client] = max(r.tokens[e.Lock][e.Client], n)
 	}
 	if e.Kind != sim.KindExec || e.Client == "" || len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") || e.Reply != "OK" {
 		return nil

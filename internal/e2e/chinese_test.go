@@ -92,7 +92,7 @@ func collect(t *testing.T) corpus {
 			if e.Kind == sim.KindSay || e.Kind == sim.KindVerdict {
 				continue
 			}
-			notes.add(e.Note)
+			notes.add(e.Words().En)
 			if e.Kind == sim.KindMark || e.Kind == sim.KindFault || e.Kind == sim.KindLost {
 				names.add(e.Name)
 			}

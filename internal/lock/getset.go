@@ -2,6 +2,7 @@ package lock
 
 import (
 	"context"
+	"github.com/lockstep/lockstep/internal/fact"
 	"strconv"
 	"time"
 
@@ -131,7 +132,7 @@ func (l *SetNXGetSet) takeOver(ctx context.Context, key, val string) (bool, erro
 	if perr != nil || t >= l.c.Clock.Now().UnixMilli() {
 		return false, nil
 	}
-	l.c.mark("expired", "the lock's timestamp "+cur+" has passed by this client's clock")
+	l.c.mark("expired", &fact.Fact{Key: fact.StampPassed, Value: cur})
 	if l.o.Recover == RecoverDel {
 		if err := l.c.Redis.Del(ctx, key).Err(); err != nil && ctx.Err() != nil {
 			return false, err

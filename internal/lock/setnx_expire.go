@@ -2,6 +2,7 @@ package lock
 
 import (
 	"context"
+	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 )
 
@@ -79,7 +80,7 @@ func (l *SetNXThenExpire) Lock(ctx context.Context) error {
 		}
 		if err == nil && l.o.Repair {
 			if d, err := l.c.Redis.TTL(ctx, key).Result(); err == nil && d == -1 {
-				l.c.mark("repair", "the lock has no TTL: its holder died before EXPIRE; setting it")
+				l.c.mark("repair", fact.New(fact.Repair))
 				if err := l.c.Redis.Expire(ctx, key, ttl).Err(); err != nil && ctx.Err() != nil {
 					return err
 				}

@@ -253,7 +253,7 @@ func TestDifferentialGenerated(t *testing.T) {
 			variants[map[bool]string{true: "on an event", false: "at a time"}[f.On != nil]]++
 		}
 		for _, e := range log {
-			if e.Kind == sim.KindFault && !strings.HasPrefix(e.Note, "not applied") {
+			if e.Kind == sim.KindFault && e.Applied() {
 				applied[e.Name]++
 			}
 		}

@@ -20,6 +20,7 @@ type threadID struct {
 type holder struct {
 	t     threadID
 	since int
+	extra int // holds beyond the first: a thread that re-entered a hash lock leaves it only when its count is back
 }
 
 // key is what the model knows of one key on one node.

@@ -33,10 +33,10 @@ func (m *model) event(e *sim.Event) {
 		t := m.actor(e)
 		th := m.thread(t)
 		th.done = e.Seq
-		if e.Note != "" {
+		if e.Failed() {
 			th.failed = true
 		}
-		if e.Note != "" || t.name == "main" {
+		if e.Failed() || t.name == "main" {
 			clear(th.inside)
 		}
 	}
@@ -106,27 +106,33 @@ func (m *model) exec(e *sim.Event) {
 		switch {
 		case !before && !ks.Exists():
 		case !before:
-			n.keys[ks.Key] = &key{state: ks, holders: []holder{{t, e.Seq}}}
+			n.keys[ks.Key] = &key{state: ks, holders: []holder{{t, e.Seq, 0}}}
 		case !ks.Exists():
 			delete(n.keys, ks.Key)
 			m.foreignUnlock(e, t, ks.Key, old)
 		case k.state.Type != ks.Type:
-			n.keys[ks.Key] = &key{state: ks, holders: []holder{{t, e.Seq}}}
+			n.keys[ks.Key] = &key{state: ks, holders: []holder{{t, e.Seq, 0}}}
 		case ks.Type == "hash":
 			fields, up, down := hashChange(k.state.Value, ks.Value)
 			switch {
 			case fields:
-				k.holders = []holder{{t, e.Seq}}
+				k.holders = []holder{{t, e.Seq, 0}}
 			case up:
-				if !k.holds(t) {
-					k.holders = append(k.holders, holder{t, e.Seq})
+				if i := slices.IndexFunc(k.holders, func(h holder) bool { return h.t == t }); i >= 0 {
+					k.holders[i].extra++
+				} else {
+					k.holders = append(k.holders, holder{t, e.Seq, 0})
 				}
 			case down:
-				k.holders = slices.DeleteFunc(k.holders, func(h holder) bool { return h.t == t })
+				if i := slices.IndexFunc(k.holders, func(h holder) bool { return h.t == t }); i >= 0 && k.holders[i].extra > 0 {
+					k.holders[i].extra--
+				} else {
+					k.holders = slices.DeleteFunc(k.holders, func(h holder) bool { return h.t == t })
+				}
 			}
 			k.state = ks
 		case k.state.Value != ks.Value:
-			k.holders = []holder{{t, e.Seq}}
+			k.holders = []holder{{t, e.Seq, 0}}
 			k.state = ks
 		default:
 			k.state = ks
@@ -205,7 +211,7 @@ func (m *model) replicate(e *sim.Event) {
 					}
 				}
 			}
-			k.holders = append(k.holders, holder{h.t, since})
+			k.holders = append(k.holders, holder{h.t, since, h.extra})
 		}
 		n.keys[ks.Key] = k
 		m.remember(n, ks)
