@@ -1,11 +1,19 @@
 package lockstep
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lockstep/lockstep/internal/lock"
 )
 
 // packageMap is docs/architecture.md's package map: for each package, the
@@ -78,4 +86,77 @@ func TestPackageMap(t *testing.T) {
 			}
 		}
 	}
+}
+
+// What an algorithm needs or does (a quorum, SQL, a replica, fencing, its
+// recovery of a stuck key) is said by its lock.Info: no code outside
+// internal/lock compares an algorithm's id (== or != against one, or a
+// case of a switch). Tables that name algorithms as data (the comparison's
+// canonical pairs) are fine.
+func TestNoAlgorithmIDComparedOutsideLock(t *testing.T) {
+	ids := map[string]bool{}
+	for _, a := range lock.Algorithms {
+		ids[a.ID] = true
+	}
+	isID := func(e ast.Expr) bool {
+		lit, ok := e.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return false
+		}
+		v, err := strconv.Unquote(lit.Value)
+		return err == nil && ids[v]
+	}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (path == "third_party" || path == filepath.Join("internal", "lock") || path != "." && strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.BinaryExpr:
+				if (x.Op == token.EQL || x.Op == token.NEQ) && (isID(x.X) && namesAlgorithm(x.Y) || isID(x.Y) && namesAlgorithm(x.X)) {
+					t.Errorf("%s: compares an algorithm id: say it in lock.Info", fset.Position(x.Pos()))
+				}
+			case *ast.SwitchStmt:
+				if x.Tag == nil || !namesAlgorithm(x.Tag) {
+					return true
+				}
+				for _, st := range x.Body.List {
+					for _, e := range st.(*ast.CaseClause).List {
+						if isID(e) {
+							t.Errorf("%s: a case on an algorithm id: say it in lock.Info", fset.Position(e.Pos()))
+						}
+					}
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// namesAlgorithm reports whether an expression reads an algorithm's id: a
+// name such as c.Algorithm, a.ID or algo.
+func namesAlgorithm(e ast.Expr) bool {
+	name := ""
+	switch x := e.(type) {
+	case *ast.Ident:
+		name = x.Name
+	case *ast.SelectorExpr:
+		name = x.Sel.Name
+	}
+	return slices.Contains([]string{"ID", "id", "Algorithm", "algorithm", "algo"}, name)
 }

@@ -36,7 +36,20 @@ type Info struct {
 	Params    []Param // what a scenario may set: derived from the algorithm's options
 	Nodes     int     // masters it needs (0: one)
 	Unguarded bool    // no lock at all: the workload runs without a critical section
-	New       func(c Config) Locker
+	// SQL says it runs on the scenario's SQL database (the service "db"),
+	// not on Redis; that database's cleanup job, when it runs, frees its
+	// stuck rows.
+	SQL bool
+	// Replica says it is about a master and its replica: a scenario shows
+	// it with a node that is replica_of its master.
+	Replica bool
+	// Fencing says it draws fencing tokens for a storage to check.
+	Fencing bool
+	// Quorum, when set, gives on how many of masters serving nodes a
+	// client with options o (from Decode) must hold its key to hold the
+	// lock (nil: on one).
+	Quorum func(o Options, masters int) int
+	New    func(c Config) Locker
 	// NewOptimistic builds the algorithm as what it really is when it
 	// guards a read-modify-write without a lock (row 3's WATCH): the
 	// caller hands it the keys and the body. Nil for the locks.

@@ -86,9 +86,9 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 	}
 	var redlock, failover, fencing bool
 	for _, g := range groups {
-		redlock = redlock || g.algo.ID == "redlock"
-		failover = failover || g.algo.ID == "replica-failover"
-		fencing = fencing || g.algo.ID == "fencing-token"
+		redlock = redlock || g.algo.Quorum != nil
+		failover = failover || g.algo.Replica
+		fencing = fencing || g.algo.Fencing
 	}
 
 	// Nodes: one master, or Redlock's masters; a replica of the first master
@@ -142,16 +142,17 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 			c.Threads = 1 + r.IntN(3)
 			c.Requests = max(c.Requests, 2)
 		}
-		if r.IntN(6) == 0 && g.algo.ID != "watch-multi-exec" {
+		optimistic := g.algo.NewOptimistic != nil // WATCH: no lock to re-enter, keep or write under
+		if r.IntN(6) == 0 && !optimistic {
 			c.Reentry = 2
 		}
-		if r.IntN(10) == 0 && g.algo.ID != "watch-multi-exec" {
+		if r.IntN(10) == 0 && !optimistic {
 			c.KeepLock = true
 		}
 		switch {
-		case g.algo.ID == "fencing-token" || write && g.algo.ID != "watch-multi-exec" && r.IntN(2) == 0:
+		case g.algo.Fencing || write && !optimistic && r.IntN(2) == 0:
 			c.Task = "write"
-		case g.algo.ID != "watch-multi-exec" && r.IntN(8) == 0:
+		case !optimistic && r.IntN(8) == 0:
 			c.Task = "none"
 		}
 		if r.IntN(10) == 0 {
