@@ -49,6 +49,10 @@ func (s *session) apply(r *Request) (*Message, error) {
 		return nil, s.load(r)
 	case "check":
 		return s.check(r.YAML), nil
+	case "report":
+		return s.openReport()
+	case "report-open":
+		return nil, s.openCell(r.Lock, r.Column)
 	}
 	if s.ls == nil {
 		return nil, coded("no-scenario", nil, "no scenario loaded: send load first")
