@@ -97,7 +97,6 @@ const PROBLEMS = [
   [/^nested deeper than (\d+) levels$/, '嵌套超过了 $1 层'],
   [/^the file has more than (\d+) YAML values; the limit is (\d+)$/, '文件里的 YAML 值超过了 $1 个；上限是 $2'],
   [/^the file is (\S+ \S+); the limit is (\S+ \S+)$/, '文件有 $1；上限是 $2'],
-  [/^the file is (\S+) KiB; the limit is 64 KiB$/, '文件有 $1 KiB，上限是 64 KiB'],
   [/^the file is empty: it needs a scenarios: list$/, '文件是空的：需要一个 scenarios: 列表'],
   [/^the file has no scenarios: it needs a scenarios: list$/, '文件里没有场景：需要一个 scenarios: 列表'],
   [/^a scenario file is one YAML document, but this one has several \(---\)$/, '场景文件只能是一个 YAML 文档，这个文件却有好几个（---）'],
@@ -190,6 +189,8 @@ const ERRORS = {
   'shutting-down': ['the server is shutting down', '服务器正在关闭'],
   'sessions-cap': ['too many sessions (the cap is {max}): try again later', '会话太多（上限 {max} 个）：请稍后再试'],
   'busy': ['busy: too many requests in flight, try again', '太忙了：进行中的请求太多，请稍后再试'],
+  'recording-big': ['the recording would be {kib} KiB, over the file limit of {max} KiB: step back to an earlier step and save from there', '录制文件会有 {kib} KiB，超过了 {max} KiB 的上限：请先后退到更早的一步再保存'],
+  'recording-unreadable': ['the recording would not reopen ({detail}): step back to an earlier step and save from there', '录制文件将无法重新打开（{detail}）：请先后退到更早的一步再保存'],
   'redis-lost': ['the run stopped: a Redis server stopped answering ({detail}); check the server, then reload the run', '运行已停止：Redis 服务器不再响应（{detail}）；请检查服务器，然后重新载入这次运行'],
   // ---- Limits per client address and the server's reserve (docs/protocol.md) ----
   'address-sockets': ['your address has {max} sockets open, the most one address may: close other tabs and try again', '你的地址已打开 {max} 个连接，这是一个地址的上限：请关闭其他标签页后再试'],
