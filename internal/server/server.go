@@ -44,6 +44,10 @@ type Options struct {
 	// RealRedis describes them for the page (the URLs, without passwords).
 	Servers   lesson.Servers
 	RealRedis string
+	// ReportLocks and ReportColumns limit the report card ("Which
+	// lock?") to these locks and columns (nil: all of them): a test's
+	// smaller card.
+	ReportLocks, ReportColumns []string
 	// TrustedProxies are the addresses of proxies (a load balancer) whose
 	// X-Forwarded-For names the client: a request through one counts
 	// against the address it forwards (Limits, per address).
@@ -73,6 +77,7 @@ type Server struct {
 	total atomic.Int64  // the estimated memory of every session's world, bytes
 
 	chapters chapterBook // the built-in lessons' chapters (teach.go)
+	card     cardJob     // the report card, computed once (report.go)
 	classes  classTable  // the live classes by join code (room.go)
 
 	static *assets // the page's static files, versioned and gzipped (nil in Dev: read from disk)

@@ -13,7 +13,7 @@
 //   timeline.js  the timeline: layout.js places rows and lanes, draw.js
 //                paints them, format.js writes events as text
 //   panels.js    the side panels
-//   i18n.js      the page's strings; messages.js the server's, in 中文
+//   i18n.js      the page's strings; messages.js the scenario checker's problems and error codes, in 中文
 
 import { Link, PROTOCOL } from './socket.js';
 import { Timeline } from './timeline.js';
@@ -31,6 +31,7 @@ import { CodeView } from './code.js';
 import { Chapters } from './chapters.js';
 import { Challenge } from './challenge.js';
 import { Compare } from './compare.js';
+import { Report } from './report.js';
 import { Classroom, CLASS_ERRORS } from './class.js';
 import { addErrors } from './messages.js';
 
@@ -39,6 +40,7 @@ const $ = (id) => document.getElementById(id);
 const link = new Link(onMessage, onStatus);
 const explorer = new Explore(link, () => state.lang);
 const comparer = new Compare(link, () => state, (step) => link.send('seek', { step }));
+const reporter = new Report(link, () => state);
 const tl = new Timeline({
   root: $('timeline'), canvas: $('tl-canvas'), scroll: $('tl-scroll'), spacer: $('tl-spacer'),
   list: $('tl-events'), lanes: $('lanes'),
@@ -89,6 +91,7 @@ function onMessage(m) {
     return;
   }
   if (comparer.onMessage(m)) return;
+  if (reporter.onMessage(m)) return;
   if (classroom.onMessage(m)) return;
   switch (m.type) {
     case 'welcome':
@@ -169,6 +172,7 @@ function render() {
   apply(document, st.lang);
   explorer.relabel();
   comparer.render();
+  reporter.render();
   renderConn();
   $('follow').hidden = tl.follow;
   relabelToast();
@@ -259,6 +263,7 @@ $('take-back').onclick = () => { state.taken = false; renderConn(); link.connect
 // Hooks for tests and measurements (stable; see docs/protocol.md).
 window.lockstep = {
   state,
+  reporter,
   link,
   classroom,
   timeline: tl,

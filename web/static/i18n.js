@@ -78,7 +78,7 @@ const S = {
   expired: ['expired', '过期'],
   partitioned: ['partition', '分区'],
   lockOf: ['lock of', '锁属于'],
-  tooBig: ['the file is {n} KiB; the limit is 64 KiB', '文件有 {n} KiB，上限是 64 KiB'],
+  tooBig: ['the file is {n} KiB; the limit is {max} KiB', '文件有 {n} KiB，上限是 {max} KiB'],
   realBanner: ["Real Redis ({urls}). Time runs on Redis' clock from your first step: a paused view does not pause Redis, so TTLs run out meanwhile and the next step shows those expiries first. Node clock jumps are not applied. Seeking back replays the run from the start, in real time. Redis ran each command between the moment it went out and the moment its reply came in (the grey whisker beside it); each expiry is one Redis reported.", '真实 Redis（{urls}）。从你走第一步起，时间以 Redis 的时钟为准：暂停界面并不会暂停 Redis，TTL 照样流逝，下一步会先显示这些过期。节点时钟跳变不会执行。向后跳转会从头实时重放。Redis 在命令发出到回复收到之间执行了它（旁边的灰色误差线）；每次过期都是 Redis 自己报告的。'],
   onReal: ['on real Redis:', '在真实 Redis 上：'],
   errorsNone: ['No errors.', '没有错误。'],
@@ -214,6 +214,19 @@ const S = {
   exploreCancelled: ['Cancelled after {n} schedules.', '已取消，共搜索 {n} 个调度。'],
   exploreFailed: ['The search failed: {e}', '搜索失败：{e}'],
   // ---- Side by side (compare.js) ----
+  repOpen: ['Which lock?', '选哪把锁？'],
+  repTitle: ['Which lock? Every lock against every fault, proven by search', '选哪把锁？每一把锁对每一种故障，由搜索证明'],
+  repProgress: ['{n} of {total} cells decided…', '已得出 {n} / {total} 格……'],
+  repStarting: ['Running each lock alone first…', '先让每把锁单独运行一次……'],
+  repDone: ['Every cell decided: {n} cells.', '全部 {n} 格都已得出结果。'],
+  repStopped: ['The card stopped: {e}', '报告卡停止了：{e}'],
+  repLock: ['lock', '锁'],
+  repTrips: ['round trips (acquire / release)', '往返（加锁 / 释放）'],
+  repNeeds: ['needs', '需要'],
+  repAdvice: ['use it when…', '什么时候用'],
+  repPending: ['being searched', '搜索中'],
+  repOpenCell: ['{lock} under {column}: open its schedule in the timeline', '{lock}：{column}——在时间线中打开它的调度'],
+  repHint: ['Click a ✗ to open its counterexample in the timeline (or a fencing ✓ to see the storage refuse the late write).', '点击 ✗ 会在时间线中打开它的反例（点击栅栏令牌的 ✓ 可以看到存储拒绝迟到的写入）。'],
   cmpOpen: ['Side by side', '并排对比'],
   cmpTitle: ['Side by side: the same schedule, two locks', '并排对比：同一个调度，两把锁'],
   cmpWith: ['Compare with', '对比对象'],
@@ -351,9 +364,9 @@ export function name(n, lang) {
   return lang === 'zh' ? s[1] : s[0];
 }
 
-// What the server writes in English (event notes, the checker's problems,
-// refused faults, error codes) is said in Chinese by messages.js.
-export { note, problem, serverError, refusal, untranslated } from './messages.js';
+// The scenario checker's problems and the server's error codes are said
+// in Chinese by messages.js; an event's words come in both languages.
+export { problem, serverError, untranslated } from './messages.js';
 
 /** fill replaces {name} in a catalogue string with values. */
 export function fill(key, lang, vals = {}) {

@@ -143,6 +143,7 @@ export class Timeline {
   /** reset starts a new run's view: following, nothing scrolled away. */
   reset() {
     this.away = false;
+    this.userAt = 0; // a scroll of the last run's, reported late, is not the user's in this one
     this.rows = 0;
     this.setFollow(true);
   }
