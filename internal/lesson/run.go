@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/narrate"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -195,7 +196,7 @@ func (r *Run) Inject(f scenario.Fault) error {
 	// and says why, rather than recorded and silently lost.
 	if sf := SimFault(f); sf.Kind == sim.FaultPause && sf.For > 0 {
 		if until, ok := r.World.PausedUntil(sf.Client); ok && r.World.Now()+sf.For <= until {
-			return fmt.Errorf("%w: %s is already paused until %s: a pause of %s would end sooner", sim.ErrBadFault, sf.Client, sim.FormatTime(until), sim.FormatTime(sf.For))
+			return sim.Refuse(&fact.Fact{Key: fact.AlreadyPaused, Client: sf.Client, Until: until, For: sf.For})
 		}
 	}
 	r.fork()

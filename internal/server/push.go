@@ -22,7 +22,11 @@ func (s *session) stateMessage(re int) *Message {
 	from := min(s.sent, s.valid, len(log))
 	evs := make([]wireEvent, 0, len(log)-from)
 	for _, e := range log[from:] {
-		w := wireEvent{Event: e, Text: e.String(), Note: e.Words().En}
+		w := wireEvent{Event: e, Text: e.String()}
+		if e.Fact != nil {
+			note := e.Words()
+			w.Note = &note
+		}
 		if ch := s.ls.Sections(e.Seq); ch.Enter != nil || ch.Leave != nil {
 			w.Sections = &ch
 		}

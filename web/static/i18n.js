@@ -364,9 +364,9 @@ export function name(n, lang) {
   return lang === 'zh' ? s[1] : s[0];
 }
 
-// What the server writes in English (event notes, the checker's problems,
-// refused faults, error codes) is said in Chinese by messages.js.
-export { note, problem, serverError, refusal, untranslated } from './messages.js';
+// The scenario checker's problems and the server's error codes are said
+// in Chinese by messages.js; an event's words come in both languages.
+export { problem, serverError, untranslated } from './messages.js';
 
 /** fill replaces {name} in a catalogue string with values. */
 export function fill(key, lang, vals = {}) {
