@@ -29,6 +29,13 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 	was, now := s.state, k
 	same := was.Exists() == now.Exists() && was.Type == now.Type && was.Value == now.Value
 	ch.moved = !same
+	if e.Kind == sim.KindExec && e.Client != "" && len(e.Cmd) == 2 && strings.EqualFold(e.Cmd[0], "GET") {
+		t := m.threadOf(e)
+		if m.got[t] == nil {
+			m.got[t] = map[string]sim.KeyState{}
+		}
+		m.got[t][id] = now
+	}
 	switch {
 	case e.Kind == sim.KindExec && e.Client != "" && sim.Writes(e.Cmd):
 		t := m.threadOf(e)
@@ -43,6 +50,9 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 			s.holders = []holder{me}
 		case now.Type == "hash" && was.Type == "hash":
 			s.holders = hashHolders(s.holders, was.Value, now.Value, me)
+		case !same && m.lostGetSet(e, t, id, was):
+			// the GETSET's reply is not the value t read: t knows it lost
+			// the takeover, and whoever held the key still does
 		case !same:
 			s.holders = []holder{me}
 		}
@@ -73,6 +83,19 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 	}
 	s.state = now
 	return ch
+}
+
+// lostGetSet reports whether an exec is a GETSET that lost a takeover: its
+// thread read the key before (GET) and the value the GETSET replaced, which
+// is its reply, is not the value read. The timestamp lock's loser rewrites
+// the stamp (the algorithm's known wart) but reads back the winner's stamp,
+// knows it lost, and never enters: no takeover.
+func (m *model) lostGetSet(e *sim.Event, t thread, id string, was sim.KeyState) bool {
+	if len(e.Cmd) < 3 || !strings.EqualFold(e.Cmd[0], "GETSET") {
+		return false
+	}
+	read, ok := m.got[t][id]
+	return ok && (read.Exists() != was.Exists() || read.Value != was.Value)
 }
 
 // hashHolders is who holds a hash lock after a client's command: its

@@ -36,6 +36,7 @@ func (m *model) observe(e *sim.Event) []change {
 	case sim.KindLost, sim.KindTimeout:
 		if _, ok := m.unanswered[e.Req]; !ok && e.Req != 0 {
 			m.unanswered[e.Req] = e.Seq
+			m.timedOut[e.Req] = e.Kind == sim.KindTimeout
 		}
 	}
 	var out []change
@@ -94,7 +95,15 @@ func (m *model) fault(e *sim.Event) {
 		}
 		m.leaveAll(func(in entry) bool { return in.th.client == e.Client })
 		m.crashes[e.Client] = append(m.crashes[e.Client], e.Seq)
+		for t := range m.depth {
+			if t.client == e.Client && t.inc == m.inc[e.Client] {
+				delete(m.depth, t) // a crashed process believes nothing
+			}
+		}
 		m.inc[e.Client]++
+		m.gone[e.Client] = true
+	case sim.FaultRestart:
+		delete(m.gone, e.Client)
 	case sim.FaultClockJump:
 		// the node's keys now expire at other times, which no event
 		// states: forget them until the next state read

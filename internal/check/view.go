@@ -155,7 +155,7 @@ func (v View) HeldOn(client, l string) (on, need int) {
 			on++
 		}
 	}
-	return on, v.m.quorum(l)
+	return on, v.m.quorum(client, l)
 }
 
 // HeldOnBy is on how many serving nodes one thread (A, A/req2) of the

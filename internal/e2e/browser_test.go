@@ -278,7 +278,7 @@ func TestBrowser(t *testing.T) {
 		waitFor(t, ctx, "中文", `document.querySelector('[data-testid=fault-pause]').textContent === '停顿 1 秒'`)
 		click(t, ctx, "lang")
 		click(t, ctx, "fault-pause")
-		waitFor(t, ctx, "the pause", `lockstep.state.model.events.some(e => e.kind === 'fault' && e.name === 'pause' && / 1s$/.test(e.note))`)
+		waitFor(t, ctx, "the pause", `lockstep.state.model.events.some(e => e.kind === 'fault' && e.name === 'pause' && e.fact && e.fact.key === 'paused' && e.fact.for === 1e9)`)
 		do(t, ctx, "a welcome of another version", chromedp.Evaluate[chromedp.Void](`lockstep.link.onMessage({type: 'welcome', v: 999, session: 'x'})`))
 		waitFor(t, ctx, "the reload notice", `!document.querySelector('[data-testid=stale-page]').hidden`)
 	})

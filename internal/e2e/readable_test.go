@@ -117,7 +117,7 @@ const noChinese = `(() => {
 	zh('title', s.title);
 	zh('lesson', s.lesson);
 	for (const e of m.says) zh('say #' + e.seq, e.say);
-	for (const v of m.verdicts) { zh('verdict #' + v.seq, v.say); if (!v.say && v.note) out.push('verdict #' + v.seq + ': ' + v.note); }
+	for (const v of m.verdicts) { zh('verdict #' + v.seq, v.say); if (!v.say) out.push('verdict #' + v.seq + ' says nothing'); }
 	return out.slice(0, 10);
 })()`
 
@@ -131,7 +131,7 @@ var cutOutcomes = `(() => {
 	const labels = lockstep.audit(), lang = lockstep.state.lang;
 	const bare = (s) => s.replace(/\s+/g, '');
 	for (const v of lockstep.state.model.verdicts) {
-		const say = (v.say && (v.say[lang] || v.say.en)) || v.note || '';
+		const say = (v.say && (v.say[lang] || v.say.en)) || '';
 		const got = bare(labels.filter(l => l.role === 'verdict' && l.seq === v.seq).map(l => l.text).join(' '));
 		const head = bare((v.name === 'safe' ? '✓ ' : '✗ ') + (lang === 'zh' ? '' : v.name));
 		if (!got.startsWith(head) || !got.includes(bare(v.name)) || !got.endsWith(bare(say))) out.push('verdict #' + v.seq + ' drawn as ' + JSON.stringify(got) + ', want ' + JSON.stringify(v.name + ' — ' + say));

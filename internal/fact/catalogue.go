@@ -60,6 +60,7 @@ const (
 	UnknownKind     Key = "unknown-kind"      // Item: the kind
 	AlreadyCrashed  Key = "already-crashed"   // Client
 	HasCrashed      Key = "has-crashed"       // Client
+	AlreadyPaused   Key = "already-paused"    // Client, Until, For: a pause that would end before the current one
 	IsRunning       Key = "is-running"        // Client
 	RestartsItself  Key = "restarts-itself"   // Client
 	NeedsAmount     Key = "needs-amount"      // Item (the kind), Value (the field: for, by), Text (the hint)
@@ -123,7 +124,7 @@ var Keys = []Key{
 	Refused, TimedOut, Panic, Failed,
 	Crashed, StartsAgain, Paused, RunsAgain, NextRequestLost, NextReplyLost, CutOff, Reachable,
 	BackWithData, BackEmpty, ClockJumps, ClockAhead, FailedOver,
-	BadFault, UnknownKind, AlreadyCrashed, HasCrashed, IsRunning, RestartsItself, NeedsAmount, AlreadyDown, NotDown,
+	BadFault, UnknownKind, AlreadyCrashed, HasCrashed, AlreadyPaused, IsRunning, RestartsItself, NeedsAmount, AlreadyDown, NotDown,
 	ClockCannotJump, NoReplica, ReplicaDown, NodeFailed, UnknownClient, UnknownNode, ClockNotSet,
 	PlainStorage, FirstToken, TokenAccepted, RejectedNoToken, RejectedOlder, DuplicateRow,
 	HoldOf, HoldGivenBack, AsksAgain, NotInTime, CouldNotLock, Kept, NoLongerOurs, Stock, NoStock,
@@ -270,6 +271,9 @@ func (f *Fact) Render() Text {
 		return t(f.Client+" has already crashed", f.Client+" 已经崩溃了")
 	case HasCrashed:
 		return t(f.Client+" has crashed", f.Client+" 已经崩溃了")
+	case AlreadyPaused:
+		return t(fmt.Sprintf("%s is already paused until %s: a pause of %s would end sooner", f.Client, s(f.Until), s(f.For)),
+			fmt.Sprintf("%s 已经停顿到 %s：再停顿 %s 会更早结束，什么也不会改变", f.Client, s(f.Until), s(f.For)))
 	case IsRunning:
 		return t(f.Client+" is running", f.Client+" 正在运行，无需重启")
 	case RestartsItself:

@@ -64,6 +64,7 @@ var examples = []struct {
 	{Fact{Key: UnknownKind, Item: "meteor"}, `unknown kind "meteor"`},
 	{Fact{Key: AlreadyCrashed, Client: "A"}, "A has already crashed"},
 	{Fact{Key: HasCrashed, Client: "A"}, "A has crashed"},
+	{Fact{Key: AlreadyPaused, Client: "A", Until: 5002 * time.Millisecond, For: time.Second}, "A is already paused until 5.002s: a pause of 1s would end sooner"},
 	{Fact{Key: IsRunning, Client: "A"}, "A is running"},
 	{Fact{Key: RestartsItself, Client: "A"}, "A cannot restart itself"},
 	{Fact{Key: NeedsAmount, Item: "pause", Value: "for", Text: "how long, e.g. 1s"}, "pause needs for: how long, e.g. 1s"},

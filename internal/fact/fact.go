@@ -39,9 +39,10 @@ type Fact struct {
 	Cmds    []string `json:"cmds,omitempty"`    // commands, as redis-cli shows them (a connection's setup, writes shipped or lost)
 
 	// How long.
-	For time.Duration `json:"for,omitempty"` // a pause, a restart's delay, a TTL renewed, a replica's lag, a cleanup job's age limit
-	By  time.Duration `json:"by,omitempty"`  // a clock jump or skew
-	Ago time.Duration `json:"ago,omitempty"` // how long ago (a write a replica now applies)
+	For   time.Duration `json:"for,omitempty"`   // a pause, a restart's delay, a TTL renewed, a replica's lag, a cleanup job's age limit
+	By    time.Duration `json:"by,omitempty"`    // a clock jump or skew
+	Ago   time.Duration `json:"ago,omitempty"`   // how long ago (a write a replica now applies)
+	Until time.Duration `json:"until,omitempty"` // a moment of the run (a pause's end)
 
 	// Numbers.
 	Token       int64 `json:"token,omitempty"`       // a fencing token

@@ -2,6 +2,7 @@ package lesson
 
 import (
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -189,7 +190,7 @@ func (s *Session) Inject(f scenario.Fault) error {
 	// and says why, rather than recorded and silently lost.
 	if sf := SimFault(f); sf.Kind == sim.FaultPause && sf.For > 0 {
 		if until, ok := s.run.World.PausedUntil(sf.Client); ok && s.run.World.Now()+sf.For <= until {
-			return fmt.Errorf("%w: %s is already paused until %s: a pause of %s would end sooner", sim.ErrBadFault, sf.Client, sim.FormatTime(until), sim.FormatTime(sf.For))
+			return sim.Refuse(&fact.Fact{Key: fact.AlreadyPaused, Client: sf.Client, Until: until, For: sf.For})
 		}
 	}
 	s.fork()

@@ -8,7 +8,13 @@ import (
 
 func init() {
 	register(typed(&Info{ID: "setnx-then-expire", Row: 5, Title: "SETNX, then EXPIRE in a second round trip", Seed: "004 错误示范二, 003 acquireLockWithTimeout",
-		Flaw: "a crash between SETNX and EXPIRE leaves a lock with no TTL (deadlock); 003's repair gives such a lock a TTL when it finds one"},
+		Flaw: "a crash between SETNX and EXPIRE leaves a lock with no TTL (deadlock); 003's repair gives such a lock a TTL when it finds one",
+		Recovery: func(o Options) func(typ, value string) bool {
+			if x, ok := o.(*SetNXThenExpireOptions); ok && x.Repair {
+				return anyKey // a failed SETNX asks TTL: -1 gets an EXPIRE
+			}
+			return nil
+		}},
 		DefaultSetNXThenExpireOptions, NewSetNXThenExpire))
 }
 
@@ -44,6 +50,10 @@ func (o *SetNXThenExpireOptions) fields() []field {
 		{"acquire_timeout", &o.AcquireTimeout, "give up acquiring after this long (0: never; 003 uses 10s)"},
 	}
 }
+
+// anyKey: 003's repair gives any key it finds without expiry one (SETNX
+// answers 0 for a key of any type, and TTL -1 gets an EXPIRE).
+func anyKey(string, string) bool { return true }
 
 // SetNXThenExpire is row 5 (seeds 004 错误示范二, 003
 // acquireLockWithTimeout): SETNX lock owner, and when that answers 1,

@@ -97,7 +97,7 @@ type lineError struct {
 type wireEvent struct {
 	*sim.Event
 	Text     string               `json:"text"`
-	Note     string               `json:"note,omitempty"` // what the event says, in English (sim.Event.Words)
+	Note     *sim.Text            `json:"note,omitempty"` // what the event says, {en, zh}: its fact as the catalogue renders it (sim.Event.Words)
 	Sections *check.SectionChange `json:"cs,omitempty"`
 }
 

@@ -23,7 +23,11 @@ func (s *session) stateMessage(re int) *Message {
 	checker := s.ls.Run().Checker
 	evs := make([]wireEvent, 0, len(log)-from)
 	for _, e := range log[from:] {
-		w := wireEvent{Event: e, Text: e.String(), Note: e.Words().En}
+		w := wireEvent{Event: e, Text: e.String()}
+		if e.Fact != nil {
+			note := e.Words()
+			w.Note = &note
+		}
 		if ch := checker.Sections(e.Seq); ch.Enter != nil || ch.Leave != nil {
 			w.Sections = &ch
 		}

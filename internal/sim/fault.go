@@ -309,6 +309,10 @@ func (e *FaultError) Fact() *fact.Fact { return &fact.Fact{Key: fact.BadFault, R
 // refuse is the error of a fault refused for why.
 func refuse(why *fact.Fact) error { return &FaultError{Why: why} }
 
+// Refuse is the error of a fault refused for why, outside the engine (a
+// user's action the session refuses): ErrBadFault, stating why.
+func Refuse(why *fact.Fact) error { return refuse(why) }
+
 // refuseFor is the error of a fault refused for why, because of cause.
 func refuseFor(why *fact.Fact, cause error) error { return &FaultError{Why: why, Cause: cause} }
 

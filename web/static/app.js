@@ -13,7 +13,7 @@
 //   timeline.js  the timeline: layout.js places rows and lanes, draw.js
 //                paints them, format.js writes events as text
 //   panels.js    the side panels
-//   i18n.js      the page's strings; messages.js the server's, in 中文
+//   i18n.js      the page's strings; messages.js the scenario checker's problems and error codes, in 中文
 
 import { Link, PROTOCOL } from './socket.js';
 import { Timeline } from './timeline.js';

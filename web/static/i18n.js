@@ -78,7 +78,7 @@ const S = {
   expired: ['expired', '过期'],
   partitioned: ['partition', '分区'],
   lockOf: ['lock of', '锁属于'],
-  tooBig: ['the file is {n} KiB; the limit is 64 KiB', '文件有 {n} KiB，上限是 64 KiB'],
+  tooBig: ['the file is {n} KiB; the limit is {max} KiB', '文件有 {n} KiB，上限是 {max} KiB'],
   realBanner: ["Real Redis ({urls}). Time runs on Redis' clock from your first step: a paused view does not pause Redis, so TTLs run out meanwhile and the next step shows those expiries first. Node clock jumps are not applied. Seeking back replays the run from the start, in real time. Redis ran each command between the moment it went out and the moment its reply came in (the grey whisker beside it); each expiry is one Redis reported.", '真实 Redis（{urls}）。从你走第一步起，时间以 Redis 的时钟为准：暂停界面并不会暂停 Redis，TTL 照样流逝，下一步会先显示这些过期。节点时钟跳变不会执行。向后跳转会从头实时重放。Redis 在命令发出到回复收到之间执行了它（旁边的灰色误差线）；每次过期都是 Redis 自己报告的。'],
   onReal: ['on real Redis:', '在真实 Redis 上：'],
   errorsNone: ['No errors.', '没有错误。'],
@@ -365,9 +365,9 @@ export function name(n, lang) {
   return lang === 'zh' ? s[1] : s[0];
 }
 
-// What the server writes in English (event notes, the checker's problems,
-// refused faults, error codes) is said in Chinese by messages.js.
-export { note, problem, serverError, refusal, untranslated } from './messages.js';
+// The scenario checker's problems and the server's error codes are said
+// in Chinese by messages.js; an event's words come in both languages.
+export { problem, serverError, untranslated } from './messages.js';
 
 /** fill replaces {name} in a catalogue string with values. */
 export function fill(key, lang, vals = {}) {

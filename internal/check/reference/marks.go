@@ -60,9 +60,16 @@ func (m *model) fault(e *sim.Event) {
 		m.client(e.Client).crashed = false
 	case "node-crash":
 		m.node(e.Node).down = true
+	case "clock-jump":
+		// the node's keys now expire at other world times, which no event
+		// states: their expiry is unknown until an event shows them again
+		for _, k := range m.node(e.Node).keys {
+			k.state.Expire = 0
+		}
 	case "failover":
 		n := m.node(e.Node)
 		n.down, n.outOfService = true, true
+		m.failoverStock(e)
 	case "node-restart":
 		n := m.node(e.Node)
 		n.down = false

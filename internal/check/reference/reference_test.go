@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"fmt"
+
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/redis/go-redis/v9"
 	"slices"
@@ -413,7 +415,7 @@ func TestStaleWriteBelowQuorum(t *testing.T) {
 }
 
 // A fenced write (TOKEN n) is stale only if another client was issued a
-// newer token before it: the storage could have known. Without one, the
+// token after the writer's: the storage could have known. Without one, the
 // token is still the newest and the write is not reported.
 func TestStaleWriteFenced(t *testing.T) {
 	for _, newer := range []bool{true, false} {
@@ -421,9 +423,10 @@ func TestStaleWriteFenced(t *testing.T) {
 		exec := b.acquire("A", "redis", "lock", "a", 1000)
 		b.token("A", "lock", 1)
 		exp := b.at(time.Second).expire("redis", gone("lock"))
+		tokB := 0
 		if newer {
 			b.acquire("B", "redis", "lock", "b", 1000)
-			b.token("B", "lock", 2)
+			tokB = b.token("B", "lock", 2)
 		}
 		c, th := who("A")
 		send := b.add(sim.Event{Kind: sim.KindSend, Client: c, Thread: th, Node: "storage", Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"}})
@@ -433,10 +436,33 @@ func TestStaleWriteFenced(t *testing.T) {
 		o.FencedStorage = true
 		got := Check(b.evs, o)
 		if newer {
-			want(t, got, v(mutualExclusion, 12, exec+3, 12), v(staleWrite, w, exec, exp, w))
+			want(t, got, v(mutualExclusion, 12, exec+3, 12), v(staleWrite, w, exec, exp, tokB, w))
 		} else {
 			want(t, got, v(safe, 0))
 		}
+	}
+}
+
+// The token counter goes back (its node restarted empty): B is issued
+// token 1 again, after A's token 1. The fencing storage accepts A's late
+// write (1 >= highest seen 1), though A no longer holds the lock and B was
+// issued its token after A's: a stale write, proved by both token marks.
+// A reissued token smaller than A's (A had 5, B gets 1) is the same case.
+func TestStaleWriteFencedCounterWentBack(t *testing.T) {
+	for _, a := range []int64{1, 5} {
+		b := &logb{}
+		exec := b.acquire("A", "redis", "lock", "a", 1000)
+		tokA := b.token("A", "lock", a)
+		exp := b.at(time.Second).expire("redis", gone("lock"))
+		b.acquire("B", "redis", "lock", "b", 1000)
+		tokB := b.token("B", "lock", 1)
+		cmd := []string{"WRITE", "file", "by-A", "TOKEN", fmt.Sprint(a)}
+		send := b.add(sim.Event{Kind: sim.KindSend, Client: "A", Thread: "main", Node: "storage", Cmd: cmd})
+		w := b.add(sim.Event{Kind: sim.KindExec, Client: "A", Thread: "main", Node: "storage", Req: send, Cmd: cmd,
+			Reply: "OK", Keys: []sim.KeyState{str("file", "by-A", "", -1)}})
+		o := opts("lock")
+		o.FencedStorage = true
+		want(t, Check(b.evs, o), v(mutualExclusion, 12, exec+3, 12), v(staleWrite, w, exec, tokA, exp, tokB, w))
 	}
 }
 
