@@ -368,8 +368,12 @@ func notes(taken []Taken, hand int, rightID string) []sim.Text {
 		}
 	}
 	if hand > 0 {
+		moves := fmt.Sprintf("%d moves made by hand are", hand)
+		if hand == 1 {
+			moves = "move made by hand is"
+		}
 		out = append(out, sim.Text{
-			En: fmt.Sprintf("The left's %d moves made by hand are not carried over: %s runs other code, where a step of the left has no equivalent; it moves in the engine's own order.", hand, rightID),
+			En: fmt.Sprintf("The left's %s not carried over: %s runs other code, where a step of the left has no equivalent; it moves in the engine's own order.", moves, rightID),
 			Zh: fmt.Sprintf("左侧手动走的 %d 步没有带到右侧：%s 运行的是另一段代码，左侧的某一步在那里没有对应；右侧按引擎自己的顺序运行。", hand, rightID)})
 	}
 	return out
