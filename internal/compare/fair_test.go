@@ -186,3 +186,28 @@ func TestNoEquivalentPointIsSaid(t *testing.T) {
 		t.Errorf("note: %v", n)
 	}
 }
+
+// A parameter the right's lock does not take is said, once per value, with
+// the clients that had it: the team's 1s TTL means nothing to a lock with
+// no expiry (so the right is safe, and the reader knows why it is not the
+// same lease), and no note for a lock that takes it.
+func TestDroppedParametersAreSaid(t *testing.T) {
+	f, err := scenario.Load("testdata/team-lock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &f.Scenarios[0]
+	res := compareWith(t, f, sc, "setnx-no-expiry")
+	want := "The left's ttl: 1s (W1, W2, W3, W4) is not a parameter of setnx-no-expiry"
+	if !slices.ContainsFunc(res.Notes, func(n sim.Text) bool {
+		return strings.HasPrefix(n.En, want) && strings.Contains(n.Zh, "不是 setnx-no-expiry 的参数")
+	}) {
+		t.Errorf("notes %v, want %q", res.Notes, want)
+	}
+	if !res.Fair() {
+		t.Errorf("a dropped parameter is no unplaced fault: notes %v", res.Notes)
+	}
+	if res := compareWith(t, f, sc, "redlock"); len(res.Notes) != 0 {
+		t.Errorf("redlock takes ttl: notes %v", res.Notes)
+	}
+}

@@ -169,6 +169,16 @@ func TestBrowserCompareFaultsByMeaning(t *testing.T) {
 	}
 	runFile(t, ctx, string(team), "team-lock")
 	click(t, ctx, "compare-open")
+	// The picker: the algorithms by family, in catalog order, and no lesson
+	// (none has the clients W1..W4).
+	waitFor(t, ctx, "the picker", `document.querySelectorAll('[data-testid=compare-with] optgroup').length > 1`)
+	groups := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=compare-with] optgroup')].map(g => g.label)`)
+	if len(groups) < 6 || groups[0] != "No lock, or a local one" || groups[len(groups)-1] == "" {
+		t.Errorf("picker groups %q", groups)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=compare-with] optgroup[data-group=lessons]').length`); n != 0 {
+		t.Errorf("lessons offered for clients W1..W4: %d groups", n)
+	}
 	choose(t, ctx, "compare-with", "watchdog")
 	click(t, ctx, "compare-go")
 	waitFor(t, ctx, "the comparison", `!!document.querySelector('[data-testid=compare-verdict-right] .v')`)

@@ -44,18 +44,19 @@ type compareFault struct {
 // compareAnswer is the compare field of a compare message. With no With (no
 // canonical pair and none named), it only lists what may be compared.
 type compareAnswer struct {
-	With       string         `json:"with,omitempty"`    // what the loaded run was compared with
-	Partner    string         `json:"partner,omitempty"` // the canonical pair's other side, if any
-	Algorithms []string       `json:"algorithms"`
-	Seed       int64          `json:"seed"`
-	Actions    int            `json:"actions"` // the recorded actions the left side replayed
-	Moves      int            `json:"moves"`   // the left's moves made by hand
-	Faults     []compareFault `json:"faults"`
-	Notes      []sim.Text     `json:"notes"`   // what the right could not face as the left did (compare.Result.Notes)
-	Fair       bool           `json:"fair"`    // every fault placed at its equivalent point (compare.Result.Fair)
-	Diverge    int            `json:"diverge"` // the index of the first row that differs; -1: none
-	Left       *compareSide   `json:"left,omitempty"`
-	Right      *compareSide   `json:"right,omitempty"`
+	With       string          `json:"with,omitempty"`    // what the loaded run was compared with
+	Partner    string          `json:"partner,omitempty"` // the canonical pair's other side, if any
+	Algorithms []string        `json:"algorithms"`
+	Groups     []compare.Group `json:"groups"` // the algorithms by family, for the picker
+	Seed       int64           `json:"seed"`
+	Actions    int             `json:"actions"` // the recorded actions the left side replayed
+	Moves      int             `json:"moves"`   // the left's moves made by hand
+	Faults     []compareFault  `json:"faults"`
+	Notes      []sim.Text      `json:"notes"`   // what the right could not face as the left did (compare.Result.Notes)
+	Fair       bool            `json:"fair"`    // every fault placed at its equivalent point (compare.Result.Fair)
+	Diverge    int             `json:"diverge"` // the index of the first row that differs; -1: none
+	Left       *compareSide    `json:"left,omitempty"`
+	Right      *compareSide    `json:"right,omitempty"`
 }
 
 // compareRun compares the session's run (its scenario, seed and recorded
@@ -70,7 +71,7 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	}
 	left := *s.ls.Scenario()
 	left.Schedule = append([]scenario.Action(nil), s.ls.Actions()...)
-	ans := compareAnswer{Algorithms: lock.IDs(), Seed: s.ls.Seed(), Actions: len(left.Schedule), Diverge: -1}
+	ans := compareAnswer{Algorithms: lock.IDs(), Groups: compare.Groups(), Seed: s.ls.Seed(), Actions: len(left.Schedule), Diverge: -1}
 	ans.Partner, _ = compare.Partner(left.ID)
 	with := r.With
 	if with == "" && ans.Partner == "" {

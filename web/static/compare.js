@@ -179,24 +179,31 @@ export class Compare {
     for (const n of notes) box.append(el('p', {}, pick(n, lang)));
   }
 
+  /** renderPicker fills the picker: the canonical pair first, then the
+   * algorithms by family (catalog order), then the lessons that have the
+   * same clients as this run (a lesson with other clients cannot run
+   * against the same faults, so it is not offered). */
   renderPicker(st) {
     const sel = this.$('compare-with');
     const r = this.res, lang = st.lang;
-    const algos = (r && r.algorithms) || [];
-    const lessons = st.catalog || [];
-    const sig = JSON.stringify([algos, lessons.map((c) => c.id), lang, r && r.partner]);
+    const groups = (r && r.groups) || ((r && r.algorithms) ? [{ title: { en: t('cmpAlgorithms', 'en'), zh: t('cmpAlgorithms', 'zh') }, ids: r.algorithms }] : []);
+    const mine = ((st.snap && st.snap.clients) || []).slice().sort().join(',');
+    const lessons = (st.catalog || []).filter((c) => !mine || (c.clients || []).slice().sort().join(',') === mine);
+    const sig = JSON.stringify([groups, lessons.map((c) => c.id), lang, r && r.partner]);
     if (sel.dataset.sig !== sig) {
       sel.dataset.sig = sig;
       sel.textContent = '';
       if (r && r.partner) sel.append(el('option', { value: r.partner }, fill('cmpPair', lang, { with: r.partner })));
-      if (algos.length) {
-        const g = el('optgroup', { label: t('cmpAlgorithms', lang) });
-        for (const a of algos) g.append(el('option', { value: a }, a));
+      for (const g of groups) {
+        const og = el('optgroup', { label: pick(g.title, lang), 'data-group': g.ids[0] || '' });
+        for (const a of g.ids) og.append(el('option', { value: a }, a));
+        sel.append(og);
+      }
+      if (lessons.length) {
+        const g = el('optgroup', { label: fill('cmpLessonsSame', lang, { clients: mine.split(',').join(', ') }), 'data-group': 'lessons' });
+        for (const c of lessons) g.append(el('option', { value: c.id }, pick(c.title, lang) || c.id));
         sel.append(g);
       }
-      const g = el('optgroup', { label: t('cmpLessons', lang) });
-      for (const c of lessons) g.append(el('option', { value: c.id }, pick(c.title, lang) || c.id));
-      sel.append(g);
     }
     if (this.choice && [...sel.options].some((o) => o.value === this.choice)) sel.value = this.choice;
   }
