@@ -86,3 +86,53 @@ func TestRecordingThatDoesNotFit(t *testing.T) {
 		})
 	}
 }
+
+// The interpreter's hooks, as the comparison uses them: Setup sees the run
+// before its first recorded fault (a watcher set there sees the fault
+// recorded at step 0), OnAction is told of every recorded action in the
+// order played, and Choose moves the client it names when the engine
+// would choose: with it naming B, or A, the lesson's race starts with that
+// client's first move, whatever the seed draws.
+func TestTheInterpreterHooks(t *testing.T) {
+	base := *builtin(t, "no-lock-oversell")
+	a, b := base.Clients[0].Name, base.Clients[1].Name
+	base.Schedule = []scenario.Action{
+		{Step: 0, Fault: scenario.Fault{Do: "pause", Client: a, For: scenario.Duration(1e6)}},
+		{Step: 2, Fault: scenario.Fault{Do: scenario.StepAction, Client: b}},
+	}
+	for _, first := range []string{a, b} {
+		var faultSteps []int
+		var played []string
+		var firstMove string
+		c := cfg(base.Seed)
+		c.Setup = func(r *Run) {
+			r.World.Watch(func(e *sim.Event) {
+				if e.Kind == sim.KindFault && e.Name == "pause" {
+					faultSteps = append(faultSteps, e.Step)
+				}
+				if e.Kind == sim.KindExec && firstMove == "" {
+					firstMove = e.Client
+				}
+			})
+		}
+		c.OnAction = func(x scenario.Action) { played = append(played, fmt.Sprintf("%s@%d", x.Do, x.Step)) }
+		c.Choose = func(*sim.World) string { return first }
+		r, err := New(&base, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.RunToEnd(); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		if !slices.Equal(faultSteps, []int{0}) {
+			t.Errorf("choosing %s: the watcher set in Setup saw the pause at steps %v, want [0]", first, faultSteps)
+		}
+		if want := []string{"pause@0", scenario.StepAction + "@2"}; !slices.Equal(played, want) {
+			t.Errorf("choosing %s: OnAction was told %v, want %v", first, played, want)
+		}
+		if firstMove != first {
+			t.Errorf("choosing %s: the first command was %s's", first, firstMove)
+		}
+	}
+}

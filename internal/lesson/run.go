@@ -23,9 +23,17 @@ type Config struct {
 	Quiet bool
 	// MaxSteps caps the run (0: scenario.MaxSteps).
 	MaxSteps int
-	// OnFault, if set, is told of each recorded fault of the schedule as
-	// it is applied (after it applied).
-	OnFault func(sim.Fault)
+	// Setup, if set, is given the run before it plays anything (before the
+	// faults its schedule records at step 0): to watch its world from its
+	// first event.
+	Setup func(*Run)
+	// OnAction, if set, is told of each recorded action of the schedule
+	// once it is played: a fault once applied, a manual step once taken.
+	OnAction func(scenario.Action)
+	// Choose, if set, names the client to move when the run takes the
+	// engine's own step (no manual step is recorded there): "" leaves the
+	// choice to the engine, as does a client with no move to make.
+	Choose func(*sim.World) string
 }
 
 // Run is one scenario running in a world, with its checker. A run plays
@@ -41,9 +49,10 @@ type Run struct {
 	Checker  *check.Checker
 	done     bool
 
-	actions []scenario.Action // the recorded actions: the schedule, then the user's
-	next    int               // index of the next action to play
-	onFault func(sim.Fault)
+	actions  []scenario.Action // the recorded actions: the schedule, then the user's
+	next     int               // index of the next action to play
+	onAction func(scenario.Action)
+	choose   func(*sim.World) string
 
 	story      *narrate.Narrator // the run's story, told from its events
 	offScript  bool              // a user action changed the run: scripted lines stop
@@ -60,7 +69,10 @@ func New(sc *scenario.Scenario, cfg Config) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.actions, r.onFault = slices.Clone(sc.Schedule), cfg.OnFault
+	r.actions, r.onAction, r.choose = slices.Clone(sc.Schedule), cfg.OnAction, cfg.Choose
+	if cfg.Setup != nil {
+		cfg.Setup(r)
+	}
 	if err := r.playFaults(); err != nil {
 		r.Close()
 		return nil, err
@@ -96,11 +108,16 @@ func (r *Run) playFaults() error {
 			return misfit(a, err, "recorded %s at step %d: %v", a.Do, a.Step, err)
 		}
 		r.userFaults++
-		if r.onFault != nil {
-			r.onFault(f)
-		}
+		r.played(a)
 	}
 	return nil
+}
+
+// played tells OnAction of a recorded action played.
+func (r *Run) played(a scenario.Action) {
+	if r.onAction != nil {
+		r.onAction(a)
+	}
 }
 
 // Step takes the next step as recorded: a manual step of a client if one
@@ -121,11 +138,25 @@ func (r *Run) Step() (bool, error) {
 			// end the run quietly without its verdicts.
 			return false, misfit(a, nil, "recorded step of %s at step %d: %s has no move to make there", a.Client, a.Step, a.Client)
 		}
-	} else if !r.World.Step() {
+		r.played(a)
+	} else if !r.engineStep() {
 		r.finish()
 		return false, nil
 	}
 	return true, r.playFaults()
+}
+
+// engineStep is the engine's own step, or the move of the client Choose
+// names. It returns false once the world is over.
+func (r *Run) engineStep() bool {
+	if r.choose != nil {
+		if c := r.choose(r.World); c != "" {
+			if ok, err := r.World.StepClient(c); ok && err == nil {
+				return true
+			}
+		}
+	}
+	return r.World.Step()
 }
 
 // RunToEnd steps, playing the recorded actions, until the run is over and
