@@ -56,7 +56,8 @@ func (c *validator) fault(f *Fault, fp string, sc *scope, inSchedule bool) {
 	}
 	if f.Node != "" && !slices.Contains(sc.nodes, f.Node) {
 		c.undeclared(fp+".node", "node", f.Node, sc.nodes)
-	} else if f.Do == string(sim.FaultFailover) && f.Node != "" && !slices.Contains(sc.masters, f.Node) {
+	} else if f.Do == string(sim.FaultFailover) && f.Node != "" && !c.flat && !slices.Contains(sc.masters, f.Node) {
+		// (in a file; a fault injected by hand is refused by the engine, with its reason)
 		c.at(fp+".node", "failover of %s can never happen: no node is replica_of %s, so there is no replica to promote", f.Node, f.Node)
 	}
 	if a.Required && !hasAmount(f, a.Amount, c.has(fp+"."+a.Amount.Field())) {
