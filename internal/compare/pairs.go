@@ -59,6 +59,7 @@ var Families = []Family{
 	{sim.Text{En: "Re-entrant and renewed", Zh: "可重入与续期"}, 11, 13},
 	{sim.Text{En: "Several nodes", Zh: "多个节点"}, 14, 15},
 	{sim.Text{En: "Fencing and SQL", Zh: "Fencing 与 SQL"}, 16, 17},
+	{sim.Text{En: "Libraries, run as they are", Zh: "现成的库（按原样运行）"}, 18, 19},
 }
 
 // Group is a family's algorithms, by id, as the picker lists them.

@@ -22,6 +22,17 @@ type compareRow struct {
 	Client string `json:"client,omitempty"`
 	Node   string `json:"node,omitempty"`
 	Text   string `json:"text"`
+	// The event's parts, for the page to write the row in the reader's
+	// language (format.js describe): Text stays the canonical line the
+	// rows are compared by.
+	Thread string         `json:"thread,omitempty"`
+	Cmd    []string       `json:"cmd,omitempty"`
+	Script string         `json:"script,omitempty"`
+	Reply  string         `json:"reply,omitempty"`
+	Keys   []sim.KeyState `json:"keys,omitempty"`
+	Name   string         `json:"name,omitempty"`
+	Note   *sim.Text      `json:"note,omitempty"`
+	Say    *sim.Text      `json:"say,omitempty"`
 }
 
 // compareSide is one side of a comparison on the wire.
@@ -132,7 +143,16 @@ func wireSide(sd compare.Side) *compareSide {
 	row := compare.RowNumbers(sd.Rows)
 	seen := map[string]bool{}
 	for i, e := range sd.Rows {
-		out.Rows[i] = compareRow{At: sd.At[i], T: int64(e.T), Kind: string(e.Kind), Client: e.Client, Node: e.Node, Text: sd.Texts[i]}
+		out.Rows[i] = compareRow{At: sd.At[i], T: int64(e.T), Kind: string(e.Kind), Client: e.Client, Node: e.Node, Text: sd.Texts[i],
+			Thread: e.Thread, Cmd: e.Cmd, Script: e.Script, Reply: e.Reply, Keys: e.Keys, Name: e.Name}
+		if e.Fact != nil {
+			note := e.Words()
+			note = sim.Text{En: compare.Cite(note.En, row, "row %d"), Zh: compare.Cite(note.Zh, row, "第 %d 行")}
+			out.Rows[i].Note = &note
+		}
+		if e.Kind == sim.KindVerdict && e.Say != nil {
+			out.Rows[i].Say = &sim.Text{En: compare.Cite(e.Say.En, row, "row %d"), Zh: compare.Cite(e.Say.Zh, row, "第 %d 行")}
+		}
 		if e.Kind == sim.KindVerdict && !seen[e.Name] {
 			seen[e.Name] = true
 			v := *e

@@ -8,6 +8,7 @@
 import { t, fill, pick, verdictName } from './i18n.js';
 import { clientColor } from './lanes.js';
 import { el } from './dom.js';
+import { describe, fmtTime } from './format.js';
 
 /** keyOf names the run a comparison was made of: when the session's
  * scenario, seed or recorded actions change, the comparison is redone. */
@@ -248,7 +249,18 @@ export class Compare {
     if (!row) { td.append(el('span', { class: 'muted' }, t('cmpNoRow', st.lang))); return td; }
     if (row.client) td.style.borderLeftColor = clientColor(st.model, row.client);
     td.classList.add('k-' + row.kind);
-    td.append(el('button', { class: 'cmp-text', title: t('cmpSeek', st.lang), onclick: () => this.seek(row.at) }, row.text));
+    // In 中文 the row is written in the reader's words (the main
+    // timeline's describe); the canonical line it is compared by stays in
+    // data-text and its tooltip.
+    const btn = el('button', { class: 'cmp-text', title: t('cmpSeek', st.lang) + '\n' + row.text, 'data-text': row.text, onclick: () => this.seek(row.at) });
+    if (st.lang === 'zh' && row.kind) {
+      const parts = describe({ ...row, seq: 0 }, 'zh');
+      parts[0] = fmtTime(row.t) + ' ';
+      for (const p of parts) btn.append(typeof p === 'string' ? p : el('code', {}, p.code));
+    } else {
+      btn.append(row.text);
+    }
+    td.append(btn);
     return td;
   }
 
