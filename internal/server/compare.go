@@ -30,21 +30,32 @@ type compareSide struct {
 	Title    sim.Text     `json:"title"`
 	Verdicts []*sim.Event `json:"verdicts"` // each verdict's first event, with its sentence in both languages
 	Rows     []compareRow `json:"rows"`
-	Void     int          `json:"void"`
+}
+
+// compareFault is a fault the left took, as the page says it: what, where
+// the right placed it (in words), how, and whether the right got there.
+type compareFault struct {
+	Fault  sim.Text `json:"fault"`
+	Where  sim.Text `json:"where"`
+	How    string   `json:"how"`
+	Placed bool     `json:"placed"`
 }
 
 // compareAnswer is the compare field of a compare message. With no With (no
 // canonical pair and none named), it only lists what may be compared.
 type compareAnswer struct {
-	With       string       `json:"with,omitempty"`    // what the loaded run was compared with
-	Partner    string       `json:"partner,omitempty"` // the canonical pair's other side, if any
-	Algorithms []string     `json:"algorithms"`
-	Seed       int64        `json:"seed"`
-	Actions    int          `json:"actions"` // the recorded actions the left side replayed
-	Moves      int          `json:"moves"`
-	Diverge    int          `json:"diverge"` // the index of the first row that differs; -1: none
-	Left       *compareSide `json:"left,omitempty"`
-	Right      *compareSide `json:"right,omitempty"`
+	With       string         `json:"with,omitempty"`    // what the loaded run was compared with
+	Partner    string         `json:"partner,omitempty"` // the canonical pair's other side, if any
+	Algorithms []string       `json:"algorithms"`
+	Seed       int64          `json:"seed"`
+	Actions    int            `json:"actions"` // the recorded actions the left side replayed
+	Moves      int            `json:"moves"`   // the left's moves made by hand
+	Faults     []compareFault `json:"faults"`
+	Notes      []sim.Text     `json:"notes"`   // what the right could not face as the left did (compare.Result.Notes)
+	Fair       bool           `json:"fair"`    // every fault placed at its equivalent point (compare.Result.Fair)
+	Diverge    int            `json:"diverge"` // the index of the first row that differs; -1: none
+	Left       *compareSide   `json:"left,omitempty"`
+	Right      *compareSide   `json:"right,omitempty"`
 }
 
 // compareRun compares the session's run (its scenario, seed and recorded
@@ -100,13 +111,20 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	if with == "" {
 		ans.With = ans.Partner
 	}
-	ans.Moves, ans.Diverge = res.Schedule.ClientMoves(), res.Diverge
+	ans.Moves, ans.Diverge, ans.Fair, ans.Notes = res.Hand, res.Diverge, res.Fair(), res.Notes
+	if ans.Notes == nil {
+		ans.Notes = []sim.Text{}
+	}
+	ans.Faults = []compareFault{}
+	for _, t := range res.Faults {
+		ans.Faults = append(ans.Faults, compareFault{Fault: compare.FaultWords(t.Fault), Where: t.Where(), How: string(t.How), Placed: t.Right >= 0})
+	}
 	ans.Left, ans.Right = wireSide(res.Left), wireSide(res.Right)
 	return &Message{Type: "compare", Compare: &ans}, nil
 }
 
 func wireSide(sd compare.Side) *compareSide {
-	out := &compareSide{ID: sd.Scenario.ID, Title: sd.Scenario.Title, Void: sd.Void,
+	out := &compareSide{ID: sd.Scenario.ID, Title: sd.Scenario.Title,
 		Verdicts: []*sim.Event{}, Rows: make([]compareRow, len(sd.Rows))}
 	// A verdict's sentence cites events by sequence number; the view
 	// numbers rows, so it cites their rows.

@@ -127,6 +127,7 @@ export class Compare {
       this.shown = null;
       body.textContent = '';
       this.$('compare-schedule').textContent = '';
+      this.$('compare-notes').hidden = true;
       if (this.asked != null) status.textContent = t('cmpRunning', lang);
       else if (this.error) status.textContent = fill('cmpFailed', lang, { e: this.error.error || '' });
       else status.textContent = t('cmpPick', lang);
@@ -136,7 +137,7 @@ export class Compare {
       ? fill('cmpSame', lang, { n: r.left.rows.length })
       : fill('cmpDiverge', lang, { row: r.diverge + 1 });
     status.dataset.diverge = String(r.diverge + 1);
-    this.$('compare-schedule').textContent = fill('cmpSchedule', lang, { moves: r.moves, seed: r.seed, actions: r.actions, void: r.right.void });
+    this.renderFaults(r, lang);
     // The table is rebuilt only when what it shows changes (the answer, the
     // language, the session's step): the page renders on every selection
     // and every message, and a table has a row per event of both runs.
@@ -151,6 +152,31 @@ export class Compare {
       this.follow = keyOf(snap) + snap.step;
       (cur || first).scrollIntoView({ block: 'nearest' });
     }
+  }
+
+  /** renderFaults lists the left's faults with where the right placed
+   * each (by meaning, not by step), and puts what the right could not face
+   * as the left did in a warning above the table. */
+  renderFaults(r, lang) {
+    const sched = this.$('compare-schedule');
+    sched.textContent = '';
+    const faults = r.faults || [];
+    sched.append(fill('cmpSeed', lang, { seed: r.seed }) + ' ');
+    if (!faults.length) sched.append(t('cmpNoFaults', lang));
+    else sched.append(t('cmpFaults', lang) + ' ');
+    faults.forEach((f, i) => {
+      if (i) sched.append('; ');
+      sched.append(pick(f.fault, lang) + ' — ' + pick(f.where, lang) + ' ');
+      sched.append(el('span', { class: f.placed ? 'placed-yes' : 'placed-no', 'data-placed': String(f.placed) },
+        f.placed ? t('cmpPlaced', lang) : t('cmpNotPlaced', lang)));
+    });
+    const box = this.$('compare-notes');
+    box.textContent = '';
+    const notes = r.notes || [];
+    box.hidden = notes.length === 0;
+    box.dataset.fair = String(r.fair !== false);
+    if (r.fair === false) box.append(el('p', { class: 'unfair' }, t('cmpUnfair', lang)));
+    for (const n of notes) box.append(el('p', {}, pick(n, lang)));
   }
 
   renderPicker(st) {
@@ -189,7 +215,7 @@ export class Compare {
     for (const [side, key] of [[r.left, 'left'], [r.right, 'right']]) {
       const th = el('th', { class: 'cmp-side' });
       th.append(el('div', { class: 'cmp-name' }, (key === 'left' ? t('cmpLeft', lang) : t('cmpRight', lang)) + ' — ' + (pick(side.title, lang) || side.id)));
-      th.append(this.verdicts(side, key, lang, ended));
+      th.append(this.verdicts(side, key, lang, ended, key === 'right' && r.fair === false));
       head.append(th);
     }
     tb.append(el('thead', {}, head));
@@ -219,15 +245,19 @@ export class Compare {
     return td;
   }
 
-  verdicts(side, key, lang, ended) {
+  /** verdicts are a side's verdicts. A right side that did not face every
+   * fault of the left (unfair) shows ⚠ where it would show ✓: its safe
+   * run does not answer the left's question. */
+  verdicts(side, key, lang, ended, unfair) {
     const box = el('div', { class: 'cmp-verdicts', 'data-testid': 'compare-verdict-' + key });
     const vs = side.verdicts || [];
     const safe = vs.every((v) => v.name === 'safe');
     box.classList.add(safe ? 'safe' : 'bad');
+    if (unfair) box.classList.add('unfair');
     if (!ended) box.classList.add('ahead');
     for (const v of vs) {
       box.append(el('div', { class: 'v', 'data-name': v.name },
-        el('b', { class: 'badge' }, (v.name === 'safe' ? '✓ ' : '✗ ') + verdictName(v.name, lang)),
+        el('b', { class: 'badge' }, (v.name === 'safe' ? (unfair ? '⚠ ' : '✓ ') : '✗ ') + verdictName(v.name, lang)),
         ' ', el('span', {}, pick(v.say, lang))));
     }
     return box;
