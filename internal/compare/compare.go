@@ -3,6 +3,7 @@ package compare
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -121,6 +122,7 @@ func Within(left, right *scenario.Scenario, seed int64, maxSteps int) (*Result, 
 		res.Notes = notes(res.Faults, res.Hand, right.ID)
 		res.Unplaced = len(res.Notes)
 	}
+	res.Notes = append(res.Notes, dropped(left, under)...)
 	if n, ok := unchecked(under, rightLog); ok {
 		res.Notes = append(res.Notes, n)
 	}
@@ -143,6 +145,41 @@ func Within(left, right *scenario.Scenario, seed int64, maxSteps int) (*Result, 
 		}
 	}
 	return res, nil
+}
+
+// dropped are notes for the left's client parameters the right's clients
+// do not take (the TTL of a library that names it otherwise): the right
+// runs with its own default there, which the reader should know before
+// comparing the verdicts. One note per parameter and value.
+func dropped(left, right *scenario.Scenario) []sim.Text {
+	type pv struct{ key, val string }
+	var order []pv
+	who := map[pv][]string{}
+	algo := map[pv]string{}
+	for _, lc := range left.Clients {
+		for _, rc := range right.Clients {
+			if rc.Name != lc.Name || rc.Algorithm == lc.Algorithm {
+				continue
+			}
+			for _, k := range slices.Sorted(maps.Keys(lc.Params)) {
+				if _, ok := rc.Params[k]; ok {
+					continue
+				}
+				p := pv{k, fmt.Sprint(lc.Params[k])}
+				if who[p] == nil {
+					order = append(order, p)
+				}
+				who[p], algo[p] = append(who[p], lc.Name), rc.Algorithm
+			}
+		}
+	}
+	var out []sim.Text
+	for _, p := range order {
+		out = append(out, sim.Text{
+			En: fmt.Sprintf("The left's %s: %s (%s) is not a parameter of %s: the right runs without it (with its own default, if it has one).", p.key, p.val, strings.Join(who[p], ", "), algo[p]),
+			Zh: fmt.Sprintf("左侧的 %s: %s（%s）不是 %s 的参数：右侧不带它运行（如果有默认值，就用它自己的默认值）。", p.key, p.val, strings.Join(who[p], "、"), algo[p])})
+	}
+	return out
 }
 
 // unchecked is a note when a side's lock hands out fencing tokens that

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -265,5 +266,23 @@ func TestWithinHoldsTheRunsToTheCap(t *testing.T) {
 	}
 	if _, err := Within(sc, sc, sc.Seed, n-1); !errors.Is(err, ErrTooLong) || !strings.Contains(err.Error(), "cap of "+strconv.Itoa(n-1)+" steps") {
 		t.Errorf("within %d steps: got %v, want ErrTooLong", n-1, err)
+	}
+}
+
+// The picker's groups hold every algorithm once, in catalog order, each
+// family with a title in both languages.
+func TestGroupsHoldEveryAlgorithm(t *testing.T) {
+	var got []string
+	for _, g := range Groups() {
+		if g.Title.En == "" || g.Title.Zh == "" || len(g.IDs) == 0 {
+			t.Errorf("group %+v", g)
+		}
+		got = append(got, g.IDs...)
+	}
+	if want := lock.IDs(); !slices.Equal(sorted(got), sorted(want)) {
+		t.Errorf("groups hold %v, want every algorithm %v", got, want)
+	}
+	if g := Groups()[0]; g.IDs[0] != "no-lock" {
+		t.Errorf("first group %+v, want the catalog's first row first", g)
 	}
 }

@@ -154,7 +154,9 @@ func TestFaultOnACommandIsPlacedByMeaning(t *testing.T) {
 // A pause as A gets its fencing token (the fencing lock's own mark) has no
 // equivalent with Lua compare-and-delete, which hands out no token: the
 // comparison says so in words, in both languages, rather than offer the
-// right's safe run as an answer.
+// right's safe run as an answer. (The left is safe: A stops before it
+// enters; B takes the expired lock with token 2, writes and is done by the
+// time A wakes, enters alone and has its write with token 1 refused.)
 func TestNoEquivalentPointIsSaid(t *testing.T) {
 	const src = `scenarios:
   - id: pause-at-token
@@ -167,7 +169,7 @@ func TestNoEquivalentPointIsSaid(t *testing.T) {
       - {name: B, algorithm: fencing-token, params: {ttl: 1s}, task: write, work: 100ms, start: 100ms}
     faults:
       - {on: {kind: mark, name: token, client: A}, do: pause, client: A, for: 2s}
-    expect: [mutual-exclusion]
+    expect: [safe]
 `
 	f, err := scenario.Parse("pause-at-token.yaml", []byte(src))
 	if err != nil {
@@ -184,5 +186,30 @@ func TestNoEquivalentPointIsSaid(t *testing.T) {
 	if !strings.Contains(n.En, "No equivalent point on the right: pause A (2s) at A's token mark") ||
 		!strings.Contains(n.Zh, "右侧没有对应的时机：A 停顿（2s）") {
 		t.Errorf("note: %v", n)
+	}
+}
+
+// A parameter the right's lock does not take is said, once per value, with
+// the clients that had it: the team's 1s TTL means nothing to a lock with
+// no expiry (so the right is safe, and the reader knows why it is not the
+// same lease), and no note for a lock that takes it.
+func TestDroppedParametersAreSaid(t *testing.T) {
+	f, err := scenario.Load("testdata/team-lock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &f.Scenarios[0]
+	res := compareWith(t, f, sc, "setnx-no-expiry")
+	want := "The left's ttl: 1s (W1, W2, W3, W4) is not a parameter of setnx-no-expiry"
+	if !slices.ContainsFunc(res.Notes, func(n sim.Text) bool {
+		return strings.HasPrefix(n.En, want) && strings.Contains(n.Zh, "不是 setnx-no-expiry 的参数")
+	}) {
+		t.Errorf("notes %v, want %q", res.Notes, want)
+	}
+	if !res.Fair() {
+		t.Errorf("a dropped parameter is no unplaced fault: notes %v", res.Notes)
+	}
+	if res := compareWith(t, f, sc, "redlock"); len(res.Notes) != 0 {
+		t.Errorf("redlock takes ttl: notes %v", res.Notes)
 	}
 }

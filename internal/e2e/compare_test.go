@@ -169,6 +169,16 @@ func TestBrowserCompareFaultsByMeaning(t *testing.T) {
 	}
 	runFile(t, ctx, string(team), "team-lock")
 	click(t, ctx, "compare-open")
+	// The picker: the algorithms by family, in catalog order, and no lesson
+	// (none has the clients W1..W4).
+	waitFor(t, ctx, "the picker", `document.querySelectorAll('[data-testid=compare-with] optgroup').length > 1`)
+	groups := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=compare-with] optgroup')].map(g => g.label)`)
+	if len(groups) < 6 || groups[0] != "No lock, or a local one" || groups[len(groups)-1] == "" {
+		t.Errorf("picker groups %q", groups)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=compare-with] optgroup[data-group=lessons]').length`); n != 0 {
+		t.Errorf("lessons offered for clients W1..W4: %d groups", n)
+	}
 	choose(t, ctx, "compare-with", "watchdog")
 	click(t, ctx, "compare-go")
 	waitFor(t, ctx, "the comparison", `!!document.querySelector('[data-testid=compare-verdict-right] .v')`)
@@ -189,7 +199,7 @@ func TestBrowserCompareFaultsByMeaning(t *testing.T) {
 	src := "scenarios:\n  - id: pause-at-token\n    title: {en: \"A pause as A gets its token\", zh: \"A 拿到 token 时停顿\"}\n    seed: 1\n    horizon: 10s\n    storage: {fencing: true}\n    clients:\n" +
 		"      - {name: A, algorithm: fencing-token, params: {ttl: 1s}, task: write, work: 100ms}\n" +
 		"      - {name: B, algorithm: fencing-token, params: {ttl: 1s}, task: write, work: 100ms, start: 100ms}\n" +
-		"    faults:\n      - {on: {kind: mark, name: token, client: A}, do: pause, client: A, for: 2s}\n    expect: [mutual-exclusion]\n"
+		"    faults:\n      - {on: {kind: mark, name: token, client: A}, do: pause, client: A, for: 2s}\n    expect: [safe]\n"
 	runFile(t, ctx, src, "pause-at-token")
 	click(t, ctx, "compare-open")
 	choose(t, ctx, "compare-with", "lua-compare-delete")
@@ -210,6 +220,12 @@ func TestBrowserCompareFaultsByMeaning(t *testing.T) {
 	waitFor(t, ctx, "中文", `document.documentElement.lang === 'zh-CN'`)
 	if zh := text(t, ctx, "compare-notes"); !strings.Contains(zh, "不是同一个测试") || !strings.Contains(zh, "右侧没有对应的时机") {
 		t.Errorf("the warning in 中文: %q", zh)
+	}
+	// The rows are written in 中文 too (the main timeline's words), each
+	// keeping its canonical line for the comparison.
+	waitFor(t, ctx, "rows in 中文", `[...document.querySelectorAll('.cmp-cell.r .cmp-text')].some(b => /暂停|停顿|拿到|进入/.test(b.textContent))`)
+	if n := eval[int](t, ctx, `[...document.querySelectorAll('.cmp-cell .cmp-text')].filter(b => !b.dataset.text).length`); n != 0 {
+		t.Errorf("%d rows without their canonical line", n)
 	}
 	shot(t, ctx, dir, "compare-no-equivalent-zh")
 }

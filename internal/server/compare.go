@@ -22,6 +22,17 @@ type compareRow struct {
 	Client string `json:"client,omitempty"`
 	Node   string `json:"node,omitempty"`
 	Text   string `json:"text"`
+	// The event's parts, for the page to write the row in the reader's
+	// language (format.js describe): Text stays the canonical line the
+	// rows are compared by.
+	Thread string         `json:"thread,omitempty"`
+	Cmd    []string       `json:"cmd,omitempty"`
+	Script string         `json:"script,omitempty"`
+	Reply  string         `json:"reply,omitempty"`
+	Keys   []sim.KeyState `json:"keys,omitempty"`
+	Name   string         `json:"name,omitempty"`
+	Note   *sim.Text      `json:"note,omitempty"`
+	Say    *sim.Text      `json:"say,omitempty"`
 }
 
 // compareSide is one side of a comparison on the wire.
@@ -44,18 +55,19 @@ type compareFault struct {
 // compareAnswer is the compare field of a compare message. With no With (no
 // canonical pair and none named), it only lists what may be compared.
 type compareAnswer struct {
-	With       string         `json:"with,omitempty"`    // what the loaded run was compared with
-	Partner    string         `json:"partner,omitempty"` // the canonical pair's other side, if any
-	Algorithms []string       `json:"algorithms"`
-	Seed       int64          `json:"seed"`
-	Actions    int            `json:"actions"` // the recorded actions the left side replayed
-	Moves      int            `json:"moves"`   // the left's moves made by hand
-	Faults     []compareFault `json:"faults"`
-	Notes      []sim.Text     `json:"notes"`   // what the right could not face as the left did (compare.Result.Notes)
-	Fair       bool           `json:"fair"`    // every fault placed at its equivalent point (compare.Result.Fair)
-	Diverge    int            `json:"diverge"` // the index of the first row that differs; -1: none
-	Left       *compareSide   `json:"left,omitempty"`
-	Right      *compareSide   `json:"right,omitempty"`
+	With       string          `json:"with,omitempty"`    // what the loaded run was compared with
+	Partner    string          `json:"partner,omitempty"` // the canonical pair's other side, if any
+	Algorithms []string        `json:"algorithms"`
+	Groups     []compare.Group `json:"groups"` // the algorithms by family, for the picker
+	Seed       int64           `json:"seed"`
+	Actions    int             `json:"actions"` // the recorded actions the left side replayed
+	Moves      int             `json:"moves"`   // the left's moves made by hand
+	Faults     []compareFault  `json:"faults"`
+	Notes      []sim.Text      `json:"notes"`   // what the right could not face as the left did (compare.Result.Notes)
+	Fair       bool            `json:"fair"`    // every fault placed at its equivalent point (compare.Result.Fair)
+	Diverge    int             `json:"diverge"` // the index of the first row that differs; -1: none
+	Left       *compareSide    `json:"left,omitempty"`
+	Right      *compareSide    `json:"right,omitempty"`
 }
 
 // compareRun compares the session's run (its scenario, seed and recorded
@@ -70,7 +82,7 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	}
 	left := *s.ls.Scenario()
 	left.Schedule = append([]scenario.Action(nil), s.ls.Actions()...)
-	ans := compareAnswer{Algorithms: lock.IDs(), Seed: s.ls.Seed(), Actions: len(left.Schedule), Diverge: -1}
+	ans := compareAnswer{Algorithms: lock.IDs(), Groups: compare.Groups(), Seed: s.ls.Seed(), Actions: len(left.Schedule), Diverge: -1}
 	ans.Partner, _ = compare.Partner(left.ID)
 	with := r.With
 	if with == "" && ans.Partner == "" {
@@ -131,7 +143,16 @@ func wireSide(sd compare.Side) *compareSide {
 	row := compare.RowNumbers(sd.Rows)
 	seen := map[string]bool{}
 	for i, e := range sd.Rows {
-		out.Rows[i] = compareRow{At: sd.At[i], T: int64(e.T), Kind: string(e.Kind), Client: e.Client, Node: e.Node, Text: sd.Texts[i]}
+		out.Rows[i] = compareRow{At: sd.At[i], T: int64(e.T), Kind: string(e.Kind), Client: e.Client, Node: e.Node, Text: sd.Texts[i],
+			Thread: e.Thread, Cmd: e.Cmd, Script: e.Script, Reply: e.Reply, Keys: e.Keys, Name: e.Name}
+		if e.Fact != nil {
+			note := e.Words()
+			note = sim.Text{En: compare.Cite(note.En, row, "row %d"), Zh: compare.Cite(note.Zh, row, "第 %d 行")}
+			out.Rows[i].Note = &note
+		}
+		if e.Kind == sim.KindVerdict && e.Say != nil {
+			out.Rows[i].Say = &sim.Text{En: compare.Cite(e.Say.En, row, "row %d"), Zh: compare.Cite(e.Say.Zh, row, "第 %d 行")}
+		}
 		if e.Kind == sim.KindVerdict && !seen[e.Name] {
 			seen[e.Name] = true
 			v := *e

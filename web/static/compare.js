@@ -8,6 +8,7 @@
 import { t, fill, pick, verdictName } from './i18n.js';
 import { clientColor } from './lanes.js';
 import { el } from './dom.js';
+import { describe, fmtTime } from './format.js';
 
 /** keyOf names the run a comparison was made of: when the session's
  * scenario, seed or recorded actions change, the comparison is redone. */
@@ -179,24 +180,31 @@ export class Compare {
     for (const n of notes) box.append(el('p', {}, pick(n, lang)));
   }
 
+  /** renderPicker fills the picker: the canonical pair first, then the
+   * algorithms by family (catalog order), then the lessons that have the
+   * same clients as this run (a lesson with other clients cannot run
+   * against the same faults, so it is not offered). */
   renderPicker(st) {
     const sel = this.$('compare-with');
     const r = this.res, lang = st.lang;
-    const algos = (r && r.algorithms) || [];
-    const lessons = st.catalog || [];
-    const sig = JSON.stringify([algos, lessons.map((c) => c.id), lang, r && r.partner]);
+    const groups = (r && r.groups) || ((r && r.algorithms) ? [{ title: { en: t('cmpAlgorithms', 'en'), zh: t('cmpAlgorithms', 'zh') }, ids: r.algorithms }] : []);
+    const mine = ((st.snap && st.snap.clients) || []).slice().sort().join(',');
+    const lessons = (st.catalog || []).filter((c) => !mine || (c.clients || []).slice().sort().join(',') === mine);
+    const sig = JSON.stringify([groups, lessons.map((c) => c.id), lang, r && r.partner]);
     if (sel.dataset.sig !== sig) {
       sel.dataset.sig = sig;
       sel.textContent = '';
       if (r && r.partner) sel.append(el('option', { value: r.partner }, fill('cmpPair', lang, { with: r.partner })));
-      if (algos.length) {
-        const g = el('optgroup', { label: t('cmpAlgorithms', lang) });
-        for (const a of algos) g.append(el('option', { value: a }, a));
+      for (const g of groups) {
+        const og = el('optgroup', { label: pick(g.title, lang), 'data-group': g.ids[0] || '' });
+        for (const a of g.ids) og.append(el('option', { value: a }, a));
+        sel.append(og);
+      }
+      if (lessons.length) {
+        const g = el('optgroup', { label: fill('cmpLessonsSame', lang, { clients: mine.split(',').join(', ') }), 'data-group': 'lessons' });
+        for (const c of lessons) g.append(el('option', { value: c.id }, pick(c.title, lang) || c.id));
         sel.append(g);
       }
-      const g = el('optgroup', { label: t('cmpLessons', lang) });
-      for (const c of lessons) g.append(el('option', { value: c.id }, pick(c.title, lang) || c.id));
-      sel.append(g);
     }
     if (this.choice && [...sel.options].some((o) => o.value === this.choice)) sel.value = this.choice;
   }
@@ -241,7 +249,18 @@ export class Compare {
     if (!row) { td.append(el('span', { class: 'muted' }, t('cmpNoRow', st.lang))); return td; }
     if (row.client) td.style.borderLeftColor = clientColor(st.model, row.client);
     td.classList.add('k-' + row.kind);
-    td.append(el('button', { class: 'cmp-text', title: t('cmpSeek', st.lang), onclick: () => this.seek(row.at) }, row.text));
+    // In 中文 the row is written in the reader's words (the main
+    // timeline's describe); the canonical line it is compared by stays in
+    // data-text and its tooltip.
+    const btn = el('button', { class: 'cmp-text', title: t('cmpSeek', st.lang) + '\n' + row.text, 'data-text': row.text, onclick: () => this.seek(row.at) });
+    if (st.lang === 'zh' && row.kind) {
+      const parts = describe({ ...row, seq: 0 }, 'zh');
+      parts[0] = fmtTime(row.t) + ' ';
+      for (const p of parts) btn.append(typeof p === 'string' ? p : el('code', {}, p.code));
+    } else {
+      btn.append(row.text);
+    }
+    td.append(btn);
     return td;
   }
 

@@ -234,7 +234,7 @@ const S = {
   cmpGo: ['Compare', '对比'],
   cmpPair: ['{with} (the classic pair)', '{with}（经典对照）'],
   cmpAlgorithms: ['Algorithms (same clients)', '算法（同样的客户端）'],
-  cmpLessons: ['Lessons', '课程'],
+  cmpLessonsSame: ['Lessons with the same clients ({clients})', '客户端相同的课程（{clients}）'],
   cmpLeft: ['This run', '当前运行'],
   cmpRight: ['Compared', '对照'],
   cmpRunning: ['Running both against the same faults…', '正在让两边经受同样的故障……'],
