@@ -51,7 +51,9 @@ func verdictsOf(sc *scenario.Scenario, servers lesson.Servers) ([]string, error)
 	if err := r.RunToEnd(); err != nil {
 		return nil, err
 	}
-	return r.Verdicts(), nil
+	// A run the step cap stopped gives the verdicts of the steps it ran,
+	// with ErrStepCap.
+	return r.Verdicts(), r.Cut()
 }
 
 // verdict is one scenario's outcome in `visualizer test`.

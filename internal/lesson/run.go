@@ -1,8 +1,10 @@
 package lesson
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/fact"
@@ -57,6 +59,8 @@ type Run struct {
 	story      *narrate.Narrator // the run's story, told from its events
 	offScript  bool              // a user action changed the run: scripted lines stop
 	byUser     bool              // a user's action is running: its first event leaves the script
+	leftAt     int               // the cursor at which a user's action took the run off its script
+	actingAt   int               // the cursor at which the running user's action was taken
 	unsaid     []Unsaid          // scripted lines not said because their claim was false
 	reach      *reach            // when the challenge's goal was reached (challenge.go)
 	userFaults int               // faults a user injected so far
@@ -180,6 +184,20 @@ func (r *Run) RunToEnd() error {
 	if r.next < len(r.actions) {
 		a := r.actions[r.next]
 		return misfit(a, nil, "recorded %s at step %d is never reached: the run ends at step %d", a.Do, a.Step, r.World.Steps())
+	}
+	return nil
+}
+
+// ErrStepCap is the error of a run that reached the step cap before it
+// ended (Cut): its verdicts cover the steps it ran only.
+var ErrStepCap = errors.New("the run reached the step cap before it ended")
+
+// Cut is nil for a run that ended on its own, and ErrStepCap, saying how
+// far it got, for one the step cap stopped.
+func (r *Run) Cut() error {
+	if w := r.World; w.Capped() {
+		return fmt.Errorf("%w: %d steps at %s; its verdicts (%s) cover those steps only",
+			ErrStepCap, w.Steps(), w.Now(), strings.Join(r.Verdicts(), ", "))
 	}
 	return nil
 }

@@ -67,6 +67,9 @@ func (s *session) snapshot() *Snapshot {
 		Actions: append([]scenario.Action{}, v.Actions...), Playing: s.playing, Speed: s.speed,
 		Events: v.Events, OffScript: v.OffScript, File: s.file,
 	}
+	if at, off := s.ls.Run().LeftScriptAt(); off {
+		snap.OffScriptAt = at
+	}
 	s.teach(snap)
 	return snap
 }
