@@ -87,14 +87,14 @@ func (c *validator) client(s *Scenario, cl *Client, cp string, sc *scope) {
 // param checks one algorithm parameter's value against its kind.
 func (c *validator) param(algo *lock.Info, prm lock.Param, v any, pp string) {
 	val := c.d.vals[pp]
-	got := "nothing"
+	got := describeText("nothing")
 	if val != nil {
 		got = describe(val)
 	}
-	want := map[lock.ParamKind]string{lock.Dur: "a duration such as 3s", lock.Int: "an integer",
-		lock.Float: "a number", lock.Bool: "true or false", lock.Str: "a string"}[prm.Kind]
-	if want == "" {
-		want = "a " + string(prm.Kind)
+	want := describeText(map[lock.ParamKind]string{lock.Dur: "a duration such as 3s", lock.Int: "an integer",
+		lock.Float: "a number", lock.Bool: "true or false", lock.Str: "a string"}[prm.Kind])
+	if want.En == "" {
+		want = aThing(string(prm.Kind))
 	}
 	if prm.Kind == lock.Dur {
 		str, isStr := v.(string)

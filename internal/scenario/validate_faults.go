@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -57,7 +58,7 @@ func (c *validator) fault(f *Fault, fp string, sc *scope, inSchedule bool) {
 		c.undeclared(fp+".node", "node", f.Node, sc.nodes)
 	}
 	if a.Required && !hasAmount(f, a.Amount, c.has(fp+"."+a.Amount.Field())) {
-		c.at(fp+"."+a.Amount.Field(), "%s", a.NeedsAmount())
+		c.at(fp+"."+a.Amount.Field(), "%s", (&fact.Fact{Key: fact.NeedsAmount, Item: a.Do, Value: a.Amount.Field(), Text: a.Hint}).Render())
 	}
 }
 
