@@ -3,7 +3,7 @@
 // found schedule arrives as the session's new run, ready to step back
 // through, the events its moves produced marked on the timeline.
 
-import { fill, verdictName } from './i18n.js';
+import { fill, verdictName, serverError } from './i18n.js';
 
 const LIMIT_MS = 10000; // the server's time budget per search
 
@@ -98,7 +98,7 @@ export class Explore {
         return true;
       case 'explore-done':
         this.busy(false);
-        if (m.error) this.status(() => this.tr('failed', { e: m.error }));
+        if (m.error) this.status(() => this.tr('failed', { e: serverError(m, this.lang()) }));
         else if (x.verdict) this.status(() => this.tr('found', { v: verdictName(x.verdict, this.lang()), n: x.schedules, m: (x.moves || []).length }));
         else if (x.cancelled) this.status(() => this.tr('cancelled', { n: x.schedules }));
         else this.status(() => this.tr(x.complete ? 'all' : 'none', { n: x.schedules }));
