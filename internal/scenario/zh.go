@@ -56,6 +56,7 @@ var thingsZh = map[string]string{
 	"mark": "标记", "fault kind": "故障类型", "event kind": "事件类型", "value": "值", "key": "键", "action": "动作",
 	"challenge": "挑战", "hint": "提示", "goal": "目标", "match": "匹配条件", "real_redis": "real_redis 设置",
 	"fault a search can place": "搜索可放置的故障", "key hold": "键的持有", "run": "运行",
+	"say": "旁白", "lost message": "丢失的消息", "error": "错误", "event name": "事件名",
 }
 
 // thing names a kind of thing ("client", "fault kind") in both languages.
@@ -199,7 +200,25 @@ var zhFormats = map[string]string{
 	"bad duration %q (write e.g. 3s, 150ms or 1m)":                                        "时长 %q 写错了（请写成 3s、150ms 或 1m 这样）",
 	"want a duration such as 3s":                                                          "应为时长（如 3s）",
 	"want a duration string such as \"3s\"":                                               "应为时长字符串（如 \"3s\"）",
-	"%s (%s at %d:%d)":                                                                    "%s（在 %[3]d:%[4]d 处%[2]s时）",
+	"%s (%s) never writes a mark named %q, so this never fires: its marks are %s":         "%s（%s）从不写名为 %q 的标记，所以这一条永远不会触发：它会写的标记有 %s",
+	"algorithm %s locks on every node, and this scenario's replicas would count as masters: its masters must be independent nodes (remove replica_of, or run the replica in a scenario of its own)": "算法 %s 在每个节点上加锁，这个场景的副本会被当作主节点：它的主节点必须是相互独立的节点（去掉 replica_of，或者把副本放到单独的场景里）",
+	"algorithm %s runs only the deduct, buy and buy-item tasks inside its WATCH transaction, not %s":                                                                                                "算法 %s 在 WATCH 事务里只能运行 deduct、buy 和 buy-item 任务，不能运行 %s",
+	"expect: lists no verdict: write the verdicts the run must end with, e.g. [safe] or [oversell], or leave expect: out":                                                                           "expect: 没有列出任何结论：请写出运行最后应得出的结论，例如 [safe] 或 [oversell]，或者干脆不写 expect:",
+	"failover of %s can never happen: no node is replica_of %s, so there is no replica to promote":                                                                                                  "%s 的故障转移永远不会发生：没有节点是 %s 的副本（replica_of），所以没有可以提升的副本",
+	"keep_lock is ignored: there is no lock to keep (%s)":                                                                                                                                           "keep_lock 不会起作用：没有可以保留的锁（%s）",
+	"lag is ignored: node %q is no replica (lag is a replica's delay behind its master; add replica_of:)":                                                                                           "lag 不会起作用：节点 %q 不是副本（lag 是副本落后于主节点的延迟；请加上 replica_of:）",
+	"name: never matches a%s %s event: only marks, faults, verdicts, says, lost messages and errors have names":                                                                                     "name：永远匹配不到 %[2]s 事件：只有标记、故障、结论、旁白、丢失的消息和错误才有名字",
+	"no %s named %q happens in this scenario, so this never fires (%ss: %s)":                                                                                                                        "这个场景里不会出现名为 %[2]q 的%[1]s，所以这一条永远不会触发（可能的%[3]s：%[4]s）",
+	"no %s named %q happens in this scenario, so this never fires — did you mean %q?":                                                                                                               "这个场景里不会出现名为 %[2]q 的%[1]s，所以这一条永远不会触发——你是想写 %[3]q 吗？",
+	"no catalog row %d: the rows are %d to %d":                                                                                                                                                      "catalog 里没有第 %d 行：行号是 %d 到 %d",
+	"reentry %d is ignored: there is no lock to take again (%s)":                                                                                                                                    "reentry %d 不会起作用：没有可以再次获取的锁（%s）",
+	"sql: is ignored: no client runs mysql-unique-key, so there is no database to sweep":                                                                                                            "sql: 不会起作用：没有客户端运行 mysql-unique-key，所以没有可以清理的数据库",
+	"storage: is ignored: no client's task is write, so nothing writes to the storage":                                                                                                              "storage: 不会起作用：没有客户端的 task 是 write，所以没有谁会写存储",
+	"the first node is where single-node clients lock and data: is written, and %q is a replica: list its master first":                                                                             "单节点的客户端在第一个节点上加锁，data: 也写在那里，而 %q 是副本：请把它的主节点列在前面",
+	"algorithm %s takes none":                          "算法 %s 不加锁",
+	"algorithm %s retries a WATCH transaction instead": "算法 %s 改为重试 WATCH 事务",
+	"task buy-item takes and releases its own lock":    "buy-item 任务自己加锁、自己释放",
+	"%s (%s at %d:%d)":                                 "%s（在 %[3]d:%[4]d 处%[2]s时）",
 }
 
 // describeText says a shape ("a list", "the integer 7") in both languages.

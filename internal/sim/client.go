@@ -81,7 +81,7 @@ func (h *hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 			h.tap.buf.Reset()
 			return err
 		}
-		err := h.w.roundTrip(h, []redis.Cmder{cmd}, func() error { return next(ctx, cmd) })
+		err := h.w.roundTrip(ctx, h, cmd, next, nil, nil)
 		if err != nil && cmd.Err() == nil {
 			cmd.SetErr(err)
 		}
@@ -91,7 +91,7 @@ func (h *hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 
 func (h *hook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
-		err := h.w.roundTrip(h, cmds, func() error { return next(ctx, cmds) })
+		err := h.w.roundTrip(ctx, h, nil, nil, cmds, next)
 		if err != nil {
 			for _, c := range cmds {
 				if c.Err() == nil {
