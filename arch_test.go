@@ -30,7 +30,7 @@ var packageMap = map[string][]string{
 	"internal/check/reference":     {"internal/check", "internal/sim"},
 	"internal/check/reference/gen": {"internal/lock", "internal/scenario", "internal/sim"},
 	"internal/narrate":             {"internal/check", "internal/fact", "internal/sim"},
-	"internal/scenario":            {"internal/lock", "internal/sim"},
+	"internal/scenario":            {"internal/fact", "internal/lock", "internal/sim"},
 	"internal/embedded":            {"internal/scenario", "internal/sim"},
 	"internal/realredis":           {"internal/scenario", "internal/sim"},
 	"internal/service/storage":     {"internal/fact", "internal/sim"},
