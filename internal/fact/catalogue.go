@@ -18,7 +18,7 @@ const (
 	Down          Key = "down"           // Node: a request refused, a node that went down
 	ReplyLost     Key = "reply-lost"     // Client: a reply that never reached Client
 	NewConnection Key = "new-connection" // Cmds: the setup a new connection sent first
-	TTLRanOut     Key = "ttl-ran-out"    // Holder (or none): a key's TTL ran out
+	TTLRanOut     Key = "ttl-ran-out"    // Holder (or none); Node, Have, Want: a vote, the holder still holding a quorum elsewhere
 	CleanupRows   Key = "cleanup-rows"   // For, Cutoff, Rows: the rows a cleanup job deleted
 	Cleanup       Key = "cleanup"        // What, Holders: a cleanup job deleted What
 	CleanupFailed Key = "cleanup-failed" // Reason
@@ -152,6 +152,10 @@ func (f *Fact) Render() Text {
 	case NewConnection:
 		return t("new connection: "+strings.Join(f.Cmds, "; "), "新连接："+strings.Join(f.Cmds, "；"))
 	case TTLRanOut:
+		if f.Holder != "" && f.Node != "" {
+			return t(fmt.Sprintf("TTL ran out; %s's vote on %s is gone (%s still holds the key on %d nodes, a quorum of %d)", f.Holder, f.Node, f.Holder, f.Have, f.Want),
+				fmt.Sprintf("TTL 到期，%s 在 %s 上的票没了（%s 仍在 %d 个节点上持有这个 key，达到 %d 个的多数）", f.Holder, f.Node, f.Holder, f.Have, f.Want))
+		}
 		if f.Holder != "" {
 			return t("TTL ran out; "+f.Holder+"'s lock is gone", "TTL 到期，"+f.Holder+" 的锁没了")
 		}

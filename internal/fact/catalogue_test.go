@@ -24,6 +24,7 @@ var examples = []struct {
 	{Fact{Key: ReplyLost, Client: "A"}, "the reply never reached A"},
 	{Fact{Key: NewConnection, Cmds: []string{"HELLO 2"}}, "new connection: HELLO 2"},
 	{Fact{Key: TTLRanOut, Holder: "A"}, "TTL ran out; A's lock is gone"},
+	{Fact{Key: TTLRanOut, Holder: "A", Node: "r3", Have: 3, Want: 3}, "TTL ran out; A's vote on r3 is gone (A still holds the key on 3 nodes, a quorum of 3)"},
 	{Fact{Key: CleanupRows, For: 10 * time.Second, Cutoff: 500, Rows: 1}, "the rows older than 10s (created_ms < 500): 1 row(s)"},
 	{Fact{Key: Cleanup, What: &Fact{Key: CleanupRows, For: time.Second, Cutoff: 5, Rows: 2}, Holders: []string{"A", "B"}},
 		"cleanup job deleted the rows older than 1s (created_ms < 5): 2 row(s); A's, B's lock is gone"},

@@ -41,6 +41,7 @@ func build(sc *scenario.Scenario, cfg Config) (*Run, error) {
 
 		MaxSteps: cmp.Or(cfg.MaxSteps, scenario.MaxSteps),
 		NoLog:    cfg.Quiet,
+		Quorum:   holderQuorum(sc),
 	})
 	for i, name := range nodes {
 		w.AddNodeOn(name, backends[i])
@@ -132,4 +133,17 @@ func (r *Run) build() error {
 // SimFault converts a scenario fault to the engine's.
 func SimFault(f scenario.Fault) sim.Fault {
 	return sim.Fault{Kind: sim.FaultKind(f.Do), Client: f.Client, Node: f.Node, For: f.For.D(), By: f.By.D(), KeepData: f.KeepData}
+}
+
+// holderQuorum says on how many nodes a client must hold a lock key to
+// hold the lock, by its own algorithm's rule (the checker's options): the
+// engine's expiry facts tell a lost Redlock vote from a lost lock.
+func holderQuorum(sc *scenario.Scenario) func(client, key string) int {
+	opt := CheckOptions(sc)
+	return func(client, key string) int {
+		if q, ok := opt.ClientQuorum[client][key]; ok {
+			return q
+		}
+		return opt.Quorum[key]
+	}
 }

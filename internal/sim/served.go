@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"github.com/lockstep/lockstep/internal/fact"
 	"slices"
 	"time"
 )
@@ -173,7 +172,7 @@ func (w *World) logExpiry(n *Node, key string) {
 		return
 	}
 	w.emit(Event{Kind: KindExpire, Node: n.name, Keys: []KeyState{{Key: key, TTL: -2}},
-		Fact: &fact.Fact{Key: fact.TTLRanOut, Holder: prev.Owner}})
+		Fact: w.ranOut(n, key, prev.Owner)})
 }
 
 // flatKeys gives the keys of every command of a request.

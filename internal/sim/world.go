@@ -21,6 +21,11 @@ type Config struct {
 	Timeout  time.Duration // how long a client waits for a reply; default 1s
 	Pace     Pacer         // ties virtual time to a real server's clock; nil: none (embedded)
 	NoLog    bool          // keep no event log (Log stays empty); watchers still see every event
+	// Quorum, if set, says on how many nodes a client must hold a key for
+	// it to hold the lock (Redlock's majority; 1 or 0: one node). A key's
+	// expiry on one node while its holder still holds it on that many
+	// others is a lost vote, not a lost lock, and its fact says so.
+	Quorum func(client, key string) int
 }
 
 // DefaultEpoch is the wall-clock time of virtual time 0.
