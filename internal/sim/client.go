@@ -81,7 +81,13 @@ func (h *hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 			h.tap.buf.Reset()
 			return err
 		}
-		err := h.w.roundTrip(h, []redis.Cmder{cmd}, func() error { return next(ctx, cmd) })
+		if err := ctx.Err(); err != nil {
+			cmd.SetErr(err) // a done context sends nothing, as go-redis checks it first
+			return err
+		}
+		at, hasDeadline := virtualDeadline(ctx)
+		ctx = forRedis(ctx)
+		err := h.w.roundTrip(h, []redis.Cmder{cmd}, at, hasDeadline, func() error { return next(ctx, cmd) })
 		if err != nil && cmd.Err() == nil {
 			cmd.SetErr(err)
 		}
@@ -91,7 +97,15 @@ func (h *hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 
 func (h *hook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
-		err := h.w.roundTrip(h, cmds, func() error { return next(ctx, cmds) })
+		if err := ctx.Err(); err != nil {
+			for _, c := range cmds {
+				c.SetErr(err)
+			}
+			return err
+		}
+		at, hasDeadline := virtualDeadline(ctx)
+		ctx = forRedis(ctx)
+		err := h.w.roundTrip(h, cmds, at, hasDeadline, func() error { return next(ctx, cmds) })
 		if err != nil {
 			for _, c := range cmds {
 				if c.Err() == nil {
@@ -101,6 +115,17 @@ func (h *hook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Process
 		}
 		return err
 	}
+}
+
+// forRedis is the context go-redis runs a command with: ctx without a
+// deadline on the world's clock, which go-redis would read as a deadline
+// on the machine's (the world applies it: roundTrip), and without its
+// cancellation, which the world checked when the command left.
+func forRedis(ctx context.Context) context.Context {
+	if ctx.Done() == nil {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
 }
 
 // cmdArgs gives a command's arguments as strings, its name in upper case.

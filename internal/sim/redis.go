@@ -25,6 +25,12 @@ type request struct {
 	reply   string
 	err     error
 	lostReq bool
+
+	// deadline: the caller's context is done at this world time, when
+	// hasDeadline: no reply or timeout reaches the client later.
+	deadline    time.Duration
+	hasDeadline bool
+	pastDue     bool // the timeout is the deadline's
 }
 
 func (e timeoutError) Error() string   { return "i/o timeout (no reply from " + e.node + ")" }
@@ -35,10 +41,12 @@ func (e refusedError) Error() string { return "connection refused (" + e.node + 
 
 // roundTrip runs in the client's thread: it sends the request, parks until
 // the reply (or a timeout) is delivered, and returns what the client sees.
-func (w *World) roundTrip(h *hook, cmds []redis.Cmder, next func() error) error {
+// A deadline (hasDeadline) is the caller's context's, in world time.
+func (w *World) roundTrip(h *hook, cmds []redis.Cmder, deadline time.Duration, hasDeadline bool, next func() error) error {
 	th := w.current(h.p)
 	th.live()
-	req := &request{th: th, node: w.route(h.n), cmds: cmds, next: next, sent: w.now, tap: h.tap}
+	req := &request{th: th, node: w.route(h.n), cmds: cmds, next: next, sent: w.now, tap: h.tap,
+		deadline: deadline, hasDeadline: hasDeadline}
 	req.args = req.one[:]
 	if len(cmds) != 1 {
 		req.args = make([][]string, len(cmds))
@@ -58,8 +66,14 @@ func (w *World) roundTrip(h *hook, cmds []redis.Cmder, next func() error) error 
 
 // item gives the request's item, now due at t for kind. A request has one
 // pending item at a time (its exec, then its reply or timeout), so one
-// item, made ready again each time, serves them all.
+// item, made ready again each time, serves them all. A reply or timeout
+// due after the caller's deadline is a timeout at the deadline (or, when
+// the deadline passed before the command reached its node, as soon as it
+// has: the world learns of a request's fate there).
 func (req *request) item(t time.Duration, kind itemKind) *item {
+	if req.hasDeadline && kind != itemExec && t > req.deadline {
+		t, kind, req.pastDue = req.deadline, itemTimeout, true
+	}
 	req.it = item{t: t, kind: kind, th: req.th, req: req}
 	return &req.it
 }
@@ -194,6 +208,9 @@ func (w *World) deliver(it *item) {
 	if it.kind == itemTimeout {
 		req.err = timeoutError{req.node.name}
 		ev.Kind, ev.Sent, ev.Cmd = KindTimeout, req.sent, flatten(req.args)
+		if req.pastDue {
+			ev.Note = "the caller's context deadline passed"
+		}
 	} else {
 		ev.Kind = KindReply
 		ev.Reply = req.reply
