@@ -41,7 +41,7 @@ func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Bac
 	}
 	w.NameScripts(lock.ScriptNames())
 	if !cfg.NoLog {
-		w.TraceSource(lock.PkgPath) // the code view's lit line
+		w.TraceSources(lock.TracedPackages()) // the code view's lit line
 	}
 	r := &Run{Scenario: sc, Seed: seed, World: w, Checker: check.New(CheckOptions(sc)), story: narrate.New()}
 	// The story observes each event first, so that a scripted line's

@@ -47,6 +47,9 @@ func CheckOptions(sc *scenario.Scenario) check.Options {
 		if recovers && !slices.Contains(opt.Recovers, res) {
 			opt.Recovers = append(opt.Recovers, res)
 		}
+		if _, ok := opts.(*lock.RedsyncOptions); ok {
+			opt.Quorum[res] = max(opt.Quorum[res], masters/2+1) // redsync's quorum: len(pools)/2 + 1
+		}
 		if o, ok := opts.(*lock.RedlockOptions); ok {
 			q := masters/2 + 1
 			if o.Quorum > 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -36,7 +37,7 @@ func (in *instance) request(ctx context.Context, thread string) error {
 		}
 		if err := l.Lock(ctx); err != nil {
 			if errors.Is(err, lock.ErrNotAcquired) {
-				p.MarkLock(sim.MarkGaveUp, res, "could not acquire the lock in time")
+				p.MarkLock(sim.MarkGaveUp, res, "could not acquire the lock in time"+libSays(err, lock.ErrNotAcquired))
 				if d > 1 {
 					p.MarkLock(sim.MarkLeave, res, "")
 				}
@@ -106,10 +107,20 @@ func (in *instance) unlock(ctx context.Context, l lock.Locker, d, depth int) {
 	}
 	switch err := l.Unlock(ctx); {
 	case errors.Is(err, lock.ErrNotHeld):
-		in.p.MarkLock(sim.MarkReleaseRefused, in.cl.resource, "the lock was no longer ours; left it alone")
+		in.p.MarkLock(sim.MarkReleaseRefused, in.cl.resource, "the lock was no longer ours; left it alone"+libSays(err, lock.ErrNotHeld))
 	case err != nil:
 		in.p.MarkLock(sim.MarkReleaseFailed, in.cl.resource, err.Error())
 	default:
 		in.p.MarkLock(sim.MarkReleased, in.cl.resource, note)
 	}
+}
+
+// libSays is what a library's own error adds to the package error it
+// stands for (lock.ErrNotHeld, say): ` (the library says: ...)`, or "".
+func libSays(err, kind error) string {
+	if err == nil || err.Error() == kind.Error() {
+		return ""
+	}
+	// errors.Join puts one error a line: one node's each, for redsync
+	return " (the library says: " + strings.ReplaceAll(err.Error(), "\n", "; ") + ")"
 }

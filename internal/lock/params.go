@@ -36,7 +36,10 @@ type Info struct {
 	Params    []Param // what a scenario may set: derived from the algorithm's options
 	Nodes     int     // masters it needs (0: one)
 	Unguarded bool    // no lock at all: the workload runs without a critical section
-	New       func(c Config) Locker
+	// Library is the upstream code the algorithm runs (rows 18-19: a
+	// library run as it is); nil for the catalog's re-implementations.
+	Library *Library
+	New     func(c Config) Locker
 	// NewOptimistic builds the algorithm as what it really is when it
 	// guards a read-modify-write without a lock (row 3's WATCH): the
 	// caller hands it the keys and the body. Nil for the locks.
