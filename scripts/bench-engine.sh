@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-engine.sh [ROUNDS]: the engine's cost per command against the raw
-# round trip, as the README's Performance section reports it.
+# round trip, as docs/performance.md reports it.
 #
 # The machine's speed drifts over minutes, more than the difference being
 # measured, so the benchmarks run in rounds (every benchmark once per

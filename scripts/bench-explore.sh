@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bench-explore.sh [ROUNDS]: schedule search figures for the README's
-# Performance section: the whole catalog as plain runs and as search
+# bench-explore.sh [ROUNDS]: schedule search figures for
+# docs/performance.md: the whole catalog as plain runs and as search
 # schedules, and the time to find and shrink each target violation.
 #
 # Every benchmark runs once per round, one after the other; the script

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,7 +18,7 @@ import (
 // the comparison ran, whatever it found, and 1 when it could not (an
 // unknown id or algorithm, clients that do not match, a scenario that does
 // not run), with the reason on stderr; 2 for a command line it cannot read.
-func cmdCompare(args []string, stdout, stderr io.Writer) error {
+func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compare", stderr)
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
 	with := fs.String("with", "", "an algorithm id or a scenario id with the same clients (default: the canonical pair's other side)")

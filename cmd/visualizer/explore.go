@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/explore"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // cmdExplore searches a scenario's schedules for one that breaks it and
@@ -64,6 +64,9 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
+	if *steps > scenario.MaxSteps {
+		return badUsage("--steps %d is over the limit of %d engine steps a schedule", *steps, scenario.MaxSteps)
+	}
 	if *steps > 0 {
 		e.Steps = *steps
 	}
@@ -81,8 +84,8 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if v = strings.TrimSpace(v); v == "" {
 			continue
 		}
-		if !slices.Contains(check.Verdicts, v) || v == "safe" {
-			bad := slices.DeleteFunc(slices.Clone(check.Verdicts), func(s string) bool { return s == "safe" })
+		if !slices.Contains(sim.Verdicts, v) || v == sim.VerdictSafe {
+			bad := slices.DeleteFunc(slices.Clone(sim.Verdicts), func(s string) bool { return s == sim.VerdictSafe })
 			return fmt.Errorf("--want: unknown violation %q (one of %s)", v, strings.Join(bad, ", "))
 		}
 		opt.Want = append(opt.Want, v)
@@ -109,9 +112,13 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
 		return err
 	}
 	elapsed := time.Since(start)
+	interrupted := ctx.Err() != nil // SIGINT or SIGTERM: say what was covered, then stop
 	var yml []byte
 	if res.Recording != nil {
 		if yml, err = scenario.MarshalScenario(res.Recording); err != nil {
@@ -124,7 +131,7 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			"schedules": res.Schedules, "distinct": res.Distinct, "states": res.States, "pruned": res.Pruned,
 			"cut": res.Cut, "complete": res.Complete, "counts": res.Counts, "verdict": res.Verdict,
 			"found_at": res.FoundAt, "shrink_replays": res.Shrinks, "verdicts": res.Verdicts,
-			"elapsed_ms": elapsed.Milliseconds(), "yaml": string(yml),
+			"elapsed_ms": elapsed.Milliseconds(), "yaml": string(yml), "shrink_cut": res.ShrinkCut, "interrupted": interrupted,
 		})
 	}
 	fmt.Fprintf(stdout, "explore %s: strategy %s, seed %d, budget %s\n", sc.ID, res.Strategy, *seed, explore.BudgetText(e.Faults))
@@ -137,6 +144,10 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		case res.Complete:
 			fmt.Fprintf(stdout, "none within the bound: no violation in any of %d schedules (%d distinct event streams), %.2fs\n",
 				res.Schedules, res.Distinct, elapsed.Seconds())
+		case interrupted:
+			fmt.Fprintf(stdout, "none found: %d schedules (%d distinct), %.2fs; the search was interrupted\n",
+				res.Schedules, res.Distinct, elapsed.Seconds())
+			return errInterrupted
 		default:
 			fmt.Fprintf(stdout, "none within the bound: %d schedules (%d distinct), %.2fs; the search stopped at its time or run limit\n",
 				res.Schedules, res.Distinct, elapsed.Seconds())
@@ -145,6 +156,9 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fmt.Fprintf(stdout, "found %s in schedule %d of %d; shrunk in %d replays to %d schedule entries, horizon %s (%.2fs)\n",
 		res.Verdict, res.FoundAt, res.Schedules, res.Shrinks, len(res.Shrunk), res.Horizon.D(), elapsed.Seconds())
+	if res.ShrinkCut {
+		fmt.Fprintf(stdout, "the time ran out while shrinking: the schedule below still gives %s, but it may shrink further with more --time\n", res.Verdict)
+	}
 	fmt.Fprintf(stdout, "the recording replays to: %s\n", strings.Join(res.Verdicts, ", "))
 	fmt.Fprintf(stdout, "# replay: visualizer run --file FILE %s\n", res.Recording.ID)
 	_, err = stdout.Write(yml)

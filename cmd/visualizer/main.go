@@ -10,15 +10,49 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/server"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := exitCode(run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr), os.Stderr)
+	done := make(chan int, 1)
+	go func() { done <- exitCode(run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr), os.Stderr) }()
+	select {
+	case code := <-done:
+		os.Exit(code)
+	case <-ctx.Done():
+	}
+	// SIGINT or SIGTERM: every command stops at its next look at ctx (a
+	// search within a few engine steps, serve after its sockets' goodbyes);
+	// one that has not ended within its grace (a run in the middle of its
+	// steps, a file being read) ends here. A second signal ends the
+	// process at once.
 	stop()
-	os.Exit(code)
+	select {
+	case code := <-done:
+		os.Exit(code)
+	case <-time.After(grace(os.Args[1:])):
+		fmt.Fprintln(os.Stderr, "visualizer: interrupted")
+		os.Exit(1)
+	}
 }
+
+// grace is how long a command may take to stop after SIGINT or SIGTERM:
+// serve its documented shutdown (docs/protocol.md), any other a second in
+// all.
+func grace(args []string) time.Duration {
+	if len(args) == 0 || args[0] == "serve" || strings.HasPrefix(args[0], "-") {
+		return server.ShutdownWait + 500*time.Millisecond
+	}
+	return 750 * time.Millisecond
+}
+
+// errInterrupted ends a command that SIGINT or SIGTERM stopped.
+var errInterrupted = errors.New("interrupted")
 
 // errFailed ends the process with status 1 after output that already said why.
 var errFailed = fmt.Errorf("failed")
@@ -65,6 +99,7 @@ const usage = `usage: visualizer [command] [flags]
 
 commands:
   serve [--addr 127.0.0.1:8080] [--dev] [--file F]   the browser app (the default)
+        [--per-address N] [--trust-proxy CIDR,...]   limits per client address (docs/protocol.md)
   list  [--file F]                                   one scenario per line: id, then title
   run ID [--seed N] [--json] [--file F]              one line per event, then the verdict
   test  [--file F]                                   run every scenario, compare verdicts
@@ -93,15 +128,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "list":
 		return cmdList(args, stdout, stderr)
 	case "run":
-		return cmdRun(args, stdout, stderr)
+		return cmdRun(ctx, args, stdout, stderr)
 	case "test":
-		return cmdTest(args, stdout, stderr)
+		return cmdTest(ctx, args, stdout, stderr)
 	case "check":
-		return cmdCheck(args, stdout, stderr)
+		return cmdCheck(ctx, args, stdout, stderr)
 	case "explore":
 		return cmdExplore(ctx, args, stdout, stderr)
 	case "compare":
-		return cmdCompare(args, stdout, stderr)
+		return cmdCompare(ctx, args, stdout, stderr)
 	case "docs":
 		return cmdDocs(args, stdout, stderr)
 	case "help", "-h", "--help":

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"sync"
 
@@ -47,11 +48,14 @@ type verdict struct {
 // allVerdicts runs every scenario of f. On real servers they run
 // realredis.ConcurrentRuns at a time (each under its own key prefix): they
 // mostly wait on the wall clock.
-func allVerdicts(f *scenario.File, servers *realredis.Servers) []verdict {
+func allVerdicts(ctx context.Context, f *scenario.File, servers *realredis.Servers) []verdict {
 	out := make([]verdict, len(f.Scenarios))
 	if servers == nil {
 		for i := range f.Scenarios {
 			sc := &f.Scenarios[i]
+			if out[i].err = ctx.Err(); out[i].err != nil {
+				continue // interrupted: the rest are not run
+			}
 			out[i].got, out[i].err = lesson.Verdicts(sc, sc.Seed)
 		}
 		return out
@@ -65,6 +69,9 @@ func allVerdicts(f *scenario.File, servers *realredis.Servers) []verdict {
 			slots <- struct{}{}
 			defer func() { <-slots }()
 			sc := &f.Scenarios[i]
+			if out[i].err = ctx.Err(); out[i].err != nil {
+				return // interrupted: the rest are not run
+			}
 			out[i].got, out[i].err = lesson.VerdictsOn(sc, sc.Seed, servers)
 		}()
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -32,7 +33,7 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 }
 
 // cmdRun prints one scenario's event log and its verdict.
-func cmdRun(args []string, stdout, stderr io.Writer) error {
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
 	seed := fs.Int64("seed", 0, "random seed (default: the scenario's own)")
@@ -70,7 +71,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	defer ls.Close()
 	r := ls.Run()
 	enc := json.NewEncoder(stdout)
-	for _, e := range ls.Log() {
+	for i, e := range ls.Log() {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return errInterrupted
+		}
 		if *asJSON {
 			if err := enc.Encode(e); err != nil {
 				return err
@@ -97,7 +101,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 }
 
 // cmdTest runs every scenario and compares its verdicts with its expect:.
-func cmdTest(args []string, stdout, stderr io.Writer) error {
+func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("test", stderr)
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
 	chosen := redisFlags(fs)
@@ -115,7 +119,7 @@ func cmdTest(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	results := allVerdicts(f, servers)
+	results := allVerdicts(ctx, f, servers)
 	passed, failed := 0, 0
 	for i := range f.Scenarios {
 		sc := &f.Scenarios[i]
@@ -140,6 +144,9 @@ func cmdTest(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
 	if failed > 0 {
 		return errFailed
 	}
@@ -147,12 +154,15 @@ func cmdTest(args []string, stdout, stderr io.Writer) error {
 }
 
 // cmdCheck validates scenario files and replays their recorded schedules.
-func cmdCheck(args []string, stdout, stderr io.Writer) error {
+func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return badUsage("check takes one or more scenario files")
 	}
 	bad := false
 	for _, path := range args {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
 		// Every problem of every file, one per line: FILE:LINE:COL: message.
 		f, err := scenario.Load(path)
 		if err != nil {
@@ -167,6 +177,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 			sc := &f.Scenarios[i]
 			if len(sc.Schedule) == 0 {
 				continue
+			}
+			if ctx.Err() != nil {
+				return errInterrupted
 			}
 			if _, err := lesson.Verdicts(sc, sc.Seed); err != nil {
 				fmt.Fprintf(stdout, "%s: scenario %s: schedule: %s\n", path, sim.Escape(sc.ID), sim.Escape(err.Error()))

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -27,6 +28,8 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	devDir := fs.String("web", "web", "with --dev: the web directory to serve")
 	idle := fs.Duration("idle", 30*time.Minute, "evict a session that has had no socket for this long")
 	allow := fs.String("allow-origin", "", "comma-separated browser origins allowed besides the page's own host (e.g. http://localhost:8080, or *)")
+	proxies := fs.String("trust-proxy", "", "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For names the client (per-address limits)")
+	perAddress := fs.Int("per-address", 0, "sessions and sockets one client address may hold (default 128; a classroom behind one NAT address shares them)")
 	chosen := redisFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -68,6 +71,13 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		static, templates = web.Disk(*devDir)
 	}
+	trusted, err := parsePrefixes(*proxies)
+	if err != nil {
+		return badUsage("--trust-proxy: %v", err)
+	}
+	if *perAddress < 0 {
+		return badUsage("--per-address %d is negative", *perAddress)
+	}
 	var origins []string
 	for _, o := range strings.Split(*allow, ",") {
 		if o = strings.TrimSpace(o); o != "" {
@@ -83,14 +93,15 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	if getenv("GOGC") == "" {
 		// Collecting at 5x what is live rather than 2x cost a request a
-		// fifth to a third less CPU under the load test (README,
-		// Performance; measured when miniredis still made a Lua
+		// fifth to a third less CPU under the load test (docs/performance.md;
+		// measured when miniredis still made a Lua
 		// interpreter per script call, most of the garbage then) for twice
 		// the RSS; the soft limit above still holds the process under 1 GiB.
 		debug.SetGCPercent(400)
 	}
 	app, err := server.New(server.Options{Catalog: f, Labs: labs, Static: static, Templates: templates, Dev: *dev,
-		AllowOrigins: origins, Addr: *addr, Limits: server.Limits{Idle: *idle}, Servers: placement(servers), RealRedis: real, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
+		AllowOrigins: origins, Addr: *addr, TrustedProxies: trusted,
+		Limits: server.Limits{Idle: *idle, MaxFiles: openFileLimit(), MaxSessionsPerAddress: *perAddress, MaxSocketsPerAddress: *perAddress}, Servers: placement(servers), RealRedis: real, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		return err
 	}
@@ -100,21 +111,47 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	fmt.Fprintf(stdout, "Lockstep on http://%s (%s)\n", ln.Addr(), where)
-	srv := &http.Server{Handler: app.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// An idle keep-alive connection is closed after two minutes: it holds
+	// a descriptor (WebSockets are hijacked and keep their own pings).
+	srv := &http.Server{Handler: app.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
 		<-ctx.Done()
-		app.Close() // sockets first (each gets its 1001): Shutdown does not wait for hijacked connections
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		// The whole shutdown within server.ShutdownWait: the sockets first
+		// (each gets its 1001; Shutdown does not wait for hijacked
+		// connections), then the plain HTTP requests in flight.
+		sctx, cancel := context.WithTimeout(context.Background(), server.ShutdownWait)
 		defer cancel()
+		app.Close()
 		_ = srv.Shutdown(sctx)
 	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := srv.Serve(app.Listen(ln)); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	<-stopped // Serve returns as Shutdown begins: wait until every socket has said goodbye
 	return nil
+}
+
+// parsePrefixes reads a comma-separated list of addresses and CIDR
+// prefixes.
+func parsePrefixes(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, p := range strings.Split(list, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if a, err := netip.ParseAddr(p); err == nil {
+			out = append(out, netip.PrefixFrom(a, a.BitLen()))
+			continue
+		}
+		pf, err := netip.ParsePrefix(p)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an address or a CIDR prefix", p)
+		}
+		out = append(out, pf.Masked())
+	}
+	return out, nil
 }
 
 // instanceName names this server process on shared Redis servers: the

@@ -6,19 +6,18 @@ import (
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// Verdict names.
+// Verdict names, as the checker's rules call them: the names are declared
+// once, in sim beside the event kinds (sim.Verdicts lists them).
 const (
-	MutualExclusion = "mutual-exclusion"
-	Oversell        = "oversell"
-	LostUpdate      = "lost-update"
-	ForeignUnlock   = "foreign-unlock"
-	Deadlock        = "deadlock"
-	Starvation      = "starvation"
-	Safe            = "safe"
+	MutualExclusion = sim.VerdictMutualExclusion
+	Oversell        = sim.VerdictOversell
+	LostUpdate      = sim.VerdictLostUpdate
+	ForeignUnlock   = sim.VerdictForeignUnlock
+	Deadlock        = sim.VerdictDeadlock
+	Starvation      = sim.VerdictStarvation
+	StaleWrite      = sim.VerdictStaleWrite
+	Safe            = sim.VerdictSafe
 )
-
-// Verdicts lists every verdict the checker gives; "safe" stands alone.
-var Verdicts = []string{MutualExclusion, Oversell, LostUpdate, ForeignUnlock, Deadlock, Starvation, StaleWrite, Safe}
 
 // Options say what the checker watches: what the log alone does not say.
 type Options struct {

@@ -9,10 +9,6 @@ import (
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// StaleWrite is the verdict of a write the protected resource accepted
-// from a client whose lease had ended.
-const StaleWrite = "stale-write"
-
 // staleWriteRule: the protected resource (a storage service's WRITE) must
 // not accept a write from a thread that believes it holds a lock but, by
 // the lock's own rule, no longer does: its incarnation holds the key on

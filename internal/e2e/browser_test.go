@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -253,6 +254,35 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	// The fault menu is the welcome message's: a button for each kind
+	// sim.Actions puts on the menu, in its order, labelled with its default
+	// amount; a welcome of another protocol version stops the page.
+	t.Run("fault-menu-from-the-welcome-and-a-stale-page", func(t *testing.T) {
+		ctx := tab(t, b, false)
+		open(t, ctx, url)
+		load(t, ctx, "no-lock-oversell")
+		var want []string
+		for _, a := range sim.Actions {
+			if a.Menu {
+				want = append(want, a.Do)
+			}
+		}
+		got := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-fault]')].map(b => b.dataset.fault)`)
+		if !slices.Equal(got, want) {
+			t.Errorf("fault menu %v, want sim.Actions' %v", got, want)
+		}
+		if got := text(t, ctx, "fault-pause"); got != "Pause 1s" {
+			t.Errorf("pause button %q, want %q (its default amount)", got, "Pause 1s")
+		}
+		click(t, ctx, "lang")
+		waitFor(t, ctx, "中文", `document.querySelector('[data-testid=fault-pause]').textContent === '停顿 1 秒'`)
+		click(t, ctx, "lang")
+		click(t, ctx, "fault-pause")
+		waitFor(t, ctx, "the pause", `lockstep.state.model.events.some(e => e.kind === 'fault' && e.name === 'pause' && / 1s$/.test(e.note))`)
+		do(t, ctx, "a welcome of another version", chromedp.Evaluate[chromedp.Void](`lockstep.link.onMessage({type: 'welcome', v: 999, session: 'x'})`))
+		waitFor(t, ctx, "the reload notice", `!document.querySelector('[data-testid=stale-page]').hidden`)
+	})
+
 	t.Run("language-and-presenter", func(t *testing.T) {
 		ctx := tab(t, b, false)
 		open(t, ctx, url)
@@ -295,7 +325,7 @@ func TestBrowser(t *testing.T) {
 		_ = os.WriteFile(filepath.Join(dir, "frame-time.txt"), []byte(report), 0o644)
 		shot(t, ctx, dir, "10k-events")
 		// The figure is measured, not asserted: it follows the machine's
-		// load (the README's table says how it was taken). What must hold
+		// load (docs/performance.md says how it was taken). What must hold
 		// is that every frame drew the whole log's rows.
 		if r.Rows != rows || r.Median <= 0 || r.Max < r.P95 || r.P95 < r.Median {
 			t.Errorf("frame-time bench: want %d rows and ordered figures, got %+v", rows, r)

@@ -104,7 +104,7 @@ func TestBrowserCompareSideBySide(t *testing.T) {
 	if zh := text(t, ctx, "compare-status"); zh == en || !strings.Contains(zh, "第 32 行") {
 		t.Errorf("the status in 中文: %q (English: %q)", zh, en)
 	}
-	if zh := text(t, ctx, "compare-verdict-right"); !strings.Contains(zh, "✓ safe") || zh == right {
+	if zh := text(t, ctx, "compare-verdict-right"); !strings.Contains(zh, "✓ 安全（safe）") || zh == right {
 		t.Errorf("the right verdict in 中文: %q", zh)
 	}
 	if zh := text(t, ctx, "compare-verdict-left"); !strings.Contains(zh, "行") || !strings.Contains(text(t, ctx, "compare-schedule"), "同一个调度") {

@@ -121,18 +121,20 @@ const noChinese = `(() => {
 	return out.slice(0, 10);
 })()`
 
-// cutOutcomes lists the labels carrying a reply's outcome or a verdict
-// that the whole timeline would draw cut, and the verdicts whose drawn
-// lines do not add up to their whole text.
-const cutOutcomes = `(() => {
+// cutOutcomes lists the commands, reply outcomes and verdicts that the
+// whole timeline would not draw whole (cutLabels: a command drawn as its
+// name alone, "SET …", is not whole), and the verdicts whose drawn lines
+// do not start with their mark and name (in 中文 the Chinese name comes
+// first, the name beside it) and end with their whole explanation.
+var cutOutcomes = `(() => {
+	const out = ` + cutLabels("command", "outcome", "verdict") + `;
 	const labels = lockstep.audit(), lang = lockstep.state.lang;
-	const out = labels.filter(l => (l.role === 'outcome' || l.role === 'verdict') && l.cut).map(l => l.role + ' #' + l.seq + ' ' + l.full);
 	const bare = (s) => s.replace(/\s+/g, '');
 	for (const v of lockstep.state.model.verdicts) {
 		const say = (v.say && (v.say[lang] || v.say.en)) || v.note || '';
-		const want = (v.name === 'safe' ? '✓ ' : '✗ ') + v.name + (say ? ' — ' + say : '');
-		const got = labels.filter(l => l.role === 'verdict' && l.seq === v.seq).map(l => l.text).join(' ');
-		if (bare(got) !== bare(want)) out.push('verdict #' + v.seq + ' drawn as ' + JSON.stringify(got) + ', whole ' + JSON.stringify(want));
+		const got = bare(labels.filter(l => l.role === 'verdict' && l.seq === v.seq).map(l => l.text).join(' '));
+		const head = bare((v.name === 'safe' ? '✓ ' : '✗ ') + (lang === 'zh' ? '' : v.name));
+		if (!got.startsWith(head) || !got.includes(bare(v.name)) || !got.endsWith(bare(say))) out.push('verdict #' + v.seq + ' drawn as ' + JSON.stringify(got) + ', want ' + JSON.stringify(v.name + ' — ' + say));
 	}
 	return out.slice(0, 10);
 })()`

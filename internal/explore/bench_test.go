@@ -50,7 +50,7 @@ func BenchmarkCatalogSchedules(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for j := range scs {
-			if _, err := execute(&scs[j], scs[j].Seed, bs[j], firstDecider{}, nil, nil); err != nil {
+			if _, err := execute(newPacer(nil, nil), &scs[j], scs[j].Seed, bs[j], firstDecider{}, nil, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -58,7 +58,7 @@ func BenchmarkCatalogSchedules(b *testing.B) {
 	b.ReportMetric(float64(len(scs)*b.N)/b.Elapsed().Seconds(), "schedules/s")
 }
 
-// findCases are the README's time-to-find-and-shrink targets: a lesson
+// findCases are the time-to-find-and-shrink targets of docs/performance.md: a lesson
 // with its scripted faults removed, a budget, a strategy.
 var findCases = []struct {
 	name, lesson, budget, strategy string

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // Default bounds of a schedule.
@@ -38,7 +39,7 @@ func resolve(sc *scenario.Scenario, e *scenario.Explore) (bounds, error) {
 		return b, nil
 	}
 	if e.Steps > 0 {
-		b.steps = e.Steps
+		b.steps = min(e.Steps, scenario.MaxSteps) // a file asking more is refused at validation
 	}
 	if e.Horizon > 0 {
 		b.horizon = e.Horizon.D()
@@ -48,33 +49,31 @@ func resolve(sc *scenario.Scenario, e *scenario.Explore) (bounds, error) {
 		if f.Count == 0 {
 			f.Count = 1
 		}
-		if !containsStr(scenario.ExploreFaults, f.Do) {
-			return b, fmt.Errorf("explore: a search cannot place %q faults (it can place %v)", f.Do, scenario.ExploreFaults)
+		if !containsStr(sim.SearchKinds, f.Do) {
+			return b, fmt.Errorf("explore: a search cannot place %q faults (it can place %v)", f.Do, sim.SearchKinds)
 		}
 		if need, _ := sized(f.Do); need && f.Max <= 0 {
-			return b, fmt.Errorf("explore: %s needs max", f.Do)
+			return b, fmt.Errorf("explore: %s", scenario.BudgetMaxProblem(f))
 		}
 		b.budget = append(b.budget, f)
 	}
 	return b, nil
 }
 
-// sized tells whether a budget entry of kind do needs a max (a pause, a
-// clock jump) or may have one (a node crash or partition, which without
-// one lasts); the other kinds take none.
-func sized(do string) (need, may bool) {
-	switch do {
-	case "pause", "clock-jump":
-		return true, true
-	case "node-crash", "partition":
-		return false, true
-	}
-	return false, false
+// action is the row of sim.Actions for do (the zero row for an unknown do).
+func action(do string) sim.Action {
+	a, _ := sim.ActionOf(do)
+	return a
 }
 
-// nodeFault reports whether a budget entry hits a node (a partition hits
-// a link: a client and a node).
-func nodeFault(do string) bool { return do == "node-crash" || do == "clock-jump" || do == "failover" }
+// sized tells whether a budget entry of kind do needs a max (its amount is
+// required: a pause, a clock jump) or may have one (a node crash or
+// partition, which without one lasts); the kinds a search places without
+// an amount take none.
+func sized(do string) (need, may bool) {
+	a := action(do)
+	return a.Search == sim.SearchSized && a.Required, a.Search == sim.SearchSized
+}
 
 // levels are the sizes a search tries for a budget entry with a max: its
 // quarters, so that "up to 5s" tries 1.25s, 2.5s, 3.75s and 5s; with exact
@@ -89,18 +88,16 @@ func levels(max time.Duration, exact bool) []time.Duration {
 // fault builds the scenario fault of a budget entry on a client, a node
 // or (a partition) the link between them, with size d.
 func fault(b scenario.Budget, client, node string, d time.Duration) scenario.Fault {
+	a := action(b.Do)
 	f := scenario.Fault{Do: b.Do}
-	if b.Do == "partition" || nodeFault(b.Do) {
+	if a.NeedsNode() {
 		f.Node = node
 	}
-	if !nodeFault(b.Do) {
+	if a.Target != sim.TargetNode {
 		f.Client = client
 	}
-	switch b.Do {
-	case "pause", "node-crash", "partition":
-		f.For = scenario.Duration(d)
-	case "clock-jump":
-		f.By = scenario.Duration(d)
+	if a.Search == sim.SearchSized {
+		*f.Size() = scenario.Duration(d)
 	}
 	return f
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -41,6 +42,11 @@ type Options struct {
 	Want []string
 	// Progress, when set, is called after every schedule.
 	Progress func(Progress)
+	// Yield, when set, is called every few engine steps of every run the
+	// search makes (its schedules, the shrinking's replays, the final
+	// replay): the caller may hand the CPU to other work there, or stop
+	// the search by returning an error, which Search then returns.
+	Yield func() error
 
 	// Exact makes every fault of the budget as big as its max (a pause of
 	// max: 5s lasts 5s), where the search otherwise tries the quarters of
@@ -78,6 +84,9 @@ type Result struct {
 	Shrunk    []scenario.Action // the found schedule shrunk (Found when NoShrink)
 	Horizon   scenario.Duration // the shrunk schedule's horizon
 	Shrinks   int               // replays the shrinking took
+	// ShrinkCut: the search's time ran out while shrinking; Shrunk still
+	// gives the verdict, but it may shrink further with more time.
+	ShrinkCut bool
 	// Recording is the shrunk schedule as a scenario of its own, its
 	// expect set to what it replays to (Verdicts).
 	Recording *scenario.Scenario
@@ -91,6 +100,12 @@ type Result struct {
 // when ctx is done. The scenario's own faults are kept and its recorded
 // schedule is not (the search makes those choices itself): give it a
 // neutral scenario (Neutral) to search from scratch.
+//
+// ctx bounds the whole search, shrinking and the final replay included:
+// when it is done the search stops within a few engine steps. Done while
+// searching, the result is what was covered; while shrinking, the smallest
+// schedule found so far (ShrinkCut); while replaying the found schedule,
+// an error.
 func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, error) {
 	if opt.Strategy == "" {
 		opt.Strategy = Random
@@ -114,8 +129,10 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 	}
 	b.exact, b.anyClient = opt.Exact, opt.Strategy != Exhaustive
 	bsc := searchScenario(sc, b)
+	p := newPacer(ctx, opt.Yield)
 	res := &Result{Strategy: opt.Strategy, Counts: map[string]int{}}
 	states, traces := newStateSet(), map[uint64]bool{}
+	var foundTook time.Duration
 	note := func(o *outcome) bool {
 		res.Schedules++
 		res.Steps += o.steps
@@ -126,7 +143,7 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 		}
 		res.Counts[strings.Join(o.verdicts, ",")]++
 		if v := o.sought(opt.Want); v != "" && res.Verdict == "" {
-			res.Verdict, res.Found, res.FoundAt = v, o.actions, res.Schedules
+			res.Verdict, res.Found, res.FoundAt, foundTook = v, o.actions, res.Schedules, o.took
 		}
 		if opt.Progress != nil {
 			opt.Progress(Progress{Schedules: res.Schedules, Distinct: res.Distinct, States: res.States, Best: res.Verdict})
@@ -134,13 +151,19 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 		return res.Verdict != "" && opt.Strategy != Exhaustive
 	}
 	more := func() bool {
-		return res.Schedules < opt.Runs && (opt.Steps == 0 || res.Steps < opt.Steps) && ctx.Err() == nil
+		return res.Schedules < opt.Runs && (opt.Steps == 0 || res.Steps < opt.Steps) && p.check()
 	}
+	// stopped tells a schedule cut short because the search must stop
+	// (nothing to count) from an error.
+	stopped := func(err error) bool { return errors.Is(err, errStopped) }
 	switch opt.Strategy {
 	case Exhaustive:
 		d := &dfsDecider{noSleep: opt.noSleep}
 		for more() {
-			o, err := execute(bsc, sc.Seed, b, d, states, nil)
+			o, err := execute(p, bsc, sc.Seed, b, d, states, nil)
+			if stopped(err) {
+				break
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -156,11 +179,11 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 			}
 		}
 	default:
-		neutral, err := execute(bsc, sc.Seed, b, firstDecider{}, states, nil)
-		if err != nil {
+		neutral, err := execute(p, bsc, sc.Seed, b, firstDecider{}, states, nil)
+		if err != nil && !stopped(err) {
 			return nil, err
 		}
-		if !note(neutral) {
+		if err == nil && !note(neutral) {
 			clients := make([]string, len(sc.Clients))
 			for i, c := range sc.Clients {
 				clients[i] = c.Name
@@ -168,9 +191,12 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 			for i := uint64(1); more(); i++ {
 				rng := rand.New(rand.NewPCG(uint64(opt.Seed), i))
 				d := newRandomDecider(rng, b, neutral, clients, opt.Strategy == PCT, opt.Depth)
-				o, err := execute(bsc, sc.Seed, b, d, states, func(vs []string) bool {
+				o, err := execute(p, bsc, sc.Seed, b, d, states, func(vs []string) bool {
 					return (&outcome{verdicts: vs}).sought(opt.Want) != ""
 				})
+				if stopped(err) {
+					break
+				}
 				if err != nil {
 					return nil, err
 				}
@@ -180,20 +206,40 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 			}
 		}
 	}
+	if err := p.err; err != nil && !isDone(err) {
+		return nil, err // Yield stopped the search
+	}
 	if res.Verdict == "" {
 		return res, nil
 	}
 	res.Shrunk, res.Horizon = res.Found, scenario.Duration(b.horizon)
 	if !opt.NoShrink {
-		sh := shrinker{sc: bsc, seed: sc.Seed, verdict: res.Verdict}
+		// Shrinking leaves time before ctx's deadline for the final
+		// replay: twice what the run that found the violation took (a
+		// replay with its log takes less than a search's run), at most
+		// half the time left.
+		sp := p
+		if end, ok := ctx.Deadline(); ok {
+			sp = p.until(end.Add(-min(2*foundTook, time.Until(end)/2)))
+		}
+		sh := shrinker{p: sp, sc: bsc, seed: sc.Seed, verdict: res.Verdict}
 		res.Shrunk, res.Horizon, err = sh.shrink(res.Found)
 		if err != nil {
 			return nil, err
 		}
-		res.Shrinks = sh.replays
+		res.Shrinks, res.ShrinkCut = sh.replays, sh.cut
+		if err := sp.err; err != nil && !isDone(err) {
+			return nil, err
+		}
 	}
 	rec := Recording(sc, res.Shrunk, res.Horizon)
-	s, err := Replay(rec)
+	s, err := replay(p, rec)
+	if stopped(err) && isDone(p.err) {
+		return nil, fmt.Errorf("explore: found %s in schedule %d, but the time ran out while replaying it to record it: give the search more time", res.Verdict, res.FoundAt)
+	}
+	if stopped(err) {
+		return nil, p.err
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -206,6 +252,11 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 	rec.Expect = res.Verdicts
 	res.Recording = rec
 	return res, nil
+}
+
+// isDone tells a context's end from other reasons to stop.
+func isDone(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // Recording writes a schedule as a scenario of its own: sc with the

@@ -142,7 +142,7 @@ func TestRecordingReplays(t *testing.T) {
 		t.Fatalf("replayed to %v, want %v (with %s)", got, f.Scenarios[0].Expect, res.Verdict)
 	}
 	// Every entry is needed: without any one of them the verdict goes.
-	sh := shrinker{sc: searchScenario(&f.Scenarios[0], bounds{horizon: res.Horizon.D()}), seed: f.Scenarios[0].Seed, verdict: res.Verdict}
+	sh := shrinker{p: newPacer(nil, nil), sc: searchScenario(&f.Scenarios[0], bounds{horizon: res.Horizon.D()}), seed: f.Scenarios[0].Seed, verdict: res.Verdict}
 	for i := range res.Shrunk {
 		less := append(append([]scenario.Action(nil), res.Shrunk[:i]...), res.Shrunk[i+1:]...)
 		if ok, err := sh.holds(less, res.Horizon.D()); err != nil || ok {

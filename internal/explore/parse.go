@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // ParseBudget reads a fault budget written on one line, as the command
 // line takes it: entries separated by commas, each KIND[=COUNT][:MAX],
 // e.g. "pause:5s", "clock-jump=3:10s,drop-reply,partition=2". KIND is one
-// of scenario.ExploreFaults; COUNT defaults to 1. A node crash's or a
+// of sim.SearchKinds; COUNT defaults to 1. A node crash's or a
 // partition's MAX, if given, is the longest it lasts (without one, the
 // node stays down, the link cut).
 func ParseBudget(s string) ([]scenario.Budget, error) {
@@ -26,8 +27,8 @@ func ParseBudget(s string) ([]scenario.Budget, error) {
 		rest, max, hasMax := strings.Cut(part, ":")
 		kind, count, hasCount := strings.Cut(rest, "=")
 		b.Do = kind
-		if !containsStr(scenario.ExploreFaults, kind) {
-			return nil, fmt.Errorf("budget %q: unknown fault %q (a search can place %s)", part, kind, strings.Join(scenario.ExploreFaults, ", "))
+		if !containsStr(sim.SearchKinds, kind) {
+			return nil, fmt.Errorf("budget %q: unknown fault %q (a search can place %s)", part, kind, strings.Join(sim.SearchKinds, ", "))
 		}
 		if hasCount {
 			n, err := strconv.Atoi(count)

@@ -54,18 +54,18 @@ func faultDecision(w *sim.World, b bounds, left []int, actors []string) *decisio
 		if left[i] == 0 {
 			continue
 		}
-		switch {
-		case bu.Do == "partition":
+		switch a := action(bu.Do); {
+		case a.Target == sim.TargetLink:
 			for _, c := range actors {
 				for _, n := range w.NodeNames() {
 					add(i, bu, c, n)
 				}
 			}
-		case bu.Do == "failover":
+		case a.Applies == sim.NodeMaster:
 			for _, n := range b.masters {
 				add(i, bu, "", n)
 			}
-		case nodeFault(bu.Do):
+		case a.Target == sim.TargetNode:
 			for _, n := range w.NodeNames() {
 				add(i, bu, "", n)
 			}

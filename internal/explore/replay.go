@@ -2,7 +2,6 @@ package explore
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -14,8 +13,9 @@ import (
 // the engine's own), but with no log. ok is false when the schedule cannot
 // be replayed (a manual step of a client with nothing to do, a fault that
 // does not apply): Session would stop there with no verdict. With until
-// set, the replay stops as soon as the checker reports that verdict.
-func replayQuiet(sc *scenario.Scenario, seed int64, actions []scenario.Action, until string) (verdicts []string, ok bool, err error) {
+// set, the replay stops as soon as the checker reports that verdict. When
+// p says the search must stop, it returns errStopped.
+func replayQuiet(p *pacer, sc *scenario.Scenario, seed int64, actions []scenario.Action, until string) (verdicts []string, ok bool, err error) {
 	sc, actions = withFaults(sc, actions)
 	r, err := lesson.BuildQuiet(sc, seed, 0)
 	if err != nil {
@@ -37,6 +37,9 @@ func replayQuiet(sc *scenario.Scenario, seed int64, actions []scenario.Action, u
 		return nil, false, nil
 	}
 	for {
+		if !p.step() {
+			return nil, false, errStopped
+		}
 		if next < len(actions) && actions[next].Step == w.Steps() && actions[next].Do == scenario.StepAction {
 			moved, err := r.StepClient(actions[next].Client)
 			next++
@@ -61,13 +64,27 @@ func replayQuiet(sc *scenario.Scenario, seed int64, actions []scenario.Action, u
 // recording replay it, and returns the session at the end of the run.
 // The caller closes it.
 func Replay(sc *scenario.Scenario) (*lesson.Session, error) {
+	return replay(newPacer(nil, nil), sc)
+}
+
+// replay is Replay, told by p when to stop (errStopped).
+func replay(p *pacer, sc *scenario.Scenario) (*lesson.Session, error) {
 	s, err := lesson.NewSession(sc, sc.Seed)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Seek(math.MaxInt); err != nil {
-		s.Close()
-		return nil, err
+	for {
+		more, err := s.Step()
+		if err == nil && more && !p.step() {
+			err = errStopped
+		}
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		if !more {
+			break
+		}
 	}
 	if !s.Run().Done() {
 		s.Close()

@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -47,16 +48,17 @@ type outcome struct {
 	actions  []scenario.Action // the choices, as schedule entries
 	verdicts []string          // the checker's verdicts (online ones only when cut)
 	steps    int
-	moments  int    // the start and the marks of the protocol
-	cut      bool   // ended by the step bound, not the scenario's end
-	dropped  bool   // abandoned by the decider
-	trace    uint64 // a fingerprint of the whole event stream
+	moments  int           // the start and the marks of the protocol
+	cut      bool          // ended by the step bound, not the scenario's end
+	dropped  bool          // abandoned by the decider
+	trace    uint64        // a fingerprint of the whole event stream
+	took     time.Duration // the wall-clock time it took (to plan the time a replay of it needs)
 }
 
 // violation is the first verdict of an outcome that is not safe.
 func (o *outcome) violation() string {
 	for _, v := range o.verdicts {
-		if v != "safe" {
+		if v != sim.VerdictSafe {
 			return v
 		}
 	}
@@ -90,18 +92,24 @@ func searchScenario(sc *scenario.Scenario, b bounds) *scenario.Scenario {
 // letting dec make every choice. states, when not nil, collects the
 // fingerprint of the event stream after every step.
 //
+// The schedule ends at the bound's step cap (a cut schedule), even when
+// several clients could still move. When p says the search must stop, it
+// returns errStopped.
+//
 // With stop set, the schedule stops as soon as the verdicts the checker
 // reports as they happen satisfy it (verdicts are never taken back, so
 // those stand; verdicts found only at the end of a run still need the
 // whole run).
-func execute(sc *scenario.Scenario, seed int64, b bounds, dec decider, states *stateSet, stop func([]string) bool) (*outcome, error) {
+func execute(p *pacer, sc *scenario.Scenario, seed int64, b bounds, dec decider, states *stateSet, stop func([]string) bool) (*outcome, error) {
 	r, err := lesson.BuildQuiet(sc, seed, b.steps)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
 	w := r.World
+	start := time.Now()
 	out := &outcome{}
+	defer func() { out.took = time.Since(start) }()
 	fp := newPrint()
 	var actors []string
 	pl := newPlacer(w, b, dec, out)
@@ -120,6 +128,12 @@ func execute(sc *scenario.Scenario, seed int64, b bounds, dec decider, states *s
 	}
 	for {
 		cursor := w.Steps()
+		if cursor >= b.steps {
+			break // the step cap: no client may move any more (a cut schedule)
+		}
+		if !p.step() {
+			return nil, errStopped
+		}
 		moves := w.Moves(b.window)
 		actors = actors[:0]
 		var ok bool

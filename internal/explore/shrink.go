@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"errors"
 	"time"
 
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -10,8 +11,12 @@ import (
 // still gives it (DSLabs, Hypothesis): fewer entries, then shorter faults,
 // then an earlier horizon. Every candidate is replayed from the start;
 // one that cannot be replayed (a manual step of a client with nothing to
-// do) does not count.
+// do) does not count. Once p says the search must stop, no candidate
+// holds: the shrinking ends at once with the smallest schedule found so
+// far, and cut is set.
 type shrinker struct {
+	p       *pacer
+	cut     bool
 	sc      *scenario.Scenario
 	seed    int64
 	verdict string
@@ -21,10 +26,18 @@ type shrinker struct {
 // holds replays actions with horizon h and reports whether the verdict
 // is still among the run's.
 func (s *shrinker) holds(actions []scenario.Action, h time.Duration) (bool, error) {
+	if s.cut || !s.p.check() {
+		s.cut = true
+		return false, nil
+	}
 	s.replays++
 	sc := *s.sc
 	sc.Horizon = scenario.Duration(h)
-	vs, ok, err := replayQuiet(&sc, s.seed, actions, s.verdict)
+	vs, ok, err := replayQuiet(s.p, &sc, s.seed, actions, s.verdict)
+	if errors.Is(err, errStopped) {
+		s.cut = true
+		return false, nil
+	}
 	if err != nil || !ok {
 		return false, err
 	}
@@ -58,10 +71,7 @@ func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenari
 	// same step rarely does less harm).
 	for i := range cur {
 		f := &cur[i].Fault
-		size := &f.For
-		if f.Do == "clock-jump" {
-			size = &f.By
-		}
+		size := f.Size()
 		if *size <= 0 {
 			continue
 		}

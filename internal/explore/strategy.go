@@ -85,10 +85,10 @@ func newRandomDecider(rng *rand.Rand, b bounds, neutral *outcome, clients []stri
 // is densest at its beginning, its retries come later); or one of the
 // protocol moments (the start, and every step where a client marked
 // acquired, enter, leave...), drawn uniformly, which are where lesson
-// authors place their faults. A partition goes to the start half the time:
+// authors place their faults. A partition (a link fault) goes to the start half the time:
 // a cut link is mostly the network's shape, not a moment.
 func plan(rng *rand.Rand, do string, length, moments, i int) planned {
-	if do == "partition" && rng.IntN(2) == 0 {
+	if action(do).Target == sim.TargetLink && rng.IntN(2) == 0 {
 		return planned{step: 0, budget: i}
 	}
 	switch rng.IntN(3) {

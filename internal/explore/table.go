@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // LessonBudget is the fault budget a lesson's own scripted faults make:
@@ -16,7 +17,7 @@ import (
 func LessonBudget(sc *scenario.Scenario) (budget []scenario.Budget, unsearched []string) {
 	index := map[string]int{}
 	for _, f := range sc.Faults {
-		if !containsStr(scenario.ExploreFaults, f.Do) {
+		if !containsStr(sim.SearchKinds, f.Do) {
 			if !containsStr(unsearched, f.Do) {
 				unsearched = append(unsearched, f.Do)
 			}
@@ -30,10 +31,7 @@ func LessonBudget(sc *scenario.Scenario) (budget []scenario.Budget, unsearched [
 		}
 		b := &budget[i]
 		b.Count++
-		size := f.For
-		if f.Do == "clock-jump" {
-			size = f.By
-		}
+		size := *f.Size()
 		b.Max = max(b.Max, size, -size)
 	}
 	return budget, unsearched
@@ -65,7 +63,7 @@ func ExploreLesson(ctx context.Context, sc *scenario.Scenario) (*LessonRow, erro
 	row := &LessonRow{ID: sc.ID, Expect: strings.Join(sc.Expect, ", "), Budget: BudgetText(budget), Unsearched: strings.Join(uns, ", ")}
 	n := Neutral(sc, &scenario.Explore{Faults: budget})
 	var want []string
-	if !containsStr(sc.Expect, "safe") {
+	if !containsStr(sc.Expect, sim.VerdictSafe) {
 		want = sc.Expect
 	}
 	res, err := Search(ctx, n, Options{Strategy: Exhaustive, Runs: TableExhaustiveRuns, Want: want, Exact: true})

@@ -44,7 +44,10 @@ func startServer(t *testing.T, idle time.Duration) *server {
 	if err := build.Run(); err != nil {
 		t.Fatalf("go build: %v", err)
 	}
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--idle", idle.String())
+	// Every browser of the test dials from 127.0.0.1: one address, which
+	// may otherwise hold 128 sessions (docs/protocol.md, limits per client
+	// address).
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--idle", idle.String(), "--per-address", "100000")
 	// LOCKSTEP_LOAD_GOGC, _GODEBUG, _GOMEMLIMIT and _GOMAXPROCS set GOGC,
 	// GODEBUG, GOMEMLIMIT and GOMAXPROCS for the server alone
 	// (GODEBUG=gctrace=1 reports its collections), not for the browsers

@@ -143,7 +143,7 @@ func (n *Narrator) Observe(e *sim.Event) []Line {
 	case sim.KindFault:
 		return one(faultText(e))
 	case sim.KindVerdict:
-		if e.Name == "safe" {
+		if e.Name == sim.VerdictSafe {
 			return one("The checker finds the run safe.", "检查器判定：这次运行是安全的。")
 		}
 		return one("The checker finds "+e.Name+".", "检查器判定："+e.Name+"。", e.Refs...)

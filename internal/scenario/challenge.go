@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -95,9 +94,9 @@ func (c *validator) challenge(s *Scenario, p string, sc *scope) {
 	switch v := ch.Goal.Verdict; {
 	case v == "":
 		c.at(cp+".goal.verdict", "a challenge's goal needs a verdict, e.g. goal: {verdict: oversell}")
-	case !slices.Contains(check.Verdicts, v):
-		c.unknownName(cp+".goal.verdict", "verdict", v, check.Verdicts)
-	case v == check.Safe && (ch.Goal.By != "" || ch.Goal.Of != ""):
+	case !slices.Contains(sim.Verdicts, v):
+		c.unknownName(cp+".goal.verdict", "verdict", v, sim.Verdicts)
+	case v == sim.VerdictSafe && (ch.Goal.By != "" || ch.Goal.Of != ""):
 		c.at(cp+".goal", "safe is proved by no event: it takes no by: or of:")
 	}
 	for _, who := range []struct{ key, name string }{{"by", ch.Goal.By}, {"of", ch.Goal.Of}} {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"syscall"
 
 	"go.yaml.in/yaml/v4"
 	"go.yaml.in/yaml/v4/plugin/loaderlimits"
@@ -148,15 +149,31 @@ func size(n int) string {
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
 
-// Load reads and parses a scenario file from disk. A file larger than
-// MaxFileSize is refused without being read.
+// Load reads and parses a scenario file from disk. Only a regular file is
+// read: a named pipe, a device or a directory is refused at once (reading
+// one could wait for ever or never end), and so is a file larger than
+// MaxFileSize, without being read.
 func Load(path string) (*File, error) {
-	fh, err := os.Open(path)
+	if fi, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if err := regular(path, fi); err != nil {
+		return nil, err
+	}
+	// O_NONBLOCK: should the path have become a named pipe since, opening
+	// it does not wait for a writer, and the check below refuses it.
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
-	if fi, err := fh.Stat(); err == nil && fi.Size() > MaxFileSize {
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := regular(path, fi); err != nil {
+		return nil, err
+	}
+	if fi.Size() > MaxFileSize {
 		return nil, Errors{{File: path, Line: 1, Col: 1,
 			Msg: fmt.Sprintf("the file is %s; the limit is %s", size(int(min(fi.Size(), 1<<40))), size(MaxFileSize))}}
 	}
@@ -165,6 +182,27 @@ func Load(path string) (*File, error) {
 		return nil, err
 	}
 	return Parse(path, b)
+}
+
+// regular refuses what is not a regular file, naming what it is.
+func regular(path string, fi os.FileInfo) error {
+	m := fi.Mode()
+	what := ""
+	switch {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		what = "a directory"
+	case m&os.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case m&os.ModeSocket != 0:
+		what = "a socket"
+	case m&os.ModeDevice != 0:
+		what = "a device"
+	default:
+		what = "not a regular file"
+	}
+	return fmt.Errorf("%s: %s, not a scenario file: give the path of a regular file", path, what)
 }
 
 // Find returns the scenario with the given id.

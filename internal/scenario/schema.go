@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"reflect"
 
-	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -103,7 +102,7 @@ var schemaDocs = map[string]string{
 	"KeyHold.key":        "The key. Default: lock.",
 	"Scenario.explore":   "Fault budget and bounds of a schedule search (visualizer explore); runs ignore it.",
 	"Explore.faults":     "The faults the search may place: kind, count and largest size.",
-	"Explore.steps":      "Engine steps per schedule. Default 2000.",
+	"Explore.steps":      "Engine steps per schedule. Default 2000, at most 100000.",
 	"Explore.horizon":    "Virtual time per schedule. Default the scenario's horizon.",
 	"Explore.window":     "Moves due this close to the next one may go first. Default 0 (ties only).",
 	"Budget.do":          "The fault kind.",
@@ -119,9 +118,12 @@ var schemaDocs = map[string]string{
 
 // schemaEnums fix the values of some string fields, by type name and key.
 func schemaEnums() map[string][]string {
-	faults := make([]string, 0, len(sim.FaultKinds))
-	for _, k := range sim.FaultKinds {
-		faults = append(faults, string(k))
+	var faults, actions []string
+	for _, a := range sim.Actions {
+		if a.Fault {
+			faults = append(faults, a.Do)
+		}
+		actions = append(actions, a.Do)
 	}
 	kinds := make([]string, len(sim.Kinds))
 	for i, k := range sim.Kinds {
@@ -129,12 +131,12 @@ func schemaEnums() map[string][]string {
 	}
 	return map[string][]string{
 		"Fault.do":    faults,
-		"Action.do":   append(append([]string(nil), faults...), StepAction),
+		"Action.do":   actions,
 		"Match.kind":  kinds,
 		"Client.task": Tasks,
-		"Budget.do":   ExploreFaults,
+		"Budget.do":   sim.SearchKinds,
 
-		"Goal.verdict": check.Verdicts, // challenge.go
+		"Goal.verdict": sim.Verdicts, // challenge.go
 	}
 }
 
@@ -142,8 +144,8 @@ func schemaEnums() map[string][]string {
 var (
 	schemaMaxItems = map[string]int{"File.scenarios": MaxScenarios, "Scenario.clients": MaxClients,
 		"Scenario.nodes": MaxNodesPerScenario, "Scenario.faults": MaxFaults,
-		"Scenario.narration": MaxNarration, "Scenario.schedule": MaxSchedule}
-	schemaMax = map[string]int{"Client.requests": MaxRequests, "Client.threads": MaxThreads}
+		"Scenario.narration": MaxNarration, "Scenario.schedule": MaxSchedule, "Explore.faults": MaxFaults}
+	schemaMax = map[string]int{"Client.requests": MaxRequests, "Client.threads": MaxThreads, "Explore.steps": MaxSteps}
 )
 
 type schemaGen struct {
@@ -180,7 +182,7 @@ func (g *schemaGen) object(t reflect.Type) map[string]any {
 			s = withKey(s, "maximum", n)
 		}
 		if key == "Scenario.expect" {
-			s = withKey(s, "items", map[string]any{"enum": check.Verdicts})
+			s = withKey(s, "items", map[string]any{"enum": sim.Verdicts})
 			s = withKey(s, "minItems", 1)
 		}
 		if key == "Scenario.clients" {
@@ -197,6 +199,39 @@ func (g *schemaGen) object(t reflect.Type) map[string]any {
 	}
 	if len(req) > 0 {
 		out["required"] = req
+	}
+	if t.Name() == "Fault" || t.Name() == "Action" {
+		out["allOf"] = actionRules(t.Name() == "Action")
+	}
+	return out
+}
+
+// actionRules are, for each row of sim.Actions (faults only, unless
+// inSchedule), what a fault or schedule entry of that kind must have: its
+// target and its required amount ("if do is pause, then for").
+func actionRules(inSchedule bool) []any {
+	var out []any
+	for _, a := range sim.Actions {
+		if !a.Fault && !inSchedule {
+			continue
+		}
+		var req []string
+		if a.NeedsClient() {
+			req = append(req, "client")
+		}
+		if a.NeedsNode() {
+			req = append(req, "node")
+		}
+		if a.Required {
+			req = append(req, a.Amount.Field())
+		}
+		if len(req) == 0 {
+			continue
+		}
+		out = append(out, map[string]any{
+			"if":   map[string]any{"properties": map[string]any{"do": map[string]any{"const": a.Do}}, "required": []string{"do"}},
+			"then": map[string]any{"required": req},
+		})
 	}
 	return out
 }

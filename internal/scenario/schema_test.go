@@ -66,6 +66,10 @@ func TestSchemaRejects(t *testing.T) {
 		"scenarios: [{id: a, title: {en: A}, clients: [{name: A, algorithm: x}], faults: [{at: 1s, do: explode}], expect: [safe]}]",
 		"scenarios: [{id: a, title: {en: A}, clients: [{name: A, algorithm: x}], expect: [fine]}]",
 		"scenarios: [{id: a, title: {en: A}, clients: [{name: A}], expect: [safe]}]",
+		// The table's required targets and amounts (sim.Actions).
+		"scenarios: [{id: a, title: {en: A}, clients: [{name: A, algorithm: x}], faults: [{at: 1s, do: pause, client: A}], expect: [safe]}]",
+		"scenarios: [{id: a, title: {en: A}, clients: [{name: A, algorithm: x}], faults: [{at: 1s, do: clock-jump, by: 1s}], expect: [safe]}]",
+		"scenarios: [{id: a, title: {en: A}, clients: [{name: A, algorithm: x}], schedule: [{step: 1, do: step}], expect: [safe]}]",
 	} {
 		var root yaml.Node
 		if err := yaml.Load([]byte(bad), &root); err != nil {
@@ -81,7 +85,7 @@ func TestSchemaRejects(t *testing.T) {
 
 // schemaCheck is a small validator for the parts of JSON Schema that
 // JSONSchema uses: $ref, type, properties, additionalProperties, required,
-// items, enum, const, anyOf, pattern.
+// items, enum, const, anyOf, allOf, if/then, pattern.
 type schemaCheck struct {
 	defs map[string]any
 	errs []string
@@ -105,6 +109,16 @@ func (v *schemaCheck) check(s map[string]any, n *yaml.Node, path string) {
 	if choices, ok := s["anyOf"].([]any); ok {
 		if !slices.ContainsFunc(choices, func(a any) bool { return v.ok(a.(map[string]any), n) }) {
 			v.fail(n, path, "%q fits none of the choices", n.Value)
+		}
+	}
+	if rules, ok := s["allOf"].([]any); ok {
+		for _, r := range rules {
+			v.check(r.(map[string]any), n, path)
+		}
+	}
+	if cond, ok := s["if"].(map[string]any); ok && v.ok(cond, n) {
+		if then, ok := s["then"].(map[string]any); ok {
+			v.check(then, n, path)
 		}
 	}
 	if c, ok := s["const"]; ok && fmt.Sprint(c) != n.Value {

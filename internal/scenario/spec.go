@@ -64,17 +64,12 @@ type Explore struct {
 // Budget is how many faults of one kind a search may place, and how long
 // (for) or how far (by) each may be at most.
 type Budget struct {
-	Do     string   `yaml:"do" json:"do"`                             // one of ExploreFaults
+	Do     string   `yaml:"do" json:"do"`                             // one of sim.SearchKinds
 	Count  int      `yaml:"count,omitempty" json:"count,omitempty"`   // default 1
 	Max    Duration `yaml:"max,omitempty" json:"max,omitempty"`       // pause: the longest for; clock-jump: the largest by (forward); node-crash, partition: the longest before the node restarts or the link heals (none: it lasts)
 	Client string   `yaml:"client,omitempty" json:"client,omitempty"` // only this client (default: any)
 	Node   string   `yaml:"node,omitempty" json:"node,omitempty"`     // only this node (default: any)
 }
-
-// ExploreFaults are the fault kinds a search can place. Pause and
-// clock-jump need max; a node crash or a partition may have one (without
-// it, the node stays down, the link cut).
-var ExploreFaults = []string{"pause", "crash", "drop-request", "drop-reply", "node-crash", "clock-jump", "partition", "failover"}
 
 // Node is one Redis node.
 type Node struct {
@@ -143,12 +138,21 @@ type Match struct {
 // Fault is one fault of the menu, applied at a time or on an event.
 type Fault struct {
 	When     `yaml:",inline" json:",inline"`
-	Do       string   `yaml:"do" json:"do"` // see sim.FaultKinds
+	Do       string   `yaml:"do" json:"do"` // a fault kind of sim.Actions
 	Client   string   `yaml:"client,omitempty" json:"client,omitempty"`
 	Node     string   `yaml:"node,omitempty" json:"node,omitempty"`
 	For      Duration `yaml:"for,omitempty" json:"for,omitempty"` // pause/partition length, restart delay
 	By       Duration `yaml:"by,omitempty" json:"by,omitempty"`   // clock jump or skew
 	KeepData bool     `yaml:"keep_data,omitempty" json:"keep_data,omitempty"`
+}
+
+// Size is the field that holds the fault's amount, as its kind's row of
+// sim.Actions says: By for a clock jump or skew, else For.
+func (f *Fault) Size() *Duration {
+	if a, _ := sim.ActionOf(f.Do); a.Amount.Field() == "by" {
+		return &f.By
+	}
+	return &f.For
 }
 
 // Narration is a sentence shown at a moment of the run. It is said only

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 func (c *validator) expect(s *Scenario, p string) {
@@ -31,11 +31,11 @@ func (c *validator) verdicts(list []string, p string) {
 	for i, v := range list {
 		ep := fmt.Sprintf("%s[%d]", p, i)
 		switch {
-		case !slices.Contains(check.Verdicts, v):
-			c.unknownName(ep, "verdict", v, check.Verdicts)
+		case !slices.Contains(sim.Verdicts, v):
+			c.unknownName(ep, "verdict", v, sim.Verdicts)
 		case seen[v]:
 			c.at(ep, "verdict %q is listed twice", v)
-		case v == "safe" && len(list) > 1:
+		case v == sim.VerdictSafe && len(list) > 1:
 			c.at(ep, "safe means no violation at all: it cannot be listed with other verdicts")
 		}
 		seen[v] = true

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // explore checks a search's budget and bounds.
@@ -16,6 +18,9 @@ func (c *validator) explore(s *Scenario, p string, sc *scope) {
 	if e.Steps < 0 {
 		c.at(ep+".steps", "steps cannot be negative, got %d", e.Steps)
 	}
+	if e.Steps > MaxSteps {
+		c.at(ep+".steps", "steps %d is over the limit of %d engine steps a schedule", e.Steps, MaxSteps)
+	}
 	if e.Horizon.D() > MaxHorizon {
 		c.at(ep+".horizon", "horizon %s is longer than the limit of %s", fmtDuration(e.Horizon.D()), fmtDuration(MaxHorizon))
 	}
@@ -25,27 +30,22 @@ func (c *validator) explore(s *Scenario, p string, sc *scope) {
 	}
 	for i, b := range e.Faults {
 		bp := fmt.Sprintf("%s.faults[%d]", ep, i)
-		if !slices.Contains(ExploreFaults, b.Do) {
+		a, ok := sim.ActionOf(b.Do)
+		if !ok || a.Search == sim.SearchNever {
 			if b.Do == "" {
-				c.at(bp+".do", "a budget entry needs do: one of %s", strings.Join(ExploreFaults, ", "))
+				c.at(bp+".do", "a budget entry needs do: one of %s", strings.Join(sim.SearchKinds, ", "))
 			} else {
-				c.unknownName(bp+".do", "fault a search can place", b.Do, ExploreFaults)
+				c.unknownName(bp+".do", "fault a search can place", b.Do, sim.SearchKinds)
 			}
 			continue
 		}
 		if b.Count < 0 || b.Count > MaxFaults {
 			c.at(bp+".count", "count must be between 0 and %d, got %d", MaxFaults, b.Count)
 		}
-		needMax := b.Do == "pause" || b.Do == "clock-jump"
-		mayMax := b.Do == "node-crash" || b.Do == "partition" // without one it lasts
-		switch {
-		case needMax && b.Max <= 0:
-			c.at(bp, "%s needs max: the longest it may be, such as 5s", b.Do)
-		case !needMax && !mayMax && b.Max != 0:
-			c.at(bp+".max", "%s takes no max", b.Do)
+		if p := BudgetMaxProblem(b); p != "" {
+			c.at(bp+map[bool]string{true: "", false: ".max"}[a.Search == sim.SearchSized], "%s", p)
 		}
-		node := b.Do == "node-crash" || b.Do == "clock-jump" || b.Do == "failover"
-		if b.Client != "" && node {
+		if b.Client != "" && a.Target == sim.TargetNode {
 			c.at(bp+".client", "%s hits a node, not a client", b.Do)
 		} else if b.Client != "" && !slices.Contains(sc.clients, b.Client) {
 			c.undeclared(bp+".client", "client", b.Client, sc.clients)
@@ -54,4 +54,19 @@ func (c *validator) explore(s *Scenario, p string, sc *scope) {
 			c.undeclared(bp+".node", "node", b.Node, sc.nodes)
 		}
 	}
+}
+
+// BudgetMaxProblem says what is wrong with a search budget entry's max,
+// or "": a kind whose amount is required needs one, a kind the search
+// places without an amount takes none. The scenario checker and the
+// search both say it so.
+func BudgetMaxProblem(b Budget) string {
+	a, _ := sim.ActionOf(b.Do)
+	switch {
+	case a.Search == sim.SearchSized && a.Required && b.Max <= 0:
+		return b.Do + " needs max: the longest it may be, such as 5s"
+	case a.Search != sim.SearchSized && b.Max != 0:
+		return b.Do + " takes no max"
+	}
+	return ""
 }

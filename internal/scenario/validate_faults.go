@@ -8,7 +8,7 @@ import (
 )
 
 // StepAction is the Do of a recorded manual step in a schedule.
-const StepAction = "step"
+const StepAction = sim.StepAction
 
 func (c *validator) faults(s *Scenario, p string, sc *scope) {
 	if len(s.Faults) > MaxFaults {
@@ -22,14 +22,14 @@ func (c *validator) faults(s *Scenario, p string, sc *scope) {
 	}
 }
 
-// fault checks a fault's kind, targets and amounts.
+// fault checks a fault's kind (or, in a schedule, its action), targets and
+// amounts against its row of sim.Actions.
 func (c *validator) fault(f *Fault, fp string, sc *scope, inSchedule bool) {
-	kinds := make([]string, 0, len(sim.FaultKinds)+1)
-	for _, k := range sim.FaultKinds {
-		kinds = append(kinds, string(k))
-	}
-	if inSchedule {
-		kinds = append(kinds, StepAction)
+	var kinds []string
+	for _, a := range sim.Actions {
+		if a.Fault || inSchedule {
+			kinds = append(kinds, a.Do)
+		}
 	}
 	if f.Do == "" {
 		if inSchedule {
@@ -39,18 +39,15 @@ func (c *validator) fault(f *Fault, fp string, sc *scope, inSchedule bool) {
 		}
 		return
 	}
-	if !slices.Contains(kinds, f.Do) {
+	a, ok := sim.ActionOf(f.Do)
+	if !ok || !slices.Contains(kinds, f.Do) {
 		c.unknownName(fp+".do", map[bool]string{true: "action", false: "fault"}[inSchedule], f.Do, kinds)
 		return
 	}
-	needClient, needNode := sim.FaultKind(f.Do).Needs()
-	if f.Do == StepAction {
-		needClient = true
-	}
-	if needClient && f.Client == "" {
+	if a.NeedsClient() && f.Client == "" {
 		c.at(fp, "%s needs a client:", f.Do)
 	}
-	if needNode && f.Node == "" {
+	if a.NeedsNode() && f.Node == "" {
 		c.at(fp, "%s needs a node:", f.Do)
 	}
 	if f.Client != "" && !slices.Contains(sc.clients, f.Client) {
@@ -59,20 +56,23 @@ func (c *validator) fault(f *Fault, fp string, sc *scope, inSchedule bool) {
 	if f.Node != "" && !slices.Contains(sc.nodes, f.Node) {
 		c.undeclared(fp+".node", "node", f.Node, sc.nodes)
 	}
-	switch sim.FaultKind(f.Do) {
-	case sim.FaultPause:
-		if f.For <= 0 {
-			c.at(fp+".for", "pause needs for: how long, e.g. 1s")
-		}
-	case sim.FaultClockJump:
-		if f.By == 0 {
-			c.at(fp+".by", "clock-jump needs by: how far, e.g. 5s or -5s")
-		}
-	case sim.FaultSkew:
-		if !c.has(fp + ".by") {
-			c.at(fp+".by", "skew needs by: how far ahead the clock runs, e.g. 2s")
-		}
+	if a.Required && !hasAmount(f, a.Amount, c.has(fp+"."+a.Amount.Field())) {
+		c.at(fp+"."+a.Amount.Field(), "%s", a.NeedsAmount())
 	}
+}
+
+// hasAmount says whether fault f gives the amount its kind takes; written
+// says whether the field is in the file (an offset of 0 is a value).
+func hasAmount(f *Fault, a sim.Amount, written bool) bool {
+	switch a {
+	case sim.AmountDuration:
+		return f.For > 0
+	case sim.AmountJump:
+		return f.By != 0
+	case sim.AmountOffset:
+		return written
+	}
+	return true
 }
 
 // when checks at/on. A fault needs exactly one of them; narration at most

@@ -155,7 +155,7 @@ func (s *Server) evictIdle(except *session) {
 		if s.total.Load() <= s.limits.MaxMemory {
 			break
 		}
-		delete(s.sessions, sess.id)
+		s.removeLocked(sess)
 		sess.end()
 		sess.setCost(0) // its world is released as its goroutine ends; it adds no more (see account)
 		gone++

@@ -19,6 +19,7 @@ const (
 // goroutine (Server.serveConn) is the only one that reads.
 type conn struct {
 	ws       *websocket.Conn
+	addr     string // the client address it counts against (clients.go)
 	send     chan []byte
 	done     chan struct{} // closed by close: the writer should say goodbye
 	finished chan struct{} // closed when the writer has sent its close frame and closed ws

@@ -50,6 +50,7 @@ type exploreSummary struct {
 	Moves     []wireAction   `json:"moves,omitempty"`    // done: the schedule entries the search chose, now the session's actions
 	Scenario  string         `json:"scenario,omitempty"` // done: the id of the loaded recording
 	Marks     []int          `json:"marks,omitempty"`    // done: the events the search's choices produced, to mark on the timeline
+	YAML      string         `json:"yaml,omitempty"`     // done: the loaded recording as a scenario file (what a share link of the run carries)
 }
 
 // startExplore starts a search of the loaded scenario with its scripted
@@ -79,8 +80,13 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 	if !slices.Contains(explore.Strategies, strategy) {
 		return nil, fmt.Errorf("%w %q (want %s)", explore.ErrStrategy, strategy, strings.Join(explore.Strategies, ", "))
 	}
+	addr := s.conn.addr
+	if err := s.srv.takeSearch(addr); err != nil {
+		return nil, err
+	}
 	if searching.Add(1) > exploreAtOnce {
 		searching.Add(-1)
+		s.srv.dropSearch(addr)
 		return nil, fmt.Errorf("explore: %d searches are running on this server; try again shortly", exploreAtOnce)
 	}
 	e := &scenario.Explore{Faults: budget}
@@ -92,6 +98,7 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 	s.search = &search{cancel: cancel}
 	summary := exploreSummary{Strategy: strategy, Budget: explore.BudgetText(budget)}
 	go func() {
+		defer s.srv.dropSearch(addr)
 		defer searching.Add(-1)
 		defer cancel()
 		last := time.Now()
@@ -155,6 +162,11 @@ func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err err
 		err = s.account()
 		sum.Verdicts, sum.Moves = res.Verdicts, res.Shrunk
 		sum.Scenario, sum.Marks = res.Recording.ID, explore.Marks(ls.Log(), res.Shrunk)
+		if y, yerr := scenario.MarshalScenario(res.Recording); yerr == nil {
+			sum.YAML = string(y)
+		} else {
+			s.srv.opts.Logf("explore: the found run as YAML: %v", yerr) // the run is loaded; only its share link lacks it
+		}
 	}
 	s.sendExplore("explore-done", sum, "")
 	if err != nil && s.conn != nil {

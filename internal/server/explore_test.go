@@ -42,6 +42,26 @@ func TestExploreLoadsTheShrunkRun(t *testing.T) {
 	if len(sum.Marks) < len(sum.Moves) {
 		t.Errorf("%d events marked for %d moves", len(sum.Marks), len(sum.Moves))
 	}
+
+	// The found run travels as its YAML (what a share link carries): loaded
+	// in another session with the run's actions, it replays to the same log.
+	if sum.YAML == "" {
+		t.Fatal("explore-done carries no YAML of the found run")
+	}
+	other := openSession(t, Limits{})
+	other.send(map[string]any{"op": "load", "yaml": sum.YAML, "actions": s.Snap.Actions, "step": s.Snap.Step})
+	r := other.next("state")
+	if got, want := eventTexts(r.Events), eventTexts(s.Events); got != want {
+		t.Errorf("the found run from its YAML: want the same log\n%s\ngot\n%s", want, got)
+	}
+}
+
+func eventTexts(es []wireEvent) string {
+	var b strings.Builder
+	for _, e := range es {
+		b.WriteString(e.Text + "\n")
+	}
+	return b.String()
 }
 
 // A search can be cancelled; a second one while one runs, a bad budget and

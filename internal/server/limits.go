@@ -30,7 +30,48 @@ type Limits struct {
 	// idle first; if that is not enough, the run that grew stops with an
 	// error naming it.
 	MaxMemory int64 `json:"max_memory"`
+
+	// Per client address (the peer's IP; behind a trusted proxy, the
+	// address it forwards): WebSockets open at once (default 128),
+	// sessions made (default 128; at the cap, the address's own longest
+	// idle session without a socket makes room) and searches running
+	// (default 1). A classroom behind one NAT address shares them.
+	MaxSocketsPerAddress  int `json:"max_sockets_per_address"`
+	MaxSessionsPerAddress int `json:"max_sessions_per_address"`
+	MaxSearchesPerAddress int `json:"max_searches_per_address"`
+	// MaxFiles is the process's limit of open files (RLIMIT_NOFILE), 0 if
+	// unknown. With it, the server keeps a reserve of descriptors for
+	// /healthz, the page and new users: WebSockets stop at MaxFiles minus
+	// the reserve, and any connection (Listen) a little later, so the
+	// accept loop never runs out.
+	MaxFiles int `json:"-"`
 }
+
+// fileReserve is how many descriptors the server keeps free of WebSockets
+// with n open files allowed: a quarter, at most 256.
+func fileReserve(n int) int { return min(n/4, 256) }
+
+// maxSockets is the most WebSockets open at once (0: no limit but the
+// addresses').
+func (l Limits) maxSockets() int {
+	if l.MaxFiles <= 0 {
+		return 0
+	}
+	return l.MaxFiles - fileReserve(l.MaxFiles)
+}
+
+// maxConns is the most connections (WebSockets and plain HTTP) open at
+// once: past it, Listen closes a new one as it accepts it (0: no limit).
+func (l Limits) maxConns() int {
+	if l.MaxFiles <= 0 {
+		return 0
+	}
+	return l.MaxFiles - fileReserve(l.MaxFiles)/4
+}
+
+// maxConnsPerAddress is the most connections one address may hold: its
+// sockets, and a browser's few for the page's files.
+func (l Limits) maxConnsPerAddress() int { return l.MaxSocketsPerAddress + 16 }
 
 // MinSpeed is the slowest play speed, in steps per second: one step every
 // ten seconds.
@@ -72,5 +113,8 @@ func (l Limits) withDefaults() Limits {
 	if l.Idle <= 0 {
 		l.Idle = 30 * time.Minute
 	}
+	def(&l.MaxSocketsPerAddress, 128)
+	def(&l.MaxSessionsPerAddress, 128)
+	def(&l.MaxSearchesPerAddress, 1)
 	return l
 }

@@ -12,7 +12,7 @@ import (
 
 // ProtocolVersion is the version of the WebSocket protocol in
 // docs/protocol.md. It changes whenever a message changes incompatibly.
-const ProtocolVersion = 1
+const ProtocolVersion = 2
 
 // Request is one message from the browser. Op names what to do; the other
 // fields are the op's arguments. ID is echoed in the answer as Re.
@@ -39,6 +39,19 @@ type Request struct {
 // wireAction is a recorded action as the share link carries it.
 type wireAction = scenario.Action
 
+// faultRow is one fault kind as the welcome message declares it: a row of
+// sim.Actions. The page builds its fault menu from the rows with Menu set.
+type faultRow struct {
+	Do        string `json:"do"`
+	Target    string `json:"target"`          // client, node or link
+	Amount    string `json:"amount"`          // none, duration, jump or offset
+	Field     string `json:"field,omitempty"` // the fault's field that holds the amount: for or by
+	Required  bool   `json:"required,omitempty"`
+	Menu      bool   `json:"menu,omitempty"`       // the page's fault menu offers it
+	DefaultMS int64  `json:"default_ms,omitempty"` // the amount the menu gives it, in milliseconds
+	Applies   string `json:"applies,omitempty"`    // node and link kinds: the nodes it applies to (up, down, master)
+}
+
 // Message is one message to the browser.
 type Message struct {
 	Type    string          `json:"type"` // welcome, state, error, yaml, checked, bye
@@ -54,7 +67,7 @@ type Message struct {
 	Events  []wireEvent     `json:"events,omitempty"`
 	Snap    *Snapshot       `json:"snap,omitempty"`
 	Catalog []catalogEntry  `json:"catalog,omitempty"`
-	Faults  []string        `json:"faults,omitempty"`
+	Faults  []faultRow      `json:"faults,omitempty"` // welcome: the fault kinds (sim.Actions)
 	Limits  *Limits         `json:"limits,omitempty"`
 	Real    string          `json:"real,omitempty"` // welcome: the real Redis servers runs are placed on ("": embedded Redis)
 	Name    string          `json:"name,omitempty"`

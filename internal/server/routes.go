@@ -50,8 +50,7 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 
 // pageData is what index.html is rendered with.
 type pageData struct {
-	Catalog  []catalogEntry
-	Protocol int
+	Catalog []catalogEntry
 }
 
 func (s *Server) index(w http.ResponseWriter, _ *http.Request) {
@@ -64,7 +63,7 @@ func (s *Server) index(w http.ResponseWriter, _ *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if err := t.ExecuteTemplate(w, "index.html", pageData{Catalog: s.catalog, Protocol: ProtocolVersion}); err != nil {
+	if err := t.ExecuteTemplate(w, "index.html", pageData{Catalog: s.catalog}); err != nil {
 		s.opts.Logf("index: %v", err)
 	}
 }

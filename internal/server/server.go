@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,10 @@ type Options struct {
 	// RealRedis describes them for the page (the URLs, without passwords).
 	Servers   lesson.Servers
 	RealRedis string
+	// TrustedProxies are the addresses of proxies (a load balancer) whose
+	// X-Forwarded-For names the client: a request through one counts
+	// against the address it forwards (Limits, per address).
+	TrustedProxies []netip.Prefix
 	// Logf reports connection problems; nil discards them.
 	Logf func(format string, args ...any)
 }
@@ -54,6 +59,8 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[string]*session
 	conns    map[*conn]bool
+	addrs    map[string]*addrUse // what each client address holds (clients.go)
+	sockets  int                 // WebSockets counted by takeSocket
 	closed   bool
 	stopJan  chan struct{}
 
@@ -81,7 +88,7 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("server: Catalog, Static and Templates are required")
 	}
 	s := &Server{opts: o, limits: o.Limits.withDefaults(), sessions: map[string]*session{},
-		conns: map[*conn]bool{}, stopJan: make(chan struct{}), cpu: make(chan struct{}, engineSlots()), bulk: make(chan struct{}, bulkSlots())}
+		conns: map[*conn]bool{}, addrs: map[string]*addrUse{}, stopJan: make(chan struct{}), cpu: make(chan struct{}, engineSlots()), bulk: make(chan struct{}, bulkSlots())}
 	if s.opts.Logf == nil {
 		s.opts.Logf = func(string, ...any) {}
 	}

@@ -17,6 +17,7 @@ import (
 // session's goroutine (loop); other goroutines reach it only through do.
 type session struct {
 	id       string
+	addr     string // the client address that made it (clients.go)
 	srv      *Server
 	ops      chan func()
 	quit     chan struct{}
@@ -138,7 +139,7 @@ func (s *session) attach(c *conn) {
 	}
 	s.conn, s.sent, s.valid = c, 0, 0
 	c.enqueue(&Message{Type: "welcome", V: ProtocolVersion, Session: s.id, Catalog: s.srv.catalog,
-		Faults: faultNames(), Limits: &s.srv.limits, Loaded: s.ls != nil, Real: s.srv.opts.RealRedis})
+		Faults: faultRows(s.srv.opts.RealRedis != ""), Limits: &s.srv.limits, Loaded: s.ls != nil, Real: s.srv.opts.RealRedis})
 	if s.ls != nil {
 		s.push(0)
 	}
@@ -152,10 +153,17 @@ func (s *session) detach(c *conn) {
 	}
 }
 
-func faultNames() []string {
-	out := make([]string, len(sim.FaultKinds))
-	for i, k := range sim.FaultKinds {
-		out[i] = string(k)
+// faultRows are the fault kinds of sim.Actions as the welcome message
+// declares them; on real Redis servers (real) the menu leaves out what it
+// offers on embedded Redis only.
+func faultRows(real bool) []faultRow {
+	var out []faultRow
+	for _, a := range sim.Actions {
+		if !a.Fault {
+			continue
+		}
+		out = append(out, faultRow{Do: a.Do, Target: string(a.Target), Amount: string(a.Amount), Field: a.Amount.Field(),
+			Required: a.Required, Menu: a.Menu && !(real && a.MenuEmbedded), DefaultMS: a.Default.Milliseconds(), Applies: string(a.Applies)})
 	}
 	return out
 }

@@ -35,11 +35,18 @@ func (s *Server) checkOrigin(r *http.Request) bool {
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	addr := s.clientAddr(r)
+	if err := s.takeSocket(addr); err != nil {
+		s.refuse(w, r, err)
+		return
+	}
+	defer s.dropSocket(addr)
 	ws, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader has answered
 	}
 	c := newConn(ws, s.limits.SendQueue)
+	c.addr = addr
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -54,6 +61,19 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	delete(s.conns, c)
 	s.mu.Unlock()
+}
+
+// refuse answers a socket the server will not hold with an error saying
+// why (its code for the page) and closes it with 1013 (try again later).
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, why error) {
+	ws, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return
+	}
+	c := newConn(ws, 1)
+	c.enqueue(errorMessage(0, why))
+	c.close(websocket.CloseTryAgainLater, short(why.Error()))
+	c.writer()
 }
 
 // readMessage reads the next message into buf, whose memory serves
@@ -109,7 +129,7 @@ func (s *Server) read(c *conn) {
 			continue
 		}
 		if req.Op == "hello" {
-			next, err := s.open(req.Session)
+			next, err := s.open(req.Session, c.addr)
 			if err != nil {
 				c.enqueue(errorMessage(req.ID, err))
 				continue

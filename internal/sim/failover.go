@@ -20,9 +20,18 @@ import (
 // replica is promoted in its place.
 const FaultFailover FaultKind = "failover"
 
-// failover kills master n and promotes its replica; ev is the fault event
-// to log.
-func (w *World) failover(n *Node, ev *Event) error {
+// failover kills master h.n and promotes its replica, and logs it.
+func (w *World) failover(h *hit) error {
+	if err := w.promote(h.n, &h.ev); err != nil {
+		return err
+	}
+	w.emit(h.ev)
+	return nil
+}
+
+// promote kills master n and promotes its replica; ev is the fault event
+// to log, whose note it writes.
+func (w *World) promote(n *Node, ev *Event) error {
 	l := w.linkFrom(n)
 	switch {
 	case l == nil:

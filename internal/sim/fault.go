@@ -23,10 +23,6 @@ const (
 	FaultSkew        FaultKind = "skew"         // Client's clock is set to run By ahead of the world's
 )
 
-// FaultKinds lists the fault menu in order.
-var FaultKinds = []FaultKind{FaultCrash, FaultRestart, FaultPause, FaultDropRequest, FaultDropReply,
-	FaultPartition, FaultHeal, FaultNodeCrash, FaultNodeRestart, FaultClockJump, FaultSkew, FaultFailover}
-
 // Fault is one fault to apply.
 type Fault struct {
 	Kind     FaultKind
@@ -37,181 +33,243 @@ type Fault struct {
 	KeepData bool
 }
 
-// Needs tells which targets a fault kind requires.
-func (k FaultKind) Needs() (client, node bool) {
-	switch k {
-	case FaultCrash, FaultRestart, FaultPause, FaultSkew:
-		return true, false
-	case FaultDropRequest, FaultDropReply:
-		return true, false
-	case FaultPartition, FaultHeal, FaultNodeCrash, FaultNodeRestart, FaultClockJump, FaultFailover:
-		return false, true
-	}
-	return false, false
-}
-
-// Known reports whether k is on the fault menu.
+// Known reports whether k is on the fault menu (a fault row of Actions).
 func (k FaultKind) Known() bool {
-	for _, f := range FaultKinds {
-		if f == k {
-			return true
-		}
-	}
-	return false
+	_, ok := k.Spec()
+	return ok
 }
 
-// Apply applies a fault now and logs it.
+// Apply applies a fault now and logs it: it resolves the fault's targets
+// and checks its amount by its row of Actions, then does what its kind
+// does (one method per kind, below).
 func (w *World) Apply(f Fault) error {
-	if !f.Kind.Known() {
+	spec, ok := f.Kind.Spec()
+	if !ok {
 		return fmt.Errorf("%w: unknown kind %q", ErrBadFault, f.Kind)
 	}
-	needC, needN := f.Kind.Needs()
-	var p *Proc
-	var n *Node
-	if f.Client != "" || needC {
-		if p = w.proc(f.Client); p == nil {
+	h := &hit{Fault: f}
+	if f.Client != "" || spec.NeedsClient() {
+		if h.p = w.proc(f.Client); h.p == nil {
 			return fmt.Errorf("%w %q", ErrUnknownClient, f.Client)
 		}
 	}
-	if f.Node != "" || needN {
-		if n = w.node(f.Node); n == nil {
+	if f.Node != "" || spec.NeedsNode() {
+		if h.n = w.node(f.Node); h.n == nil {
 			return fmt.Errorf("%w %q", ErrUnknownNode, f.Node)
 		}
 	}
-	ev := Event{Kind: KindFault, Name: string(f.Kind), Client: f.Client, Node: f.Node}
+	if spec.Required && (spec.Amount == AmountDuration && f.For <= 0 || spec.Amount == AmountJump && f.By == 0) {
+		return fmt.Errorf("%w: %s", ErrBadFault, spec.NeedsAmount())
+	}
+	h.ev = Event{Kind: KindFault, Name: string(f.Kind), Client: f.Client, Node: f.Node}
 	switch f.Kind {
 	case FaultCrash:
-		if p.crashed {
-			return fmt.Errorf("%w: %s has already crashed", ErrBadFault, p.name)
-		}
-		p.crashed = true
-		p.paused = false
-		p.held = nil
-		w.q.remove(func(it *item) bool { return it.clientSide() && it.th.proc == p })
-		ev.Note = p.name + " crashed"
-		if f.For > 0 {
-			ev.Note += fmt.Sprintf(", restarts in %s", FormatTime(f.For))
-			w.q.push(&item{t: w.now + f.For, kind: itemWorld, label: "restart", fn: func() {
-				_ = w.Apply(Fault{Kind: FaultRestart, Client: p.name})
-			}})
-		}
-		w.emit(ev)
-		if w.running == nil {
-			w.reap()
-		}
-		return nil
+		return w.crash(h)
 	case FaultRestart:
-		if !p.crashed {
-			return fmt.Errorf("%w: %s is running", ErrBadFault, p.name)
-		}
-		if w.running != nil && w.running.proc == p {
-			return fmt.Errorf("%w: %s cannot restart itself", ErrBadFault, p.name)
-		}
-		w.reap()
-		p.incarnation++
-		ev.Note = fmt.Sprintf("%s starts again (incarnation %d)", p.name, p.incarnation+1)
-		w.emit(ev)
-		w.boot(p, w.now)
-		return nil
+		return w.restart(h)
 	case FaultPause:
-		if f.For <= 0 {
-			return fmt.Errorf("%w: pause needs a duration", ErrBadFault)
-		}
-		if p.crashed {
-			return fmt.Errorf("%w: %s has crashed", ErrBadFault, p.name)
-		}
-		until := w.now + f.For
-		if p.paused && until <= p.pausedUntil {
-			return nil
-		}
-		if !p.paused {
-			p.held = append(p.held, w.q.remove(func(it *item) bool { return it.clientSide() && it.th.proc == p })...)
-		}
-		p.paused, p.pausedUntil = true, until
-		ev.Note = fmt.Sprintf("%s stops the world for %s", p.name, FormatTime(f.For))
-		w.emit(ev)
-		w.q.push(&item{t: until, kind: itemWorld, label: "resume", fn: func() { w.resume(p, until) }})
-		return nil
+		return w.pause(h)
 	case FaultDropRequest, FaultDropReply:
-		key := "*"
-		if n != nil {
-			key = n.name
-		}
-		m := p.dropReq
-		what := "request"
-		if f.Kind == FaultDropReply {
-			m, what = p.dropReply, "reply"
-		}
-		m[key]++
-		ev.Note = fmt.Sprintf("the next %s of %s will be lost", what, p.name)
+		return w.drop(h)
 	case FaultPartition:
-		who := "*"
-		if p != nil {
-			who = p.name
-		}
-		n.partitioned[who] = true
-		ev.Note = n.name + " is cut off from " + map[bool]string{true: "every client", false: who}[who == "*"]
-		if f.For > 0 {
-			w.q.push(&item{t: w.now + f.For, kind: itemWorld, label: "heal", fn: func() {
-				_ = w.Apply(Fault{Kind: FaultHeal, Node: n.name, Client: f.Client})
-			}})
-		}
+		return w.partition(h)
 	case FaultHeal:
-		if p != nil {
-			delete(n.partitioned, p.name)
-		} else {
-			clear(n.partitioned)
-		}
-		ev.Note = n.name + " is reachable again"
+		return w.heal(h)
 	case FaultNodeCrash:
-		if n.down {
-			return fmt.Errorf("%w: %s is already down", ErrBadFault, n.name)
-		}
-		n.down = true
-		ev.Note = n.name + " is down"
-		if f.For > 0 {
-			keep := f.KeepData
-			w.q.push(&item{t: w.now + f.For, kind: itemWorld, label: "node-restart", fn: func() {
-				_ = w.Apply(Fault{Kind: FaultNodeRestart, Node: n.name, KeepData: keep})
-			}})
-		}
+		return w.nodeCrash(h)
 	case FaultNodeRestart:
-		if !n.down {
-			return fmt.Errorf("%w: %s is not down", ErrBadFault, n.name)
-		}
-		n.down = false
-		n.syncClock()
-		if f.KeepData {
-			ev.Note = n.name + " is back with its data"
-			for _, k := range n.keys() {
-				n.state(k)
-			}
-		} else {
-			if err := n.b.Flush(); err != nil {
-				return fmt.Errorf("%w: %s: %v", ErrBadFault, n.name, err)
-			}
-			clear(n.expiry)
-			clear(n.last)
-			ev.Note = n.name + " is back, empty (no persistence)"
-		}
-		ev.Keys = n.Snapshot()
+		return w.nodeRestart(h)
 	case FaultClockJump:
-		if f.By == 0 {
-			return fmt.Errorf("%w: clock-jump needs a non-zero by", ErrBadFault)
-		}
-		if err := n.jump(f.By); err != nil {
-			return fmt.Errorf("%w: %s's clock cannot jump: %w", ErrBadFault, n.name, err)
-		}
-		ev.Note = fmt.Sprintf("%s's clock jumps by %s", n.name, FormatTime(f.By))
+		return w.clockJump(h)
 	case FaultFailover:
-		if err := w.failover(n, &ev); err != nil {
-			return err
-		}
+		return w.failover(h)
 	case FaultSkew:
-		p.skew = f.By
-		ev.Note = fmt.Sprintf("%s's clock now runs %s ahead", p.name, FormatTime(f.By))
+		return w.skew(h)
 	}
-	w.emit(ev)
+	panic("sim: fault kind " + string(f.Kind) + " is in Actions but World.Apply has no case for it")
+}
+
+// hit is one fault being applied: the fault, its targets resolved (p for
+// its client, n for its node, nil when it names none), and the event that
+// logs it.
+type hit struct {
+	Fault
+	p  *Proc
+	n  *Node
+	ev Event
+}
+
+// crash kills a client: its queued moves are dropped, and with For > 0 it
+// restarts after For.
+func (w *World) crash(h *hit) error {
+	p := h.p
+	if p.crashed {
+		return fmt.Errorf("%w: %s has already crashed", ErrBadFault, p.name)
+	}
+	p.crashed = true
+	p.paused = false
+	p.held = nil
+	w.q.remove(func(it *item) bool { return it.clientSide() && it.th.proc == p })
+	h.ev.Note = p.name + " crashed"
+	if h.For > 0 {
+		h.ev.Note += fmt.Sprintf(", restarts in %s", FormatTime(h.For))
+		w.q.push(&item{t: w.now + h.For, kind: itemWorld, label: "restart", fn: func() {
+			_ = w.Apply(Fault{Kind: FaultRestart, Client: p.name})
+		}})
+	}
+	w.emit(h.ev)
+	if w.running == nil {
+		w.reap()
+	}
+	return nil
+}
+
+// restart starts a crashed client's program again, as a new incarnation.
+func (w *World) restart(h *hit) error {
+	p := h.p
+	if !p.crashed {
+		return fmt.Errorf("%w: %s is running", ErrBadFault, p.name)
+	}
+	if w.running != nil && w.running.proc == p {
+		return fmt.Errorf("%w: %s cannot restart itself", ErrBadFault, p.name)
+	}
+	w.reap()
+	p.incarnation++
+	h.ev.Note = fmt.Sprintf("%s starts again (incarnation %d)", p.name, p.incarnation+1)
+	w.emit(h.ev)
+	w.boot(p, w.now)
+	return nil
+}
+
+// pause stops a client's world for For: its moves are held until the
+// pause ends (a longer pause extends it; a shorter one changes nothing).
+func (w *World) pause(h *hit) error {
+	p := h.p
+	if p.crashed {
+		return fmt.Errorf("%w: %s has crashed", ErrBadFault, p.name)
+	}
+	until := w.now + h.For
+	if p.paused && until <= p.pausedUntil {
+		return nil
+	}
+	if !p.paused {
+		p.held = append(p.held, w.q.remove(func(it *item) bool { return it.clientSide() && it.th.proc == p })...)
+	}
+	p.paused, p.pausedUntil = true, until
+	h.ev.Note = fmt.Sprintf("%s stops the world for %s", p.name, FormatTime(h.For))
+	w.emit(h.ev)
+	w.q.push(&item{t: until, kind: itemWorld, label: "resume", fn: func() { w.resume(p, until) }})
+	return nil
+}
+
+// drop loses a client's next request or reply (to or from Node, or any).
+func (w *World) drop(h *hit) error {
+	key := "*"
+	if h.n != nil {
+		key = h.n.name
+	}
+	m, what := h.p.dropReq, "request"
+	if h.Kind == FaultDropReply {
+		m, what = h.p.dropReply, "reply"
+	}
+	m[key]++
+	h.ev.Note = fmt.Sprintf("the next %s of %s will be lost", what, h.p.name)
+	w.emit(h.ev)
+	return nil
+}
+
+// partition cuts a node off from a client (or from every client); with
+// For > 0 the link heals after For.
+func (w *World) partition(h *hit) error {
+	n, who := h.n, "*"
+	if h.p != nil {
+		who = h.p.name
+	}
+	n.partitioned[who] = true
+	h.ev.Note = n.name + " is cut off from " + map[bool]string{true: "every client", false: who}[who == "*"]
+	if h.For > 0 {
+		client := h.Client
+		w.q.push(&item{t: w.now + h.For, kind: itemWorld, label: "heal", fn: func() {
+			_ = w.Apply(Fault{Kind: FaultHeal, Node: n.name, Client: client})
+		}})
+	}
+	w.emit(h.ev)
+	return nil
+}
+
+// heal ends a node's partition from a client (or every partition of it).
+func (w *World) heal(h *hit) error {
+	if h.p != nil {
+		delete(h.n.partitioned, h.p.name)
+	} else {
+		clear(h.n.partitioned)
+	}
+	h.ev.Note = h.n.name + " is reachable again"
+	w.emit(h.ev)
+	return nil
+}
+
+// nodeCrash takes a node down; with For > 0 it restarts after For (with
+// its keys if KeepData).
+func (w *World) nodeCrash(h *hit) error {
+	n := h.n
+	if n.down {
+		return fmt.Errorf("%w: %s is already down", ErrBadFault, n.name)
+	}
+	n.down = true
+	h.ev.Note = n.name + " is down"
+	if h.For > 0 {
+		keep := h.KeepData
+		w.q.push(&item{t: w.now + h.For, kind: itemWorld, label: "node-restart", fn: func() {
+			_ = w.Apply(Fault{Kind: FaultNodeRestart, Node: n.name, KeepData: keep})
+		}})
+	}
+	w.emit(h.ev)
+	return nil
+}
+
+// nodeRestart brings a node back: with its keys if KeepData, else empty
+// (no persistence).
+func (w *World) nodeRestart(h *hit) error {
+	n := h.n
+	if !n.down {
+		return fmt.Errorf("%w: %s is not down", ErrBadFault, n.name)
+	}
+	n.down = false
+	n.syncClock()
+	if h.KeepData {
+		h.ev.Note = n.name + " is back with its data"
+		for _, k := range n.keys() {
+			n.state(k)
+		}
+	} else {
+		if err := n.b.Flush(); err != nil {
+			return fmt.Errorf("%w: %s: %v", ErrBadFault, n.name, err)
+		}
+		clear(n.expiry)
+		clear(n.last)
+		h.ev.Note = n.name + " is back, empty (no persistence)"
+	}
+	h.ev.Keys = n.Snapshot()
+	w.emit(h.ev)
+	return nil
+}
+
+// clockJump moves a node's clock by By (negative: back).
+func (w *World) clockJump(h *hit) error {
+	if err := h.n.jump(h.By); err != nil {
+		return fmt.Errorf("%w: %s's clock cannot jump: %w", ErrBadFault, h.n.name, err)
+	}
+	h.ev.Note = fmt.Sprintf("%s's clock jumps by %s", h.n.name, FormatTime(h.By))
+	w.emit(h.ev)
+	return nil
+}
+
+// skew sets a client's clock to run By ahead of the world's.
+func (w *World) skew(h *hit) error {
+	h.p.skew = h.By
+	h.ev.Note = fmt.Sprintf("%s's clock now runs %s ahead", h.p.name, FormatTime(h.By))
+	w.emit(h.ev)
 	return nil
 }
 

@@ -15,14 +15,14 @@
 //   panels.js    the side panels
 //   i18n.js      the page's strings; messages.js the server's, in 中文
 
-import { Link } from './socket.js';
+import { Link, PROTOCOL } from './socket.js';
 import { Timeline } from './timeline.js';
 import { renderNarration, renderVerdict, renderKeys, renderPending, renderDetail, renderCounters } from './panels.js';
-import { t, pick, apply, KEYS, untranslated } from './i18n.js';
+import { t, pick, apply, KEYS, untranslated, verdictNames } from './i18n.js';
 import { decodeRun, download, shareURL, initShare } from './share.js';
 import { Explore } from './explore.js';
 import { state, reduce, focus, onChange } from './store.js';
-import { initControls, renderControls } from './controls.js';
+import { initControls, renderControls, buildFaultMenu } from './controls.js';
 import { initKeyboard } from './keyboard.js';
 import { initPicker, fillLabs, renderPicker } from './picker.js';
 import { initEditor, takeYAML, setProblems, checkExpect, relabelErrors } from './editor.js';
@@ -48,12 +48,14 @@ const tl = new Timeline({
 // The teaching tools (code.js, chapters.js, challenge.js).
 const code = new CodeView($('code'));
 code.onChange = () => render();
+$('code-toggle').onclick = () => code.toggle();
 const chapters = new Chapters({ panel: $('chapters-panel'), list: $('chapters'), paced: $('paced'), title: $('chapters-title'), label: $('paced-label') },
   (step) => link.send('seek', { step }));
 const loadAgain = (challenge) => link.send('load', { scenario: state.snap.scenario, yaml: state.snap.custom ? state.customYAML : '', challenge });
 const challenge = new Challenge($('challenge'), { take: () => loadAgain(true), leave: () => loadAgain(false), retry: () => link.send('reset'), goTo: (seq) => goTo(seq) });
 
 let shared = decodeRun(location.hash);
+let restoring = null; // a share link's view, applied when its run arrives
 
 let connStatus = 'closed';
 function onStatus(s, code) {
@@ -70,10 +72,22 @@ function renderConn() {
 }
 
 function onMessage(m) {
-  if (explorer.onMessage(m)) return;
+  if (explorer.onMessage(m)) {
+    // a found run is a scenario of its own: its YAML is what a link carries
+    if (m.type === 'explore-done' && m.extra && m.extra.yaml) state.customYAML = m.extra.yaml;
+    return;
+  }
   if (comparer.onMessage(m)) return;
   switch (m.type) {
     case 'welcome':
+      // A server restarted with another protocol version than the page's
+      // cannot be read: say so and stop here.
+      if (m.v !== PROTOCOL) {
+        $('stale').hidden = false;
+        link.stop();
+        return;
+      }
+      buildFaultMenu(m.faults || []);
       state.catalog = m.catalog || [];
       fillLabs();
       state.limits = m.limits || state.limits;
@@ -83,7 +97,14 @@ function onMessage(m) {
         const run = shared;
         shared = null;
         history.replaceState(null, '', location.pathname + location.search);
+        // The view the link shows: its language and scale (for this visit:
+        // the visitor's own choices stay stored), then, once the run is
+        // there, its selection, Side by side and a search's result.
+        if (run.l === 'en' || run.l === 'zh') state.lang = run.l;
+        if (run.t !== undefined) state.timeScale = !!run.t;
         if (run.y) state.customYAML = run.y;
+        restoring = run;
+        render();
         link.send('load', { scenario: run.s || '', yaml: run.y || '', seed: run.seed, actions: run.a || [], step: run.c || 0 });
       } else if (!m.loaded) {
         link.send('load', { scenario: $('scenario').value === '__custom' ? state.catalog[0].id : $('scenario').value });
@@ -93,8 +114,10 @@ function onMessage(m) {
       if (reduce(m)) tl.reset();
       if (m.snap.ended && m.snap.custom) checkExpect();
       render();
+      if (restoring) restore(restoring);
       break;
     case 'error':
+      restoring = null;
       showError(m);
       if (m.errors) setProblems(m.errors);
       break;
@@ -120,7 +143,7 @@ function render() {
   if (snap) {
     $('title').textContent = pick(snap.title, st.lang) || snap.scenario;
     $('lesson-text').textContent = pick(snap.lesson, st.lang);
-    $('expect').textContent = (snap.expect || []).join(', ') || '—';
+    $('expect').textContent = verdictNames(snap.expect || [], st.lang) || '—';
     $('real-why').textContent = snap.realWhy ? '— ' + t('onReal', st.lang) + ' ' + pick(snap.realWhy, st.lang) : '';
     $('share-link').href = shareURL();
   }
@@ -160,6 +183,16 @@ function renderHelp() {
   }
 }
 
+/** restore applies the rest of a share link's view to the run it loaded. */
+function restore(run) {
+  restoring = null;
+  if (run.f) explorer.restore(run.f, state.snap.scenario);
+  if (typeof run.cmp === 'string') comparer.show(run.cmp);
+  // after the frame that draws the new rows (which follows the newest)
+  if (Number.isInteger(run.sel)) requestAnimationFrame(() => goTo(run.sel));
+  render();
+}
+
 /** goTo selects an event and brings its row into view. */
 function goTo(seq) {
   if (seq == null) return;
@@ -185,8 +218,9 @@ initControls(link);
 initKeyboard(selectBy);
 initPicker(link, () => { $('scenario').blur(); $('timeline').focus(); });
 initEditor(link, () => tl.reset());
-initShare(link, tl);
+initShare(link, tl, () => ({ ...comparer.shared(), ...explorer.shared(state.snap) }));
 $('follow').onclick = () => { tl.followNewest(); $('timeline').focus(); };
+$('reload').onclick = () => location.reload();
 $('take-back').onclick = () => { state.taken = false; renderConn(); link.connect(); };
 
 // Hooks for tests and measurements (stable; see docs/protocol.md).

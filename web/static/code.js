@@ -123,9 +123,21 @@ export class CodeView {
     return null;
   }
 
+  /** toggle shows or hides the view (remembered); the header's Code
+   * button calls it. */
+  toggle() {
+    this.hidden = !this.hidden;
+    localStorage.setItem('lockstep.code', this.hidden ? 'off' : 'on');
+    this.key = '';
+    this.onChange();
+  }
+
   /** render draws the view for the state (app.js's store). */
   render(st) {
     document.body.classList.toggle('no-code', this.hidden);
+    const btn = document.getElementById('code-toggle');
+    if (btn) btn.setAttribute('aria-pressed', String(!this.hidden));
+    this.root.hidden = this.hidden;
     const snap = st.snap;
     if (!snap) return;
     const clients = snap.clients || [];
@@ -147,11 +159,8 @@ export class CodeView {
     this.key = key;
     const root = this.root;
     root.textContent = '';
-    const head = el('div', { class: 'code-head' },
-      el('h3', {}, fill('codeOf', st.lang, { client: who || '—' })),
-      el('button', { class: 'code-toggle', 'data-testid': 'code-toggle', onclick: () => { this.hidden = !this.hidden; localStorage.setItem('lockstep.code', this.hidden ? 'off' : 'on'); this.key = ''; this.onChange(); } }, fill(this.hidden ? 'codeShow' : 'codeHide', st.lang)));
-    root.append(head);
-    if (this.hidden) return;
+    if (this.hidden) return; // the column is gone (the page's grid gives its room to the timeline)
+    root.append(el('div', { class: 'code-head' }, el('h3', {}, fill('codeOf', st.lang, { client: who || '—' }))));
     const tabs = el('div', { class: 'code-clients', role: 'group', 'aria-label': fill('code', st.lang) });
     const tab = (name, label, title) => el('button', { class: 'code-client' + (this.client === name ? ' on' : ''), 'aria-pressed': String(this.client === name), 'data-client': name, title: title || '', onclick: () => { this.client = name; this.frame = 0; this.key = ''; this.onChange(); } }, label);
     tabs.append(tab('', fill('codeAuto', st.lang), fill('codeAutoTip', st.lang)));

@@ -5,7 +5,7 @@
 // the first row where they part, and keeps a cursor on each side at the
 // session's step: stepping and seeking the run moves both.
 
-import { t, fill, pick } from './i18n.js';
+import { t, fill, pick, verdictName } from './i18n.js';
 import { clientColor } from './lanes.js';
 import { el } from './dom.js';
 
@@ -40,6 +40,21 @@ export class Compare {
   }
 
   get open() { return !this.$('compare').hidden; }
+
+  /** show opens the view on the loaded run compared with choice (an
+   * algorithm or a lesson id, '' the canonical pair): a share link's. */
+  show(choice) {
+    this.choice = typeof choice === 'string' ? choice : '';
+    this.key = keyOf(this.get().snap); // this run: again() keeps the choice
+    this.res = null;
+    this.toggle(true);
+  }
+
+  /** shared is what a share link carries of the view: cmp, the choice,
+   * while it is open. */
+  shared() {
+    return this.open ? { cmp: this.choice } : {};
+  }
 
   /** toggle shows or hides the view; shown, it compares the run at once. */
   toggle(on = !this.open) {
@@ -212,7 +227,7 @@ export class Compare {
     if (!ended) box.classList.add('ahead');
     for (const v of vs) {
       box.append(el('div', { class: 'v', 'data-name': v.name },
-        el('b', { class: 'badge' }, (v.name === 'safe' ? '✓ ' : '✗ ') + v.name),
+        el('b', { class: 'badge' }, (v.name === 'safe' ? '✓ ' : '✗ ') + verdictName(v.name, lang)),
         ' ', el('span', {}, pick(v.say, lang) || v.note || '')));
     }
     return box;

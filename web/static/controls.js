@@ -4,9 +4,10 @@
 // view choice in the store); the answer comes back as a state message.
 
 import { state, changed } from './store.js';
-import { t, fill } from './i18n.js';
+import { t, fill, faultKey, amount } from './i18n.js';
 import { fmtTime } from './format.js';
-import { renderTargets, renderFaults, faultTargets } from './panels.js';
+import { renderTargets, renderFaults, faultNodes } from './panels.js';
+import { el } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -60,20 +61,35 @@ export function initControls(l) {
     scrubbing = false;
     link.send('seek', { step: Number($('scrubber').value) });
   });
-  for (const b of document.querySelectorAll('[data-fault]')) b.onclick = () => link.send('inject', { fault: fault(b.dataset.fault) });
 }
 
-/** fault is the fault a button injects, at the chosen client or node. */
-function fault(kind) {
-  const f = { do: kind };
-  if (['crash', 'pause', 'drop-reply', 'drop-request'].includes(kind)) f.client = $('fault-client').value;
-  else f.node = $('fault-node').value;
-  const { masters, down } = faultTargets(state);
-  if (kind === 'failover' && !masters.includes(f.node)) f.node = masters[0];
-  if (kind === 'node-restart' && !down.includes(f.node)) f.node = down[0];
-  if (kind === 'pause') f.for = '1s';
-  if (kind === 'partition') f.for = '2s';
-  if (kind === 'clock-jump') f.by = '5s';
+/** buildFaultMenu makes the fault menu from the welcome message's fault
+ * rows (docs/protocol.md): a button for each row the menu offers, beside
+ * the client or the node picker by the row's target, labelled by its
+ * faultKey in the catalogue with its default amount. */
+export function buildFaultMenu(rows) {
+  state.faults = rows;
+  for (const b of document.querySelectorAll('[data-fault]')) b.remove();
+  for (const r of rows.filter((x) => x.menu)) {
+    const key = faultKey(r.do);
+    const b = el('button', { 'data-fault': r.do, 'data-testid': 'fault-' + r.do, 'data-i18n': key, 'data-i18n-title': key + 'Tip' });
+    if (r.default_ms) b.dataset.i18nMs = String(r.default_ms);
+    b.onclick = () => link.send('inject', { fault: fault(r) });
+    $(r.target === 'client' ? 'client-faults' : 'node-faults').append(b);
+  }
+}
+
+/** fault is the fault a row's button injects: at the chosen client, or at
+ * the chosen node if the row applies to it (else the first that it does),
+ * with the row's default amount. */
+function fault(r) {
+  const f = { do: r.do };
+  if (r.target === 'client') f.client = $('fault-client').value;
+  else {
+    const nodes = faultNodes(state, r.applies);
+    f.node = nodes.includes($('fault-node').value) ? $('fault-node').value : nodes[0];
+  }
+  if (r.default_ms) f[r.field] = amount(r.default_ms, 'en');
   return f;
 }
 

@@ -3,7 +3,7 @@
 // found schedule arrives as the session's new run, ready to step back
 // through, the events its moves produced marked on the timeline.
 
-import { fill } from './i18n.js';
+import { fill, verdictName } from './i18n.js';
 
 const LIMIT_MS = 10000; // the server's time budget per search
 
@@ -14,7 +14,7 @@ export class Explore {
     this.lang = lang; // () => 'en' | 'zh'
     this.$ = (id) => document.getElementById(id);
     this.started = 0;
-    this.found = null; // { scenario, marks: Set of seqs } of the last loaded search result
+    this.found = null; // { scenario, marks: Set of seqs, yaml, said: {v, n, m} } of the last loaded search result
     this.$('explore-go').onclick = () => {
       this.link.send('explore', { strategy: this.$('explore-strategy').value, budget: this.$('explore-budget').value.trim() });
     };
@@ -45,6 +45,25 @@ export class Explore {
    * timeline, while snap is the run it loaded; else an empty set. */
   marks(snap) {
     return this.found && snap && snap.scenario === this.found.scenario ? this.found.marks : new Set();
+  }
+
+  /** shared is what a share link carries of the search's result while
+   * snap is the run it loaded (f: the verdict, schedules, moves and the
+   * marked events), else nothing. */
+  shared(snap) {
+    if (!this.found || !snap || snap.scenario !== this.found.scenario) return {};
+    const f = this.found.said;
+    return { f: { v: f.v, n: f.n, m: f.m, k: [...this.found.marks] } };
+  }
+
+  /** restore shows a search's result from a share link (f, as shared
+   * gives it) for the run loaded from it. */
+  restore(f, scenario) {
+    if (!f || typeof f !== 'object') return;
+    const k = Array.isArray(f.k) ? f.k.filter(Number.isInteger) : [];
+    this.found = { scenario, marks: new Set(k), yaml: '', said: { v: String(f.v || ''), n: Number(f.n) || 0, m: Number(f.m) || 0 } };
+    this.status(() => this.tr('found', { v: verdictName(this.found.said.v, this.lang()), n: this.found.said.n, m: this.found.said.m }));
+    this.$('explore-status').dataset.verdict = this.found.said.v;
   }
 
   busy(on) {
@@ -80,11 +99,11 @@ export class Explore {
       case 'explore-done':
         this.busy(false);
         if (m.error) this.status(() => this.tr('failed', { e: m.error }));
-        else if (x.verdict) this.status(() => this.tr('found', { v: x.verdict, n: x.schedules, m: (x.moves || []).length }));
+        else if (x.verdict) this.status(() => this.tr('found', { v: verdictName(x.verdict, this.lang()), n: x.schedules, m: (x.moves || []).length }));
         else if (x.cancelled) this.status(() => this.tr('cancelled', { n: x.schedules }));
         else this.status(() => this.tr(x.complete ? 'all' : 'none', { n: x.schedules }));
         this.$('explore-status').dataset.verdict = x.verdict || '';
-        if (x.scenario) this.found = { scenario: x.scenario, marks: new Set(x.marks || []) };
+        if (x.scenario) this.found = { scenario: x.scenario, marks: new Set(x.marks || []), yaml: x.yaml || '', said: { v: x.verdict, n: x.schedules, m: (x.moves || []).length } };
         return true;
     }
     return false;

@@ -24,13 +24,13 @@ const S = {
   manualHint: ['Pick who makes the next move:', '选择下一步由谁行动：'],
   faults: ['Inject a fault now', '现在注入故障'],
   fCrash: ['Crash', '崩溃'],
-  fPause: ['Pause 1s', '停顿 1 秒'],
+  fPause: ['Pause {d}', '停顿 {d}'],
   fDropReply: ['Drop next reply', '丢弃下一个回复'],
   fDropRequest: ['Drop next request', '丢弃下一个请求'],
-  fPartition: ['Partition 2s', '网络分区 2 秒'],
+  fPartition: ['Partition {d}', '网络分区 {d}'],
   fNodeCrash: ['Kill node', '关掉节点'],
   fNodeRestart: ['Restart node', '重启节点'],
-  fClockJump: ['Clock +5s', '时钟 +5 秒'],
+  fClockJump: ['Clock +{d}', '时钟 +{d}'],
   fFailover: ['Fail over', '主从切换'],
   share: ['Share and export', '分享与导出'],
   shareLink: ['Copy link to this view', '复制此视图的链接'],
@@ -152,13 +152,13 @@ const S = {
   eventsCount: ['{n} events', '{n} 个事件'],
   // Faults in plain words.
   fCrashTip: ['The client’s process dies now: it never releases what it holds.', '客户端进程立刻死掉：它持有的东西永远不会释放。'],
-  fPauseTip: ['The client freezes for 1 second (a GC pause): its clock and its lock keep running.', '客户端冻结 1 秒（比如 GC 停顿）：时钟和锁的 TTL 照样在走。'],
+  fPauseTip: ['The client freezes for {d} (a GC pause): its clock and its lock keep running.', '客户端冻结 {d}（比如 GC 停顿）：时钟和锁的 TTL 照样在走。'],
   fDropReplyTip: ['The node runs the client’s next command but the reply is lost on the way back.', '节点执行了客户端的下一条命令，但回复在返回途中丢了。'],
   fDropRequestTip: ['The client’s next command is lost before it reaches the node.', '客户端的下一条命令在到达节点前丢了。'],
-  fPartitionTip: ['Cut the node off from everyone for 2 seconds.', '把这个节点与所有人隔开 2 秒。'],
+  fPartitionTip: ['Cut the node off from everyone for {d}.', '把这个节点与所有人隔开 {d}。'],
   fNodeCrashTip: ['The node goes down (until you restart it).', '节点宕机（直到你重启它）。'],
   fNodeRestartTip: ['Bring a downed node back, without its data.', '让宕机的节点恢复，但数据丢失。'],
-  fClockJumpTip: ['The node’s clock jumps 5 seconds ahead: its keys expire early.', '节点的时钟向前跳 5 秒：它上面的键提前过期。'],
+  fClockJumpTip: ['The node’s clock jumps {d} ahead: its keys expire early.', '节点的时钟向前跳 {d}：它上面的键提前过期。'],
   fFailoverTip: ['The master dies and its replica is promoted, with whatever it has received so far.', '主节点死掉，它的副本被提升为主节点，只带着它已经收到的数据。'],
   faultClient: ['Client', '客户端'],
   faultNode: ['Node', '节点'],
@@ -175,6 +175,8 @@ const S = {
   expectContradicted: ['expect: {want}, but this run ended with {got}', 'expect 写的是 {want}，但这次运行的结论是 {got}'],
   editorEmpty: ['Loading the current scenario…', '正在载入当前场景…'],
   // The connection.
+  stalePage: ['This page and the server speak different versions of their protocol (the server was updated): reload the page.', '这个页面与服务器使用的协议版本不同（服务器已更新）：请重新载入页面。'],
+  reload: ['Reload', '重新载入'],
   takenOver: ['This session is now open in another tab; this tab stopped driving it.', '这个会话已在另一个标签页中打开；本标签页不再控制它。'],
   takeBack: ['Take it back', '收回控制'],
   caption: ['{title} · seed {seed} · step {step} · {verdict}', '{title} · 种子 {seed} · 第 {step} 步 · {verdict}'],
@@ -227,8 +229,8 @@ const S = {
   codeOf: ['The lock code {client} runs', '{client} 运行的锁代码'],
   codeAuto: ['follow', '跟随'],
   codeAutoTip: ['Follow the client of the newest command', '跟随最新命令所属的客户端'],
-  codeHide: ['Hide code', '隐藏代码'],
   codeShow: ['Code', '代码'],
+  codeTip: ['Show or hide the lock code beside the timeline', '在时间线旁显示或隐藏锁的代码'],
   codeNone: ['{client} has sent no command of its lock yet.', '{client} 还没有发出锁的任何命令。'],
   codeWorkload: ['{client}\'s latest command ({cmd}) is the lesson\'s workload, not lock code.', '{client} 最近的命令（{cmd}）是课程的业务代码，不是锁代码。'],
   codeLast: ['Lit: its latest lock command, #{seq}.', '高亮的是它最近一条锁命令 #{seq}。'],
@@ -291,6 +293,44 @@ const NAMES = {
   refused: ['refused', '被拒绝'], request: ['request lost', '请求丢失'], reply: ['reply lost', '回复丢失'],
 };
 
+// The checker's verdicts (docs/verdicts.md). In 中文 a verdict reads in
+// Chinese with its name beside it: the name is what a scenario's expect:
+// and the command line write.
+const VERDICTS = {
+  safe: '安全', 'mutual-exclusion': '互斥被打破', 'foreign-unlock': '误删他人的锁', deadlock: '死锁',
+  starvation: '饥饿', 'stale-write': '过期写入', oversell: '超卖', 'lost-update': '更新丢失',
+};
+
+/** verdictName gives a verdict's name as the page shows it in lang:
+ * oversell, or 超卖（oversell）. */
+export function verdictName(n, lang) {
+  if (lang !== 'zh' || !n) return n;
+  const z = VERDICTS[n];
+  if (!z) {
+    untranslated.add('verdict: ' + n);
+    return n;
+  }
+  return z + '（' + n + '）';
+}
+
+/** verdictNames writes a list of verdict names in lang, comma-separated. */
+export function verdictNames(names, lang) {
+  return names.map((n) => verdictName(n, lang)).join(lang === 'zh' ? '，' : ', ');
+}
+
+/** firstLanguage is the page's language on a visit: the one chosen before
+ * (stored), else the first of the browser's languages (navigator.languages)
+ * that the page speaks, else English. */
+export function firstLanguage(stored, langs) {
+  if (stored === 'zh' || stored === 'en') return stored;
+  for (const l of langs || []) {
+    const s = String(l).toLowerCase();
+    if (s === 'zh' || s.startsWith('zh-')) return 'zh';
+    if (s === 'en' || s.startsWith('en-')) return 'en';
+  }
+  return 'en';
+}
+
 /** name gives a mark's or fault's name in plain words. */
 export function name(n, lang) {
   const s = NAMES[n];
@@ -330,15 +370,29 @@ export function pick(text, lang) {
   return (lang === 'zh' ? text.zh : text.en) || text.en || text.zh || '';
 }
 
-/** apply rewrites every element with data-i18n under root. */
+/** faultKey is the catalogue key of a fault kind's menu label: fClockJump
+ * for clock-jump; its tooltip is the key with Tip. */
+export function faultKey(kind) {
+  return 'f' + kind.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+}
+
+/** amount says a duration of ms milliseconds in lang: 1s, 1 秒, 500ms. */
+export function amount(ms, lang) {
+  const [n, en, zh] = ms % 1000 === 0 ? [ms / 1000, 's', ' 秒'] : [ms, 'ms', ' 毫秒'];
+  return n + (lang === 'zh' ? zh : en);
+}
+
+/** apply rewrites every element with data-i18n under root; an element
+ * with data-i18n-ms fills its {d} with that amount. */
 export function apply(root, lang) {
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
   document.title = t('docTitle', lang);
+  const text = (key, el) => el.dataset.i18nMs ? fill(key, lang, { d: amount(Number(el.dataset.i18nMs), lang) }) : t(key, lang);
   for (const el of root.querySelectorAll('[data-i18n]')) {
-    el.textContent = t(el.dataset.i18n, lang);
+    el.textContent = text(el.dataset.i18n, el);
   }
   for (const el of root.querySelectorAll('[data-i18n-title]')) {
-    el.title = t(el.dataset.i18nTitle, lang);
+    el.title = text(el.dataset.i18nTitle, el);
   }
   for (const el of root.querySelectorAll('[data-i18n-group]')) {
     el.label = t(el.dataset.i18nGroup, lang);

@@ -3,12 +3,13 @@
 // verdict's, which is as tall as its explanation wrapped to the width:
 // the verdict is what a lesson is for, and it is never cut.
 
-import { pick } from './i18n.js';
+import { pick, verdictName } from './i18n.js';
+import { fmtCmd } from './format.js';
 
 /** verdictText is a verdict row's whole text in lang. */
 export function verdictText(e, lang) {
   const say = pick(e.say, lang) || e.note || '';
-  return (e.name === 'safe' ? '✓ ' : '✗ ') + e.name + (say ? ' — ' + say : '');
+  return (e.name === 'safe' ? '✓ ' : '✗ ') + verdictName(e.name, lang) + (say ? ' — ' + say : '');
 }
 
 /** wrap breaks text into lines no wider than width (by words, and between
@@ -34,6 +35,47 @@ export function wrap(text, width, measure) {
   return lines;
 }
 
+// The measured widths of command texts, by size and text: a layout
+// measures each send's command, and most repeat (bounded, cleared when full).
+const widths = new Map();
+function widthOf(text, size, measure) {
+  const k = size + '|' + text;
+  let w = widths.get(k);
+  if (w === undefined) {
+    if (widths.size > 20000) widths.clear();
+    w = measure(text, size, false);
+    widths.set(k, w);
+  }
+  return w;
+}
+
+/** commandText is a send's whole text: its thread (other than main), then
+ * the command as redis-cli shows it. */
+export function commandText(e) {
+  if (e.cmdText === undefined) e.cmdText = (e.thread && e.thread !== 'main' ? e.thread + ': ' : '') + fmtCmd(e.cmd, e.script);
+  return e.cmdText;
+}
+
+/** placeCommand decides how a send's whole command is written beside its
+ * client's lane: to the right, over the lanes beyond (or to the left when
+ * the right has less room: the last lanes of a phone), at the row's size;
+ * smaller, down to the small labels' size, when that makes it fit; else
+ * at the small size over as many lines as it needs (the row grows).
+ * It gives {size, left, lines, room}. */
+export function placeCommand(L, e, measure) {
+  const full = commandText(e), f = L.font;
+  const x = L.x.get('client:' + e.client) ?? L.gutter;
+  const gap = f * 0.7, right = L.width - 4 - (x + gap), left = x - gap - L.gutter - 2;
+  const room = Math.max(right, left);
+  for (let size = f; size >= L.small; size--) {
+    const w = widthOf(full, size, measure);
+    if (w <= right) return { size, left: false, lines: [full], room: right };
+    if (w <= left) return { size, left: true, lines: [full], room: left };
+  }
+  const size = L.small;
+  return { size, left: left > right, lines: wrap(full, Math.max(room, 40), (s) => measure(s, size, false)), room };
+}
+
 /** layout places the lanes (a gutter for step and time, then one lane per
  * client and per node) and the rows. measure(text, size, bold) gives a
  * text's width; with it, a verdict row grows to hold its wrapped text.
@@ -48,7 +90,12 @@ export function layout(m, width, rowH, big, measure, lang, timed = false) {
   // On a phone the time column gives its room to the lanes (the cursor
   // and the detail panel still say the time).
   const narrow = width < 600;
-  const gutter = Math.ceil(small * 0.62 * (digits + 1) + (narrow ? 0 : small * 0.62 * 8)) + (narrow ? 22 : 34);
+  // "#seq" starts at 16 px (after the narration's mark); the time ends 10 px
+  // short of the gutter's rule. Measured when a measure is given.
+  const lastT = m.rows.length ? m.rows[m.rows.length - 1].t : 0;
+  const seqW = measure ? measure('#' + '8'.repeat(digits), small, false) : small * 0.62 * (digits + 1);
+  const timeW = narrow ? 0 : measure ? measure(String(Math.floor(lastT / 1e9)).replace(/\d/g, '8') + '.8888s', small, true) + 10 : small * 0.62 * 8;
+  const gutter = Math.ceil(16 + seqW + timeW + (narrow ? 6 : 14));
   const lanes = [...m.clients.map((n) => ({ name: n, kind: 'client', w: 1 })), ...m.nodes.map((n) => ({ name: n, kind: 'node', w: narrow ? 1.3 : 1.8 }))];
   const total = lanes.reduce((a, l) => a + l.w, 0) || 1;
   const unit = Math.max((width - gutter) / total, 20);
@@ -126,23 +173,35 @@ function timedRows(L, m) {
 }
 
 /** rows gives L the rows' geometry: L.top(r), L.height(r), L.rowAt(y),
- * and L.lines(r), a verdict row's wrapped lines. Only verdict rows are
+ * L.lines(r), a verdict row's wrapped lines, and L.command(r), a send's
+ * command written over several lines (placeCommand). Only those rows are
  * taller than rowH, so the extra heights are kept for them alone. */
 function rows(L, m, measure, lang) {
   const H = L.rowH, n = m.rows.length;
-  const at = [], cum = [0], lines = new Map();
+  const at = [], cum = [0], lines = new Map(), cmds = new Map(), extra = new Map();
   const textW = L.width - L.gutter - 12;
+  // A hidden timeline (width 0, as under the side-by-side view) is not
+  // wrapped: a line a character wide would cost a measure per character.
+  const wrapping = measure && textW >= 80;
   for (const v of m.verdicts || []) {
     const r = m.rowOfSeq ? m.rowOfSeq.get(v.seq) : m.rows.indexOf(v);
     if (r === undefined || r < 0) continue;
-    // A hidden timeline (width 0, as under the side-by-side view) is not
-    // wrapped: a line a character wide would cost a measure per character.
-    const ls = measure && textW >= 80 ? wrap(verdictText(v, lang), textW, (s) => measure(s, L.font, true)) : [verdictText(v, lang)];
+    const ls = wrapping ? wrap(verdictText(v, lang), textW, (s) => measure(s, L.font, true)) : [verdictText(v, lang)];
     lines.set(r, ls);
-    at.push(r);
+    if (ls.length > 1) extra.set(r, (ls.length - 1) * L.lineH);
   }
+  if (wrapping) {
+    for (let r = 0; r < n; r++) {
+      if (m.rows[r].kind !== 'send') continue;
+      const c = placeCommand(L, m.rows[r], measure);
+      if (c.lines.length < 2) continue;
+      cmds.set(r, c);
+      extra.set(r, (c.lines.length - 1) * Math.round(c.size * 1.3));
+    }
+  }
+  at.push(...extra.keys());
   at.sort((a, b) => a - b);
-  for (const r of at) cum.push(cum[cum.length - 1] + (lines.get(r).length - 1) * L.lineH);
+  for (const r of at) cum.push(cum[cum.length - 1] + extra.get(r));
   // before(r): how many taller rows come before row r.
   const before = (r) => {
     let lo = 0, hi = at.length;
@@ -150,8 +209,9 @@ function rows(L, m, measure, lang) {
     return lo;
   };
   L.top = (r) => r * H + cum[before(r)];
-  L.height = (r) => H + (lines.has(r) ? (lines.get(r).length - 1) * L.lineH : 0);
+  L.height = (r) => H + (extra.get(r) || 0);
   L.lines = (r) => lines.get(r);
+  L.command = (r) => cmds.get(r);
   L.total = n * H + cum[cum.length - 1];
   L.rowAt = (y) => {
     let lo = 0, hi = Math.max(n - 1, 0);

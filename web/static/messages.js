@@ -37,10 +37,9 @@ const REFUSALS = [
   [/^(\S+) has crashed$/, '$1 已经崩溃了'],
   [/^(\S+) is running$/, '$1 正在运行，无需重启'],
   [/^(\S+) cannot restart itself$/, '$1 不能重启自己'],
-  [/^pause needs a duration$/, 'pause 需要一个时长'],
+  [/^\S+ needs (for|by): /, (m) => problem(m.input, 'zh')], // said as the scenario checker says it
   [/^(\S+) is already down$/, '$1 已经宕机了'],
   [/^(\S+) is not down$/, '$1 没有宕机'],
-  [/^clock-jump needs a non-zero by$/, 'clock-jump 需要一个非零的 by'],
   [/^(\S+)'s clock cannot jump: (.+)$/, (m) => `${m[1]} 的时钟不能跳变：${err(m[2])}`],
   [/^(\S+) has no replica to promote$/, '$1 没有可以提升的副本'],
   [/^(\S+)'s replica (\S+) is down$/, '$1 的副本 $2 宕机了'],
@@ -313,6 +312,11 @@ const ERRORS = {
   'shutting-down': ['the server is shutting down', '服务器正在关闭'],
   'sessions-cap': ['too many sessions (the cap is {max}): try again later', '会话太多（上限 {max} 个）：请稍后再试'],
   'busy': ['busy: too many requests in flight, try again', '太忙了：进行中的请求太多，请稍后再试'],
+  // ---- Limits per client address and the server's reserve (docs/protocol.md) ----
+  'address-sockets': ['your address has {max} sockets open, the most one address may: close other tabs and try again', '你的地址已打开 {max} 个连接，这是一个地址的上限：请关闭其他标签页后再试'],
+  'address-sessions': ['your address holds {max} sessions, the most one address may, each with a tab open: close one and try again', '你的地址已有 {max} 个会话（上限），而且每个都有标签页打开：请关闭一个后再试'],
+  'address-searches': ['explore: your address runs {max} searches, the most one address may: wait for one to end', '探索：你的地址正在运行 {max} 个搜索，这是一个地址的上限：请等其中一个结束'],
+  'server-sockets': ['the server holds {max} sockets, all it may while keeping room for others: try again later', '服务器已有 {max} 个连接，为了给其他人留出余地不能再多：请稍后再试'],
   // ---- Side by side (compare.js) ----
   'compare': ['{detail}', '无法对比：{detail}'],
   'compare-big': ['the runs have {n} rows, over the view\'s {max}: compare them with visualizer compare', '两次运行有 {n} 行，超过了对比视图的 {max} 行上限：请用 visualizer compare 对比'],

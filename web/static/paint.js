@@ -11,8 +11,11 @@ export const MUTED = '#6b6b6b';
 export const RULE = '#d6d6d6';
 
 // A painter given rec (an array) records every label it writes with its
-// role (outcome, mark, note, …), the event's seq and whether it was cut:
-// the page's draw model, which the browser tests read.
+// role (outcome, mark, note, …), the event's seq, the text drawn, the
+// whole text it stands for (full: all the lines of a text written over
+// several, or what a label shortened on purpose would have said) and
+// whether it lost characters to an ellipsis (cut): the page's draw model,
+// which the browser tests read.
 
 export class CanvasPainter {
   constructor(ctx, font, rec = null) { this.c = ctx; this.font = font; this.rec = rec; }
@@ -55,18 +58,26 @@ export class CanvasPainter {
     this.c.font = `${bold ? '600 ' : ''}${size}px ${this.font}`;
     return this.c.measureText(s).width;
   }
-  /** text draws s with its left (align 'left'), centre or right at x. */
-  text(x, y, s, { size = 13, color = INK, align = 'left', bold = false, bg = null, max = 0, role = '', seq = 0 } = {}) {
+  /** text draws s with its left (align 'left'), centre or right at x; bg
+   * fills a box behind it, halo outlines its letters in white (it stays
+   * readable over lanes and bars, which still show around it). */
+  text(x, y, s, { size = 13, color = INK, align = 'left', bold = false, bg = null, halo = false, max = 0, role = '', seq = 0, full = s } = {}) {
     const c = this.c;
-    const full = s;
+    const asked = s;
     s = fit(this, s, size, bold, max);
     c.font = `${bold ? '600 ' : ''}${size}px ${this.font}`;
     const w = c.measureText(s).width;
     const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
-    if (this.rec && role) this.rec.push({ role, seq, text: s, full, cut: s !== full, left, right: left + w });
+    if (this.rec && role) this.rec.push({ role, seq, text: s, full, cut: s !== asked, left, right: left + w, size });
     if (bg) { c.fillStyle = bg; c.fillRect(left - 3, y - size * 0.8, w + 6, size * 1.15); }
-    c.fillStyle = color;
     c.textBaseline = 'alphabetic';
+    if (halo) {
+      c.strokeStyle = '#ffffff';
+      c.lineWidth = Math.max(3, size * 0.22);
+      c.lineJoin = 'round';
+      c.strokeText(s, left, y);
+    }
+    c.fillStyle = color;
     c.fillText(s, left, y);
     return w;
   }
@@ -105,14 +116,15 @@ export class SvgPainter {
     this.m.font = `${bold ? '600 ' : ''}${size}px ${this.font}`;
     return this.m.measureText(s).width;
   }
-  text(x, y, s, { size = 13, color = INK, align = 'left', bold = false, bg = null, max = 0, role = '', seq = 0 } = {}) {
-    const full = s;
+  text(x, y, s, { size = 13, color = INK, align = 'left', bold = false, bg = null, halo = false, max = 0, role = '', seq = 0, full = s } = {}) {
+    const asked = s;
     s = fit(this, s, size, bold, max);
     const w = this.measure(s, size, bold);
     const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
-    if (this.rec && role) this.rec.push({ role, seq, text: s, full, cut: s !== full, left, right: left + w });
+    if (this.rec && role) this.rec.push({ role, seq, text: s, full, cut: s !== asked, left, right: left + w, size });
     if (bg) this.rect(left - 3, y - size * 0.8, w + 6, size * 1.15, bg);
-    this.out.push(`<text x="${left.toFixed(1)}" y="${y.toFixed(1)}" font-size="${size}"${bold ? ' font-weight="600"' : ''} fill="${color}">${esc(s)}</text>`);
+    const outline = halo ? ` stroke="#ffffff" stroke-width="${Math.max(3, size * 0.22).toFixed(1)}" stroke-linejoin="round" paint-order="stroke"` : '';
+    this.out.push(`<text x="${left.toFixed(1)}" y="${y.toFixed(1)}" font-size="${size}"${bold ? ' font-weight="600"' : ''} fill="${color}"${outline}>${esc(s)}</text>`);
     return w;
   }
   toString() {

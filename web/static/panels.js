@@ -1,7 +1,7 @@
 // The side panels, each a pure function of the state: narration, verdict,
 // keys, the scheduler's choice of client, the fault targets.
 
-import { t, pick, fill, name as nm, note as nt } from './i18n.js';
+import { t, pick, fill, name as nm, note as nt, verdictName } from './i18n.js';
 import { clientColor } from './lanes.js';
 import { fmtTime, outcome, OUTCOME } from './format.js';
 import { el } from './dom.js';
@@ -40,7 +40,7 @@ export function renderVerdict(root, st, onRef) {
   for (const v of vs) {
     const refs = (v.refs || []).map((r) => el('button', { class: 'ref', onclick: () => onRef(r) }, '#' + r));
     root.append(el('div', { class: 'v', 'data-name': v.name },
-      el('b', { class: 'badge' }, (v.name === 'safe' ? '✓ ' : '✗ ') + v.name),
+      el('b', { class: 'badge' }, (v.name === 'safe' ? '✓ ' : '✗ ') + verdictName(v.name, st.lang)),
       el('p', {}, pick(v.say, st.lang) || v.note || (v.name === 'safe' ? t('safe', st.lang) : '')),
       refs.length ? el('p', { class: 'refs' }, ...refs) : null));
   }
@@ -227,40 +227,34 @@ export function renderCounters(root, st) {
   return true;
 }
 
-/** faultTargets lists the nodes a fault can aim at now: the masters that
- * are up and have a replica (Fail over), the nodes that are down (Restart). */
-export function faultTargets(st) {
+/** faultNodes lists the nodes a fault kind of the welcome message's rows
+ * (docs/protocol.md) can aim at now, by the node state it applies to: the
+ * nodes that are up, those that are down (Restart), or the masters that
+ * are up and have a replica (Fail over). */
+export function faultNodes(st, applies) {
   const nodes = (st.snap && st.snap.nodes) || [];
-  return {
-    masters: st.model.masters.filter((n) => nodes.some((x) => x.name === n && !x.down)),
-    down: nodes.filter((n) => n.down).map((n) => n.name),
-  };
+  if (applies === 'down') return nodes.filter((n) => n.down).map((n) => n.name);
+  if (applies === 'master') return st.model.masters.filter((n) => nodes.some((x) => x.name === n && !x.down));
+  return nodes.filter((n) => !n.down).map((n) => n.name);
 }
 
 /** faults offers only the faults this scenario can take now: none once the
- * run is over, Fail over only where a master has a replica, Restart only
- * for a node that is down; it says when nobody can make progress. */
+ * run is over, a client fault while there are clients, a node fault while a
+ * node is in the state it applies to; it says when nobody can make progress. */
 export function renderFaults(st, $) {
   const snap = st.snap;
   const nodes = snap.nodes || [];
-  const { masters, down } = faultTargets(st);
-  const up = nodes.filter((n) => !n.down).map((n) => n.name);
   const over = snap.ended;
-  const show = {
-    crash: !over && snap.clients.length > 0, pause: !over && snap.clients.length > 0,
-    'drop-reply': !over && snap.clients.length > 0, 'drop-request': !over && snap.clients.length > 0,
-    partition: !over && up.length > 0, 'node-crash': !over && up.length > 0,
-    'node-restart': !over && down.length > 0, 'clock-jump': !over && up.length > 0,
-    failover: !over && masters.length > 0 && !st.real,
-  };
-  let any = false;
+  const shown = { client: false, node: false };
   for (const b of document.querySelectorAll('[data-fault]')) {
-    b.hidden = !show[b.dataset.fault];
-    any ||= !b.hidden;
+    const r = st.faults.find((x) => x.do === b.dataset.fault);
+    const side = r && r.target === 'client' ? 'client' : 'node';
+    b.hidden = over || !r || (side === 'client' ? snap.clients.length === 0 : faultNodes(st, r.applies).length === 0);
+    shown[side] ||= !b.hidden;
   }
-  $('client-faults').hidden = !(show.crash);
-  $('node-faults').hidden = !(show.partition || show['node-restart'] || show.failover);
-  $('no-faults').hidden = any;
+  $('client-faults').hidden = !shown.client;
+  $('node-faults').hidden = !shown.node;
+  $('no-faults').hidden = shown.client || shown.node;
   const stuck = !over && nodes.length > 0 && nodes.every((n) => n.down);
   $('stuck').hidden = !stuck;
   if (stuck) $('stuck').textContent = t('stuck', st.lang);

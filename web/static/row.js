@@ -4,7 +4,7 @@
 import { BAD, INK, MUTED } from './paint.js';
 import { t as tr, name as nm, note as nt } from './i18n.js';
 import { fmtTime, fmtCmd, outcome, OUTCOME, keyState } from './format.js';
-import { verdictText } from './layout.js';
+import { verdictText, placeCommand, commandText } from './layout.js';
 import { clientColor, cx, nx, cross } from './lanes.js';
 
 /** pill draws text in a rounded box centred at x (kept clear of the
@@ -50,25 +50,21 @@ export function drawRow(p, m, L, e, r, y, o, newTime) {
   const x = e.client ? cx(L, e.client) : 0;
   const n = e.node ? nx(L, e.node) : 0;
   const c = e.client ? clientColor(m, e.client) : INK;
-  const capMax = L.lw * 0.92;
   const right = L.width - 6; // a label may run over the lanes to its right, up to the edge
   const thread = e.thread && e.thread !== 'main' ? e.thread + ': ' : '';
   const note = nt(e.note, lang);
   switch (e.kind) {
-    case 'send':
+    case 'send': {
       p.circle(x, y, f * 0.3, c);
-      {
-        // The whole command if it fits, else its name alone (the detail
-        // panel has the arguments), rather than a name cut in half.
-        // Past the canvas's right edge (the last lanes of a phone), it
-        // goes to the left of the client's lane instead.
-        const full = thread + fmtCmd(e.cmd, e.script), max = capMax * 0.95;
-        const s = p.measure(full, f, false) <= max ? full : thread + (e.cmd || [''])[0] + ' …';
-        const w = p.measure(s, f, false);
-        const left = x + f * 0.7 + w > L.width - 4 && x - f * 0.7 - w >= L.gutter;
-        p.text(left ? x - f * 0.7 : x + f * 0.7, y + f * 0.35, s, { size: f, color: INK, bg: 'rgba(255,255,255,0.85)', align: left ? 'right' : 'left', max: Math.max(max, w + 1), role: 'command', seq: e.seq });
-      }
+      // The whole command, its arguments too (the NX, the EX 3, the
+      // token are what a lesson is about), placed by placeCommand: beside
+      // the lane, over the lanes beyond it (outlined, so that they show
+      // through), smaller or over several lines rather than cut.
+      const at = L.command(r) || placeCommand(L, e, (s, size, bold) => p.measure(s, size, bold));
+      const full = commandText(e), lh = Math.round(at.size * 1.3), x0 = at.left ? x - f * 0.7 : x + f * 0.7;
+      at.lines.forEach((s, i) => p.text(x0, y + at.size * 0.35 + i * lh, s, { size: at.size, color: INK, halo: true, align: at.left ? 'right' : 'left', max: at.room, role: 'command', seq: e.seq, full }));
       break;
+    }
     case 'exec': {
       p.rect(n - f * 0.4, y - f * 0.4, f * 0.8, f * 0.8, c, INK);
       ranWhisker(p, m, L, e, r, y, n - f * 0.4 - 6);
@@ -168,7 +164,8 @@ export function drawRow(p, m, L, e, r, y, o, newTime) {
       // layout made the row that tall), never cut.
       const color = e.name === 'safe' ? '#00573f' : '#8a3200';
       const lines = L.lines(r) || [verdictText(e, lang)];
-      lines.forEach((s, i) => p.text(L.gutter + 6, y + f * 0.35 + i * L.lineH, s, { size: f, color, bold: true, max: L.width - L.gutter - 12, role: 'verdict', seq: e.seq }));
+      const full = verdictText(e, lang);
+      lines.forEach((s, i) => p.text(L.gutter + 6, y + f * 0.35 + i * L.lineH, s, { size: f, color, bold: true, max: L.width - L.gutter - 12, role: 'verdict', seq: e.seq, full }));
       break;
     }
   }

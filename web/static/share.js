@@ -1,19 +1,25 @@
 // Share links and downloads. A link carries the whole view in its hash
 // (#run=base64url(JSON)): the scenario (an id, or the YAML text of a custom
-// one), the seed, the recorded actions and the cursor. The server replays
-// it; the same inputs give the same log, so the view is the same. Exports
-// (SVG, PNG, the event log, the run as YAML) carry a caption and a name
-// that says which view they show.
+// one: a file, or a run a search found), the seed, the recorded actions and
+// the cursor, which the server replays (the same inputs give the same log);
+// and what the page shows of it: the language, the time view, the selected
+// event, Side by side and its choice, a search's result and its marks.
+// Exports (SVG, PNG, the event log, the run as YAML) carry a caption and a
+// name that says which view they show.
 
 import { state } from './store.js';
-import { t, fill, pick } from './i18n.js';
+import { t, fill, pick, verdictNames } from './i18n.js';
 import { toast } from './toast.js';
 
 const $ = (id) => document.getElementById(id);
 
+let extra = () => ({});
+
 /** initShare wires the share and export panel: tl draws the exports, link
- * asks the server for the run as YAML. */
-export function initShare(link, tl) {
+ * asks the server for the run as YAML, view() gives what else a link
+ * carries of the view (Side by side, a search's result). */
+export function initShare(link, tl, view) {
+  if (view) extra = view;
   $('share-link').onclick = (ev) => {
     ev.preventDefault();
     const url = shareURL();
@@ -36,7 +42,7 @@ export function initShare(link, tl) {
 function caption() {
   const s = state.snap;
   if (!s) return 'Lockstep';
-  const v = state.model.verdicts.length ? [...new Set(state.model.verdicts.map((x) => x.name))].join(', ') : t('noVerdictYet', state.lang);
+  const v = state.model.verdicts.length ? verdictNames([...new Set(state.model.verdicts.map((x) => x.name))], state.lang) : t('noVerdictYet', state.lang);
   return fill('caption', state.lang, { title: pick(s.title, state.lang) || s.scenario, seed: s.seed, step: s.step, verdict: v });
 }
 
@@ -76,12 +82,22 @@ export function download(name, data, type) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-/** shareURL is the link to the current view. */
+/** shareURL is the link to the current view: {s | y, seed, a, c} the
+ * run, l the language, t the time view (1), sel the selected event, and
+ * what view() adds: cmp (Side by side's choice, '' its canonical pair),
+ * f (a search's result: v the verdict, n schedules, m moves, k the marked
+ * events). */
 export function shareURL() {
   const s = state.snap;
   if (!s) return location.href;
-  const run = { seed: s.seed, a: s.actions, c: s.step };
-  if (s.custom) run.y = state.customYAML; else run.s = s.scenario;
+  const run = { seed: s.seed, a: s.actions, c: s.step, l: state.lang };
+  if (s.custom) {
+    run.y = state.customYAML;
+    if (s.file && s.file.length > 1) run.s = s.scenario; // which scenario of the file
+  } else run.s = s.scenario;
+  if (state.timeScale) run.t = 1;
+  if (state.selected != null) run.sel = state.selected;
+  Object.assign(run, extra());
   return location.origin + location.pathname + encodeRun(run);
 }
 

@@ -1,7 +1,10 @@
 // The WebSocket link to the server (docs/protocol.md): JSON messages,
 // request ids, reconnection with backoff that resumes the same session.
 
-export const PROTOCOL = 1;
+/** PROTOCOL is the protocol version this page speaks: the server's
+ * ProtocolVersion when they were built together (a Go test holds them
+ * equal); a welcome with another version is from a server updated since. */
+export const PROTOCOL = 2;
 
 export class Link {
   constructor(onMessage, onStatus) {
@@ -40,10 +43,16 @@ export class Link {
     ws.onclose = (ev) => {
       this.ws = null;
       this.onStatus('closed', ev.code);
-      if (ev.code === 4000) return; // opened in another tab: do not fight over it
+      if (ev.code === 4000 || this.stopped) return; // opened in another tab: do not fight over it
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
     };
+  }
+
+  /** stop closes the link for good: no reconnection. */
+  stop() {
+    this.stopped = true;
+    if (this.ws) this.ws.close();
   }
 
   /** send queues a request until the socket is open; it returns the id. */

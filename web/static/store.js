@@ -4,9 +4,12 @@
 // and calls changed() after changing it: nothing draws on its own.
 
 import { newModel, append, truncate } from './derive.js';
+import { firstLanguage } from './i18n.js';
 
 export const state = {
-  lang: localStorage.getItem('lockstep.lang') === 'zh' ? 'zh' : 'en',
+  // the language chosen before, else the browser's (a first visit from a
+  // browser set to 中文 opens in 中文)
+  lang: firstLanguage(localStorage.getItem('lockstep.lang'), navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]),
   presenter: false,
   timeScale: localStorage.getItem('lockstep.time') === 'on', // the time view: rows placed by virtual time
   model: newModel(),
@@ -20,6 +23,7 @@ export const state = {
   maxStep: 0,
   catalog: [],
   limits: { max_steps: 50000 },
+  faults: [], // the fault kinds of the welcome message (docs/protocol.md)
   customYAML: '',
   errors: [],
   real: '', // the real Redis servers runs are placed on ('': embedded)

@@ -12,6 +12,43 @@ import { t as tr, fill } from './i18n.js';
 
 export const FONT = 'system-ui, "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif';
 
+/** fitApart makes labels placed side by side along the lane bar (the
+ * lane names, the clocks) keep clear of each other, of the gutter's head
+ * and of the bar's right edge: a smaller size first, down to 11 px, then
+ * each cut to its lane's room with an ellipsis (the whole name stays in
+ * its tooltip and its accessible name). */
+function fitApart(els, head, width) {
+  if (!els.length) return;
+  const clash = () => {
+    const rs = els.map((e) => e.getBoundingClientRect());
+    const base = els[0].parentElement.getBoundingClientRect().left;
+    let prev = head ? base + Math.min(head.scrollWidth + 10, head.offsetWidth) : -Infinity;
+    for (const r of rs) {
+      if (r.left < prev + 2 || r.right > base + width + 0.5) return true;
+      prev = r.right;
+    }
+    return false;
+  };
+  if (!clash()) return;
+  let size = parseFloat(getComputedStyle(els[0]).fontSize);
+  while (clash() && size > 11) {
+    size--;
+    for (const e of els) e.style.fontSize = size + 'px';
+  }
+  if (!clash()) return;
+  if (head) head.textContent = head.dataset.short || '';
+  if (!clash()) return;
+  // Still too close: each label keeps the room between its neighbours' centres.
+  const xs = els.map((e) => { const r = e.getBoundingClientRect(); return (r.left + r.right) / 2; });
+  els.forEach((e, i) => {
+    const room = Math.min(i > 0 ? xs[i] - xs[i - 1] : Infinity, i < xs.length - 1 ? xs[i + 1] - xs[i] : Infinity) - 4;
+    if (!e.title) e.title = e.textContent;
+    if (!e.getAttribute('aria-label')) e.setAttribute('aria-label', e.textContent);
+    e.classList.add('cut');
+    e.style.maxWidth = Math.max(room, 14) + 'px';
+  });
+}
+
 export class Timeline {
   constructor({ root, canvas, scroll, spacer, list, lanes, onPick, onMove, onFollow }) {
     Object.assign(this, { root, canvas, scroll, spacer, list, lanes, onPick, onMove, onFollow });
@@ -263,7 +300,7 @@ export class Timeline {
 
   header(L) {
     const snap = this.state.snap;
-    const key = L.lanes.map((l) => l.kind + l.name + Math.round(l.x)).join('|') + (this.state.pending || []).join(',') + this.state.lang + L.gutter +
+    const key = L.lanes.map((l) => l.kind + l.name + Math.round(l.x)).join('|') + (this.state.pending || []).join(',') + this.state.lang + L.gutter + this.state.presenter +
       (L.timed && snap ? '|' + snap.t + JSON.stringify([snap.nodes.map((n) => n.clock || 0), snap.skews || {}]) : '');
     if (this.lanes.dataset.key === key) return;
     this.lanes.dataset.key = key;
@@ -274,6 +311,7 @@ export class Timeline {
     head.style.width = L.gutter + 'px';
     head.textContent = tr(L.narrow ? 'gutterHeadNarrow' : 'gutterHead', this.state.lang); // a narrow gutter has no time column
     head.title = tr('cursorTip', this.state.lang);
+    head.dataset.short = '#';
     this.lanes.appendChild(head);
     for (const l of L.lanes) {
       let el;
@@ -302,6 +340,8 @@ export class Timeline {
     }
     this.lanes.classList.toggle('timed', !!L.timed);
     this.clocks(L);
+    fitApart([...this.lanes.querySelectorAll('.lane')], head, L.width);
+    fitApart([...this.lanes.querySelectorAll('.lane-clock')], null, L.width);
   }
 
   /** audit draws the whole log at the current width into a recording

@@ -17,10 +17,16 @@ import (
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// FaultKinds are the faults of the menu (docs/scenarios.md), each of which
-// the generator uses.
-var FaultKinds = []string{"crash", "restart", "pause", "drop-request", "drop-reply", "partition",
-	"heal", "node-crash", "node-restart", "clock-jump", "skew", "failover"}
+// FaultKinds are the faults of the menu (sim.FaultKinds, in its order),
+// each of which the generator uses: a kind added to the menu and not to
+// randomFault makes the generator panic, and the differential test fail.
+var FaultKinds = func() []string {
+	out := make([]string, len(sim.FaultKinds))
+	for i, k := range sim.FaultKinds {
+		out[i] = string(k)
+	}
+	return out
+}()
 
 // Generated is one generated scenario: its YAML text and, when the
 // validator accepts it, the parsed scenario.
@@ -61,7 +67,7 @@ type group struct {
 
 // Random makes one random scenario with the given id.
 func Random(r *rand.Rand, id string) *scenario.Scenario {
-	sc := &scenario.Scenario{ID: id, Title: textOf("generated " + id), Expect: []string{"safe"},
+	sc := &scenario.Scenario{ID: id, Title: textOf("generated " + id), Expect: []string{sim.VerdictSafe},
 		Seed: r.Int64N(1000)}
 	sc.Horizon = d(time.Duration(pick(r, 3, 5, 8, 12, 15, 20)) * time.Second)
 	horizon := sc.Horizon.D()
@@ -290,7 +296,7 @@ func randomFault(r *rand.Rand, sc *scenario.Scenario, clients, nodes, masters []
 		return []scenario.Fault{when(scenario.Fault{Do: "clock-jump", Node: redisNode(), By: d(ms(pick(r, -2000, 1000, 5000, 10000)))})}
 	case "skew":
 		return []scenario.Fault{when(scenario.Fault{Do: "skew", Client: c, By: d(ms(pick(r, -3000, 1000, 5000)))})}
-	default: // failover: a master with a replica
+	case "failover": // a master with a replica
 		for _, nd := range sc.Nodes {
 			if nd.ReplicaOf != "" {
 				return []scenario.Fault{when(scenario.Fault{Do: "failover", Node: nd.ReplicaOf})}
@@ -298,6 +304,7 @@ func randomFault(r *rand.Rand, sc *scenario.Scenario, clients, nodes, masters []
 		}
 		return []scenario.Fault{when(scenario.Fault{Do: "node-crash", Node: masters[0], For: d(ms(500))})}
 	}
+	panic("gen: no generator for the fault kind " + kind + ": add its case to randomFault")
 }
 
 // randomMatch selects an event of a client's run to fault on.

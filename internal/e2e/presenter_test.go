@@ -1,0 +1,152 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/server"
+)
+
+// cutLabels lists the labels of the given roles that the whole timeline
+// would not draw whole, through the page's draw model (lockstep.audit()):
+// each label carries the text drawn and the whole text it stands for, so
+// a label with an ellipsis, past the canvas's edges, or shorter than its
+// text (a command drawn "SET …") is found; a text written over several
+// lines must add up to the whole.
+func cutLabels(roles ...string) string {
+	js, _ := json.Marshal(roles)
+	return fmt.Sprintf(`(roles => {
+	const bare = (s) => s.replace(/\s+/g, ''), groups = new Map(), out = [];
+	for (const l of lockstep.audit()) {
+		if (!roles.includes(l.role)) continue;
+		const k = l.role + ' #' + l.seq;
+		if (!groups.has(k)) groups.set(k, []);
+		groups.get(k).push(l);
+	}
+	for (const [k, ls] of groups) {
+		const drawn = ls.map(l => l.text).join(' ');
+		if (ls.some(l => l.cut) || bare(drawn) !== bare(ls[0].full)) out.push(k + ' drawn ' + JSON.stringify(drawn) + ' of ' + JSON.stringify(ls[0].full));
+	}
+	return out.slice(0, 10);
+})(%s)`, js)
+}
+
+// smallLabels lists the labels of a role drawn smaller than px.
+func smallLabels(role string, px int) string {
+	return fmt.Sprintf(`lockstep.audit().filter(l => l.role === %q && l.size < %d).map(l => '#' + l.seq + ' ' + l.size + 'px ' + l.text).slice(0, 10)`, role, px)
+}
+
+// laneClash lists the lane names (and the time view's clocks) that
+// overlap a neighbour, the gutter's head, or run past the timeline's edges.
+const laneClash = `(() => {
+	const out = [], tl = document.getElementById('timeline').getBoundingClientRect();
+	for (const sel of ['#lanes .lane', '#lanes .lane-clock']) {
+		const els = [...document.querySelectorAll(sel)];
+		let prev = null;
+		const head = document.querySelector('#lanes .gutter-head');
+		if (sel === '#lanes .lane' && head) {
+			const r = document.createRange(); r.selectNodeContents(head);
+			prev = { right: Math.min(r.getBoundingClientRect().right, head.getBoundingClientRect().right), text: head.textContent };
+		}
+		for (const e of els) {
+			const r = e.getBoundingClientRect();
+			if (r.left < tl.left - 0.5 || r.right > tl.right + 0.5) out.push(e.textContent + ' past the edge');
+			if (prev && r.left < prev.right) out.push(e.textContent + ' over ' + prev.text);
+			if (e.scrollWidth > e.clientWidth + 1 && !e.classList.contains('cut')) out.push(e.textContent + ' clipped');
+			prev = { right: r.right, text: e.textContent };
+		}
+	}
+	return out;
+})()`
+
+// overlayFits checks that an open overlay's card is inside the window and
+// that its title and its Close button are the topmost elements at their
+// own centres (nothing covers them, they are not scrolled away).
+const overlayFits = `(() => {
+	const card = document.querySelector('#help .card'), out = [];
+	const r = card.getBoundingClientRect();
+	if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) out.push('card ' + JSON.stringify([r.left, r.top, r.right, r.bottom]) + ' outside ' + innerWidth + 'x' + innerHeight);
+	for (const id of ['help-title', 'help-close']) {
+		const e = document.getElementById(id), b = e.getBoundingClientRect();
+		const at = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+		if (!at || (at !== e && !e.contains(at))) out.push(id + ' not in view');
+	}
+	return out;
+})()`
+
+// TestBrowserPresenter walks every lesson and lab to its end in Presenter
+// mode on a 1280×720 projector, in English and in 中文, and checks through
+// the page's draw model that every command is drawn with its whole text
+// (SET lock d2733b18 EX 3 NX, not SET …) at the presenter's size, that no
+// reply outcome, mark or verdict is cut, that the lane names neither
+// overlap nor run off, that the code is larger than on a laptop and that
+// the keyboard card fits the screen. LOCKSTEP_ARTIFACTS keeps a screenshot
+// of each.
+func TestBrowserPresenter(t *testing.T) {
+	chromium(t)
+	url := startServer(t, server.Options{})
+	b := startBrowser(t)
+	dir := artifacts(t)
+	all := append([]scenario.Scenario(nil), catalog(t).Scenarios...)
+	all = append(all, labs(t).Scenarios...)
+
+	ctx, cancel := chromedp.NewContext(b, chromedp.WithNewBrowserContext())
+	ctx, cancelT := context.WithTimeout(ctx, 8*time.Minute)
+	defer func() { cancelT(); cancel() }()
+	probs := watch(t, ctx)
+	do(t, ctx, "a projector's screen", chromedp.EmulateViewport(1280, 720))
+	open(t, ctx, url)
+	do(t, ctx, "presenter mode", chromedp.KeyEvent("f"))
+	waitFor(t, ctx, "presenter mode", `document.body.classList.contains('presenter')`)
+
+	for _, lang := range []string{"en", "zh"} {
+		if lang == "zh" {
+			click(t, ctx, "lang")
+		}
+		waitFor(t, ctx, lang, fmt.Sprintf(`lockstep.state.lang === %q`, lang))
+		t.Run(lang+"/help", func(t *testing.T) {
+			click(t, ctx, "help")
+			waitFor(t, ctx, "the keyboard card", `!document.getElementById('help').hidden`)
+			if bad := eval[[]string](t, ctx, overlayFits); len(bad) > 0 {
+				t.Errorf("the keyboard card at 1280x720: %q", bad)
+			}
+			shot(t, ctx, dir, "presenter-help-"+lang)
+			do(t, ctx, "close it", chromedp.KeyEvent("\u001b"))
+			waitFor(t, ctx, "the card closed", `document.getElementById('help').hidden`)
+		})
+		for _, sc := range all {
+			t.Run(lang+"/"+sc.ID, func(t *testing.T) {
+				load(t, ctx, sc.ID)
+				step(t, ctx)
+				do(t, ctx, "to the end", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=end]').click()`))
+				waitFor(t, ctx, "the verdict", `lockstep.state.snap.ended && lockstep.state.model.verdicts.length > 0`)
+				waitFor(t, ctx, "drawn", fmt.Sprintf(`document.getElementById('timeline').dataset.lang === %q`, lang))
+				if cut := eval[[]string](t, ctx, cutLabels("command", "outcome", "verdict", "mark")); len(cut) > 0 {
+					t.Errorf("cut at 1280x720 in presenter mode: %q", cut)
+				}
+				if small := eval[[]string](t, ctx, smallLabels("command", 16)); len(small) > 0 {
+					t.Errorf("commands drawn smaller than 16 px: %q", small)
+				}
+				if bad := eval[[]string](t, ctx, laneClash); len(bad) > 0 {
+					t.Errorf("lane names at 1280x720: %q", bad)
+				}
+				if px := eval[float64](t, ctx, `(c => c ? parseFloat(getComputedStyle(c).fontSize) : 99)(document.querySelector('.code-lines'))`); px < 15 {
+					t.Errorf("the code is %.1f px in presenter mode, want at least 15", px)
+				}
+				if w := eval[float64](t, ctx, `document.getElementById('timeline').getBoundingClientRect().width`); w < 780 {
+					t.Errorf("the timeline is %.0f px wide at 1280, want at least 780", w)
+				}
+				shot(t, ctx, dir, "presenter-"+sc.ID+"-"+lang)
+				for _, p := range probs.take() {
+					t.Errorf("%s", p)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package server
+
+import (
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/lockstep/lockstep/internal/sim"
+	"github.com/lockstep/lockstep/web"
+)
+
+// The page speaks the server's protocol version: socket.js's PROTOCOL is
+// ProtocolVersion (bump both together; a page that meets a welcome of
+// another version asks to be reloaded).
+func TestPageSpeaksTheProtocolVersion(t *testing.T) {
+	static, _ := web.Embedded()
+	src, err := fs.ReadFile(static, "socket.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`export const PROTOCOL = (\d+);`).FindSubmatch(src)
+	if m == nil {
+		t.Fatal("socket.js declares no PROTOCOL")
+	}
+	if got := string(m[1]); got != fmt.Sprint(ProtocolVersion) {
+		t.Errorf("socket.js speaks protocol %s, the server %d", got, ProtocolVersion)
+	}
+}
+
+// The welcome message declares every fault kind of sim.Actions, and the
+// page's catalogue has a label and a tooltip in both languages for each
+// one its menu offers (i18n.js: f + the kind in camel case, and + Tip), so
+// a kind added to the table with Menu set shows on the page, named.
+func TestEveryMenuFaultHasALabel(t *testing.T) {
+	static, _ := web.Embedded()
+	src, err := fs.ReadFile(static, "i18n.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := faultRows(false)
+	if len(rows) != len(sim.FaultKinds) {
+		t.Fatalf("the welcome declares %d fault kinds, sim.Actions %d", len(rows), len(sim.FaultKinds))
+	}
+	menu := 0
+	for _, r := range rows {
+		if !r.Menu {
+			continue
+		}
+		menu++
+		key := "f"
+		for _, w := range strings.Split(r.Do, "-") {
+			key += strings.ToUpper(w[:1]) + w[1:]
+		}
+		for _, k := range []string{key, key + "Tip"} {
+			entry := regexp.MustCompile(`(?m)^\s*` + k + `: \['[^']+', '[^']+'\],$`)
+			if !entry.Match(src) {
+				t.Errorf("fault %s is on the menu, but i18n.js has no %s: ['English', '中文'],", r.Do, k)
+			}
+		}
+		if r.DefaultMS > 0 && !regexp.MustCompile(`(?m)^\s*`+key+`: \['[^']*\{d\}[^']*', '[^']*\{d\}[^']*'\],$`).Match(src) {
+			t.Errorf("fault %s has a default amount, but its label %s does not say it ({d})", r.Do, key)
+		}
+	}
+	if menu == 0 {
+		t.Error("no fault on the menu")
+	}
+	for _, r := range faultRows(true) {
+		if r.Do == string(sim.FaultFailover) && r.Menu {
+			t.Error("on real Redis, the menu should not offer failover (MenuEmbedded)")
+		}
+	}
+}

@@ -1,0 +1,182 @@
+package sim
+
+import "time"
+
+// The vocabulary of a run: the fault kinds and schedule actions (Actions)
+// and the verdict names (Verdicts), each declared once. The engine, the
+// scenario checker and its JSON schema, the schedule search, the server's
+// welcome message and the page's fault menu all read them from here; only
+// what a kind does is written elsewhere (its case in World.Apply, its
+// phrase in the narration, its rule in the checker).
+
+// Target is what a fault or a schedule action hits.
+type Target string
+
+// The targets.
+const (
+	// TargetClient: a client (client: required). A dropped request or
+	// reply may also name a node: then only a message to or from it is lost.
+	TargetClient Target = "client"
+	// TargetNode: a node (node: required).
+	TargetNode Target = "node"
+	// TargetLink: the link between a node and a client (node: required;
+	// without client: the links to every client).
+	TargetLink Target = "link"
+)
+
+// Amount is the size a fault takes, and the field that holds it.
+type Amount string
+
+// The amounts.
+const (
+	AmountNone     Amount = "none"     // no size
+	AmountDuration Amount = "duration" // for: how long; more than 0 when given
+	AmountJump     Amount = "jump"     // by: how far, forward or back; not 0 when given
+	AmountOffset   Amount = "offset"   // by: how far ahead; 0 is a value (the clock runs right)
+)
+
+// Field is the name of the scenario field that holds the amount: "for",
+// "by", or "" for none.
+func (a Amount) Field() string {
+	switch a {
+	case AmountDuration:
+		return "for"
+	case AmountJump, AmountOffset:
+		return "by"
+	}
+	return ""
+}
+
+// Search says whether a schedule search places a kind, and how.
+type Search string
+
+// The ways a search places a kind.
+const (
+	SearchNever Search = ""      // a search never places it
+	SearchPlain Search = "plain" // placed without an amount
+	// SearchSized: placed with sizes up to its budget entry's max; the max
+	// is needed when the amount is Required, else it may be left out (the
+	// fault then lasts: a node stays down, a link cut).
+	SearchSized Search = "sized"
+)
+
+// NodeState is which nodes a node or link kind applies to.
+type NodeState string
+
+// The node states a kind applies to.
+const (
+	NodeUp     NodeState = "up"     // a node that is up
+	NodeDown   NodeState = "down"   // a node that is down
+	NodeMaster NodeState = "master" // a master with a replica, up
+)
+
+// Action declares one fault kind or schedule action: one row of Actions.
+type Action struct {
+	Do       string // the name in scenario files, the protocol and the event log
+	Fault    bool   // a fault (a FaultKind), not a move such as step
+	Target   Target
+	Amount   Amount
+	Required bool   // the amount must be given
+	Hint     string // what the amount is, for the problem when it is missing: "how long, e.g. 1s"
+	Search   Search
+	// Menu says the page's fault menu offers it, with Default as its
+	// amount (0: none), on a node in state Applies (node and link kinds);
+	// MenuEmbedded, only on embedded Redis (not on real servers).
+	Menu         bool
+	MenuEmbedded bool
+	Default      time.Duration
+	Applies      NodeState
+}
+
+// StepAction is the Do of a schedule entry that moves a client by hand.
+const StepAction = "step"
+
+// Actions is the one table of fault kinds and schedule actions, in the
+// order menus and messages list them.
+var Actions = []Action{
+	{Do: StepAction, Target: TargetClient, Amount: AmountNone},
+	{Do: string(FaultCrash), Fault: true, Target: TargetClient, Amount: AmountDuration, Search: SearchPlain, Menu: true},
+	{Do: string(FaultRestart), Fault: true, Target: TargetClient, Amount: AmountNone},
+	{Do: string(FaultPause), Fault: true, Target: TargetClient, Amount: AmountDuration, Required: true, Hint: "how long, e.g. 1s",
+		Search: SearchSized, Menu: true, Default: time.Second},
+	{Do: string(FaultDropRequest), Fault: true, Target: TargetClient, Amount: AmountNone, Search: SearchPlain, Menu: true},
+	{Do: string(FaultDropReply), Fault: true, Target: TargetClient, Amount: AmountNone, Search: SearchPlain, Menu: true},
+	{Do: string(FaultPartition), Fault: true, Target: TargetLink, Amount: AmountDuration, Search: SearchSized,
+		Menu: true, Default: 2 * time.Second, Applies: NodeUp},
+	{Do: string(FaultHeal), Fault: true, Target: TargetLink, Amount: AmountNone},
+	{Do: string(FaultNodeCrash), Fault: true, Target: TargetNode, Amount: AmountDuration, Search: SearchSized, Menu: true, Applies: NodeUp},
+	{Do: string(FaultNodeRestart), Fault: true, Target: TargetNode, Amount: AmountNone, Menu: true, Applies: NodeDown},
+	{Do: string(FaultClockJump), Fault: true, Target: TargetNode, Amount: AmountJump, Required: true, Hint: "how far, e.g. 5s or -5s",
+		Search: SearchSized, Menu: true, Default: 5 * time.Second, Applies: NodeUp},
+	{Do: string(FaultSkew), Fault: true, Target: TargetClient, Amount: AmountOffset, Required: true, Hint: "how far ahead the clock runs, e.g. 2s"},
+	{Do: string(FaultFailover), Fault: true, Target: TargetNode, Amount: AmountNone, Search: SearchPlain, Menu: true, MenuEmbedded: true,
+		Applies: NodeMaster},
+}
+
+// ActionOf gives the row of Actions for do, and whether there is one.
+func ActionOf(do string) (Action, bool) {
+	for _, a := range Actions {
+		if a.Do == do {
+			return a, true
+		}
+	}
+	return Action{}, false
+}
+
+// Spec gives the row of Actions for fault kind k, and whether there is one.
+func (k FaultKind) Spec() (Action, bool) {
+	a, ok := ActionOf(string(k))
+	return a, ok && a.Fault
+}
+
+// NeedsAmount is the problem of a row whose required amount is missing:
+// "pause needs for: how long, e.g. 1s". The scenario checker and the
+// engine both say it so.
+func (a Action) NeedsAmount() string {
+	return a.Do + " needs " + a.Amount.Field() + ": " + a.Hint
+}
+
+// NeedsClient says whether a row requires a client.
+func (a Action) NeedsClient() bool { return a.Target == TargetClient }
+
+// NeedsNode says whether a row requires a node.
+func (a Action) NeedsNode() bool { return a.Target == TargetNode || a.Target == TargetLink }
+
+// FaultKinds lists the fault kinds of Actions in order.
+var FaultKinds = func() []FaultKind {
+	var out []FaultKind
+	for _, a := range Actions {
+		if a.Fault {
+			out = append(out, FaultKind(a.Do))
+		}
+	}
+	return out
+}()
+
+// SearchKinds lists the fault kinds a schedule search can place, in order.
+var SearchKinds = func() []string {
+	var out []string
+	for _, a := range Actions {
+		if a.Search != SearchNever {
+			out = append(out, a.Do)
+		}
+	}
+	return out
+}()
+
+// Verdict names: what the checker concludes about a run (docs/verdicts.md
+// defines each). A verdict event (KindVerdict) carries one as its Name.
+const (
+	VerdictMutualExclusion = "mutual-exclusion" // two clients inside their critical sections at once
+	VerdictOversell        = "oversell"         // more deductions written back than there was stock
+	VerdictLostUpdate      = "lost-update"      // a write based on a value another client had changed
+	VerdictForeignUnlock   = "foreign-unlock"   // a client removed a lock another client held
+	VerdictDeadlock        = "deadlock"         // a key that never expires, held by no one who can release it
+	VerdictStarvation      = "starvation"       // a live thread found the lock held by others for 10s or more, to the end
+	VerdictStaleWrite      = "stale-write"      // the protected resource accepted a write from a client whose lease had ended
+	VerdictSafe            = "safe"             // no violation; it stands alone
+)
+
+// Verdicts lists every verdict name, "safe" last.
+var Verdicts = []string{VerdictMutualExclusion, VerdictOversell, VerdictLostUpdate, VerdictForeignUnlock,
+	VerdictDeadlock, VerdictStarvation, VerdictStaleWrite, VerdictSafe}
