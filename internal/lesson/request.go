@@ -109,7 +109,8 @@ func (in *instance) unlock(ctx context.Context, l lock.Locker, d, depth int) {
 	case errors.Is(err, lock.ErrNotHeld):
 		in.p.MarkLock(sim.MarkReleaseRefused, in.cl.resource, "the lock was no longer ours; left it alone"+libSays(err, lock.ErrNotHeld))
 	case err != nil:
-		in.p.MarkLock(sim.MarkReleaseFailed, in.cl.resource, err.Error())
+		// errors.Join puts one error a line: one node's each, for redsync
+		in.p.MarkLock(sim.MarkReleaseFailed, in.cl.resource, strings.ReplaceAll(err.Error(), "\n", "; "))
 	default:
 		in.p.MarkLock(sim.MarkReleased, in.cl.resource, note)
 	}
@@ -121,6 +122,5 @@ func libSays(err, kind error) string {
 	if err == nil || err.Error() == kind.Error() {
 		return ""
 	}
-	// errors.Join puts one error a line: one node's each, for redsync
 	return " (the library says: " + strings.ReplaceAll(err.Error(), "\n", "; ") + ")"
 }

@@ -3,6 +3,7 @@ package lock
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -52,3 +53,7 @@ type libError struct {
 
 func (e *libError) Error() string   { return e.err.Error() }
 func (e *libError) Unwrap() []error { return []error{e.kind, e.err} }
+
+// oneLine is an error's text on one line: errors.Join puts one error a
+// line (one node's each, for redsync), and a mark's note is one line.
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }

@@ -176,7 +176,7 @@ func (l *Redislock) startRefreshing() {
 				return nil
 			}
 			if err := lk.Refresh(ctx, ttl, nil); err != nil {
-				c.mark("refresh-failed", "Refresh failed: "+err.Error()+"; the loop stops")
+				c.mark("refresh-failed", "Refresh failed: "+oneLine(err)+"; the loop stops")
 				return nil
 			}
 			c.mark("refreshed", fmt.Sprintf("pexpire %s", ttl))

@@ -214,7 +214,7 @@ func (l *Redsync) startExtending() {
 			if !ok {
 				note := "Extend failed: the lock is not held on a quorum any more; the loop stops"
 				if err != nil {
-					note += " (" + err.Error() + ")"
+					note += " (" + oneLine(err) + ")"
 				}
 				c.mark("extend-failed", note)
 				return nil

@@ -79,9 +79,9 @@ func TestSectionsAreTheCheckers(t *testing.T) {
 		// A's extend loop (its own thread) stops at #114 when an extend
 		// fails; A's main thread works on, inside, until its leave at #145.
 		"redsync-extend-after-restart": {{"A", 14, 145}, {"B", 97, 119}},
-		// A's watchdog gives up at #150 (the lock is no longer A's); A's
-		// main thread is inside until its leave at #156.
-		"redisson-watchdog-misses-renewals": {{"A", 10, 156}, {"B", 123, 134}},
+		// A's watchdog gives up at #134 (the lock is no longer A's); A's
+		// main thread is inside until its leave at #157.
+		"redisson-watchdog-misses-renewals": {{"A", 10, 157}, {"B", 120, 143}},
 	}
 	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {

@@ -291,6 +291,9 @@ const NAMES = {
   'not-replicated': ['not replicated', '未复制到副本'], 'release-failed': ['release failed', '释放失败'],
   'renew-failed': ['renewal failed', '续期出错'], restart: ['restart', '重启'],
   refused: ['refused', '被拒绝'], request: ['request lost', '请求丢失'], reply: ['reply lost', '回复丢失'],
+  'valid-until': ['valid until', '有效期至'], extended: ['extended', '已延期'], 'extend-failed': ['extend failed', '延期失败'],
+  'no-extend': ['no extend loop', '没有延期循环'], refreshed: ['refreshed', '已刷新'], 'refresh-failed': ['refresh failed', '刷新失败'],
+  'no-refresh': ['no refresh loop', '没有刷新循环'],
 };
 
 // The checker's verdicts (docs/verdicts.md). In 中文 a verdict reads in
