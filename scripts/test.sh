@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lockstep's whole test suite: installs what the tests need when it is
-# missing (redis-server, chromium), then runs formatting and vet checks, every
+# missing (redis-server, chromium, zbarimg), then runs formatting and vet checks, every
 # Go test under the race detector (browser tests in real headless Chromium,
 # real-Redis tests on redis-server processes it starts on loopback), the
 # built-in catalog, and a bounded fuzz run of the scenario parser.
@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# A QR code scanner, which reads the class's join codes (internal/qr).
+command -v zbarimg >/dev/null 2>&1 || need+=(zbar-tools)
 # A Chinese font, so that the browser tests' screenshots show the 中文 pages
 # as people see them (1.6 MB).
 if ! (command -v fc-list >/dev/null 2>&1 && fc-list :lang=zh | grep -q .); then

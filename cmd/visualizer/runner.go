@@ -83,6 +83,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			fmt.Fprintln(stdout, e.String())
 		}
 	}
+	if err := r.World.Lost(); err != nil {
+		// The log ends with the error event; no verdict holds for a run
+		// cut there.
+		return fmt.Errorf("%s: the run stopped at step %d: %w", sc.ID, ls.Cursor(), err)
+	}
 	capped := ""
 	if r.World.Capped() {
 		capped = fmt.Sprintf("the run reached the cap of %d steps at %s before it ended: the verdict covers those steps only", r.World.Steps(), r.World.Now())

@@ -87,4 +87,25 @@ func TestBrowserOnRealRedis(t *testing.T) {
 	waitFor(t, ctx, "the banner in Chinese", `document.querySelector('[data-testid=real-banner]').textContent.includes('真实 Redis')`)
 	click(t, ctx, "lang")
 	shot(t, ctx, dir, "real-redis")
+
+	// The server killed (SIGKILL) in the middle of a run: the run ends
+	// with an error event naming it, and the page says so; nothing
+	// advances silently.
+	load(t, ctx, "blind-del-long-work")
+	step(t, ctx)
+	step(t, ctx)
+	redis.Kill()
+	click(t, ctx, "end")
+	waitFor(t, ctx, "the error of the dead server", `!!document.querySelector('[data-testid=error]')`)
+	if e := text(t, ctx, "error"); !strings.Contains(e, "Redis server stopped answering") || !strings.Contains(e, redis.Addr) {
+		t.Errorf("the page should say the Redis server at %s stopped answering, got %q", redis.Addr, e)
+	}
+	last := eval[string](t, ctx, `(e => e.kind + ' ' + e.text)(lockstep.state.model.events.at(-1))`)
+	if !strings.HasPrefix(last, "error ") || !strings.Contains(last, "server-lost") {
+		t.Errorf("the run's last event should be the error of the dead server, got %q", last)
+	}
+	if v := eval[int](t, ctx, `lockstep.state.snap.verdicts.length`); v != 0 {
+		t.Errorf("a run cut by a dead server should have no verdict, has %d", v)
+	}
+	shot(t, ctx, dir, "real-redis-lost")
 }

@@ -45,6 +45,9 @@ func (r *Run) finish() {
 		return
 	}
 	r.done = true
+	if r.World.Lost() != nil {
+		return // a node's server stopped answering: no verdict holds for a run cut there
+	}
 	if r.World.Capped() {
 		r.Checker.StoppedShort()
 	}

@@ -38,7 +38,8 @@ func BuildOn(sc *scenario.Scenario, seed int64, servers Servers) (*Run, error) {
 }
 
 // VerdictsOn runs a scenario to its end on servers and returns its
-// verdicts.
+// verdicts; a run cut short because a real server stopped answering is
+// an error (sim.World.Lost).
 //
 // A recorded schedule is replayed, as in Replay.
 func VerdictsOn(sc *scenario.Scenario, seed int64, servers Servers) ([]string, error) {
@@ -47,5 +48,8 @@ func VerdictsOn(sc *scenario.Scenario, seed int64, servers Servers) ([]string, e
 		return nil, err
 	}
 	defer s.Close()
+	if err := s.Run().World.Lost(); err != nil {
+		return nil, fmt.Errorf("the run stopped at step %d: %w", s.Cursor(), err)
+	}
 	return s.Run().Verdicts(), nil
 }

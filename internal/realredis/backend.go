@@ -53,11 +53,15 @@ type Backend struct {
 	wasWarm    bool                 // the last Dial handed out one of them: its handshake was before the run
 
 	pair *Pair // the run's own master and replica processes, if this is one of them
+
+	lost    error // the server stopped answering (noteLost)
+	closing bool  // Close or release began: errors from here on are ours
 }
 
 var _ sim.Backend = (*Backend)(nil)
 var _ sim.KeyRecorder = (*Backend)(nil)
 var _ sim.Handshaker = (*Backend)(nil)
+var _ sim.Loser = (*Backend)(nil)
 
 // Open connects to a server for one session's keys under prefix.
 func Open(t Target, prefix string) (*Backend, error) {
@@ -323,15 +327,25 @@ func (b *Backend) JumpClock(time.Duration) error { return sim.ErrUnavailable }
 // release closes the backend's own connections (admin, expiry subscriber,
 // warm clients) and removes nothing: for a backend opened only to look.
 func (b *Backend) release() {
+	b.markClosing()
 	b.exp.close()
 	b.closeWarm()
 	b.admin.Close()
+}
+
+// markClosing says that the connections' errors from now on are the
+// backend's own doing.
+func (b *Backend) markClosing() {
+	b.mu.Lock()
+	b.closing = true
+	b.mu.Unlock()
 }
 
 // Close removes the session's keys and closes the admin connection. A
 // node of a Pair stops the pair's processes instead: they were the run's
 // alone.
 func (b *Backend) Close() error {
+	b.markClosing()
 	b.exp.close()
 	b.closeWarm()
 	if b.pair != nil {

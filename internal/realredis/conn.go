@@ -59,9 +59,10 @@ func (b *Backend) Dial() (net.Conn, error) {
 func (b *Backend) dial() (net.Conn, error) {
 	c, err := net.DialTimeout("tcp", b.target.Addr, Timeout)
 	if err != nil {
+		b.noteLost(err)
 		return nil, err
 	}
-	conn := &deadlineConn{Conn: c}
+	conn := &deadlineConn{Conn: c, b: b}
 	var setup [][]string
 	if b.target.Password != "" {
 		if b.target.Username != "" {
@@ -137,15 +138,52 @@ func encode(args []string) []byte {
 	return []byte(sb.String())
 }
 
-// deadlineConn gives every read and write its own deadline.
-type deadlineConn struct{ net.Conn }
+// deadlineConn gives every read and write its own deadline, and tells its
+// backend when the server stops answering on it (Lost).
+type deadlineConn struct {
+	net.Conn
+	b *Backend
+}
 
 func (c *deadlineConn) Read(p []byte) (int, error) {
 	_ = c.Conn.SetReadDeadline(time.Now().Add(Timeout))
-	return c.Conn.Read(p)
+	n, err := c.Conn.Read(p)
+	if err != nil {
+		c.b.noteLost(err)
+	}
+	return n, err
 }
 
 func (c *deadlineConn) Write(p []byte) (int, error) {
 	_ = c.Conn.SetWriteDeadline(time.Now().Add(Timeout))
-	return c.Conn.Write(p)
+	n, err := c.Conn.Write(p)
+	if err != nil {
+		c.b.noteLost(err)
+	}
+	return n, err
+}
+
+// noteLost records the first sign that the server stopped answering: a
+// connection refused, cut (EOF, reset) or silent for Timeout. A connection
+// this program closed, or any after the backend began to close, is not one.
+func (b *Backend) noteLost(err error) {
+	if errors.Is(err, net.ErrClosed) {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.lost == nil && !b.closing {
+		b.lost = fmt.Errorf("%s: %w", b.target.URL, err)
+	}
+}
+
+// Lost says why the server stopped answering, once it has (sim.Loser).
+// The master of a Pair killed by a failover fault is gone on purpose.
+func (b *Backend) Lost() error {
+	if b.pair != nil && b.target.Addr == b.pair.Master.Addr && b.pair.promoted.Load() {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.lost
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // What a session's world costs in memory, estimated from what it holds.
@@ -84,19 +85,96 @@ func (s *Server) checkBudget(sc *scenario.Scenario) error {
 // however many sessions seek at once, one CPU's slot is always left to the
 // short requests, which wait for other short work only.
 
+// A hold is one goroutine's place on the engine's slots (a session's
+// goroutine): what it holds now, so that it can give them back while it
+// waits for something other than the CPU (away).
+type hold struct {
+	srv       *Server
+	cpu, bulk bool
+}
+
 // turn runs f, short work, holding one of the server's engine slots.
-func (s *Server) turn(f func()) {
-	s.cpu <- struct{}{}
-	defer func() { <-s.cpu }()
+func (h *hold) turn(f func()) {
+	h.srv.cpu <- struct{}{}
+	h.cpu = true
+	defer func() { h.cpu = false; <-h.srv.cpu }()
 	f()
 }
 
 // bulkTurn runs f, a slice of long work, holding one of the bulk slots
 // and one of the engine slots.
-func (s *Server) bulkTurn(f func()) {
-	s.bulk <- struct{}{}
-	defer func() { <-s.bulk }()
-	s.turn(f)
+func (h *hold) bulkTurn(f func()) {
+	h.srv.bulk <- struct{}{}
+	h.bulk = true
+	defer func() { h.bulk = false; <-h.srv.bulk }()
+	h.turn(f)
+}
+
+// away runs f, a wait for something other than the CPU (a real server's
+// clock), with the slots held given back meanwhile, and takes them again
+// after it, in the order turn and bulkTurn take them.
+func (h *hold) away(f func()) {
+	cpu, bulk := h.cpu, h.bulk
+	if cpu {
+		h.cpu = false
+		<-h.srv.cpu
+	}
+	if bulk {
+		h.bulk = false
+		<-h.srv.bulk
+	}
+	defer func() {
+		if bulk {
+			h.srv.bulk <- struct{}{}
+			h.bulk = true
+		}
+		if cpu {
+			h.srv.cpu <- struct{}{}
+			h.cpu = true
+		}
+	}()
+	f()
+}
+
+// turn and bulkTurn run f on the session's hold (the session's goroutine
+// only).
+func (s *session) turn(f func())     { s.hold.turn(f) }
+func (s *session) bulkTurn(f func()) { s.hold.bulkTurn(f) }
+
+// servers is where the session's runs are placed: the server's real
+// servers, with their clock's waits made away from the engine's slots,
+// or nil (embedded Redis).
+func (s *session) servers() lesson.Servers {
+	if s.srv.opts.Servers == nil {
+		return nil
+	}
+	return awayServers{Servers: s.srv.opts.Servers, h: &s.hold}
+}
+
+// awayServers places runs with their clock's waits made away from the
+// engine's slots: a real-Redis session waiting for Redis' clock holds no
+// slot another session could use.
+type awayServers struct {
+	lesson.Servers
+	h *hold
+}
+
+func (a awayServers) Place(sc *scenario.Scenario, nodes []string) ([]sim.Backend, sim.Pacer, error) {
+	b, p, err := a.Servers.Place(sc, nodes)
+	if p != nil {
+		p = awayPacer{Pacer: p, h: a.h}
+	}
+	return b, p, err
+}
+
+type awayPacer struct {
+	sim.Pacer
+	h *hold
+}
+
+func (p awayPacer) Wait(t time.Duration) (got time.Duration) {
+	p.h.away(func() { got = p.Pacer.Wait(t) })
+	return got
 }
 
 // account records what the session's world costs now and holds it to the

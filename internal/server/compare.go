@@ -84,7 +84,7 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	}
 	var res *compare.Result
 	lim := s.srv.limits.MaxSteps
-	s.srv.bulkTurn(func() { res, err = compare.Within(&left, right, s.ls.Seed(), lim) })
+	s.bulkTurn(func() { res, err = compare.Within(&left, right, s.ls.Seed(), lim) })
 	if errors.Is(err, compare.ErrTooLong) {
 		return nil, coded("step-cap", map[string]any{"max": lim},
 			"compare: the runs go past the session's cap of %d steps: compare them with visualizer compare", lim)

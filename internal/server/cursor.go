@@ -31,7 +31,7 @@ func (s *session) seek(n int) error {
 func seekIn(s *session, ls *lesson.Session, n int) error {
 	if n < ls.Cursor() {
 		var err error
-		s.srv.bulkTurn(func() { err = ls.Seek(0) })
+		s.bulkTurn(func() { err = ls.Seek(0) })
 		if err != nil {
 			return err
 		}
@@ -57,9 +57,9 @@ func (s *session) steps(n int, step func() (bool, error)) error {
 func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, error)) error {
 	for slice := 0; ; slice++ {
 		more, err := true, error(nil)
-		turn := s.srv.turn
+		turn := s.turn
 		if long || slice > 0 {
-			turn = s.srv.bulkTurn
+			turn = s.bulkTurn
 		}
 		turn(func() {
 			start := time.Now()
@@ -70,6 +70,9 @@ func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, erro
 			}
 		})
 		if err != nil {
+			return err
+		}
+		if err := lost(ls); err != nil {
 			return err
 		}
 		if ls == s.ls {
@@ -84,6 +87,16 @@ func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, erro
 			return nil
 		}
 	}
+}
+
+// lost is the error of a run whose real Redis server stopped answering:
+// the run has ended there, with an error event, and no verdict.
+func lost(ls *lesson.Session) error {
+	if err := ls.Run().World.Lost(); err != nil {
+		return coded("redis-lost", map[string]any{"detail": err.Error()},
+			"the run stopped at step %d: %s (see the last event); check the Redis server, then reload the run", ls.Cursor(), err)
+	}
+	return nil
 }
 
 // stepN takes up to n steps within the session's step cap, in the

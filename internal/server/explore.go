@@ -146,7 +146,7 @@ func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err err
 		// The shrunk run is built and replayed as a load's is: on the
 		// engine's slots, in slices, within the budgets, and counted.
 		var ls *lesson.Session
-		s.srv.bulkTurn(func() { ls, err = lesson.NewSession(res.Recording, res.Recording.Seed) })
+		s.bulkTurn(func() { ls, err = lesson.NewSession(res.Recording, res.Recording.Seed) })
 		if err != nil {
 			s.sendExplore("explore-done", sum, err.Error())
 			return

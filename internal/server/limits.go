@@ -30,6 +30,12 @@ type Limits struct {
 	// idle first; if that is not enough, the run that grew stops with an
 	// error naming it.
 	MaxMemory int64 `json:"max_memory"`
+	// Classes (class.go): live classes at once (default 50), students in
+	// one (default 400), and how long a class outlives its teacher's
+	// socket (default 5m).
+	MaxRooms     int           `json:"max_classes"`
+	MaxClassSize int           `json:"max_class_size"`
+	ClassGrace   time.Duration `json:"class_grace"`
 
 	// Per client address (the peer's IP; behind a trusted proxy, the
 	// address it forwards): WebSockets open at once (default 128),
@@ -109,6 +115,11 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxMemory <= 0 {
 		l.MaxMemory = 512 << 20
+	}
+	def(&l.MaxRooms, 50)
+	def(&l.MaxClassSize, 400)
+	if l.ClassGrace <= 0 {
+		l.ClassGrace = 5 * time.Minute
 	}
 	if l.Idle <= 0 {
 		l.Idle = 30 * time.Minute

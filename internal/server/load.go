@@ -14,7 +14,7 @@ func (s *session) load(r *Request) error {
 	if custom {
 		var f *scenario.File
 		var errs lineErrors
-		s.srv.bulkTurn(func() { f, errs = s.srv.parse(r.YAML) })
+		s.bulkTurn(func() { f, errs = s.srv.parse(r.YAML) })
 		if errs != nil {
 			return errs
 		}
@@ -63,7 +63,7 @@ func (s *session) load(r *Request) error {
 		return err
 	}
 	var ls *lesson.Session
-	s.srv.bulkTurn(func() { ls, err = lesson.NewSessionOn(sc, seed, s.srv.opts.Servers) })
+	s.bulkTurn(func() { ls, err = lesson.NewSessionOn(sc, seed, s.servers()) })
 	if err != nil {
 		return err
 	}

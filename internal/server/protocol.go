@@ -34,6 +34,7 @@ type Request struct {
 	With     string          `json:"with,omitempty"`     // compare: an algorithm or a scenario id (compare.go)
 
 	teachRequest // load: challenge; play: beats (teach.go)
+	classRequest // the class requests (class.go)
 }
 
 // wireAction is a recorded action as the share link carries it.
@@ -74,6 +75,7 @@ type Message struct {
 	Text    string          `json:"text,omitempty"`
 	Explore *exploreSummary `json:"extra,omitempty"`   // explore-started, explore-progress, explore-done
 	Compare *compareAnswer  `json:"compare,omitempty"` // compare
+	Class   *classView      `json:"class,omitempty"`   // class: the room as this session sees it (class.go)
 }
 
 // lineError is one error of a scenario file, at a line and column when known.

@@ -6,9 +6,18 @@ import (
 
 // push sends the attached browser the events it lacks and the snapshot.
 func (s *session) push(re int) {
-	if s.conn == nil || s.ls == nil {
+	if s.conn == nil || s.ls == nil || s.sharedPush(re) {
 		return
 	}
+	m := s.stateMessage(re)
+	s.sent, s.valid = len(s.ls.Log()), len(s.ls.Log())
+	s.conn.enqueue(m)
+	s.classPublish()
+}
+
+// stateMessage is the state message for the browser that holds s.sent
+// events: the events it lacks and the snapshot.
+func (s *session) stateMessage(re int) *Message {
 	log := s.ls.Log()
 	from := min(s.sent, s.valid, len(log))
 	checker := s.ls.Run().Checker
@@ -20,8 +29,7 @@ func (s *session) push(re int) {
 		}
 		evs = append(evs, w)
 	}
-	s.sent, s.valid = len(log), len(log)
-	s.conn.enqueue(&Message{Type: "state", Re: re, From: &from, Events: evs, Snap: s.snapshot()})
+	return &Message{Type: "state", Re: re, From: &from, Events: evs, Snap: s.snapshot()}
 }
 
 func (s *session) snapshot() *Snapshot {

@@ -40,6 +40,9 @@ func (s *session) handle(c *conn, r *Request) {
 // apply performs a request. It returns a message to send instead of the
 // state, or nil to send the state.
 func (s *session) apply(r *Request) (*Message, error) {
+	if msg, err, ok := s.classOp(r); ok {
+		return msg, err
+	}
 	switch r.Op {
 	case "load":
 		return nil, s.load(r)
@@ -97,7 +100,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 // check answers a file's problems, each at its line (none: an empty list).
 func (s *session) check(yaml string) *Message {
 	var errs lineErrors
-	s.srv.bulkTurn(func() { _, errs = s.srv.parse(yaml) })
+	s.bulkTurn(func() { _, errs = s.srv.parse(yaml) })
 	if errs == nil {
 		errs = lineErrors{}
 	}
@@ -111,7 +114,10 @@ func (s *session) stepClient(client string) error {
 	}
 	var ok bool
 	var err error
-	s.srv.turn(func() { ok, err = s.ls.StepClient(client) })
+	s.turn(func() { ok, err = s.ls.StepClient(client) })
+	if err == nil {
+		err = lost(s.ls)
+	}
 	if err == nil {
 		err = s.account()
 	}
@@ -147,7 +153,7 @@ func (s *session) reset(seed *int64) error {
 	}
 	s.setPlaying(false)
 	var err error
-	s.srv.bulkTurn(func() { err = s.ls.Reset(to) })
+	s.bulkTurn(func() { err = s.ls.Reset(to) })
 	if err != nil {
 		return err
 	}

@@ -69,6 +69,7 @@ type Server struct {
 	total atomic.Int64  // the estimated memory of every session's world, bytes
 
 	chapters chapterBook // the built-in lessons' chapters (teach.go)
+	classes  classTable  // the live classes by join code (room.go)
 
 	stepTime, otherTime latency // the server's time over steps and over other requests
 }

@@ -37,12 +37,16 @@ type session struct {
 	speed   float64
 	ticker  *time.Ticker
 	search  *search // the running search (explore.go), if any
+	hold    hold    // its place on the engine's slots (budget.go)
 
 	teachState // code view, chapters, challenges (teach.go)
+	classState // its place in a class (class.go)
 }
 
 func newSession(srv *Server, id string) *session {
 	s := &session{id: id, srv: srv, ops: make(chan func(), 16), quit: make(chan struct{}), gone: make(chan struct{}), speed: 4}
+	s.hold.srv = srv
+	s.nudge = make(chan struct{}, 1)
 	s.touch()
 	go s.loop()
 	return s
@@ -80,6 +84,7 @@ func (s *session) loop() {
 	defer s.safely(func() {
 		s.cancelExplore()
 		s.setPlaying(false)
+		s.classLeave("gone")
 		if s.ls != nil {
 			s.ls.Close()
 		}
@@ -97,6 +102,10 @@ func (s *session) loop() {
 			}
 		case <-tick:
 			if !s.safely(s.playTick) {
+				return
+			}
+		case <-s.nudge:
+			if !s.safely(s.classTick) {
 				return
 			}
 		case <-s.quit:
@@ -143,6 +152,7 @@ func (s *session) attach(c *conn) {
 	if s.ls != nil {
 		s.push(0)
 	}
+	s.classAttached()
 }
 
 // detach forgets c if it is the attached browser.
@@ -150,6 +160,7 @@ func (s *session) detach(c *conn) {
 	if s.conn == c {
 		s.conn = nil
 		s.setPlaying(false)
+		s.classDetached()
 	}
 }
 

@@ -96,7 +96,7 @@ func (s *session) lessonChapters() json.RawMessage {
 func (s *session) findChapters(sc *scenario.Scenario, seed int64) ([]lesson.Chapter, error) {
 	var f *lesson.ChapterFinder
 	var err error
-	s.srv.bulkTurn(func() { f, err = lesson.FindChapters(sc, seed) })
+	s.bulkTurn(func() { f, err = lesson.FindChapters(sc, seed) })
 	if err != nil || f == nil {
 		return nil, err
 	}

@@ -48,6 +48,15 @@ type Stored struct {
 // cannot do on request (a real server's clock does not jump).
 var ErrUnavailable = errors.New("sim: unavailable on a real server")
 
+// Loser is implemented by a backend on a server that can stop answering
+// (a real redis-server): Lost says why once it has (a connection refused,
+// cut or timed out), nil until then. The world then ends the run with an
+// error event (KindError) before its next step: nothing advances silently
+// on a server that is gone.
+type Loser interface {
+	Lost() error
+}
+
 // Pacer ties the virtual clock to an outside clock (a real server's). The
 // engine calls Wait before it processes anything due at virtual time t. A
 // world without a pacer (embedded Redis) never waits.

@@ -25,12 +25,13 @@ const (
 	KindDone    Kind = "done"    // a client thread finished (note holds its error, if any)
 	KindSay     Kind = "say"     // narration attached to a moment of the run
 	KindVerdict Kind = "verdict" // a checker verdict
+	KindError   Kind = "error"   // the run cannot go on: a node's real server stopped answering (note says why); the run ends there
 )
 
 // Kinds lists every kind of event a world records, in the order above,
 // and the replicate events of replica.go.
 var Kinds = []Kind{KindInit, KindStart, KindSend, KindExec, KindReply, KindLost, KindTimeout,
-	KindExpire, KindMark, KindFault, KindDone, KindSay, KindVerdict, KindReplicate}
+	KindExpire, KindMark, KindFault, KindDone, KindSay, KindVerdict, KindError, KindReplicate}
 
 // The marks of a lock's life, which the checker reads: a lock algorithm
 // reports each with the lock it is about (Proc.MarkLock).

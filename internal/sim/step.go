@@ -148,6 +148,9 @@ func (w *World) begin() bool {
 		w.finish()
 		return false
 	}
+	if w.checkLost() {
+		return false
+	}
 	next := time.Duration(-1)
 	if it := w.q.peek(); it != nil {
 		next = it.t
@@ -166,6 +169,29 @@ func (w *World) begin() bool {
 }
 
 func (w *World) finish() { w.ended = true }
+
+// checkLost ends the run, with an error event, when a node's server has
+// stopped answering (Loser). It reports whether it did.
+func (w *World) checkLost() bool {
+	for _, n := range w.nodes {
+		l, ok := n.b.(Loser)
+		if !ok || n.down { // a node down in the run is not asked anything
+			continue
+		}
+		if err := l.Lost(); err != nil {
+			w.lost = fmt.Errorf("node %s: %w", n.name, err)
+			w.emit(Event{Kind: KindError, Node: n.name, Name: "server-lost",
+				Note: "the server stopped answering (" + err.Error() + "): the run ends here"})
+			w.finish()
+			return true
+		}
+	}
+	return false
+}
+
+// Lost is why the run ended early because a node's real server stopped
+// answering (see Loser), or nil.
+func (w *World) Lost() error { return w.lost }
 
 // Capped reports whether the run was stopped by its step cap
 // (Config.MaxSteps) rather than ending by itself or at its horizon.

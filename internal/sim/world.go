@@ -74,7 +74,8 @@ type World struct {
 	watchers []func(*Event)
 	triggers []*trigger
 	ended    bool
-	capped   bool // stopped by MaxSteps
+	capped   bool  // stopped by MaxSteps
+	lost     error // a node's server stopped answering (checkLost)
 	closed   bool
 	ext      extensions  // services, replication links, fencing tokens (service.go, replica.go)
 	mover    *thread     // the thread whose move the last step made (mover.go)

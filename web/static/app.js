@@ -31,6 +31,8 @@ import { CodeView } from './code.js';
 import { Chapters } from './chapters.js';
 import { Challenge } from './challenge.js';
 import { Compare } from './compare.js';
+import { Classroom, CLASS_ERRORS } from './class.js';
+import { addErrors } from './messages.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -53,6 +55,15 @@ const chapters = new Chapters({ panel: $('chapters-panel'), list: $('chapters'),
   (step) => link.send('seek', { step }));
 const loadAgain = (challenge) => link.send('load', { scenario: state.snap.scenario, yaml: state.snap.custom ? state.customYAML : '', challenge });
 const challenge = new Challenge($('challenge'), { take: () => loadAgain(true), leave: () => loadAgain(false), retry: () => link.send('reset'), goTo: (seq) => goTo(seq) });
+
+// A class (class.js): the room this tab teaches or follows.
+addErrors(CLASS_ERRORS);
+const classroom = new Classroom(link, {
+  goTo: (seq) => goTo(seq),
+  code: () => code,
+  compare: () => ({ open: comparer.open, choice: comparer.choice, show: (c) => comparer.show(c), close: () => comparer.toggle(false) }),
+});
+$('hide-giveaways').onchange = (e) => classroom.setHide(e.target.checked);
 
 let shared = decodeRun(location.hash);
 let restoring = null; // a share link's view, applied when its run arrives
@@ -78,6 +89,7 @@ function onMessage(m) {
     return;
   }
   if (comparer.onMessage(m)) return;
+  if (classroom.onMessage(m)) return;
   switch (m.type) {
     case 'welcome':
       // A server restarted with another protocol version than the page's
@@ -93,7 +105,9 @@ function onMessage(m) {
       state.limits = m.limits || state.limits;
       state.real = m.real || '';
       render();
-      if (shared) {
+      if (classroom.welcome(m)) {
+        shared = null;
+      } else if (shared) {
         const run = shared;
         shared = null;
         history.replaceState(null, '', location.pathname + location.search);
@@ -166,6 +180,7 @@ function render() {
   code.render(st);
   chapters.render(st);
   challenge.render(st);
+  classroom.render();
   tl.set({ ...st });
 }
 
@@ -227,6 +242,7 @@ $('take-back').onclick = () => { state.taken = false; renderConn(); link.connect
 window.lockstep = {
   state,
   link,
+  classroom,
   timeline: tl,
   code,
   /** drawn lists the labels of the last frame (role, seq, text, cut). */

@@ -322,6 +322,7 @@ const ERRORS = {
   'shutting-down': ['the server is shutting down', '服务器正在关闭'],
   'sessions-cap': ['too many sessions (the cap is {max}): try again later', '会话太多（上限 {max} 个）：请稍后再试'],
   'busy': ['busy: too many requests in flight, try again', '太忙了：进行中的请求太多，请稍后再试'],
+  'redis-lost': ['the run stopped: a Redis server stopped answering ({detail}); check the server, then reload the run', '运行已停止：Redis 服务器不再响应（{detail}）；请检查服务器，然后重新载入这次运行'],
   // ---- Limits per client address and the server's reserve (docs/protocol.md) ----
   'address-sockets': ['your address has {max} sockets open, the most one address may: close other tabs and try again', '你的地址已打开 {max} 个连接，这是一个地址的上限：请关闭其他标签页后再试'],
   'address-sessions': ['your address holds {max} sessions, the most one address may, each with a tab open: close one and try again', '你的地址已有 {max} 个会话（上限），而且每个都有标签页打开：请关闭一个后再试'],
@@ -336,6 +337,10 @@ const ERRORS = {
 /** serverError renders an error message from the server: its code and
  * arguments when it has them, else its text. A refused fault's reason is
  * said in lang too. */
+/** addErrors adds codes to the catalogue (a part of the page that has
+ * requests of its own, such as the class's). */
+export function addErrors(more) { Object.assign(ERRORS, more); }
+
 export function serverError(m, lang) {
   const s = m.code && ERRORS[m.code];
   if (!s) return m.error || '';
