@@ -110,6 +110,8 @@ commands:
         [--time 10s] [--seed N] [--want V,...] [--neutral] [--json]   search the schedules for a violation
   compare ID [--with ALGORITHM|ID2] [--seed N] [--file F] [--json]   two runs under one schedule, row by row
         (default --with: ID's canonical pair; exit 0 when compared, 1 when it could not be; docs/compare.md)
+  report [--json] [--lang zh] [--only LOCK,...] [--cell LOCK/COLUMN] [--markdown] [--yaml]
+        every lock against every fault, each cell decided by a schedule search (docs/choosing-a-lock.md)
   docs  [--out F]                                    docs/lessons.md, from the lock catalog and scenarios.yaml
 
 exit status: 0 when all went well, 1 when something failed (a scenario's
@@ -137,6 +139,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return cmdExplore(ctx, args, stdout, stderr)
 	case "compare":
 		return cmdCompare(ctx, args, stdout, stderr)
+	case "report":
+		return cmdReport(ctx, args, stdout, stderr)
 	case "docs":
 		return cmdDocs(args, stdout, stderr)
 	case "help", "-h", "--help":

@@ -28,35 +28,59 @@ type Options struct {
 	// Quorum is, per lock, on how many serving nodes a client must hold
 	// its key to hold the lock (Redlock's quorum); 1 when absent.
 	Quorum map[string]int
+	// ClientQuorum is, per client and lock, the quorum of the client's own
+	// algorithm when it is not the lock's: a client holds a lock when it
+	// holds its key on as many nodes as its own rule needs (a SETNX client
+	// on a Redlock key, one node; a Redlock client with quorum: 1, one).
+	ClientQuorum map[string]map[string]int
 	// ReplicaOf maps each replica node to its master.
 	ReplicaOf map[string]string
 	// FencedStorage says the storage service checks fencing tokens: a
 	// write is then stale only once a newer token was issued.
 	FencedStorage bool
-	// Recovers are the locks whose algorithm frees a stuck key itself when
-	// it finds one (the timestamp lock's takeover, SETNX-then-EXPIRE's
-	// repair, the MySQL lock's cleanup job): their keys are never stuck
-	// for ever, whatever their TTL.
-	Recovers []string
+	// Recoverers are who frees a lock's stuck key by the algorithm's own
+	// recovery when they find it: a client whose algorithm takes such a
+	// key over or gives it an expiry (the timestamp lock, SETNX-then-EXPIRE
+	// with repair), or a service's cleanup job (the MySQL lock's sweep). A
+	// key without expiry whose holders cannot release it is no deadlock
+	// while a recoverer that frees its value is live at the horizon.
+	Recoverers []Recoverer
+}
+
+// Recoverer is one client (or a service's job) that frees a lock's stuck
+// keys by its algorithm's own recovery.
+type Recoverer struct {
+	Lock string // the lock whose keys it frees
+	// Client is the client that recovers; "" for a service's cleanup job,
+	// which runs as long as the run does. A client recovers while its
+	// program is not over: its current incarnation is up and its main
+	// thread is not done.
+	Client string
+	// Frees reports whether it frees a key of this type and value (the
+	// timestamp lock takes over only a value that is a timestamp); nil:
+	// every key.
+	Frees func(typ, value string) bool
 }
 
 // rule is one invariant: it reads every event, with what the event did to
 // the model, and reports violations as verdict events, as they happen or
 // when the run is over.
 type rule interface {
-	observe(e *sim.Event, chs []change, m *model) []sim.Event
-	finish(m *model) []sim.Event
+	observe(e *sim.Event, chs []change, m *model) []claimed
+	finish(m *model) []claimed
 }
 
 // Checker is an incremental invariant checker: feed it every event with
 // Observe, then call Finish once the run is over.
 type Checker struct {
-	model    *model
-	rules    []rule
-	sections sections // who is inside, event by event (Sections)
-	found    []string
-	finished bool
-	short    bool // the run was stopped before its horizon
+	model     *model
+	rules     []rule
+	sections  sections // who is inside, event by event (Sections)
+	found     []string
+	explained []Explained
+	last      []change // what the last event observed did to the keys (Changes)
+	finished  bool
+	short     bool // the run was stopped before its horizon
 }
 
 // StoppedShort tells the checker that the run ends before its horizon
@@ -81,17 +105,18 @@ func New(opt Options) *Checker {
 // Finish, "safe" when nothing was found.
 func (c *Checker) Verdicts() []string { return c.found }
 
-func (c *Checker) note(vs []sim.Event) []sim.Event {
+// note records verdicts as found, with their claims, and gives their
+// events.
+func (c *Checker) note(vs []claimed) []sim.Event {
+	var out []sim.Event
 	for _, v := range vs {
-		seen := false
-		for _, f := range c.found {
-			seen = seen || f == v.Name
+		if !slices.Contains(c.found, v.ev.Name) {
+			c.found = append(c.found, v.ev.Name)
 		}
-		if !seen {
-			c.found = append(c.found, v.Name)
-		}
+		c.explained = append(c.explained, Explained{Name: v.ev.Name, Refs: v.ev.Refs, Claims: v.claims})
+		out = append(out, v.ev)
 	}
-	return vs
+	return out
 }
 
 // Observe reads one event and returns the violations it reveals, as
@@ -101,8 +126,9 @@ func (c *Checker) Observe(e *sim.Event) []sim.Event {
 		return nil
 	}
 	chs := c.model.observe(e)
+	c.last = chs
 	c.sections.observe(e, c.model)
-	var out []sim.Event
+	var out []claimed
 	for _, r := range c.rules {
 		out = append(out, r.observe(e, chs, c.model)...)
 	}
@@ -116,26 +142,27 @@ func (c *Checker) Finish() []sim.Event {
 		return nil
 	}
 	c.finished = true
-	var out []sim.Event
+	var found []claimed
 	for _, r := range c.rules {
-		out = append(out, r.finish(c.model)...)
+		found = append(found, r.finish(c.model)...)
 	}
-	c.note(out)
+	out := c.note(found)
 	if len(c.found) == 0 && c.short {
-		out = append(out, c.note([]sim.Event{verdict(Safe, nil,
+		out = append(out, c.note([]claimed{verdict(Safe, nil,
 			"No invariant was broken in the steps run, but the run was stopped before its horizon: what came after is unknown.",
 			"在已运行的步数内没有任何不变量被打破，但运行在观察时间结束前就被停止了：之后会发生什么无从得知。")})...)
 	} else if len(c.found) == 0 {
-		out = append(out, c.note([]sim.Event{verdict(Safe, nil,
+		out = append(out, c.note([]claimed{verdict(Safe, nil,
 			"No invariant was broken within the horizon.",
 			"在观察时间内没有任何不变量被打破：安全。")})...)
 	}
 	return out
 }
 
-// verdict makes a verdict event explained in both languages; its proving
-// events are listed in increasing order, each once.
-func verdict(name string, refs []int, en, zh string) sim.Event {
+// verdict makes a verdict event explained in both languages, with the
+// claims its explanation makes; its proving events are listed in
+// increasing order, each once.
+func verdict(name string, refs []int, en, zh string, claims ...Claim) claimed {
 	refs = slices.Compact(slices.Sorted(slices.Values(refs)))
-	return sim.Event{Kind: sim.KindVerdict, Name: name, Refs: refs, Say: &sim.Text{En: en, Zh: zh}}
+	return claimed{ev: sim.Event{Kind: sim.KindVerdict, Name: name, Refs: refs, Say: &sim.Text{En: en, Zh: zh}}, claims: claims}
 }

@@ -25,10 +25,17 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 		// Redis may drop a key with no expire event logged)
 		s.state, s.holders = sim.KeyState{Key: k.Key, TTL: -2}, nil
 	}
-	ch := change{slot: s, before: s.holders}
+	ch := change{slot: s, before: s.holders, existed: s.present()}
 	was, now := s.state, k
 	same := was.Exists() == now.Exists() && was.Type == now.Type && was.Value == now.Value
 	ch.moved = !same
+	if e.Kind == sim.KindExec && e.Client != "" && len(e.Cmd) == 2 && strings.EqualFold(e.Cmd[0], "GET") {
+		t := m.threadOf(e)
+		if m.got[t] == nil {
+			m.got[t] = map[string]sim.KeyState{}
+		}
+		m.got[t][id] = now
+	}
 	switch {
 	case e.Kind == sim.KindExec && e.Client != "" && sim.Writes(e.Cmd):
 		t := m.threadOf(e)
@@ -43,6 +50,9 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 			s.holders = []holder{me}
 		case now.Type == "hash" && was.Type == "hash":
 			s.holders = hashHolders(s.holders, was.Value, now.Value, me)
+		case !same && m.lostGetSet(e, t, id, was):
+			// the GETSET's reply is not the value t read: t knows it lost
+			// the takeover, and whoever held the key still does
 		case !same:
 			s.holders = []holder{me}
 		}
@@ -75,9 +85,23 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 	return ch
 }
 
+// lostGetSet reports whether an exec is a GETSET that lost a takeover: its
+// thread read the key before (GET) and the value the GETSET replaced, which
+// is its reply, is not the value read. The timestamp lock's loser rewrites
+// the stamp (the algorithm's known wart) but reads back the winner's stamp,
+// knows it lost, and never enters: no takeover.
+func (m *model) lostGetSet(e *sim.Event, t thread, id string, was sim.KeyState) bool {
+	if len(e.Cmd) < 3 || !strings.EqualFold(e.Cmd[0], "GETSET") {
+		return false
+	}
+	read, ok := m.got[t][id]
+	return ok && (read.Exists() != was.Exists() || read.Value != was.Value)
+}
+
 // hashHolders is who holds a hash lock after a client's command: its
 // owner fields changed (a new owner), or the same fields with a count up
-// (me joins: a re-entry) or down (me leaves).
+// (me joins, or holds once more: a re-entry) or down (me gives one hold
+// back, and leaves with its last).
 func hashHolders(hs []holder, was, now string, me holder) []holder {
 	wf, nf := hashFields(was), hashFields(now)
 	if len(wf) != len(nf) {
@@ -98,13 +122,20 @@ func hashHolders(hs []holder, was, now string, me holder) []holder {
 			break
 		}
 	}
+	out := append([]holder(nil), hs...)
 	switch {
 	case up > 0 && mine < 0:
-		return append(append([]holder(nil), hs...), me)
+		return append(out, me)
+	case up > 0:
+		out[mine].extra += up
+	case up < 0 && mine >= 0 && out[mine].extra > 0:
+		out[mine].extra = max(out[mine].extra+up, 0)
 	case up < 0 && mine >= 0:
-		return append(append([]holder(nil), hs[:mine]...), hs[mine+1:]...)
+		return append(out[:mine], out[mine+1:]...)
+	default:
+		return hs
 	}
-	return hs
+	return out
 }
 
 // hashFields reads a hash's "f=v f=v" form, counts as integers (0 when a

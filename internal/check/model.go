@@ -24,12 +24,20 @@ func (t thread) who() string {
 	return t.client + "/" + t.name
 }
 
+// claim is a claim of kind k about thread t: c with t's name and
+// incarnation.
+func (t thread) claim(k ClaimKind, c Claim) Claim {
+	c.Kind, c.Who, c.Inc = k, t.who(), t.inc
+	return c
+}
+
 // holder is a thread that holds a key, since the event that gave it the
 // key (req is that command's request, to find its reply's fate).
 type holder struct {
 	th    thread
 	since int
 	req   int
+	extra int // holds beyond the first: a thread that re-entered a hash lock leaves it only when its count is back
 }
 
 // slot is what the model knows of one key on one node.
@@ -56,6 +64,7 @@ type change struct {
 	removed bool     // a client's command made the key disappear
 	by      thread   // the client thread whose command it was (removed)
 	moved   bool     // the key's value or existence changed
+	existed bool     // the key existed before the event
 }
 
 // model is the checker's picture of the run: who holds which key on
@@ -69,14 +78,19 @@ type model struct {
 	history    map[string][]write // node + "\x00" + key -> values clients wrote
 	inc        map[string]int     // client -> current incarnation (its crashes so far)
 	crashes    map[string][]int   // client -> seq of each crash, by incarnation
+	gone       map[string]bool    // client -> crashed, not restarted since
 	ended      map[thread]int     // thread -> seq of its done with an error
 	finished   map[thread]int     // main thread -> seq of its done without one: its program is over
 	depth      map[thread]map[string]int
-	inside     map[string][]entry // lock -> threads inside, in order of entry
-	retired    map[string]bool    // failed-over masters
-	promoted   map[string]bool    // replicas promoted by a failover
-	unanswered map[int]int        // request -> seq of its lost or timeout event
-	sent       map[int]thread     // request -> the thread that sent it
+	inside     map[string][]entry                 // lock -> threads inside, in order of entry
+	retired    map[string]bool                    // failed-over masters
+	promoted   map[string]bool                    // replicas promoted by a failover
+	unanswered map[int]int                        // request -> seq of its lost or timeout event
+	timedOut   map[int]bool                       // request -> that event was a timeout
+	sent       map[int]thread                     // request -> the thread that sent it
+	got        map[thread]map[string]sim.KeyState // thread -> node + "\x00" + key -> what its latest GET of the key read
+	down       map[string]bool                    // nodes crashed (or failed over) and not back
+	together   bool                               // two clients have been inside at once
 }
 
 // entry is a thread inside a lock, since its enter mark.
@@ -87,9 +101,9 @@ type entry struct {
 
 func newModel(opt Options) *model {
 	m := &model{opt: opt, locks: map[string]bool{}, keys: map[string]*slot{}, history: map[string][]write{},
-		inc: map[string]int{}, crashes: map[string][]int{}, ended: map[thread]int{}, finished: map[thread]int{}, depth: map[thread]map[string]int{},
+		inc: map[string]int{}, crashes: map[string][]int{}, gone: map[string]bool{}, ended: map[thread]int{}, finished: map[thread]int{}, depth: map[thread]map[string]int{},
 		inside: map[string][]entry{}, retired: map[string]bool{}, promoted: map[string]bool{},
-		unanswered: map[int]int{}, sent: map[int]thread{}}
+		unanswered: map[int]int{}, timedOut: map[int]bool{}, sent: map[int]thread{}, got: map[thread]map[string]sim.KeyState{}, down: map[string]bool{}}
 	for _, l := range opt.Locks {
 		m.locks[l] = true
 	}
@@ -132,8 +146,12 @@ func (m *model) serving(node string) bool {
 	return !isReplica || m.promoted[node] || m.retired[master]
 }
 
-// quorum is on how many serving nodes a lock's key must be held.
-func (m *model) quorum(l string) int {
+// quorum is on how many serving nodes client must hold a lock's key to
+// hold the lock, by its own algorithm's rule.
+func (m *model) quorum(client, l string) int {
+	if q := m.opt.ClientQuorum[client][l]; q > 0 {
+		return q
+	}
 	if q := m.opt.Quorum[l]; q > 0 {
 		return q
 	}
@@ -155,7 +173,7 @@ func (m *model) holds(client string, inc int, l string) bool {
 			}
 		}
 	}
-	return n >= m.quorum(l)
+	return n >= m.quorum(client, l)
 }
 
 // slots lists the keys the model knows, by node then key.
@@ -171,4 +189,49 @@ func (m *model) slots() []*slot {
 		return out[i].key < out[j].key
 	})
 	return out
+}
+
+// recovered reports whether a live recoverer (Options.Recoverers) will free
+// key s, stuck as it is: a service's cleanup job, or a client whose
+// program is not over (its current incarnation is up and its main thread
+// not done) and whose algorithm frees a key holding this value. When none
+// will, why tells, recoverer by recoverer, why it does not.
+func (m *model) recovered(s *slot) (ok bool, why []notRecovered) {
+	for _, rc := range m.opt.Recoverers {
+		if rc.Lock != s.lock {
+			continue
+		}
+		if rc.Frees != nil && !rc.Frees(s.state.Type, s.state.Value) {
+			why = append(why, notRecovered{client: rc.Client, value: true})
+			continue
+		}
+		if rc.Client == "" {
+			return true, nil
+		}
+		inc := m.inc[rc.Client]
+		main := thread{client: rc.Client, inc: inc, name: "main"}
+		switch at, ended := m.ended[main]; {
+		case m.gone[rc.Client]:
+			why = append(why, notRecovered{client: rc.Client, at: m.crashes[rc.Client][inc-1], crashed: true})
+		case ended:
+			why = append(why, notRecovered{client: rc.Client, at: at})
+		default:
+			at, over := m.finished[main]
+			if !over {
+				return true, nil
+			}
+			why = append(why, notRecovered{client: rc.Client, at: at})
+		}
+	}
+	return false, why
+}
+
+// notRecovered is why a recoverer of a lock will not free a stuck key: its
+// algorithm does not free the value, or it is no longer live (at: its
+// crash, or its main thread's end).
+type notRecovered struct {
+	client  string
+	value   bool
+	crashed bool
+	at      int
 }

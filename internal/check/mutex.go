@@ -12,7 +12,7 @@ import (
 // leave marks, crashes, threads that end with an error).
 type mutexRule struct{}
 
-func (mutexRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
+func (mutexRule) observe(e *sim.Event, _ []change, m *model) []claimed {
 	if e.Kind != sim.KindMark || e.Name != "enter" {
 		return nil
 	}
@@ -21,11 +21,14 @@ func (mutexRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 		if in.th == t {
 			continue
 		}
-		return []sim.Event{verdict(MutualExclusion, []int{in.seq, e.Seq},
+		return []claimed{verdict(MutualExclusion, []int{in.seq, e.Seq},
 			fmt.Sprintf("%s entered the critical section of %s (#%d) while %s, who entered at #%d, was still inside.", t.who(), e.Lock, e.Seq, in.th.who(), in.seq),
-			fmt.Sprintf("%s 进入 %s 的临界区（#%d）时，%s（#%d 进入）仍在临界区内：互斥被打破。", t.who(), e.Lock, e.Seq, in.th.who(), in.seq))}
+			fmt.Sprintf("%s 进入 %s 的临界区（#%d）时，%s（#%d 进入）仍在临界区内：互斥被打破。", t.who(), e.Lock, e.Seq, in.th.who(), in.seq),
+			t.claim(ClaimEnter, Claim{At: e.Seq, Lock: e.Lock}),
+			in.th.claim(ClaimEnter, Claim{At: in.seq, Lock: e.Lock}),
+			in.th.claim(ClaimInside, Claim{At: in.seq, Until: e.Seq, Lock: e.Lock}))}
 	}
 	return nil
 }
 
-func (mutexRule) finish(*model) []sim.Event { return nil }
+func (mutexRule) finish(*model) []claimed { return nil }

@@ -21,12 +21,12 @@ func (m *model) observe(e *sim.Event) []change {
 		m.fault(e)
 	case sim.KindDone:
 		t := m.threadOf(e)
-		if e.Note != "" {
+		if e.Failed() {
 			m.ended[t] = e.Seq
 		} else if t.name == "main" {
 			m.finished[t] = e.Seq
 		}
-		if e.Note != "" || t.name == "main" {
+		if e.Failed() || t.name == "main" {
 			m.leaveAll(func(in entry) bool { return in.th == t })
 		}
 	case sim.KindSend:
@@ -36,6 +36,7 @@ func (m *model) observe(e *sim.Event) []change {
 	case sim.KindLost, sim.KindTimeout:
 		if _, ok := m.unanswered[e.Req]; !ok && e.Req != 0 {
 			m.unanswered[e.Req] = e.Seq
+			m.timedOut[e.Req] = e.Kind == sim.KindTimeout
 		}
 	}
 	var out []change
@@ -76,6 +77,9 @@ func (m *model) mark(e *sim.Event) {
 	case sim.MarkEnter:
 		// a thread is inside a lock once: a second enter moves its entry
 		m.leave(e.Lock, t)
+		for _, ins := range m.inside {
+			m.together = m.together || slices.ContainsFunc(ins, func(in entry) bool { return in.th.client != t.client })
+		}
 		m.inside[e.Lock] = append(m.inside[e.Lock], entry{t, e.Seq})
 	case sim.MarkLeave:
 		m.leave(e.Lock, t)
@@ -91,7 +95,15 @@ func (m *model) fault(e *sim.Event) {
 		}
 		m.leaveAll(func(in entry) bool { return in.th.client == e.Client })
 		m.crashes[e.Client] = append(m.crashes[e.Client], e.Seq)
+		for t := range m.depth {
+			if t.client == e.Client && t.inc == m.inc[e.Client] {
+				delete(m.depth, t) // a crashed process believes nothing
+			}
+		}
 		m.inc[e.Client]++
+		m.gone[e.Client] = true
+	case sim.FaultRestart:
+		delete(m.gone, e.Client)
 	case sim.FaultClockJump:
 		// the node's keys now expire at other times, which no event
 		// states: forget them until the next state read
@@ -100,7 +112,12 @@ func (m *model) fault(e *sim.Event) {
 				sl.state.Expire = 0
 			}
 		}
+	case sim.FaultNodeCrash:
+		m.down[e.Node] = true
+	case sim.FaultNodeRestart:
+		delete(m.down, e.Node)
 	case sim.FaultFailover:
+		m.down[e.Node] = true
 		m.retired[e.Node] = true
 		for r, master := range m.opt.ReplicaOf {
 			if master == e.Node {

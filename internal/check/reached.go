@@ -10,11 +10,11 @@ import "github.com/lockstep/lockstep/internal/sim"
 // horizon, and the verdicts a rule reports as they happen are in the log
 // already, so no other rule is one.
 type earner interface {
-	earned(m *model) []sim.Event
+	earned(m *model) []claimed
 }
 
 // earned is the stock's verdict of the horizon, as it stands now.
-func (r *stockRule) earned(m *model) []sim.Event { return r.finish(m) }
+func (r *stockRule) earned(m *model) []claimed { return r.finish(m) }
 
 // Reached gives the verdicts of the horizon that the run has already
 // earned, without finishing the checker. A challenge uses it to tell the
@@ -26,7 +26,9 @@ func (c *Checker) Reached() []sim.Event {
 	var out []sim.Event
 	for _, r := range c.rules {
 		if e, ok := r.(earner); ok {
-			out = append(out, e.earned(c.model)...)
+			for _, v := range e.earned(c.model) {
+				out = append(out, v.ev)
+			}
 		}
 	}
 	return out

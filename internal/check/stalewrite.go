@@ -14,13 +14,23 @@ import (
 // the lock's own rule, no longer does: its incarnation holds the key on
 // fewer serving nodes than the lock's quorum (one node, or Redlock's
 // majority). With a fencing storage (Options.FencedStorage; the WRITE
-// carries a TOKEN) the lock's rule is the token's order: the write is stale
-// only once another client was issued a newer token.
+// carries a TOKEN) the lock's rule is the order tokens were issued in: the
+// write is stale only once another client was issued a token after the
+// writer's own. That token is normally larger; when the counter went back
+// (its node restarted empty, or failed over before replicating it), it may
+// be the same number or smaller, and the storage cannot tell.
 type staleWriteRule struct {
-	held   map[lease]bool // leases that hold now
-	began  map[lease]int  // seq at which each last came to hold
-	ended  map[lease]int  // seq at which each last stopped holding
-	tokens map[string]map[string]int64
+	held   map[lease]bool      // leases that hold now
+	began  map[lease]int       // seq at which each last came to hold
+	ended  map[lease]int       // seq at which each last stopped holding
+	tokens map[string][]issued // lock -> tokens issued, in order
+}
+
+// issued is a fencing token issued to a client (a token mark).
+type issued struct {
+	seq    int
+	client string
+	n      int64
 }
 
 // lease is one incarnation of a client on one lock.
@@ -31,19 +41,13 @@ type lease struct {
 }
 
 func newStaleWriteRule() *staleWriteRule {
-	return &staleWriteRule{held: map[lease]bool{}, began: map[lease]int{}, ended: map[lease]int{}, tokens: map[string]map[string]int64{}}
+	return &staleWriteRule{held: map[lease]bool{}, began: map[lease]int{}, ended: map[lease]int{}, tokens: map[string][]issued{}}
 }
 
-func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []sim.Event {
+func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []claimed {
 	r.track(e, chs, m)
-	if e.Kind == sim.KindMark && e.Name == sim.MarkToken {
-		var n int64
-		if _, err := fmt.Sscanf(e.Note, "fencing token %d", &n); err == nil {
-			if r.tokens[e.Lock] == nil {
-				r.tokens[e.Lock] = map[string]int64{}
-			}
-			r.tokens[e.Lock][e.Client] = max(r.tokens[e.Lock][e.Client], n)
-		}
+	if n, ok := e.FencingToken(); ok {
+		r.tokens[e.Lock] = append(r.tokens[e.Lock], issued{e.Seq, e.Client, n})
 	}
 	if e.Kind != sim.KindExec || e.Client == "" || len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") || e.Reply != "OK" {
 		return nil
@@ -62,19 +66,31 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []sim.Eve
 			// holding, or never held by its keys (an in-process mutex)
 			continue
 		}
-		if tok, ok := writeToken(e.Cmd); ok && m.opt.FencedStorage && !r.newerToken(l, t.client, tok) {
-			continue
+		var own, later issued
+		fenced := false
+		if tok, ok := writeToken(e.Cmd); ok && m.opt.FencedStorage {
+			fenced = true
+			if own, later, ok = r.laterToken(l, t.client, tok); !ok {
+				continue
+			}
 		}
 		var refs []int
-		for _, s := range []int{r.began[ls], r.ended[ls]} {
+		wentBack := fenced && own.seq > 0 && later.n <= own.n
+		if !wentBack {
+			own = issued{} // not cited
+		}
+		for _, s := range []int{r.began[ls], r.ended[ls], own.seq, later.seq} {
 			if s > 0 {
 				refs = append(refs, s)
 			}
 		}
 		refs = append(refs, e.Seq)
+		claims := []Claim{t.claim(ClaimAccepted, Claim{At: e.Seq, Node: e.Node}),
+			{Kind: ClaimLease, Who: t.client, Inc: t.inc, Lock: l, At: r.began[ls], Until: r.ended[ls], N: int64(m.quorum(t.client, l))},
+			{Kind: ClaimHolding, Who: t.client, Inc: t.inc, Lock: l, Until: e.Seq}}
 		en := fmt.Sprintf("%s at #%d accepted %s's write, but %s no longer held %s", e.Node, e.Seq, t.who(), t.client, l)
 		zh := fmt.Sprintf("%s 在 #%d 接受了 %s 的写入，但 %s 已不再持有 %s", e.Node, e.Seq, t.who(), t.client, l)
-		if q := m.quorum(l); q > 1 {
+		if q := m.quorum(t.client, l); q > 1 {
 			en += fmt.Sprintf(" on a quorum of %d nodes", q)
 			zh += fmt.Sprintf("（需要 %d 个节点的多数）", q)
 		}
@@ -82,9 +98,21 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []sim.Eve
 			en += fmt.Sprintf(" (taken at #%d, lost at #%d)", r.began[ls], r.ended[ls])
 			zh += fmt.Sprintf("（#%d 获得，#%d 失去）", r.began[ls], r.ended[ls])
 		}
-		return []sim.Event{verdict(StaleWrite, refs,
-			en+": the resource took a write from a client that no longer held the lock.",
-			zh+"：被保护的资源接受了一个已不再持有锁的客户端的写入。")}
+		en += ": the resource took a write from a client that no longer held the lock."
+		zh += "：被保护的资源接受了一个已不再持有锁的客户端的写入。"
+		switch {
+		case wentBack:
+			en += fmt.Sprintf(" Fencing failed because the token counter went back: %s was issued token %d at #%d, after %s's token %d at #%d, so the storage could not tell the old holder's write from the new holder's.", later.client, later.n, later.seq, t.client, own.n, own.seq)
+			zh += fmt.Sprintf("Fencing 失效，因为 token 计数器倒退了：%s 在 #%d 拿到 token %d，晚于 %s 在 #%d 拿到的 token %d，存储因此分不清旧持有者和新持有者的写入。", later.client, later.seq, later.n, t.client, own.seq, own.n)
+			claims = append(claims, Claim{Kind: ClaimToken, At: own.seq, Who: own.client, Lock: l, N: own.n})
+		case fenced:
+			en += fmt.Sprintf(" %s had been issued a newer token (%d, at #%d) before this write.", later.client, later.n, later.seq)
+			zh += fmt.Sprintf("在这次写入之前，%s 已经拿到更新的 token（%d，#%d）。", later.client, later.n, later.seq)
+		}
+		if fenced {
+			claims = append(claims, Claim{Kind: ClaimToken, At: later.seq, Who: later.client, Lock: l, N: later.n})
+		}
+		return []claimed{verdict(StaleWrite, refs, en, zh, claims...)}
 	}
 	return nil
 }
@@ -119,15 +147,26 @@ func (r *staleWriteRule) track(e *sim.Event, chs []change, m *model) {
 	}
 }
 
-// newerToken reports whether a client other than client was issued a
-// token for lock l newer than tok.
-func (r *staleWriteRule) newerToken(l, client string, tok int64) bool {
-	for c, n := range r.tokens[l] {
-		if c != client && n > tok {
-			return true
+// laterToken finds the first token for lock l issued to a client other
+// than client after client's own token tok (its latest token mark with that
+// number); without such a mark, the first token larger than tok issued to
+// another client. ok is false when there is none: the write is not stale.
+func (r *staleWriteRule) laterToken(l, client string, tok int64) (own, later issued, ok bool) {
+	ts := r.tokens[l]
+	for _, x := range ts {
+		if x.client == client && x.n == tok {
+			own = x
 		}
 	}
-	return false
+	for _, x := range ts {
+		if x.client == client {
+			continue
+		}
+		if own.seq > 0 && x.seq > own.seq || own.seq == 0 && x.n > tok {
+			return own, x, true
+		}
+	}
+	return own, issued{}, false
 }
 
 // writeToken reads a fenced WRITE's token (WRITE key value TOKEN n).
@@ -141,4 +180,4 @@ func writeToken(cmd []string) (int64, bool) {
 	return 0, false
 }
 
-func (r *staleWriteRule) finish(*model) []sim.Event { return nil }
+func (r *staleWriteRule) finish(*model) []claimed { return nil }

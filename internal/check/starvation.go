@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -35,13 +36,20 @@ func newStarvationRule(dl *deadlockRule) *starvationRule {
 	return &starvationRule{dl: dl, waiting: map[thread]*waiter{}}
 }
 
-func (r *starvationRule) observe(e *sim.Event, chs []change, m *model) []sim.Event {
+func (r *starvationRule) observe(e *sim.Event, chs []change, m *model) []claimed {
 	r.lastT = e.T
 	switch {
 	case e.Kind == sim.KindMark && (e.Name == sim.MarkAcquired || e.Name == sim.MarkGaveUp), e.Kind == sim.KindDone:
 		delete(r.waiting, m.threadOf(e))
 	case e.Kind == sim.KindExec && e.Client != "":
 		t := m.threadOf(e)
+		for _, ch := range chs {
+			if m.locks[ch.slot.lock] && came(t, ch) {
+				// it got the key (whether or not it learnt it): its wait
+				// is over
+				delete(r.waiting, t)
+			}
+		}
 		for _, ch := range chs {
 			if !refused(t, ch.slot, m) {
 				continue
@@ -60,6 +68,12 @@ func (r *starvationRule) observe(e *sim.Event, chs []change, m *model) []sim.Eve
 	return nil
 }
 
+// came reports whether thread t came to hold a key with change ch.
+func came(t thread, ch change) bool {
+	has := func(hs []holder) bool { return slices.ContainsFunc(hs, func(h holder) bool { return h.th == t }) }
+	return has(ch.slot.holders) && !has(ch.before)
+}
+
 // refused reports whether a thread found lock key s held by others: it
 // exists and has holders, none of them of the thread's incarnation.
 func refused(t thread, s *slot, m *model) bool {
@@ -74,13 +88,13 @@ func refused(t thread, s *slot, m *model) bool {
 	return true
 }
 
-func (r *starvationRule) finish(m *model) []sim.Event {
+func (r *starvationRule) finish(m *model) []claimed {
 	ws := make([]*waiter, 0, len(r.waiting))
 	for _, w := range r.waiting {
 		ws = append(ws, w)
 	}
 	sort.Slice(ws, func(i, j int) bool { return ws[i].first < ws[j].first })
-	var out []sim.Event
+	var out []claimed
 	for _, w := range ws {
 		waited := r.lastT - w.firstT
 		if !m.alive(w.th) || waited < StarveAfter || r.dl.stuck[w.slot.lock] {
@@ -88,8 +102,9 @@ func (r *starvationRule) finish(m *model) []sim.Event {
 		}
 		refs := []int{w.first, w.last}
 		name := w.slot.key
-		en := fmt.Sprintf("%s asked for %s %d times from #%d to #%d (%s) and never got it.", w.th.who(), name, w.n, w.first, w.last, sim.FormatTime(waited))
-		zh := fmt.Sprintf("%s 从 #%d 到 #%d 共 %d 次申请 %s（%s），始终没有拿到。", w.th.who(), w.first, w.last, w.n, name, sim.FormatTime(waited))
+		claims := []Claim{w.th.claim(ClaimRefused, Claim{At: w.first, Until: w.last, Key: name, N: int64(w.n)})}
+		en := fmt.Sprintf("%s asked for %s %d times from #%d to #%d (%s): each time others held it, and it never got it.", w.th.who(), name, w.n, w.first, w.last, sim.FormatTime(waited))
+		zh := fmt.Sprintf("%s 从 #%d 到 #%d 共 %d 次申请 %s（%s）：每次都被别人占着，始终没有拿到。", w.th.who(), w.first, w.last, w.n, name, sim.FormatTime(waited))
 		if w.slot.present() && len(w.slot.holders) > 0 {
 			h := w.slot.holders[0]
 			for _, o := range w.slot.holders {
@@ -98,13 +113,15 @@ func (r *starvationRule) finish(m *model) []sim.Event {
 				}
 			}
 			refs = append(refs, h.since)
-			en += fmt.Sprintf(" %s has held it since #%d and never let go.", h.th.who(), h.since)
-			zh += fmt.Sprintf("%s 自 #%d 起一直占着这把锁不放：饥饿。", h.th.who(), h.since)
+			claims = append(claims, h.th.claim(ClaimHeld, Claim{At: h.since, Node: w.slot.node, Key: name}))
+			en += fmt.Sprintf(" At the end %s holds it on %s, since #%d.", h.th.who(), w.slot.node, h.since)
+			zh += fmt.Sprintf("结束时 %s 仍在 %s 上持有它（自 #%d 起）：饥饿。", h.th.who(), w.slot.node, h.since)
 		} else {
-			en += " The lock was free at times, but never when it asked."
-			zh += "锁有时是空闲的，但每次它来申请时都恰好被别人占着：饥饿。"
+			claims = append(claims, Claim{Kind: ClaimFree, Node: w.slot.node, Key: name})
+			en += fmt.Sprintf(" At the end nobody holds it on %s.", w.slot.node)
+			zh += fmt.Sprintf("结束时 %s 上没有人持有它：饥饿。", w.slot.node)
 		}
-		out = append(out, verdict(Starvation, refs, en, zh))
+		out = append(out, verdict(Starvation, refs, en, zh, claims...))
 	}
 	return out
 }

@@ -17,19 +17,28 @@ import (
 //   - oversell: more writes derived from reads of a positive stock than the
 //     initial stock, or a write below zero;
 //   - lost-update (without an oversell, which it would only explain): a
-//     write derived from a version that was no longer its node's latest
-//     when it executed, so the write in between was overwritten unseen (a
-//     node that lost the stock, restarted empty, overwrote nothing).
+//     write derived from a version that was no longer the latest when it
+//     executed, so the write in between was overwritten unseen. The latest
+//     is the node's own last version, except on a replica promoted by a
+//     failover: there it is the old master's last version, which the
+//     replica may never have received (a write the master executed, then
+//     lost with it). A node that lost the stock (restarted empty) holds
+//     none and overwrote nothing.
 type stockRule struct {
 	key      string
 	initial  int
 	hasStock bool
 	current  map[string]version   // node -> the version it holds (id 0: none)
+	latest   map[string]version   // node -> the latest version, to overwrite unseen (a promoted replica's: its old master's)
+	handed   map[string]handover  // promoted replica -> the failover that handed it its master's latest version
 	history  map[string][]version // node -> versions it held, in order
 	reads    map[thread]stockRead
-	sales    []int // writes derived from reads of a positive stock
-	negative []int // writes below zero
-	lost     []int // read, overwritten write, overwriting write: the first found
+	sales    []int     // writes derived from reads of a positive stock
+	negative []int     // writes below zero
+	lost     []int     // read, overwritten version, overwriting write (and the failover): the first found
+	lostBy   thread    // the thread whose write it was
+	lostOn   *handover // the failover that lost the overwritten write with its master, if one did
+	lostWas  bool      // the overwritten version was a client's write (not a value first seen by a read)
 }
 
 // version is one value of the stock on a node, named by the event that
@@ -37,6 +46,15 @@ type stockRule struct {
 type version struct {
 	id    int
 	value string
+	wrote bool // a client's write (not an init, nor a value first seen by a read)
+}
+
+// handover is a failover that made a replica the master while its old
+// master's latest version was one it did not hold.
+type handover struct {
+	seq          int
+	master       string
+	overwritable version
 }
 
 type stockRead struct {
@@ -45,10 +63,11 @@ type stockRead struct {
 }
 
 func newStockRule(key string) *stockRule {
-	return &stockRule{key: key, current: map[string]version{}, history: map[string][]version{}, reads: map[thread]stockRead{}}
+	return &stockRule{key: key, current: map[string]version{}, latest: map[string]version{}, handed: map[string]handover{},
+		history: map[string][]version{}, reads: map[thread]stockRead{}}
 }
 
-func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
+func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []claimed {
 	if r.key == "" {
 		return nil
 	}
@@ -61,6 +80,9 @@ func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 	if state == nil && e.Kind == sim.KindFault && e.Name == string(sim.FaultNodeRestart) && e.Applied() {
 		state = &sim.KeyState{Key: r.key, TTL: -2} // the node came back without it
 	}
+	if e.Kind == sim.KindFault && e.Name == string(sim.FaultFailover) && e.Applied() {
+		r.failover(e, m)
+	}
 	if state == nil {
 		return nil
 	}
@@ -72,8 +94,8 @@ func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 	if len(e.Cmd) == 2 && strings.EqualFold(e.Cmd[0], "GET") {
 		cur := r.current[e.Node]
 		if state.Exists() && (cur.id == 0 || cur.value != state.Value) {
-			cur = version{e.Seq, state.Value} // a version the checker did not see written
-			r.current[e.Node] = cur
+			cur = version{e.Seq, state.Value, false} // a version the checker did not see written
+			r.current[e.Node], r.latest[e.Node] = cur, cur
 		}
 		r.reads[t] = stockRead{seq: e.Seq, ver: cur}
 		return nil
@@ -84,9 +106,13 @@ func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 	}
 	read, derived := r.reads[t]
 	delete(r.reads, t)
-	cur := r.current[e.Node]
-	if derived && cur.id != 0 && read.ver.id != cur.id && r.lost == nil {
-		r.lost = []int{read.seq, cur.id, e.Seq}
+	latest := r.latest[e.Node]
+	if derived && latest.id != 0 && read.ver.id != latest.id && r.lost == nil {
+		r.lost, r.lostBy, r.lostWas = []int{read.seq, latest.id, e.Seq}, t, latest.wrote
+		if h, ok := r.handed[e.Node]; ok && h.overwritable.id == latest.id {
+			r.lostOn = &h
+			r.lost = append(r.lost, h.seq)
+		}
 	}
 	if n, err := strconv.Atoi(read.ver.value); derived && read.ver.id != 0 && err == nil && n > 0 {
 		r.sales = append(r.sales, e.Seq)
@@ -94,7 +120,7 @@ func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 	if n, err := strconv.Atoi(v); err == nil && n < 0 {
 		r.negative = append(r.negative, e.Seq)
 	}
-	r.set(e.Node, version{e.Seq, v})
+	r.set(e.Node, version{e.Seq, v, true})
 	return nil
 }
 
@@ -103,13 +129,13 @@ func (r *stockRule) observe(e *sim.Event, _ []change, m *model) []sim.Event {
 // version its master wrote.
 func (r *stockRule) seen(e *sim.Event, m *model, k sim.KeyState) {
 	if !k.Exists() {
-		r.current[e.Node] = version{}
+		r.current[e.Node], r.latest[e.Node] = version{}, version{}
 		return
 	}
 	if cur := r.current[e.Node]; cur.id != 0 && cur.value == k.Value {
 		return
 	}
-	v := version{e.Seq, k.Value}
+	v := version{e.Seq, k.Value, false}
 	if master, ok := m.opt.ReplicaOf[e.Node]; ok && (e.Kind == sim.KindReplicate || e.Kind == sim.KindInit) {
 		h := r.history[master]
 		for i := len(h) - 1; i >= 0; i-- {
@@ -125,10 +151,25 @@ func (r *stockRule) seen(e *sim.Event, m *model, k sim.KeyState) {
 	r.set(e.Node, v)
 }
 
-// set records that node now holds version v.
+// set records that node now holds version v, its latest.
 func (r *stockRule) set(node string, v version) {
-	r.current[node] = v
+	r.current[node], r.latest[node] = v, v
+	delete(r.handed, node)
 	r.history[node] = append(r.history[node], v)
+}
+
+// failover hands a failed-over master's latest version to the replicas it
+// promotes: a write derived from what a replica holds, when the master had
+// moved past it, overwrites that version unseen.
+func (r *stockRule) failover(e *sim.Event, m *model) {
+	v := r.latest[e.Node]
+	for rep, master := range m.opt.ReplicaOf {
+		if master != e.Node || v.id == 0 || r.current[rep].id == v.id {
+			continue
+		}
+		r.latest[rep] = v
+		r.handed[rep] = handover{seq: e.Seq, master: e.Node, overwritable: v}
+	}
 }
 
 // written is the stock value an exec wrote: SET stock v that answered OK,
@@ -151,19 +192,41 @@ func (r *stockRule) written(e *sim.Event) (string, bool) {
 	return "", false
 }
 
-func (r *stockRule) finish(*model) []sim.Event {
+func (r *stockRule) finish(*model) []claimed {
 	if !r.hasStock {
 		return nil
 	}
 	if len(r.sales) > r.initial || len(r.negative) > 0 {
-		return []sim.Event{verdict(Oversell, append(r.sales, r.negative...),
-			fmt.Sprintf("The stock held %d, but %d deductions were written back: it was sold more often than it could be.", r.initial, len(r.sales)),
-			fmt.Sprintf("库存只有 %d 件，却有 %d 次扣减被写回：超卖。", r.initial, len(r.sales)))}
+		claims := []Claim{{Kind: ClaimInitial, N: int64(r.initial)}, {Kind: ClaimSales, N: int64(len(r.sales))}}
+		var en, zh []string
+		if len(r.sales) > r.initial {
+			en = append(en, fmt.Sprintf("The stock held %d, but %d deductions were written back, each derived from a read of a positive stock: it was sold more often than it could be.", r.initial, len(r.sales)))
+			zh = append(zh, fmt.Sprintf("库存只有 %d 件，却有 %d 次基于正数库存的扣减被写回：超卖。", r.initial, len(r.sales)))
+		}
+		for _, w := range r.negative {
+			claims = append(claims, Claim{Kind: ClaimNegative, At: w})
+			en = append(en, fmt.Sprintf("The write at #%d set the stock below zero.", w))
+			zh = append(zh, fmt.Sprintf("#%d 的写入把库存写成了负数。", w))
+		}
+		return []claimed{verdict(Oversell, append(r.sales, r.negative...), strings.Join(en, " "), strings.Join(zh, ""), claims...)}
 	}
-	if r.lost != nil {
-		return []sim.Event{verdict(LostUpdate, r.lost,
-			fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but the write at #%d had changed it in between: that update was overwritten unseen, lost.", r.lost[2], r.lost[0], r.lost[1]),
-			fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但两者之间 #%d 的写入已经改过它：那次更新被悄悄覆盖，丢失了。", r.lost[2], r.lost[0], r.lost[1]))}
+	if r.lost == nil {
+		return nil
 	}
-	return nil
+	read, over, w := r.lost[0], r.lost[1], r.lost[2]
+	claims := []Claim{r.lostBy.claim(ClaimDerived, Claim{At: w, Until: read}), {Kind: ClaimOverwrote, At: w, Until: over}}
+	if h := r.lostOn; h != nil {
+		claims = append(claims, Claim{Kind: ClaimFailover, At: h.seq, Node: h.master, Until: over})
+		return []claimed{verdict(LostUpdate, r.lost,
+			fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but %s had executed the write at #%d before it failed over (#%d) without passing it to its replica: that update was overwritten unseen, lost.", w, read, h.master, over, h.seq),
+			fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但 %s 在故障转移（#%d）之前已经执行了 #%d 的写入，却没来得及传给副本：那次更新被悄悄覆盖，丢失了。", w, read, h.master, h.seq, over), claims...)}
+	}
+	if r.lostWas {
+		return []claimed{verdict(LostUpdate, r.lost,
+			fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but the write at #%d had changed it in between: that update was overwritten unseen, lost.", w, read, over),
+			fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但两者之间 #%d 的写入已经改过它：那次更新被悄悄覆盖，丢失了。", w, read, over), claims...)}
+	}
+	return []claimed{verdict(LostUpdate, r.lost,
+		fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but by then the stock held another value, first seen at #%d: the update that made it was overwritten unseen, lost.", w, read, over),
+		fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但那时库存已经是另一个值（#%d 第一次看到）：造成它的那次更新被悄悄覆盖，丢失了。", w, read, over), claims...)}
 }

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 
 	"github.com/lockstep/lockstep/internal/lesson"
@@ -150,6 +151,6 @@ func earliestMove(w *sim.World) time.Duration {
 func take(w *sim.World, f sim.Fault) {
 	if err := w.Apply(f); err != nil {
 		w.Emit(sim.Event{Kind: sim.KindFault, Name: string(f.Kind), Client: f.Client, Node: f.Node,
-			Note: sim.NotApplied + ": " + err.Error()})
+			Fact: &fact.Fact{Key: fact.NotApplied, Reason: fact.Error(err)}})
 	}
 }

@@ -13,21 +13,42 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/server"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// corpus is what the server really says in English that the page must
-// say in 中文: the notes the engine, the locks and the lessons write on
-// events, the names of marks and faults, the problems the scenario
-// checker finds, and the reasons a fault is refused.
+// corpus is what the server really says that the page must say in 中文:
+// the words the engine, the locks and the lessons put on events (their
+// facts, as the server renders them for the page: {en, zh}), the names of
+// marks and faults, the problems the scenario checker finds, and the
+// reasons a fault is refused (as the server sends them with the
+// bad-fault code: {en, zh}).
 type corpus struct {
-	Notes    []string `json:"notes"`
-	Names    []string `json:"names"`
-	Problems []string `json:"problems"`
-	Refusals []string `json:"refusals"`
+	Notes    []sim.Text `json:"notes"`
+	Names    []string   `json:"names"`
+	Problems []string   `json:"problems"`
+	Refusals []sim.Text `json:"refusals"`
+}
+
+// texts collects distinct texts in both languages, by their English.
+type texts map[string]sim.Text
+
+func (s texts) add(x sim.Text) {
+	if x.En != "" {
+		s[x.En] = x
+	}
+}
+
+func (s texts) list() []sim.Text {
+	out := make([]sim.Text, 0, len(s))
+	for _, x := range s {
+		out = append(out, x)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].En < out[j].En })
+	return out
 }
 
 // said collects distinct texts.
@@ -84,7 +105,7 @@ func userFaults(sc *scenario.Scenario) []scenario.Fault {
 // fault injected at a few moments, and gathers what the server says.
 func collect(t *testing.T) corpus {
 	t.Helper()
-	notes, names, problems, refusals := said{}, said{}, said{}, said{}
+	notes, names, problems, refusals := texts{}, said{}, said{}, texts{}
 	all := append([]scenario.Scenario(nil), catalog(t).Scenarios...)
 	all = append(all, labs(t).Scenarios...)
 	gather := func(s *lesson.Session) {
@@ -92,7 +113,7 @@ func collect(t *testing.T) corpus {
 			if e.Kind == sim.KindSay || e.Kind == sim.KindVerdict {
 				continue
 			}
-			notes.add(e.Note)
+			notes.add(e.Words())
 			if e.Kind == sim.KindMark || e.Kind == sim.KindFault || e.Kind == sim.KindLost {
 				names.add(e.Name)
 			}
@@ -120,7 +141,11 @@ func collect(t *testing.T) corpus {
 						if !errors.Is(err, sim.ErrBadFault) {
 							t.Fatalf("%s: inject %s at step %d: %v", sc.ID, f.Do, at, err)
 						}
-						refusals.add(err.Error())
+						why := fact.Error(err)
+						if why.Key == fact.BadFault && why.Reason != nil {
+							why = why.Reason // as the server sends it (internal/server, inject)
+						}
+						refusals.add(why.Render())
 					} else if err := s.RunToEnd(); err != nil {
 						t.Fatalf("%s: %s at step %d, to the end: %v", sc.ID, f.Do, at, err)
 					}
@@ -171,19 +196,20 @@ const untranslated = `async (c) => {
 	const left = ` + leftEnglish + `;
 	const out = [];
 	const check = (what, x, zh) => { const l = left(zh, x); if (l.length) out.push(what + ': ' + x + ' => ' + zh + ' (' + l.join(', ') + ')'); };
-	for (const x of c.notes) check('note', x, m.note(x, 'zh'));
+	for (const x of c.notes) check('note', x.en, m.pick(x, 'zh'));
 	for (const x of c.names) if (m.name(x, 'zh') === x) out.push('name: ' + x + ' has no Chinese');
 	for (const x of c.problems) check('problem', x, m.problem(x, 'zh'));
-	for (const x of c.refusals) check('refusal', x, m.serverError({ code: 'bad-fault', args: { detail: x } }, 'zh'));
+	for (const x of c.refusals) check('refusal', x.en, m.serverError({ code: 'bad-fault', args: { detail: x } }, 'zh'));
 	return out;
 }`
 
-// TestBrowserChinese checks the page's catalogue (web/static/i18n.js)
-// against what the server really says: every note written on an event of
-// every lesson and lab run to its end and with each fault a user can
-// inject, every mark's and fault's name, every problem the scenario
-// checker's tests find, every reason a fault is refused. In 中文 none
-// may keep English outside code and identifiers.
+// TestBrowserChinese checks what the page shows in 中文 of what the server
+// really says: the words on every event of every lesson and lab run to its
+// end and with each fault a user can inject (rendered by the server's
+// catalogue, package fact, and picked by the page), every mark's and
+// fault's name, every problem the scenario checker's tests find, every
+// reason a fault is refused. In 中文 none may keep English outside code and
+// identifiers: a fact whose Chinese is missing shows its English, and fails.
 func TestBrowserChinese(t *testing.T) {
 	chromium(t)
 	c := collect(t)

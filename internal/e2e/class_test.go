@@ -120,7 +120,7 @@ func TestBrowserClass(t *testing.T) {
 	// Ann roams: a step of her own; the class goes on without her.
 	ann0 := eval[int](t, ann, `lockstep.state.snap.step`)
 	click(t, ann, "roam")
-	waitFor(t, ann, "roaming", `document.querySelector('[data-testid=class-following]').dataset.following === 'false'`)
+	waitFor(t, ann, "roaming", `document.querySelector('[data-testid=follow]').dataset.following === 'false'`)
 	step(t, ann)
 	step(t, teacher)
 	sameRun(t, phone, teacher, "Bo")

@@ -46,13 +46,13 @@ func TestBrowserHands(t *testing.T) {
 		// Scrolled away on purpose: new rows do not pull the view down, and
 		// the follow button brings it back.
 		do(t, ctx, "scroll up by hand", chromedp.Evaluate[chromedp.Void](scrollUpByHand))
-		waitFor(t, ctx, "the follow button", `!document.querySelector('[data-testid=follow]').hidden`)
+		waitFor(t, ctx, "the follow button", `!document.querySelector('[data-testid=follow-newest]').hidden`)
 		step(t, ctx)
 		step(t, ctx)
 		if eval[bool](t, ctx, inView) || eval[int](t, ctx, `document.getElementById('tl-scroll').scrollTop`) > 0 {
 			t.Errorf("after scrolling away by hand, a step should not move the view")
 		}
-		click(t, ctx, "follow")
+		click(t, ctx, "follow-newest")
 		waitFor(t, ctx, "back to the newest row", inView)
 		// The next lesson follows from its start, whatever happened before.
 		do(t, ctx, "scroll up by hand", chromedp.Evaluate[chromedp.Void](scrollUpByHand))
@@ -158,6 +158,26 @@ func TestBrowserHands(t *testing.T) {
 		shot(t, ctx, dir, "stuck")
 	})
 
+	// A second Pause 1s of a client already paused for longer changes
+	// nothing: the page says so (in both languages) rather than record a
+	// move that does nothing.
+	t.Run("pause-a-paused-client", func(t *testing.T) {
+		ctx := page(t, b, url)
+		load(t, ctx, "blind-del-slow-release")
+		step(t, ctx)
+		choose(t, ctx, "fault-client", "A")
+		click(t, ctx, "fault-pause")
+		waitFor(t, ctx, "A paused", `lockstep.state.snap.actions.length === 1`)
+		click(t, ctx, "fault-pause")
+		waitFor(t, ctx, "the refusal", `(e => !!e && /A is already paused until/.test(e.textContent))(document.querySelector('[data-testid=error]'))`)
+		if n := eval[int](t, ctx, `lockstep.state.snap.actions.length`); n != 1 {
+			t.Errorf("the refused pause was recorded: %d actions, want 1", n)
+		}
+		click(t, ctx, "lang")
+		waitFor(t, ctx, "the refusal in 中文", `/A 已经停顿到/.test(document.querySelector('[data-testid=error]').textContent)`)
+		click(t, ctx, "lang")
+	})
+
 	t.Run("export-caption", func(t *testing.T) {
 		ctx := tab(t, b, false)
 		down := t.TempDir()
@@ -180,8 +200,8 @@ func TestBrowserHands(t *testing.T) {
 		click(t, ctx, "export-png")
 		_ = os.WriteFile(filepath.Join(dir, "export-caption.png"), downloaded(t, down, ".png"), 0o644)
 		names, _ := filepath.Glob(filepath.Join(down, "*.svg"))
-		if len(names) != 1 || filepath.Base(names[0]) != fmt.Sprintf("no-lock-oversell-seed1-step%d.svg", step) {
-			t.Errorf("SVG file name: expected no-lock-oversell-seed1-step%d.svg, got %v", step, names)
+		if len(names) != 1 || !strings.HasPrefix(filepath.Base(names[0]), fmt.Sprintf("no-lock-oversell-seed1-step%d-rows", step)) {
+			t.Errorf("SVG file name: expected no-lock-oversell-seed1-step%d-rowsA-B.svg, got %v", step, names)
 		}
 		_ = os.RemoveAll(down)
 	})

@@ -119,7 +119,7 @@ const noChinese = `(() => {
 	zh('title', s.title);
 	zh('lesson', s.lesson);
 	for (const e of m.says) zh('say #' + e.seq, e.say);
-	for (const v of m.verdicts) { zh('verdict #' + v.seq, v.say); if (!v.say && v.note) out.push('verdict #' + v.seq + ': ' + v.note); }
+	for (const v of m.verdicts) { zh('verdict #' + v.seq, v.say); if (!v.say) out.push('verdict #' + v.seq + ' says nothing'); }
 	return out.slice(0, 10);
 })()`
 
@@ -133,13 +133,35 @@ var cutOutcomes = `(() => {
 	const labels = lockstep.audit(), lang = lockstep.state.lang;
 	const bare = (s) => s.replace(/\s+/g, '');
 	for (const v of lockstep.state.model.verdicts) {
-		const say = (v.say && (v.say[lang] || v.say.en)) || v.note || '';
+		const say = (v.say && (v.say[lang] || v.say.en)) || '';
 		const got = bare(labels.filter(l => l.role === 'verdict' && l.seq === v.seq).map(l => l.text).join(' '));
 		const head = bare((v.name === 'safe' ? '✓ ' : '✗ ') + (lang === 'zh' ? '' : v.name));
 		if (!got.startsWith(head) || !got.includes(bare(v.name)) || !got.endsWith(bare(say))) out.push('verdict #' + v.seq + ' drawn as ' + JSON.stringify(got) + ', want ' + JSON.stringify(v.name + ' — ' + say));
 	}
 	return out.slice(0, 10);
 })()`
+
+// lessonWhole checks, on a phone, that the lesson's paragraph can be read
+// whole: either it shows whole, or it is cut with a visible More button
+// which opens it whole (and then says Less, and closes it again).
+func lessonWhole(t *testing.T, ctx context.Context) {
+	t.Helper()
+	const whole = `(p => p.scrollHeight <= p.clientHeight + 1)(document.getElementById('lesson-text'))`
+	const more = `(b => !b.hidden && b.getBoundingClientRect().height > 0)(document.querySelector('[data-testid=lesson-more]'))`
+	waitFor(t, ctx, "the lesson's text", `document.getElementById('lesson-text').textContent.length > 0`)
+	if eval[bool](t, ctx, whole) {
+		return
+	}
+	if !eval[bool](t, ctx, more) {
+		t.Errorf("the lesson's text is cut (%s) with no More button", eval[string](t, ctx, `document.getElementById('lesson-text').textContent.slice(-40)`))
+		return
+	}
+	click(t, ctx, "lesson-more")
+	waitFor(t, ctx, "the lesson's text opened whole", whole+` && document.querySelector('[data-testid=lesson-more]').getAttribute('aria-expanded') === 'true'`)
+	click(t, ctx, "lesson-more")
+	waitFor(t, ctx, "the lesson's text closed again", `!(`+whole+`) && document.querySelector('[data-testid=lesson-more]').getAttribute('aria-expanded') === 'false'`)
+	do(t, ctx, "back to the timeline", chromedp.Evaluate[chromedp.Void](`document.getElementById('tl-scroll').focus()`))
+}
 
 // TestBrowserReadable walks every lesson and lab to its verdict in both
 // languages on a laptop and a phone screen and checks that the timeline
@@ -170,6 +192,9 @@ func TestBrowserReadable(t *testing.T) {
 				sc := sc
 				t.Run(sc.ID, func(t *testing.T) {
 					load(t, ctx, sc.ID)
+					if size.w < 600 {
+						lessonWhole(t, ctx)
+					}
 					if a := eval[string](t, ctx, `document.activeElement ? document.activeElement.id : ''`); a == "scenario" {
 						t.Errorf("after picking a lesson the focus stays on the picker")
 					}
@@ -210,6 +235,9 @@ func TestBrowserReadable(t *testing.T) {
 					waitFor(t, ctx, "中文", `document.documentElement.lang === 'zh-CN' && document.getElementById('timeline').dataset.lang === 'zh'`)
 					if cut := eval[[]string](t, ctx, cutOutcomes); len(cut) > 0 {
 						t.Errorf("outcomes or verdicts cut at %s in 中文: %v", size.name, cut)
+					}
+					if size.w < 600 {
+						lessonWhole(t, ctx)
 					}
 					if en := eval[[]string](t, ctx, english); len(en) > 0 {
 						t.Errorf("English in 中文 mode: %q", en)

@@ -63,6 +63,9 @@ func TestBrowserOnRealRedis(t *testing.T) {
 	if seq < 0 {
 		t.Fatal("no exec event on real Redis carries the bracket within which Redis ran it (until)")
 	}
+	// Its row may be out of view (the timeline shows the end): bring it in.
+	do(t, ctx, "show that row", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`lockstep.timeline.scrollToRow(lockstep.state.model.rowOfSeq.get(%d))`, seq)))
+	waitFor(t, ctx, "its row", fmt.Sprintf(`!!document.querySelector('[data-testid=event][data-seq="%d"]')`, seq))
 	do(t, ctx, "select an exec event", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector('[data-testid=event][data-seq="%d"]').click()`, seq)))
 	waitFor(t, ctx, "its detail", fmt.Sprintf(`document.querySelector('[data-testid=event-detail]').dataset.seq === '%d'`, seq))
 	ns := eval[[]int64](t, ctx, fmt.Sprintf(`(e => [e.t, e.until])(lockstep.state.model.events.find(e => e.seq === %d))`, seq))

@@ -152,6 +152,18 @@ func TestBrowserTeach(t *testing.T) {
 		// Jump to chapter 4.
 		do(t, ctx, "chapter 4", chromedp.Click(chromedp.CSS(`[data-testid=chapters] li:nth-child(4) .chapter`)))
 		waitFor(t, ctx, "chapter 4", fmt.Sprintf(`lockstep.state.snap.step === %d && document.querySelector('[data-testid=chapters] li[aria-current]') === document.querySelector('[data-testid=chapters] li:nth-child(4)')`, steps[3]))
+		// A jump, or a step by hand onto a chapter, is no stop of paced
+		// play: nothing says "press Play".
+		if eval[bool](t, ctx, `!!document.querySelector('[data-testid=beat-stop]')`) {
+			t.Error("after a jump to chapter 4 the page says play stopped there")
+		}
+		click(t, ctx, "back")
+		waitFor(t, ctx, "one step before chapter 4", fmt.Sprintf(`lockstep.state.snap.step === %d`, steps[3]-1))
+		step(t, ctx)
+		waitFor(t, ctx, "chapter 4 by hand", fmt.Sprintf(`lockstep.state.snap.step === %d && !!document.querySelector('[data-testid=chapters] li[aria-current]')`, steps[3]))
+		if eval[bool](t, ctx, `!!document.querySelector('[data-testid=beat-stop]')`) {
+			t.Error("stepping by hand onto chapter 4, the page says play stopped there")
+		}
 		// Presenter mode keeps the narration in view.
 		click(t, ctx, "presenter")
 		if pos := eval[string](t, ctx, `getComputedStyle(document.querySelector('.side .narration')).position`); pos != "sticky" {
@@ -225,6 +237,15 @@ func TestBrowserTeach(t *testing.T) {
 			step(t, ctx)
 		}
 		waitFor(t, ctx, "reached too late", `document.querySelector('[data-testid=challenge-status]').dataset.state === 'over' && lockstep.state.snap.challenge.progress.reached && !lockstep.state.snap.challenge.progress.won`)
+		// Past the limit the counter says by how much, and the debrief is in view.
+		if n, max := eval[int](t, ctx, `lockstep.state.snap.challenge.progress.moves`), eval[int](t, ctx, `lockstep.state.snap.challenge.moves`); n > max {
+			if got, want := text(t, ctx, "challenge-moves"), fmt.Sprintf("%d past the limit of %d", n-max, max); !strings.Contains(got, want) {
+				t.Errorf("moves past the limit = %q, want it to say %q", got, want)
+			}
+		} else {
+			t.Errorf("reached too late with %d of %d moves", n, max)
+		}
+		waitFor(t, ctx, "the debrief in view", `(d => { const r = d.getBoundingClientRect(), s = d.closest('.side').getBoundingClientRect(); return r.top >= s.top - 1 && r.top < s.bottom; })(document.querySelector('[data-testid=challenge-debrief]'))`)
 		shot(t, ctx, dir, "teach-challenge-late-en")
 		click(t, ctx, "lang")
 		waitFor(t, ctx, "中文", `document.documentElement.lang === 'zh-CN'`)

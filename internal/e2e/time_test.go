@@ -170,7 +170,7 @@ func TestBrowserTimeView(t *testing.T) {
 		}
 		shot(t, ctx, dir, "time-view-your-file-zh")
 		// T: one row per event again, and the page remembers the choice.
-		do(t, ctx, "press T", chromedp.Evaluate[chromedp.Void](`document.getElementById('timeline').focus()`), chromedp.KeyEvent("t"))
+		do(t, ctx, "press T", chromedp.Evaluate[chromedp.Void](`document.getElementById('tl-scroll').focus()`), chromedp.KeyEvent("t"))
 		waitFor(t, ctx, "the rows view", `document.getElementById('timeline').dataset.scale === 'rows'`)
 		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=time-break]').length`); n != 0 {
 			t.Errorf("%d breaks left in the rows view", n)

@@ -21,6 +21,7 @@ type bounds struct {
 	budget    []scenario.Budget // Count filled in (default 1)
 	exact     bool              // faults take their max only (no smaller sizes)
 	anyClient bool              // a client fault may hit any client at any step (else: the step's actors)
+	marks     []string          // client faults only at these marks (none: everywhere)
 	masters   []string          // the nodes with a replica (a failover's targets)
 }
 

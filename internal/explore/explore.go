@@ -53,6 +53,18 @@ type Options struct {
 	// the max. Shrinking still finds the smallest size that breaks the lock.
 	Exact bool
 
+	// First makes the exhaustive search stop at its first find too, as the
+	// random walk and PCT do (without it, it runs every schedule and
+	// counts their verdicts).
+	First bool
+
+	// Marks, when not empty, are the only points where a client fault of
+	// the budget (pause, crash, drop-request, drop-reply) is placed: the
+	// marks of these names (enter, acquired, ...), any client's, as they
+	// happen. "Inside the critical section" is Marks: enter. Node faults
+	// and partitions are placed everywhere as usual.
+	Marks []string
+
 	noSleep bool // exhaustive without sleep sets (tests of the reduction)
 }
 
@@ -127,7 +139,7 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 	if err != nil {
 		return nil, err
 	}
-	b.exact, b.anyClient = opt.Exact, opt.Strategy != Exhaustive
+	b.exact, b.anyClient, b.marks = opt.Exact, opt.Strategy != Exhaustive, opt.Marks
 	bsc := searchScenario(sc, b)
 	p := newPacer(ctx, opt.Yield)
 	res := &Result{Strategy: opt.Strategy, Counts: map[string]int{}}
@@ -148,7 +160,7 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 		if opt.Progress != nil {
 			opt.Progress(Progress{Schedules: res.Schedules, Distinct: res.Distinct, States: res.States, Best: res.Verdict})
 		}
-		return res.Verdict != "" && opt.Strategy != Exhaustive
+		return res.Verdict != "" && (opt.Strategy != Exhaustive || opt.First)
 	}
 	more := func() bool {
 		return res.Schedules < opt.Runs && (opt.Steps == 0 || res.Steps < opt.Steps) && p.check()
@@ -170,8 +182,8 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 			if o.dropped {
 				res.Pruned++
 				d.truncate()
-			} else {
-				note(o)
+			} else if note(o) {
+				break
 			}
 			if !d.backtrack() {
 				res.Complete = true

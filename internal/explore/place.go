@@ -32,8 +32,9 @@ import (
 
 // faultDecision lists the faults the budget still allows at a decision
 // point, after "none"; nil when there are none. actors are the clients
-// that acted in the step just taken (at the start: every client).
-func faultDecision(w *sim.World, b bounds, left []int, actors []string) *decision {
+// that acted in the step just taken (at the start: every client); mark is
+// the name of the mark the point is at ("" after a step or at the start).
+func faultDecision(w *sim.World, b bounds, left []int, actors []string, mark string) *decision {
 	var d *decision
 	add := func(i int, bu scenario.Budget, client, node string) {
 		if bu.Client != "" && bu.Client != client || bu.Node != "" && bu.Node != node {
@@ -69,9 +70,11 @@ func faultDecision(w *sim.World, b bounds, left []int, actors []string) *decisio
 			for _, n := range w.NodeNames() {
 				add(i, bu, "", n)
 			}
+		case len(b.marks) > 0 && !containsStr(b.marks, mark):
+			// a client fault, placed only at the marks named
 		default:
 			clients := actors
-			if b.anyClient {
+			if b.anyClient && len(b.marks) == 0 {
 				clients = w.ClientNames()
 			}
 			for _, c := range clients {
@@ -111,7 +114,7 @@ func newPlacer(w *sim.World, b bounds, dec decider, out *outcome) *placer {
 // schedule.
 func (p *placer) after(actors []string) bool {
 	for {
-		d := faultDecision(p.w, p.b, p.left, actors)
+		d := faultDecision(p.w, p.b, p.left, actors, "")
 		if d == nil {
 			return true
 		}
@@ -147,7 +150,7 @@ func (p *placer) mark(e *sim.Event) {
 	p.marks[key]++
 	p.out.moments++
 	actors := []string{e.Client}
-	d := faultDecision(p.w, p.b, p.left, actors)
+	d := faultDecision(p.w, p.b, p.left, actors, e.Name)
 	if d == nil {
 		return
 	}

@@ -3,6 +3,7 @@ package lesson
 import (
 	"cmp"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"maps"
 	"slices"
 
@@ -43,13 +44,16 @@ func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Bac
 	if !cfg.NoLog {
 		w.TraceSources(lock.TracedPackages()) // the code view's lit line
 	}
-	r := &Run{Scenario: sc, Seed: seed, World: w, Checker: check.New(CheckOptions(sc)), story: narrate.New()}
-	// The story observes each event first, so that a scripted line's
-	// claim is checked against the state the event leaves, and a story
-	// line comes before the verdict the same event causes.
-	w.Watch(r.tell)
+	r := &Run{Scenario: sc, Seed: seed, World: w, Checker: check.New(CheckOptions(sc))}
+	r.story = narrate.New(r.Checker)
+	// The checker's model takes each event first; the story is told from
+	// the state it leaves (so is a scripted line's claim checked, by the
+	// watchers narrate adds later), and a story line comes before the
+	// verdict the same event causes.
 	w.Watch(func(e *sim.Event) {
-		for _, v := range r.Checker.Observe(e) {
+		verdicts := r.Checker.Observe(e)
+		r.tell(e)
+		for _, v := range verdicts {
 			w.Emit(v)
 		}
 	})
@@ -83,7 +87,7 @@ func (r *Run) build() error {
 		if n.Offset != 0 {
 			if err := w.Node(n.Name).SetClockOffset(n.Offset.D()); err != nil {
 				w.Emit(sim.Event{Kind: sim.KindFault, Name: "clock-offset", Node: n.Name,
-					Note: sim.NotApplied + ": " + err.Error() + " (its clock cannot be set)"})
+					Fact: &fact.Fact{Key: fact.NotApplied, Reason: &fact.Fact{Key: fact.ClockNotSet, Reason: fact.Error(err)}}})
 			}
 		}
 	}

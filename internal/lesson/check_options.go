@@ -9,10 +9,11 @@ import (
 )
 
 // CheckOptions tells the checker what the scenario's log does not: the
-// stock key, the keys of its clients' locks, Redlock's quorum and which
-// nodes are replicas.
+// stock key, the keys of its clients' locks, Redlock's quorum, which nodes
+// are replicas and who frees a stuck lock key by the algorithm's own
+// recovery.
 func CheckOptions(sc *scenario.Scenario) check.Options {
-	opt := check.Options{StockKey: StockKey, Quorum: map[string]int{}, ReplicaOf: map[string]string{},
+	opt := check.Options{StockKey: StockKey, Quorum: map[string]int{}, ClientQuorum: map[string]map[string]int{}, ReplicaOf: map[string]string{},
 		FencedStorage: sc.Storage != nil && sc.Storage.Fencing}
 	masters := 0
 	for _, n := range sc.Nodes {
@@ -38,25 +39,32 @@ func CheckOptions(sc *scenario.Scenario) check.Options {
 		if !slices.Contains(opt.Locks, res) {
 			opt.Locks = append(opt.Locks, res)
 		}
-		repairs := false
-		if o, ok := opts.(*lock.SetNXThenExpireOptions); ok {
-			repairs = o.Repair
+		if algo.Recovery != nil {
+			if frees := algo.Recovery(opts); frees != nil {
+				opt.Recoverers = append(opt.Recoverers, check.Recoverer{Lock: res, Client: c.Name, Frees: frees})
+			}
 		}
-		recovers := c.Algorithm == "setnx-getset-timestamp" || repairs ||
-			c.Algorithm == "mysql-unique-key" && sc.SQL != nil && sc.SQL.SweepEvery > 0
-		if recovers && !slices.Contains(opt.Recovers, res) {
-			opt.Recovers = append(opt.Recovers, res)
+		if c.Algorithm == "mysql-unique-key" && sc.SQL != nil && sc.SQL.SweepEvery > 0 &&
+			!slices.ContainsFunc(opt.Recoverers, func(r check.Recoverer) bool { return r.Lock == res && r.Client == "" }) {
+			// the database's cleanup job sweeps every old row
+			opt.Recoverers = append(opt.Recoverers, check.Recoverer{Lock: res})
 		}
+		q := 1
 		if _, ok := opts.(*lock.RedsyncOptions); ok {
-			opt.Quorum[res] = max(opt.Quorum[res], masters/2+1) // redsync's quorum: len(pools)/2 + 1
+			q = masters/2 + 1 // redsync's quorum: len(pools)/2 + 1
+			opt.Quorum[res] = max(opt.Quorum[res], q)
 		}
 		if o, ok := opts.(*lock.RedlockOptions); ok {
-			q := masters/2 + 1
+			q = masters/2 + 1
 			if o.Quorum > 0 {
 				q = min(o.Quorum, masters)
 			}
 			opt.Quorum[res] = max(opt.Quorum[res], q)
 		}
+		if opt.ClientQuorum[c.Name] == nil {
+			opt.ClientQuorum[c.Name] = map[string]int{}
+		}
+		opt.ClientQuorum[c.Name][res] = q
 	}
 	return opt
 }

@@ -3,6 +3,7 @@ package lesson
 import (
 	"context"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"slices"
 	"strconv"
 	"time"
@@ -82,7 +83,7 @@ func (cl *client) run(ctx context.Context, p *sim.Proc) error {
 			n := in.free[0]
 			in.free = in.free[1:]
 			id := "exec-" + strconv.Itoa(n)
-			p.Mark("dispatch", fmt.Sprintf("request %d runs on pool thread %s", i, id))
+			p.Mark("dispatch", &fact.Fact{Key: fact.Dispatch, Request: i, Thread: id})
 			err := in.request(ctx, id)
 			in.free = append(in.free, n)
 			slices.Sort(in.free)

@@ -2,6 +2,7 @@ package lesson
 
 import (
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func crashAt(t *testing.T, sc *scenario.Scenario, n int, c string, restart time.
 	}
 	dead := true
 	for i, e := range s.Log() {
-		if strings.Contains(e.Note, "panic") {
+		if e.Fact != nil && e.Fact.Key == fact.Panic {
 			t.Fatalf("%s: %s", what, e.String())
 		}
 		if i <= crashed || e.Client != c {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"maps"
 	"sort"
 
@@ -39,7 +40,7 @@ func listItem(ctx context.Context, p *sim.Proc, c scenario.Client, node string, 
 	if err := p.Redis(node).SAdd(ctx, MarketKey, item).Err(); err != nil {
 		return err
 	}
-	p.Mark("listed", item)
+	p.Mark("listed", &fact.Fact{Key: fact.ItemNamed, Item: item})
 	return p.Sleep(ctx, c.Work.D())
 }
 
@@ -61,7 +62,7 @@ func buyItem(ctx context.Context, p *sim.Proc, node string) error {
 		return err
 	}
 	if item == "" {
-		p.Mark("empty", "nothing listed")
+		p.Mark("empty", fact.New(fact.NothingListed))
 		return errEmpty
 	}
 	return removeItem(ctx, p, r, item)
@@ -78,10 +79,10 @@ func removeItem(ctx context.Context, p *sim.Proc, r redis.Cmdable, item string) 
 		return err
 	}
 	if n == 0 {
-		p.Mark("missed", item+" was already sold")
+		p.Mark("missed", &fact.Fact{Key: fact.AlreadySold, Item: item})
 		return nil
 	}
-	p.Mark("bought", item)
+	p.Mark("bought", &fact.Fact{Key: fact.ItemNamed, Item: item})
 	return nil
 }
 
@@ -101,10 +102,10 @@ func buyWatched(ctx context.Context, p *sim.Proc, c scenario.Client, opt lock.Op
 	case err != nil:
 		return err
 	case item == "":
-		p.Mark("empty", "nothing listed")
+		p.Mark("empty", fact.New(fact.NothingListed))
 		return p.Sleep(ctx, c.Work.D())
 	}
-	p.Mark("bought", item)
+	p.Mark("bought", &fact.Fact{Key: fact.ItemNamed, Item: item})
 	return nil
 }
 
@@ -118,7 +119,7 @@ func (in *instance) buyItemLocked(ctx context.Context, thread string) error {
 		return err
 	}
 	if item == "" {
-		p.Mark("empty", "nothing listed")
+		p.Mark("empty", fact.New(fact.NothingListed))
 		return p.Sleep(ctx, cl.c.Work.D())
 	}
 	res := "lock:" + item
@@ -136,7 +137,7 @@ func (in *instance) buyItemLocked(ctx context.Context, thread string) error {
 	l := cl.algo.New(lockConfig(p, cl.node, opts, res, in.owner(thread)))
 	if err := l.Lock(ctx); err != nil {
 		if errors.Is(err, lock.ErrNotAcquired) {
-			p.MarkLock(sim.MarkGaveUp, res, "could not lock "+item)
+			p.MarkLock(sim.MarkGaveUp, res, &fact.Fact{Key: fact.CouldNotLock, Item: item})
 			return nil
 		}
 		return err
@@ -145,7 +146,7 @@ func (in *instance) buyItemLocked(ctx context.Context, thread string) error {
 		return err
 	}
 	if err := l.Unlock(ctx); err != nil && !errors.Is(err, lock.ErrNotHeld) {
-		p.MarkLock(sim.MarkReleaseFailed, res, err.Error())
+		p.MarkLock(sim.MarkReleaseFailed, res, fact.Error(err))
 	}
 	return nil
 }

@@ -3,8 +3,7 @@ package lesson
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
+	"github.com/lockstep/lockstep/internal/fact"
 
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -33,13 +32,13 @@ func (in *instance) request(ctx context.Context, thread string) error {
 	}
 	for d := 1; d <= depth; d++ {
 		if d > 1 && guarded {
-			p.MarkLock(sim.MarkReenter, res, fmt.Sprintf("asks again for the lock it holds (hold %d of %d)", d, depth))
+			p.MarkLock(sim.MarkReenter, res, &fact.Fact{Key: fact.AsksAgain, Hold: d, Depth: depth})
 		}
 		if err := l.Lock(ctx); err != nil {
 			if errors.Is(err, lock.ErrNotAcquired) {
-				p.MarkLock(sim.MarkGaveUp, res, "could not acquire the lock in time"+libSays(err, lock.ErrNotAcquired))
+				p.MarkLock(sim.MarkGaveUp, res, &fact.Fact{Key: fact.NotInTime, Text: lock.LibraryWords(err)})
 				if d > 1 {
-					p.MarkLock(sim.MarkLeave, res, "")
+					p.MarkLock(sim.MarkLeave, res, nil)
 				}
 				for ; d > 1; d-- {
 					in.unlock(ctx, l, d-1, depth)
@@ -52,12 +51,12 @@ func (in *instance) request(ctx context.Context, thread string) error {
 			continue
 		}
 		if depth > 1 {
-			p.MarkLock(sim.MarkAcquired, res, fmt.Sprintf("hold %d of %d", d, depth))
+			p.MarkLock(sim.MarkAcquired, res, &fact.Fact{Key: fact.HoldOf, Hold: d, Depth: depth})
 		} else {
-			p.MarkLock(sim.MarkAcquired, res, "")
+			p.MarkLock(sim.MarkAcquired, res, nil)
 		}
 		if d == 1 {
-			p.MarkLock(sim.MarkEnter, res, "")
+			p.MarkLock(sim.MarkEnter, res, nil)
 		}
 	}
 	idle := false
@@ -68,14 +67,14 @@ func (in *instance) request(ctx context.Context, thread string) error {
 	}
 	if !guarded || cl.c.KeepLock {
 		if cl.c.KeepLock && guarded {
-			p.MarkLock(sim.MarkKept, res, "the request ends without releasing: the unlock is left to a later callback")
+			p.MarkLock(sim.MarkKept, res, fact.New(fact.Kept))
 		}
 		if idle {
 			return p.Sleep(ctx, cl.c.Work.D())
 		}
 		return nil
 	}
-	p.MarkLock(sim.MarkLeave, res, "")
+	p.MarkLock(sim.MarkLeave, res, nil)
 	for d := depth; d >= 1; d-- {
 		in.unlock(ctx, l, d, depth)
 	}
@@ -101,26 +100,16 @@ func (in *instance) work(ctx context.Context) error {
 
 // unlock gives back hold d of depth and marks the outcome.
 func (in *instance) unlock(ctx context.Context, l lock.Locker, d, depth int) {
-	note := ""
+	var said *fact.Fact
 	if depth > 1 {
-		note = fmt.Sprintf("hold %d of %d given back", d, depth)
+		said = &fact.Fact{Key: fact.HoldGivenBack, Hold: d, Depth: depth}
 	}
 	switch err := l.Unlock(ctx); {
 	case errors.Is(err, lock.ErrNotHeld):
-		in.p.MarkLock(sim.MarkReleaseRefused, in.cl.resource, "the lock was no longer ours; left it alone"+libSays(err, lock.ErrNotHeld))
+		in.p.MarkLock(sim.MarkReleaseRefused, in.cl.resource, &fact.Fact{Key: fact.NoLongerOurs, Text: lock.LibraryWords(err)})
 	case err != nil:
-		// errors.Join puts one error a line: one node's each, for redsync
-		in.p.MarkLock(sim.MarkReleaseFailed, in.cl.resource, strings.ReplaceAll(err.Error(), "\n", "; "))
+		in.p.MarkLock(sim.MarkReleaseFailed, in.cl.resource, fact.Error(err))
 	default:
-		in.p.MarkLock(sim.MarkReleased, in.cl.resource, note)
+		in.p.MarkLock(sim.MarkReleased, in.cl.resource, said)
 	}
-}
-
-// libSays is what a library's own error adds to the package error it
-// stands for (lock.ErrNotHeld, say): ` (the library says: ...)`, or "".
-func libSays(err, kind error) string {
-	if err == nil || err.Error() == kind.Error() {
-		return ""
-	}
-	return " (the library says: " + strings.ReplaceAll(err.Error(), "\n", "; ") + ")"
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"slices"
 	"time"
 
@@ -69,9 +70,9 @@ type observer struct {
 	res string
 }
 
-func (o observer) Mark(name, note string) { o.p.MarkLock(name, o.res, note) }
-func (o observer) Own(value string)       { o.p.Own(value) }
-func (o observer) Fence(token int64)      { o.p.SetFence(token) }
+func (o observer) Mark(name string, said *fact.Fact) { o.p.MarkLock(name, o.res, said) }
+func (o observer) Own(value string)                  { o.p.Own(value) }
+func (o observer) Fence(token int64)                 { o.p.SetFence(token) }
 
 // redisNodes gives the process's client for every node, in order (the
 // masters of Redlock).
@@ -97,15 +98,11 @@ func writeTask(ctx context.Context, p *sim.Proc, c scenario.Client) error {
 	_, err := p.Call(ctx, scenario.StorageService, args...)
 	switch {
 	case errors.Is(err, storage.ErrFenced):
-		p.Mark("write-rejected", fmt.Sprintf("the storage refused fencing token %d", tok))
+		p.Mark("write-rejected", &fact.Fact{Key: fact.StorageRefused, Token: tok})
 		return nil
 	case err != nil:
 		return err
 	}
-	note := "the storage accepted the write"
-	if tok > 0 {
-		note = fmt.Sprintf("the storage accepted fencing token %d", tok)
-	}
-	p.Mark("wrote", note)
+	p.Mark("wrote", &fact.Fact{Key: fact.StorageAccepted, Token: tok})
 	return nil
 }

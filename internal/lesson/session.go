@@ -2,6 +2,7 @@ package lesson
 
 import (
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -184,6 +185,14 @@ func (s *Session) Inject(f scenario.Fault) error {
 		return fmt.Errorf("the run is over: step back to inject a fault")
 	}
 	f.At, f.On = nil, nil
+	// A pause that would end before the client's current one changes
+	// nothing (the engine lets a script's pause pass): a user's is refused,
+	// and says why, rather than recorded and silently lost.
+	if sf := SimFault(f); sf.Kind == sim.FaultPause && sf.For > 0 {
+		if until, ok := s.run.World.PausedUntil(sf.Client); ok && s.run.World.Now()+sf.For <= until {
+			return sim.Refuse(&fact.Fact{Key: fact.AlreadyPaused, Client: sf.Client, Until: until, For: sf.For})
+		}
+	}
 	s.fork()
 	if err := s.run.ByUser(func() error { return s.run.World.Apply(SimFault(f)) }); err != nil {
 		return err

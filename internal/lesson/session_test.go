@@ -1,9 +1,11 @@
 package lesson
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -171,5 +173,37 @@ func TestLastMoveByHandEndsTheRun(t *testing.T) {
 	}
 	if got := text(s.Log()); got != want || !s.Run().Done() {
 		t.Errorf("replaying the hand-made run to step %d: expected the same ended log\n%s\ngot (done=%v)\n%s", at, want, s.Run().Done(), got)
+	}
+}
+
+// A second pause of a paused client that would end before the first one
+// changes nothing: it is refused with the reason, and neither recorded nor
+// taken as a move off the lesson's script. One that outlasts it is taken.
+func TestPausingAPausedClientIsRefusedWhenItChangesNothing(t *testing.T) {
+	s, err := NewSession(builtin(t, "blind-del-slow-release"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Seek(3); err != nil {
+		t.Fatal(err)
+	}
+	second := scenario.Duration(time.Second)
+	if err := s.Inject(scenario.Fault{Do: "pause", Client: "A", For: 2 * second}); err != nil {
+		t.Fatal(err)
+	}
+	events := len(s.Log())
+	err = s.Inject(scenario.Fault{Do: "pause", Client: "A", For: second})
+	if !errors.Is(err, sim.ErrBadFault) || !strings.Contains(err.Error(), "A is already paused until") {
+		t.Fatalf("a 1s pause of A paused for 2s: want a refusal saying A is paused, got %v", err)
+	}
+	if len(s.Actions()) != 1 || len(s.Log()) != events {
+		t.Errorf("the refused pause left a trace: %d actions (want 1), %d events (want %d)", len(s.Actions()), len(s.Log()), events)
+	}
+	if err := s.Inject(scenario.Fault{Do: "pause", Client: "A", For: 3 * second}); err != nil {
+		t.Errorf("a 3s pause outlasts the 2s one: want it taken, got %v", err)
+	}
+	if len(s.Actions()) != 2 {
+		t.Errorf("want 2 recorded pauses, got %d", len(s.Actions()))
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lockstep/lockstep/internal/narrate"
+	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -90,18 +90,18 @@ func (r *Run) tell(e *sim.Event) {
 // not applied (a clock jump on a real server) claims that it happened, so
 // it is false too.
 func (r *Run) falseClaim(c *scenario.Claim, e *sim.Event) string {
-	if e.Kind == sim.KindFault && strings.HasPrefix(e.Note, "not applied") {
+	if !e.Applied() {
 		return "the " + e.Name + " was not applied"
 	}
 	if c == nil {
 		return ""
 	}
-	return checkClaim(r.story.Model, c, NodeNames(r.Scenario)[0])
+	return checkClaim(r.Checker.View(), c, NodeNames(r.Scenario)[0])
 }
 
-// checkClaim checks a claim against a model of the run; first is the node
-// a claim means when it names none.
-func checkClaim(m *narrate.Model, c *scenario.Claim, first string) string {
+// checkClaim checks a claim against the checker's model of the run; first
+// is the node a claim means when it names none.
+func checkClaim(m check.View, c *scenario.Claim, first string) string {
 	for _, name := range c.Inside {
 		if !m.Inside(name) {
 			return name + " is not inside"
@@ -124,13 +124,13 @@ func checkClaim(m *narrate.Model, c *scenario.Claim, first string) string {
 	}
 	for _, k := range c.Holds {
 		node, key := at(k)
-		if owner := m.Owner(node, key); owner != k.Client {
+		if _, hs, _ := m.Key(node, key); !slices.ContainsFunc(hs, func(h check.Holder) bool { return h.Client == k.Client }) {
 			return fmt.Sprintf("%s on %s holds %s, not %s's lock", key, node, ownerText(m, node, key), k.Client)
 		}
 	}
 	for _, k := range c.Free {
 		node, key := at(k)
-		if _, ok := m.Key(node, key); ok {
+		if _, _, ok := m.Key(node, key); ok {
 			return fmt.Sprintf("%s on %s exists (%s)", key, node, ownerText(m, node, key))
 		}
 	}
@@ -138,21 +138,31 @@ func checkClaim(m *narrate.Model, c *scenario.Claim, first string) string {
 		if *c.Together {
 			return "no two clients have been inside together"
 		}
-		return "two clients have been inside together: " + strings.Join(slices.Clone(m.Insiders()), ", ")
+		var in []string
+		for _, i := range m.Insiders() {
+			in = append(in, i.Who)
+		}
+		return "two clients have been inside together: " + strings.Join(in, ", ")
 	}
 	return ""
 }
 
 // ownerText says what a key holds, for a false claim's reason.
-func ownerText(m *narrate.Model, node, key string) string {
-	k, ok := m.Key(node, key)
+func ownerText(m check.View, node, key string) string {
+	_, hs, ok := m.Key(node, key)
 	switch {
 	case !ok:
 		return "nothing (the key is gone)"
-	case k.Owner == "":
+	case len(hs) == 0:
 		return "nobody's lock value"
 	}
-	return k.Owner + "'s lock"
+	var who []string
+	for _, h := range hs {
+		if !slices.Contains(who, h.Client) {
+			who = append(who, h.Client)
+		}
+	}
+	return strings.Join(who, "'s and ") + "'s lock"
 }
 
 // narrate attaches the scenario's narration to the moments it names. A

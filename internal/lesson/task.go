@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
@@ -27,7 +28,7 @@ func task(ctx context.Context, p *sim.Proc, c scenario.Client, node string) erro
 		}
 		n, _ := strconv.Atoi(v)
 		if n <= 0 {
-			p.Mark("sold-out", "no stock left")
+			p.Mark("sold-out", fact.New(fact.NoStock))
 			return p.Sleep(ctx, c.Work.D())
 		}
 		if err := p.Sleep(ctx, c.Work.D()); err != nil {
@@ -36,7 +37,7 @@ func task(ctx context.Context, p *sim.Proc, c scenario.Client, node string) erro
 		if err := r.Set(ctx, StockKey, n-1, 0).Err(); err != nil {
 			return err
 		}
-		p.Mark("deduct", fmt.Sprintf("stock %d -> %d", n, n-1))
+		p.Mark("deduct", &fact.Fact{Key: fact.Stock, From: int64(n), To: int64(n - 1)})
 		return nil
 	case scenario.TaskNone:
 		return p.Sleep(ctx, c.Work.D())
@@ -65,7 +66,7 @@ func (in *instance) optimistic(ctx context.Context, opt lock.Optimistic) error {
 		}
 		n, _ := strconv.Atoi(v)
 		if n <= 0 {
-			p.Mark("sold-out", "no stock left")
+			p.Mark("sold-out", fact.New(fact.NoStock))
 			return nil, p.Sleep(ctx, cl.c.Work.D())
 		}
 		if err := p.Sleep(ctx, cl.c.Work.D()); err != nil {
@@ -80,7 +81,7 @@ func (in *instance) optimistic(ctx context.Context, opt lock.Optimistic) error {
 	case err != nil:
 		return err
 	case from > 0:
-		p.Mark("deduct", fmt.Sprintf("stock %d -> %d", from, from-1))
+		p.Mark("deduct", &fact.Fact{Key: fact.Stock, From: int64(from), To: int64(from - 1)})
 	}
 	return nil
 }

@@ -2,7 +2,7 @@ package lock
 
 import (
 	"context"
-	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 )
 
@@ -75,14 +75,10 @@ func (l *ReplicaFailover) Lock(ctx context.Context) error {
 		}
 		n, err := c.Redis.Wait(ctx, want, l.o.WaitTimeout).Result()
 		if err == nil && n >= int64(want) {
-			c.mark("replicated", fmt.Sprintf("WAIT: %d of %d replicas have the lock", n, want))
+			c.mark("replicated", &fact.Fact{Key: fact.Replicated, Have: int(n), Want: want})
 			return true, nil
 		}
-		note := fmt.Sprintf("WAIT: only %d of %d replicas confirmed; releasing", n, want)
-		if err != nil {
-			note = "WAIT failed (" + err.Error() + "); releasing"
-		}
-		c.mark("not-replicated", note)
+		c.mark("not-replicated", &fact.Fact{Key: fact.NotReplicated, Have: int(n), Want: want, Reason: fact.Error(err)})
 		_ = l.Unlock(ctx)
 		return false, nil
 	})

@@ -2,7 +2,7 @@ package lock
 
 import (
 	"context"
-	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 )
 
@@ -69,7 +69,7 @@ func (l *FencingToken) Lock(ctx context.Context) error {
 		}
 		l.token = tok
 		c.fence(tok)
-		c.mark("token", fmt.Sprintf("fencing token %d", tok))
+		c.mark("token", &fact.Fact{Key: fact.Token, Token: tok})
 		return true, nil
 	})
 }

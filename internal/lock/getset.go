@@ -2,6 +2,7 @@ package lock
 
 import (
 	"context"
+	"github.com/lockstep/lockstep/internal/fact"
 	"strconv"
 	"time"
 
@@ -10,8 +11,17 @@ import (
 
 func init() {
 	register(typed(&Info{ID: "setnx-getset-timestamp", Row: 6, Title: "SETNX with an expiry timestamp, GETSET to take over", Seed: "001",
-		Flaw: "it trusts every client's clock: a skewed clock steals a live lock, and a holder past its timeout DELs the next owner's lock"},
+		Flaw:     "it trusts every client's clock: a skewed clock steals a live lock, and a holder past its timeout DELs the next owner's lock",
+		Recovery: func(Options) func(typ, value string) bool { return isTimestamp }},
 		DefaultSetNXGetSetOptions, NewSetNXGetSet))
+}
+
+// isTimestamp reports whether a key holds what the timestamp lock takes over
+// once it has passed: a string that is an integer (Lock's takeOver; a
+// value it cannot parse, or a hash, it never touches).
+func isTimestamp(typ, value string) bool {
+	_, err := strconv.ParseInt(value, 10, 64)
+	return typ == "string" && err == nil
 }
 
 // SetNXGetSetOptions are the options of row 6, named after 001's fields.
@@ -131,7 +141,7 @@ func (l *SetNXGetSet) takeOver(ctx context.Context, key, val string) (bool, erro
 	if perr != nil || t >= l.c.Clock.Now().UnixMilli() {
 		return false, nil
 	}
-	l.c.mark("expired", "the lock's timestamp "+cur+" has passed by this client's clock")
+	l.c.mark("expired", &fact.Fact{Key: fact.StampPassed, Value: cur})
 	if l.o.Recover == RecoverDel {
 		if err := l.c.Redis.Del(ctx, key).Err(); err != nil && ctx.Err() != nil {
 			return false, err

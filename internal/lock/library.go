@@ -54,6 +54,23 @@ type libError struct {
 func (e *libError) Error() string   { return e.err.Error() }
 func (e *libError) Unwrap() []error { return []error{e.kind, e.err} }
 
+// LibraryWords is what a library said, when err is a library's own error
+// standing for one of this package's (ErrNotAcquired, ErrNotHeld), on one
+// line; "" for any other error.
+func LibraryWords(err error) string {
+	var le *libError
+	if errors.As(err, &le) {
+		return oneLine(le.err)
+	}
+	return ""
+}
+
+// lineError is an error whose text is on one line (errors.Join's are not).
+type lineError struct{ err error }
+
+func (e lineError) Error() string { return oneLine(e.err) }
+func (e lineError) Unwrap() error { return e.err }
+
 // oneLine is an error's text on one line: errors.Join puts one error a
 // line (one node's each, for redsync), and a mark's note is one line.
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }

@@ -3,10 +3,11 @@ package lock
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/bsm/redislock"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 func init() {
@@ -161,7 +162,7 @@ func (l *Redislock) Unlock(ctx context.Context) error {
 // Unlock stops it.
 func (l *Redislock) startRefreshing() {
 	if l.c.Threads == nil {
-		l.c.mark("no-refresh", "this process cannot start threads")
+		l.c.mark("no-refresh", fact.New(fact.NoWatchdog))
 		return
 	}
 	run := true
@@ -176,10 +177,10 @@ func (l *Redislock) startRefreshing() {
 				return nil
 			}
 			if err := lk.Refresh(ctx, ttl, nil); err != nil {
-				c.mark("refresh-failed", "Refresh failed: "+oneLine(err)+"; the loop stops")
+				c.mark("refresh-failed", &fact.Fact{Key: fact.RefreshFailed, Text: oneLine(err)})
 				return nil
 			}
-			c.mark("refreshed", fmt.Sprintf("pexpire %s", ttl))
+			c.mark("refreshed", &fact.Fact{Key: fact.Refreshed, For: ttl})
 		}
 	})
 }

@@ -10,6 +10,8 @@ import (
 	redsyncredis "github.com/go-redsync/redsync/v4/redis"
 	"github.com/go-redsync/redsync/v4/redis/goredis/v9"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 func init() {
@@ -163,7 +165,7 @@ func (l *Redsync) Lock(ctx context.Context) error {
 		}
 		return &libError{ErrNotAcquired, err}
 	}
-	l.c.mark("valid-until", fmt.Sprintf("Until() is %s from now (now + expiry - elapsed - drift)", l.m.Until().Sub(l.c.Runtime.Now())))
+	l.c.mark("valid-until", &fact.Fact{Key: fact.ValidUntil, For: l.m.Until().Sub(l.c.Runtime.Now())})
 	if l.o.Extend > 0 && l.running == nil {
 		l.startExtending()
 	}
@@ -187,7 +189,7 @@ func (l *Redsync) Unlock(ctx context.Context) error {
 	}
 	var re *redsync.RedisError
 	if errors.As(err, &re) {
-		return err
+		return lineError{err}
 	}
 	return &libError{ErrNotHeld, err}
 }
@@ -196,7 +198,7 @@ func (l *Redsync) Unlock(ctx context.Context) error {
 // library's ExtendContext, until one fails or Unlock stops it.
 func (l *Redsync) startExtending() {
 	if l.c.Threads == nil {
-		l.c.mark("no-extend", "this process cannot start threads")
+		l.c.mark("no-extend", fact.New(fact.NoWatchdog))
 		return
 	}
 	run := true
@@ -212,14 +214,14 @@ func (l *Redsync) startExtending() {
 			}
 			ok, err := m.ExtendContext(ctx)
 			if !ok {
-				note := "Extend failed: the lock is not held on a quorum any more; the loop stops"
+				said := fact.New(fact.ExtendFailed)
 				if err != nil {
-					note += " (" + oneLine(err) + ")"
+					said.Text = oneLine(err)
 				}
-				c.mark("extend-failed", note)
+				c.mark("extend-failed", said)
 				return nil
 			}
-			c.mark("extended", fmt.Sprintf("Until() is %s from now", m.Until().Sub(c.Clock.Now())))
+			c.mark("extended", &fact.Fact{Key: fact.Extended, For: m.Until().Sub(c.Clock.Now())})
 		}
 	})
 }

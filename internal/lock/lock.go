@@ -3,6 +3,7 @@ package lock
 import (
 	"context"
 	"errors"
+	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -57,8 +58,9 @@ type Threads interface {
 // timeline and checker read them; a lock works the same without one (a
 // nil Observer).
 type Observer interface {
-	// Mark reports a step of the algorithm (retry, quorum, renewed, ...).
-	Mark(name, note string)
+	// Mark reports a step of the algorithm (retry, quorum, renewed, ...)
+	// and what it says, as a fact (nil: nothing more than its name).
+	Mark(name string, said *fact.Fact)
 	// Own registers a value the lock writes (a timestamp, say) as its
 	// owner's, so that the timeline can show whose it is.
 	Own(value string)
@@ -118,9 +120,9 @@ type LocalMutex interface {
 }
 
 // mark reports a step to the observer, if any.
-func (c *Config) mark(name, note string) {
+func (c *Config) mark(name string, said *fact.Fact) {
 	if c.Observer != nil {
-		c.Observer.Mark(name, note)
+		c.Observer.Mark(name, said)
 	}
 }
 

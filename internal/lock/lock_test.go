@@ -3,6 +3,7 @@ package lock
 import (
 	"context"
 	"errors"
+	"github.com/lockstep/lockstep/internal/fact"
 	"strconv"
 	"sync"
 	"testing"
@@ -44,9 +45,9 @@ type fixture struct {
 }
 
 // The fixture observes the locks it builds.
-func (f *fixture) Mark(name, _ string) { f.marks = append(f.marks, name) }
-func (f *fixture) Own(string)          {}
-func (f *fixture) Fence(token int64)   { f.fenced = append(f.fenced, token) }
+func (f *fixture) Mark(name string, _ *fact.Fact) { f.marks = append(f.marks, name) }
+func (f *fixture) Own(string)                     {}
+func (f *fixture) Fence(token int64)              { f.fenced = append(f.fenced, token) }
 
 // threadsFunc starts a lock's thread by calling itself; Each runs its
 // functions one after another.

@@ -44,6 +44,12 @@ type Info struct {
 	// guards a read-modify-write without a lock (row 3's WATCH): the
 	// caller hands it the keys and the body. Nil for the locks.
 	NewOptimistic func(c Config) Optimistic
+	// Recovery, when set, says what a live client of the algorithm, with
+	// options o (from Decode), does to a lock key it finds stuck — no
+	// expiry, its holder gone: the keys it frees (takes over, or gives an
+	// expiry), by type and value. A nil result, or a nil Recovery: it
+	// leaves every stuck key alone.
+	Recovery func(o Options) func(typ, value string) bool
 
 	// defaults gives a fresh copy of the algorithm's typed options with
 	// its row's defaults (nil: the algorithm has no parameters).

@@ -2,7 +2,7 @@ package lock
 
 import (
 	"context"
-	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 )
 
@@ -121,10 +121,10 @@ func (l *Redlock) Lock(ctx context.Context) error {
 		}
 		votes, elapsed := len(yes), c.Clock.Now().Sub(start)
 		validity := ttl - elapsed - drift
-		vote := fmt.Sprintf("%d/%d in %s, validity %s = ttl %s - elapsed %s - drift %s", votes, len(nodes), elapsed, validity, ttl, elapsed, drift)
+		vote := &fact.Votes{Yes: votes, Of: len(nodes), Need: quorum, Elapsed: elapsed, Validity: validity, TTL: ttl, Drift: drift}
 		if votes >= quorum && validity > 0 {
 			l.until, l.held = start.Add(validity), true
-			c.mark("quorum", vote)
+			c.mark("quorum", &fact.Fact{Key: fact.Quorum, Votes: vote})
 			return nil
 		}
 		// A failed vote releases on every master, even those that said no
@@ -132,14 +132,15 @@ func (l *Redlock) Lock(ctx context.Context) error {
 		// already holds a lease: its value on those masters is that lease,
 		// and Redlock is not re-entrant, so it gives back only this vote's
 		// yeses.
-		where, release := "every master", nodes
+		vote.ReleasedOn = fact.ReleaseAll
+		release := nodes
 		if l.held {
-			where, release = "the masters that said yes (a lease of ours is still held)", yes
+			vote.ReleasedOn, release = fact.ReleaseYes, yes
 		}
 		if votes >= quorum {
-			c.mark("too-late", vote+": no time left, releasing on "+where)
+			c.mark("too-late", &fact.Fact{Key: fact.TooLate, Votes: vote})
 		} else {
-			c.mark("no-quorum", fmt.Sprintf("%d/%d in %s, need %d: releasing on %s", votes, len(nodes), elapsed, quorum, where))
+			c.mark("no-quorum", &fact.Fact{Key: fact.NoQuorum, Votes: vote})
 		}
 		l.release(ctx, release)
 		if n := o.Tries; n > 0 && try >= n {

@@ -3,7 +3,7 @@ package lock
 import (
 	"context"
 	"errors"
-	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -196,7 +196,7 @@ func (l *Reentrant) Unlock(ctx context.Context) error {
 // startWatchdog spawns the renewal thread.
 func (l *Reentrant) startWatchdog() {
 	if l.c.Threads == nil {
-		l.c.mark("no-watchdog", "this process cannot start threads")
+		l.c.mark("no-watchdog", fact.New(fact.NoWatchdog))
 		return
 	}
 	run := true
@@ -219,12 +219,12 @@ func (l *Reentrant) startWatchdog() {
 			case err != nil && ctx.Err() != nil:
 				return err
 			case err != nil:
-				c.mark("renew-failed", err.Error())
+				c.mark("renew-failed", fact.Error(err))
 			case n == 0:
-				c.mark("renew-lost", "the lock is no longer ours: the watchdog stops")
+				c.mark("renew-lost", fact.New(fact.RenewLost))
 				return nil
 			default:
-				c.mark("renewed", fmt.Sprintf("expire %ds", secs))
+				c.mark("renewed", &fact.Fact{Key: fact.Renewed, For: time.Duration(secs) * time.Second})
 			}
 		}
 	})

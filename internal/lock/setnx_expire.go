@@ -2,12 +2,19 @@ package lock
 
 import (
 	"context"
+	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 )
 
 func init() {
 	register(typed(&Info{ID: "setnx-then-expire", Row: 5, Title: "SETNX, then EXPIRE in a second round trip", Seed: "004 错误示范二, 003 acquireLockWithTimeout",
-		Flaw: "a crash between SETNX and EXPIRE leaves a lock with no TTL (deadlock); 003's repair gives such a lock a TTL when it finds one"},
+		Flaw: "a crash between SETNX and EXPIRE leaves a lock with no TTL (deadlock); 003's repair gives such a lock a TTL when it finds one",
+		Recovery: func(o Options) func(typ, value string) bool {
+			if x, ok := o.(*SetNXThenExpireOptions); ok && x.Repair {
+				return anyKey // a failed SETNX asks TTL: -1 gets an EXPIRE
+			}
+			return nil
+		}},
 		DefaultSetNXThenExpireOptions, NewSetNXThenExpire))
 }
 
@@ -44,6 +51,10 @@ func (o *SetNXThenExpireOptions) fields() []field {
 	}
 }
 
+// anyKey: 003's repair gives any key it finds without expiry one (SETNX
+// answers 0 for a key of any type, and TTL -1 gets an EXPIRE).
+func anyKey(string, string) bool { return true }
+
 // SetNXThenExpire is row 5 (seeds 004 错误示范二, 003
 // acquireLockWithTimeout): SETNX lock owner, and when that answers 1,
 // EXPIRE lock ttl as a second command. The two are not atomic: a holder
@@ -79,7 +90,7 @@ func (l *SetNXThenExpire) Lock(ctx context.Context) error {
 		}
 		if err == nil && l.o.Repair {
 			if d, err := l.c.Redis.TTL(ctx, key).Result(); err == nil && d == -1 {
-				l.c.mark("repair", "the lock has no TTL: its holder died before EXPIRE; setting it")
+				l.c.mark("repair", fact.New(fact.Repair))
 				if err := l.c.Redis.Expire(ctx, key, ttl).Err(); err != nil && ctx.Err() != nil {
 					return err
 				}

@@ -3,7 +3,7 @@ package lock
 import (
 	"context"
 	"errors"
-	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -105,10 +105,10 @@ func (l *WatchMultiExec) Transact(ctx context.Context, keys []string, read func(
 			return err
 		}
 		if max := o.MaxRetries; max > 0 && retries+1 >= max {
-			c.mark("gave-up", fmt.Sprintf("EXEC failed %d times", retries+1))
+			c.mark("gave-up", &fact.Fact{Key: fact.ExecFailed, Tries: retries + 1})
 			return ErrTooManyRetries
 		}
-		c.mark("retry", fmt.Sprintf("EXEC answered nil: a watched key changed (retry %d)", retries+1))
+		c.mark("retry", &fact.Fact{Key: fact.ExecRetry, Tries: retries + 1})
 		d := o.Retry
 		if j := o.RetryJitter; j > 0 && c.Jitter != nil {
 			d += c.Jitter(j)

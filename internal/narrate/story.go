@@ -2,175 +2,539 @@ package narrate
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // Line is one sentence of the story, with the seqs of the events it
-// describes.
+// describes and what it claims, as data.
 type Line struct {
-	Text sim.Text
-	Refs []int
+	Text  sim.Text
+	Refs  []int
+	Claim Claim
 }
 
-// Narrator tells a run's story event by event. Observe every event of the
-// run, in order, from the first.
+// Claim is what a line says of the run, as data: the story's tests check
+// each against the checker's model and the log, so that no sentence says
+// what the run does not show.
+type Claim struct {
+	Kind   ClaimKind
+	Who    string   // the actor: a client or thread (A, A/req2)
+	Lock   string   // the lock it is about
+	Node   string   // the node (removes, overwrites, expires, gone)
+	Key    string   // the key (removes, overwrites, expires, gone)
+	Whose  []string // whose lock: the clients (or threads) it was taken from, or whose expired
+	Inside []string // who is said to be inside at the moment (threads)
+	Nodes  []string // where a release removed the thread's own lock
+	On     int      // on how many nodes the lock's keys stand (short of quorum)
+	Need   int      // the quorum
+	Holds  []Held   // which keys hold whose lock (now)
+	Gone   bool     // gives-back: no key holds the lock for Who any more
+	// ReleasedOn is where a failed vote's line says it releases (every
+	// master, or the masters that said yes).
+	ReleasedOn fact.Release
+}
+
+// Held is a key that holds clients' lock, as a line says it.
+type Held struct {
+	Node, Key string
+	Whose     []string
+}
+
+// ClaimKind names what a line claims.
+type ClaimKind string
+
+// The claims of the story's lines.
+const (
+	ClaimEvent       ClaimKind = "event"        // the event itself happened (a fault, a lost request, a verdict): no claim beyond it
+	ClaimAcquires    ClaimKind = "acquires"     // Who reports it holds Lock
+	ClaimEnters      ClaimKind = "enters"       // Who enters; Inside are the other clients' threads inside
+	ClaimLeaves      ClaimKind = "leaves"       // Who leaves
+	ClaimReleases    ClaimKind = "releases"     // Who's own commands removed its own lock (on Nodes), or the lock has no keys
+	ClaimGivesBack   ClaimKind = "gives-back"   // Who gives back an inner hold and still holds its key (or, Gone, holds none)
+	ClaimRemovedNot  ClaimKind = "removed-not"  // Who's release removed Whose lock, not its own
+	ClaimDeletedNone ClaimKind = "deleted-none" // Who's release removed nothing
+	ClaimRefused     ClaimKind = "refused"      // Who's release found the lock another's and left it
+	ClaimRemoves     ClaimKind = "removes"      // Who's command made Key on Node disappear, which Whose held
+	ClaimOverwrites  ClaimKind = "overwrites"   // Who's command replaced Whose hold of Key on Node
+	ClaimExpires     ClaimKind = "expires"      // Key on Node, Whose lock, went without a command; Inside of them still inside
+	ClaimShort       ClaimKind = "short"        // Who believes it holds Lock, whose keys stand on On < Need nodes
+	ClaimStaleWrite  ClaimKind = "stale-write"  // the storage accepted Who's write while Who holds Lock on fewer nodes than its quorum
+	ClaimVotes       ClaimKind = "votes"        // a Redlock vote as the lock reports it (the fact's Votes; a failed one's releases follow in the log)
+	ClaimStock       ClaimKind = "stock"        // Who writes the stock while Inside are inside
+	ClaimNow         ClaimKind = "now"          // where things stand: Inside are inside, Holds on the nodes that are up and serving
+)
+
+// Narrator tells a run's story event by event, from the checker's model
+// of the run and the facts the events carry.
 type Narrator struct {
-	*Model
+	c     *check.Checker
+	wrote map[string][]check.Change // thread (A, A/req2) -> what its commands did to lock keys since it last acquired or released
+	short map[string]bool           // client + "\x00" + lock -> it believes it holds the lock but its keys stand on fewer nodes than the quorum
 }
 
-// New is a narrator before the run's first event.
-func New() *Narrator { return &Narrator{Model: NewModel()} }
+// New is a narrator that reads c's model. Feed c each event first, then
+// the narrator (Observe): the story is told from the state the event
+// leaves.
+func New(c *check.Checker) *Narrator {
+	return &Narrator{c: c, wrote: map[string][]check.Change{}, short: map[string]bool{}}
+}
 
-// Observe takes the next event of the run and returns what it adds to the
-// story: nothing for most events (sends, replies, reads), a sentence or two
-// for what changes who holds or is inside what.
+// Tell tells the story of a finished log from its events alone, with a
+// checker of its own built from opt.
+func Tell(log []*sim.Event, opt check.Options) []Line {
+	c := check.New(opt)
+	n := New(c)
+	var out []Line
+	for _, e := range log {
+		if e.Kind == sim.KindSay || e.Kind == sim.KindVerdict {
+			continue
+		}
+		verdicts := c.Observe(e)
+		out = append(out, n.Observe(e)...)
+		for _, v := range verdicts {
+			out = append(out, n.Observe(&v)...)
+		}
+	}
+	for _, v := range c.Finish() {
+		out = append(out, n.Observe(&v)...)
+	}
+	return out
+}
+
+// View is the checker's model the story is told from.
+func (n *Narrator) View() check.View { return n.c.View() }
+
+// Observe takes the next event of the run, once the checker has observed
+// it, and returns what it adds to the story: nothing for most events
+// (sends, replies, reads), a sentence or two for what changes who holds
+// or is inside what.
 func (n *Narrator) Observe(e *sim.Event) []Line {
 	if e.Kind == sim.KindSay {
 		return nil
 	}
-	// What the sentences need from before the event: who else was inside
-	// (for a mark), whether an expiring key's owner was inside.
-	var others []string
-	if e.Kind == sim.KindMark {
-		others = n.othersInside(e.Client)
-	}
-	var wasInside map[string]bool
-	if e.Kind == sim.KindExpire {
-		wasInside = map[string]bool{}
-		for _, k := range e.Keys {
-			if k0, ok := n.Key(e.Node, k.Key); ok && k0.Owner != "" {
-				wasInside[k0.Owner] = n.Inside(k0.Owner)
-			}
-		}
-	}
-	before := n.observe(e)
-	who := e.Who()
-	one := func(en, zh string, refs ...int) []Line {
-		return []Line{{Text: sim.Text{En: en, Zh: zh}, Refs: append([]int{e.Seq}, refs...)}}
-	}
+	var out []Line
 	switch e.Kind {
 	case sim.KindMark:
-		switch e.Name {
-		case "acquired":
-			return one(who+" acquires the lock.", who+" 拿到了锁。")
-		case "enter":
-			if len(others) > 0 {
-				names := strings.Join(others, ", ")
-				return one(fmt.Sprintf("%s enters the critical section while %s %s still inside.", who, names, isAre(len(others))),
-					fmt.Sprintf("%s 进入临界区，而 %s 还在里面。", who, strings.Join(others, "、")), n.enterSeqs(others)...)
-			}
-			return one(who+" enters the critical section.", who+" 进入临界区。")
-		case "leave":
-			return one(who+" leaves the critical section.", who+" 离开临界区。")
-		case "released":
-			return one(who+" releases the lock.", who+" 释放了锁。")
-		case "release-refused":
-			return one(who+"'s release finds the lock is no longer "+who+"'s and leaves it alone.",
-				who+" 释放时发现锁已不是自己的，于是不动它。")
-		case "not-replicated":
-			return one(who+"'s WAIT finds no replica that has the lock: "+who+" gives it back and tries again.",
-				who+" 的 WAIT 发现没有从节点拿到这把锁："+who+" 把锁还回去，稍后重试。")
-		case "no-quorum":
-			return one(fmt.Sprintf("%s gets no majority (%s) and releases on every master.", who, upTo(e.Note, ",")),
-				fmt.Sprintf("%s 没有拿到多数票（%s），在所有主节点上释放。", who, upTo(e.Note, ",")))
-		case "too-late":
-			return one(who+" counts a majority, but its time ran out while it was asking: it does not take the lock.",
-				who+" 数到了多数票，但在请求的过程中时间已经用完：它不能持有锁。")
-		case "write-rejected":
-			return one(fmt.Sprintf("The storage refuses %s's write: %s.", who, e.Note), fmt.Sprintf("存储拒绝了 %s 的写入：%s。", who, e.Note))
-		case "deduct":
-			if len(others) > 0 {
-				return one(fmt.Sprintf("%s writes the stock (%s) while %s %s inside too.", who, e.Note, strings.Join(others, ", "), isAre(len(others))),
-					fmt.Sprintf("%s 写回库存（%s），而 %s 也在临界区里。", who, e.Note, strings.Join(others, "、")), n.enterSeqs(others)...)
-			}
-		}
-	case sim.KindExpire:
-		var out []Line
-		for _, k := range e.Keys {
-			owner := ""
-			if k0, ok := before[k.Key]; ok {
-				owner = k0.Owner
-			}
-			switch {
-			case owner != "" && wasInside[owner]:
-				out = append(out, Line{Text: sim.Text{
-					En: fmt.Sprintf("%s expires while %s is still inside.", lockOf(owner, k.Key, e.Node), owner),
-					Zh: fmt.Sprintf("%s过期了，而 %s 还在临界区里。", lockOfZh(owner, k.Key, e.Node), owner)}, Refs: []int{e.Seq}})
-			case owner != "":
-				out = append(out, Line{Text: sim.Text{
-					En: fmt.Sprintf("%s expires.", lockOf(owner, k.Key, e.Node)),
-					Zh: fmt.Sprintf("%s过期了。", lockOfZh(owner, k.Key, e.Node))}, Refs: []int{e.Seq}})
-			}
-		}
-		return out
+		out = n.mark(e)
 	case sim.KindExec:
-		var out []Line
-		cmd := ""
-		if len(e.Cmd) > 0 {
-			cmd = e.Cmd[0]
-			if e.Script != "" {
-				cmd = e.Script
-			}
-		}
-		for _, k := range e.Keys {
-			k0, ok := before[k.Key]
-			if after, ok := n.Key(e.Node, k.Key); ok {
-				k = after // the state with its owner as the model attributes it
-			}
-			if !ok || !k0.Exists() || k0.Owner == "" || k0.Owner == e.Client || k.Owner == k0.Owner {
-				continue
-			}
-			if !k.Exists() {
-				out = append(out, Line{Text: sim.Text{
-					En: fmt.Sprintf("%s's %s removes %s.", who, cmd, lockOf(k0.Owner, k.Key, e.Node)),
-					Zh: fmt.Sprintf("%s 的 %s 删掉了%s。", who, cmd, lockOfZh(k0.Owner, k.Key, e.Node))}, Refs: []int{e.Seq}})
-			} else {
-				out = append(out, Line{Text: sim.Text{
-					En: fmt.Sprintf("%s's %s overwrites %s.", who, cmd, lockOf(k0.Owner, k.Key, e.Node)),
-					Zh: fmt.Sprintf("%s 的 %s 覆盖了%s。", who, cmd, lockOfZh(k0.Owner, k.Key, e.Node))}, Refs: []int{e.Seq}})
-			}
-		}
-		return out
+		out = append(n.storage(e), n.exec(e)...)
+	case sim.KindExpire:
+		out = n.gone(e, "expires")
 	case sim.KindLost:
-		return one(fmt.Sprintf("%s's %s to %s is lost: %s.", who, e.CmdText(), e.Node, e.Note),
-			fmt.Sprintf("%s 发往 %s 的 %s 丢失了：%s。", who, e.Node, e.CmdText(), e.Note))
+		w := e.Words()
+		out = n.one(e, Claim{}, fmt.Sprintf("%s's %s to %s is lost: %s.", e.Who(), e.CmdText(), e.Node, w.En),
+			fmt.Sprintf("%s 发往 %s 的 %s 丢失了：%s。", e.Who(), e.Node, e.CmdText(), w.Zh))
 	case sim.KindTimeout:
-		return one(fmt.Sprintf("%s gives up waiting for %s's reply.", who, e.Node),
-			fmt.Sprintf("%s 等不到 %s 的回复，放弃了。", who, e.Node))
+		out = n.one(e, Claim{}, fmt.Sprintf("%s gives up waiting for %s's reply.", e.Who(), e.Node),
+			fmt.Sprintf("%s 等不到 %s 的回复，放弃了。", e.Who(), e.Node))
 	case sim.KindFault:
-		return one(faultText(e))
+		en, zh := faultText(e)
+		out = append(n.one(e, Claim{}, en, zh), n.gone(e, "is gone")...)
 	case sim.KindVerdict:
 		if e.Name == sim.VerdictSafe {
-			return one("The checker finds the run safe.", "检查器判定：这次运行是安全的。")
+			return n.one(e, Claim{}, "The checker finds the run safe.", "检查器判定：这次运行是安全的。")
 		}
-		return one("The checker finds "+e.Name+".", "检查器判定："+e.Name+"。", e.Refs...)
+		return n.one(e, Claim{}, "The checker finds "+e.Name+".", "检查器判定："+e.Name+"。", e.Refs...)
+	}
+	return append(out, n.quorums(e)...)
+}
+
+// one is a single line about e, pointing at e and refs.
+func (n *Narrator) one(e *sim.Event, c Claim, en, zh string, refs ...int) []Line {
+	if c.Kind == "" {
+		c.Kind = ClaimEvent
+	}
+	if c.Who == "" {
+		c.Who = e.Who()
+	}
+	if c.Lock == "" {
+		c.Lock = e.Lock
+	}
+	return []Line{{Text: sim.Text{En: en, Zh: zh}, Refs: append([]int{e.Seq}, refs...), Claim: c}}
+}
+
+// mark tells a step a client reports.
+func (n *Narrator) mark(e *sim.Event) []Line {
+	who := e.Who()
+	f := e.Fact
+	if f == nil {
+		f = &fact.Fact{}
+	}
+	switch e.Name {
+	case sim.MarkAcquired:
+		n.wrote[who] = nil
+		delete(n.short, e.Client+"\x00"+e.Lock)
+		if f.Key == fact.HoldOf && f.Hold > 1 {
+			return n.one(e, Claim{Kind: ClaimAcquires}, fmt.Sprintf("%s acquires %s again (hold %d of %d).", who, lockName(e.Lock), f.Hold, f.Depth),
+				fmt.Sprintf("%s 再次拿到了%s（第 %d 层，共 %d 层）。", who, lockNameZh(e.Lock), f.Hold, f.Depth))
+		}
+		return n.one(e, Claim{Kind: ClaimAcquires}, fmt.Sprintf("%s acquires %s.", who, lockName(e.Lock)), fmt.Sprintf("%s 拿到了%s。", who, lockNameZh(e.Lock)))
+	case sim.MarkEnter:
+		if others := n.othersInside(e.Client); len(others) > 0 {
+			names, seqs := insiders(others)
+			return n.one(e, Claim{Kind: ClaimEnters, Inside: names}, fmt.Sprintf("%s enters the critical section while %s %s still inside.", who, strings.Join(names, ", "), isAre(len(names))),
+				fmt.Sprintf("%s 进入临界区，而 %s 还在里面。", who, strings.Join(names, "、")), seqs...)
+		}
+		return n.one(e, Claim{Kind: ClaimEnters}, who+" enters the critical section.", who+" 进入临界区。")
+	case sim.MarkLeave:
+		return n.one(e, Claim{Kind: ClaimLeaves}, who+" leaves the critical section.", who+" 离开临界区。")
+	case sim.MarkReleased:
+		defer func() { n.wrote[who] = nil }()
+		if f.Key == fact.HoldGivenBack && f.Hold > 1 {
+			if n.c.View().HeldOnBy(who, e.Lock) > 0 {
+				return n.one(e, Claim{Kind: ClaimGivesBack}, fmt.Sprintf("%s gives back hold %d of %d: it still holds %s.", who, f.Hold, f.Depth, lockName(e.Lock)),
+					fmt.Sprintf("%s 归还了第 %d 层（共 %d 层）：它仍然持有%s。", who, f.Hold, f.Depth, lockNameZh(e.Lock)))
+			}
+			return n.one(e, Claim{Kind: ClaimGivesBack, Gone: true}, fmt.Sprintf("%s gives back hold %d of %d, but no key holds %s for it any more.", who, f.Hold, f.Depth, lockName(e.Lock)),
+				fmt.Sprintf("%s 归还了第 %d 层（共 %d 层），但已经没有哪个键还为它持有%s。", who, f.Hold, f.Depth, lockNameZh(e.Lock)))
+		}
+		return n.released(e)
+	case sim.MarkReleaseRefused:
+		n.wrote[who] = nil
+		return n.one(e, Claim{Kind: ClaimRefused}, who+"'s release finds the lock is no longer "+who+"'s and leaves it alone.",
+			who+" 释放时发现锁已不是自己的，于是不动它。")
+	case "not-replicated":
+		return n.one(e, Claim{}, who+"'s WAIT finds no replica that has the lock: "+who+" gives it back and tries again.",
+			who+" 的 WAIT 发现没有从节点拿到这把锁："+who+" 把锁还回去，稍后重试。")
+	case "quorum":
+		if v := f.Votes; v != nil {
+			return n.one(e, Claim{Kind: ClaimVotes}, fmt.Sprintf("%s wins a majority: %d of %d masters said yes (%d needed).", who, v.Yes, v.Of, v.Need),
+				fmt.Sprintf("%s 拿到了多数票：%d 个主节点中有 %d 个同意（需要 %d 个）。", who, v.Of, v.Yes, v.Need))
+		}
+	case "no-quorum":
+		if v := f.Votes; v != nil {
+			where, whereZh := releasedOn(v.ReleasedOn)
+			return n.one(e, Claim{Kind: ClaimVotes, ReleasedOn: v.ReleasedOn}, fmt.Sprintf("%s gets no majority (%d of %d masters, %d needed) and releases on %s.", who, v.Yes, v.Of, v.Need, where),
+				fmt.Sprintf("%s 没有拿到多数票（%d 个主节点中 %d 个同意，需要 %d 个），在%s释放。", who, v.Of, v.Yes, v.Need, whereZh))
+		}
+	case "too-late":
+		if v := f.Votes; v != nil {
+			where, whereZh := releasedOn(v.ReleasedOn)
+			return n.one(e, Claim{Kind: ClaimVotes, ReleasedOn: v.ReleasedOn},
+				fmt.Sprintf("%s counts a majority, but its time ran out while it was asking: it does not take the lock, and releases on %s.", who, where),
+				fmt.Sprintf("%s 数到了多数票，但在请求的过程中时间已经用完：它不能持有锁，并在%s释放。", who, whereZh))
+		}
+	case "deduct":
+		if others := n.othersInside(e.Client); len(others) > 0 && f.Key == fact.Stock {
+			names, seqs := insiders(others)
+			return n.one(e, Claim{Kind: ClaimStock, Inside: names}, fmt.Sprintf("%s writes the stock (%d -> %d) while %s %s inside too.", who, f.From, f.To, strings.Join(names, ", "), isAre(len(names))),
+				fmt.Sprintf("%s 写回库存（%d → %d），而 %s 也在临界区里。", who, f.From, f.To, strings.Join(names, "、")), seqs...)
+		}
 	}
 	return nil
 }
 
-// othersInside lists who is inside among the clients other than c.
-func (n *Narrator) othersInside(c string) []string {
-	var out []string
-	for _, who := range n.Insiders() {
-		if client(who) != c {
-			out = append(out, who)
+// releasedOn says where a failed Redlock vote releases.
+func releasedOn(r fact.Release) (string, string) {
+	if r == fact.ReleaseYes {
+		return "the masters that voted yes (its earlier lease still holds the others)", "投了赞成票的主节点上（其余节点上还是它之前的租约）"
+	}
+	return "every master", "每个主节点上"
+}
+
+// released tells a release from what the thread's commands did to the
+// lock's keys since it acquired it: its own lock removed, another's, or
+// nothing at all.
+func (n *Narrator) released(e *sim.Event) []Line {
+	who := e.Who()
+	var own, gone []string // nodes where it removed its own hold; where it deleted a key another held
+	var others []string
+	var refs []int
+	wrote := false
+	for _, ch := range n.wrote[who] {
+		if ch.Lock != e.Lock {
+			continue
+		}
+		wrote = true
+		if !ch.Removed {
+			continue
+		}
+		if slices.ContainsFunc(ch.Before, func(h check.Holder) bool { return same(h, ch.By) }) {
+			own = appendNew(own, ch.Node)
+			continue
+		}
+		for _, h := range ch.Before {
+			others = appendNew(others, h.Client)
+			refs = append(refs, h.Since)
+		}
+		gone = appendNew(gone, ch.Node)
+	}
+	_, need := n.c.View().HeldOn(e.Client, e.Lock)
+	switch {
+	case len(own) > 1 || len(own) == 1 && need > 1:
+		return n.one(e, Claim{Kind: ClaimReleases, Nodes: own}, fmt.Sprintf("%s releases %s on %s.", who, lockName(e.Lock), strings.Join(own, ", ")),
+			fmt.Sprintf("%s 在 %s 上释放了%s。", who, strings.Join(own, "、"), lockNameZh(e.Lock)))
+	case len(own) == 1 || !wrote:
+		return n.one(e, Claim{Kind: ClaimReleases, Nodes: own}, fmt.Sprintf("%s releases %s.", who, lockName(e.Lock)), fmt.Sprintf("%s 释放了%s。", who, lockNameZh(e.Lock)))
+	case len(others) > 0:
+		return n.one(e, Claim{Kind: ClaimRemovedNot, Whose: others}, fmt.Sprintf("%s thinks it has released %s, but the key it deleted held %s's lock, not its own.", who, lockName(e.Lock), strings.Join(others, ", ")),
+			fmt.Sprintf("%s 以为自己释放了%s，但它删掉的键里是 %s 的锁，不是它自己的。", who, lockNameZh(e.Lock), strings.Join(others, "、")), refs...)
+	}
+	return n.one(e, Claim{Kind: ClaimDeletedNone}, fmt.Sprintf("%s's release deletes nothing: its lock was already gone.", who),
+		fmt.Sprintf("%s 的释放什么也没删掉：它的锁早已不在了。", who))
+}
+
+// exec tells what a client's command did to another's lock, and keeps
+// what it did to lock keys for the release that follows.
+func (n *Narrator) exec(e *sim.Event) []Line {
+	if e.Client == "" || !sim.Writes(e.Cmd) {
+		return nil
+	}
+	cmd := e.Cmd[0]
+	if e.Script != "" {
+		cmd = e.Script
+	}
+	var out []Line
+	for _, ch := range n.c.Changes() {
+		if !ch.IsLock {
+			continue
+		}
+		n.wrote[e.Who()] = append(n.wrote[e.Who()], ch)
+		switch {
+		case ch.Removed:
+			if victims := victims(ch.Before, func(h check.Holder) bool { return same(h, ch.By) }, e.Client); len(victims) > 0 {
+				out = append(out, Line{Text: sim.Text{
+					En: fmt.Sprintf("%s's %s removes %s.", e.Who(), cmd, lockOf(victims, ch.Key, ch.Node)),
+					Zh: fmt.Sprintf("%s 的 %s 删掉了%s。", e.Who(), cmd, lockOfZh(victims, ch.Key, ch.Node))}, Refs: []int{e.Seq},
+					Claim: Claim{Kind: ClaimRemoves, Who: e.Who(), Lock: ch.Lock, Node: ch.Node, Key: ch.Key, Whose: victims}})
+			}
+		case ch.Exists && ch.Moved:
+			// an overwrite: holders of other clients the key no longer has
+			kept := func(h check.Holder) bool {
+				return h.Client == e.Client || slices.ContainsFunc(ch.After, func(a check.Holder) bool { return same(a, h) })
+			}
+			if victims := victims(ch.Before, kept, e.Client); len(victims) > 0 {
+				out = append(out, Line{Text: sim.Text{
+					En: fmt.Sprintf("%s's %s overwrites %s.", e.Who(), cmd, lockOf(victims, ch.Key, ch.Node)),
+					Zh: fmt.Sprintf("%s 的 %s 覆盖了%s。", e.Who(), cmd, lockOfZh(victims, ch.Key, ch.Node))}, Refs: []int{e.Seq},
+					Claim: Claim{Kind: ClaimOverwrites, Who: e.Who(), Lock: ch.Lock, Node: ch.Node, Key: ch.Key, Whose: victims}})
+			}
 		}
 	}
 	return out
 }
 
-// enterSeqs are the seqs of the enter marks of insiders.
-func (n *Narrator) enterSeqs(who []string) []int {
-	out := make([]int, 0, len(who))
-	for _, w := range who {
-		if s, ok := n.inside[w]; ok {
-			out = append(out, s)
+// victims names the holders a command took a key from (all but those
+// spared): by client, or by thread when the command came from another
+// thread of the same client.
+func victims(before []check.Holder, spared func(check.Holder) bool, by string) []string {
+	var out []string
+	for _, h := range before {
+		if spared(h) {
+			continue
+		}
+		name := h.Client
+		if h.Client == by {
+			name = h.Who()
+		}
+		out = appendNew(out, name)
+	}
+	return out
+}
+
+// same reports whether two holders are one thread of one incarnation.
+func same(a, b check.Holder) bool { return a.Who() == b.Who() && a.Incarnation == b.Incarnation }
+
+// storage tells what the protected storage did with a client's write: a
+// write it refused by its fencing token, or one it accepted from a client
+// that no longer holds its lock.
+func (n *Narrator) storage(e *sim.Event) []Line {
+	f := e.Fact
+	if f == nil || e.Client == "" {
+		return nil
+	}
+	who := e.Who()
+	switch f.Key {
+	case fact.RejectedOlder:
+		return n.one(e, Claim{}, fmt.Sprintf("The storage refuses %s's write: its token %d is older than token %d.", who, f.Token, f.Highest),
+			fmt.Sprintf("存储拒绝了 %s 的写入：它的令牌 %d 比令牌 %d 旧。", who, f.Token, f.Highest))
+	case fact.RejectedNoToken:
+		return n.one(e, Claim{}, fmt.Sprintf("The storage refuses %s's write: it carries no token.", who),
+			fmt.Sprintf("存储拒绝了 %s 的写入：它没有带令牌。", who))
+	case fact.FirstToken, fact.TokenAccepted, fact.PlainStorage:
+	default:
+		return nil
+	}
+	v := n.c.View()
+	for _, l := range v.Locks(e.Client) {
+		on, need := v.HeldOn(e.Client, l)
+		if on >= need {
+			continue
+		}
+		token, token2 := "", ""
+		if f.Key != fact.PlainStorage {
+			token, token2 = fmt.Sprintf(" with token %d", f.Token), fmt.Sprintf("（令牌 %d）", f.Token)
+		}
+		return n.one(e, Claim{Kind: ClaimStaleWrite, Who: e.Client, Lock: l}, fmt.Sprintf("The storage accepts %s's write%s, though %s no longer holds %s: a stale write.", who, token, e.Client, lockName(l)),
+			fmt.Sprintf("存储接受了 %s 的写入%s，尽管 %s 已不再持有%s：这是一次过期的写入。", who, token2, e.Client, lockNameZh(l)))
+	}
+	return nil
+}
+
+// gone tells of the locks an event took away without a client's command:
+// an expiry, a cleanup job, a node that came back without its keys.
+func (n *Narrator) gone(e *sim.Event, verb string) []Line {
+	var out []Line
+	for _, ch := range n.c.Changes() {
+		if !ch.IsLock || ch.Removed || !ch.Existed || ch.Exists || len(ch.Before) == 0 {
+			continue
+		}
+		var owners []string
+		for _, h := range ch.Before {
+			owners = appendNew(owners, h.Client)
+		}
+		var inside []string
+		for _, o := range owners {
+			if n.c.View().Inside(o) {
+				inside = append(inside, o)
+			}
+		}
+		en := fmt.Sprintf("%s %s", lockOf(owners, ch.Key, ch.Node), verb)
+		zh := lockOfZh(owners, ch.Key, ch.Node) + map[bool]string{true: "过期了", false: "没了"}[verb == "expires"]
+		if len(inside) > 0 {
+			en += fmt.Sprintf(" while %s %s still inside", strings.Join(inside, ", "), isAre(len(inside)))
+			zh += fmt.Sprintf("，而 %s 还在临界区里", strings.Join(inside, "、"))
+		}
+		out = append(out, Line{Text: sim.Text{En: en + ".", Zh: zh + "。"}, Refs: []int{e.Seq},
+			Claim: Claim{Kind: ClaimExpires, Lock: ch.Lock, Node: ch.Node, Key: ch.Key, Whose: owners, Inside: inside}})
+	}
+	return out
+}
+
+// quorums tells when a client that believes it holds a lock of a quorum
+// (Redlock's majority) no longer has its keys on enough nodes, and when
+// it has them again.
+func (n *Narrator) quorums(e *sim.Event) []Line {
+	v := n.c.View()
+	var out []Line
+	for _, who := range v.Insiders() {
+		c := clientOf(who.Who)
+		key := c + "\x00" + who.Lock
+		on, need := v.HeldOn(c, who.Lock)
+		if need <= 1 || !v.Believes(c, who.Lock) {
+			continue
+		}
+		switch short := on < need; {
+		case short && !n.short[key]:
+			n.short[key] = true
+			out = append(out, Line{Text: sim.Text{
+				En: fmt.Sprintf("%s's lock now stands on %d %s, fewer than the %d it needs: %s no longer holds %s, though it is still inside.", c, on, nodes(on), need, c, lockName(who.Lock)),
+				Zh: fmt.Sprintf("%s 的锁现在只在 %d 个节点上，少于所需的 %d 个：%s 已不再持有%s，尽管它还在临界区里。", c, on, need, c, lockNameZh(who.Lock))},
+				Refs: []int{e.Seq, who.Seq}, Claim: Claim{Kind: ClaimShort, Who: c, Lock: who.Lock, On: on, Need: need}})
+		case !short && n.short[key]:
+			delete(n.short, key)
 		}
 	}
 	return out
+}
+
+// othersInside are the threads inside a critical section that belong to
+// clients other than c.
+func (n *Narrator) othersInside(c string) []check.Insider {
+	var out []check.Insider
+	for _, in := range n.c.View().Insiders() {
+		if clientOf(in.Who) != c && !slices.ContainsFunc(out, func(o check.Insider) bool { return o.Who == in.Who }) {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// insiders gives the names and enter seqs of threads inside.
+func insiders(ins []check.Insider) ([]string, []int) {
+	names, seqs := make([]string, len(ins)), make([]int, len(ins))
+	for i, in := range ins {
+		names[i], seqs[i] = in.Who, in.Seq
+	}
+	return names, seqs
+}
+
+// Now is a line that says where things stand: who is inside, and which
+// keys hold whose lock on the nodes that are up. ok is false when there is
+// nothing to say (no one inside, no key holding a lock).
+func (n *Narrator) Now() (Line, bool) {
+	v := n.c.View()
+	var en, zh []string
+	in := v.Insiders()
+	var names []string
+	var refs []int
+	var holds []Held
+	for _, i := range in {
+		if !slices.Contains(names, i.Who) {
+			names = append(names, i.Who)
+			refs = append(refs, i.Seq)
+		}
+	}
+	if len(names) > 0 {
+		en = append(en, fmt.Sprintf("%s %s inside", strings.Join(names, ", "), isAre(len(names))))
+		zh = append(zh, strings.Join(names, "、")+" 在临界区里")
+	}
+	for _, k := range v.Held() {
+		if !k.IsLock || v.Down(k.Node) || !v.Serving(k.Node) {
+			continue
+		}
+		var owners []string
+		for _, h := range k.After {
+			owners = appendNew(owners, h.Client)
+		}
+		holds = append(holds, Held{Node: k.Node, Key: k.Key, Whose: owners})
+		o := strings.Join(owners, "'s and ")
+		en = append(en, fmt.Sprintf("%s on %s holds %s's lock", k.Key, k.Node, o))
+		zh = append(zh, fmt.Sprintf("%s 上的 %s 是 %s 的锁", k.Node, k.Key, strings.Join(owners, "、")))
+	}
+	if len(en) == 0 {
+		return Line{}, false
+	}
+	return Line{Text: sim.Text{En: "Where things stand: " + strings.Join(en, "; ") + ".", Zh: "现在的情况：" + strings.Join(zh, "；") + "。"}, Refs: refs,
+		Claim: Claim{Kind: ClaimNow, Inside: names, Holds: holds}}, true
+}
+
+// lockOf names clients' lock on a key: "A's lock on redis", or "A's lock
+// (key lock:token) on redis" for a key not named lock.
+func lockOf(owners []string, key, node string) string {
+	o := strings.Join(owners, "'s and ") + "'s"
+	if key == "lock" {
+		return fmt.Sprintf("%s lock on %s", o, node)
+	}
+	return fmt.Sprintf("%s lock (key %s) on %s", o, key, node)
+}
+
+// lockOfZh is lockOf in Chinese: "A 在 redis 上的锁".
+func lockOfZh(owners []string, key, node string) string {
+	o := strings.Join(owners, "、")
+	if key == "lock" {
+		return fmt.Sprintf(" %s 在 %s 上的锁", o, node)
+	}
+	return fmt.Sprintf(" %s 在 %s 上的锁（key %s）", o, node, key)
+}
+
+// lockName names a lock in a sentence: "the lock", or "the lock
+// lock:book" for a lock not named lock.
+func lockName(l string) string {
+	if l == "" || l == "lock" {
+		return "the lock"
+	}
+	return "the lock " + l
+}
+
+// lockNameZh is lockName in Chinese.
+func lockNameZh(l string) string {
+	if l == "" || l == "lock" {
+		return "锁"
+	}
+	return "锁 " + l
+}
+
+func nodes(n int) string {
+	if n == 1 {
+		return "node"
+	}
+	return "nodes"
 }
 
 func isAre(n int) string {
@@ -180,126 +544,15 @@ func isAre(n int) string {
 	return "are"
 }
 
-// faultText says what a fault did.
-func faultText(e *sim.Event) (string, string) {
-	target := e.Client
-	if target == "" {
-		target = e.Node
-	} else if e.Node != "" {
-		target += " / " + e.Node
-	}
-	if strings.HasPrefix(e.Note, "not applied") {
-		return fmt.Sprintf("The %s of %s is not applied (%s).", e.Name, target, e.Note),
-			fmt.Sprintf("对 %s 的 %s 没有生效（%s）。", target, e.Name, e.Note)
-	}
-	switch sim.FaultKind(e.Name) {
-	case sim.FaultPause:
-		d := after(e.Note, " for ")
-		return fmt.Sprintf("%s stops for %s (a pause: GC, a frozen VM).", e.Client, d), fmt.Sprintf("%s 停住了 %s（暂停：GC、虚拟机冻结）。", e.Client, d)
-	case sim.FaultPartition:
-		return fmt.Sprintf("%s is cut off from %s.", e.Node, or(e.Client, "every client")), fmt.Sprintf("%s 与 %s 之间的网络断开了。", e.Node, or(e.Client, "所有客户端"))
-	case sim.FaultCrash:
-		return e.Client + " crashes.", e.Client + " 崩溃了。"
-	case sim.FaultRestart:
-		return e.Client + " starts again.", e.Client + " 重新启动。"
-	case sim.FaultNodeCrash:
-		return e.Node + " goes down.", e.Node + " 宕机了。"
-	case sim.FaultNodeRestart:
-		if strings.Contains(e.Note, "empty") {
-			return e.Node + " comes back empty: every key it held is gone.", e.Node + " 恢复了，但是空的：它原来的键全都没了。"
-		}
-		return e.Node + " comes back.", e.Node + " 恢复了。"
-	case sim.FaultFailover:
-		return fmt.Sprintf("Failover: %s (%s).", e.Node, e.Note), fmt.Sprintf("主从切换：%s（%s）。", e.Node, e.Note)
-	case sim.FaultClockJump:
-		d := after(e.Note, " by ")
-		return fmt.Sprintf("%s's clock jumps by %s.", e.Node, d), fmt.Sprintf("%s 的时钟跳变了 %s。", e.Node, d)
-	case "resume":
-		return e.Client + " runs again.", e.Client + " 恢复运行。"
-	}
-	if e.Note != "" {
-		return fmt.Sprintf("Fault %s on %s: %s.", e.Name, target, e.Note), fmt.Sprintf("故障 %s（%s）：%s。", e.Name, target, e.Note)
-	}
-	return fmt.Sprintf("Fault %s on %s.", e.Name, target), fmt.Sprintf("故障 %s（%s）。", e.Name, target)
+// clientOf is the client part of who (A of A/req2).
+func clientOf(who string) string {
+	c, _, _ := strings.Cut(who, "/")
+	return c
 }
 
-// after is the text of note after sep ("A stops the world for 1s", " for "
-// gives 1s), or the whole note when sep is not in it.
-func after(note, sep string) string {
-	if i := strings.LastIndex(note, sep); i >= 0 {
-		return note[i+len(sep):]
+func appendNew(xs []string, x string) []string {
+	if slices.Contains(xs, x) {
+		return xs
 	}
-	return note
-}
-
-func or(s, otherwise string) string {
-	if s == "" {
-		return otherwise
-	}
-	return s
-}
-
-// Now is a line that says where things stand: who is inside, and which
-// keys hold whose lock. ok is false when there is nothing to say (no one
-// inside, no key holding a lock).
-func (n *Narrator) Now() (Line, bool) {
-	var en, zh []string
-	var refs []int
-	in := n.Insiders()
-	if len(in) > 0 {
-		en = append(en, fmt.Sprintf("%s %s inside", strings.Join(in, ", "), isAre(len(in))))
-		zh = append(zh, strings.Join(in, "、")+" 在临界区里")
-		refs = n.enterSeqs(in)
-	}
-	nodes := make([]string, 0, len(n.keys))
-	for node := range n.keys {
-		if !n.down[node] {
-			nodes = append(nodes, node)
-		}
-	}
-	sort.Strings(nodes)
-	for _, node := range nodes {
-		keys := make([]string, 0, len(n.keys[node]))
-		for key, k := range n.keys[node] {
-			if k.Exists() && k.Owner != "" {
-				keys = append(keys, key)
-			}
-		}
-		sort.Strings(keys)
-		for _, key := range keys {
-			owner := n.keys[node][key].Owner
-			en = append(en, fmt.Sprintf("%s on %s holds %s's lock", key, node, owner))
-			zh = append(zh, fmt.Sprintf("%s 上的 %s 是 %s 的锁", node, key, owner))
-		}
-	}
-	if len(en) == 0 {
-		return Line{}, false
-	}
-	return Line{Text: sim.Text{En: "Where things stand: " + strings.Join(en, "; ") + ".", Zh: "现在的情况：" + strings.Join(zh, "；") + "。"}, Refs: refs}, true
-}
-
-// lockOf names a client's lock: "A's lock on redis", or "A's lock (key
-// lock:token) on redis" for a key not named lock.
-func lockOf(owner, key, node string) string {
-	if key == "lock" {
-		return fmt.Sprintf("%s's lock on %s", owner, node)
-	}
-	return fmt.Sprintf("%s's lock (key %s) on %s", owner, key, node)
-}
-
-// lockOfZh is lockOf in Chinese: "A 在 redis 上的锁".
-func lockOfZh(owner, key, node string) string {
-	if key == "lock" {
-		return fmt.Sprintf(" %s 在 %s 上的锁", owner, node)
-	}
-	return fmt.Sprintf(" %s 在 %s 上的锁（key %s）", owner, node, key)
-}
-
-// upTo is the text of note before sep ("2/5 in 10ms, need 3", "," gives
-// 2/5 in 10ms), or the whole note.
-func upTo(note, sep string) string {
-	if i := strings.Index(note, sep); i >= 0 {
-		return note[:i]
-	}
-	return note
+	return append(xs, x)
 }

@@ -1,10 +1,12 @@
 package narrate_test
 
 import (
+	"github.com/lockstep/lockstep/internal/fact"
 	"strings"
 	"testing"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/narrate"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -28,12 +30,7 @@ func story(t *testing.T, id string) ([]*sim.Event, []narrate.Line) {
 	}
 	t.Cleanup(r.Close)
 	r.RunToEnd()
-	n := narrate.New()
-	var lines []narrate.Line
-	for _, e := range r.World.Log() {
-		lines = append(lines, n.Observe(e)...)
-	}
-	return r.World.Log(), lines
+	return r.World.Log(), narrate.Tell(r.World.Log(), lesson.CheckOptions(sc))
 }
 
 // find returns the line whose English is want, or fails.
@@ -93,13 +90,15 @@ func TestTheStoryOfAnOverwrite(t *testing.T) {
 
 // Now says where things stand, leaving out nodes that are down.
 func TestNowLeavesOutNodesThatAreDown(t *testing.T) {
-	n := narrate.New()
+	c := check.New(check.Options{Locks: []string{"lock"}})
+	n := narrate.New(c)
 	for _, e := range []*sim.Event{
 		{Seq: 1, Kind: sim.KindExec, Client: "A", Node: "r1", Cmd: []string{"SET", "lock", "a"}, Keys: []sim.KeyState{{Key: "lock", Type: "string", Value: "a", Owner: "A", TTL: 3000}}},
 		{Seq: 2, Kind: sim.KindExec, Client: "A", Node: "r2", Cmd: []string{"SET", "lock", "a"}, Keys: []sim.KeyState{{Key: "lock", Type: "string", Value: "a", Owner: "A", TTL: 3000}}},
-		{Seq: 3, Kind: sim.KindMark, Client: "A", Name: "enter"},
-		{Seq: 4, Kind: sim.KindFault, Node: "r2", Name: "node-crash", Note: "r2 is down"},
+		{Seq: 3, Kind: sim.KindMark, Client: "A", Name: "enter", Lock: "lock"},
+		{Seq: 4, Kind: sim.KindFault, Node: "r2", Name: "node-crash", Fact: &fact.Fact{Key: fact.Down, Node: "r2"}},
 	} {
+		c.Observe(e)
 		n.Observe(e)
 	}
 	l, ok := n.Now()
@@ -121,18 +120,15 @@ func TestTheStoryOfALockOwnedByABareThreadID(t *testing.T) {
 		return []sim.KeyState{{Key: "lock", Type: "hash", Value: v, TTL: ttl}}
 	}
 	gone := []sim.KeyState{{Key: "lock", TTL: -2}}
-	n := narrate.New()
-	var lines []narrate.Line
-	for _, e := range []*sim.Event{
+	log := []*sim.Event{
 		{Seq: 1, Kind: sim.KindExec, Client: "A", Node: "redis", Cmd: []string{"EVAL", "lock"}, Keys: hash("exec-1=1", 1000)},
 		{Seq: 2, Kind: sim.KindMark, Client: "A", Name: "enter", Lock: "lock"},
 		{Seq: 3, Kind: sim.KindExpire, Node: "redis", Keys: gone},
 		{Seq: 4, Kind: sim.KindExec, Client: "B", Node: "redis", Cmd: []string{"EVAL", "lock"}, Keys: hash("exec-1=1", 3000)},
 		{Seq: 5, Kind: sim.KindExec, Client: "B", Node: "redis", Cmd: []string{"HEXISTS", "lock", "exec-1"}, Keys: hash("exec-1=1", 2999)},
 		{Seq: 6, Kind: sim.KindExec, Client: "A", Node: "redis", Cmd: []string{"EVAL", "lock"}, Keys: gone},
-	} {
-		lines = append(lines, n.Observe(e)...)
 	}
+	lines := narrate.Tell(log, check.Options{Locks: []string{"lock"}})
 	find(t, lines, "A's lock on redis expires while A is still inside.")
 	find(t, lines, "A's EVAL removes B's lock on redis.")
 	for _, l := range lines {

@@ -59,7 +59,7 @@ func TestADeadServerEndsTheRun(t *testing.T) {
 	log := ls.Log()
 	last := log[len(log)-1]
 	lost := ls.Run().World.Lost()
-	if lost == nil || last.Kind != sim.KindError || last.Node != "redis" || !strings.Contains(last.Note, s.Addr) {
+	if lost == nil || last.Kind != sim.KindError || last.Node != "redis" || !strings.Contains(last.Words().En, s.Addr) {
 		t.Fatalf("20 steps after the kill: lost %v, last event %s; want the run ended with an error event naming %s", lost, last, s.Addr)
 	}
 	if !ls.Run().Done() || len(ls.Run().Verdicts()) != 0 {

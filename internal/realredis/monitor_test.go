@@ -2,6 +2,7 @@ package realredis_test
 
 import (
 	"bufio"
+	"github.com/lockstep/lockstep/internal/fact"
 	"net"
 	"strconv"
 	"strings"
@@ -125,7 +126,8 @@ func TestTimelineIsWhatTheServerExecuted(t *testing.T) {
 				if e.Kind != sim.KindExec {
 					continue
 				}
-				if setup, ok := strings.CutPrefix(e.Note, "new connection: "); ok {
+				if e.Fact != nil && e.Fact.Key == fact.NewConnection {
+					setup := strings.Join(e.Fact.Cmds, "; ")
 					for _, c := range strings.Split(setup, "; ") {
 						if !strings.HasPrefix(c, "AUTH") && !strings.HasPrefix(c, "SELECT") {
 							want = append(want, c)

@@ -14,8 +14,16 @@ import (
 // zero values left out, durations as strings (3s, 150ms), short maps and
 // lists of plain values on one line. Parse reads the result back to an
 // equal File.
+//
+// Consecutive hand steps in a schedule are written as runs (runs.go), a
+// few bytes a step.
 func Marshal(f *File) ([]byte, error) {
-	root := encode(reflect.ValueOf(f).Elem())
+	out := *f
+	out.Scenarios = append([]Scenario(nil), f.Scenarios...)
+	for i := range out.Scenarios {
+		out.Scenarios[i].Schedule = withRuns(out.Scenarios[i].Schedule)
+	}
+	root := encode(reflect.ValueOf(&out).Elem())
 	return yaml.Dump(root, yaml.WithIndent(2), yaml.WithLineWidth(-1), yaml.WithCompactSeqIndent(false))
 }
 

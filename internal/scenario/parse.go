@@ -59,6 +59,7 @@ func checkFile(name string, data []byte, maxSize int) (*File, []*Error) {
 		top = top.Content[0]
 	}
 	d.value(top, reflect.ValueOf(&f).Elem(), "", "", 1)
+	d.expandRuns(&f)
 	validate(&f, d)
 	return &f, r.capped()
 }

@@ -112,6 +112,7 @@ var schemaDocs = map[string]string{
 	"Budget.node":        "Only this node.",
 	"Action.step":        "Engine step before which the action is taken.",
 	"Action.do":          "step (a manual step of client) or a fault kind.",
+	"Action.clients":     "A run of hand steps: the clients of consecutive manual steps from step, blank-separated (do: step, no client). Save run as YAML writes hand steps so.",
 	"Text.en":            "English.",
 	"Text.zh":            "Chinese.",
 }

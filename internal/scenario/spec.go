@@ -190,6 +190,10 @@ type KeyHold struct {
 type Action struct {
 	Step  int `yaml:"step" json:"step"`
 	Fault `yaml:",inline" json:",inline"`
+	// Clients is a run of hand steps as a file writes it (runs.go): the
+	// clients of consecutive manual steps from Step, blank-separated. It
+	// exists in files only: Parse expands a run into one action a step.
+	Clients string `yaml:"clients,omitempty" json:"-"`
 }
 
 // Duration is a time.Duration written as "3s", "150ms" in YAML and JSON.

@@ -117,7 +117,7 @@ func wireSide(sd compare.Side) *compareSide {
 		if e.Kind == sim.KindVerdict && !seen[e.Name] {
 			seen[e.Name] = true
 			v := *e
-			v.Note, v.Refs = compare.Cite(v.Note, row, "row %d"), nil
+			v.Refs = nil
 			if v.Say != nil {
 				v.Say = &sim.Text{En: compare.Cite(v.Say.En, row, "row %d"), Zh: compare.Cite(v.Say.Zh, row, "第 %d 行")}
 			}

@@ -51,6 +51,12 @@ type Limits struct {
 	// the reserve, and any connection (Listen) a little later, so the
 	// accept loop never runs out.
 	MaxFiles int `json:"-"`
+
+	// MaxFileSize and MaxMessage tell the page the largest scenario file
+	// (scenario.MaxFileSize) and the largest message (readLimit) the server
+	// takes; they are fixed, whatever is set.
+	MaxFileSize int `json:"max_file_size"`
+	MaxMessage  int `json:"max_message"`
 }
 
 // fileReserve is how many descriptors the server keeps free of WebSockets
@@ -83,10 +89,15 @@ func (l Limits) maxConnsPerAddress() int { return l.MaxSocketsPerAddress + 16 }
 // ten seconds.
 const MinSpeed = 0.1
 
-// readLimit is the largest message a browser may send: a scenario file of
-// the largest size allowed, plus room for the request around it (recorded
-// actions, a seed).
-const readLimit = scenario.MaxFileSize + 64<<10
+// readLimit is the largest message a browser may send: a share link's
+// load, with a scenario file of the largest size allowed, the most
+// recorded actions a run may replay (scenario.MaxSchedule, each at most
+// actionBytes of JSON: {"step":49999,"do":"step","client":NAME}), and room
+// for the rest of the request. docs/protocol.md (Size) says it once.
+const readLimit = scenario.MaxFileSize + scenario.MaxSchedule*actionBytes + 64<<10
+
+// actionBytes is room for one recorded action in JSON.
+const actionBytes = 80
 
 func (l Limits) withDefaults() Limits {
 	def := func(v *int, d int) {
@@ -127,5 +138,6 @@ func (l Limits) withDefaults() Limits {
 	def(&l.MaxSocketsPerAddress, 128)
 	def(&l.MaxSessionsPerAddress, 128)
 	def(&l.MaxSearchesPerAddress, 1)
+	l.MaxFileSize, l.MaxMessage = scenario.MaxFileSize, readLimit
 	return l
 }

@@ -32,6 +32,8 @@ type Request struct {
 	Strategy string          `json:"strategy,omitempty"` // explore: random, pct or exhaustive
 	Budget   string          `json:"budget,omitempty"`   // explore: a fault budget such as "pause:5s,crash"
 	With     string          `json:"with,omitempty"`     // compare: an algorithm or a scenario id (compare.go)
+	Lock     string          `json:"lock,omitempty"`     // report-open: the cell's lock
+	Column   string          `json:"column,omitempty"`   // report-open: the cell's column
 
 	teachRequest // load: challenge; play: beats (teach.go)
 	classRequest // the class requests (class.go)
@@ -75,6 +77,10 @@ type Message struct {
 	Text    string          `json:"text,omitempty"`
 	Explore *exploreSummary `json:"extra,omitempty"`   // explore-started, explore-progress, explore-done
 	Compare *compareAnswer  `json:"compare,omitempty"` // compare
+	Report  *wireCard       `json:"report,omitempty"`  // report, report-done: the card (report.go)
+	Cell    *wireCell       `json:"cell,omitempty"`    // report-cell: the cell just decided
+	Done    int             `json:"done,omitempty"`    // report-cell: cells decided so far
+	Total   int             `json:"total,omitempty"`   // report-cell: cells in all
 	Class   *classView      `json:"class,omitempty"`   // class: the room as this session sees it (class.go)
 }
 
@@ -91,6 +97,7 @@ type lineError struct {
 type wireEvent struct {
 	*sim.Event
 	Text     string               `json:"text"`
+	Note     *sim.Text            `json:"note,omitempty"` // what the event says, {en, zh}: its fact as the catalogue renders it (sim.Event.Words)
 	Sections *check.SectionChange `json:"cs,omitempty"`
 }
 

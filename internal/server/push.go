@@ -24,6 +24,10 @@ func (s *session) stateMessage(re int) *Message {
 	evs := make([]wireEvent, 0, len(log)-from)
 	for _, e := range log[from:] {
 		w := wireEvent{Event: e, Text: e.String()}
+		if e.Fact != nil {
+			note := e.Words()
+			w.Note = &note
+		}
 		if ch := checker.Sections(e.Seq); ch.Enter != nil || ch.Leave != nil {
 			w.Sections = &ch
 		}

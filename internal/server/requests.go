@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
@@ -48,6 +49,10 @@ func (s *session) apply(r *Request) (*Message, error) {
 		return nil, s.load(r)
 	case "check":
 		return s.check(r.YAML), nil
+	case "report":
+		return s.openReport()
+	case "report-open":
+		return nil, s.openCell(r.Lock, r.Column)
 	}
 	if s.ls == nil {
 		return nil, coded("no-scenario", nil, "no scenario loaded: send load first")
@@ -139,7 +144,11 @@ func (s *session) inject(f scenario.Fault) error {
 		return err
 	}
 	if err := s.ls.Inject(f); err != nil {
-		return &codedError{code: "bad-fault", args: map[string]any{"detail": err.Error()}, msg: err.Error()}
+		why := fact.Error(err)
+		if why.Key == fact.BadFault && why.Reason != nil {
+			why = why.Reason // the refusal's reason, without the engine's "sim: bad fault: "
+		}
+		return &codedError{code: "bad-fault", args: map[string]any{"detail": why.Render()}, msg: err.Error()}
 	}
 	return nil
 }
@@ -161,11 +170,25 @@ func (s *session) reset(seed *int64) error {
 	return s.account()
 }
 
-// recording is the session as a scenario file that replays this run.
+// recording is the session as a scenario file that replays this run. It
+// is one the app reopens, or an error: a file over the limits (a schedule
+// of thousands of faults, say) is refused here rather than saved.
 func (s *session) recording() ([]byte, error) {
 	rec, err := s.ls.Recording()
 	if err != nil {
 		return nil, err
 	}
-	return scenario.MarshalScenario(&rec)
+	b, err := scenario.MarshalScenario(&rec)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > scenario.MaxFileSize {
+		return nil, coded("recording-big", map[string]any{"kib": len(b) >> 10, "max": scenario.MaxFileSize >> 10},
+			"the recording would be %d KiB, over the file limit of %d KiB: step back to an earlier step and save from there", len(b)>>10, scenario.MaxFileSize>>10)
+	}
+	if _, err := scenario.Parse(rec.ID+".yaml", b); err != nil {
+		return nil, coded("recording-unreadable", map[string]any{"detail": err.Error()},
+			"the recording would not reopen (%s): step back to an earlier step and save from there", err)
+	}
+	return b, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -25,10 +26,33 @@ func (s *Server) Handler() http.Handler {
 	r.Get("/static/*", func(w http.ResponseWriter, req *http.Request) {
 		if s.opts.Dev {
 			w.Header().Set("Cache-Control", "no-cache")
+			files.ServeHTTP(w, req)
+			return
 		}
-		files.ServeHTTP(w, req)
+		s.staticFile(w, req, chi.URLParam(req, "*"))
 	})
 	return r
+}
+
+// staticFile serves a static file: under the current version
+// (/static/v-…/app.js) for a year, as immutable; by its bare name
+// (/static/app.js) revalidated on each use. Another version is not found:
+// its files are gone.
+func (s *Server) staticFile(w http.ResponseWriter, r *http.Request, name string) {
+	cache := "no-cache"
+	if v, rest, ok := strings.Cut(name, "/"); ok && strings.HasPrefix(v, "v-") {
+		if v != s.static.version {
+			http.NotFound(w, r)
+			return
+		}
+		name, cache = rest, immutable
+	}
+	f := s.static.files[name]
+	if f == nil {
+		http.NotFound(w, r)
+		return
+	}
+	f.serve(w, r, cache)
 }
 
 // health answers "ok" and the server's load, one figure a line: live
@@ -48,22 +72,43 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 		us(s.otherTime.quantile(0.5)), us(s.otherTime.quantile(0.99)))
 }
 
-// pageData is what index.html is rendered with.
+// pageData is what index.html is rendered with: the catalog, where the
+// static files are (/static/v-… : their version), the ES modules to
+// preload and the first lesson.
 type pageData struct {
 	Catalog []catalogEntry
+	Static  string
+	Modules []string
+	First   *catalogEntry // the lesson a first visit opens, written into the page so that nothing moves when it arrives
 }
 
-func (s *Server) index(w http.ResponseWriter, _ *http.Request) {
-	t := s.tmpl
-	if s.opts.Dev {
-		var err error
-		if t, err = s.loadTemplates(); err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
+func (s *Server) pageData() pageData {
+	d := pageData{Catalog: s.catalog, Static: "/static"}
+	if len(s.catalog) > 0 {
+		d.First = &s.catalog[0]
+	}
+	if s.static != nil {
+		d.Static += "/" + s.static.version
+		d.Modules = s.static.modules
+	}
+	return d
+}
+
+// index serves the page, rendered once and revalidated on every load (in
+// Dev, rendered again each time from the templates on disk).
+func (s *Server) index(w http.ResponseWriter, r *http.Request) {
+	if !s.opts.Dev {
+		s.page.serve(w, r, "no-cache")
+		return
+	}
+	t, err := s.loadTemplates()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if err := t.ExecuteTemplate(w, "index.html", pageData{Catalog: s.catalog}); err != nil {
+	w.Header().Set("Cache-Control", "no-cache")
+	if err := t.ExecuteTemplate(w, "index.html", s.pageData()); err != nil {
 		s.opts.Logf("index: %v", err)
 	}
 }

@@ -1,6 +1,9 @@
 package server
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -12,6 +15,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -40,6 +44,10 @@ type Options struct {
 	// RealRedis describes them for the page (the URLs, without passwords).
 	Servers   lesson.Servers
 	RealRedis string
+	// ReportLocks and ReportColumns limit the report card ("Which
+	// lock?") to these locks and columns (nil: all of them): a test's
+	// smaller card.
+	ReportLocks, ReportColumns []string
 	// TrustedProxies are the addresses of proxies (a load balancer) whose
 	// X-Forwarded-For names the client: a request through one counts
 	// against the address it forwards (Limits, per address).
@@ -69,7 +77,12 @@ type Server struct {
 	total atomic.Int64  // the estimated memory of every session's world, bytes
 
 	chapters chapterBook // the built-in lessons' chapters (teach.go)
+	card     cardJob     // the report card, computed once (report.go)
 	classes  classTable  // the live classes by join code (room.go)
+
+	static *assets // the page's static files, versioned and gzipped (nil in Dev: read from disk)
+	source *assets // the lock code the code view shows
+	page   *asset  // index.html, rendered once (nil in Dev)
 
 	stepTime, otherTime latency // the server's time over steps and over other requests
 }
@@ -106,6 +119,20 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s.tmpl = t
+	if s.source, err = loadAssets(lock.Source()); err != nil {
+		return nil, fmt.Errorf("server: the lock code: %w", err)
+	}
+	if !o.Dev {
+		if s.static, err = loadAssets(o.Static); err != nil {
+			return nil, fmt.Errorf("server: static files: %w", err)
+		}
+		var b bytes.Buffer
+		if err := t.ExecuteTemplate(&b, "index.html", s.pageData()); err != nil {
+			return nil, fmt.Errorf("server: index.html: %w", err)
+		}
+		sum := sha256.Sum256(b.Bytes())
+		s.page = &asset{body: b.Bytes(), gz: gzipped(b.Bytes()), ctype: "text/html; charset=utf-8", etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+	}
 	s.upgrader = websocket.Upgrader{
 		ReadBufferSize: 4096, WriteBufferSize: 16384,
 		EnableCompression: false,

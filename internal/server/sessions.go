@@ -145,6 +145,7 @@ func (s *Server) Close() {
 	for _, sess := range sessions {
 		sess.end() // each stops at its next slice (a search, a comparison, a seek) and releases its world
 	}
+	s.stopCard()
 	for _, c := range conns {
 		select {
 		case <-c.finished:

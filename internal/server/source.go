@@ -1,7 +1,6 @@
 package server
 
 import (
-	"io/fs"
 	"net/http"
 	"strings"
 
@@ -21,14 +20,12 @@ func (s *Server) lockSource(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	b, err := fs.ReadFile(lock.Source(), name)
-	if err != nil {
+	f := s.source.files[name]
+	if f == nil {
 		http.NotFound(w, r)
 		return
 	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "max-age=3600")
-	_, _ = w.Write(b)
+	f.serve(w, r, "public, max-age=3600")
 }
 
 // codeFiles maps each client of a scenario to the file of its algorithm's

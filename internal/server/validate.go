@@ -11,7 +11,8 @@ var ops = map[string]bool{
 	"hello": true, "load": true, "check": true, "step": true, "step-client": true, "back": true,
 	"seek": true, "play": true, "pause": true, "inject": true, "reset": true, "seed": true,
 	"export-yaml": true, "sync": true, "explore": true, "explore-cancel": true,
-	"compare": true, // compare.go
+	"compare": true,                      // compare.go
+	"report":  true, "report-open": true, // report.go
 }
 
 // validate checks a request's arguments against the server's limits before
@@ -32,7 +33,7 @@ func validate(r *Request, lim Limits) error {
 	if len(r.Session) > 64 {
 		return fmt.Errorf("hello: a session id is 32 hex digits, got %d characters", len(r.Session))
 	}
-	if len(r.Scenario) > 200 || len(r.Client) > 200 || len(r.With) > 200 {
+	if len(r.Scenario) > 200 || len(r.Client) > 200 || len(r.With) > 200 || len(r.Lock) > 200 || len(r.Column) > 200 {
 		return fmt.Errorf("%s: a scenario or client name is at most 200 characters", r.Op)
 	}
 	switch r.Op {
@@ -74,6 +75,10 @@ func validate(r *Request, lim Limits) error {
 	case "inject":
 		if r.Fault == nil {
 			return fmt.Errorf("inject: fault is missing")
+		}
+	case "report-open":
+		if r.Lock == "" || r.Column == "" {
+			return fmt.Errorf("report-open: give the cell's lock and column")
 		}
 	case "seed":
 		if r.Seed == nil {

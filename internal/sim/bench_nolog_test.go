@@ -26,7 +26,7 @@ func BenchmarkEngineStepNoLog(b *testing.B) {
 				for w.Step() {
 				}
 				b.StopTimer()
-				if last.Kind != sim.KindDone || last.Note != "" || len(w.Log()) != 0 {
+				if last.Kind != sim.KindDone || last.Failed() || len(w.Log()) != 0 {
 					b.Fatalf("client ended with %s; %d events logged", last.String(), len(w.Log()))
 				}
 				w.Close()

@@ -120,7 +120,7 @@ func benchWorld(b *testing.B, do func(context.Context, *redis.Client) error, n i
 
 // checkDone fails the benchmark unless the client sent all its commands.
 func checkDone(b *testing.B, w *sim.World) {
-	if last := w.Log()[len(w.Log())-1]; last.Kind != sim.KindDone || last.Note != "" {
+	if last := w.Log()[len(w.Log())-1]; last.Kind != sim.KindDone || last.Failed() {
 		b.Fatalf("client ended with %s", last.String())
 	}
 }

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"context"
+	"github.com/lockstep/lockstep/internal/fact"
 	"strings"
 	"testing"
 	"time"
@@ -70,7 +71,7 @@ func TestCrashInsideWatchSendsNothingAndDoesNotPanic(t *testing.T) {
 	w.Run()
 	log := logText(w)
 	for i, e := range w.Log() {
-		if strings.Contains(e.Note, "panic") {
+		if e.Fact != nil && e.Fact.Key == fact.Panic {
 			t.Fatalf("a thread panicked: %s\n%s", e.String(), log)
 		}
 		if i >= crashed && e.Client == "A" && (e.Kind == sim.KindSend || e.Kind == sim.KindDone) {
@@ -88,7 +89,7 @@ func TestCloseInsideWatchDoesNotPanic(t *testing.T) {
 	stepUntilThinking(t, w)
 	w.Close()
 	for _, e := range w.Log() {
-		if strings.Contains(e.Note, "panic") {
+		if e.Fact != nil && e.Fact.Key == fact.Panic {
 			t.Fatalf("a thread panicked on close: %s\n%s", e.String(), logText(w))
 		}
 	}

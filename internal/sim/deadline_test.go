@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep/internal/embedded"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -106,7 +107,7 @@ func TestCommandTimesOutAtTheDeadline(t *testing.T) {
 		switch e.Kind {
 		case sim.KindTimeout:
 			timeouts++
-			if e.T != 400*time.Millisecond || e.Note != "the caller's context deadline passed" {
+			if e.T != 400*time.Millisecond || e.Fact == nil || e.Fact.Key != fact.DeadlinePassed {
 				t.Errorf("want the timeout at the 400ms deadline, saying so, got %s", e)
 			}
 		case sim.KindSend:
@@ -144,7 +145,7 @@ func TestAsyncGivesHelpersInTheOrderTheyReturn(t *testing.T) {
 		})
 		order = append(order, next(), next())
 		firstAt = p.Now().Sub(start)
-		p.Mark("early", "stopped reading with one helper still out")
+		p.Mark("early", nil) // stopped reading with one helper still out
 		return nil
 	}, sim.ClientOptions{})
 	w.Run()

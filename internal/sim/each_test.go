@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +32,7 @@ func TestEachAsksEveryServerAtOnce(t *testing.T) {
 			said[i], _ = p.Redis(nodes[i]).Set(ctx, "lock", "A", 0).Result()
 		})
 		took = p.Now().Sub(start)
-		p.Mark("asked", fmt.Sprint(said))
+		p.Mark("asked", &fact.Fact{Key: fact.Failed, Text: fmt.Sprint(said)})
 		return err
 	}, sim.ClientOptions{})
 	w.Run()
@@ -121,7 +122,7 @@ func TestEachPanicEndsTheCaller(t *testing.T) {
 	for _, e := range w.Log() {
 		if e.Kind == sim.KindDone {
 			dones = append(dones, e.String())
-			if e.T != 2*time.Millisecond || e.Note != "panic: boom" {
+			if e.T != 2*time.Millisecond || e.Fact.Render().En != "panic: boom" {
 				t.Errorf("want the caller done with the panic once the other helper's reply is in (2ms), got %s", e)
 			}
 		}

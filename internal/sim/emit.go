@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 )
 
@@ -34,7 +35,7 @@ func (w *World) emit(ev Event) int {
 			tr.fired = true
 			if err := w.Apply(tr.fault); err != nil {
 				w.emit(Event{Kind: KindFault, Name: string(tr.fault.Kind), Client: tr.fault.Client, Node: tr.fault.Node,
-					Note: NotApplied + ": " + err.Error()})
+					Fact: &fact.Fact{Key: fact.NotApplied, Reason: fact.Error(err)}})
 			}
 		}
 	}
@@ -57,7 +58,7 @@ func (w *World) At(t time.Duration, fault Fault) {
 	w.q.push(&item{t: t, kind: itemWorld, label: string(fault.Kind), fn: func() {
 		if err := w.Apply(fault); err != nil {
 			w.emit(Event{Kind: KindFault, Name: string(fault.Kind), Client: fault.Client, Node: fault.Node,
-				Note: NotApplied + ": " + err.Error()})
+				Fact: &fact.Fact{Key: fact.NotApplied, Reason: fact.Error(err)}})
 		}
 	}})
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 // Kind names what an event records.
@@ -25,7 +27,7 @@ const (
 	KindDone    Kind = "done"    // a client thread finished (note holds its error, if any)
 	KindSay     Kind = "say"     // narration attached to a moment of the run
 	KindVerdict Kind = "verdict" // a checker verdict
-	KindError   Kind = "error"   // the run cannot go on: a node's real server stopped answering (note says why); the run ends there
+	KindError   Kind = "error"   // the run cannot go on: a node's real server stopped answering (its fact says why); the run ends there
 )
 
 // Kinds lists every kind of event a world records, in the order above,
@@ -62,10 +64,11 @@ type KeyState struct {
 func (k KeyState) Exists() bool { return k.TTL != -2 }
 
 // String gives the key's canonical text form: key="value"(owner) ttl=3s.
-// It is always one line: a key holding a control character is quoted, a
-// hash's fields are escaped (see Escape).
+// It is always one line, and each part reads back exactly: a key or owner
+// that is not a plain name is Go-quoted, and so is a hash's field=value
+// list when it holds a control character, a quote, a backslash or a brace.
 func (k KeyState) String() string {
-	key := quoteBreaks(k.Key)
+	key := field(k.Key)
 	if !k.Exists() {
 		return key + "=(gone)"
 	}
@@ -74,11 +77,13 @@ func (k KeyState) String() string {
 	b.WriteByte('=')
 	if k.Type == "string" {
 		b.WriteString(strconv.Quote(k.Value))
+	} else if hasBreaks(k.Value) || strings.ContainsAny(k.Value, "{}\"\\") {
+		b.WriteString("{" + strconv.Quote(k.Value) + "}")
 	} else {
-		b.WriteString("{" + Escape(k.Value) + "}")
+		b.WriteString("{" + k.Value + "}")
 	}
 	if k.Owner != "" {
-		b.WriteString("(" + Escape(k.Owner) + ")")
+		b.WriteString("(" + field(k.Owner) + ")")
 	}
 	if k.TTL >= 0 {
 		b.WriteString(" ttl=" + FormatTime(time.Duration(k.TTL)*time.Millisecond))
@@ -87,10 +92,7 @@ func (k KeyState) String() string {
 }
 
 // Text is a sentence in English and Chinese.
-type Text struct {
-	En string `json:"en" yaml:"en"`
-	Zh string `json:"zh" yaml:"zh"`
-}
+type Text = fact.Text
 
 // Event is one thing that happened in a world. Seq numbers events from 1;
 // Step is the engine step that produced it (0 for setup). T is virtual time
@@ -112,18 +114,35 @@ type Event struct {
 	Keys   []KeyState    `json:"keys,omitempty"`
 	Name   string        `json:"name,omitempty"` // the mark, fault or verdict name
 	Lock   string        `json:"lock,omitempty"` // for a mark: the lock (its key) the step is about
-	Note   string        `json:"note,omitempty"`
+	Fact   *fact.Fact    `json:"fact,omitempty"` // what the event says in words, as data (package fact renders it)
 	Say    *Text         `json:"say,omitempty"`
 	Refs   []int         `json:"refs,omitempty"` // seqs of the events a verdict or narration points at
 	Src    *Source       `json:"src,omitempty"`  // send and exec: the lock code's line that issued the command (source.go)
 }
 
-// NotApplied opens the note of a fault event for a fault the engine
-// refused (a node already down, say): such an event changes nothing.
-const NotApplied = "not applied"
+// Applied reports whether a fault event's fault took effect: a fault the
+// engine refused (a node already down, say) is logged with a NotApplied
+// fact, and changes nothing.
+func (e *Event) Applied() bool {
+	return e.Kind != KindFault || e.Fact == nil || e.Fact.Key != fact.NotApplied
+}
 
-// Applied reports whether a fault event's fault took effect.
-func (e *Event) Applied() bool { return e.Kind != KindFault || !strings.HasPrefix(e.Note, NotApplied) }
+// Words is what the event says beyond its fields, in English and Chinese:
+// its fact as the catalogue renders it.
+func (e *Event) Words() Text { return e.Fact.Render() }
+
+// Failed reports whether a done event's thread ended with an error (its
+// fact states the error).
+func (e *Event) Failed() bool { return e.Kind == KindDone && e.Fact != nil }
+
+// FencingToken is the fencing token a token mark reports; ok is false for
+// any other event.
+func (e *Event) FencingToken() (token int64, ok bool) {
+	if e.Kind != KindMark || e.Name != MarkToken || e.Fact == nil || e.Fact.Key != fact.Token {
+		return 0, false
+	}
+	return e.Fact.Token, true
+}
 
 // Who is the actor of the event: client (with thread when not "main") or node.
 func (e *Event) Who() string {
@@ -144,41 +163,44 @@ func (e *Event) Who() string {
 // An exec event on a real server, which ran the command at a moment known
 // only between T and Until, gives both: #12 1.002s..1.004s exec ...
 //
-// The line never breaks: control characters and line separators in
-// names, keys, values, command arguments, replies and notes are escaped
-// (see Escape and FormatCmd), so no key or note can add a line of its own
-// to a log. The JSON form of the event holds the exact bytes.
+// The line never breaks, and each field reads back as it was: a name (a
+// client, thread, node, mark, lock, key or owner) that is not plain is
+// Go-quoted, so it cannot add a field of its own; control characters,
+// line separators and backslashes in command arguments, replies and notes
+// are escaped (see Escape and FormatCmd), so no key or note can add a line
+// to a log; and the separators that follow a reply or a note are escaped
+// inside them. The JSON form of the event holds the exact bytes.
 func (e *Event) String() string {
 	var b strings.Builder
-	who, node := Escape(e.Who()), Escape(e.Node)
+	who, node := actor(e.Who()), actor(e.Node)
 	when := FormatTime(e.T)
 	if e.Until > e.T {
 		when += ".." + FormatTime(e.Until)
 	}
-	fmt.Fprintf(&b, "#%d %s %s ", e.Seq, when, Escape(string(e.Kind)))
+	fmt.Fprintf(&b, "#%d %s %s ", e.Seq, when, field(string(e.Kind)))
 	switch e.Kind {
 	case KindSend:
 		fmt.Fprintf(&b, "%s -> %s: %s", who, node, e.CmdText())
 	case KindExec:
-		fmt.Fprintf(&b, "%s <- %s: %s -> %s", node, who, e.CmdText(), Escape(e.Reply))
+		fmt.Fprintf(&b, "%s <- %s: %s -> %s", node, who, e.CmdText(), escapeReply(e.Reply))
 	case KindReply:
-		fmt.Fprintf(&b, "%s <- %s: %s", who, node, Escape(e.Reply))
+		fmt.Fprintf(&b, "%s <- %s: %s", who, node, escapeReply(e.Reply))
 	case KindLost, KindTimeout:
 		fmt.Fprintf(&b, "%s %s: %s", who, node, e.CmdText())
 	case KindExpire, KindInit:
 		b.WriteString(node)
 	case KindVerdict:
-		b.WriteString(Escape(e.Name))
+		b.WriteString(field(e.Name))
 	default:
 		if e.Client != "" && e.Node != "" {
 			who += " " + node
 		}
 		b.WriteString(who)
 		if e.Name != "" {
-			b.WriteString(" " + Escape(e.Name))
+			b.WriteString(" " + field(e.Name))
 		}
 		if e.Lock != "" {
-			b.WriteString(" " + e.Lock)
+			b.WriteString(" " + field(e.Lock))
 		}
 	}
 	for i, k := range e.Keys {
@@ -189,12 +211,12 @@ func (e *Event) String() string {
 		}
 		b.WriteString(k.String())
 	}
-	note := e.Note
+	note := e.Words().En
 	if e.Say != nil {
 		note = e.Say.En
 	}
 	if note != "" {
-		b.WriteString(" -- " + Escape(note))
+		b.WriteString(" -- " + escapeNote(note))
 	}
 	if len(e.Refs) > 0 {
 		b.WriteString(" [")
@@ -227,19 +249,8 @@ func isEval(name string) bool {
 }
 
 // FormatTime writes a virtual time in seconds with millisecond precision,
-// or microseconds where they matter: 0s, 1.5s, 0.0005s.
-func FormatTime(d time.Duration) string {
-	neg := d < 0
-	if neg {
-		d = -d
-	}
-	s := strconv.FormatFloat(d.Seconds(), 'f', 6, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	if neg {
-		s = "-" + s
-	}
-	return s + "s"
-}
+// or microseconds where they matter: 0s, 1.5s, 0.0005s (fact.Seconds).
+func FormatTime(d time.Duration) string { return fact.Seconds(d) }
 
 // FormatCmd writes a command as redis-cli would show it, quoting arguments
 // that are empty or hold spaces, quotes or control characters (so that the

@@ -1,10 +1,9 @@
 package sim
 
 import (
-	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"net"
 	"slices"
-	"strings"
 )
 
 // The fault failover kills the master and promotes its replica: the
@@ -35,11 +34,11 @@ func (w *World) promote(n *Node, ev *Event) error {
 	l := w.linkFrom(n)
 	switch {
 	case l == nil:
-		return fmt.Errorf("%w: %s has no replica to promote", ErrBadFault, n.name)
+		return refuse(&fact.Fact{Key: fact.NoReplica, Node: n.name})
 	case n.down:
-		return fmt.Errorf("%w: %s is already down", ErrBadFault, n.name)
+		return refuse(&fact.Fact{Key: fact.AlreadyDown, Node: n.name})
 	case l.replica.down:
-		return fmt.Errorf("%w: %s's replica %s is down", ErrBadFault, n.name, l.replica.name)
+		return refuse(&fact.Fact{Key: fact.ReplicaDown, Node: n.name, Replica: l.replica.name})
 	}
 	n.down = true
 	var lost []string
@@ -55,7 +54,7 @@ func (w *World) promote(n *Node, ev *Event) error {
 	if l.real != nil {
 		dropped, err := l.real.Failover()
 		if err != nil {
-			return fmt.Errorf("%w: %s: %w", ErrBadFault, n.name, err)
+			return refuseFor(&fact.Fact{Key: fact.NodeFailed, Node: n.name, Reason: fact.Error(err)}, err)
 		}
 		lost = append(lost, formatCmds(dropped, l.replica.b.Prefix())...)
 	}
@@ -65,27 +64,14 @@ func (w *World) promote(n *Node, ev *Event) error {
 		req.err = refusedError{n.name}
 		req.reply = "(error) connection lost: " + n.name + " died"
 		w.emit(Event{Kind: KindLost, Name: "reply", Client: p.name, Thread: req.th.name, Node: n.name, Req: req.seq,
-			Sent: req.sent, Cmd: flatten(req.args), Note: n.name + " died while the WAIT was blocked"})
+			Sent: req.sent, Cmd: flatten(req.args), Fact: &fact.Fact{Key: fact.WaitDied, Node: n.name}})
 		w.schedule(req.item(w.now+w.latency(p), itemReply))
 	}
 	if w.ext.routes == nil {
 		w.ext.routes = map[*Node]*Node{}
 	}
 	w.ext.routes[n] = l.replica
-	ev.Note = n.name + " dies"
-	if l.real != nil {
-		ev.Note += " (its redis-server process is killed)"
-	}
-	if len(lost) > 0 {
-		ev.Note += fmt.Sprintf(" before replicating %s (lost)", strings.Join(lost, "; "))
-	} else {
-		ev.Note += " with every write replicated"
-	}
-	how := ""
-	if l.real != nil {
-		how = " with REPLICAOF NO ONE"
-	}
-	ev.Note += fmt.Sprintf("; %s is promoted%s: clients asking for %s now reach %s", l.replica.name, how, n.name, l.replica.name)
+	ev.Fact = &fact.Fact{Key: fact.FailedOver, Node: n.name, Replica: l.replica.name, Cmds: lost, Real: l.real != nil}
 	return nil
 }
 

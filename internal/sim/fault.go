@@ -1,8 +1,9 @@
 package sim
 
 import (
-	"fmt"
 	"time"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 // FaultKind names one fault of the menu.
@@ -45,21 +46,21 @@ func (k FaultKind) Known() bool {
 func (w *World) Apply(f Fault) error {
 	spec, ok := f.Kind.Spec()
 	if !ok {
-		return fmt.Errorf("%w: unknown kind %q", ErrBadFault, f.Kind)
+		return refuse(&fact.Fact{Key: fact.UnknownKind, Item: string(f.Kind)})
 	}
 	h := &hit{Fault: f}
 	if f.Client != "" || spec.NeedsClient() {
 		if h.p = w.proc(f.Client); h.p == nil {
-			return fmt.Errorf("%w %q", ErrUnknownClient, f.Client)
+			return unknownClient(f.Client)
 		}
 	}
 	if f.Node != "" || spec.NeedsNode() {
 		if h.n = w.node(f.Node); h.n == nil {
-			return fmt.Errorf("%w %q", ErrUnknownNode, f.Node)
+			return unknownNode(f.Node)
 		}
 	}
 	if spec.Required && (spec.Amount == AmountDuration && f.For <= 0 || spec.Amount == AmountJump && f.By == 0) {
-		return fmt.Errorf("%w: %s", ErrBadFault, spec.NeedsAmount())
+		return refuse(&fact.Fact{Key: fact.NeedsAmount, Item: spec.Do, Value: spec.Amount.Field(), Text: spec.Hint})
 	}
 	h.ev = Event{Kind: KindFault, Name: string(f.Kind), Client: f.Client, Node: f.Node}
 	switch f.Kind {
@@ -104,15 +105,14 @@ type hit struct {
 func (w *World) crash(h *hit) error {
 	p := h.p
 	if p.crashed {
-		return fmt.Errorf("%w: %s has already crashed", ErrBadFault, p.name)
+		return refuse(&fact.Fact{Key: fact.AlreadyCrashed, Client: p.name})
 	}
 	p.crashed = true
 	p.paused = false
 	p.held = nil
 	w.q.remove(func(it *item) bool { return it.clientSide() && it.th.proc == p })
-	h.ev.Note = p.name + " crashed"
+	h.ev.Fact = &fact.Fact{Key: fact.Crashed, Client: p.name, For: max(h.For, 0)}
 	if h.For > 0 {
-		h.ev.Note += fmt.Sprintf(", restarts in %s", FormatTime(h.For))
 		w.q.push(&item{t: w.now + h.For, kind: itemWorld, label: "restart", fn: func() {
 			_ = w.Apply(Fault{Kind: FaultRestart, Client: p.name})
 		}})
@@ -128,14 +128,14 @@ func (w *World) crash(h *hit) error {
 func (w *World) restart(h *hit) error {
 	p := h.p
 	if !p.crashed {
-		return fmt.Errorf("%w: %s is running", ErrBadFault, p.name)
+		return refuse(&fact.Fact{Key: fact.IsRunning, Client: p.name})
 	}
 	if w.running != nil && w.running.proc == p {
-		return fmt.Errorf("%w: %s cannot restart itself", ErrBadFault, p.name)
+		return refuse(&fact.Fact{Key: fact.RestartsItself, Client: p.name})
 	}
 	w.reap()
 	p.incarnation++
-	h.ev.Note = fmt.Sprintf("%s starts again (incarnation %d)", p.name, p.incarnation+1)
+	h.ev.Fact = &fact.Fact{Key: fact.StartsAgain, Client: p.name, Incarnation: p.incarnation + 1}
 	w.emit(h.ev)
 	w.boot(p, w.now)
 	return nil
@@ -146,7 +146,7 @@ func (w *World) restart(h *hit) error {
 func (w *World) pause(h *hit) error {
 	p := h.p
 	if p.crashed {
-		return fmt.Errorf("%w: %s has crashed", ErrBadFault, p.name)
+		return refuse(&fact.Fact{Key: fact.HasCrashed, Client: p.name})
 	}
 	until := w.now + h.For
 	if p.paused && until <= p.pausedUntil {
@@ -156,7 +156,7 @@ func (w *World) pause(h *hit) error {
 		p.held = append(p.held, w.q.remove(func(it *item) bool { return it.clientSide() && it.th.proc == p })...)
 	}
 	p.paused, p.pausedUntil = true, until
-	h.ev.Note = fmt.Sprintf("%s stops the world for %s", p.name, FormatTime(h.For))
+	h.ev.Fact = &fact.Fact{Key: fact.Paused, Client: p.name, For: h.For}
 	w.emit(h.ev)
 	w.q.push(&item{t: until, kind: itemWorld, label: "resume", fn: func() { w.resume(p, until) }})
 	return nil
@@ -168,12 +168,12 @@ func (w *World) drop(h *hit) error {
 	if h.n != nil {
 		key = h.n.name
 	}
-	m, what := h.p.dropReq, "request"
+	m, said := h.p.dropReq, fact.NextRequestLost
 	if h.Kind == FaultDropReply {
-		m, what = h.p.dropReply, "reply"
+		m, said = h.p.dropReply, fact.NextReplyLost
 	}
 	m[key]++
-	h.ev.Note = fmt.Sprintf("the next %s of %s will be lost", what, h.p.name)
+	h.ev.Fact = &fact.Fact{Key: said, Client: h.p.name}
 	w.emit(h.ev)
 	return nil
 }
@@ -186,7 +186,7 @@ func (w *World) partition(h *hit) error {
 		who = h.p.name
 	}
 	n.partitioned[who] = true
-	h.ev.Note = n.name + " is cut off from " + map[bool]string{true: "every client", false: who}[who == "*"]
+	h.ev.Fact = &fact.Fact{Key: fact.CutOff, Node: n.name, Client: h.Client, For: max(h.For, 0)}
 	if h.For > 0 {
 		client := h.Client
 		w.q.push(&item{t: w.now + h.For, kind: itemWorld, label: "heal", fn: func() {
@@ -204,7 +204,7 @@ func (w *World) heal(h *hit) error {
 	} else {
 		clear(h.n.partitioned)
 	}
-	h.ev.Note = h.n.name + " is reachable again"
+	h.ev.Fact = &fact.Fact{Key: fact.Reachable, Node: h.n.name}
 	w.emit(h.ev)
 	return nil
 }
@@ -214,10 +214,10 @@ func (w *World) heal(h *hit) error {
 func (w *World) nodeCrash(h *hit) error {
 	n := h.n
 	if n.down {
-		return fmt.Errorf("%w: %s is already down", ErrBadFault, n.name)
+		return refuse(&fact.Fact{Key: fact.AlreadyDown, Node: n.name})
 	}
 	n.down = true
-	h.ev.Note = n.name + " is down"
+	h.ev.Fact = &fact.Fact{Key: fact.Down, Node: n.name, For: max(h.For, 0)}
 	if h.For > 0 {
 		keep := h.KeepData
 		w.q.push(&item{t: w.now + h.For, kind: itemWorld, label: "node-restart", fn: func() {
@@ -233,22 +233,22 @@ func (w *World) nodeCrash(h *hit) error {
 func (w *World) nodeRestart(h *hit) error {
 	n := h.n
 	if !n.down {
-		return fmt.Errorf("%w: %s is not down", ErrBadFault, n.name)
+		return refuse(&fact.Fact{Key: fact.NotDown, Node: n.name})
 	}
 	n.down = false
 	n.syncClock()
 	if h.KeepData {
-		h.ev.Note = n.name + " is back with its data"
+		h.ev.Fact = &fact.Fact{Key: fact.BackWithData, Node: n.name}
 		for _, k := range n.keys() {
 			n.state(k)
 		}
 	} else {
 		if err := n.b.Flush(); err != nil {
-			return fmt.Errorf("%w: %s: %v", ErrBadFault, n.name, err)
+			return refuseFor(&fact.Fact{Key: fact.NodeFailed, Node: n.name, Reason: fact.Error(err)}, err)
 		}
 		clear(n.expiry)
 		clear(n.last)
-		h.ev.Note = n.name + " is back, empty (no persistence)"
+		h.ev.Fact = &fact.Fact{Key: fact.BackEmpty, Node: n.name}
 	}
 	h.ev.Keys = n.Snapshot()
 	w.emit(h.ev)
@@ -258,9 +258,9 @@ func (w *World) nodeRestart(h *hit) error {
 // clockJump moves a node's clock by By (negative: back).
 func (w *World) clockJump(h *hit) error {
 	if err := h.n.jump(h.By); err != nil {
-		return fmt.Errorf("%w: %s's clock cannot jump: %w", ErrBadFault, h.n.name, err)
+		return refuseFor(&fact.Fact{Key: fact.ClockCannotJump, Node: h.n.name, Reason: fact.Error(err)}, err)
 	}
-	h.ev.Note = fmt.Sprintf("%s's clock jumps by %s", h.n.name, FormatTime(h.By))
+	h.ev.Fact = &fact.Fact{Key: fact.ClockJumps, Node: h.n.name, By: h.By}
 	w.emit(h.ev)
 	return nil
 }
@@ -268,7 +268,7 @@ func (w *World) clockJump(h *hit) error {
 // skew sets a client's clock to run By ahead of the world's.
 func (w *World) skew(h *hit) error {
 	h.p.skew = h.By
-	h.ev.Note = fmt.Sprintf("%s's clock now runs %s ahead", h.p.name, FormatTime(h.By))
+	h.ev.Fact = &fact.Fact{Key: fact.ClockAhead, Client: h.p.name, By: h.By}
 	w.emit(h.ev)
 	return nil
 }
@@ -281,11 +281,56 @@ func (w *World) resume(p *Proc, until time.Duration) {
 	p.paused = false
 	held := p.held
 	p.held = nil
-	w.emit(Event{Kind: KindFault, Name: "resume", Client: p.name, Note: p.name + " runs again"})
+	w.emit(Event{Kind: KindFault, Name: "resume", Client: p.name, Fact: &fact.Fact{Key: fact.RunsAgain, Client: p.name}})
 	for _, it := range held {
 		if it.t < w.now {
 			it.t = w.now
 		}
 		w.q.push(it)
 	}
+}
+
+// FaultError is a fault the engine refuses (it changes nothing): it is
+// ErrBadFault, and it states why as a fact. Cause is the error behind
+// it, if any (a real server's ErrUnavailable, say): errors.Is sees it.
+type FaultError struct {
+	Why   *fact.Fact
+	Cause error
+}
+
+func (e *FaultError) Unwrap() error { return e.Cause }
+
+func (e *FaultError) Error() string        { return e.Fact().Render().En }
+func (e *FaultError) Is(target error) bool { return target == ErrBadFault }
+
+// Fact is the refusal: "sim: bad fault: " and why.
+func (e *FaultError) Fact() *fact.Fact { return &fact.Fact{Key: fact.BadFault, Reason: e.Why} }
+
+// refuse is the error of a fault refused for why.
+func refuse(why *fact.Fact) error { return &FaultError{Why: why} }
+
+// Refuse is the error of a fault refused for why, outside the engine (a
+// user's action the session refuses): ErrBadFault, stating why.
+func Refuse(why *fact.Fact) error { return refuse(why) }
+
+// refuseFor is the error of a fault refused for why, because of cause.
+func refuseFor(why *fact.Fact, cause error) error { return &FaultError{Why: why, Cause: cause} }
+
+// nameError is a client or a node the world does not have: it is
+// ErrUnknownClient or ErrUnknownNode, and states its fact.
+type nameError struct {
+	is   error
+	said *fact.Fact
+}
+
+func (e *nameError) Error() string        { return e.said.Render().En }
+func (e *nameError) Is(target error) bool { return target == e.is }
+func (e *nameError) Fact() *fact.Fact     { return e.said }
+
+func unknownClient(name string) error {
+	return &nameError{ErrUnknownClient, &fact.Fact{Key: fact.UnknownClient, Client: name}}
+}
+
+func unknownNode(name string) error {
+	return &nameError{ErrUnknownNode, &fact.Fact{Key: fact.UnknownNode, Node: name}}
 }

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"time"
 )
 
@@ -90,7 +89,7 @@ func (w *World) ThreadMove(client, thread string) (at time.Duration, ok bool) {
 // thread has nothing pending.
 func (w *World) StepThread(client, thread string) (bool, error) {
 	if w.proc(client) == nil {
-		return false, fmt.Errorf("%w %q", ErrUnknownClient, client)
+		return false, unknownClient(client)
 	}
 	if w.ended || w.closed {
 		return false, nil

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 // Mutex is an in-process lock shared by the threads of one process (a JVM's
@@ -35,14 +36,14 @@ func (m *Mutex) Lock(ctx context.Context) error {
 	if m.holder != nil {
 		m.waiters = append(m.waiters, th)
 		w.emit(Event{Kind: KindMark, Client: m.p.name, Thread: th.name, Name: "local-wait",
-			Note: m.name + " is held by " + m.holder.name})
+			Fact: &fact.Fact{Key: fact.LocalMutexHeldBy, Holder: m.holder.name}})
 		for m.holder != th {
 			th.park()
 		}
 	}
 	m.holder = th
 	th.live()
-	w.emit(Event{Kind: KindMark, Client: m.p.name, Thread: th.name, Name: "local-lock", Note: m.name})
+	w.emit(Event{Kind: KindMark, Client: m.p.name, Thread: th.name, Name: "local-lock", Fact: fact.New(fact.LocalMutex)})
 	return ctx.Err()
 }
 
@@ -56,7 +57,7 @@ func (m *Mutex) Unlock() {
 		panic(fmt.Sprintf("sim: thread %s unlocks %s, which it does not hold", th.name, m.name))
 	}
 	m.holder = nil
-	w.emit(Event{Kind: KindMark, Client: m.p.name, Thread: th.name, Name: "local-unlock", Note: m.name})
+	w.emit(Event{Kind: KindMark, Client: m.p.name, Thread: th.name, Name: "local-unlock", Fact: fact.New(fact.LocalMutex)})
 	if len(m.waiters) > 0 {
 		next := m.waiters[0]
 		m.waiters = m.waiters[1:]

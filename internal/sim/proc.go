@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -108,16 +109,17 @@ func (p *Proc) Sleep(ctx context.Context, d time.Duration) error {
 }
 
 // Mark reports a step of the algorithm (acquired, enter, leave, released,
-// ...) as an event. Marks are what the checker and fault triggers read.
-func (p *Proc) Mark(name, note string) { p.MarkLock(name, "", note) }
+// ...) as an event, with what it says (nil: nothing). Marks are what the
+// checker and fault triggers read.
+func (p *Proc) Mark(name string, said *fact.Fact) { p.MarkLock(name, "", said) }
 
 // MarkLock reports a step of a lock algorithm about the lock whose key is
 // lock (acquired, enter, leave, released, ...): the checker tells locks
 // apart by it.
-func (p *Proc) MarkLock(name, lock, note string) {
+func (p *Proc) MarkLock(name, lock string, said *fact.Fact) {
 	th := p.w.current(p)
 	th.live()
-	p.w.emit(Event{Kind: KindMark, Client: p.name, Thread: th.name, Name: name, Lock: lock, Note: note})
+	p.w.emit(Event{Kind: KindMark, Client: p.name, Thread: th.name, Name: name, Lock: lock, Fact: said})
 	th.live()
 }
 

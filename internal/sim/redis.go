@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/lockstep/lockstep/internal/fact"
 	"strings"
 	"time"
 
@@ -33,11 +34,13 @@ type request struct {
 	pastDue     bool // the timeout is the deadline's
 }
 
-func (e timeoutError) Error() string   { return "i/o timeout (no reply from " + e.node + ")" }
-func (e timeoutError) Timeout() bool   { return true }
-func (e timeoutError) Temporary() bool { return true }
+func (e timeoutError) Error() string    { return e.Fact().Render().En }
+func (e timeoutError) Fact() *fact.Fact { return &fact.Fact{Key: fact.TimedOut, Node: e.node} }
+func (e timeoutError) Timeout() bool    { return true }
+func (e timeoutError) Temporary() bool  { return true }
 
-func (e refusedError) Error() string { return "connection refused (" + e.node + " is down)" }
+func (e refusedError) Error() string    { return e.Fact().Render().En }
+func (e refusedError) Fact() *fact.Fact { return &fact.Fact{Key: fact.Refused, Node: e.node} }
 
 // roundTrip runs in the client's thread: it sends the request, parks until
 // the reply (or a timeout) is delivered, and returns what the client sees.
@@ -108,14 +111,14 @@ func (w *World) exec(it *item) {
 	ev := Event{Client: p.name, Thread: req.th.name, Node: n.name, Req: req.seq, Sent: req.sent, Cmd: flatten(req.args)}
 	switch {
 	case req.lostReq:
-		ev.Kind, ev.Name, ev.Note = KindLost, "request", "the request never reached "+n.name
+		ev.Kind, ev.Name, ev.Fact = KindLost, "request", &fact.Fact{Key: fact.RequestLost, Node: n.name}
 		w.emit(ev)
 		w.schedule(req.item(req.sent+w.cfg.Timeout, itemTimeout))
 		return
 	case !n.down && w.holdWait(req):
 		return
 	case n.down:
-		ev.Kind, ev.Name, ev.Note = KindLost, "refused", n.name+" is down"
+		ev.Kind, ev.Name, ev.Fact = KindLost, "refused", &fact.Fact{Key: fact.Down, Node: n.name}
 		w.emit(ev)
 		req.err = refusedError{n.name}
 		req.reply = "(error) " + req.err.Error()
@@ -138,7 +141,7 @@ func (w *World) exec(it *item) {
 		if h, ok := n.b.(Handshaker); ok {
 			req.setup = append(h.Handshake(), req.setup...)
 		}
-		ev.Note = "new connection: " + strings.Join(req.setup, "; ")
+		ev.Fact = &fact.Fact{Key: fact.NewConnection, Cmds: req.setup}
 	}
 	ev.Kind = KindExec
 	ev.Reply = replies(req.tap.buf.Bytes())
@@ -170,7 +173,7 @@ func (w *World) exec(it *item) {
 	w.afterExec(n, req)
 	if n.cut(p.name) || p.takeDrop(p.dropReply, n.name) {
 		w.emit(Event{Kind: KindLost, Name: "reply", Client: p.name, Thread: req.th.name, Node: n.name, Req: req.seq,
-			Sent: req.sent, Cmd: ev.Cmd, Note: "the reply never reached " + p.name})
+			Sent: req.sent, Cmd: ev.Cmd, Fact: &fact.Fact{Key: fact.ReplyLost, Client: p.name}})
 		w.schedule(req.item(req.sent+w.cfg.Timeout, itemTimeout))
 		return
 	}
@@ -209,7 +212,7 @@ func (w *World) deliver(it *item) {
 		req.err = timeoutError{req.node.name}
 		ev.Kind, ev.Sent, ev.Cmd = KindTimeout, req.sent, flatten(req.args)
 		if req.pastDue {
-			ev.Note = "the caller's context deadline passed"
+			ev.Fact = fact.New(fact.DeadlinePassed)
 		}
 	} else {
 		ev.Kind = KindReply

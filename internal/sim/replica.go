@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"net"
 	"slices"
 	"strconv"
@@ -70,7 +71,7 @@ func (w *World) Replicate(master, replica string, lag time.Duration) error {
 	case m == nil:
 		return fmt.Errorf("%w %q (master of %s)", ErrUnknownNode, master, replica)
 	case r == nil:
-		return fmt.Errorf("%w %q", ErrUnknownNode, replica)
+		return unknownNode(replica)
 	case m == r:
 		return fmt.Errorf("sim: %s cannot replicate itself", master)
 	case lag < 0:
@@ -91,7 +92,7 @@ func (w *World) Replicate(master, replica string, lag time.Duration) error {
 	w.ext.links = append(w.ext.links, l)
 	m.syncClock()
 	r.syncClock()
-	ev := Event{Kind: KindInit, Node: r.name, Note: fmt.Sprintf("replica of %s (lag %s): full sync", m.name, FormatTime(lag))}
+	ev := Event{Kind: KindInit, Node: r.name, Fact: &fact.Fact{Key: fact.ReplicaOf, Node: m.name, For: lag}}
 	for _, k := range m.keys() {
 		st, err := m.b.Read(k)
 		if err != nil || st.Type == "" {
@@ -233,9 +234,9 @@ func (w *World) apply(l *link, sh *shipment) {
 	}
 	r := l.replica
 	ev := Event{Kind: KindReplicate, Node: r.name, Cmd: flatten(sh.cmds)}
-	what := fmt.Sprintf("%s from %s (the write at #%d, %s ago)", strings.Join(formatCmds(sh.cmds, ""), "; "), l.master.name, sh.write, FormatTime(w.now-sh.at))
+	what := &fact.Fact{Key: fact.Shipped, Cmds: formatCmds(sh.cmds, ""), Node: l.master.name, Write: sh.write, Ago: w.now - sh.at}
 	if r.down {
-		ev.Note = "lost, " + r.name + " is down: " + what
+		ev.Fact = &fact.Fact{Key: fact.ShipLost, Replica: r.name, What: what}
 		w.emit(ev)
 		return
 	}
@@ -243,13 +244,13 @@ func (w *World) apply(l *link, sh *shipment) {
 	if l.real != nil {
 		w.applyReal(l, sh, &ev)
 	} else {
+		ev.Fact = what
 		for _, c := range sh.cmds {
 			if err := l.do(c); err != nil {
-				ev.Note = "failed (" + err.Error() + "): "
+				ev.Fact = &fact.Fact{Key: fact.ShipFailed, Reason: fact.Error(err), What: what}
 				break
 			}
 		}
-		ev.Note += what
 		var keys []string
 		for _, c := range sh.cmds {
 			if !slices.Contains(keys, c[1]) {

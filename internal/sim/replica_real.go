@@ -1,8 +1,7 @@
 package sim
 
 import (
-	"fmt"
-	"strings"
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 // On real servers whose backends are a Replicator (a master and replica
@@ -26,8 +25,7 @@ func (w *World) replicateReal(l *link, real ReplicaLink) error {
 	}
 	l.real, l.realOff = real, off
 	w.ext.links = append(w.ext.links, l)
-	ev := Event{Kind: KindInit, Node: r.name, Note: fmt.Sprintf("replica of %s (lag %s): a redis-server under REPLICAOF, synced by Redis; its stream now waits %s in a relay before it reaches %s",
-		m.name, FormatTime(l.lag), FormatTime(l.lag), r.name)}
+	ev := Event{Kind: KindInit, Node: r.name, Fact: &fact.Fact{Key: fact.ReplicaOf, Node: m.name, For: l.lag, Real: true, Replica: r.name}}
 	for _, k := range m.keys() {
 		if st, err := m.b.Read(k); err == nil && st.Type != "" {
 			l.shipped[k] = st
@@ -45,9 +43,9 @@ func (w *World) applyReal(l *link, sh *shipment, ev *Event) {
 	got, err := l.real.Deliver(sh.target)
 	text := formatCmds(got, r.b.Prefix())
 	ev.Cmd = flatten(got)
-	ev.Note = fmt.Sprintf("%s from %s (the write at #%d, %s ago), as Redis streamed it", strings.Join(text, "; "), l.master.name, sh.write, FormatTime(w.now-sh.at))
+	ev.Fact = &fact.Fact{Key: fact.Shipped, Cmds: text, Node: l.master.name, Write: sh.write, Ago: w.now - sh.at, Real: true}
 	if err != nil {
-		ev.Note = "not applied (" + err.Error() + "): " + ev.Note
+		ev.Fact = &fact.Fact{Key: fact.NotApplied, Reason: fact.Error(err), What: ev.Fact}
 	}
 	for _, k := range sh.keys {
 		ev.Keys = append(ev.Keys, r.state(k))

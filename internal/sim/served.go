@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/lockstep/lockstep/internal/fact"
 	"slices"
 	"time"
 )
@@ -171,11 +172,8 @@ func (w *World) logExpiry(n *Node, key string) {
 	if !ok || !prev.Exists() {
 		return
 	}
-	note := "TTL ran out"
-	if prev.Owner != "" {
-		note = "TTL ran out; " + prev.Owner + "'s lock is gone"
-	}
-	w.emit(Event{Kind: KindExpire, Node: n.name, Keys: []KeyState{{Key: key, TTL: -2}}, Note: note})
+	w.emit(Event{Kind: KindExpire, Node: n.name, Keys: []KeyState{{Key: key, TTL: -2}},
+		Fact: &fact.Fact{Key: fact.TTLRanOut, Holder: prev.Owner}})
 }
 
 // flatKeys gives the keys of every command of a request.

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"strings"
 )
 
@@ -50,8 +51,8 @@ type Outcome struct {
 	Err   error      // what the client's call returns, if it failed
 	Rows  int64      // rows affected (SQL)
 	Keys  []KeyState // the state of what the request touched, after it
-	Note  string
-	Cmd   []string // how the request is shown, when not its arguments
+	Fact  *fact.Fact // what it says of the request (an accepted token, a duplicate row)
+	Cmd   []string   // how the request is shown, when not its arguments
 }
 
 // extensions are the parts of the world beyond Redis nodes and clients:
@@ -118,7 +119,7 @@ func (p *Proc) Call(ctx context.Context, service string, args ...string) (Outcom
 			cmd = out.Cmd
 		}
 		w.emit(Event{Kind: KindExec, Client: p.name, Thread: th.name, Node: s.name, Req: seq, Sent: sent,
-			Cmd: cmd, Reply: out.Reply, Keys: out.Keys, Note: out.Note})
+			Cmd: cmd, Reply: out.Reply, Keys: out.Keys, Fact: out.Fact})
 		w.schedule(&item{t: w.now + w.latency(p), kind: itemWake, th: th})
 	}})
 	th.park()

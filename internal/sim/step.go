@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 )
 
@@ -82,7 +83,7 @@ func (w *World) pace(t time.Duration) time.Duration {
 func (w *World) StepClient(name string) (bool, error) {
 	p := w.proc(name)
 	if p == nil {
-		return false, fmt.Errorf("%w %q", ErrUnknownClient, name)
+		return false, unknownClient(name)
 	}
 	if w.ended || w.closed {
 		return false, nil
@@ -181,7 +182,7 @@ func (w *World) checkLost() bool {
 		if err := l.Lost(); err != nil {
 			w.lost = fmt.Errorf("node %s: %w", n.name, err)
 			w.emit(Event{Kind: KindError, Node: n.name, Name: "server-lost",
-				Note: "the server stopped answering (" + err.Error() + "): the run ends here"})
+				Fact: &fact.Fact{Key: fact.ServerLost, Reason: fact.Error(err)}})
 			w.finish()
 			return true
 		}
@@ -276,11 +277,7 @@ func (w *World) expire(n *Node, key string) {
 	if ks.Exists() {
 		return // renewed behind our back: state() tracked the new expiry
 	}
-	note := "TTL ran out"
-	if prev.Owner != "" {
-		note = "TTL ran out; " + prev.Owner + "'s lock is gone"
-	}
-	w.emit(Event{Kind: KindExpire, Node: n.name, Keys: []KeyState{ks}, Note: note})
+	w.emit(Event{Kind: KindExpire, Node: n.name, Keys: []KeyState{ks}, Fact: &fact.Fact{Key: fact.TTLRanOut, Holder: prev.Owner}})
 }
 
 // afterExec is the place for per-node bookkeeping after a command.

@@ -2,7 +2,7 @@ package sim
 
 import (
 	"fmt"
-	"strings"
+	"github.com/lockstep/lockstep/internal/fact"
 	"time"
 )
 
@@ -18,7 +18,7 @@ type Sweeper interface {
 type Swept struct {
 	Gone []KeyState // the last state of each thing removed, in order
 	Cmd  []string   // the job's command, as its event shows it
-	What string     // what it removed, for the note ("the rows older than 10s ...")
+	What *fact.Fact // what it removed ("the rows older than 10s ...")
 }
 
 // Sweep runs the cleanup job of a service that has one (a Sweeper) every
@@ -29,7 +29,7 @@ type Swept struct {
 func (w *World) Sweep(service string, every, age time.Duration) error {
 	s := w.service(service)
 	if s == nil {
-		return fmt.Errorf("%w %q", ErrUnknownNode, service)
+		return unknownNode(service)
 	}
 	job, ok := s.h.(Sweeper)
 	if !ok {
@@ -54,20 +54,16 @@ func (w *World) sweep(service string, job Sweeper, age time.Duration) {
 	out, err := job.Sweep(w.epoch().Add(w.now), age, w.ownerOf)
 	switch {
 	case err != nil:
-		w.emit(Event{Kind: KindExpire, Node: service, Note: "cleanup job failed: " + err.Error()})
+		w.emit(Event{Kind: KindExpire, Node: service, Fact: &fact.Fact{Key: fact.CleanupFailed, Reason: fact.Error(err)}})
 	case len(out.Gone) > 0:
-		var who []string
+		said := &fact.Fact{Key: fact.Cleanup, What: out.What}
 		keys := make([]KeyState, len(out.Gone))
 		for i, k := range out.Gone {
 			keys[i] = KeyState{Key: k.Key, TTL: -2}
 			if k.Owner != "" {
-				who = append(who, k.Owner+"'s")
+				said.Holders = append(said.Holders, k.Owner)
 			}
 		}
-		note := "cleanup job deleted " + out.What
-		if len(who) > 0 {
-			note += "; " + strings.Join(who, ", ") + " lock is gone"
-		}
-		w.emit(Event{Kind: KindExpire, Node: service, Cmd: out.Cmd, Keys: keys, Note: note})
+		w.emit(Event{Kind: KindExpire, Node: service, Cmd: out.Cmd, Keys: keys, Fact: said})
 	}
 }

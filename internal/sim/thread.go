@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"hash/fnv"
 	"iter"
 	"math/rand/v2"
@@ -113,7 +114,7 @@ func (th *thread) main(fn func(ctx context.Context) error) {
 					err = ErrCrashed
 					return
 				}
-				err = fmt.Errorf("panic: %v", r)
+				err = panicError{fmt.Sprint(r)}
 				if th.helper {
 					th.panicked = r
 				}
@@ -128,11 +129,7 @@ func (th *thread) main(fn func(ctx context.Context) error) {
 		th.returned()
 		return
 	}
-	note := ""
-	if err != nil {
-		note = err.Error()
-	}
-	w.emit(Event{Kind: KindDone, Client: th.proc.name, Thread: th.name, Note: note})
+	w.emit(Event{Kind: KindDone, Client: th.proc.name, Thread: th.name, Fact: fact.Error(err)})
 }
 
 // boot starts (or restarts) a process's main thread at virtual time at.
@@ -202,3 +199,9 @@ func (w *World) reap() {
 
 // crashSignal unwinds a crashed thread's goroutine.
 type crashSignal struct{}
+
+// panicError is a client program's panic, as its thread ends with it.
+type panicError struct{ value string }
+
+func (e panicError) Error() string    { return e.Fact().Render().En }
+func (e panicError) Fact() *fact.Fact { return &fact.Fact{Key: fact.Panic, Text: e.value} }

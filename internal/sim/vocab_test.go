@@ -84,7 +84,7 @@ func TestEveryFaultKindHasAnEngineCase(t *testing.T) {
 				t.Fatal(err)
 			}
 			log := w.Log()
-			if e := log[len(log)-1]; e.Kind != sim.KindFault || e.Name != string(k) || e.Note == "" {
+			if e := log[len(log)-1]; e.Kind != sim.KindFault || e.Name != string(k) || e.Fact == nil {
 				t.Errorf("last event %v: want the fault %s, with a note", e, k)
 			}
 		})

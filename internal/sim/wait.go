@@ -1,7 +1,7 @@
 package sim
 
 import (
-	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"slices"
 	"strconv"
 	"time"
@@ -44,7 +44,7 @@ func (w *World) holdWait(req *request) bool {
 	}
 	l.waits = append(l.waits, wr)
 	w.emit(Event{Kind: KindMark, Client: req.th.proc.name, Thread: req.th.name, Node: req.node.name, Name: "wait-blocked",
-		Note: fmt.Sprintf("WAIT blocks: %s has applied %d of the %d writes shipped", l.replica.name, l.applied, wr.target)})
+		Fact: &fact.Fact{Key: fact.WaitBlocks, Replica: l.replica.name, Have: l.applied, Want: wr.target}})
 	if ms > 0 {
 		wr.timer = &item{t: w.now + time.Duration(ms)*time.Millisecond, kind: itemWorld, label: "wait timeout",
 			fn: func() { w.answerWait(l, wr) }}
@@ -59,19 +59,16 @@ func (w *World) answerWait(l *link, wr *waitReq) {
 	w.dropWait(l, wr)
 	req := wr.req
 	n := int64(0)
-	note := fmt.Sprintf("timed out: %s has applied %d of %d writes", l.replica.name, l.applied, wr.target)
+	said := &fact.Fact{Key: fact.WaitTimedOut, Replica: l.replica.name, Have: l.applied, Want: wr.target, Engine: l.real != nil}
 	if l.applied >= wr.target {
-		n, note = 1, fmt.Sprintf("%s has applied every write up to here", l.replica.name)
-	}
-	if l.real != nil {
-		note += " (answered by the engine from the replica's confirmed replication offset)"
+		n, said = 1, &fact.Fact{Key: fact.WaitApplied, Replica: l.replica.name, Engine: l.real != nil}
 	}
 	setInt(req.cmds, n)
 	req.err = nil
 	req.reply = "(integer) " + strconv.FormatInt(n, 10)
 	p := req.th.proc
 	w.emit(Event{Kind: KindExec, Client: p.name, Thread: req.th.name, Node: req.node.name, Req: req.seq, Sent: req.sent,
-		Cmd: flatten(req.args), Reply: req.reply, Note: note})
+		Cmd: flatten(req.args), Reply: req.reply, Fact: said})
 	w.schedule(req.item(w.now+w.latency(p), itemReply))
 }
 

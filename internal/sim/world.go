@@ -106,6 +106,16 @@ func (w *World) Config() Config { return w.cfg }
 // Now is the virtual time since the world's start.
 func (w *World) Now() time.Duration { return w.now }
 
+// PausedUntil reports whether a client is paused (a pause fault), and
+// until when.
+func (w *World) PausedUntil(client string) (time.Duration, bool) {
+	p := w.proc(client)
+	if p == nil || !p.paused {
+		return 0, false
+	}
+	return p.pausedUntil, true
+}
+
 // Steps counts the engine steps taken.
 func (w *World) Steps() int { return w.step }
 

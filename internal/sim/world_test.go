@@ -21,7 +21,7 @@ func deduct(work time.Duration) sim.Program {
 		}
 		n, _ := strconv.Atoi(v)
 		if n <= 0 {
-			p.Mark("sold-out", "")
+			p.Mark("sold-out", nil)
 			return nil
 		}
 		if err := p.Sleep(ctx, work); err != nil {
@@ -30,7 +30,7 @@ func deduct(work time.Duration) sim.Program {
 		if err := r.Set(ctx, "stock", n-1, 0).Err(); err != nil {
 			return err
 		}
-		p.Mark("deduct", "")
+		p.Mark("deduct", nil)
 		return nil
 	}
 }

@@ -13,7 +13,7 @@
 //   timeline.js  the timeline: layout.js places rows and lanes, draw.js
 //                paints them, format.js writes events as text
 //   panels.js    the side panels
-//   i18n.js      the page's strings; messages.js the server's, in 中文
+//   i18n.js      the page's strings; messages.js the scenario checker's problems and error codes, in 中文
 
 import { Link, PROTOCOL } from './socket.js';
 import { Timeline } from './timeline.js';
@@ -31,6 +31,7 @@ import { CodeView } from './code.js';
 import { Chapters } from './chapters.js';
 import { Challenge } from './challenge.js';
 import { Compare } from './compare.js';
+import { Report } from './report.js';
 import { Classroom, CLASS_ERRORS } from './class.js';
 import { addErrors } from './messages.js';
 
@@ -39,6 +40,7 @@ const $ = (id) => document.getElementById(id);
 const link = new Link(onMessage, onStatus);
 const explorer = new Explore(link, () => state.lang);
 const comparer = new Compare(link, () => state, (step) => link.send('seek', { step }));
+const reporter = new Report(link, () => state);
 const tl = new Timeline({
   root: $('timeline'), canvas: $('tl-canvas'), scroll: $('tl-scroll'), spacer: $('tl-spacer'),
   list: $('tl-events'), lanes: $('lanes'),
@@ -68,7 +70,7 @@ $('hide-giveaways').onchange = (e) => classroom.setHide(e.target.checked);
 let shared = decodeRun(location.hash);
 let restoring = null; // a share link's view, applied when its run arrives
 
-let connStatus = 'closed';
+let connStatus = 'connecting'; // 'open', or 'closed' once a link was lost (then it says so)
 function onStatus(s, code) {
   connStatus = s;
   state.taken = s === 'closed' && code === 4000;
@@ -76,7 +78,7 @@ function onStatus(s, code) {
 }
 
 function renderConn() {
-  $('conn').textContent = connStatus === 'open' || state.taken ? t('connected', state.lang) : t('reconnecting', state.lang);
+  $('conn').textContent = connStatus === 'closed' && !state.taken ? t('reconnecting', state.lang) : t('connected', state.lang);
   $('conn').className = 'conn ' + connStatus;
   $('taken').hidden = !state.taken;
   document.body.classList.toggle('taken', state.taken);
@@ -89,6 +91,7 @@ function onMessage(m) {
     return;
   }
   if (comparer.onMessage(m)) return;
+  if (reporter.onMessage(m)) return;
   if (classroom.onMessage(m)) return;
   switch (m.type) {
     case 'welcome':
@@ -155,9 +158,12 @@ function render() {
   document.body.classList.toggle('presenter', st.presenter);
   document.body.classList.toggle('selecting', st.selected != null);
   if (snap) {
+    document.querySelector('main').removeAttribute('aria-busy');
     $('title').textContent = pick(snap.title, st.lang) || snap.scenario;
     $('lesson-text').textContent = pick(snap.lesson, st.lang);
+    lessonMore();
     $('expect').textContent = verdictNames(snap.expect || [], st.lang) || '—';
+    $('expect').removeAttribute('data-pending');
     $('real-why').textContent = snap.realWhy ? '— ' + t('onReal', st.lang) + ' ' + pick(snap.realWhy, st.lang) : '';
     $('share-link').href = shareURL();
   }
@@ -166,6 +172,7 @@ function render() {
   apply(document, st.lang);
   explorer.relabel();
   comparer.render();
+  reporter.render();
   renderConn();
   $('follow').hidden = tl.follow;
   relabelToast();
@@ -182,6 +189,19 @@ function render() {
   challenge.render(st);
   classroom.render();
   tl.set({ ...st });
+}
+
+/** lessonMore offers, where the lesson's paragraph is cut to a few lines
+ * (a phone), a button that opens it whole, and says Less once open. */
+function lessonMore() {
+  const p = $('lesson-text'), b = $('lesson-more'), box = p.parentElement;
+  const open = box.classList.contains('open');
+  const key = p.textContent + '|' + innerWidth + '|' + open;
+  if (b.dataset.key === key) return;
+  b.dataset.key = key;
+  b.hidden = !open && p.scrollHeight <= p.clientHeight + 1;
+  b.textContent = t(open ? 'lessonLess' : 'lessonMore', state.lang);
+  b.setAttribute('aria-expanded', String(open));
 }
 
 function renderHelp() {
@@ -231,16 +251,19 @@ function selectBy(d) {
 onChange(render);
 initControls(link);
 initKeyboard(selectBy);
-initPicker(link, () => { $('scenario').blur(); $('timeline').focus(); });
+initPicker(link, () => { $('scenario').blur(); $('tl-scroll').focus(); });
 initEditor(link, () => tl.reset());
 initShare(link, tl, () => ({ ...comparer.shared(), ...explorer.shared(state.snap) }));
-$('follow').onclick = () => { tl.followNewest(); $('timeline').focus(); };
+$('follow').onclick = () => { tl.followNewest(); $('tl-scroll').focus(); };
+$('lesson-more').onclick = () => { $('lesson-text').parentElement.classList.toggle('open'); lessonMore(); };
+addEventListener('resize', lessonMore);
 $('reload').onclick = () => location.reload();
 $('take-back').onclick = () => { state.taken = false; renderConn(); link.connect(); };
 
 // Hooks for tests and measurements (stable; see docs/protocol.md).
 window.lockstep = {
   state,
+  reporter,
   link,
   classroom,
   timeline: tl,

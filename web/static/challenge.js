@@ -37,8 +37,10 @@ export class Challenge {
       return;
     }
     r.append(el('p', { class: 'hint' }, fill('chIntro', L)));
-    const counts = el('p', { class: 'ch-counts' }, el('span', { 'data-testid': 'challenge-moves' }, fill('chMoves', L, { n: p.moves, max: ch.moves })));
-    if (ch.faults != null) counts.append(' · ', el('span', { 'data-testid': 'challenge-faults' }, fill('chFaults', L, { n: p.faults, max: ch.faults })));
+    // Past its limit a count says by how much, rather than "13 of 10".
+    const count = (key, n, max) => (n > max ? fill(key + 'Over', L, { n, max, over: n - max }) : fill(key, L, { n, max }));
+    const counts = el('p', { class: 'ch-counts' }, el('span', { 'data-testid': 'challenge-moves', class: p.moves > ch.moves ? 'over' : '' }, count('chMoves', p.moves, ch.moves)));
+    if (ch.faults != null) counts.append(' · ', el('span', { 'data-testid': 'challenge-faults', class: p.faults > ch.faults ? 'over' : '' }, count('chFaults', p.faults, ch.faults)));
     r.append(counts);
     let status, cls;
     if (p.won) { status = fill('chWon', L, { at: p.at }); cls = 'won'; }
@@ -62,6 +64,14 @@ export class Challenge {
         d.append(refs);
       }
       r.append(d);
+      // A debrief that just appeared is brought into view (the side
+      // panel may have scrolled it below the fold).
+      if (this.debriefed !== which) {
+        this.debriefed = which;
+        requestAnimationFrame(() => d.scrollIntoView({ block: 'nearest' }));
+      }
+    } else if (this.debriefed === which) {
+      this.debriefed = null;
     }
     r.append(el('div', { class: 'buttons' },
       el('button', { 'data-testid': 'challenge-retry', onclick: () => { this.hints = 0; this.retry(); } }, fill('chRetry', L)),

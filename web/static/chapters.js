@@ -28,7 +28,9 @@ export class Chapters {
     if (!chs.length) return;
     let at = -1;
     chs.forEach((c, i) => { if (c.step <= snap.step) at = i; });
-    const stopped = at >= 0 && chs[at].step === snap.step && !snap.playing && !snap.ended && this.on() && st.model.says.some((s) => s.seq === chs[at].seq);
+    // "Stopped at a chapter" only where paced play stopped (not where
+    // the user stepped by hand or paused).
+    const stopped = at >= 0 && chs[at].step === snap.step && st.playStopped && this.on() && st.model.says.some((s) => s.seq === chs[at].seq);
     const key = JSON.stringify([st.lang, chs.map((c) => c.seq), at, stopped]);
     if (key === this.key) return;
     this.key = key;

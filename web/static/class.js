@@ -178,10 +178,12 @@ export class Classroom {
   }
 
   build() {
-    const head = $('class-head');
-    this.startBtn = el('button', { 'data-testid': 'start-class', onclick: () => this.start() });
-    this.joinBtn = el('button', { 'data-testid': 'join-class', onclick: () => this.openJoin('') });
-    head.append(this.startBtn, this.joinBtn);
+    // The page holds the two buttons from the start (labelled in English),
+    // so that the header does not move when this script runs.
+    this.startBtn = $('start-class');
+    this.joinBtn = $('join-class');
+    this.startBtn.onclick = () => this.start();
+    this.joinBtn.onclick = () => this.openJoin('');
     // The join dialog.
     this.codeIn = el('input', { id: 'join-code-in', 'data-testid': 'join-code', autocomplete: 'off', spellcheck: false, maxLength: 12, size: 8 });
     this.nameIn = el('input', { id: 'nickname-in', 'data-testid': 'nickname', autocomplete: 'nickname', maxLength: 24, size: 16 });
@@ -389,7 +391,7 @@ export class Classroom {
 
   studentBar(line, c) {
     line.append(el('span', { class: 'class-you' }, tr('you') + ' ', el('b', {}, c.name)));
-    line.append(el('span', { class: 'class-mode ' + (c.following ? 'on' : 'off'), 'data-testid': 'class-following', 'data-following': String(c.following), role: 'status' },
+    line.append(el('span', { class: 'class-mode ' + (c.following ? 'on' : 'off'), 'data-testid': 'follow', 'data-following': String(c.following), role: 'status' },
       tr(c.following ? 'following' : 'roaming')));
     if (c.following) line.append(el('button', { 'data-testid': 'roam', onclick: () => this.link.send('class-roam') }, tr('roam')));
     else line.append(el('button', { class: 'primary', 'data-testid': 'back-to-class', onclick: () => { this.appliedView = ''; this.link.send('class-follow'); } }, tr('backToClass')));

@@ -203,8 +203,10 @@ export class CodeView {
    * library's module and version, its licence and the file within it. */
   pane(path, lit, how, lang, libs) {
     const text = this.fetch(path);
-    const box = el('div', { class: 'code-pane', 'data-file': path });
-    box.append(el('div', { class: 'code-file' }, fileTitle(path, libs, lang)));
+    // A region of its own, reachable by the keyboard, to scroll through.
+    const title = fileTitle(path, libs, lang);
+    const box = el('div', { class: 'code-pane', 'data-file': path, tabindex: '0', role: 'region', 'aria-label': title });
+    box.append(el('div', { class: 'code-file' }, title));
     if (text == null) {
       box.append(el('p', { class: 'code-note' }, fill('codeLoading', lang, { file: path })));
       return box;

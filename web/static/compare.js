@@ -228,7 +228,7 @@ export class Compare {
     for (const v of vs) {
       box.append(el('div', { class: 'v', 'data-name': v.name },
         el('b', { class: 'badge' }, (v.name === 'safe' ? '✓ ' : '✗ ') + verdictName(v.name, lang)),
-        ' ', el('span', {}, pick(v.say, lang) || v.note || '')));
+        ' ', el('span', {}, pick(v.say, lang))));
     }
     return box;
   }

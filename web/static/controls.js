@@ -20,7 +20,10 @@ export const actions = {
   step: () => { if (state.snap && !state.snap.ended) link.send('step'); },
   back: () => link.send('back'),
   // beats: paced play stops at each chapter (chapters.js keeps the switch).
-  togglePlay: () => link.send(state.snap && state.snap.playing ? 'pause' : 'play', { speed: Number($('speed').value), beats: $('paced').checked }),
+  togglePlay: () => {
+    state.pausing = !!(state.snap && state.snap.playing);
+    link.send(state.pausing ? 'pause' : 'play', { speed: Number($('speed').value), beats: $('paced').checked });
+  },
   toEnd: () => link.send('seek', { step: state.limits.max_steps }),
   reset: () => link.send('reset'),
   toggleLang: () => {

@@ -109,8 +109,8 @@ function add(m, e) {
     }
     case 'expire': case 'init': {
       if (e.keys) lease(m, e, r);
-      const of = e.kind === 'init' && /^replica of (\S+)/.exec(e.note || '');
-      if (of && !m.masters.includes(of[1])) m.masters.push(of[1]);
+      const of = e.kind === 'init' && e.fact && e.fact.key === 'replica-of' && e.fact.node; // the replica's master
+      if (of && !m.masters.includes(of)) m.masters.push(of);
       break;
     }
     case 'fault':
@@ -170,7 +170,7 @@ function fault(m, e, r) {
   switch (e.name) {
     case 'pause': {
       const cur = m.byWho.get(e.client) || {};
-      if (!cur.pause) cur.pause = openSpan(m, { type: 'pause', r0: r, client: e.client, note: e.note });
+      if (!cur.pause) cur.pause = openSpan(m, { type: 'pause', r0: r, client: e.client });
       m.byWho.set(e.client, cur);
       break;
     }

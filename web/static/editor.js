@@ -7,9 +7,9 @@ import { t, fill, problem } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
-// A text over the file limit is refused here, not sent: the socket takes
-// messages of at most 64 KiB.
-const MAX_YAML = 64 * 1024;
+// A text over the file limit (the server's, in welcome.limits) is refused
+// here, not sent.
+const maxYAML = () => (state.limits && state.limits.max_file_size) || 128 * 1024;
 
 let link = null;
 let wantText = false; // the editor asked the server for the current scenario's YAML
@@ -75,8 +75,8 @@ function check() {
   clearTimeout(checkTimer);
   const text = $('editor').value;
   const size = new TextEncoder().encode(text).length;
-  if (size > MAX_YAML) {
-    state.errors = [{ line: 1, col: 1, tooBig: (size / 1024).toFixed(1) }];
+  if (size > maxYAML()) {
+    state.errors = [{ line: 1, col: 1, tooBig: (size / 1024).toFixed(1), max: maxYAML() >> 10 }];
     renderErrors();
     return;
   }
@@ -126,7 +126,7 @@ export function relabelErrors() {
 
 function message(e) {
   if (e.expect) return fill('expectContradicted', state.lang, { want: verdictsOf(state.snap.expect), got: verdictsOf(state.snap.verdicts) });
-  if (e.tooBig) return fill('tooBig', state.lang, { n: e.tooBig });
+  if (e.tooBig) return fill('tooBig', state.lang, { n: e.tooBig, max: e.max });
   return problem(e.msg, state.lang);
 }
 

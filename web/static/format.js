@@ -3,7 +3,7 @@
 // whole event as a line for screen readers.
 
 import { INK } from './paint.js';
-import { t as tr, pick, name as nm, note as nt, fill } from './i18n.js';
+import { t as tr, pick, name as nm, fill } from './i18n.js';
 
 /** fmtTime writes virtual nanoseconds as the server does: 1.002s. With
  * digits, to that many decimals of a second (the narrow time column shows
@@ -82,10 +82,10 @@ export function describe(e, lang) {
     case 'send': out.push(who + ' → ' + e.node + ': ', { code: fmtCmd(e.cmd, e.script) }); break;
     case 'exec': out.push(e.node + ' ← ' + who + ': ', { code: fmtCmd(e.cmd, e.script) }, ' → ', { code: e.reply ?? '' }, ...keys()); break;
     case 'reply': out.push(who + ' ← ' + e.node + ': ', { code: e.reply ?? '' }); break;
-    case 'verdict': out.push((e.name === 'safe' ? '✓ ' : '✗ ') + e.name + ' — ' + (pick(e.say, lang) || e.note || '')); break;
+    case 'verdict': out.push((e.name === 'safe' ? '✓ ' : '✗ ') + e.name + ' — ' + pick(e.say, lang)); break;
     default: {
       const what = e.kind === 'mark' || e.kind === 'fault' || (e.kind === 'lost' && e.name) ? nm(e.name, lang) : tr(e.kind === 'expire' ? 'expired' : e.kind, lang);
-      out.push([who, e.node].filter(Boolean).join(' · ') + ' ' + what + (e.note ? ': ' + nt(e.note, lang) : ''));
+      out.push([who, e.node].filter(Boolean).join(' · ') + ' ' + what + (e.note ? ': ' + pick(e.note, lang) : ''));
       if (e.cmd) out.push(' ', { code: fmtCmd(e.cmd, e.script) });
       out.push(...keys());
     }

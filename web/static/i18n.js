@@ -35,6 +35,12 @@ const S = {
   share: ['Share and export', '分享与导出'],
   shareLink: ['Copy link to this view', '复制此视图的链接'],
   exportJSON: ['Event log (JSON)', '事件日志 (JSON)'],
+  exportRows: ['A slide (16:9) of', '导出一页幻灯片 (16:9)：'],
+  exportView: ['the rows in view', '当前可见的行'],
+  exportRange: ['rows from … to …', '从第…行到第…行'],
+  exportFrom: ['From event #', '起始事件 #'],
+  exportTo: ['To event #', '结束事件 #'],
+  exportBadRange: ['No event between #{a} and #{b} to export.', '#{a} 到 #{b} 之间没有可导出的事件。'],
   saveYAML: ['Save run as YAML', '把这次运行存为 YAML'],
   openYAML: ['Open YAML…', '打开 YAML…'],
   editor: ['Write a scenario (YAML)', '编写场景 (YAML)'],
@@ -44,6 +50,9 @@ const S = {
   helpRead: ['Read the timeline top to bottom: each row is one thing that happened. Arrows are Redis commands going from a client to a node and the reply coming back. Thick bars are critical sections; tapering bars on a node are a lock\'s remaining TTL.',
     '时间线从上往下读：每一行是发生的一件事。箭头是客户端发给节点的 Redis 命令以及返回的回复。粗条是临界区；节点旁逐渐变窄的条是锁剩余的 TTL。'],
   close: ['Close', '关闭'],
+  lanesLabel: ['Lanes: a client\'s name lets it make its next move', '泳道：点客户端的名字让它走下一步'],
+  lessonMore: ['More ▾', '展开 ▾'],
+  lessonLess: ['Less ▴', '收起 ▴'],
   welcome: ['Press Step (or the space bar) to run one Redis command at a time. Each row of the timeline is one thing that happened; read it top to bottom.',
     '按“下一步”（或空格键）每次执行一条 Redis 命令。时间线的每一行是发生的一件事，从上往下读。'],
   nothingYet: ['Nothing has happened yet.', '还什么都没发生。'],
@@ -69,7 +78,7 @@ const S = {
   expired: ['expired', '过期'],
   partitioned: ['partition', '分区'],
   lockOf: ['lock of', '锁属于'],
-  tooBig: ['the file is {n} KiB; the limit is 64 KiB', '文件有 {n} KiB，上限是 64 KiB'],
+  tooBig: ['the file is {n} KiB; the limit is {max} KiB', '文件有 {n} KiB，上限是 {max} KiB'],
   realBanner: ["Real Redis ({urls}). Time runs on Redis' clock from your first step: a paused view does not pause Redis, so TTLs run out meanwhile and the next step shows those expiries first. Node clock jumps are not applied. Seeking back replays the run from the start, in real time. Redis ran each command between the moment it went out and the moment its reply came in (the grey whisker beside it); each expiry is one Redis reported.", '真实 Redis（{urls}）。从你走第一步起，时间以 Redis 的时钟为准：暂停界面并不会暂停 Redis，TTL 照样流逝，下一步会先显示这些过期。节点时钟跳变不会执行。向后跳转会从头实时重放。Redis 在命令发出到回复收到之间执行了它（旁边的灰色误差线）；每次过期都是 Redis 自己报告的。'],
   onReal: ['on real Redis:', '在真实 Redis 上：'],
   errorsNone: ['No errors.', '没有错误。'],
@@ -205,6 +214,19 @@ const S = {
   exploreCancelled: ['Cancelled after {n} schedules.', '已取消，共搜索 {n} 个调度。'],
   exploreFailed: ['The search failed: {e}', '搜索失败：{e}'],
   // ---- Side by side (compare.js) ----
+  repOpen: ['Which lock?', '选哪把锁？'],
+  repTitle: ['Which lock? Every lock against every fault, proven by search', '选哪把锁？每一把锁对每一种故障，由搜索证明'],
+  repProgress: ['{n} of {total} cells decided…', '已得出 {n} / {total} 格……'],
+  repStarting: ['Running each lock alone first…', '先让每把锁单独运行一次……'],
+  repDone: ['Every cell decided: {n} cells.', '全部 {n} 格都已得出结果。'],
+  repStopped: ['The card stopped: {e}', '报告卡停止了：{e}'],
+  repLock: ['lock', '锁'],
+  repTrips: ['round trips (acquire / release)', '往返（加锁 / 释放）'],
+  repNeeds: ['needs', '需要'],
+  repAdvice: ['use it when…', '什么时候用'],
+  repPending: ['being searched', '搜索中'],
+  repOpenCell: ['{lock} under {column}: open its schedule in the timeline', '{lock}：{column}——在时间线中打开它的调度'],
+  repHint: ['Click a ✗ to open its counterexample in the timeline (or a fencing ✓ to see the storage refuse the late write).', '点击 ✗ 会在时间线中打开它的反例（点击栅栏令牌的 ✓ 可以看到存储拒绝迟到的写入）。'],
   cmpOpen: ['Side by side', '并排对比'],
   cmpTitle: ['Side by side: the same schedule, two locks', '并排对比：同一个调度，两把锁'],
   cmpWith: ['Compare with', '对比对象'],
@@ -252,6 +274,8 @@ const S = {
   chIntro: ['You schedule the run: step clients by hand (or Step), inject faults. Every step and every fault is a move. The lesson\'s own faults and narration are off.', '由你来调度：手动让客户端行动（或按“下一步”），注入故障。每一步、每个故障都算一步棋。课程自带的故障和旁白都已关闭。'],
   chMoves: ['Moves: {n} of {max}', '步数：{n} / {max}'],
   chFaults: ['Faults: {n} of {max}', '故障：{n} / {max}'],
+  chMovesOver: ['Moves: {n}, {over} past the limit of {max}', '步数：{n}，超出上限 {max} 步 {over} 步'],
+  chFaultsOver: ['Faults: {n}, {over} past the limit of {max}', '故障：{n}，超出上限 {max} 个 {over} 个'],
   chWon: ['Won! The checker found it at #{at}.', '成功！检查器在 #{at} 发现了它。'],
   chNotYet: ['Not yet.', '还没有达成。'],
   chLate: ['Reached at #{at}, but with too many {what}: step back and find a shorter way.', '在 #{at} 达成了，但{what}用得太多：后退一步，找条更短的路。'],
@@ -344,9 +368,9 @@ export function name(n, lang) {
   return lang === 'zh' ? s[1] : s[0];
 }
 
-// What the server writes in English (event notes, the checker's problems,
-// refused faults, error codes) is said in Chinese by messages.js.
-export { note, problem, serverError, refusal, untranslated } from './messages.js';
+// The scenario checker's problems and the server's error codes are said
+// in Chinese by messages.js; an event's words come in both languages.
+export { problem, serverError, untranslated } from './messages.js';
 
 /** fill replaces {name} in a catalogue string with values. */
 export function fill(key, lang, vals = {}) {
@@ -388,19 +412,26 @@ export function amount(ms, lang) {
 /** apply rewrites every element with data-i18n under root; an element
  * with data-i18n-ms fills its {d} with that amount. */
 export function apply(root, lang) {
-  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
-  document.title = t('docTitle', lang);
+  // Only what differs is written: a render (every step) then changes
+  // nothing the browser must lay out again.
+  const html = lang === 'zh' ? 'zh-CN' : 'en';
+  if (document.documentElement.lang !== html) document.documentElement.lang = html;
+  if (document.title !== t('docTitle', lang)) document.title = t('docTitle', lang);
   const text = (key, el) => el.dataset.i18nMs ? fill(key, lang, { d: amount(Number(el.dataset.i18nMs), lang) }) : t(key, lang);
   for (const el of root.querySelectorAll('[data-i18n]')) {
-    el.textContent = text(el.dataset.i18n, el);
+    const s = text(el.dataset.i18n, el);
+    if (el.textContent !== s) el.textContent = s;
   }
   for (const el of root.querySelectorAll('[data-i18n-title]')) {
-    el.title = text(el.dataset.i18nTitle, el);
+    const s = text(el.dataset.i18nTitle, el);
+    if (el.title !== s) el.title = s;
   }
   for (const el of root.querySelectorAll('[data-i18n-group]')) {
-    el.label = t(el.dataset.i18nGroup, lang);
+    const s = t(el.dataset.i18nGroup, lang);
+    if (el.label !== s) el.label = s;
   }
   for (const el of root.querySelectorAll('[data-i18n-label]')) {
-    el.setAttribute('aria-label', t(el.dataset.i18nLabel, lang));
+    const s = t(el.dataset.i18nLabel, lang);
+    if (el.getAttribute('aria-label') !== s) el.setAttribute('aria-label', s);
   }
 }

@@ -31,7 +31,7 @@ export function initKeyboard(selectBy) {
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
     const k = ev.key;
     if ((k === ' ' || k === 'Enter') && (tag === 'BUTTON' || tag === 'A' || tag === 'SUMMARY')) return;
-    if (ev.target === $('timeline') && (k === 'ArrowUp' || k === 'ArrowDown')) {
+    if (ev.target === $('tl-scroll') && (k === 'ArrowUp' || k === 'ArrowDown')) {
       ev.preventDefault();
       selectBy(k === 'ArrowUp' ? -1 : 1);
       return;

@@ -5,19 +5,38 @@ import { PALETTE } from './paint.js';
 
 const extra = new Map();
 /** clientColor gives a client its lane colour: the palette first, then
- * hues spread around the wheel, so that many clients stay apart. */
+ * hues spread around the wheel (the golden angle), each as light as a
+ * 4.6:1 contrast against white allows, so that many clients stay apart
+ * and readable. */
 export function clientColor(m, name) {
   const i = Math.max(m.clients.indexOf(name), 0);
   if (i < PALETTE.length) return PALETTE[i];
   if (!extra.has(i)) {
-    const h = (i * 137.508 + 20) % 360, l = i % 2 ? 0.34 : 0.44, sat = 0.75;
-    const f = (n) => {
-      const k = (n + h / 30) % 12, a = sat * Math.min(l, 1 - l);
-      return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1)))).toString(16).padStart(2, '0');
-    };
-    extra.set(i, '#' + f(0) + f(8) + f(4));
+    const h = (i * 137.508 + 20) % 360, sat = i % 2 ? 0.75 : 0.95;
+    let lo = 0, hi = 0.6;
+    for (let k = 0; k < 24; k++) {
+      const mid = (lo + hi) / 2;
+      if (contrast(hsl(h, sat, mid)) >= 4.6) lo = mid; else hi = mid;
+    }
+    extra.set(i, hex(hsl(h, sat, lo)));
   }
   return extra.get(i);
+}
+
+/** hsl gives the sRGB (0..1) of a hue, saturation and lightness. */
+function hsl(h, s, l) {
+  const a = s * Math.min(l, 1 - l);
+  const f = (n) => { const k = (n + h / 30) % 12; return l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1)); };
+  return [f(0), f(8), f(4)];
+}
+
+const hex = (rgb) => '#' + rgb.map((v) => Math.round(v * 255).toString(16).padStart(2, '0')).join('');
+
+/** contrast is the WCAG contrast ratio of an sRGB colour against white. */
+export function contrast(rgb) {
+  const lin = (v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  const L = 0.2126 * lin(rgb[0]) + 0.7152 * lin(rgb[1]) + 0.0722 * lin(rgb[2]);
+  return 1.05 / (L + 0.05);
 }
 
 export const cx = (L, name) => L.x.get('client:' + name) ?? L.gutter;

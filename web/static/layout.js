@@ -8,7 +8,7 @@ import { fmtCmd } from './format.js';
 
 /** verdictText is a verdict row's whole text in lang. */
 export function verdictText(e, lang) {
-  const say = pick(e.say, lang) || e.note || '';
+  const say = pick(e.say, lang);
   return (e.name === 'safe' ? '✓ ' : '✗ ') + verdictName(e.name, lang) + (say ? ' — ' + say : '');
 }
 

@@ -1,10 +1,9 @@
-// What the server writes in English, in Chinese: the notes the engine, the
-// locks and the lessons write on events, the scenario checker's problems,
-// the reasons a fault is refused, and the server's error codes. Each is a
-// list of patterns with their Chinese (a string with $1…, or a function of
-// the match that can translate a part in turn). A text no pattern knows
-// stays as written and is kept in `untranslated` (the browser tests read
-// it: every text a lesson shows must be known here).
+// What the server writes in English, in Chinese: the scenario checker's
+// problems (a list of patterns with their Chinese: a string with $1…, or a
+// function of the match that can translate a part in turn) and the
+// server's error codes. An event's words come from the server in both
+// languages already (its note, {en, zh}). A text no pattern knows stays as
+// written and is kept in `untranslated` (the browser tests read it).
 
 /** untranslated holds the texts asked for in 中文 that no pattern knew. */
 export const untranslated = new Set();
@@ -17,137 +16,6 @@ function translate(list, text, lang) {
   }
   untranslated.add(text);
   return text;
-}
-
-// The errors a client's program meets (a refused connection, a timeout),
-// as its done or WAIT notes carry them.
-const ERRS = [
-  [/^connection refused \((\S+) is down\)$/, '连接被拒绝（$1 宕机了）'],
-  [/^i\/o timeout \(no reply from (\S+)\)$/, 'I/O 超时（$1 没有回复）'],
-  [/^could not acquire the lock in time$/, '没能及时拿到锁'],
-  [/^panic: sim: client (\S+) acted outside its own scheduled thread$/, '程序崩溃（panic）：客户端 $1 在不属于它的调度线程上执行了操作'],
-  [/^panic: (.+)$/, (m) => '程序崩溃（panic）：' + m[1]],
-];
-const err = (x) => translate(ERRS, x, 'zh');
-
-// The reasons the engine refuses a fault (after "sim: bad fault: ").
-const REFUSALS = [
-  [/^unknown kind "([^"]+)"$/, '未知的故障类型 "$1"'],
-  [/^(\S+) has already crashed$/, '$1 已经崩溃了'],
-  [/^(\S+) has crashed$/, '$1 已经崩溃了'],
-  [/^(\S+) is running$/, '$1 正在运行，无需重启'],
-  [/^(\S+) cannot restart itself$/, '$1 不能重启自己'],
-  [/^\S+ needs (for|by): /, (m) => problem(m.input, 'zh')], // said as the scenario checker says it
-  [/^(\S+) is already down$/, '$1 已经宕机了'],
-  [/^(\S+) is not down$/, '$1 没有宕机'],
-  [/^(\S+)'s clock cannot jump: (.+)$/, (m) => `${m[1]} 的时钟不能跳变：${err(m[2])}`],
-  [/^(\S+) has no replica to promote$/, '$1 没有可以提升的副本'],
-  [/^(\S+)'s replica (\S+) is down$/, '$1 的副本 $2 宕机了'],
-  [/^(\S+): (.+)$/, (m) => `${m[1]}：${err(m[2])}`],
-];
-
-/** refusal gives the reason a fault was refused ("sim: bad fault: …") in lang. */
-export function refusal(text, lang) {
-  if (lang !== 'zh') return text || '';
-  const m = /^sim: bad fault: (.+)$/.exec(text || '');
-  return m ? translate(REFUSALS, m[1], lang) : translate(REFUSALS, text, lang);
-}
-
-const WHERE = { 'every master': '每个主节点', 'the masters that said yes (a lease of ours is still held)': '投了赞成票的主节点（我们在那里的租约还在）' };
-const where = (w) => WHERE[w] || w;
-
-// The notes the engine and the lock code write on events.
-const NOTES = [
-  [/^TTL ran out; (.+)'s lock is gone$/, 'TTL 到期，$1 的锁没了'],
-  [/^TTL ran out$/, 'TTL 到期'],
-  [/^cleanup job deleted the rows older than (\S+) \(created_ms < (\d+)\): (\d+) row\(s\); (.+)'s lock is gone$/, '清理任务删除了早于 $1 的行（created_ms < $2）：$3 行；$4 的锁没了'],
-  [/^cleanup job deleted the rows older than (\S+) \(created_ms < (\d+)\): (\d+) row\(s\); (.+) lock is gone$/, '清理任务删除了早于 $1 的行（created_ms < $2）：$3 行；$4 的锁没了'],
-  [/^cleanup job deleted the rows older than (\S+) \(created_ms < (\d+)\): (\d+) row\(s\)$/, '清理任务删除了早于 $1 的行（created_ms < $2）：$3 行'],
-  [/^cleanup job failed: (.+)$/, (m) => '清理任务失败：' + err(m[1])],
-  [/^(\S+)'s clock jumps by (\S+)$/, '$1 的时钟跳了 $2'],
-  [/^(\S+)'s clock now runs (\S+) ahead$/, '$1 的时钟现在快了 $2'],
-  [/^(\S+) crashed$/, '$1 崩溃了'],
-  [/^(\S+) starts again \(incarnation (\d+)\)$/, '$1 重新启动（第 $2 次运行）'],
-  [/^(\S+) dies before replicating (.+) \(lost\); replica is promoted: clients asking for (\S+) now reach (\S+)$/, '$1 在把 $2 复制出去之前死了（丢失）；副本被提升：访问 $3 的客户端现在连到 $4'],
-  [/^(\S+) dies with every write replicated; replica is promoted: clients asking for (\S+) now reach (\S+)$/, '$1 死了，所有写入都已复制；副本被提升：访问 $2 的客户端现在连到 $3'],
-  [/^(\S+) dies$/, '$1 死了'],
-  [/^(\S+) is down$/, '$1 宕机了'],
-  [/^(\S+) is back, empty \(no persistence\)$/, '$1 恢复了，但数据是空的（没有持久化）'],
-  [/^(\S+) is back with its data$/, '$1 恢复了，数据还在'],
-  [/^(\S+) is cut off from every client$/, '$1 与所有客户端之间的网络断开'],
-  [/^(\S+) is cut off from (\S+)$/, '$1 与 $2 之间的网络断开'],
-  [/^(\S+) is reachable again$/, '$1 又能连通了'],
-  [/^(\S+) stops the world for (\S+)$/, '$1 停顿（stop-the-world）$2'],
-  [/^(\S+) runs again$/, '$1 恢复运行'],
-  [/^the next request of (\S+) will be lost$/, '$1 的下一个请求将会丢失'],
-  [/^the next reply of (\S+) will be lost$/, '$1 的下一个回复将会丢失'],
-  [/^replica of (\S+) \(lag (\S+)\): full sync$/, '$1 的副本（延迟 $2）：全量同步'],
-  [/^replica of (\S+) \(lag (\S+)\): a redis-server under REPLICAOF, synced by Redis; its stream now waits (\S+) in a relay before it reaches (\S+)$/, '$1 的副本（延迟 $2）：一个 REPLICAOF 下的 redis-server，由 Redis 同步；它的复制流现在先在中继里等 $3 才到达 $4'],
-  [/^(\S+) has applied every write up to here$/, '$1 已经应用了到这里为止的每个写入'],
-  [/^lost, (\S+) is down: (.+)$/, (m) => `丢失，${m[1]} 宕机了：${note(m[2], 'zh')}`],
-  [/^failed \((.+)\): (.+)$/, (m) => `失败（${err(m[1])}）：${note(m[2], 'zh')}`],
-  [/^not applied \((.+)\): (.+)$/, (m) => `未执行（${err(m[1])}）：${note(m[2], 'zh')}`],
-  [/^(.+) from (\S+) \(the write at #(\d+), (\S+) ago\), as Redis streamed it$/, '来自 $2 的 $1（#$3 的写入，$4 之前），由 Redis 的复制流送达'],
-  [/^(.+) from (\S+) \(the write at #(\d+), (\S+) ago\)$/, '来自 $2 的 $1（#$3 的写入，$4 之前）'],
-  [/^the request never reached (\S+)$/, '请求没有到达 $1'],
-  [/^the reply never reached (\S+)$/, '回复没有到达 $1'],
-  [/^hold (\d+) of (\d+)$/, '重入计数 $1 / $2'],
-  [/^hold (\d+) of (\d+) given back$/, '归还一层（$1 / $2）'],
-  [/^stock (\S+) -> (\S+)$/, '库存 $1 → $2'],
-  [/^request (\S+) runs on pool thread (\S+)$/, '请求 $1 在线程池线程 $2 上运行'],
-  [/^nothing listed$/, '没有上架的商品'],
-  [/^the lock's timestamp (\S+) has passed by this client's clock$/, '按这个客户端的时钟，锁的时间戳 $1 已经过了'],
-  [/^the request ends without releasing: the unlock is left to a later callback$/, '请求结束时没有释放锁：解锁留给之后的回调'],
-  [/^local mutex$/, '本地互斥锁'],
-  [/^local mutex is held by (\S+)$/, '本地互斥锁被 $1 持有'],
-  [/^(.+) is held by (\S+)$/, '$1 被 $2 持有'],
-  [/^(\S+) was already sold$/, '$1 已经被卖掉了'],
-  [/^(\d+)\/(\d+) in (\S+), need (\d+): releasing on (.+)$/, (m) => `${m[3]} 内拿到 ${m[1]}/${m[2]} 票，需要 ${m[4]} 票：在${where(m[5])}上释放`],
-  [/^(\d+)\/(\d+) in (\S+), validity (\S+) = ttl (\S+) - elapsed (\S+) - drift (\S+): no time left, releasing on (.+)$/, (m) => `${m[3]} 内拿到 ${m[1]}/${m[2]} 票，有效期 ${m[4]} = TTL ${m[5]} − 耗时 ${m[6]} − 漂移 ${m[7]}：没有剩余时间，在${where(m[8])}上释放`],
-  [/^(\d+)\/(\d+) in (\S+), validity (\S+) = ttl (\S+) - elapsed (\S+) - drift (\S+)$/, '$3 内拿到 $1/$2 票，有效期 $4 = TTL $5 − 耗时 $6 − 漂移 $7'],
-  [/^asks again for the lock it holds \(hold (\d+) of (\d+)\)$/, '再次请求自己已持有的锁（重入计数 $1 / $2）'],
-  [/^the lock was no longer ours; left it alone$/, '锁已经不是我们的了；不去动它'],
-  // a library's own words (rows 18-19), quoted as it wrote them
-  [/^(.+) \(the library says: (.+)\)$/, (m) => `${note(m[1], 'zh')}（库的原话："${m[2]}"）`],
-  [/^Until\(\) is (\S+) from now \(now \+ expiry - elapsed - drift\)$/, 'Until() 距现在还有 $1（now + expiry − 耗时 − 漂移）'],
-  [/^Until\(\) is (\S+) from now$/, 'Until() 距现在还有 $1'],
-  [/^Extend failed: the lock is not held on a quorum any more; the loop stops \((.+)\)$/, '延期失败：锁已经不在多数节点上了；循环停止（库的原话："$1"）'],
-  [/^Extend failed: the lock is not held on a quorum any more; the loop stops$/, '延期失败：锁已经不在多数节点上了；循环停止'],
-  [/^Refresh failed: (.+); the loop stops$/, '刷新失败（库的原话："$1"）；循环停止'],
-  [/^pexpire (\S+)$/, 'PEXPIRE 续期到 $1'],
-  [/^the caller's context deadline passed$/, '调用方 context 的截止时间已过'],
-  [/^node #(\d+): (.+)$/, (m) => `节点 #${m[1]}：${err(m[2])}`],
-  [/^the lock is no longer ours: the watchdog stops$/, '锁已经不是我们的了：看门狗停止'],
-  [/^this process cannot start threads$/, '这个进程不能启动线程'],
-  [/^expire (\S+)$/, '续期到 $1'],
-  [/^the lock has no TTL: its holder died before EXPIRE; setting it$/, '锁没有 TTL：持有者在 EXPIRE 之前就死了；现在补上'],
-  [/^WAIT: (\d+) of (\d+) replicas have the lock$/, 'WAIT：$2 个副本中有 $1 个拿到了锁'],
-  [/^WAIT: only (\d+) of (\d+) replicas confirmed; releasing$/, 'WAIT：$2 个副本中只有 $1 个确认；释放锁'],
-  [/^WAIT failed \((.+)\); releasing$/, (m) => `WAIT 失败（${err(m[1])}）；释放锁`],
-  [/^WAIT blocks: (\S+) has applied (\d+) of the (\d+) writes shipped$/, 'WAIT 阻塞：$1 只应用了已发送的 $3 个写入中的 $2 个'],
-  [/^(\S+) died while the WAIT was blocked$/, '$1 在 WAIT 阻塞期间死了'],
-  [/^EXEC answered nil: a watched key changed \(retry (\d+)\)$/, 'EXEC 返回 nil：被监视的键变了（第 $1 次重试）'],
-  [/^EXEC failed (\d+) times$/, 'EXEC 失败了 $1 次'],
-  [/^no stock left$/, '没有库存了'],
-  [/^fencing token (\S+)$/, 'fencing 令牌 $1'],
-  [/^the storage refused fencing token (\S+)$/, '存储拒绝了 fencing 令牌 $1'],
-  [/^the storage accepted fencing token (\S+)$/, '存储接受了 fencing 令牌 $1'],
-  [/^the storage accepted the write$/, '存储接受了写入'],
-  [/^plain storage: every write is accepted$/, '普通存储：每次写入都被接受'],
-  [/^token (\d+): the first one seen, accepted$/, '令牌 $1：第一次见到，接受'],
-  [/^token (\d+) >= highest seen (\d+): accepted$/, '令牌 $1 ≥ 见过的最大令牌 $2：接受'],
-  [/^rejected: token (\d+) is older than token (\d+) \(the highest token seen is (\d+)\)$/, '被拒绝：令牌 $1 比令牌 $2 旧（见过的最大令牌是 $3）'],
-  [/^rejected: (.+) \(the highest token seen is (\d+)\)$/, '被拒绝：$1（见过的最大令牌是 $2）'],
-  [/^duplicate primary key: the lock row exists already$/, '主键重复：锁的那一行已经存在'],
-  [/^not applied: (.+)$/, (m) => '未执行：' + (/^sim: bad fault: /.test(m[1]) ? refusal(m[1], 'zh') : err(m[1]))],
-  [/^new connection: (.+)$/, '新连接：$1'],
-  ...ERRS,
-];
-
-/** note gives an event's note in lang. */
-export function note(text, lang) {
-  if (lang === 'zh' && /^[\w.:/-]+$/.test(text || '')) return text; // an identifier (an item, a lock's name)
-  return translate(NOTES, text, lang);
 }
 
 // The kinds of things the checker names ("a client", "the integer 7").
@@ -229,7 +97,6 @@ const PROBLEMS = [
   [/^nested deeper than (\d+) levels$/, '嵌套超过了 $1 层'],
   [/^the file has more than (\d+) YAML values; the limit is (\d+)$/, '文件里的 YAML 值超过了 $1 个；上限是 $2'],
   [/^the file is (\S+ \S+); the limit is (\S+ \S+)$/, '文件有 $1；上限是 $2'],
-  [/^the file is (\S+) KiB; the limit is 64 KiB$/, '文件有 $1 KiB，上限是 64 KiB'],
   [/^the file is empty: it needs a scenarios: list$/, '文件是空的：需要一个 scenarios: 列表'],
   [/^the file has no scenarios: it needs a scenarios: list$/, '文件里没有场景：需要一个 scenarios: 列表'],
   [/^a scenario file is one YAML document, but this one has several \(---\)$/, '场景文件只能是一个 YAML 文档，这个文件却有好几个（---）'],
@@ -322,6 +189,8 @@ const ERRORS = {
   'shutting-down': ['the server is shutting down', '服务器正在关闭'],
   'sessions-cap': ['too many sessions (the cap is {max}): try again later', '会话太多（上限 {max} 个）：请稍后再试'],
   'busy': ['busy: too many requests in flight, try again', '太忙了：进行中的请求太多，请稍后再试'],
+  'recording-big': ['the recording would be {kib} KiB, over the file limit of {max} KiB: step back to an earlier step and save from there', '录制文件会有 {kib} KiB，超过了 {max} KiB 的上限：请先后退到更早的一步再保存'],
+  'recording-unreadable': ['the recording would not reopen ({detail}): step back to an earlier step and save from there', '录制文件将无法重新打开（{detail}）：请先后退到更早的一步再保存'],
   'redis-lost': ['the run stopped: a Redis server stopped answering ({detail}); check the server, then reload the run', '运行已停止：Redis 服务器不再响应（{detail}）；请检查服务器，然后重新载入这次运行'],
   // ---- Limits per client address and the server's reserve (docs/protocol.md) ----
   'address-sockets': ['your address has {max} sockets open, the most one address may: close other tabs and try again', '你的地址已打开 {max} 个连接，这是一个地址的上限：请关闭其他标签页后再试'],
@@ -331,22 +200,27 @@ const ERRORS = {
   // ---- Side by side (compare.js) ----
   'compare': ['{detail}', '无法对比：{detail}'],
   'compare-big': ['the runs have {n} rows, over the view\'s {max}: compare them with visualizer compare', '两次运行有 {n} 行，超过了对比视图的 {max} 行上限：请用 visualizer compare 对比'],
+  // ---- Which lock? (report.js) ----
+  'report-cell': ['the cell {lock}/{column} has no schedule to open (not decided yet, or nothing found)', '{lock}/{column} 这一格没有可打开的调度（尚未得出结果，或没有发现问题）'],
+  'report-real': ['the report card runs on embedded Redis only, not on real servers', '选锁报告卡只能在内置 Redis 上运行，不能在真实服务器上运行'],
   'compare-real': ['compare: runs side by side on embedded Redis only, not on real servers', '并排对比只能在内置 Redis 上运行，不能在真实服务器上运行'],
 };
 
-/** serverError renders an error message from the server: its code and
- * arguments when it has them, else its text. A refused fault's reason is
- * said in lang too. */
+
 /** addErrors adds codes to the catalogue (a part of the page that has
  * requests of its own, such as the class's). */
 export function addErrors(more) { Object.assign(ERRORS, more); }
 
+/** serverError renders an error message from the server: its code's
+ * sentence with the code's arguments (an argument the server said in both
+ * languages, {en, zh}, in lang), else its text. */
 export function serverError(m, lang) {
   const s = m.code && ERRORS[m.code];
   if (!s) return m.error || '';
-  const args = { ...(m.args || {}) };
-  if (m.code === 'bad-fault' && args.detail) args.detail = refusal(args.detail, lang);
   let out = lang === 'zh' ? s[1] : s[0];
-  for (const [k, v] of Object.entries(args)) out = out.split('{' + k + '}').join(String(v));
+  for (const [k, v] of Object.entries(m.args || {})) {
+    const said = v && typeof v === 'object' ? (lang === 'zh' ? v.zh : v.en) || v.en || '' : String(v);
+    out = out.split('{' + k + '}').join(said);
+  }
   return out;
 }

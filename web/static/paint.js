@@ -1,10 +1,15 @@
 // Two painters with one small drawing API, so that the same drawing code
 // fills the on-screen canvas and writes the SVG export.
 
-// Okabe-Ito, a palette that colour-blind viewers can tell apart. Vermillion
-// is kept for what went wrong; every colour comes with a label or shape.
-export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#8C6D00', '#000000'];
-export const BAD = '#D55E00';
+// The clients' colours: each at least 4.5:1 against white (it writes
+// their names and labels, and washes out on no projector), and told apart
+// by colour-blind viewers: the first four differ by a colour distance
+// (CIELAB ΔE) of 25 or more under simulated protanopia, deuteranopia and
+// tritanopia (Machado et al. 2009), the first five by 10 or more; blue and
+// orange, the easiest pair, come first. Vermillion (darkened to 4.9:1) is
+// kept for what went wrong; every colour comes with a label or a shape.
+export const PALETTE = ['#0072B2', '#A85A00', '#8842F0', '#E31266', '#2E7D32', '#000000'];
+export const BAD = '#C4480A';
 export const GOOD = '#009E73';
 export const INK = '#1b1b1b';
 export const MUTED = '#6b6b6b';
@@ -54,6 +59,19 @@ export class CanvasPainter {
     if (fill) { c.fillStyle = fill; c.fill(); }
     if (stroke) { c.strokeStyle = stroke; c.lineWidth = 2; c.stroke(); }
   }
+  /** push draws what follows scaled by s from (dx, dy), until pop. */
+  push(s, dx, dy) {
+    this.c.save();
+    this.c.translate(dx, dy);
+    this.c.scale(s, s);
+  }
+  /** clip keeps what follows, until pop, inside a rectangle. */
+  clip(x, y, w, h) {
+    this.c.beginPath();
+    this.c.rect(x, y, w, h);
+    this.c.clip();
+  }
+  pop() { this.c.restore(); }
   measure(s, size, bold) {
     this.c.font = `${bold ? '600 ' : ''}${size}px ${this.font}`;
     return this.c.measureText(s).width;
@@ -98,6 +116,20 @@ const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export class SvgPainter {
   constructor(width, height, font, measureCtx, rec = null) {
     this.w = width; this.h = height; this.font = font; this.out = []; this.m = measureCtx; this.rec = rec;
+    this.open = []; // the groups each push opened
+    this.clips = 0;
+  }
+  push(s, dx, dy) {
+    this.out.push(`<g transform="translate(${dx.toFixed(1)} ${dy.toFixed(1)}) scale(${s.toFixed(4)})">`);
+    this.open.push(1);
+  }
+  clip(x, y, w, h) {
+    const id = 'clip' + ++this.clips;
+    this.out.push(`<clipPath id="${id}"><rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(w, 0).toFixed(1)}" height="${Math.max(h, 0).toFixed(1)}"/></clipPath><g clip-path="url(#${id})">`);
+    if (this.open.length) this.open[this.open.length - 1]++;
+  }
+  pop() {
+    for (let n = this.open.pop() || 0; n > 0; n--) this.out.push('</g>');
   }
   line(x1, y1, x2, y2, color, width = 1, dash = null) {
     this.out.push(`<line x1="${x1.toFixed(1)}" y1="${y1.toFixed(1)}" x2="${x2.toFixed(1)}" y2="${y2.toFixed(1)}" stroke="${color}" stroke-width="${width}"${dash ? ` stroke-dasharray="${dash.join(' ')}"` : ''}/>`);

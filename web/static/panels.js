@@ -1,7 +1,7 @@
 // The side panels, each a pure function of the state: narration, verdict,
 // keys, the scheduler's choice of client, the fault targets.
 
-import { t, pick, fill, name as nm, note as nt, verdictName } from './i18n.js';
+import { t, pick, fill, name as nm, verdictName } from './i18n.js';
 import { clientColor } from './lanes.js';
 import { fmtTime, outcome, OUTCOME } from './format.js';
 import { el } from './dom.js';
@@ -41,7 +41,7 @@ export function renderVerdict(root, st, onRef) {
     const refs = (v.refs || []).map((r) => el('button', { class: 'ref', onclick: () => onRef(r) }, '#' + r));
     root.append(el('div', { class: 'v', 'data-name': v.name },
       el('b', { class: 'badge' }, (v.name === 'safe' ? '✓ ' : '✗ ') + verdictName(v.name, st.lang)),
-      el('p', {}, pick(v.say, st.lang) || v.note || (v.name === 'safe' ? t('safe', st.lang) : '')),
+      el('p', {}, pick(v.say, st.lang) || (v.name === 'safe' ? t('safe', st.lang) : '')),
       refs.length ? el('p', { class: 'refs' }, ...refs) : null));
   }
 }
@@ -164,7 +164,7 @@ export function renderDetail(root, st, onRef) {
   if (e.req) row('dRequest', el('button', { class: 'ref', onclick: () => onRef(e.req) }, '#' + e.req), e.sent ? ' · ' + t('dSentAt', lang) + ' ' + fmtTime(e.sent) : '');
   if (e.cmd && e.cmd.length) {
     const args = el('ol', { class: 'args', start: 0 });
-    e.cmd.forEach((a) => args.append(el('li', {}, a.includes('\n') ? el('pre', {}, a) : el('code', {}, a))));
+    e.cmd.forEach((a) => args.append(el('li', {}, a.includes('\n') ? el('pre', { tabindex: '0' }, a) : el('code', {}, a))));
     row('dCommand', args);
   }
   if (e.reply != null && e.reply !== '') {
@@ -176,7 +176,7 @@ export function renderDetail(root, st, onRef) {
     b.style.borderColor = c.ink;
     row('dReply', b, ' ', el('code', { class: 'reply' }, e.reply));
   }
-  if (e.note) row('dNote', nt(e.note, lang));
+  if (e.note) row('dNote', pick(e.note, lang));
   if (e.say) row('dNote', pick(e.say, lang));
   if (e.keys && e.keys.length) {
     const before = keysBefore(m, e);

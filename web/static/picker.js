@@ -62,7 +62,8 @@ export function renderPicker() {
   }
   for (const opt of sel.options) {
     const c = state.catalog.find((x) => x.id === opt.value) || file.find((x) => 'file:' + x.id === opt.value);
-    if (c) opt.textContent = pick(c.title, state.lang) || c.id;
+    const text = c && (pick(c.title, state.lang) || c.id);
+    if (c && opt.textContent !== text) opt.textContent = text;
   }
   if (!snap) return;
   const want = snap.custom ? 'file:' + snap.scenario : snap.scenario;

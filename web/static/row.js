@@ -2,7 +2,7 @@
 // outcome badges and key states it writes beside its lane.
 
 import { BAD, INK, MUTED } from './paint.js';
-import { t as tr, name as nm, note as nt } from './i18n.js';
+import { t as tr, name as nm, pick } from './i18n.js';
 import { fmtTime, fmtCmd, outcome, OUTCOME, keyState } from './format.js';
 import { verdictText, placeCommand, commandText } from './layout.js';
 import { clientColor, cx, nx, cross } from './lanes.js';
@@ -52,7 +52,7 @@ export function drawRow(p, m, L, e, r, y, o, newTime) {
   const c = e.client ? clientColor(m, e.client) : INK;
   const right = L.width - 6; // a label may run over the lanes to its right, up to the edge
   const thread = e.thread && e.thread !== 'main' ? e.thread + ': ' : '';
-  const note = nt(e.note, lang);
+  const note = pick(e.note, lang);
   switch (e.kind) {
     case 'send': {
       p.circle(x, y, f * 0.3, c);

@@ -28,14 +28,52 @@ export function initShare(link, tl, view) {
       navigator.clipboard.writeText(url).then(() => toast(t('linkCopied', state.lang)), () => toast(t('linkShown', state.lang)));
     } else toast(t('linkShown', state.lang));
   };
-  $('export-svg').onclick = () => download(fileBase() + '.svg', tl.svg(caption()), 'image/svg+xml');
-  $('export-png').onclick = async () => download(fileBase() + '.png', await tl.png(caption()), 'image/png');
+  // A slide of the rows in view, or of a range of events (prefilled with
+  // the rows in view when chosen).
+  $('export-rows').onchange = () => {
+    const range = $('export-rows').value === 'range';
+    $('export-range').hidden = !range;
+    const m = state.model, v = tl.rowsInView();
+    if (range && m.rows[v.r0] && !$('export-from').value) {
+      $('export-from').value = String(m.rows[v.r0].seq);
+      $('export-to').value = String(m.rows[v.r1].seq);
+    }
+  };
+  const slide = (draw) => {
+    const r = rowsToExport(tl);
+    if (!r) return;
+    const m = state.model;
+    draw(fileBase() + '-rows' + m.rows[r.r0].seq + '-' + m.rows[r.r1].seq, r);
+  };
+  $('export-svg').onclick = () => slide((name, r) => download(name + '.svg', tl.svg(caption(), r.r0, r.r1), 'image/svg+xml'));
+  $('export-png').onclick = () => slide(async (name, r) => download(name + '.png', await tl.png(caption(), r.r0, r.r1), 'image/png'));
   $('export-json').onclick = () => {
     const s = state.snap || {};
     const doc = { protocol: 1, scenario: s.scenario, seed: s.seed, step: s.step, actions: s.actions, verdicts: s.verdicts, events: state.model.events };
     download(fileBase() + '.json', JSON.stringify(doc, null, 1), 'application/json');
   };
   $('save-yaml').onclick = () => link.send('export-yaml');
+}
+
+/** rowsToExport gives the rows a slide shows, {r0, r1}: those in view, or
+ * those of the chosen range of events; null (and a word why) when there
+ * are none. */
+function rowsToExport(tl) {
+  const m = state.model;
+  if (!m.rows.length) return null;
+  if ($('export-rows').value !== 'range') return tl.rowsInView();
+  let a = Number($('export-from').value), b = Number($('export-to').value);
+  if (!Number.isFinite(a) || a < 1) a = 1;
+  if (!Number.isFinite(b) || b < 1) b = m.rows[m.rows.length - 1].seq;
+  if (a > b) [a, b] = [b, a];
+  const r0 = m.rows.findIndex((e) => e.seq >= a);
+  let r1 = -1;
+  for (let r = m.rows.length - 1; r >= 0; r--) if (m.rows[r].seq <= b) { r1 = r; break; }
+  if (r0 < 0 || r1 < r0) {
+    toast(fill('exportBadRange', state.lang, { a, b }), true);
+    return null;
+  }
+  return { r0, r1 };
 }
 
 /** caption is the line exports carry: lesson, seed, step and verdict. */

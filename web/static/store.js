@@ -30,6 +30,8 @@ export const state = {
   branch: [], // the recorded actions of the branch whose end is endStep
   lastError: null, // the last error message, re-rendered on a language change
   taken: false, // another tab took this session over
+  playStopped: false, // play stopped by itself at this state (paced play's stop at a chapter)
+  pausing: false, // the user asked play to pause
 };
 
 let render = () => {};
@@ -61,6 +63,10 @@ export function reduce(m) {
     state.gen++;
   }
   append(state.model, m.events || []);
+  // Play that stopped by itself (at a chapter, or the run's end), not by
+  // the user's Pause nor because the user stepped by hand.
+  state.playStopped = !!(state.snap && state.snap.playing) && !snap.playing && !snap.ended && !state.pausing;
+  state.pausing = false;
   state.snap = snap;
   state.pending = snap.ended ? [] : snap.pending;
   // A hand move or a fault after stepping back starts another branch: its

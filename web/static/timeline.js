@@ -7,6 +7,7 @@ import { CanvasPainter, SvgPainter } from './paint.js';
 import { drawRows } from './draw.js';
 import { clientColor as clientColorOf } from './lanes.js';
 import { layout } from './layout.js';
+import { planSlide, drawSlide, SLIDE_W, SLIDE_H, PNG_SCALE } from './slide.js';
 import { describe, fmtTime } from './format.js';
 import { t as tr, fill } from './i18n.js';
 
@@ -14,9 +15,12 @@ export const FONT = 'system-ui, "Noto Sans", "Noto Sans CJK SC", "PingFang SC", 
 
 /** fitApart makes labels placed side by side along the lane bar (the
  * lane names, the clocks) keep clear of each other, of the gutter's head
- * and of the bar's right edge: a smaller size first, down to 11 px, then
- * each cut to its lane's room with an ellipsis (the whole name stays in
- * its tooltip and its accessible name). */
+ * and of the bar's right edge: a smaller size first, down to 13 px; then
+ * the names alone (no ● ▶ ■: a client that can move still shows it by its
+ * ring) and the gutter's head as "#", down to 11 px; then each label in
+ * its own lane (e.lane: a node's from its lane's left edge), cut to the
+ * lane's width with an ellipsis (the whole name stays in its tooltip and
+ * its accessible name). */
 function fitApart(els, head, width) {
   if (!els.length) return;
   const clash = () => {
@@ -29,24 +33,31 @@ function fitApart(els, head, width) {
     }
     return false;
   };
+  const shrink = (min) => {
+    let size = parseFloat(getComputedStyle(els[0]).fontSize);
+    while (clash() && size > min) {
+      size--;
+      for (const e of els) e.style.fontSize = size + 'px';
+    }
+  };
+  shrink(13);
   if (!clash()) return;
-  let size = parseFloat(getComputedStyle(els[0]).fontSize);
-  while (clash() && size > 11) {
-    size--;
-    for (const e of els) e.style.fontSize = size + 'px';
+  for (const e of els) {
+    if (e.dataset.short) e.textContent = e.dataset.short;
+    e.classList.add('tight');
   }
-  if (!clash()) return;
   if (head) head.textContent = head.dataset.short || '';
+  shrink(11);
   if (!clash()) return;
-  // Still too close: each label keeps the room between its neighbours' centres.
-  const xs = els.map((e) => { const r = e.getBoundingClientRect(); return (r.left + r.right) / 2; });
-  els.forEach((e, i) => {
-    const room = Math.min(i > 0 ? xs[i] - xs[i - 1] : Infinity, i < xs.length - 1 ? xs[i + 1] - xs[i] : Infinity) - 4;
+  for (const e of els) {
+    const l = e.lane;
+    if (!l) continue;
     if (!e.title) e.title = e.textContent;
     if (!e.getAttribute('aria-label')) e.setAttribute('aria-label', e.textContent);
     e.classList.add('cut');
-    e.style.maxWidth = Math.max(room, 14) + 'px';
-  });
+    if (l.kind === 'node') { e.style.left = l.left + 2 + 'px'; e.style.transform = 'none'; }
+    e.style.maxWidth = Math.max(l.right - l.left - 4, 14) + 'px';
+  }
 }
 
 export class Timeline {
@@ -132,6 +143,7 @@ export class Timeline {
   /** reset starts a new run's view: following, nothing scrolled away. */
   reset() {
     this.away = false;
+    this.userAt = 0; // a scroll of the last run's, reported late, is not the user's in this one
     this.rows = 0;
     this.setFollow(true);
   }
@@ -188,6 +200,12 @@ export class Timeline {
     this.root.dataset.rows = String(m.rows.length);
     this.root.dataset.lang = st.lang; // drawn in this language (tests wait for it)
     this.root.dataset.scale = L.timed ? 'time' : 'rows'; // and at this scale
+    // The first lesson on screen: a mark for measurements (Lighthouse's
+    // user timings, scripts/lighthouse.sh).
+    if (!this.shown && st.snap) {
+      this.shown = true;
+      performance.mark('lockstep-first-lesson');
+    }
   }
 
   options() {
@@ -292,6 +310,7 @@ export class Timeline {
       el.dataset.ns = String(snap.t + d);
       el.textContent = '◔ ' + fmtTime(snap.t + d, 3) + (sign ? (st.lang === 'zh' ? '（' + sign + '）' : ' (' + sign + ')') : '');
       el.title = fill('clockTip', st.lang, { who: l.name, now: fmtTime(snap.t, 3), d: sign || tr('clockRight', st.lang) });
+      el.lane = l;
       el.style.left = (L.narrow ? l.left + 2 : l.x) + 'px';
       if (L.narrow) el.style.transform = 'none';
       this.lanes.appendChild(el);
@@ -329,6 +348,8 @@ export class Timeline {
         el.className = 'lane node';
         el.textContent = (L.narrow ? '' : '■ ') + l.name;
       }
+      el.lane = l;
+      el.dataset.short = l.name;
       el.style.left = l.x + 'px';
       // On a phone a node's name starts at its lane's left edge, clear of
       // the client headers to its left.
@@ -359,44 +380,45 @@ export class Timeline {
     return rec;
   }
 
-  /** export draws the whole log (up to maxRows rows, and as many as fit
-   * in maxH pixels) at the page's scale, with a caption on top (lesson,
-   * seed, step, verdict), into painter p made by mk(width, height). */
-  exportTo(mk, caption, maxRows, maxH = Infinity) {
+  /** rowsInView gives the rows wholly in the timeline's view, {r0, r1}
+   * (the rows partly in view when none is whole). */
+  rowsInView() {
+    const m = this.state.model, n = m.rows.length;
+    if (!n) return { r0: 0, r1: -1 };
+    const L = this.layoutAt(this.scroll.clientWidth);
+    const top = this.scroll.scrollTop, h = this.scroll.clientHeight;
+    let r0 = L.rowAt(top), r1 = L.rowAt(top + h);
+    if (L.top(r0) < top - 1 && r0 < r1) r0++;
+    if (L.top(r1) + L.height(r1) > top + h + 1 && r1 > r0) r1--;
+    return { r0: Math.max(0, r0), r1: Math.min(n - 1, r1) };
+  }
+
+  /** slideTo draws rows r0..r1 at slide size (slide.js) on painter p,
+   * under caption and the rows' #numbers; it returns the rows drawn. */
+  slideTo(p, caption, r0, r1, measure) {
     const st = this.state, m = st.model;
-    const H = 28, w = Math.max(this.scroll.clientWidth, 900);
-    const cap = 34, head = cap + 36;
+    const rows = (a, b) => (m.rows[a] ? ' · #' + m.rows[a].seq + (b > a ? '–#' + m.rows[b].seq : '') : '');
+    const plan = planSlide(m, r0, r1, (a, b) => caption + rows(a, b), { lang: st.lang, timed: !!st.timeScale, measure });
+    drawSlide(p, m, plan, { ...this.options(), selected: null });
+    return { r0: plan.r0, r1: plan.r1 };
+  }
+
+  /** svg draws rows r0..r1 as a 16:9 SVG document (1280×720). */
+  svg(caption, r0, r1) {
+    const p = new SvgPainter(SLIDE_W, SLIDE_H, FONT, document.createElement('canvas').getContext('2d'));
+    this.slideTo(p, caption, r0, r1, (s, size, bold) => p.measure(s, size, bold));
+    return p.toString();
+  }
+
+  /** png draws rows r0..r1 as a 16:9 PNG (1920×1080), as a Blob. */
+  png(caption, r0, r1) {
+    const c = document.createElement('canvas');
+    c.width = SLIDE_W * PNG_SCALE;
+    c.height = SLIDE_H * PNG_SCALE;
+    const ctx = c.getContext('2d');
+    ctx.scale(PNG_SCALE, PNG_SCALE);
     const measure = new CanvasPainter(document.createElement('canvas').getContext('2d'), FONT);
-    const L = layout(m, w, H, false, (s, size, bold) => measure.measure(s, size, bold), st.lang, !!st.timeScale);
-    let rows = Math.min(m.rows.length, maxRows);
-    while (rows > 0 && head + L.top(rows) + 10 > maxH) rows = Math.min(rows - 1, L.rowAt(maxH - head - 10));
-    const p = mk(w, head + L.top(rows) + 10);
-    p.rect(0, 0, w, cap, '#f6f6f4');
-    p.text(12, 22, caption, { size: 15, bold: true, max: w - 24 });
-    for (const l of L.lanes) p.text(l.x, cap + 24, (l.kind === 'client' ? '● ' : '■ ') + l.name, { size: 15, bold: true, align: 'center', color: l.kind === 'client' ? clientColorOf(m, l.name) : '#1b1b1b' });
-    if (rows) drawRows(p, m, L, 0, rows - 1, head, { ...this.options(), selected: null });
-    return p;
-  }
-
-  /** svg draws the whole log (up to maxRows rows) as an SVG document. */
-  svg(caption, maxRows = 4000) {
-    const measure = document.createElement('canvas').getContext('2d');
-    return this.exportTo((w, h) => new SvgPainter(w, h, FONT, measure), caption, maxRows).toString();
-  }
-
-  /** png draws the whole log (as far as a canvas can hold) into a PNG blob. */
-  png(caption) {
-    let c = null;
-    this.exportTo((w, h) => {
-      c = document.createElement('canvas');
-      c.width = w * 2;
-      c.height = h * 2;
-      const ctx = c.getContext('2d');
-      ctx.scale(2, 2);
-      ctx.fillStyle = '#fff';
-      ctx.fillRect(0, 0, w, h);
-      return new CanvasPainter(ctx, FONT);
-    }, caption, Infinity, 16000);
+    this.slideTo(new CanvasPainter(ctx, FONT), caption, r0, r1, (s, size, bold) => measure.measure(s, size, bold));
     return new Promise((res) => c.toBlob(res, 'image/png'));
   }
 }

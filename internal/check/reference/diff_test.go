@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -224,7 +225,7 @@ func TestDifferentialCatalog(t *testing.T) {
 // engine applied, not only as faults asked for).
 func TestDifferentialGenerated(t *testing.T) {
 	n, seed := corpusSize(), corpusSeed()
-	algos, applied, variants := map[string]int{}, map[string]int{}, map[string]int{}
+	algos, applied, variants, shapes := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
 	var ds []diff
 	refused, ran := 0, 0
 	for i := range n {
@@ -253,16 +254,19 @@ func TestDifferentialGenerated(t *testing.T) {
 			variants[map[bool]string{true: "on an event", false: "at a time"}[f.On != nil]]++
 		}
 		for _, e := range log {
-			if e.Kind == sim.KindFault && !strings.HasPrefix(e.Note, "not applied") {
+			if e.Kind == sim.KindFault && e.Applied() {
 				applied[e.Name]++
 			}
+		}
+		for _, sh := range shapesOf(sc, log) {
+			shapes[sh]++
 		}
 		ref := reference.Check(log, lesson.CheckOptions(sc))
 		if !same(prod, ref) {
 			ds = append(ds, diff{what: fmt.Sprintf("generated %d (corpus seed %d)", i, seed), yaml: g.YAML, seed: sc.Seed, log: log, prod: prod, ref: ref})
 		}
 	}
-	t.Logf("corpus seed %d: %d generated, %d ran, %d refused; algorithms %v; faults applied %v", seed, n, ran, refused, algos, applied)
+	t.Logf("corpus seed %d: %d generated, %d ran, %d refused; algorithms %v; faults applied %v; shapes %v", seed, n, ran, refused, algos, applied, shapes)
 	if refused*10 > n {
 		t.Errorf("%d of %d generated scenarios were refused: the generator should rarely make invalid ones", refused, n)
 	}
@@ -277,6 +281,11 @@ func TestDifferentialGenerated(t *testing.T) {
 				t.Errorf("no generated run applied the fault %s", k)
 			}
 		}
+		for _, sh := range []string{shapeMixed, shapeReissued, shapeFailoverStock} {
+			if shapes[sh] == 0 {
+				t.Errorf("no generated run has the shape %q", sh)
+			}
+		}
 		for _, v := range []string{"crash", "crash for", "node-crash", "node-crash for", "node-crash keep_data",
 			"node-restart keep_data", "partition", "partition for", "on an event", "at a time"} {
 			if variants[v] == 0 {
@@ -285,4 +294,87 @@ func TestDifferentialGenerated(t *testing.T) {
 		}
 	}
 	report(t, ds, ran)
+}
+
+// The scenarios written outside the catalog (internal/lesson/testdata/checker:
+// earlier misjudgements, a user's runs, issue by issue the classes the
+// checkers once got wrong), each with its own seed: both checkers give the
+// same verdicts, proving events and moments.
+func TestDifferentialUserScenarios(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "lesson", "testdata", "checker", "*.yaml"))
+	if len(paths) < 3 {
+		t.Fatalf("found %v, want defects.yaml, users.yaml and truth.yaml", paths)
+	}
+	var ds []diff
+	n := 0
+	for _, path := range paths {
+		f, err := scenario.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range f.Scenarios {
+			sc := &f.Scenarios[i]
+			log, prod, err := run(sc, sc.Seed)
+			if err != nil {
+				t.Fatalf("%s: %v", sc.ID, err)
+			}
+			n++
+			ref := reference.Check(log, lesson.CheckOptions(sc))
+			if !same(prod, ref) {
+				text, _ := scenario.MarshalScenario(sc)
+				ds = append(ds, diff{what: filepath.Base(path) + " " + sc.ID, yaml: text, seed: sc.Seed, log: log, prod: prod, ref: ref})
+			}
+		}
+	}
+	report(t, ds, n)
+}
+
+// The shapes that once fooled a checker, which the corpus must hold.
+const (
+	shapeMixed         = "two algorithms on one key"
+	shapeReissued      = "a fencing token issued twice"
+	shapeFailoverStock = "a stock write lost on failover"
+)
+
+// shapesOf names the shapes a run has: clients of two algorithms on one
+// lock key, a fencing token number issued to two clients, a failover that
+// lost a stock write its master had executed.
+func shapesOf(sc *scenario.Scenario, log []sim.Event) []string {
+	var out []string
+	algos := map[string]map[string]bool{}
+	for _, c := range sc.Clients {
+		key := "lock"
+		if k, ok := c.Params["key"].(string); ok {
+			key = k
+		}
+		if algos[key] == nil {
+			algos[key] = map[string]bool{}
+		}
+		algos[key][c.Algorithm] = true
+	}
+	for _, as := range algos {
+		if len(as) > 1 {
+			out = append(out, shapeMixed)
+			break
+		}
+	}
+	issued := map[int64]string{}
+	for _, e := range log {
+		n, ok := e.FencingToken()
+		if !ok {
+			continue
+		}
+		if c, ok := issued[n]; ok && c != e.Client {
+			out = append(out, shapeReissued)
+			break
+		}
+		issued[n] = e.Client
+	}
+	for _, e := range log {
+		if e.Kind == sim.KindFault && e.Name == "failover" && e.Applied() && e.Fact != nil && slices.ContainsFunc(e.Fact.Cmds, func(c string) bool { return strings.HasPrefix(c, "SET stock") }) {
+			out = append(out, shapeFailoverStock)
+			break
+		}
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package reference_test
 
 import (
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"os"
 	"path/filepath"
 	"slices"
@@ -198,7 +199,8 @@ func parseLine(line string, nodes map[string]bool) (sim.Event, error) {
 		setWho(&e, w)
 		cmd, r, _ := strings.Cut(r, " -> ")
 		e.Cmd = splitCmd(cmd)
-		r, e.Note, _ = strings.Cut(r, " -- ")
+		r, note, _ := strings.Cut(r, " -- ")
+		e.Fact = noteFact(&e, note)
 		reply, keys, _ := strings.Cut(r, " | ")
 		e.Reply = reply
 		if e.Keys, err = parseKeys(keys); err != nil {
@@ -210,20 +212,20 @@ func parseLine(line string, nodes map[string]bool) (sim.Event, error) {
 		e.Node, e.Reply, _ = strings.Cut(r, ": ")
 	case sim.KindLost, sim.KindTimeout:
 		r, note, _ := strings.Cut(rest, " -- ")
-		e.Note = note
+		e.Fact = noteFact(&e, note)
 		head, cmd, _ := strings.Cut(r, ": ")
 		w, node, _ := strings.Cut(head, " ")
 		setWho(&e, w)
 		e.Node = node
 		e.Cmd = splitCmd(cmd)
 	case sim.KindVerdict:
-		e.Name, e.Note, _ = strings.Cut(rest, " -- ")
+		name, note, _ := strings.Cut(rest, " -- ")
+		e.Name, e.Say = name, &sim.Text{En: note}
 	case sim.KindSay:
 		_, note, _ := strings.Cut(rest, " -- ")
 		e.Say = &sim.Text{En: note}
 	default:
 		r, note, _ := strings.Cut(rest, " -- ")
-		e.Note = note
 		r, keys, _ := strings.Cut(r, " | ")
 		if e.Keys, err = parseKeys(keys); err != nil {
 			return e, err
@@ -249,8 +251,28 @@ func parseLine(line string, nodes map[string]bool) (sim.Event, error) {
 		if len(words) > 2 {
 			e.Lock = words[2]
 		}
+		e.Fact = noteFact(&e, note)
 	}
 	return e, nil
+}
+
+// noteFact is the fact a line's note stands for, as far as the checkers
+// read it: a fencing token, a fault not applied, a thread's error; any
+// other note is kept as its words (fact.Failed renders them as they are).
+func noteFact(e *sim.Event, note string) *fact.Fact {
+	note, _ = sim.Unescape(note)
+	var tok int64
+	switch {
+	case note == "":
+		return nil
+	case e.Kind == sim.KindMark && e.Name == sim.MarkToken:
+		if _, err := fmt.Sscanf(note, "fencing token %d", &tok); err == nil {
+			return &fact.Fact{Key: fact.Token, Token: tok}
+		}
+	case e.Kind == sim.KindFault && strings.HasPrefix(note, "not applied: "):
+		return &fact.Fact{Key: fact.NotApplied, Reason: &fact.Fact{Key: fact.Failed, Text: strings.TrimPrefix(note, "not applied: ")}}
+	}
+	return &fact.Fact{Key: fact.Failed, Text: note}
 }
 
 func isNodeFault(name string) bool {

@@ -5,6 +5,8 @@ package reference
 import (
 	"slices"
 	"sort"
+
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // horizon gives the verdicts reported when the run is over.
@@ -42,7 +44,7 @@ func (m *model) deadlocks() []Verdict {
 		sort.Strings(keys)
 		for _, kname := range keys {
 			k := n.keys[kname]
-			if !m.isLock(kname) || k.state.TTL != -1 || len(k.holders) == 0 || slices.Contains(m.opt.Recovers, resourceOf(kname)) {
+			if !m.isLock(kname) || k.state.TTL != -1 || len(k.holders) == 0 || m.recoverer(resourceOf(kname), k.state) {
 				continue
 			}
 			var seqs []int
@@ -64,6 +66,27 @@ func (m *model) deadlocks() []Verdict {
 	return out
 }
 
+// recoverer reports whether someone live will free a stuck key of resource
+// r by the algorithm's own recovery: a service's cleanup job, or a client
+// that is up, whose main thread is not done, and whose algorithm frees a
+// key of this type and value.
+func (m *model) recoverer(r string, ks sim.KeyState) bool {
+	for _, rc := range m.opt.Recoverers {
+		if rc.Lock != r || rc.Frees != nil && !rc.Frees(ks.Type, ks.Value) {
+			continue
+		}
+		if rc.Client == "" {
+			return true
+		}
+		c := m.client(rc.Client)
+		main := threadID{client: rc.Client, inc: c.inc, name: "main"}
+		if th := m.threads[main]; !c.crashed && (th == nil || th.done == 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // cannotRelease gives the event that explains why a holder can never
 // release a key (0: it can): dead, ended with an error, finished its
 // program (its main thread is done), does not know it holds it, or waits
@@ -82,44 +105,40 @@ func (m *model) cannotRelease(nodeName, kname string, h holder) int {
 		// the program is over: nothing will ever send a release again
 		return th.done
 	}
-	if th.believe[r] == 0 {
-		if m.threadExec(h) {
-			return m.reqFailOf(h.since)
-		}
-		return 0
+	if lost := m.reqFail[h.req]; th.believe[r] == 0 && h.req != 0 && lost != 0 {
+		return lost
 	}
-	re, ok := th.reenter[r]
-	if !ok {
-		return 0
-	}
-	n := 0
+	// Waits for itself: it has written to the key since it came to hold
+	// it, and no such write changed it. The event: its latest reenter mark
+	// since then, else its first such write.
+	first, n := 0, 0
 	for _, a := range th.attempts[nodeName+"\x00"+kname] {
-		if a.seq <= re {
+		if a.seq <= h.since || !a.write {
 			continue
 		}
 		if a.changed {
 			return 0
+		}
+		if first == 0 {
+			first = a.seq
 		}
 		n++
 	}
 	if n == 0 {
 		return 0
 	}
-	return re
+	if re, ok := th.reenter[r]; ok && re > h.since {
+		return re
+	}
+	return first
 }
-
-// threadExec reports whether a holder came to hold its key by a request's
-// exec (not, say, by a replica applying its master's write).
-func (m *model) threadExec(h holder) bool { return m.execReq[h.since] != 0 }
-
-// reqFailOf is the lost or timeout event of the request whose exec is seq.
-func (m *model) reqFailOf(seq int) int { return m.reqFail[m.execReq[seq]] }
 
 // starving: live threads that, from their first refused attempt to the end
 // and for at least 10s, found their lock held by others without acquiring
 // it or giving up, on a resource that is not deadlocked. The first refused
 // attempt is that of the wait still going on at the horizon: the first
-// since the thread last acquired the resource or gave it up.
+// since the thread last acquired a lock or gave it up, or came to hold a
+// lock key (whether or not it learnt it).
 func (m *model) starving() []Verdict {
 	deadRes := m.deadRes
 	type cand struct {
@@ -133,13 +152,16 @@ func (m *model) starving() []Verdict {
 			continue
 		}
 		// the wait starts afresh each time the thread acquires or gives
-		// up a lock
+		// up a lock, or comes to hold a lock key
 		since := 0
 		for _, seqs := range th.acquired {
 			since = max(since, slices.Max(append([]int{0}, seqs...)))
 		}
 		for _, seqs := range th.gaveUp {
 			since = max(since, slices.Max(append([]int{0}, seqs...)))
+		}
+		for _, seq := range th.gotKey {
+			since = max(since, seq)
 		}
 		i := slices.IndexFunc(th.refused, func(x refusal) bool { return x.seq > since })
 		if i < 0 {

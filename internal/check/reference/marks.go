@@ -4,8 +4,6 @@ package reference
 
 import (
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -31,8 +29,7 @@ func (m *model) mark(e *sim.Event) {
 	case "gave-up":
 		th.gaveUp[r] = append(th.gaveUp[r], e.Seq)
 	case "token":
-		var n int64
-		if _, err := fmtSscan(e.Note, &n); err == nil {
+		if n, ok := e.FencingToken(); ok {
 			m.tokens = append(m.tokens, token{seq: e.Seq, client: e.Client, res: r, n: n})
 		}
 	case "enter":
@@ -40,14 +37,6 @@ func (m *model) mark(e *sim.Event) {
 	case "leave":
 		delete(th.inside, r)
 	}
-}
-
-// fmtSscan reads "fencing token N".
-func fmtSscan(note string, n *int64) (int, error) {
-	s := strings.TrimPrefix(note, "fencing token ")
-	v, err := strconv.ParseInt(strings.Fields(s + " x")[0], 10, 64)
-	*n = v
-	return 1, err
 }
 
 // fault applies a fault.
@@ -71,9 +60,16 @@ func (m *model) fault(e *sim.Event) {
 		m.client(e.Client).crashed = false
 	case "node-crash":
 		m.node(e.Node).down = true
+	case "clock-jump":
+		// the node's keys now expire at other world times, which no event
+		// states: their expiry is unknown until an event shows them again
+		for _, k := range m.node(e.Node).keys {
+			k.state.Expire = 0
+		}
 	case "failover":
 		n := m.node(e.Node)
 		n.down, n.outOfService = true, true
+		m.failoverStock(e)
 	case "node-restart":
 		n := m.node(e.Node)
 		n.down = false

@@ -20,6 +20,8 @@ type threadID struct {
 type holder struct {
 	t     threadID
 	since int
+	req   int // the request whose exec gave it the key (on a replica, the master's)
+	extra int // holds beyond the first: a thread that re-entered a hash lock leaves it only when its count is back
 }
 
 // key is what the model knows of one key on one node.
@@ -47,6 +49,11 @@ type node struct {
 	history map[string][]written
 	stock   version // the stock's version this node holds (id 0: none)
 	stocks  []version
+	// latest is the version a write here overwrites: the one it holds, or,
+	// once a failover promoted it, its old master's latest until its next
+	// write (handedAt: that failover).
+	latest   version
+	handedAt int
 }
 
 // written is one state a key took on a node, and who held it then.
@@ -76,17 +83,21 @@ type thread struct {
 	reenter  map[string]int // resource -> seq of its latest reenter mark
 	acquired map[string][]int
 	gaveUp   map[string][]int
-	done     int  // seq of its done event, 0 while running
-	failed   bool // ended with an error (a done with a note)
+	gotKey   []int // execs of its that made it a holder of a lock key
+	done     int   // seq of its done event, 0 while running
+	failed   bool  // ended with an error (a done with a note)
 	lastRead *read
 	// execs on each node/key, in order: whether each changed the key.
 	attempts map[string][]attempt
 	refused  []refusal
+	// read is what its latest GET of each node/key showed.
+	read map[string]sim.KeyState
 }
 
 type attempt struct {
 	seq     int
 	changed bool
+	write   bool // a command that can write
 }
 
 // refusal is a refused attempt: after the exec the lock key exists and is
@@ -110,6 +121,7 @@ type write struct {
 	value  string
 	from   *read   // the same thread's latest read, if any
 	latest version // the node's latest version when it executed
+	handed int     // the failover that handed the node that version, if one did
 }
 
 // readOnly are the commands that never write a key.

@@ -1,6 +1,10 @@
 package reference
 
 import (
+	"fmt"
+
+	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/redis/go-redis/v9"
 	"slices"
 	"testing"
 	"time"
@@ -60,14 +64,14 @@ func (b *logb) mark(w, name, lock string) int {
 	return b.add(sim.Event{Kind: sim.KindMark, Client: c, Thread: th, Name: name, Lock: lock})
 }
 
-func (b *logb) note(w, name, lock, note string) int {
+func (b *logb) token(w, lock string, token int64) int {
 	c, th := who(w)
-	return b.add(sim.Event{Kind: sim.KindMark, Client: c, Thread: th, Name: name, Lock: lock, Note: note})
+	return b.add(sim.Event{Kind: sim.KindMark, Client: c, Thread: th, Name: sim.MarkToken, Lock: lock, Fact: &fact.Fact{Key: fact.Token, Token: token}})
 }
 
-func (b *logb) done(w, note string) int {
+func (b *logb) done(w string, err error) int {
 	c, th := who(w)
-	return b.add(sim.Event{Kind: sim.KindDone, Client: c, Thread: th, Note: note})
+	return b.add(sim.Event{Kind: sim.KindDone, Client: c, Thread: th, Fact: fact.Error(err)})
 }
 
 func (b *logb) fault(name, client, node string, keys ...sim.KeyState) int {
@@ -329,7 +333,7 @@ func TestDeadlockWaitsForItself(t *testing.T) {
 func TestDeadlockHolderFailed(t *testing.T) {
 	b := &logb{}
 	exec := b.acquire("A", "redis", "lock", "a", -1)
-	done := b.done("A", "redis: nil")
+	done := b.done("A", redis.Nil)
 	want(t, Check(b.evs, opts("lock")), v(deadlock, 0, exec, done))
 }
 
@@ -411,30 +415,54 @@ func TestStaleWriteBelowQuorum(t *testing.T) {
 }
 
 // A fenced write (TOKEN n) is stale only if another client was issued a
-// newer token before it: the storage could have known. Without one, the
+// token after the writer's: the storage could have known. Without one, the
 // token is still the newest and the write is not reported.
 func TestStaleWriteFenced(t *testing.T) {
 	for _, newer := range []bool{true, false} {
 		b := &logb{}
 		exec := b.acquire("A", "redis", "lock", "a", 1000)
-		b.note("A", "token", "lock", "fencing token 1")
+		b.token("A", "lock", 1)
 		exp := b.at(time.Second).expire("redis", gone("lock"))
+		tokB := 0
 		if newer {
 			b.acquire("B", "redis", "lock", "b", 1000)
-			b.note("B", "token", "lock", "fencing token 2")
+			tokB = b.token("B", "lock", 2)
 		}
 		c, th := who("A")
 		send := b.add(sim.Event{Kind: sim.KindSend, Client: c, Thread: th, Node: "storage", Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"}})
 		w := b.add(sim.Event{Kind: sim.KindExec, Client: c, Thread: th, Node: "storage", Req: send, Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"},
-			Reply: "OK", Keys: []sim.KeyState{str("file", "by-A", "", -1)}, Note: "token 1 >= highest seen 1: accepted"})
+			Reply: "OK", Keys: []sim.KeyState{str("file", "by-A", "", -1)}, Fact: &fact.Fact{Key: fact.TokenAccepted, Token: 1, Highest: 1}})
 		o := opts("lock")
 		o.FencedStorage = true
 		got := Check(b.evs, o)
 		if newer {
-			want(t, got, v(mutualExclusion, 12, exec+3, 12), v(staleWrite, w, exec, exp, w))
+			want(t, got, v(mutualExclusion, 12, exec+3, 12), v(staleWrite, w, exec, exp, tokB, w))
 		} else {
 			want(t, got, v(safe, 0))
 		}
+	}
+}
+
+// The token counter goes back (its node restarted empty): B is issued
+// token 1 again, after A's token 1. The fencing storage accepts A's late
+// write (1 >= highest seen 1), though A no longer holds the lock and B was
+// issued its token after A's: a stale write, proved by both token marks.
+// A reissued token smaller than A's (A had 5, B gets 1) is the same case.
+func TestStaleWriteFencedCounterWentBack(t *testing.T) {
+	for _, a := range []int64{1, 5} {
+		b := &logb{}
+		exec := b.acquire("A", "redis", "lock", "a", 1000)
+		tokA := b.token("A", "lock", a)
+		exp := b.at(time.Second).expire("redis", gone("lock"))
+		b.acquire("B", "redis", "lock", "b", 1000)
+		tokB := b.token("B", "lock", 1)
+		cmd := []string{"WRITE", "file", "by-A", "TOKEN", fmt.Sprint(a)}
+		send := b.add(sim.Event{Kind: sim.KindSend, Client: "A", Thread: "main", Node: "storage", Cmd: cmd})
+		w := b.add(sim.Event{Kind: sim.KindExec, Client: "A", Thread: "main", Node: "storage", Req: send, Cmd: cmd,
+			Reply: "OK", Keys: []sim.KeyState{str("file", "by-A", "", -1)}})
+		o := opts("lock")
+		o.FencedStorage = true
+		want(t, Check(b.evs, o), v(mutualExclusion, 12, exec+3, 12), v(staleWrite, w, exec, tokA, exp, tokB, w))
 	}
 }
 
@@ -455,11 +483,11 @@ func TestOversell(t *testing.T) {
 func TestStaleWriteTokenToPlainStorage(t *testing.T) {
 	b := &logb{}
 	exec := b.acquire("A", "redis", "lock", "a", 1000)
-	b.note("A", "token", "lock", "fencing token 1")
+	b.token("A", "lock", 1)
 	exp := b.at(time.Second).expire("redis", gone("lock"))
 	send := b.add(sim.Event{Kind: sim.KindSend, Client: "A", Thread: "main", Node: "storage", Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"}})
 	w := b.add(sim.Event{Kind: sim.KindExec, Client: "A", Thread: "main", Node: "storage", Req: send, Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"},
-		Reply: "OK", Keys: []sim.KeyState{str("file", "by-A", "", -1)}, Note: "plain storage: every write is accepted"})
+		Reply: "OK", Keys: []sim.KeyState{str("file", "by-A", "", -1)}, Fact: fact.New(fact.PlainStorage)})
 	want(t, Check(b.evs, opts("lock")), v(staleWrite, w, exec, exp, w))
 }
 
@@ -514,9 +542,9 @@ func TestEmptyRestartIsNoLostUpdate(t *testing.T) {
 func TestFaultNotAppliedChangesNothing(t *testing.T) {
 	b := &logb{}
 	exec := b.acquire("C", "redis", "lock", "c", -1)
-	done := b.done("C", "redis: nil")
-	b.add(sim.Event{Kind: sim.KindFault, Name: "node-restart", Node: "redis", Note: "not applied: sim: bad fault: redis is not down"})
-	b.add(sim.Event{Kind: sim.KindFault, Name: "crash", Client: "A", Note: "not applied: sim: bad fault: A has already crashed"})
+	done := b.done("C", redis.Nil)
+	b.add(sim.Event{Kind: sim.KindFault, Name: "node-restart", Node: "redis", Fact: notApplied(&fact.Fact{Key: fact.NotDown, Node: "redis"})})
+	b.add(sim.Event{Kind: sim.KindFault, Name: "crash", Client: "A", Fact: notApplied(&fact.Fact{Key: fact.AlreadyCrashed, Client: "A"})})
 	want(t, Check(b.evs, opts("lock")), v(deadlock, 0, exec, done))
 }
 
@@ -557,4 +585,9 @@ func TestExecAfterCrashBelongsToOldIncarnation(t *testing.T) {
 		Cmd: []string{"SETNX", "lock", "a"}, Reply: "(integer) 1", Keys: []sim.KeyState{str("lock", "a", "A", -1)}})
 	b.fault("restart", "A", "")
 	want(t, Check(b.evs, opts("lock")), v(deadlock, 0, crash, exec))
+}
+
+// notApplied is the fact of a fault the engine refused for why.
+func notApplied(why *fact.Fact) *fact.Fact {
+	return &fact.Fact{Key: fact.NotApplied, Reason: &fact.Fact{Key: fact.BadFault, Reason: why}}
 }

@@ -4,6 +4,7 @@ package reference
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lockstep/lockstep/internal/sim"
@@ -33,10 +34,10 @@ func (m *model) event(e *sim.Event) {
 		t := m.actor(e)
 		th := m.thread(t)
 		th.done = e.Seq
-		if e.Note != "" {
+		if e.Failed() {
 			th.failed = true
 		}
-		if e.Note != "" || t.name == "main" {
+		if e.Failed() || t.name == "main" {
 			clear(th.inside)
 		}
 	}
@@ -66,7 +67,7 @@ func (m *model) expireIfDue(e *sim.Event, n *node, name string) {
 	}
 	delete(n.keys, name)
 	if m.opt.StockKey != "" && name == m.opt.StockKey {
-		n.stock = version{}
+		n.stock, n.latest, n.handedAt = version{}, version{}, 0
 	}
 }
 
@@ -84,7 +85,6 @@ func (m *model) exec(e *sim.Event) {
 	n := m.node(e.Node)
 	t := m.actor(e)
 	th := m.thread(t)
-	m.execReq[e.Seq] = e.Req
 	write := e.Client != "" && writes(e.Cmd)
 	for _, ks := range e.Keys {
 		m.expireIfDue(e, n, ks.Key)
@@ -95,8 +95,11 @@ func (m *model) exec(e *sim.Event) {
 			old = k.holders
 		}
 		changed := before != ks.Exists() || before && !sameValue(k.state, ks)
-		th.attempts[e.Node+"\x00"+ks.Key] = append(th.attempts[e.Node+"\x00"+ks.Key], attempt{e.Seq, changed})
+		th.attempts[e.Node+"\x00"+ks.Key] = append(th.attempts[e.Node+"\x00"+ks.Key], attempt{e.Seq, changed, write})
 		if !write {
+			if len(e.Cmd) == 2 && strings.EqualFold(e.Cmd[0], "GET") {
+				th.read[e.Node+"\x00"+ks.Key] = ks
+			}
 			m.stockRead(e, n, t, ks)
 			m.observedKey(n, ks)
 			m.refusal(e, n, t, ks)
@@ -106,30 +109,45 @@ func (m *model) exec(e *sim.Event) {
 		switch {
 		case !before && !ks.Exists():
 		case !before:
-			n.keys[ks.Key] = &key{state: ks, holders: []holder{{t, e.Seq}}}
+			n.keys[ks.Key] = &key{state: ks, holders: []holder{{t, e.Seq, e.Req, 0}}}
 		case !ks.Exists():
 			delete(n.keys, ks.Key)
 			m.foreignUnlock(e, t, ks.Key, old)
 		case k.state.Type != ks.Type:
-			n.keys[ks.Key] = &key{state: ks, holders: []holder{{t, e.Seq}}}
+			n.keys[ks.Key] = &key{state: ks, holders: []holder{{t, e.Seq, e.Req, 0}}}
 		case ks.Type == "hash":
 			fields, up, down := hashChange(k.state.Value, ks.Value)
 			switch {
 			case fields:
-				k.holders = []holder{{t, e.Seq}}
+				k.holders = []holder{{t, e.Seq, e.Req, 0}}
 			case up:
-				if !k.holds(t) {
-					k.holders = append(k.holders, holder{t, e.Seq})
+				if i := slices.IndexFunc(k.holders, func(h holder) bool { return h.t == t }); i >= 0 {
+					k.holders[i].extra++
+				} else {
+					k.holders = append(k.holders, holder{t, e.Seq, e.Req, 0})
 				}
 			case down:
-				k.holders = slices.DeleteFunc(k.holders, func(h holder) bool { return h.t == t })
+				if i := slices.IndexFunc(k.holders, func(h holder) bool { return h.t == t }); i >= 0 && k.holders[i].extra > 0 {
+					k.holders[i].extra--
+				} else {
+					k.holders = slices.DeleteFunc(k.holders, func(h holder) bool { return h.t == t })
+				}
 			}
 			k.state = ks
 		case k.state.Value != ks.Value:
-			k.holders = []holder{{t, e.Seq}}
+			// A GETSET whose thread read another value than the one it
+			// replaced lost the takeover (it knows: its reply says so).
+			read, wasRead := th.read[e.Node+"\x00"+ks.Key]
+			lost := strings.EqualFold(e.Cmd[0], "GETSET") && wasRead && (!read.Exists() || read.Value != k.state.Value)
+			if !lost {
+				k.holders = []holder{{t, e.Seq, e.Req, 0}}
+			}
 			k.state = ks
 		default:
 			k.state = ks
+		}
+		if k := n.keys[ks.Key]; k != nil && k.holds(t) && !slices.ContainsFunc(old, func(h holder) bool { return h.t == t }) && m.isLock(ks.Key) {
+			th.gotKey = append(th.gotKey, e.Seq) // its wait, if it waited, is over
 		}
 		m.stockWrite(e, n, t, ks)
 		m.refusal(e, n, t, ks)
@@ -205,7 +223,7 @@ func (m *model) replicate(e *sim.Event) {
 					}
 				}
 			}
-			k.holders = append(k.holders, holder{h.t, since})
+			k.holders = append(k.holders, holder{h.t, since, h.req, h.extra})
 		}
 		n.keys[ks.Key] = k
 		m.remember(n, ks)

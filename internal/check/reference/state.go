@@ -28,7 +28,6 @@ type model struct {
 	endT     time.Duration
 	found    []Verdict
 	threadOf []threadID      // threads in the order first seen
-	execReq  map[int]int     // exec seq -> its request (the send's seq)
 	deadRes  map[string]bool // resources found deadlocked at the horizon
 }
 
@@ -51,7 +50,7 @@ func newModel(opt check.Options) *model {
 	return &model{opt: opt, nodes: map[string]*node{}, clients: map[string]*client{},
 		threads: map[threadID]*thread{}, reqInc: map[int]int{}, reqFail: map[int]int{},
 		marked: map[string]bool{}, holding: map[incRes]bool{}, cameSeq: map[incRes]int{},
-		fellSeq: map[incRes]int{}, execReq: map[int]int{}, deadRes: map[string]bool{}}
+		fellSeq: map[incRes]int{}, deadRes: map[string]bool{}}
 }
 
 func (m *model) node(name string) *node {
@@ -76,7 +75,7 @@ func (m *model) thread(t threadID) *thread {
 	th := m.threads[t]
 	if th == nil {
 		th = &thread{believe: map[string]int{}, inside: map[string]int{}, reenter: map[string]int{},
-			acquired: map[string][]int{}, gaveUp: map[string][]int{}, attempts: map[string][]attempt{}}
+			acquired: map[string][]int{}, gaveUp: map[string][]int{}, attempts: map[string][]attempt{}, read: map[string]sim.KeyState{}}
 		m.threads[t] = th
 		m.threadOf = append(m.threadOf, t)
 	}
@@ -112,8 +111,12 @@ func (m *model) isLock(k string) bool {
 	return slices.Contains(m.opt.Locks, r) || m.marked[r]
 }
 
-// quorum is on how many serving nodes a resource must be held.
-func (m *model) quorum(res string) int {
+// quorum is on how many serving nodes a client must hold a resource, by
+// its own algorithm's rule (Options.ClientQuorum), else the resource's.
+func (m *model) quorum(client, res string) int {
+	if q := m.opt.ClientQuorum[client][res]; q > 0 {
+		return q
+	}
 	if q := m.opt.Quorum[res]; q > 0 {
 		return q
 	}

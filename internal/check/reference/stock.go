@@ -17,7 +17,7 @@ func (m *model) stockSeen(e *sim.Event, n *node, ks sim.KeyState) {
 		return
 	}
 	if !ks.Exists() {
-		n.stock = version{}
+		n.stock, n.latest, n.handedAt = version{}, version{}, 0
 		return
 	}
 	if n.stock.id != 0 && n.stock.value == ks.Value {
@@ -36,8 +36,28 @@ func (m *model) stockSeen(e *sim.Event, n *node, ks sim.KeyState) {
 		val := ks.Value
 		m.initial = &val
 	}
-	n.stock = v
+	n.hold(v)
+}
+
+// hold: the node now holds version v, its latest.
+func (n *node) hold(v version) {
+	n.stock, n.latest, n.handedAt = v, v, 0
 	n.stocks = append(n.stocks, v)
+}
+
+// failoverStock: the replicas a failover promotes inherit their old
+// master's latest version, when they do not hold it, as the one a write
+// overwrites.
+func (m *model) failoverStock(e *sim.Event) {
+	master := m.node(e.Node)
+	if m.opt.StockKey == "" || master.latest.id == 0 {
+		return
+	}
+	for rep, of := range m.opt.ReplicaOf {
+		if n := m.node(rep); of == e.Node && n.stock.id != master.latest.id {
+			n.latest, n.handedAt = master.latest, e.Seq
+		}
+	}
 }
 
 // stockRead: an exec of GET stock reads the version the node holds.
@@ -47,8 +67,7 @@ func (m *model) stockRead(e *sim.Event, n *node, t threadID, ks sim.KeyState) {
 	}
 	if ks.Exists() && (n.stock.id == 0 || n.stock.value != ks.Value) {
 		// A version the model did not see written: name it by this event.
-		n.stock = version{id: e.Seq, value: ks.Value}
-		n.stocks = append(n.stocks, n.stock)
+		n.hold(version{id: e.Seq, value: ks.Value})
 	}
 	m.thread(t).lastRead = &read{seq: e.Seq, ver: n.stock}
 }
@@ -68,9 +87,8 @@ func (m *model) stockWrite(e *sim.Event, n *node, t threadID, ks sim.KeyState) {
 	if !ok {
 		return
 	}
-	m.writes = append(m.writes, &write{seq: e.Seq, value: value, from: m.thread(t).lastRead, latest: n.stock})
-	n.stock = version{id: e.Seq, value: value}
-	n.stocks = append(n.stocks, n.stock)
+	m.writes = append(m.writes, &write{seq: e.Seq, value: value, from: m.thread(t).lastRead, latest: n.latest, handed: n.handedAt})
+	n.hold(version{id: e.Seq, value: value})
 }
 
 // setStock finds SET key v in a command, alone or queued in a MULTI.
@@ -115,9 +133,11 @@ func (m *model) stock() []Verdict {
 	}
 	for _, w := range m.writes {
 		// A node that lost the stock (restarted empty) overwrote nothing:
-		// there must be a write in between for the update to be lost.
+		// there must be a write in between for the update to be lost. On a
+		// promoted replica it may be one its old master executed and lost
+		// in the failover (which proves it too).
 		if w.from != nil && w.latest.id != 0 && w.from.ver.id != w.latest.id {
-			return []Verdict{{Name: lostUpdate, Refs: refs(w.from.seq, w.latest.id, w.seq)}}
+			return []Verdict{{Name: lostUpdate, Refs: refs(w.from.seq, w.latest.id, w.seq, w.handed)}}
 		}
 	}
 	return nil

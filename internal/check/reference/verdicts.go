@@ -79,13 +79,13 @@ func (m *model) track(e *sim.Event) {
 		}
 	}
 	for ir, c := range counts {
-		if c >= m.quorum(ir.res) && !m.holding[ir] {
+		if c >= m.quorum(ir.client, ir.res) && !m.holding[ir] {
 			m.holding[ir] = true
 			m.cameSeq[ir] = e.Seq
 		}
 	}
 	for ir, held := range m.holding {
-		if held && counts[ir] < m.quorum(ir.res) {
+		if held && counts[ir] < m.quorum(ir.client, ir.res) {
 			m.holding[ir] = false
 			m.fellSeq[ir] = e.Seq
 		}
@@ -94,8 +94,10 @@ func (m *model) track(e *sim.Event) {
 
 // staleWrite: the storage accepted a WRITE from a thread that believes it
 // holds R but does not hold it; with a fencing storage (a write with TOKEN
-// n), only if another client was issued a newer token (larger than n) for
-// R before it.
+// n), only if another client was issued a token for R after the writer's
+// own token n (its latest token mark with that number), whatever that
+// token's number (a counter that went back reissues numbers); without such
+// a mark, a token larger than n.
 func (m *model) staleWrite(e *sim.Event, t threadID) {
 	if len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") || e.Reply != "OK" || e.Client == "" {
 		return
@@ -124,16 +126,36 @@ func (m *model) staleWrite(e *sim.Event, t threadID) {
 			// holding, or never held by its keys (an in-process mutex)
 			continue
 		}
+		own, later := 0, 0
 		if fenced {
-			newer := false
 			for _, k := range m.tokens {
-				newer = newer || k.seq < e.Seq && k.client != t.client && k.res == r && k.n > tok
+				if k.client == t.client && k.res == r && k.n == tok {
+					own = k.seq
+				}
 			}
-			if !newer {
+			for _, k := range m.tokens {
+				if later == 0 && k.client != t.client && k.res == r && (own != 0 && k.seq > own || own == 0 && k.n > tok) {
+					later = k.seq
+				}
+			}
+			if later == 0 {
 				continue
 			}
+			if laterN, ownN := m.tokenAt(later), tok; own != 0 && laterN > ownN {
+				own = 0 // a newer, larger token: the writer's own is not cited
+			}
 		}
-		m.found = append(m.found, Verdict{Name: staleWrite, Refs: refs(m.cameSeq[ir], m.fellSeq[ir], e.Seq), After: e.Seq})
+		m.found = append(m.found, Verdict{Name: staleWrite, Refs: refs(m.cameSeq[ir], m.fellSeq[ir], own, later, e.Seq), After: e.Seq})
 		return
 	}
+}
+
+// tokenAt is the number of the token issued at seq.
+func (m *model) tokenAt(seq int) int64 {
+	for _, k := range m.tokens {
+		if k.seq == seq {
+			return k.n
+		}
+	}
+	return 0
 }

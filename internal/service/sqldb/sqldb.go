@@ -13,6 +13,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"strconv"
 	"strings"
 	"time"
@@ -84,7 +85,7 @@ func (d *DB) Serve(r sim.ServiceRequest) sim.Outcome {
 		out.Reply, out.Err = "(error) "+err.Error(), err
 		if strings.Contains(err.Error(), "UNIQUE constraint failed") {
 			out.Err = fmt.Errorf("%w: %v", ErrDuplicateKey, err)
-			out.Note = "duplicate primary key: the lock row exists already"
+			out.Fact = fact.New(fact.DuplicateRow)
 		}
 	} else {
 		out.Rows, _ = res.RowsAffected()
@@ -129,7 +130,7 @@ func (d *DB) Sweep(now time.Time, age time.Duration, ownerOf func(string) string
 	return sim.Swept{
 		Gone: gone,
 		Cmd:  append(strings.Fields(SweepStatement), strconv.FormatInt(cutoff, 10)),
-		What: fmt.Sprintf("the rows older than %s (created_ms < %d): %d row(s)", sim.FormatTime(age), cutoff, len(gone)),
+		What: &fact.Fact{Key: fact.CleanupRows, For: age, Cutoff: cutoff, Rows: len(gone)},
 	}, nil
 }
 

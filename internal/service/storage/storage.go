@@ -6,6 +6,7 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"strconv"
 	"strings"
 
@@ -57,28 +58,29 @@ func (s *Storage) Serve(r sim.ServiceRequest) sim.Outcome {
 	if s.fencing {
 		switch {
 		case !has:
-			return s.reject(key, "a write without a token", top)
+			return s.reject(key, "a write without a token", &fact.Fact{Key: fact.RejectedNoToken, Highest: top})
 		case seen && token < top:
-			return s.reject(key, fmt.Sprintf("token %d is older than token %d", token, top), top)
+			return s.reject(key, fmt.Sprintf("token %d is older than token %d", token, top), &fact.Fact{Key: fact.RejectedOlder, Token: token, Highest: top})
 		}
 	}
 	s.data[key] = value
-	note := "plain storage: every write is accepted"
+	said := fact.New(fact.PlainStorage)
 	if s.fencing {
-		note = fmt.Sprintf("token %d >= highest seen %d: accepted", token, top)
+		said = &fact.Fact{Key: fact.TokenAccepted, Token: token, Highest: top}
 		if !seen {
-			note = fmt.Sprintf("token %d: the first one seen, accepted", token)
+			said = &fact.Fact{Key: fact.FirstToken, Token: token}
 		}
 	}
 	if has && (!seen || token > top) {
 		s.highest[key] = token
 	}
-	return sim.Outcome{Reply: "OK", Keys: []sim.KeyState{s.state(key)}, Note: note}
+	return sim.Outcome{Reply: "OK", Keys: []sim.KeyState{s.state(key)}, Fact: said}
 }
 
-func (s *Storage) reject(key, why string, top int64) sim.Outcome {
-	return sim.Outcome{Reply: "(error) FENCED " + why, Err: ErrFenced, Keys: []sim.KeyState{s.state(key)},
-		Note: fmt.Sprintf("rejected: %s (the highest token seen is %d)", why, top)}
+// reject refuses a write: the reply says why as Redis-like errors do, the
+// fact says it for the log.
+func (s *Storage) reject(key, why string, said *fact.Fact) sim.Outcome {
+	return sim.Outcome{Reply: "(error) FENCED " + why, Err: ErrFenced, Keys: []sim.KeyState{s.state(key)}, Fact: said}
 }
 
 // state shows a key: its value and, for fencing storage, the highest token.

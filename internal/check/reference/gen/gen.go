@@ -1,9 +1,12 @@
 // Package gen makes random scenarios for the differential test of the two
 // checkers: random algorithms of the lock catalog (each with the nodes and
-// services it needs), 2–5 clients on one or two locks, random TTLs, work,
-// retries, requests, threads, re-entry and kept locks, and faults of every
-// kind of the menu at times or on events. Everything comes from one
-// explicit seed: the same seed makes the same scenarios.
+// services it needs), 2–5 clients on one or two locks — sometimes two
+// algorithms on one key —, random TTLs, work, retries, requests, threads,
+// re-entry and kept locks, and faults of every kind of the menu at times or
+// on events, with the shapes that once fooled a checker made likely: a
+// fencing token counter lost (its node restarted empty or failed over), and
+// a master failing over under clients that deduct the stock. Everything
+// comes from one explicit seed: the same seed makes the same scenarios.
 package gen
 
 import (
@@ -73,8 +76,13 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 	horizon := sc.Horizon.D()
 
 	groups := []group{newGroup(r, "lock")}
-	if r.IntN(3) == 0 {
+	switch r.IntN(6) {
+	case 0, 1:
 		groups = append(groups, newGroup(r, pick(r, "lock:a", "lock:b", "lock")))
+	case 2:
+		// another algorithm on the same key: mixed recoveries, owners
+		// one algorithm cannot read
+		groups = append(groups, newGroup(r, "lock"))
 	}
 	var redlock, failover, fencing bool
 	for _, g := range groups {
@@ -87,7 +95,7 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 	// when replica-failover needs it (and sometimes otherwise).
 	var masters []string
 	if redlock {
-		n := pick(r, 3, 5)
+		n := pick(r, 3, 5, 5, 7)
 		for i := 1; i <= n; i++ {
 			sc.Nodes = append(sc.Nodes, scenario.Node{Name: fmt.Sprintf("r%d", i)})
 			masters = append(masters, fmt.Sprintf("r%d", i))
@@ -96,9 +104,9 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 		sc.Nodes = append(sc.Nodes, scenario.Node{Name: "redis"})
 		masters = []string{"redis"}
 	}
-	if failover || r.IntN(6) == 0 {
+	if failover || fencing && r.IntN(3) == 0 || r.IntN(6) == 0 {
 		sc.Nodes = append(sc.Nodes, scenario.Node{Name: "replica", ReplicaOf: masters[0],
-			Lag: d(ms(pick(r, 0, 50, 200, 500)))})
+			Lag: d(ms(pick(r, 0, 50, 200, 500, 2000)))})
 	}
 	if r.IntN(8) == 0 {
 		sc.Nodes[r.IntN(len(sc.Nodes))].Offset = d(ms(pick(r, -500, 300, 2000)))
@@ -159,6 +167,24 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 	nf := r.IntN(5)
 	for range nf {
 		sc.Faults = append(sc.Faults, randomFault(r, sc, names, nodes, masters, horizon)...)
+	}
+	// Shapes made likely: the token counter's node loses it (restarts
+	// empty, or fails over before replicating it), and a master with a
+	// replica fails over under the clients.
+	replica := ""
+	for _, nd := range sc.Nodes {
+		if nd.ReplicaOf == masters[0] {
+			replica = nd.Name
+		}
+	}
+	at := dp(time.Duration(r.Int64N(int64(min(horizon*3/4, 3*time.Second))))) // while the clients are busy
+	switch {
+	case fencing && r.IntN(2) == 0 && replica != "" && r.IntN(2) == 0:
+		sc.Faults = append(sc.Faults, scenario.Fault{When: scenario.When{At: at}, Do: "failover", Node: masters[0]})
+	case fencing && r.IntN(2) == 0:
+		sc.Faults = append(sc.Faults, scenario.Fault{When: scenario.When{At: at}, Do: "node-crash", Node: masters[0], For: d(ms(pick(r, 100, 300, 1000)))})
+	case replica != "" && r.IntN(2) == 0:
+		sc.Faults = append(sc.Faults, scenario.Fault{When: scenario.When{At: at}, Do: "failover", Node: masters[0]})
 	}
 	return sc
 }

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/lock"
+	"github.com/lockstep/lockstep/internal/report"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// cmdReport prints the report card: every lock of the catalog against
+// every fault column, each cell decided by a schedule search
+// (internal/report). The searches are bounded by counts of engine steps,
+// so the card is the same on every machine; --time only stops a card
+// that runs too long, and the cells it stopped say so.
+func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("report", stderr)
+	asJSON := fs.Bool("json", false, "print the card as one JSON object")
+	lang := fs.String("lang", "en", "en or zh")
+	only := fs.String("only", "", "only these locks, e.g. lua-compare-delete,redlock (default: every one)")
+	cell := fs.String("cell", "", "compute one cell, LOCK/COLUMN, and print its counterexample as a scenario file (or what it found)")
+	markdown := fs.Bool("markdown", false, "print docs/choosing-a-lock.md")
+	yml := fs.Bool("yaml", false, "print every counterexample as one scenario file (docs/choosing-a-lock.yaml)")
+	limit := fs.Duration("time", 5*time.Minute, "wall-clock limit of the whole card")
+	workers := fs.Int("workers", 0, "cells searched at once (default: the number of CPUs)")
+	pos, err := interleave(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return badUsage("report takes no arguments (got %s)", strings.Join(pos, " "))
+	}
+	if *lang != "en" && *lang != "zh" {
+		return badUsage("--lang is en or zh, not %q", *lang)
+	}
+	outputs := 0
+	for _, on := range []bool{*asJSON, *markdown, *yml, *cell != ""} {
+		if on {
+			outputs++
+		}
+	}
+	if outputs > 1 {
+		return badUsage("give at most one of --json, --markdown, --yaml and --cell")
+	}
+	sctx, cancel := context.WithTimeout(ctx, *limit)
+	defer cancel()
+	if *cell != "" {
+		return reportCell(sctx, ctx, *cell, *lang, stdout)
+	}
+	opt := report.Options{Workers: *workers}
+	if *only != "" {
+		for _, id := range strings.Split(*only, ",") {
+			id = strings.TrimSpace(id)
+			if _, ok := lock.Lookup(id); !ok {
+				return fmt.Errorf("--only: no lock %q (the locks: %s)", id, strings.Join(lock.IDs(), ", "))
+			}
+			opt.Algorithms = append(opt.Algorithms, id)
+		}
+	}
+	start := time.Now()
+	if isTerminal(stderr) {
+		opt.Progress = func(algorithm string, c *report.Cell, done, total int) {
+			fmt.Fprintf(stderr, "\r%d of %d cells, %.1fs: %s/%s %s   ", done, total, time.Since(start).Seconds(), algorithm, c.Column, report.Symbol(c.Kind))
+		}
+	}
+	card, err := report.Build(sctx, opt)
+	if opt.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if card == nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
+	switch {
+	case *asJSON:
+		if e := json.NewEncoder(stdout).Encode(card); e != nil {
+			return e
+		}
+	case *markdown:
+		if _, e := io.WriteString(stdout, card.Markdown()); e != nil {
+			return e
+		}
+	case *yml:
+		data, e := scenario.Marshal(card.Counterexamples())
+		if e != nil {
+			return e
+		}
+		if _, e := stdout.Write(append([]byte(report.YAMLHead), data...)); e != nil {
+			return e
+		}
+	default:
+		if _, e := io.WriteString(stdout, card.Text(*lang)); e != nil {
+			return e
+		}
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("report: the card ran past --time %v; the cells it stopped say so", *limit)
+	}
+	return err
+}
+
+// reportCell computes one cell and prints its counterexample (a scenario
+// file that replays with visualizer run --file), or for a cell without
+// one what the search found.
+func reportCell(ctx, parent context.Context, spec, lang string, stdout io.Writer) error {
+	algorithm, column, ok := strings.Cut(spec, "/")
+	if !ok {
+		return badUsage("--cell is LOCK/COLUMN, e.g. watchdog/pause (columns: %s)", strings.Join(report.ColumnIDs(), ", "))
+	}
+	if _, ok := lock.Lookup(algorithm); !ok {
+		return fmt.Errorf("--cell: no lock %q (the locks: %s)", algorithm, strings.Join(lock.IDs(), ", "))
+	}
+	if _, ok := report.ColumnByID(column); !ok {
+		return fmt.Errorf("--cell: no column %q (the columns: %s)", column, strings.Join(report.ColumnIDs(), ", "))
+	}
+	row, c, err := report.ComputeCell(ctx, algorithm, column)
+	if err != nil {
+		if parent.Err() != nil {
+			return errInterrupted
+		}
+		return err
+	}
+	fmt.Fprintf(stdout, "# %s/%s: %s\n", algorithm, column, report.Pick(c.Text(row), lang))
+	rec := c.Counterexample
+	if rec == nil {
+		rec = c.Example
+	}
+	if rec == nil {
+		return nil
+	}
+	data, err := scenario.MarshalScenario(rec)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "# replay: visualizer run --file FILE %s\n", rec.ID)
+	_, err = stdout.Write(data)
+	return err
+}

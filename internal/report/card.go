@@ -1,0 +1,340 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/explore"
+	"github.com/lockstep/lockstep/internal/lock"
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// The kinds of cell.
+const (
+	Fails    = "fails"      // ✗: a schedule breaks the lock; its shrunk counterexample is kept
+	Holds    = "holds"      // ✓: the exhaustive search covered every schedule within the bound, none breaks it
+	NotFound = "none-found" // ~: no schedule found that breaks it, the search not complete (not a proof)
+	NA       = "n/a"        // the fault cannot apply to this lock
+)
+
+// The bounds of each cell's search: the exhaustive search up to
+// ExhaustiveRuns schedules, and when it does not cover them all and found
+// nothing, the random walk (seed 0) up to RandomSteps engine steps in all.
+// Both are counts, never times, so that the card is the same on every
+// machine; the deadline of Options only stops a card that runs too long,
+// and a cell it stopped says so.
+const (
+	ExhaustiveSteps = 100000 // engine steps of the exhaustive search, all schedules together
+	RandomSteps     = 40000  // engine steps of the random walk that follows it
+	ScheduleSteps   = 2000   // engine steps per schedule (explore's default)
+)
+
+// Cell is what the search found for one lock under one fault.
+type Cell struct {
+	Column string `json:"column"`
+	Kind   string `json:"kind"` // Fails, Holds, NotFound or NA
+	// Verdict is the violation found (Fails).
+	Verdict string `json:"verdict,omitempty"`
+	// Verdicts are what the counterexample replays to (Fails).
+	Verdicts  []string `json:"verdicts,omitempty"`
+	Strategy  string   `json:"strategy,omitempty"`  // the search that decided the cell
+	Schedules int      `json:"schedules,omitempty"` // schedules it ran
+	FoundAt   int      `json:"found_at,omitempty"`  // Fails: the schedule that broke the lock
+	Steps     int      `json:"steps,omitempty"`     // engine steps, both searches
+	// Counts are, for an exhaustive search, the schedules per verdict list.
+	Counts map[string]int `json:"counts,omitempty"`
+	// Why says why a fault does not apply (NA), or why a search stopped
+	// short (the card's deadline).
+	Why *sim.Text `json:"why,omitempty"`
+	// Stopped: the card's deadline or a cancel cut the search short; the
+	// cell is then NotFound whatever it might have found.
+	Stopped bool `json:"stopped,omitempty"`
+	// Counterexample is the shrunk schedule that breaks the lock, as a
+	// scenario that replays to Verdicts (Fails).
+	Counterexample *scenario.Scenario `json:"counterexample,omitempty"`
+	// Example, for a lock judged at its storage, is a schedule in which two
+	// clients were inside at once and the storage refused the late write:
+	// what its ✓ or ~ rests on.
+	Example *scenario.Scenario `json:"example,omitempty"`
+}
+
+// Row is one lock's line of the card.
+type Row struct {
+	Algorithm string     `json:"algorithm"`
+	Catalog   int        `json:"catalog"` // the row of the lesson catalog
+	Title     string     `json:"title"`
+	Probe     *Probe     `json:"probe"`
+	Needs     []sim.Text `json:"needs"`
+	// Storage: the lock is judged at its storage (it hands out fencing
+	// tokens): two clients inside at once is what the storage guards
+	// against, so only what reaches the storage counts.
+	Storage bool     `json:"storage,omitempty"`
+	Cells   []*Cell  `json:"cells"`
+	Advice  sim.Text `json:"advice"`
+}
+
+// Card is the report card: every lock of the registry against every
+// column.
+type Card struct {
+	Columns []Column `json:"columns"`
+	Rows    []*Row   `json:"rows"`
+}
+
+// Options bound a card.
+type Options struct {
+	// Workers run cells at once (default: the number of CPUs).
+	Workers int
+	// Algorithms limits the card to these locks (nil: every one).
+	Algorithms []string
+	// Columns limits the card to these columns (nil: every one).
+	Columns []string
+	// Progress, when set, is called after every cell, from the goroutine
+	// that ran it, with the cell and how many are done of how many.
+	Progress func(algorithm string, c *Cell, done, total int)
+	// Started, when set, is called once every lock has been probed and
+	// before any cell is searched, with the card's rows (their cells
+	// still empty).
+	Started func(*Card)
+	// Worker, when set, is called by each worker as it starts; it gives
+	// the yield function that worker's searches call every few engine
+	// steps (explore.Options.Yield: the caller may hand the CPU to other
+	// work there, or stop the card by returning an error), and release,
+	// called when the worker ends.
+	Worker func() (yield func() error, release func())
+}
+
+// Build computes the card. It runs each lock alone first (its probe),
+// then every cell, Workers at a time. When ctx ends, the cells not yet
+// done are NotFound and Stopped; the card is returned with ctx's error.
+func Build(ctx context.Context, opt Options) (*Card, error) {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	card := &Card{}
+	for _, c := range Columns {
+		if opt.Columns == nil || slices.Contains(opt.Columns, c.ID) {
+			card.Columns = append(card.Columns, c)
+		}
+	}
+	for _, a := range lock.Algorithms {
+		if opt.Algorithms != nil && !slices.Contains(opt.Algorithms, a.ID) {
+			continue
+		}
+		p, err := RunProbe(a)
+		if err != nil {
+			return nil, err
+		}
+		row := &Row{Algorithm: a.ID, Catalog: a.Row, Title: a.Title, Probe: p, Needs: p.Needs(), Storage: p.Tokens}
+		for _, c := range card.Columns {
+			row.Cells = append(row.Cells, &Cell{Column: c.ID})
+		}
+		card.Rows = append(card.Rows, row)
+	}
+	if opt.Started != nil {
+		opt.Started(card)
+	}
+	type job struct {
+		row *Row
+		col int
+	}
+	jobs := make(chan job)
+	total := len(card.Rows) * len(card.Columns)
+	var mu sync.Mutex
+	var firstErr error
+	done := 0
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var yield func() error
+			if opt.Worker != nil {
+				var release func()
+				yield, release = opt.Worker()
+				defer release()
+			}
+			for j := range jobs {
+				mu.Lock()
+				failed := firstErr != nil
+				mu.Unlock()
+				if failed {
+					continue // the card has failed: drain the jobs
+				}
+				a, _ := lock.Lookup(j.row.Algorithm)
+				c, err := runCell(ctx, a, j.row, &card.Columns[j.col], yield)
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				if c != nil {
+					j.row.Cells[j.col] = c
+				}
+				done++
+				n := done
+				mu.Unlock()
+				if opt.Progress != nil && c != nil {
+					opt.Progress(j.row.Algorithm, c, n, total)
+				}
+			}
+		}()
+	}
+	for _, row := range card.Rows {
+		for i := range card.Columns {
+			jobs <- job{row, i}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	for _, row := range card.Rows {
+		row.Advice = Advice(row)
+	}
+	return card, ctx.Err()
+}
+
+// ComputeCell computes one cell of the card on its own, with its row
+// (probed, with no other cell).
+func ComputeCell(ctx context.Context, algorithm, column string) (*Row, *Cell, error) {
+	a, ok := lock.Lookup(algorithm)
+	if !ok {
+		return nil, nil, fmt.Errorf("report: no algorithm %q", algorithm)
+	}
+	col, ok := ColumnByID(column)
+	if !ok {
+		return nil, nil, fmt.Errorf("report: no column %q", column)
+	}
+	p, err := RunProbe(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	row := &Row{Algorithm: a.ID, Catalog: a.Row, Title: a.Title, Probe: p, Needs: p.Needs(), Storage: p.Tokens}
+	c, err := runCell(ctx, a, row, col, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	row.Cells = []*Cell{c}
+	return row, c, nil
+}
+
+// runCell searches one cell.
+func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column, yield func() error) (*Cell, error) {
+	c := &Cell{Column: col.ID}
+	if why := notApplicable(row.Probe, col); why != nil {
+		c.Kind, c.Why = NA, why
+		return c, nil
+	}
+	sc, err := normalize(Template(a, col, row.Probe))
+	if err != nil {
+		return nil, fmt.Errorf("report: %s under %s: %w", a.ID, col.ID, err)
+	}
+	opt := explore.Options{Strategy: explore.Exhaustive, Steps: ExhaustiveSteps,
+		Exact: col.Exact, Marks: col.Marks, Want: wanted(row), First: true, Yield: yield}
+	res, err := explore.Search(ctx, sc, opt)
+	if err != nil {
+		return nil, fmt.Errorf("report: %s under %s: %w", a.ID, col.ID, err)
+	}
+	c.Steps = res.Steps
+	if res.Verdict == "" && !res.Complete && ctx.Err() == nil {
+		opt.Strategy, opt.Runs, opt.Steps = explore.Random, 0, RandomSteps
+		if res, err = explore.Search(ctx, sc, opt); err != nil {
+			return nil, fmt.Errorf("report: %s under %s: %w", a.ID, col.ID, err)
+		}
+		c.Steps += res.Steps
+	}
+	c.Strategy, c.Schedules = res.Strategy, res.Schedules
+	switch {
+	case ctx.Err() != nil && res.Verdict == "":
+		c.Kind, c.Stopped = NotFound, true
+		c.Why = &sim.Text{En: "the card's deadline stopped this search", Zh: "报告卡的时限让这次搜索提前停止"}
+	case res.Verdict != "":
+		c.Kind, c.Verdict, c.Verdicts, c.FoundAt = Fails, res.Verdict, res.Verdicts, res.FoundAt
+		c.Counterexample = res.Recording
+	case res.Complete:
+		c.Kind, c.Counts = Holds, res.Counts
+	default:
+		c.Kind = NotFound
+	}
+	if row.Storage && c.Kind != Fails && ctx.Err() == nil {
+		if c.Example, err = refusedWrite(ctx, sc, opt); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// wanted are the verdicts that break a lock: any violation, or for a lock
+// judged at its storage, any but two clients inside at once.
+func wanted(row *Row) []string {
+	var out []string
+	for _, v := range sim.Verdicts {
+		if v == check.Safe || row.Storage && v == check.MutualExclusion {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// refusedWrite finds, for a lock judged at its storage, a schedule of the
+// cell in which two clients were inside at once: what the storage's
+// refusal is shown on. nil when there is none.
+func refusedWrite(ctx context.Context, sc *scenario.Scenario, opt explore.Options) (*scenario.Scenario, error) {
+	// Unshrunk: shrinking would look for the shortest pause that still
+	// lets two in, not the column's fault.
+	opt.Strategy, opt.Steps, opt.NoShrink = explore.Exhaustive, ExhaustiveSteps, true
+	opt.Want = []string{check.MutualExclusion}
+	res, err := explore.Search(ctx, sc, opt)
+	if err != nil || res.Recording == nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			err = nil
+		}
+		return nil, err
+	}
+	rec := res.Recording
+	s, err := explore.Replay(rec)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	refused := false
+	for _, e := range s.Log() {
+		refused = refused || e.Kind == sim.KindMark && e.Name == MarkWriteRejected
+	}
+	if !refused {
+		return nil, nil // two were inside, but no late write reached the storage
+	}
+	rec.Expect = append([]string(nil), s.Run().Verdicts()...)
+	rec.ID = sc.ID + "-refused"
+	rec.Title = sim.Text{En: sc.Title.En + ": the storage refuses the late write", Zh: sc.Title.Zh + "：存储拒绝迟到的写入"}
+	return rec, nil
+}
+
+// MarkWriteRejected is the mark of a write the storage refused (a token
+// older than one it has seen).
+const MarkWriteRejected = "write-rejected"
+
+// notApplicable says why col's fault does not apply to a lock, or nil.
+func notApplicable(p *Probe, col *Column) *sim.Text {
+	switch {
+	case !p.Locks && !p.Network && (col.Network || col.Node):
+		return &sim.Text{En: "no lock: nothing of it on a node or on the network to hit", Zh: "没有锁：节点和网络上都没有它的东西可以打击"}
+	case !p.Network && (col.Network || col.Node):
+		return &sim.Text{En: "the lock lives in the process: it sends nothing and keeps nothing on a node", Zh: "锁在进程内：它不发送任何命令，也不在节点上保存任何东西"}
+	case p.Masters == 0 && p.SQL && (col.Node || col.Network):
+		return &sim.Text{
+			En: "not searched: the lock is a row in its SQL database, and the engine puts node faults, lost replies and cut links on Redis nodes only",
+			Zh: "未搜索：锁是 SQL 数据库里的一行，而引擎只在 Redis 节点上制造节点故障、丢失回复和断开链路"}
+	case col.Replica && p.Masters > 1:
+		return &sim.Text{En: "the lock runs on independent masters, none with a replica to promote", Zh: "锁运行在相互独立的主节点上，没有可以提升的副本"}
+	}
+	return nil
+}

@@ -1,0 +1,128 @@
+package report
+
+import (
+	"time"
+
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// The lease every lock of the card is given (its ttl parameter, when it
+// has one), and the sizes of the faults measured against it.
+const (
+	Lease   = time.Second            // ttl of every lock that takes one
+	Retry   = 100 * time.Millisecond // retry of every lock that takes one
+	Work    = 500 * time.Millisecond // time inside the critical section
+	Horizon = 5 * time.Second        // virtual time of every schedule
+	Lag     = 200 * time.Millisecond // the replica's lag in the failover column
+	Timeout = 100 * time.Millisecond // how long a client waits for a reply
+	Down    = 400 * time.Millisecond // the longest a node stays down before it restarts empty
+)
+
+// A Column is one fault people fear, with the small template that puts
+// it in a scenario: the fault budget the search spends, and where it may
+// place it.
+type Column struct {
+	ID    string   `json:"id"`
+	Title sim.Text `json:"title"` // the column's heading
+	What  sim.Text `json:"what"`  // what the fault is, in a sentence, with its bound
+	// Budget is what the search may spend (nil: no fault, only the order
+	// of the clients' moves).
+	Budget []scenario.Budget `json:"-"`
+	// Marks, when not empty, are the only places a client fault lands
+	// (explore.Options.Marks): "inside the critical section" is enter.
+	Marks []string `json:"-"`
+	// Exact: a sized fault takes its max only (else its quarters).
+	Exact bool `json:"-"`
+	// Replica puts an asynchronous replica beside the lock's one master
+	// (the failover column).
+	Replica bool `json:"-"`
+	// Node tells that the fault hits a Redis node or a client's link to
+	// one: it does not apply to a lock that keeps nothing on a node.
+	Node bool `json:"-"`
+	// Network tells that the fault hits what a lock sends over the
+	// network: it does not apply to a lock that sends nothing.
+	Network bool `json:"-"`
+}
+
+// Columns are the card's columns, in order.
+var Columns = []Column{
+	{
+		ID:    "contention",
+		Title: sim.Text{En: "contention alone", Zh: "仅有竞争"},
+		What: sim.Text{En: "two clients start together; every order of their moves, no fault",
+			Zh: "两个客户端同时开始；它们移动的每一种先后顺序，没有故障"},
+	},
+	{
+		ID:      "lost-reply",
+		Title:   sim.Text{En: "a lost reply", Zh: "丢失一个回复"},
+		What:    sim.Text{En: "one reply to a client is lost on the way back, after any step", Zh: "任意一步之后，发给某个客户端的一个回复在返回途中丢失"},
+		Budget:  []scenario.Budget{{Do: "drop-reply", Count: 1}},
+		Network: true,
+	},
+	{
+		ID:     "pause",
+		Title:  sim.Text{En: "a pause longer than the lease", Zh: "停顿超过租约"},
+		What:   sim.Text{En: "a client stops the world for 2× the lease (2s) as it enters its critical section", Zh: "客户端刚进入临界区时整个进程停顿租约的 2 倍（2 秒）"},
+		Budget: []scenario.Budget{{Do: "pause", Count: 1, Max: scenario.Duration(2 * Lease)}},
+		Marks:  []string{sim.MarkEnter},
+		Exact:  true,
+	},
+	{
+		ID:     "crash",
+		Title:  sim.Text{En: "a crash while holding", Zh: "持锁时崩溃"},
+		What:   sim.Text{En: "a client dies for good once it holds the lock (as it acquires or enters)", Zh: "客户端拿到锁之后（加锁成功或进入临界区时）永久崩溃"},
+		Budget: []scenario.Budget{{Do: "crash", Count: 1}},
+		Marks:  []string{sim.MarkAcquired, sim.MarkEnter},
+	},
+	{
+		ID:     "clock-jump",
+		Title:  sim.Text{En: "a clock jump on a node", Zh: "节点时钟跳变"},
+		What:   sim.Text{En: "one Redis node's clock jumps 2× the lease (2s) forward, after any step", Zh: "任意一步之后，一个 Redis 节点的时钟向前跳租约的 2 倍（2 秒）"},
+		Budget: []scenario.Budget{{Do: "clock-jump", Count: 1, Max: scenario.Duration(2 * Lease)}},
+		Node:   true,
+		Exact:  true,
+	},
+	{
+		ID:     "restart",
+		Title:  sim.Text{En: "a restart without persistence", Zh: "无持久化重启"},
+		What:   sim.Text{En: "one Redis node goes down and comes back empty 100ms to 400ms later, after any step", Zh: "任意一步之后，一个 Redis 节点宕机，100 到 400 毫秒后不带数据重启"},
+		Budget: []scenario.Budget{{Do: "node-crash", Count: 1, Max: scenario.Duration(Down)}},
+		Node:   true,
+	},
+	{
+		ID:      "failover",
+		Title:   sim.Text{En: "failover before replication", Zh: "复制前主从切换"},
+		What:    sim.Text{En: "the master has a replica 200ms behind it; the replica is promoted after any step", Zh: "主节点有一个落后 200 毫秒的副本；任意一步之后副本被提升为主节点"},
+		Budget:  []scenario.Budget{{Do: "failover", Count: 1}},
+		Replica: true,
+		Node:    true,
+	},
+	{
+		ID:      "partition",
+		Title:   sim.Text{En: "a partition", Zh: "网络分区"},
+		What:    sim.Text{En: "one client's link to one node is cut for good, after any step", Zh: "任意一步之后，一个客户端到一个节点的链路永久断开"},
+		Budget:  []scenario.Budget{{Do: "partition", Count: 1}},
+		Node:    true,
+		Network: true,
+	},
+}
+
+// ColumnByID finds a column.
+func ColumnByID(id string) (*Column, bool) {
+	for i := range Columns {
+		if Columns[i].ID == id {
+			return &Columns[i], true
+		}
+	}
+	return nil, false
+}
+
+// ColumnIDs lists the columns' ids in order.
+func ColumnIDs() []string {
+	out := make([]string, len(Columns))
+	for i, c := range Columns {
+		out[i] = c.ID
+	}
+	return out
+}

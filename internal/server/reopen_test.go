@@ -1,0 +1,97 @@
+package server
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// busyYAML is a scenario with moves for tens of thousands of steps: two
+// clients retrying a held lock every millisecond for ten minutes.
+const busyYAML = `scenarios:
+  - id: busy
+    title: {en: two clients retrying}
+    horizon: 10m
+    clients:
+      - {name: A, algorithm: lua-compare-delete, params: {ttl: 3s, retry: 1ms}, task: none, requests: 1000, work: 1ms}
+      - {name: B, algorithm: lua-compare-delete, params: {ttl: 3s, retry: 1ms}, task: none, requests: 1000, work: 1ms}
+    expect: [safe]
+`
+
+// handSteps steps n clients by hand, in turn among those that can move
+// (the engine's step when only an expiry is due), and returns the
+// recorded actions.
+func handSteps(t *testing.T, n int) []scenario.Action {
+	t.Helper()
+	f, err := scenario.Parse("busy.yaml", []byte(busyYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := lesson.NewSession(&f.Scenarios[0], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ls.Close()
+	for i := 0; len(ls.Actions()) < n; i++ {
+		p := ls.Pending()
+		if len(p) == 0 { // only an expiry is due: the engine's step
+			if more, err := ls.Step(); err != nil || !more {
+				t.Fatalf("the run ended after %d hand steps (%v) at step %d, %s: %s", len(ls.Actions()), err, ls.Cursor(), ls.Run().World.Now(), ls.Log()[len(ls.Log())-1])
+			}
+			continue
+		}
+		if _, err := ls.StepClient(p[i%len(p)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return append([]scenario.Action(nil), ls.Actions()...)
+}
+
+// The app reopens everything it saves. A share link replays the most
+// actions the protocol allows (10,000 hand steps: about 400 KB of JSON,
+// over the old 192 KiB message limit), and the run saved as YAML, which
+// used to take 43 bytes a step (4,000 steps: 170 KiB, over the 128 KiB file
+// limit), writes its hand steps as runs, loads again to the same log, and
+// passes the file checks.
+func TestTheAppReopensWhatItSaves(t *testing.T) {
+	actions := handSteps(t, scenario.MaxSchedule)
+	c := openSession(t, Limits{})
+	n := len(actions)
+	c.send(map[string]any{"op": "load", "yaml": busyYAML, "actions": actions, "step": actions[n-1].Step + 1})
+	shared := c.nextWithin("state", time.Minute) // 10,000 actions replayed: seconds under -race
+	if len(shared.Snap.Actions) != n {
+		t.Fatalf("the share link's run holds %d actions, want %d", len(shared.Snap.Actions), n)
+	}
+	c.send(map[string]any{"op": "export-yaml"})
+	saved := c.next("yaml")
+	t.Logf("%d hand steps: saved as %d bytes (%.1f a step)", n, len(saved.Text), float64(len(saved.Text))/float64(n))
+	if len(saved.Text) > scenario.MaxFileSize {
+		t.Fatalf("the saved run is %d bytes, over the file limit of %d", len(saved.Text), scenario.MaxFileSize)
+	}
+	if _, err := scenario.Parse("saved.yaml", []byte(saved.Text)); err != nil {
+		t.Fatalf("the saved run does not pass the file checks: %v", err)
+	}
+	c.send(map[string]any{"op": "load", "yaml": saved.Text, "step": shared.Snap.Step})
+	reopened := c.nextWithin("state", time.Minute)
+	if reopened.Snap.Step != shared.Snap.Step || reopened.Snap.Events != shared.Snap.Events || !strings.HasPrefix(saved.Text, "scenarios:") {
+		t.Fatalf("reopened at step %d with %d events, want step %d with %d", reopened.Snap.Step, reopened.Snap.Events, shared.Snap.Step, shared.Snap.Events)
+	}
+}
+
+// nextWithin is next with a longer wait, for a long request.
+func (c *client) nextWithin(typ string, d time.Duration) Message {
+	c.t.Helper()
+	for end := time.Now().Add(d); ; {
+		_ = c.ws.SetReadDeadline(end)
+		var m Message
+		if err := c.ws.ReadJSON(&m); err != nil {
+			c.t.Fatalf("waiting for a %s message: %v", typ, err)
+		}
+		if m.Type == typ {
+			return m
+		}
+	}
+}

@@ -1,0 +1,334 @@
+package server
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/report"
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// The report card in the server ("Which lock?"): computed once, when a
+// page first asks for it, shared by every session and kept for the life
+// of the process (one build: the card depends on nothing else). Its
+// searches run as long work: each of its workers holds a bulk slot and an
+// engine slot for a slice of at most sliceTime, then lets others have
+// them, so a session's short requests still find a CPU.
+const (
+	cardTime      = 10 * time.Minute      // the whole card, sliced, at most
+	cardFinishTry = 10 * time.Millisecond // between attempts to hand the card to a busy session
+)
+
+// wireCard is the card as the page draws it: no counterexamples (a cell
+// that has one says so, and report-open loads it).
+type wireCard struct {
+	Columns []wireColumn `json:"columns"`
+	Bound   sim.Text     `json:"bound"`
+	Legend  sim.Text     `json:"legend"`
+	Rows    []*wireRow   `json:"rows"`
+	Done    int          `json:"done"`
+	Total   int          `json:"total"`
+	Running bool         `json:"running,omitempty"`
+	Error   string       `json:"error,omitempty"`
+}
+
+type wireColumn struct {
+	ID    string   `json:"id"`
+	Title sim.Text `json:"title"`
+	What  sim.Text `json:"what"`
+}
+
+type wireRow struct {
+	Lock    string      `json:"lock"`
+	Catalog int         `json:"catalog"`
+	Title   string      `json:"title"`
+	Trips   sim.Text    `json:"trips"`
+	Needs   sim.Text    `json:"needs"`
+	Advice  sim.Text    `json:"advice"`
+	Cells   []*wireCell `json:"cells"`
+}
+
+// wireCell is one cell; Kind "" while it is being searched.
+type wireCell struct {
+	Lock    string   `json:"lock"`
+	Column  string   `json:"column"`
+	Kind    string   `json:"kind,omitempty"`
+	Verdict string   `json:"verdict,omitempty"`
+	Text    sim.Text `json:"text"`
+	// Replay: the cell has a schedule to open in the timeline (a ✗'s
+	// counterexample, or the refused write a fencing ✓ rests on).
+	Replay bool `json:"replay,omitempty"`
+}
+
+// cardJob is the server's card: not started, running, or done.
+type cardJob struct {
+	mu      sync.Mutex
+	started bool
+	card    *report.Card // the rows, once probed; every cell once done
+	wire    *wireCard
+	subs    map[*session]bool
+	cancel  context.CancelFunc
+	done    chan struct{}
+	runs    int // cards computed: one per process (tests read it)
+}
+
+func wireCellOf(row *report.Row, c *report.Cell) *wireCell {
+	return &wireCell{Lock: row.Algorithm, Column: c.Column, Kind: c.Kind, Verdict: c.Verdict, Text: c.Text(row),
+		Replay: c.Counterexample != nil || c.Example != nil}
+}
+
+// wireOf is the card's rows as drawn, with the cells done so far.
+func wireOf(card *report.Card) []*wireRow {
+	rows := make([]*wireRow, len(card.Rows))
+	for i, r := range card.Rows {
+		w := &wireRow{Lock: r.Algorithm, Catalog: r.Catalog, Title: r.Title, Advice: r.Advice,
+			Trips: sim.Text{En: r.Trips("en"), Zh: r.Trips("zh")}, Needs: r.NeedsText()}
+		for _, c := range r.Cells {
+			if c.Kind == "" {
+				w.Cells = append(w.Cells, &wireCell{Lock: r.Algorithm, Column: c.Column})
+			} else {
+				w.Cells = append(w.Cells, wireCellOf(r, c))
+			}
+		}
+		rows[i] = w
+	}
+	return rows
+}
+
+// clone copies the card for a message: its rows and their cell lists,
+// which the card's workers change (a cell itself is never changed, only
+// replaced).
+func (w *wireCard) clone() *wireCard {
+	out := *w
+	out.Rows = make([]*wireRow, len(w.Rows))
+	for i, r := range w.Rows {
+		rc := *r
+		rc.Cells = slices.Clone(r.Cells)
+		out.Rows[i] = &rc
+	}
+	return &out
+}
+
+func newWireCard() *wireCard {
+	return &wireCard{Bound: report.Bound(), Legend: report.Legend(), Running: true}
+}
+
+func wireColumns(card *report.Card) []wireColumn {
+	var out []wireColumn
+	for _, c := range card.Columns {
+		out = append(out, wireColumn{ID: c.ID, Title: c.Title, What: c.What})
+	}
+	return out
+}
+
+// openReport subscribes the session to the card, starting it if nobody
+// has, and answers with the card as it stands; report-cell messages
+// follow as cells are decided, then report-done.
+func (s *session) openReport() (*Message, error) {
+	if s.srv.opts.Servers != nil {
+		return nil, coded("report-real", nil, "report: the card runs on embedded Redis only, not on real servers")
+	}
+	j := &s.srv.card
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.subs == nil {
+		j.subs = map[*session]bool{}
+	}
+	if j.wire != nil && !j.wire.Running {
+		return &Message{Type: "report", Report: j.wire.clone()}, nil
+	}
+	j.subs[s] = true
+	if !j.started {
+		j.started = true
+		j.runs++
+		j.wire = newWireCard()
+		j.done = make(chan struct{})
+		ctx, cancel := context.WithTimeout(context.Background(), cardTime)
+		j.cancel = cancel
+		go s.srv.runCard(ctx)
+	}
+	return &Message{Type: "report", Report: j.wire.clone()}, nil
+}
+
+// runCard computes the card, telling the subscribed sessions of every
+// cell.
+func (srv *Server) runCard(ctx context.Context) {
+	j := &srv.card
+	defer close(j.done)
+	defer j.cancel()
+	card, err := report.Build(ctx, report.Options{
+		Workers:    bulkSlots(),
+		Algorithms: srv.opts.ReportLocks,
+		Columns:    srv.opts.ReportColumns,
+		Started: func(c *report.Card) {
+			j.mu.Lock()
+			j.card = c
+			j.wire.Rows, j.wire.Columns = wireOf(c), wireColumns(c)
+			j.wire.Total = len(c.Rows) * len(c.Columns)
+			j.mu.Unlock()
+		},
+		Worker: func() (func() error, func()) { sl := &slicer{srv: srv, ctx: ctx}; return sl.yield, sl.release },
+		Progress: func(lock string, c *report.Cell, done, total int) {
+			j.mu.Lock()
+			var wc *wireCell
+			for _, r := range j.card.Rows {
+				if r.Algorithm == lock {
+					wc = wireCellOf(r, c)
+				}
+			}
+			j.wire.Done = done
+			for _, r := range j.wire.Rows {
+				if r.Lock == lock {
+					for i, x := range r.Cells {
+						if x.Column == c.Column {
+							r.Cells[i] = wc
+						}
+					}
+				}
+			}
+			subs := srv.cardSubs()
+			j.mu.Unlock()
+			// Dropped for a session busy at that moment: report-done
+			// carries every cell.
+			msg := &Message{Type: "report-cell", Cell: wc, Done: done, Total: total}
+			for _, sess := range subs {
+				sess.do(func() {
+					if sess.conn != nil {
+						sess.conn.enqueue(msg)
+					}
+				})
+			}
+		},
+	})
+	j.mu.Lock()
+	if card != nil {
+		j.card = card
+		j.wire.Rows = wireOf(card)
+	}
+	j.wire.Running = false
+	if err != nil {
+		j.wire.Error = err.Error()
+	}
+	final := j.wire.clone()
+	subs := srv.cardSubs()
+	j.subs = map[*session]bool{}
+	j.mu.Unlock()
+	msg := &Message{Type: "report-done", Report: final}
+	for _, sess := range subs {
+		go func() {
+			for !sess.do(func() {
+				if sess.conn != nil {
+					sess.conn.enqueue(msg)
+				}
+			}) {
+				select {
+				case <-sess.quit:
+					return
+				case <-ctx.Done():
+					return
+				case <-time.After(cardFinishTry):
+				}
+			}
+		}()
+	}
+}
+
+// cardSubs lists the card's subscribers; the caller holds j.mu.
+func (srv *Server) cardSubs() []*session {
+	out := make([]*session, 0, len(srv.card.subs))
+	for sess := range srv.card.subs {
+		out = append(out, sess)
+	}
+	return out
+}
+
+// stopCard cancels the card's searches and waits for them (Close).
+func (srv *Server) stopCard() {
+	j := &srv.card
+	j.mu.Lock()
+	cancel, done := j.cancel, j.done
+	j.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		<-done
+	}
+}
+
+// openCell loads a cell's counterexample (or the refused write a
+// fencing ✓ rests on) as the session's run, at its end, as a found
+// schedule is loaded.
+func (s *session) openCell(lock, column string) error {
+	j := &s.srv.card
+	j.mu.Lock()
+	var rec *scenario.Scenario
+	if j.card != nil {
+		if _, c := j.card.Find(lock, column); c != nil && c.Kind != "" {
+			rec = c.Counterexample
+			if rec == nil {
+				rec = c.Example
+			}
+		}
+	}
+	j.mu.Unlock()
+	if rec == nil {
+		return coded("report-cell", map[string]any{"lock": lock, "column": column},
+			"report: the cell %s/%s has no schedule to open (not decided yet, or nothing found)", lock, column)
+	}
+	var ls *lesson.Session
+	var err error
+	s.bulkTurn(func() { ls, err = lesson.NewSession(rec, rec.Seed) })
+	if err != nil {
+		return err
+	}
+	if err := seekIn(s, ls, s.srv.limits.MaxSteps); err != nil {
+		ls.Close()
+		return err
+	}
+	s.setPlaying(false)
+	if s.ls != nil {
+		s.ls.Close()
+	}
+	s.ls, s.custom, s.valid = ls, true, 0
+	return s.account()
+}
+
+// slicer holds one of the card's workers to slices of long work: a bulk
+// slot and an engine slot for at most sliceTime, then a turn for others.
+type slicer struct {
+	srv   *Server
+	ctx   context.Context
+	held  bool
+	since time.Time
+}
+
+func (sl *slicer) yield() error {
+	if sl.held && time.Since(sl.since) < sliceTime {
+		return nil
+	}
+	sl.release()
+	select {
+	case sl.srv.bulk <- struct{}{}:
+	case <-sl.ctx.Done():
+		return sl.ctx.Err()
+	}
+	select {
+	case sl.srv.cpu <- struct{}{}:
+	case <-sl.ctx.Done():
+		<-sl.srv.bulk
+		return sl.ctx.Err()
+	}
+	sl.held, sl.since = true, time.Now()
+	return nil
+}
+
+func (sl *slicer) release() {
+	if sl.held {
+		<-sl.srv.cpu
+		<-sl.srv.bulk
+		sl.held = false
+	}
+}

@@ -1,0 +1,121 @@
+package server
+
+import (
+	"net/http/httptest"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/scenario"
+)
+
+// reportServer is a server whose card is the SQL lock under contention
+// and a crash: two cells, quick to search.
+func reportServer(t *testing.T) (*Server, string) {
+	t.Helper()
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := New(Options{Catalog: f, ReportLocks: []string{"mysql-unique-key"}, ReportColumns: []string{"contention", "crash"},
+		Static:    fstest.MapFS{"app.js": {Data: []byte("//")}},
+		Templates: fstest.MapFS{"index.html": {Data: []byte(`<p></p>`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(app.Handler())
+	t.Cleanup(func() { app.Close(); ts.Close() })
+	return app, ts.URL
+}
+
+// The card is computed once per server, whoever asks: two sessions asking
+// at once both get it, cell by cell then whole; a third asking later gets
+// it at once, done. A cell's counterexample opens as the session's run at
+// its end; a cell without one is an error the page can say.
+func TestReportComputedOnceAndShared(t *testing.T) {
+	app, url := reportServer(t)
+	var cs []*client
+	for range 3 {
+		c, _, err := dial(t, url, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.hello("")
+		cs = append(cs, c)
+	}
+	for _, c := range cs[:2] {
+		c.send(map[string]any{"op": "report"})
+		if m := c.next("report"); m.Report == nil || !m.Report.Running {
+			t.Fatalf("first answer %+v", m.Report)
+		}
+	}
+	for i, c := range cs[:2] {
+		_ = c.ws.SetReadDeadline(time.Now().Add(2 * time.Minute))
+		m := c.next("report-done")
+		if m.Report == nil || m.Report.Running || m.Report.Done != 2 || m.Report.Total != 2 || len(m.Report.Rows) != 1 {
+			t.Fatalf("session %d: report-done %+v", i, m.Report)
+		}
+		kinds := map[string]string{}
+		for _, cell := range m.Report.Rows[0].Cells {
+			kinds[cell.Column] = cell.Kind
+		}
+		// The lock's row has no expiry: a crash while holding leaves it
+		// for ever; contention alone is safe.
+		if kinds["crash"] != "fails" || kinds["contention"] != "holds" {
+			t.Errorf("session %d: cells %v", i, kinds)
+		}
+	}
+	cs[2].send(map[string]any{"op": "report"})
+	if m := cs[2].next("report"); m.Report == nil || m.Report.Running || m.Report.Done != 2 {
+		t.Errorf("asked after the card: %+v, want it done at once", m.Report)
+	}
+	app.card.mu.Lock()
+	runs := app.card.runs
+	app.card.mu.Unlock()
+	if runs != 1 {
+		t.Errorf("the card was computed %d times, want once", runs)
+	}
+
+	c := cs[2]
+	c.send(map[string]any{"op": "report-open", "lock": "mysql-unique-key", "column": "crash"})
+	st := c.next("state")
+	if st.Snap == nil || st.Snap.Scenario != "card-mysql-unique-key-crash-explored" || !st.Snap.Ended || len(st.Snap.Verdicts) == 0 || st.Snap.Verdicts[0] != "deadlock" {
+		t.Errorf("the opened cell: %+v", st.Snap)
+	}
+	c.send(map[string]any{"op": "report-open", "lock": "mysql-unique-key", "column": "contention"})
+	if e := c.next("error"); e.Code != "report-cell" {
+		t.Errorf("a ✓ with nothing to open: %q %q", e.Code, e.Error)
+	}
+	c.send(map[string]any{"op": "report-open", "lock": "mysql-unique-key"})
+	if e := c.next("error"); e.Error == "" {
+		t.Errorf("report-open without a column: no error")
+	}
+}
+
+// Closing the server stops a card being computed, within the shutdown's
+// time.
+func TestCloseStopsTheCard(t *testing.T) {
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := New(Options{Catalog: f, Static: fstest.MapFS{}, Templates: fstest.MapFS{"index.html": {Data: []byte(`<p></p>`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(app.Handler())
+	defer ts.Close()
+	c, _, err := dial(t, ts.URL, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "report"})
+	c.next("report")
+	start := time.Now()
+	app.Close()
+	if d := time.Since(start); d > ShutdownWait+2*time.Second {
+		t.Errorf("Close took %v with a card running", d)
+	}
+}
