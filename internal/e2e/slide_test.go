@@ -147,6 +147,7 @@ func TestBrowserSlides(t *testing.T) {
 	view := eval[[]int](t, ctx, `(v => [lockstep.state.model.rows[v.r0].seq, lockstep.state.model.rows[v.r1].seq])(lockstep.timeline.rowsInView())`)
 	title := eval[string](t, ctx, `lockstep.state.snap.title.zh`)
 	step := eval[int](t, ctx, `lockstep.state.snap.step`)
+	seed := eval[int](t, ctx, `lockstep.state.snap.seed`)
 
 	t.Run("rows-in-view", func(t *testing.T) {
 		sl := readSlide(t, export(t, "export-svg", ".svg"))
@@ -157,7 +158,7 @@ func TestBrowserSlides(t *testing.T) {
 			t.Errorf("the slide of the rows in view draws rows %v, want %v", got, want)
 		}
 		cap := strings.ReplaceAll(sl.caption(), " ", "")
-		for _, want := range []string{title, "种子1", fmt.Sprintf("第%d步", step), "安全（safe）", fmt.Sprintf("#%d–#%d", view[0], view[1])} {
+		for _, want := range []string{title, fmt.Sprintf("种子%d", seed), fmt.Sprintf("第%d步", step), "安全（safe）", fmt.Sprintf("#%d–#%d", view[0], view[1])} {
 			if !strings.Contains(cap, strings.ReplaceAll(want, " ", "")) {
 				t.Errorf("the caption %q lacks %q", sl.caption(), want)
 			}

@@ -55,7 +55,7 @@ func (w *World) On(match func(*Event) bool, fault Fault) {
 
 // At applies fault at virtual time t.
 func (w *World) At(t time.Duration, fault Fault) {
-	w.q.push(&item{t: t, kind: itemWorld, label: string(fault.Kind), fn: func() {
+	w.q.push(&item{t: t, kind: itemWorld, label: string(fault.Kind), timed: true, fn: func() {
 		if err := w.Apply(fault); err != nil {
 			w.emit(Event{Kind: KindFault, Name: string(fault.Kind), Client: fault.Client, Node: fault.Node,
 				Fact: &fact.Fact{Key: fact.NotApplied, Reason: fact.Error(err)}})

@@ -55,13 +55,20 @@ func (w *World) StepWorld() bool {
 	w.q.remove(func(x *item) bool { return x == it })
 	w.advance(w.pace(it.t))
 	w.process(it)
+	w.sameInstant(it)
 	return true
 }
 
 // nextWorldItem is the earliest pending item that is no client's move
-// (ties: the first pushed).
+// (ties: the scenario's timed faults first, then the first pushed).
 func (w *World) nextWorldItem() *item {
-	return w.q.earliest(func(it *item) bool { return it.th == nil })
+	it := w.q.earliest(func(it *item) bool { return it.th == nil })
+	if it != nil && !it.timed {
+		if f := w.q.earliest(func(x *item) bool { return x.timed && x.t == it.t }); f != nil {
+			return f
+		}
+	}
+	return it
 }
 
 // MoverThread is the thread of the Mover whose move the last step made

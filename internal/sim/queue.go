@@ -23,6 +23,7 @@ type item struct {
 	req   *request // for exec, reply and timeout
 	fn    func()   // for itemWorld
 	label string   // for itemWorld: what the action is
+	timed bool     // for itemWorld: a fault the scenario set at a time (World.At)
 }
 
 // clientSide reports whether the item happens in a client process, and so

@@ -31,8 +31,24 @@ func (w *World) Step() bool {
 		return false
 	}
 	w.advance(due)
-	w.process(w.popTie())
+	it = w.popTie()
+	w.process(it)
+	w.sameInstant(it)
 	return true
+}
+
+// sameInstant applies, after a timed fault it, the other timed faults due
+// at its instant, in the order they were set: the faults of one instant
+// apply together, in one step.
+func (w *World) sameInstant(it *item) {
+	for it.timed {
+		next := w.q.earliest(func(x *item) bool { return x.timed && x.t == it.t })
+		if next == nil {
+			return
+		}
+		w.q.remove(func(x *item) bool { return x == next })
+		w.process(next)
+	}
 }
 
 // expireAt is a step that logs a key's expiry due at virtual time at: the
@@ -91,8 +107,10 @@ func (w *World) StepClient(name string) (bool, error) {
 	return w.stepItem(w.q.earliest(func(it *item) bool { return it.th != nil && it.th.proc == p })), nil
 }
 
-// stepItem makes one client move now (StepClient, StepThread): expiries due
-// by then come first. It returns false if found is nil or the run is over.
+// stepItem makes one client move now (StepClient, StepThread): expiries
+// and the scenario's timed faults due by then come first, in time order (an
+// expiry before a fault due at the same time, as in Step). It returns
+// false if found is nil or the run is over.
 func (w *World) stepItem(found *item) bool {
 	if found == nil {
 		return false
@@ -104,11 +122,19 @@ func (w *World) stepItem(found *item) bool {
 	at := w.pace(found.t)
 	for {
 		n, key, t, ok := w.nextExpiry()
-		if !ok || t > at+w.guard() {
-			break
+		f := w.q.earliest(func(x *item) bool { return x.timed && x.t <= at })
+		switch {
+		case ok && t <= at+w.guard() && (f == nil || t <= f.t):
+			w.advance(t)
+			w.expire(n, key)
+			continue
+		case f != nil:
+			w.q.remove(func(x *item) bool { return x == f })
+			w.advance(f.t)
+			w.process(f)
+			continue
 		}
-		w.advance(t)
-		w.expire(n, key)
+		break
 	}
 	w.advance(at)
 	w.process(found)
@@ -205,8 +231,10 @@ func (w *World) advance(t time.Duration) {
 	}
 }
 
-// popTie pops one of the items due at the earliest time, chosen by the
-// seeded random source when there are several.
+// popTie pops one of the items due at the earliest time: the faults the
+// scenario set at that time first, in the order they were set (its file
+// order: a world action at t precedes the clients' moves at t); else one
+// chosen by the seeded random source when there are several.
 func (w *World) popTie() *item {
 	first := w.q.pop()
 	if w.q.len() == 0 || w.q.peek().t != first.t {
@@ -216,7 +244,15 @@ func (w *World) popTie() *item {
 	for w.q.len() > 0 && w.q.peek().t == first.t {
 		ties = append(ties, w.q.pop())
 	}
-	pick := w.rng.IntN(len(ties))
+	pick := -1
+	for i, it := range ties {
+		if it.timed && (pick < 0 || it.order < ties[pick].order) {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		pick = w.rng.IntN(len(ties))
+	}
 	for i, it := range ties {
 		if i != pick {
 			w.q.repush(it)
