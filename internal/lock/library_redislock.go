@@ -15,7 +15,13 @@ func init() {
 		Flaw: "a careful single-node lock (SET NX PX, Lua refresh and release by token), but nothing renews it: " +
 			"a holder that pauses longer than its TTL loses it to the next client while it still works",
 		Library: &Library{Module: "github.com/bsm/redislock", Version: "v0.9.4", License: "Apache-2.0", Dir: "redislock", File: "redislock.go", Scripts: "redislock.go",
-			URL: "https://github.com/bsm/redislock"}},
+			URL: "https://github.com/bsm/redislock"},
+		// Its default is one attempt (NoRetry), and Obtain stops at now +
+		// ttl, just as the holder's lease runs out (#21, #74): beside the
+		// others it retries at their pace, linearly, until it gets the lock.
+		CompareParams: func(lease, retry time.Duration) map[string]any {
+			return map[string]any{"ttl": lease.String(), "retry_strategy": "linear", "backoff": retry.String(), "deadline": "1m"}
+		}},
 		DefaultRedislockOptions, NewRedislock))
 }
 

@@ -19,7 +19,12 @@ func init() {
 		Flaw: "Redlock as Go code imports it: safe while the TTL outlasts the work, but it never extends by itself (PR #153), " +
 			"its unlock after expiry answers with a lock error (#107), and an extend after a node restart holds fewer nodes (PR #149)",
 		Library: &Library{Module: "github.com/go-redsync/redsync/v4", Version: "v4.18.1", License: "BSD-3-Clause", Dir: "redsync", File: "mutex.go", Scripts: "scripts.go",
-			URL: "https://github.com/go-redsync/redsync"}},
+			URL: "https://github.com/go-redsync/redsync"},
+		CompareNodes: 3,
+		CompareParams: func(lease, retry time.Duration) map[string]any {
+			// its 32 tries would stop it after about 32 retries: these outlast any run beside the others
+			return map[string]any{"expiry": lease.String(), "retry_delay": retry.String(), "tries": 1000}
+		}},
 		DefaultRedsyncOptions, NewRedsync))
 }
 

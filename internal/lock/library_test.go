@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The copies under third_party run on the Runtime they are given: outside
@@ -131,6 +132,28 @@ func TestLibrariesAreDescribed(t *testing.T) {
 		ents, err := fs.ReadDir(Source(), name)
 		if err != nil || len(ents) == 0 {
 			t.Errorf("%s: its directory %q in Source: %v", pkg, dir, err)
+		}
+	}
+}
+
+// A library set beside the catalog's rows takes the same lease and pace
+// under its own parameter names: every name it gives must be one of its
+// parameters, and the lease must be the one given.
+func TestCompareParamsAreTheLibrariesOwn(t *testing.T) {
+	for _, a := range Algorithms {
+		if a.CompareParams == nil {
+			continue
+		}
+		raw := a.CompareParams(1500*time.Millisecond, 70*time.Millisecond)
+		if _, err := a.Decode(raw); err != nil {
+			t.Errorf("%s: its compare parameters %v do not decode: %v", a.ID, raw, err)
+		}
+		found := false
+		for _, v := range raw {
+			found = found || v == "1.5s"
+		}
+		if !found {
+			t.Errorf("%s: no parameter takes the lease 1.5s: %v", a.ID, raw)
 		}
 	}
 }

@@ -39,7 +39,18 @@ type Info struct {
 	// Library is the upstream code the algorithm runs (rows 18-19: a
 	// library run as it is); nil for the catalog's re-implementations.
 	Library *Library
-	New     func(c Config) Locker
+	// CompareParams, when set, gives the parameters that make the
+	// algorithm take a lease of lease and wait retry between tries until
+	// it gets the lock, as the catalog's rows do, under its own names, for
+	// setting it beside them (the report card); nil: its ttl and retry
+	// parameters, where it has them. The libraries keep their own names
+	// (expiry, retry_delay, backoff) and give up sooner by default.
+	CompareParams func(lease, retry time.Duration) map[string]any
+	// CompareNodes is how many masters it runs on beside the others, when
+	// more than it needs (redsync runs on one node, but its claim is
+	// Redlock's, on several).
+	CompareNodes int
+	New          func(c Config) Locker
 	// NewOptimistic builds the algorithm as what it really is when it
 	// guards a read-modify-write without a lock (row 3's WATCH): the
 	// caller hands it the keys and the body. Nil for the locks.
