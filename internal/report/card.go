@@ -55,6 +55,8 @@ type Cell struct {
 	// Stopped: the card's deadline or a cancel cut the search short; the
 	// cell is then NotFound whatever it might have found.
 	Stopped bool `json:"stopped,omitempty"`
+	// Story says in plain words what the counterexample is (Fails).
+	Story *sim.Text `json:"story,omitempty"`
 	// Counterexample is the shrunk schedule that breaks the lock, as a
 	// scenario that replays to Verdicts (Fails).
 	Counterexample *scenario.Scenario `json:"counterexample,omitempty"`
@@ -258,6 +260,13 @@ func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column, yield fun
 	case res.Verdict != "":
 		c.Kind, c.Verdict, c.Verdicts, c.FoundAt = Fails, res.Verdict, res.Verdicts, res.FoundAt
 		c.Counterexample = res.Recording
+		s, err := explore.Replay(res.Recording)
+		if err != nil {
+			return nil, fmt.Errorf("report: %s under %s: %w", a.ID, col.ID, err)
+		}
+		story := explore.Describe(s.Log(), res.Shrunk, res.Verdict)
+		s.Close()
+		c.Story = &story
 	case res.Complete:
 		c.Kind, c.Counts = Holds, res.Counts
 	default:

@@ -28,11 +28,15 @@ func (c *Cell) Text(row *Row) sim.Text {
 	switch c.Kind {
 	case Fails:
 		entries := len(c.Counterexample.Schedule) + extraFaults(c)
+		story := sim.Text{}
+		if c.Story != nil {
+			story = *c.Story
+		}
 		return sim.Text{
-			En: fmt.Sprintf("✗ %s: found in schedule %d (%s search), shrunk to %s; replays to %s",
-				c.Verdict, c.FoundAt, c.Strategy, plural(entries, "move or fault", "moves and faults"), strings.Join(c.Verdicts, ", ")),
-			Zh: fmt.Sprintf("✗ %s：在第 %d 个调度中找到（%s），精简为 %d 个移动和故障；重放得到 %s",
-				c.Verdict, c.FoundAt, strategyZh(c.Strategy), entries, strings.Join(c.Verdicts, ", ")),
+			En: fmt.Sprintf("✗ %s: %s (found in schedule %d of the %s search, shrunk to %s; replays to %s)",
+				c.Verdict, story.En, c.FoundAt, c.Strategy, plural(entries, "move or fault", "moves and faults"), strings.Join(c.Verdicts, ", ")),
+			Zh: fmt.Sprintf("✗ %s：%s（在%s的第 %d 个调度中找到，精简为 %d 个移动和故障；重放得到 %s）",
+				c.Verdict, story.Zh, strategyZh(c.Strategy), c.FoundAt, entries, strings.Join(c.Verdicts, ", ")),
 		}
 	case Holds:
 		t := sim.Text{

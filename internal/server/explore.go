@@ -12,6 +12,7 @@ import (
 	"github.com/lockstep/lockstep/internal/explore"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // The budget of a search started from the browser ("Find a bad
@@ -50,6 +51,9 @@ type exploreSummary struct {
 	Moves     []wireAction   `json:"moves,omitempty"`    // done: the schedule entries the search chose, now the session's actions
 	Scenario  string         `json:"scenario,omitempty"` // done: the id of the loaded recording
 	Marks     []int          `json:"marks,omitempty"`    // done: the events the search's choices produced, to mark on the timeline
+	For       string         `json:"for"`                // the scenario searched (its id), whose budget this is
+	Bound     *sim.Text      `json:"bound,omitempty"`    // what the search covers: budget and sizes, reordering, time and steps
+	Story     *sim.Text      `json:"story,omitempty"`    // done: the found schedule in plain words
 	YAML      string         `json:"yaml,omitempty"`     // done: the loaded recording as a scenario file (what a share link of the run carries)
 }
 
@@ -94,9 +98,15 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 		e.Steps, e.Horizon, e.Window = sc.Explore.Steps, sc.Explore.Horizon, sc.Explore.Window
 	}
 	neutral := explore.Neutral(sc, e)
+	bound, err := explore.Bound(neutral, explore.Options{Strategy: strategy})
+	if err != nil {
+		searching.Add(-1)
+		s.srv.dropSearch(addr)
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), exploreTime)
 	s.search = &search{cancel: cancel}
-	summary := exploreSummary{Strategy: strategy, Budget: explore.BudgetText(budget)}
+	summary := exploreSummary{Strategy: strategy, Budget: explore.BudgetText(budget), For: sc.ID, Bound: &bound}
 	go func() {
 		defer s.srv.dropSearch(addr)
 		defer searching.Add(-1)
@@ -162,6 +172,8 @@ func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err err
 		err = s.account()
 		sum.Verdicts, sum.Moves = res.Verdicts, res.Shrunk
 		sum.Scenario, sum.Marks = res.Recording.ID, explore.Marks(ls.Log(), res.Shrunk)
+		story := explore.Describe(ls.Log(), res.Shrunk, res.Verdict)
+		sum.Story = &story
 		if y, yerr := scenario.MarshalScenario(res.Recording); yerr == nil {
 			sum.YAML = string(y)
 		} else {

@@ -5,6 +5,9 @@ import (
 	"time"
 )
 
+// chunkMax is the most events a chunk of the log holds.
+const chunkMax = 256
+
 // emit appends an event to the log, tells the watchers and fires triggers.
 // It returns the event's sequence number.
 func (w *World) emit(ev Event) int {
@@ -16,11 +19,17 @@ func (w *World) emit(ev Event) int {
 		ev.Script = w.scriptName(ev.Cmd)
 	}
 	if len(w.chunk) == cap(w.chunk) {
-		// Events live in chunks that never move (the log points into
-		// them): the first small, each next twice the last, up to 256.
-		// A short run, or one a seek rebuilds, allocates (and the
-		// collector scans) little it does not use.
-		w.chunk = make([]Event, 0, min(max(2*cap(w.chunk), 16), 256))
+		if w.cfg.NoLog && cap(w.chunk) == chunkMax {
+			// With no log nothing keeps an event past its emit (the
+			// watchers copy what they need): the chunk is used again.
+			w.chunk = w.chunk[:0]
+		} else {
+			// Events live in chunks that never move (the log points into
+			// them): the first small, each next twice the last, up to
+			// chunkMax. A short run, or one a seek rebuilds, allocates
+			// (and the collector scans) little it does not use.
+			w.chunk = make([]Event, 0, min(max(2*cap(w.chunk), 16), chunkMax))
+		}
 	}
 	w.chunk = append(w.chunk, ev)
 	e := &w.chunk[len(w.chunk)-1]

@@ -170,6 +170,7 @@ function render() {
   renderPicker();
   renderControls();
   apply(document, st.lang);
+  explorer.follow(st.snap);
   explorer.relabel();
   comparer.render();
   reporter.render();

@@ -10,7 +10,7 @@
 // the projector.
 
 import { state, changed } from './store.js';
-import { pick } from './i18n.js';
+import { pick, verdictName } from './i18n.js';
 import { el } from './dom.js';
 import { toast } from './toast.js';
 import { download } from './share.js';
@@ -135,6 +135,12 @@ export function qrSVG(rows, px) {
   return svg;
 }
 
+/** choiceText is a choice as the page shows it in lang: a verdict
+ * question's choices are verdict names, shown as the page names verdicts. */
+function choiceText(q, ch, lang) {
+  return q.kind === 'verdict' ? verdictName(pick(ch, 'en'), lang) : pick(ch, lang);
+}
+
 /** csv is the tally of every question asked, one row a choice. */
 export function csv(history, lang) {
   const q = (s) => '"' + String(s).replace(/"/g, '""') + '"';
@@ -142,7 +148,7 @@ export function csv(history, lang) {
   for (const h of history) {
     h.choices.forEach((c, i) => {
       const right = h.truth && h.truth.length ? (h.truth.includes(i) ? 'yes' : 'no') : '';
-      rows.push([h.id, h.at, h.kind, q(pick(h.text, lang) + (h.about ? ' ' + h.about : '')), q(pick(c, lang)), (h.counts || [])[i] || 0, right].join(','));
+      rows.push([h.id, h.at, h.kind, q(pick(h.text, lang) + (h.about ? ' ' + h.about : '')), q(choiceText(h, c, lang)), (h.counts || [])[i] || 0, right].join(','));
     });
   }
   return rows.join('\n') + '\n';
@@ -266,6 +272,9 @@ export class Classroom {
     const c = m.class;
     if (c.ended) {
       const was = this.cls;
+      // A teacher keeps the tally after the class: the bar offers it until dismissed.
+      this.endedTally = !!(was && was.role === 'teacher' && this.history.length);
+      if (this.endedTally) this.endedCode = was.code;
       this.cls = null;
       this.seat = null;
       document.body.classList.remove('in-class', 'following', 'class-teacher');
@@ -283,7 +292,13 @@ export class Classroom {
       this.dialog.hidden = true;
       if (c.following) this.applyView(c.view);
     }
-    if (fresh && c.role === 'teacher' && c.key) this.showBig();
+    if (fresh && c.role === 'teacher' && c.key) {
+      this.endedTally = false;
+      // The page's own "hide what gives it away", set before the class
+      // started, becomes the room's.
+      if (this.ownHide && !c.hide) this.link.send('class-hide', { hide: true });
+      this.showBig();
+    }
     changed();
     return true;
   }
@@ -334,14 +349,18 @@ export class Classroom {
     this.bigClose.textContent = tr('close');
     if (!this.big.hidden) this.fillBig();
     this.hideGiveaways();
-    this.bar.hidden = !c;
+    this.bar.hidden = !c && !this.endedTally;
     this.bar.setAttribute('aria-label', tr('classLabel'));
     if (teacher) this.sendView();
-    const key = JSON.stringify([c, lang, this.askKind, state.snap && state.snap.step]);
+    const snap = state.snap;
+    const key = JSON.stringify([c, lang, this.askKind, snap && snap.step, !!(snap && snap.challenge && snap.challenge.active), this.endedTally]);
     if (key === this.barKey) return;
     this.barKey = key;
     this.bar.textContent = '';
-    if (!c) return;
+    if (!c) {
+      if (this.endedTally) this.bar.append(this.tallyLine());
+      return;
+    }
     const line = el('div', { class: 'class-line' },
       el('span', { class: 'class-id' }, tr('classLabel') + ' ', el('b', { 'data-testid': 'class-code' }, c.code)));
     if (teacher) this.teacherBar(line, c);
@@ -384,9 +403,23 @@ export class Classroom {
     if (q && q.kind === 'move') line.append(el('button', { 'data-testid': 'play-winner', onclick: () => this.link.send('class-play') }, tr('playWinner')));
     const hide = el('input', { type: 'checkbox', 'data-testid': 'class-hide', checked: this.hiding(), onchange: (e) => this.setHide(e.target.checked) });
     line.append(el('label', { class: 'class-hide' }, hide, ' ', tr('hide')));
-    line.append(el('button', { 'data-testid': 'export-csv', disabled: !this.history.length, onclick: () => download('class-' + c.code + '-tally.csv', csv(this.history, state.lang), 'text/csv') }, tr('exportCSV')));
+    line.append(this.csvButton(c.code));
     line.append(el('button', { 'data-testid': 'teacher-link', onclick: () => this.copyTeacherLink(c.code) }, tr('teacherLink')));
     line.append(el('button', { class: 'danger', 'data-testid': 'end-class', onclick: () => { if (confirm(tr('endConfirm'))) this.link.send('class-end'); } }, tr('endClass')));
+  }
+
+  /** csvButton downloads the tally of every question asked. */
+  csvButton(code) {
+    return el('button', { 'data-testid': 'export-csv', disabled: !this.history.length, onclick: () => download('class-' + code + '-tally.csv', csv(this.history, state.lang), 'text/csv') }, tr('exportCSV'));
+  }
+
+  /** tallyLine is the bar after the teacher's class ended: the tally to
+   * keep, and a button to put the bar away. */
+  tallyLine() {
+    const code = this.endedCode || 'class';
+    return el('div', { class: 'class-line' }, el('span', { class: 'class-you' }, tr('ended')), ' ',
+      this.csvButton(code), ' ',
+      el('button', { 'data-testid': 'dismiss-tally', onclick: () => { this.endedTally = false; changed(); } }, tr('close')));
   }
 
   studentBar(line, c) {
@@ -410,7 +443,7 @@ export class Classroom {
       const n = (q.counts || [])[i] || 0;
       const right = q.revealed && q.truth && q.truth.includes(i);
       const mine = q.mine === i;
-      const label = pick(ch, lang);
+      const label = choiceText(q, ch, lang);
       let body;
       if (!teacher && q.open && q.mine == null) {
         body = el('button', { class: 'class-choice', 'data-testid': 'answer', 'data-choice': String(i), onclick: () => this.link.send('class-answer', { question: q.id, choice: i }) }, label);
@@ -432,7 +465,7 @@ export class Classroom {
     if (!teacher && q.mine != null && !q.revealed) foot.append(tr('yourAnswer'));
     if (q.revealed) {
       if (q.truth && q.truth.length) {
-        foot.append(tr('truth') + ' ' + q.truth.map((i) => pick(q.choices[i], lang)).join(', ') + '. ');
+        foot.append(tr('truth') + ' ' + q.truth.map((i) => choiceText(q, q.choices[i], lang)).join(', ') + '. ');
         if (!teacher && q.mine != null) foot.append(tr(q.truth.includes(q.mine) ? 'right' : 'wrong'));
       } else foot.append(tr('noTruth'));
     }

@@ -3,7 +3,7 @@
 // found schedule arrives as the session's new run, ready to step back
 // through, the events its moves produced marked on the timeline.
 
-import { fill, verdictName } from './i18n.js';
+import { fill, verdictName, pick } from './i18n.js';
 
 const LIMIT_MS = 10000; // the server's time budget per search
 
@@ -14,7 +14,12 @@ export class Explore {
     this.lang = lang; // () => 'en' | 'zh'
     this.$ = (id) => document.getElementById(id);
     this.started = 0;
-    this.found = null; // { scenario, marks: Set of seqs, yaml, said: {v, n, m} } of the last loaded search result
+    this.found = null; // { scenario, marks: Set of seqs, yaml, said: {v, n, m, s} } of the last loaded search result
+    // The budget typed for each scenario: it belongs to the scenario it
+    // was typed for, and another scenario starts from its own (empty: the
+    // budget its own faults make).
+    this.budgets = new Map();
+    this.for = null; // the scenario the budget field is for
     this.$('explore-go').onclick = () => {
       this.link.send('explore', { strategy: this.$('explore-strategy').value, budget: this.$('explore-budget').value.trim() });
     };
@@ -41,6 +46,29 @@ export class Explore {
     if (this.said) this.status(this.said);
   }
 
+  /** follow keeps the budget field to the loaded scenario: on a change of
+   * scenario the typed budget is kept for the one left, and the field
+   * shows the new one's (empty if none was typed for it). */
+  follow(snap) {
+    const id = snap ? snap.scenario : null;
+    if (id === this.for) return;
+    const field = this.$('explore-budget');
+    if (this.for != null) this.budgets.set(this.for, field.value);
+    field.value = (id != null && this.budgets.get(id)) || '';
+    this.for = id;
+  }
+
+  /** found says a found run: the verdict, the count, and in plain words
+   * what the schedule is. */
+  foundText(f) {
+    return this.tr('found', { v: verdictName(f.v, this.lang()), n: f.n, m: f.m }) + (f.s ? ' ' + pick(f.s, this.lang()) : '');
+  }
+
+  /** strategyName names a strategy in the page's language. */
+  strategyName(s) {
+    return s === 'pct' ? 'PCT' : this.tr(s || 'random');
+  }
+
   /** marks gives the events the search's moves produced, to mark on the
    * timeline, while snap is the run it loaded; else an empty set. */
   marks(snap) {
@@ -53,7 +81,7 @@ export class Explore {
   shared(snap) {
     if (!this.found || !snap || snap.scenario !== this.found.scenario) return {};
     const f = this.found.said;
-    return { f: { v: f.v, n: f.n, m: f.m, k: [...this.found.marks] } };
+    return { f: { v: f.v, n: f.n, m: f.m, k: [...this.found.marks], ...(f.s ? { s: f.s } : {}) } };
   }
 
   /** restore shows a search's result from a share link (f, as shared
@@ -61,8 +89,9 @@ export class Explore {
   restore(f, scenario) {
     if (!f || typeof f !== 'object') return;
     const k = Array.isArray(f.k) ? f.k.filter(Number.isInteger) : [];
-    this.found = { scenario, marks: new Set(k), yaml: '', said: { v: String(f.v || ''), n: Number(f.n) || 0, m: Number(f.m) || 0 } };
-    this.status(() => this.tr('found', { v: verdictName(this.found.said.v, this.lang()), n: this.found.said.n, m: this.found.said.m }));
+    const story = f.s && typeof f.s === 'object' ? { en: String(f.s.en || ''), zh: String(f.s.zh || '') } : null;
+    this.found = { scenario, marks: new Set(k), yaml: '', said: { v: String(f.v || ''), n: Number(f.n) || 0, m: Number(f.m) || 0, s: story } };
+    this.status(() => this.foundText(this.found.said));
     this.$('explore-status').dataset.verdict = this.found.said.v;
   }
 
@@ -98,12 +127,19 @@ export class Explore {
         return true;
       case 'explore-done':
         this.busy(false);
+        const said = { v: x.verdict, n: x.schedules, m: (x.moves || []).length, s: x.story || null };
+        // A "none found" always says how far the search went, and is a
+        // proof only when the exhaustive search covered every schedule.
+        const bound = () => pick(x.bound || { en: '', zh: '' }, this.lang());
         if (m.error) this.status(() => this.tr('failed', { e: m.error }));
-        else if (x.verdict) this.status(() => this.tr('found', { v: verdictName(x.verdict, this.lang()), n: x.schedules, m: (x.moves || []).length }));
+        else if (x.verdict) this.status(() => this.foundText(said));
         else if (x.cancelled) this.status(() => this.tr('cancelled', { n: x.schedules }));
-        else this.status(() => this.tr(x.complete ? 'all' : 'none', { n: x.schedules }));
+        else if (x.complete) this.status(() => this.tr('all', { n: x.schedules, b: bound() }));
+        else if (x.strategy === 'exhaustive') this.status(() => this.tr('partial', { n: x.schedules, b: bound() }));
+        else this.status(() => this.tr('sampled', { n: x.schedules, s: this.strategyName(x.strategy), b: bound() }));
         this.$('explore-status').dataset.verdict = x.verdict || '';
-        if (x.scenario) this.found = { scenario: x.scenario, marks: new Set(x.marks || []), yaml: x.yaml || '', said: { v: x.verdict, n: x.schedules, m: (x.moves || []).length } };
+        this.$('explore-status').dataset.proof = String(!!(x.complete && !x.verdict && !m.error));
+        if (x.scenario) this.found = { scenario: x.scenario, marks: new Set(x.marks || []), yaml: x.yaml || '', said };
         return true;
     }
     return false;

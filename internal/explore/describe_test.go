@@ -1,0 +1,83 @@
+package explore
+
+import (
+	"strings"
+	"testing"
+)
+
+// describe searches a lesson exhaustively and describes what it found.
+func describe(t *testing.T, id, budget string) (en, zh string) {
+	t.Helper()
+	res := search(t, lessonNamed(t, id, budget), Options{Strategy: Exhaustive, Exact: true})
+	if res.Recording == nil {
+		t.Fatalf("%s: nothing found", id)
+	}
+	s, err := Replay(res.Recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	d := Describe(s.Log(), res.Shrunk, res.Verdict)
+	return d.En, d.Zh
+}
+
+// A found schedule in plain words: the fault the search placed, where it
+// landed, what the lease did, and the checker's sentence. The Lua lock
+// with a 1s pause: B stops while still inside, its lease runs out, C
+// takes the lock and enters beside it.
+func TestDescribeAPauseInside(t *testing.T) {
+	en, zh := describe(t, "lua-cad-slow-release", "pause:1s")
+	for _, want := range []string{"B stops for 0.6s right after it writes the stock back, still inside (at ",
+		"The lock on redis expires at ", "; C's SET lock ", " takes it at ", "C entered the critical section of lock"} {
+		if !strings.Contains(en, want) {
+			t.Errorf("%q lacks %q", en, want)
+		}
+	}
+	for _, want := range []string{"B 刚写回库存、还在临界区内（", "）就停顿了 0.6s", "redis 上的锁在", "过期；C 的 SET lock", "互斥被打破"} {
+		if !strings.Contains(zh, want) {
+			t.Errorf("%q lacks %q", zh, want)
+		}
+	}
+}
+
+// A crash and a failover, each said with where it landed; a lesson that
+// breaks with no choice at all says so through its verdict alone.
+func TestDescribeOtherFaults(t *testing.T) {
+	en, zh := describe(t, "setnx-crash-deadlock", "crash")
+	if !strings.Contains(en, "crashes as it") || !strings.Contains(en, "no expiry") || !strings.Contains(zh, "就崩溃了") {
+		t.Errorf("crash: %q / %q", en, zh)
+	}
+	en, zh = describe(t, "failover-lost-lock", "failover")
+	// The failover lands at a client's mark or at an instant; at a mark
+	// the sentence names the client (the node does not enter anything).
+	if !strings.HasPrefix(en, "master fails over ") || strings.Contains(en, " as it ") || !strings.Contains(zh, "发生主从切换") {
+		t.Errorf("failover: %q / %q", en, zh)
+	}
+	en, _ = describe(t, "no-lock-oversell", "")
+	if !strings.HasPrefix(en, "The stock held 1, but 2 deductions were written back") {
+		t.Errorf("no choice needed: %q", en)
+	}
+}
+
+// The bound of a search says what it covered: with no budget, that only
+// the order of tied moves was searched; with one, the sizes it tries.
+func TestBoundText(t *testing.T) {
+	sc := lessonNamed(t, "watch-three-buyers", "")
+	b, err := Bound(sc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(b.En, "no fault (the budget is empty): only the order of the clients' moves is searched;") ||
+		!strings.Contains(b.En, "5s and at most 2000 engine steps a schedule") || !strings.HasPrefix(b.Zh, "没有故障（预算为空）") {
+		t.Errorf("no budget: %q / %q", b.En, b.Zh)
+	}
+	sc = lessonNamed(t, "lua-cad-slow-release", "pause:4s,crash")
+	b, _ = Bound(sc, Options{})
+	if !strings.HasPrefix(b.En, "1 × pause of 1s, 2s, 3s, 4s; 1 × crash;") {
+		t.Errorf("quarters: %q", b.En)
+	}
+	b, _ = Bound(sc, Options{Exact: true, Marks: []string{"enter"}})
+	if !strings.HasPrefix(b.En, "1 × pause of 4s; 1 × crash; client faults only at the marks enter;") {
+		t.Errorf("exact, on marks: %q", b.En)
+	}
+}
