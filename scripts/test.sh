@@ -67,6 +67,9 @@ go test -race -count=1 -timeout 20m ./internal/realredis/...
 # partition search skip themselves under -race (ten times slower, the same
 # deterministic result): they run here without it.
 go test -count=1 -run 'TestLessonsTable|TestPartitionsAndRestartBreakRedlock' ./internal/explore
+# The memory estimate against the heap of a normal build (the race
+# detector's heap is bigger): it skips itself under -race.
+go test -count=1 -run 'TestCostCalibration' ./internal/server
 go run ./cmd/visualizer test
 # The two checkers (internal/check and its reference) on 3,000 generated
 # scenarios beyond the 200 the race run above covers: every algorithm,

@@ -72,8 +72,17 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 func printCompare(w io.Writer, res *compare.Result, seed int64) {
 	l, r := res.Left, res.Right
 	fmt.Fprintf(w, "left:  %s\nright: %s\n", sim.Escape(l.Scenario.ID), sim.Escape(r.Scenario.ID))
-	fmt.Fprintf(w, "schedule: seed %d, %d client moves of the left replayed on the right (%d no move there)\n",
-		seed, res.Schedule.ClientMoves(), r.Void)
+	fmt.Fprintf(w, "seed %d; the left's faults, placed on the right by meaning:\n", seed)
+	for _, t := range res.Faults {
+		placed := "placed"
+		if t.Right < 0 {
+			placed = "NOT PLACED"
+		}
+		fmt.Fprintf(w, "  %s %s [%s, %s]\n", compare.FaultWords(t.Fault).En, t.Where().En, t.How, placed)
+	}
+	if len(res.Faults) == 0 {
+		fmt.Fprintln(w, "  (none)")
+	}
 	for i := range max(len(l.Texts), len(r.Texts)) {
 		lt, rt := rowAt(l.Texts, i), rowAt(r.Texts, i)
 		mark := "  "
@@ -92,6 +101,12 @@ func printCompare(w io.Writer, res *compare.Result, seed int64) {
 		fmt.Fprintf(w, "diverge: row %d\n  left:  %s\n  right: %s\n", res.Diverge+1, rowAt(l.Texts, res.Diverge), rowAt(r.Texts, res.Diverge))
 	}
 	fmt.Fprintf(w, "left verdict: %s\nright verdict: %s\n", strings.Join(l.Verdicts, ", "), strings.Join(r.Verdicts, ", "))
+	if !res.Fair() {
+		fmt.Fprintln(w, "NOT THE SAME TEST: the right did not face every fault of the left; its verdict does not answer the left's.")
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "note: %s\n", n.En)
+	}
 }
 
 func rowAt(texts []string, i int) string {
@@ -105,8 +120,16 @@ func rowAt(texts []string, i int) string {
 // number from 1 (0: the runs are the same).
 func compareJSON(res *compare.Result, seed int64) map[string]any {
 	sideJSON := func(s compare.Side) map[string]any {
-		return map[string]any{"id": s.Scenario.ID, "verdicts": s.Verdicts, "rows": s.Texts, "void": s.Void}
+		return map[string]any{"id": s.Scenario.ID, "verdicts": s.Verdicts, "rows": s.Texts}
 	}
-	return map[string]any{"seed": seed, "moves": res.Schedule.ClientMoves(), "diverge": res.Diverge + 1,
-		"left": sideJSON(res.Left), "right": sideJSON(res.Right)}
+	faults := []map[string]any{}
+	for _, t := range res.Faults {
+		faults = append(faults, map[string]any{"fault": compare.FaultWords(t.Fault), "where": t.Where(), "how": t.How, "placed": t.Right >= 0})
+	}
+	notes := res.Notes
+	if notes == nil {
+		notes = []sim.Text{}
+	}
+	return map[string]any{"seed": seed, "hand": res.Hand, "faults": faults, "fair": res.Fair(), "notes": notes,
+		"diverge": res.Diverge + 1, "left": sideJSON(res.Left), "right": sideJSON(res.Right)}
 }

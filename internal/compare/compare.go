@@ -3,6 +3,7 @@ package compare
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -24,33 +25,55 @@ var (
 
 // Side is one run of a comparison.
 type Side struct {
-	Scenario *scenario.Scenario // what ran (the right side: as run, under the left's schedule)
+	Scenario *scenario.Scenario // what ran (the right side: as run, with the left's faults)
 	Log      []*sim.Event       // every event, narration included
 	Rows     []*sim.Event       // the events that are rows: the log without narration
 	Verdicts []string           // the checker's verdicts at the end
-	Void     int                // schedule entries that were no move on this side (0 on the left)
 	Texts    []string           // each row's text (RowText)
-	At       []int              // each row's moment in the schedule: the step of the left run it belongs to (see Result)
+	At       []int              // each row's moment: the step of the left run a viewer has reached when it happened (see Result)
 }
 
-// Result is two runs under one schedule, lined up row by row. A viewer
-// stepping through the left run to its step n has reached, on each side,
-// the rows whose At is n or less: on the left the rows of its first n
-// steps, on the right the rows its replay of those steps' entries made.
+// Result is two runs that faced the same faults, lined up row by row. A
+// viewer stepping through the left run to its step n has reached, on the
+// left, the rows of its first n steps; on the right, the same rows up to
+// the divergence, then the rows that happened by the virtual time the
+// left's step n ends at (with the same code on both sides, the rows of the
+// same steps).
 type Result struct {
 	Left, Right Side
-	Schedule    Schedule // the left run's moves and faults, which the right replayed
-	Diverge     int      // the index in Rows of the first row that differs; -1: none
+	// Faults are the faults the left took, each with how the right placed
+	// it and where it landed there.
+	Faults []Taken
+	// Hand is the number of the left's moves made by hand (its recording's
+	// step actions).
+	Hand int
+	// SameCode: both sides run the same code, so the right replays the
+	// left's recording step for step.
+	SameCode bool
+	// Notes say in words (en, 中文) what the right could not face as the
+	// left did: a fault with no equivalent point there, one it refused,
+	// hand moves not carried over. With any, the right's verdict does not
+	// answer the left's question, and the views say so beside it.
+	Notes []sim.Text
+	// Unplaced counts the notes about faults: those the right did not face
+	// at their equivalent point (the others say what else differs).
+	Unplaced int
+	Diverge  int // the index in Rows of the first row that differs; -1: none
 }
 
 // Same reports whether the two runs are the same, row for row.
 func (r *Result) Same() bool { return r.Diverge < 0 }
 
+// Fair reports whether the right faced every fault the left did, each at
+// its equivalent point, and took every step of the left's recording.
+func (r *Result) Fair() bool { return r.Unplaced == 0 }
+
 // Compare runs left from seed as it is (with its recorded schedule, if any)
-// and right from the same seed under left's schedule, and lines the two
-// logs up. right is taken as it is given: its faults, schedule and
-// narration are replaced here by the left's schedule (build it with
-// Against, or give any scenario with the same clients).
+// and right from the same seed with left's faults, each placed by meaning
+// (see the package doc), and lines the two logs up. right is taken as it is
+// given: its own faults, schedule and narration are replaced by the left's
+// faults (build it with Against, or give any scenario with the same
+// clients).
 func Compare(left, right *scenario.Scenario, seed int64) (*Result, error) {
 	return Within(left, right, seed, 0)
 }
@@ -62,47 +85,125 @@ func Within(left, right *scenario.Scenario, seed int64, maxSteps int) (*Result, 
 	if err := sameClients(left, right); err != nil {
 		return nil, err
 	}
-	lr, sched, err := record(left, seed, maxSteps)
+	lrec, err := play(left, seed, maxSteps, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	defer lr.Close()
-	under := underSchedule(left, right)
-	rr, void, at, err := replay(under, seed, sched, maxSteps)
+	defer lrec.run.Close()
+	leftLog := lrec.run.World.Log()
+	res := &Result{Faults: lrec.taken, Hand: lrec.hand, SameCode: sameCode(left, right)}
+	var under *scenario.Scenario
+	var places []*Taken
+	var prefer []string
+	if res.SameCode {
+		// Every step means the same on both sides: the left's recording
+		// and faults are the right's, as they are.
+		out := *right
+		out.Faults, out.Schedule, out.Narration = faulty(left.Faults), left.Schedule, nil
+		under = &out
+		for i := range res.Faults {
+			res.Faults[i].How, res.Faults[i].Right = Verbatim, res.Faults[i].Left
+		}
+	} else {
+		under, places = translate(right, res.Faults)
+		prefer = winners(leftLog)
+	}
+	rrec, err := play(under, seed, maxSteps, places, prefer)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", right.ID, err)
 	}
-	defer rr.Close()
-	res := &Result{Schedule: sched,
-		Left:  side(left, lr, 0, func(e *sim.Event) int { return e.Step }),
-		Right: side(under, rr, void, func(e *sim.Event) int { return at[e.Seq] }),
+	defer rrec.run.Close()
+	rightLog := rrec.run.World.Log()
+	moment := byTime(leftLog)
+	if res.SameCode {
+		moment = func(e *sim.Event) int { return e.Step }
+	} else {
+		landed(rightLog, res.Faults, leftLog)
+		res.Notes = notes(res.Faults, res.Hand, right.ID)
+		res.Unplaced = len(res.Notes)
 	}
+	res.Notes = append(res.Notes, dropped(left, under)...)
+	if n, ok := unchecked(under, rightLog); ok {
+		res.Notes = append(res.Notes, n)
+	}
+	res.Left = side(left, lrec.run, func(e *sim.Event) int { return e.Step })
+	res.Right = side(under, rrec.run, moment)
 	res.Diverge = Diverge(res.Left.Texts, res.Right.Texts)
+	// The rows before the divergence are the same rows: they happen at the
+	// same moment on both sides. After it, the right's rows keep their
+	// order (a row never comes before the one above it).
+	same := len(res.Right.At)
+	if res.Diverge >= 0 {
+		same = res.Diverge
+	}
+	for i := range res.Right.At {
+		switch {
+		case i < same && i < len(res.Left.At):
+			res.Right.At[i] = res.Left.At[i]
+		case i > 0:
+			res.Right.At[i] = max(res.Right.At[i], res.Right.At[i-1])
+		}
+	}
 	return res, nil
 }
 
-func side(sc *scenario.Scenario, r *lesson.Run, void int, moment func(*sim.Event) int) Side {
+// dropped are notes for the left's client parameters the right's clients
+// do not take (the TTL of a library that names it otherwise): the right
+// runs with its own default there, which the reader should know before
+// comparing the verdicts. One note per parameter and value.
+func dropped(left, right *scenario.Scenario) []sim.Text {
+	type pv struct{ key, val string }
+	var order []pv
+	who := map[pv][]string{}
+	algo := map[pv]string{}
+	for _, lc := range left.Clients {
+		for _, rc := range right.Clients {
+			if rc.Name != lc.Name || rc.Algorithm == lc.Algorithm {
+				continue
+			}
+			for _, k := range slices.Sorted(maps.Keys(lc.Params)) {
+				if _, ok := rc.Params[k]; ok {
+					continue
+				}
+				p := pv{k, fmt.Sprint(lc.Params[k])}
+				if who[p] == nil {
+					order = append(order, p)
+				}
+				who[p], algo[p] = append(who[p], lc.Name), rc.Algorithm
+			}
+		}
+	}
+	var out []sim.Text
+	for _, p := range order {
+		out = append(out, sim.Text{
+			En: fmt.Sprintf("The left's %s: %s (%s) is not a parameter of %s: the right runs without it (with its own default, if it has one).", p.key, p.val, strings.Join(who[p], ", "), algo[p]),
+			Zh: fmt.Sprintf("左侧的 %s: %s（%s）不是 %s 的参数：右侧不带它运行（如果有默认值，就用它自己的默认值）。", p.key, p.val, strings.Join(who[p], "、"), algo[p])})
+	}
+	return out
+}
+
+// unchecked is a note when a side's lock hands out fencing tokens that
+// nothing checks: its clients do not write to a storage that refuses an
+// old token, so the tokens protect nothing there.
+func unchecked(sc *scenario.Scenario, log []*sim.Event) (sim.Text, bool) {
+	tokens := slices.ContainsFunc(log, func(e *sim.Event) bool { return e.Kind == sim.KindMark && e.Name == sim.MarkToken })
+	writes := slices.ContainsFunc(sc.Clients, func(c scenario.Client) bool { return c.Task == "write" })
+	if !tokens || writes && sc.Storage != nil && sc.Storage.Fencing {
+		return sim.Text{}, false
+	}
+	return sim.Text{
+		En: "The right's lock hands out fencing tokens, but nothing here checks them: its clients do not write to a storage that refuses an older token, so the tokens protect nothing (the lesson fencing-token-rejects-stale has such a storage).",
+		Zh: "右侧的锁发放了 fencing token，但这里没有谁检查它：客户端并不写入一个会拒绝较旧 token 的存储，所以 token 什么也保护不了（课程 fencing-token-rejects-stale 里有这样的存储）。"}, true
+}
+
+func side(sc *scenario.Scenario, r *lesson.Run, moment func(*sim.Event) int) Side {
 	log := slices.Clone(r.World.Log())
 	rows := Rows(log)
 	at := make([]int, len(rows))
 	for i, e := range rows {
 		at[i] = moment(e)
 	}
-	return Side{Scenario: sc, Log: log, Rows: rows, Verdicts: r.Verdicts(), Void: void, Texts: Texts(rows), At: at}
-}
-
-// underSchedule is right as it runs under left's schedule: its own faults,
-// recorded schedule and narration give way to left's; left's at: faults
-// are declared on both sides.
-func underSchedule(left, right *scenario.Scenario) *scenario.Scenario {
-	out := *right
-	out.Faults, out.Schedule, out.Narration = nil, nil, nil
-	for _, f := range left.Faults {
-		if f.At != nil {
-			out.Faults = append(out.Faults, f)
-		}
-	}
-	return &out
+	return Side{Scenario: sc, Log: log, Rows: rows, Verdicts: r.Verdicts(), Texts: Texts(rows), At: at}
 }
 
 // Rows are the events of a log that a comparison lines up: all but the

@@ -1,52 +1,54 @@
-// Package compare runs two lock scenarios under one schedule and lines
-// their event logs up row by row: the same clients, the same order of
-// client moves, the same faults, two algorithms (or two lessons). It finds
-// the first row where the two runs part and reports each side's verdicts,
-// as the checker (internal/check) gives them.
+// Package compare runs two lock scenarios against the same faults and lines
+// their event logs up row by row: the same clients, the same seed, the same
+// faults placed where they mean the same, two algorithms (or two lessons).
+// It finds the first row where the two runs part, reports each side's
+// verdicts as the checker (internal/check) gives them, and says in words
+// (en, 中文) what the right could not face as the left did.
 //
-// # What "the same schedule" means
+// # Faults placed by meaning
 //
-// The engine steps clients one move at a time: a move is one item of a
-// client's (its code runs, its request reaches its node, its reply comes
-// back). Two algorithms rarely make the same number of moves: Lua
-// compare-and-delete releases in one EVAL where GET-then-DEL takes two
-// round trips. So the schedule is not a list of commands. It is:
+// Two algorithms rarely send the same commands: Lua compare-and-delete
+// releases in one EVAL where GET-then-DEL takes two round trips, a fencing
+// lock INCRs a counter, Redlock asks five nodes. So a fault is not replayed
+// at the same step or after the same command. The left run is the scenario
+// as it is (with its recorded schedule, if it has one, as the session
+// replays it); each fault it takes is placed on the right at the point
+// that means the same for the right's own lock (every algorithm reports
+// the same marks: acquired, enter, leave, released):
 //
-//  1. The order of client moves of the left run (the first scenario, run
-//     as it is, with its recorded schedule if it has one): entry i names a
-//     client (and its thread), and on the right that client makes its next
-//     move (that thread's, else the client's earliest). The k-th entry
-//     naming A is A's k-th move on both sides, whatever that move is on
-//     each side. A request reaching its node is a move of the client that
-//     sent it: a request in flight on the right lands at its client's next
-//     entry, so the order, not the clock, says when (a network that holds
-//     it that long); time never runs back, a move due earlier runs late.
-//     The world's own steps of the left (an expiry, a timed fault) are
-//     entries too, so that at one instant the right takes them in the
-//     left's order.
-//  2. Before each move, each side does its own world steps (key expiries,
-//     replication, resumes, timed faults) that are due no later than that
-//     move, in virtual time, as the engine would.
-//  3. A fault the left run took at a virtual moment (an at: fault) is taken
-//     on the right at the same virtual moment. A fault the left took during
-//     a move (an on: trigger) is taken on the right during the same entry,
-//     after as many of the move's events (narration and verdicts not
-//     counted) as on the left, or when the move ends if it has fewer: a
-//     pause on A's "leave" mark stops A before its release on both sides.
-//     A fault recorded at a step (a user's action) is taken right after the
-//     same entry. The right scenario's own faults, recorded schedule and
-//     narration are dropped: the left's are the schedule.
-//  4. An entry whose client has no move to make on the right (its program
-//     is over, it crashed, it is paused) is void there: the right has run
-//     out of moves for that client, for now or for good. A fault anchored
-//     to a void entry is still taken there.
-//  5. When the entries are used up, the right runs on by the engine's own
-//     choices until it ends (its horizon, or nothing left to do). A right
-//     side that needs more moves than the left made (a lock that retries)
-//     makes them there.
+//  1. A fault at an instant (at:) is taken at the same virtual moment.
+//  2. A trigger on a mark, an expiry, a start, an end or another fault
+//     (on: {kind: mark, name: enter, client: W1}) is kept: the right's own
+//     event fires it, so a pause as W1 enters its critical section stops
+//     W1 as it enters there too, whatever W1 did to get in.
+//  3. A trigger on the wire (a command, an exec, a reply) is taken at the
+//     same point of the client's progress (Place): its K-th event of that
+//     kind after its N-th report of the same mark, before its next mark.
+//     A lost reply on the GET of a GET-then-DEL release (the 1st command
+//     executed after A leaves its critical section) loses the reply to the
+//     Lua release script on the right.
+//  4. A fault recorded at a step (a user's action): a client's, at that
+//     client's point of progress at the time; a node's or the network's,
+//     at its instant.
 //
-// Both sides use the left's seed, so clients draw the same tokens. Compare
-// a scenario with itself and the two logs are the same, row for row.
+// A point the right never reaches (W1 never enters, the lock has no such
+// mark, the release has one command where the left's had two) is said in
+// a note: the right did not face that fault, so its verdict does not
+// answer the left's question (Result.Fair is false and the views say so
+// beside the verdict). A fault the right's engine refuses is noted too.
+//
+// # Order
+//
+// The right moves in the engine's own order (virtual time), as its lock
+// makes it: a lock that retries or waits for a reply takes the time it
+// takes. Where several clients are due at one instant (a race), they go in
+// the order the left granted the lock (the client that acquired first on
+// the left first), so the same client wins the same race where the timing
+// allows. The left's moves made by hand are not carried over to other code
+// (a note says how many). When both sides run the same code (the same
+// clients, parameters, nodes and data: a scenario compared with itself),
+// every step means the same on both sides and the right replays the left's
+// recording as it is: the two logs are the same, row for row.
 //
 // # Rows
 //
@@ -54,5 +56,7 @@
 // does not happen). Rows are compared by their canonical text (sim.Event's
 // String) without the sequence numbers, which differ as soon as one side
 // has more events. The first row whose text differs, or the first row one
-// side lacks, is the divergence.
+// side lacks, is the divergence. A viewer stepping through the left reaches
+// a right row once the left has reached its virtual time (with the same
+// code, the same step).
 package compare

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -107,7 +108,7 @@ func TestBrowserCompareSideBySide(t *testing.T) {
 	if zh := text(t, ctx, "compare-verdict-right"); !strings.Contains(zh, "✓ 安全（safe）") || zh == right {
 		t.Errorf("the right verdict in 中文: %q", zh)
 	}
-	if zh := text(t, ctx, "compare-verdict-left"); !strings.Contains(zh, "行") || !strings.Contains(text(t, ctx, "compare-schedule"), "同一个调度") {
+	if zh := text(t, ctx, "compare-verdict-left"); !strings.Contains(zh, "行") || !strings.Contains(text(t, ctx, "compare-schedule"), "故障按含义放到右侧") {
 		t.Errorf("the left verdict or the schedule line in 中文: %q", zh)
 	}
 	if got := eval[string](t, ctx, `document.querySelector('[data-testid=compare-divergence]').dataset.row`); got != "32" {
@@ -148,4 +149,83 @@ func TestBrowserCompareSideBySide(t *testing.T) {
 		t.Errorf("a pause mid-work breaks Lua too: right verdict %q", right)
 	}
 	shot(t, ctx, dir, "compare-your-file-en")
+}
+
+// The user's file that found the unfair comparison: Lua compare-and-delete,
+// 1s TTL, four workers, a 2s pause as W1 enters its critical section.
+// Against the watchdog the pause lands as W1 enters there too (the
+// watchdog's renewals stop with the process) and the right ends
+// mutual-exclusion, never ✓ safe; the fault line says where it was placed.
+// A fault with no equivalent point (a pause as A gets its fencing token,
+// compared with Lua, which hands out none) is said in a warning in both
+// languages, and the right's safe verdict shows ⚠, not ✓.
+func TestBrowserCompareFaultsByMeaning(t *testing.T) {
+	chromium(t)
+	url := startServer(t, server.Options{})
+	ctx := page(t, startBrowser(t), url)
+	team, err := os.ReadFile("../compare/testdata/team-lock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runFile(t, ctx, string(team), "team-lock")
+	click(t, ctx, "compare-open")
+	// The picker: the algorithms by family, in catalog order, and no lesson
+	// (none has the clients W1..W4).
+	waitFor(t, ctx, "the picker", `document.querySelectorAll('[data-testid=compare-with] optgroup').length > 1`)
+	groups := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=compare-with] optgroup')].map(g => g.label)`)
+	if len(groups) < 6 || groups[0] != "No lock, or a local one" || groups[len(groups)-1] == "" {
+		t.Errorf("picker groups %q", groups)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=compare-with] optgroup[data-group=lessons]').length`); n != 0 {
+		t.Errorf("lessons offered for clients W1..W4: %d groups", n)
+	}
+	choose(t, ctx, "compare-with", "watchdog")
+	click(t, ctx, "compare-go")
+	waitFor(t, ctx, "the comparison", `!!document.querySelector('[data-testid=compare-verdict-right] .v')`)
+	right := text(t, ctx, "compare-verdict-right")
+	if !strings.Contains(right, "mutual-exclusion") || strings.Contains(right, "✓") {
+		t.Errorf("watchdog under a pause as W1 enters: right verdict %q, want mutual-exclusion", right)
+	}
+	if s := text(t, ctx, "compare-schedule"); !strings.Contains(s, "as W1 enters its critical section") || !strings.Contains(s, "(placed)") {
+		t.Errorf("the fault line: %q", s)
+	}
+	if eval[bool](t, ctx, `!document.querySelector('[data-testid=compare-notes]').hidden`) {
+		t.Errorf("a fair comparison shows notes: %q", text(t, ctx, "compare-notes"))
+	}
+	dir := artifacts(t)
+	shot(t, ctx, dir, "compare-team-lock-watchdog-en")
+
+	click(t, ctx, "compare-close")
+	src := "scenarios:\n  - id: pause-at-token\n    title: {en: \"A pause as A gets its token\", zh: \"A 拿到 token 时停顿\"}\n    seed: 1\n    horizon: 10s\n    storage: {fencing: true}\n    clients:\n" +
+		"      - {name: A, algorithm: fencing-token, params: {ttl: 1s}, task: write, work: 100ms}\n" +
+		"      - {name: B, algorithm: fencing-token, params: {ttl: 1s}, task: write, work: 100ms, start: 100ms}\n" +
+		"    faults:\n      - {on: {kind: mark, name: token, client: A}, do: pause, client: A, for: 2s}\n    expect: [safe]\n"
+	runFile(t, ctx, src, "pause-at-token")
+	click(t, ctx, "compare-open")
+	choose(t, ctx, "compare-with", "lua-compare-delete")
+	click(t, ctx, "compare-go")
+	waitFor(t, ctx, "the warning", `!document.querySelector('[data-testid=compare-notes]').hidden`)
+	notes := text(t, ctx, "compare-notes")
+	if !strings.Contains(notes, "Not the same test") || !strings.Contains(notes, "No equivalent point on the right: pause A (2s) at A's token mark") {
+		t.Errorf("the warning: %q", notes)
+	}
+	if right := text(t, ctx, "compare-verdict-right"); !strings.Contains(right, "⚠") || strings.Contains(right, "✓") {
+		t.Errorf("the right verdict beside the warning: %q, want ⚠ and no ✓", right)
+	}
+	if s := text(t, ctx, "compare-schedule"); !strings.Contains(s, "(no equivalent point on the right)") {
+		t.Errorf("the fault line: %q", s)
+	}
+	shot(t, ctx, dir, "compare-no-equivalent-en")
+	click(t, ctx, "lang")
+	waitFor(t, ctx, "中文", `document.documentElement.lang === 'zh-CN'`)
+	if zh := text(t, ctx, "compare-notes"); !strings.Contains(zh, "不是同一个测试") || !strings.Contains(zh, "右侧没有对应的时机") {
+		t.Errorf("the warning in 中文: %q", zh)
+	}
+	// The rows are written in 中文 too (the main timeline's words), each
+	// keeping its canonical line for the comparison.
+	waitFor(t, ctx, "rows in 中文", `[...document.querySelectorAll('.cmp-cell.r .cmp-text')].some(b => /暂停|停顿|拿到|进入/.test(b.textContent))`)
+	if n := eval[int](t, ctx, `[...document.querySelectorAll('.cmp-cell .cmp-text')].filter(b => !b.dataset.text).length`); n != 0 {
+		t.Errorf("%d rows without their canonical line", n)
+	}
+	shot(t, ctx, dir, "compare-no-equivalent-zh")
 }

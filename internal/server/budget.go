@@ -13,14 +13,19 @@ import (
 )
 
 // What a session's world costs in memory, estimated from what it holds.
-// Measured after a GC (runtime.MemStats, heap and stacks) with the built-in
-// lessons (about 2 KiB per event, the world included) and a scenario of
-// 16 clients x 64 threads (about 4 KiB per live thread, 1 KiB per event).
+// Calibrated against the heap and the goroutine stacks after a GC, each
+// run held (TestCostCalibration): a world about 150 to 380 KiB, an event
+// about 0.4 to 0.6 KiB with one node and 2 to 2.4 KiB with Redlock's five
+// (its key states on each), and in the heavy scenario (16 pools of 64
+// threads, 1,600 live) a live thread about 14 KiB (its stack alone about
+// 8 KiB). Each constant is the top of what was measured, so that the
+// estimate is at or above what a run holds: the heap is 0.35 to 0.96 of it.
 const (
-	baseCost   = 256 << 10 // a world: its nodes, clients, checker, miniredis
-	eventCost  = 1536      // one logged event with its key states
-	threadCost = 4 << 10   // one live client thread: a coroutine and its stack
-	keyCost    = 512       // one key of a scenario's data, on one node and in the init event
+	baseCost      = 384 << 10 // a world: its nodes, clients, checker, miniredis
+	eventCost     = 256       // one logged event, its facts and words
+	eventNodeCost = 448       // one logged event's key states on one node
+	threadCost    = 14 << 10  // one live client thread: a coroutine, its stack, its go-redis client
+	keyCost       = 512       // one key of a scenario's data, on one node and in the init event
 )
 
 // Slices of engine work: a long seek or play runs in slices of at most
@@ -36,7 +41,9 @@ const (
 // cost estimates the memory a session's world holds now.
 func cost(ls *lesson.Session) int64 {
 	w := ls.Run().World
-	return baseCost + dataCost(ls.Scenario()) + int64(len(w.Log()))*eventCost + int64(w.Threads())*threadCost
+	sc := ls.Scenario()
+	perEvent := eventCost + int64(len(lesson.NodeNames(sc)))*eventNodeCost
+	return baseCost + dataCost(sc) + int64(len(w.Log()))*perEvent + int64(w.Threads())*threadCost
 }
 
 // dataCost is what a scenario's data costs: its keys, written to every

@@ -64,7 +64,7 @@ func TestARunStopsAtTheSessionBudget(t *testing.T) {
 // longest idle first; when the rest belong to open sockets, the run that
 // grew stops with an error naming the server's budget.
 func TestTheServerBudgetEvictsIdleSessionsFirst(t *testing.T) {
-	app, url := newTestServer(t, Limits{MaxMemory: 2 << 20})
+	app, url := newTestServer(t, Limits{MaxMemory: 3 << 20}) // the lesson to its end: about 2.2 MiB
 	idle, _, _ := dial(t, url, "")
 	idleID := idle.hello("").Session
 	idle.send(map[string]any{"op": "load", "scenario": "redlock-pause-in-flight"})
@@ -94,14 +94,18 @@ func TestTheServerBudgetEvictsIdleSessionsFirst(t *testing.T) {
 	third.send(map[string]any{"op": "load", "scenario": "redlock-pause-in-flight"})
 	third.next("state")
 	third.send(map[string]any{"op": "seek", "step": 5000})
-	if e := third.next("error"); !strings.Contains(e.Error, "server's memory budget of 2 MiB") {
-		t.Errorf("no idle session left: expected an error naming the server's 2 MiB budget, got %q", e.Error)
+	if e := third.next("error"); !strings.Contains(e.Error, "server's memory budget of 3 MiB") {
+		t.Errorf("no idle session left: expected an error naming the server's 3 MiB budget, got %q", e.Error)
 	}
 }
 
-// However many sessions run the heavy scenario (with as many requests as
-// the session budget lets it load), the server's memory stays near its
-// budget: each run stops at its own.
+// However many sessions run the heavy scenario, the heap stays near the
+// server's budget: each run stops at a budget, and the estimate it is
+// counted by is at or above what it holds (TestCostCalibration). The
+// quarter over the budget is for what is not a run's (sockets, sessions)
+// and for the last slice each run takes before its count is checked. With
+// the estimate of a live thread at 4 KiB (its stack alone takes 8 KiB) the
+// heap grew by 48 MiB here.
 func TestHeavySessionsStayWithinTheBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the heavy scenario")
@@ -113,22 +117,36 @@ func TestHeavySessionsStayWithinTheBudget(t *testing.T) {
 	for range 4 {
 		c, _, _ := dial(t, url, "")
 		c.hello("")
-		c.send(map[string]any{"op": "load", "yaml": heavyYAML(100)})
+		c.send(map[string]any{"op": "load", "yaml": heavyYAML(30)}) // 496 threads: at most about 7 MiB
 		c.next("state")
 		socks = append(socks, c)
 	}
 	for _, c := range socks {
-		c.send(map[string]any{"op": "seek", "step": 50000})
+		c.send(map[string]any{"op": "seek", "step": 5000})
 	}
 	for i, c := range socks {
-		if e := c.next("error"); !strings.Contains(e.Error, "memory budget") {
-			t.Errorf("heavy session %d: expected to stop at a memory budget, got %q", i, e.Error)
+		// The seek's answer: an error if the run stopped, else its state.
+		_ = c.ws.SetReadDeadline(time.Now().Add(time.Minute))
+		for {
+			var m Message
+			if err := c.ws.ReadJSON(&m); err != nil {
+				t.Fatalf("heavy session %d: waiting for the seek's answer: %v", i, err)
+			}
+			if m.Type == "error" && !strings.Contains(m.Error, "memory budget") {
+				t.Errorf("heavy session %d: expected to stop at a memory budget, got %q", i, m.Error)
+			}
+			if m.Type == "state" && m.Re == c.id {
+				t.Errorf("heavy session %d: expected to stop at a memory budget, ran to step %d", i, m.Snap.Step)
+			}
+			if m.Type == "error" || m.Re == c.id {
+				break
+			}
 		}
 	}
 	grew := heapNow() - before
-	t.Logf("4 heavy sessions, each stopped at its budget: the heap grew by %s", mib(grew))
-	if grew > 2*lim.MaxMemory {
-		t.Errorf("4 heavy sessions: expected the heap to grow by at most twice the %s budget, it grew by %s", mib(lim.MaxMemory), mib(grew))
+	t.Logf("4 heavy sessions after their seeks: the heap grew by %s", mib(grew))
+	if most := lim.MaxMemory + lim.MaxMemory/4; grew > most {
+		t.Errorf("4 heavy sessions: expected the heap to grow by at most %s (the %s budget and a quarter), it grew by %s", mib(most), mib(lim.MaxMemory), mib(grew))
 	}
 }
 

@@ -666,7 +666,7 @@ func (s *session) sharedPush(re int) bool {
 	rm.mu.Unlock()
 	if b == nil {
 		var err error
-		if b, err = json.Marshal(s.stateMessage(0)); err != nil {
+		if b, err = json.Marshal(s.stateMessage(0, false)); err != nil {
 			return false
 		}
 		rm.mu.Lock()

@@ -30,6 +30,7 @@ func newPupil(t *testing.T, url string) *pupil {
 
 // take folds one message into what the pupil holds.
 func (p *pupil) take(m Message) {
+	p.keep(&m)
 	switch m.Type {
 	case "state":
 		p.log = p.log[:min(*m.From, len(p.log))]

@@ -297,6 +297,7 @@ func (c *client) read() Message {
 	if err := c.ws.ReadJSON(&m); err != nil {
 		c.t.Fatalf("reading: %v", err)
 	}
+	c.keep(&m)
 	return m
 }
 

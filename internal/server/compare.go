@@ -22,6 +22,17 @@ type compareRow struct {
 	Client string `json:"client,omitempty"`
 	Node   string `json:"node,omitempty"`
 	Text   string `json:"text"`
+	// The event's parts, for the page to write the row in the reader's
+	// language (format.js describe): Text stays the canonical line the
+	// rows are compared by.
+	Thread string         `json:"thread,omitempty"`
+	Cmd    []string       `json:"cmd,omitempty"`
+	Script string         `json:"script,omitempty"`
+	Reply  string         `json:"reply,omitempty"`
+	Keys   []sim.KeyState `json:"keys,omitempty"`
+	Name   string         `json:"name,omitempty"`
+	Note   *sim.Text      `json:"note,omitempty"`
+	Say    *sim.Text      `json:"say,omitempty"`
 }
 
 // compareSide is one side of a comparison on the wire.
@@ -30,21 +41,33 @@ type compareSide struct {
 	Title    sim.Text     `json:"title"`
 	Verdicts []*sim.Event `json:"verdicts"` // each verdict's first event, with its sentence in both languages
 	Rows     []compareRow `json:"rows"`
-	Void     int          `json:"void"`
+}
+
+// compareFault is a fault the left took, as the page says it: what, where
+// the right placed it (in words), how, and whether the right got there.
+type compareFault struct {
+	Fault  sim.Text `json:"fault"`
+	Where  sim.Text `json:"where"`
+	How    string   `json:"how"`
+	Placed bool     `json:"placed"`
 }
 
 // compareAnswer is the compare field of a compare message. With no With (no
 // canonical pair and none named), it only lists what may be compared.
 type compareAnswer struct {
-	With       string       `json:"with,omitempty"`    // what the loaded run was compared with
-	Partner    string       `json:"partner,omitempty"` // the canonical pair's other side, if any
-	Algorithms []string     `json:"algorithms"`
-	Seed       int64        `json:"seed"`
-	Actions    int          `json:"actions"` // the recorded actions the left side replayed
-	Moves      int          `json:"moves"`
-	Diverge    int          `json:"diverge"` // the index of the first row that differs; -1: none
-	Left       *compareSide `json:"left,omitempty"`
-	Right      *compareSide `json:"right,omitempty"`
+	With       string          `json:"with,omitempty"`    // what the loaded run was compared with
+	Partner    string          `json:"partner,omitempty"` // the canonical pair's other side, if any
+	Algorithms []string        `json:"algorithms"`
+	Groups     []compare.Group `json:"groups"` // the algorithms by family, for the picker
+	Seed       int64           `json:"seed"`
+	Actions    int             `json:"actions"` // the recorded actions the left side replayed
+	Moves      int             `json:"moves"`   // the left's moves made by hand
+	Faults     []compareFault  `json:"faults"`
+	Notes      []sim.Text      `json:"notes"`   // what the right could not face as the left did (compare.Result.Notes)
+	Fair       bool            `json:"fair"`    // every fault placed at its equivalent point (compare.Result.Fair)
+	Diverge    int             `json:"diverge"` // the index of the first row that differs; -1: none
+	Left       *compareSide    `json:"left,omitempty"`
+	Right      *compareSide    `json:"right,omitempty"`
 }
 
 // compareRun compares the session's run (its scenario, seed and recorded
@@ -59,7 +82,7 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	}
 	left := *s.ls.Scenario()
 	left.Schedule = append([]scenario.Action(nil), s.ls.Actions()...)
-	ans := compareAnswer{Algorithms: lock.IDs(), Seed: s.ls.Seed(), Actions: len(left.Schedule), Diverge: -1}
+	ans := compareAnswer{Algorithms: lock.IDs(), Groups: compare.Groups(), Seed: s.ls.Seed(), Actions: len(left.Schedule), Diverge: -1}
 	ans.Partner, _ = compare.Partner(left.ID)
 	with := r.With
 	if with == "" && ans.Partner == "" {
@@ -100,20 +123,36 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	if with == "" {
 		ans.With = ans.Partner
 	}
-	ans.Moves, ans.Diverge = res.Schedule.ClientMoves(), res.Diverge
+	ans.Moves, ans.Diverge, ans.Fair, ans.Notes = res.Hand, res.Diverge, res.Fair(), res.Notes
+	if ans.Notes == nil {
+		ans.Notes = []sim.Text{}
+	}
+	ans.Faults = []compareFault{}
+	for _, t := range res.Faults {
+		ans.Faults = append(ans.Faults, compareFault{Fault: compare.FaultWords(t.Fault), Where: t.Where(), How: string(t.How), Placed: t.Right >= 0})
+	}
 	ans.Left, ans.Right = wireSide(res.Left), wireSide(res.Right)
 	return &Message{Type: "compare", Compare: &ans}, nil
 }
 
 func wireSide(sd compare.Side) *compareSide {
-	out := &compareSide{ID: sd.Scenario.ID, Title: sd.Scenario.Title, Void: sd.Void,
+	out := &compareSide{ID: sd.Scenario.ID, Title: sd.Scenario.Title,
 		Verdicts: []*sim.Event{}, Rows: make([]compareRow, len(sd.Rows))}
 	// A verdict's sentence cites events by sequence number; the view
 	// numbers rows, so it cites their rows.
 	row := compare.RowNumbers(sd.Rows)
 	seen := map[string]bool{}
 	for i, e := range sd.Rows {
-		out.Rows[i] = compareRow{At: sd.At[i], T: int64(e.T), Kind: string(e.Kind), Client: e.Client, Node: e.Node, Text: sd.Texts[i]}
+		out.Rows[i] = compareRow{At: sd.At[i], T: int64(e.T), Kind: string(e.Kind), Client: e.Client, Node: e.Node, Text: sd.Texts[i],
+			Thread: e.Thread, Cmd: e.Cmd, Script: e.Script, Reply: e.Reply, Keys: e.Keys, Name: e.Name}
+		if e.Fact != nil {
+			note := e.Words()
+			note = sim.Text{En: compare.Cite(note.En, row, "row %d"), Zh: compare.Cite(note.Zh, row, "第 %d 行")}
+			out.Rows[i].Note = &note
+		}
+		if e.Kind == sim.KindVerdict && e.Say != nil {
+			out.Rows[i].Say = &sim.Text{En: compare.Cite(e.Say.En, row, "row %d"), Zh: compare.Cite(e.Say.Zh, row, "第 %d 行")}
+		}
 		if e.Kind == sim.KindVerdict && !seen[e.Name] {
 			seen[e.Name] = true
 			v := *e

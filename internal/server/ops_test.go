@@ -228,6 +228,7 @@ func (b *client) roundTrip(req map[string]any) []string {
 		if err := b.ws.ReadJSON(&m); err != nil {
 			b.t.Fatalf("reading the answer to %v: %v", req, err)
 		}
+		b.keep(&m)
 		if m.Re == marker {
 			return out
 		}

@@ -131,10 +131,14 @@ type Snapshot struct {
 	Skews   map[string]time.Duration `json:"skews,omitempty"`
 	Pending []string                 `json:"pending"`
 	Actions []wireAction             `json:"actions"`
-	Playing bool                     `json:"playing"`
-	Speed   float64                  `json:"speed"`
-	Events  int                      `json:"events"`         // length of the log at the cursor
-	File    []catalogEntry           `json:"file,omitempty"` // custom: every scenario of the loaded file
+	// ActionsFrom, when set, says that the browser keeps the first
+	// ActionsFrom actions it holds and appends Actions: only what changed
+	// travels (absent: Actions is the whole list).
+	ActionsFrom *int           `json:"actionsFrom,omitempty"`
+	Playing     bool           `json:"playing"`
+	Speed       float64        `json:"speed"`
+	Events      int            `json:"events"`         // length of the log at the cursor
+	File        []catalogEntry `json:"file,omitempty"` // custom: every scenario of the loaded file
 	// OffScript: a user action (a fault, a manual step) has taken the run
 	// off its lesson's script; scripted lines have stopped and the story
 	// is told from the events.

@@ -9,17 +9,38 @@ func (s *session) push(re int) {
 	if s.conn == nil || s.ls == nil || s.sharedPush(re) {
 		return
 	}
-	m := s.stateMessage(re)
+	m := s.stateMessage(re, true)
 	s.sent, s.valid = len(s.ls.Log()), len(s.ls.Log())
 	s.conn.enqueue(m)
 	s.classPublish()
 }
 
 // stateMessage is the state message for the browser that holds s.sent
-// events: the events it lacks and the snapshot.
-func (s *session) stateMessage(re int) *Message {
+// events: the events it lacks and the snapshot. What a browser keeps
+// between state messages travels only when it changes: the loaded file's
+// scenario list and the lesson's chapters only when the browser starts
+// over (from 0: a load, reset, new tab or sync); the recorded actions,
+// with incremental set, as the ones after those the browser holds
+// (actionsFrom). A message shared by a class's followers (incremental
+// false) carries them whole.
+func (s *session) stateMessage(re int, incremental bool) *Message {
 	log := s.ls.Log()
 	from := min(s.sent, s.valid, len(log))
+	snap := s.snapshot()
+	if from > 0 {
+		snap.File, snap.Chapters = nil, nil
+	}
+	cur := s.ls.Actions()
+	if incremental && from > 0 {
+		p := 0
+		for p < len(s.acts) && p < len(cur) && s.acts[p] == cur[p] {
+			p++
+		}
+		snap.Actions, snap.ActionsFrom = append([]scenario.Action{}, cur[p:]...), &p
+		s.acts = append(s.acts[:p], cur[p:]...)
+	} else {
+		s.acts = append(s.acts[:0], cur...)
+	}
 	checker := s.ls.Run().Checker
 	evs := make([]wireEvent, 0, len(log)-from)
 	for _, e := range log[from:] {
@@ -33,7 +54,7 @@ func (s *session) stateMessage(re int) *Message {
 		}
 		evs = append(evs, w)
 	}
-	return &Message{Type: "state", Re: re, From: &from, Events: evs, Snap: s.snapshot()}
+	return &Message{Type: "state", Re: re, From: &from, Events: evs, Snap: snap}
 }
 
 func (s *session) snapshot() *Snapshot {

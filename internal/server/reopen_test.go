@@ -90,6 +90,7 @@ func (c *client) nextWithin(typ string, d time.Duration) Message {
 		if err := c.ws.ReadJSON(&m); err != nil {
 			c.t.Fatalf("waiting for a %s message: %v", typ, err)
 		}
+		c.keep(&m)
 		if m.Type == typ {
 			return m
 		}

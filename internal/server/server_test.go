@@ -38,9 +38,23 @@ func newTestServer(t testing.TB, l Limits, allow ...string) (*Server, string) {
 
 // client is a test browser speaking the protocol.
 type client struct {
-	t  *testing.T
-	ws *websocket.Conn
-	id int
+	t       *testing.T
+	ws      *websocket.Conn
+	id      int
+	actions []scenario.Action // the recorded actions held, as the page keeps them (keep)
+}
+
+// keep makes a state message's actions whole, as the page does: with
+// actionsFrom, the first actionsFrom actions held and the ones sent.
+func (c *client) keep(m *Message) {
+	if m.Type != "state" || m.Snap == nil {
+		return
+	}
+	if n := m.Snap.ActionsFrom; n != nil {
+		m.Snap.Actions = append(append([]scenario.Action{}, c.actions[:*n]...), m.Snap.Actions...)
+		m.Snap.ActionsFrom = nil
+	}
+	c.actions = m.Snap.Actions
 }
 
 func dial(t *testing.T, url string, origin string) (*client, *http.Response, error) {
@@ -75,6 +89,7 @@ func (c *client) next(typ string) Message {
 		if err := c.ws.ReadJSON(&m); err != nil {
 			c.t.Fatalf("waiting for a %s message: %v", typ, err)
 		}
+		c.keep(&m)
 		if m.Type == typ {
 			return m
 		}

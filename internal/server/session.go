@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -36,8 +37,9 @@ type session struct {
 	playing bool
 	speed   float64
 	ticker  *time.Ticker
-	search  *search // the running search (explore.go), if any
-	hold    hold    // its place on the engine's slots (budget.go)
+	search  *search           // the running search (explore.go), if any
+	hold    hold              // its place on the engine's slots (budget.go)
+	acts    []scenario.Action // the recorded actions the attached browser holds (push.go)
 
 	teachState // code view, chapters, challenges (teach.go)
 	classState // its place in a class (class.go)

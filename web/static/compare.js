@@ -8,6 +8,7 @@
 import { t, fill, pick, verdictName } from './i18n.js';
 import { clientColor } from './lanes.js';
 import { el } from './dom.js';
+import { describe, fmtTime } from './format.js';
 
 /** keyOf names the run a comparison was made of: when the session's
  * scenario, seed or recorded actions change, the comparison is redone. */
@@ -127,6 +128,7 @@ export class Compare {
       this.shown = null;
       body.textContent = '';
       this.$('compare-schedule').textContent = '';
+      this.$('compare-notes').hidden = true;
       if (this.asked != null) status.textContent = t('cmpRunning', lang);
       else if (this.error) status.textContent = fill('cmpFailed', lang, { e: this.error.error || '' });
       else status.textContent = t('cmpPick', lang);
@@ -136,7 +138,7 @@ export class Compare {
       ? fill('cmpSame', lang, { n: r.left.rows.length })
       : fill('cmpDiverge', lang, { row: r.diverge + 1 });
     status.dataset.diverge = String(r.diverge + 1);
-    this.$('compare-schedule').textContent = fill('cmpSchedule', lang, { moves: r.moves, seed: r.seed, actions: r.actions, void: r.right.void });
+    this.renderFaults(r, lang);
     // The table is rebuilt only when what it shows changes (the answer, the
     // language, the session's step): the page renders on every selection
     // and every message, and a table has a row per event of both runs.
@@ -153,24 +155,56 @@ export class Compare {
     }
   }
 
+  /** renderFaults lists the left's faults with where the right placed
+   * each (by meaning, not by step), and puts what the right could not face
+   * as the left did in a warning above the table. */
+  renderFaults(r, lang) {
+    const sched = this.$('compare-schedule');
+    sched.textContent = '';
+    const faults = r.faults || [];
+    sched.append(fill('cmpSeed', lang, { seed: r.seed }) + ' ');
+    if (!faults.length) sched.append(t('cmpNoFaults', lang));
+    else sched.append(t('cmpFaults', lang) + ' ');
+    faults.forEach((f, i) => {
+      if (i) sched.append('; ');
+      sched.append(pick(f.fault, lang) + ' — ' + pick(f.where, lang) + ' ');
+      sched.append(el('span', { class: f.placed ? 'placed-yes' : 'placed-no', 'data-placed': String(f.placed) },
+        f.placed ? t('cmpPlaced', lang) : t('cmpNotPlaced', lang)));
+    });
+    const box = this.$('compare-notes');
+    box.textContent = '';
+    const notes = r.notes || [];
+    box.hidden = notes.length === 0;
+    box.dataset.fair = String(r.fair !== false);
+    if (r.fair === false) box.append(el('p', { class: 'unfair' }, t('cmpUnfair', lang)));
+    for (const n of notes) box.append(el('p', {}, pick(n, lang)));
+  }
+
+  /** renderPicker fills the picker: the canonical pair first, then the
+   * algorithms by family (catalog order), then the lessons that have the
+   * same clients as this run (a lesson with other clients cannot run
+   * against the same faults, so it is not offered). */
   renderPicker(st) {
     const sel = this.$('compare-with');
     const r = this.res, lang = st.lang;
-    const algos = (r && r.algorithms) || [];
-    const lessons = st.catalog || [];
-    const sig = JSON.stringify([algos, lessons.map((c) => c.id), lang, r && r.partner]);
+    const groups = (r && r.groups) || ((r && r.algorithms) ? [{ title: { en: t('cmpAlgorithms', 'en'), zh: t('cmpAlgorithms', 'zh') }, ids: r.algorithms }] : []);
+    const mine = ((st.snap && st.snap.clients) || []).slice().sort().join(',');
+    const lessons = (st.catalog || []).filter((c) => !mine || (c.clients || []).slice().sort().join(',') === mine);
+    const sig = JSON.stringify([groups, lessons.map((c) => c.id), lang, r && r.partner]);
     if (sel.dataset.sig !== sig) {
       sel.dataset.sig = sig;
       sel.textContent = '';
       if (r && r.partner) sel.append(el('option', { value: r.partner }, fill('cmpPair', lang, { with: r.partner })));
-      if (algos.length) {
-        const g = el('optgroup', { label: t('cmpAlgorithms', lang) });
-        for (const a of algos) g.append(el('option', { value: a }, a));
+      for (const g of groups) {
+        const og = el('optgroup', { label: pick(g.title, lang), 'data-group': g.ids[0] || '' });
+        for (const a of g.ids) og.append(el('option', { value: a }, a));
+        sel.append(og);
+      }
+      if (lessons.length) {
+        const g = el('optgroup', { label: fill('cmpLessonsSame', lang, { clients: mine.split(',').join(', ') }), 'data-group': 'lessons' });
+        for (const c of lessons) g.append(el('option', { value: c.id }, pick(c.title, lang) || c.id));
         sel.append(g);
       }
-      const g = el('optgroup', { label: t('cmpLessons', lang) });
-      for (const c of lessons) g.append(el('option', { value: c.id }, pick(c.title, lang) || c.id));
-      sel.append(g);
     }
     if (this.choice && [...sel.options].some((o) => o.value === this.choice)) sel.value = this.choice;
   }
@@ -189,7 +223,7 @@ export class Compare {
     for (const [side, key] of [[r.left, 'left'], [r.right, 'right']]) {
       const th = el('th', { class: 'cmp-side' });
       th.append(el('div', { class: 'cmp-name' }, (key === 'left' ? t('cmpLeft', lang) : t('cmpRight', lang)) + ' — ' + (pick(side.title, lang) || side.id)));
-      th.append(this.verdicts(side, key, lang, ended));
+      th.append(this.verdicts(side, key, lang, ended, key === 'right' && r.fair === false));
       head.append(th);
     }
     tb.append(el('thead', {}, head));
@@ -215,19 +249,34 @@ export class Compare {
     if (!row) { td.append(el('span', { class: 'muted' }, t('cmpNoRow', st.lang))); return td; }
     if (row.client) td.style.borderLeftColor = clientColor(st.model, row.client);
     td.classList.add('k-' + row.kind);
-    td.append(el('button', { class: 'cmp-text', title: t('cmpSeek', st.lang), onclick: () => this.seek(row.at) }, row.text));
+    // In 中文 the row is written in the reader's words (the main
+    // timeline's describe); the canonical line it is compared by stays in
+    // data-text and its tooltip.
+    const btn = el('button', { class: 'cmp-text', title: t('cmpSeek', st.lang) + '\n' + row.text, 'data-text': row.text, onclick: () => this.seek(row.at) });
+    if (st.lang === 'zh' && row.kind) {
+      const parts = describe({ ...row, seq: 0 }, 'zh');
+      parts[0] = fmtTime(row.t) + ' ';
+      for (const p of parts) btn.append(typeof p === 'string' ? p : el('code', {}, p.code));
+    } else {
+      btn.append(row.text);
+    }
+    td.append(btn);
     return td;
   }
 
-  verdicts(side, key, lang, ended) {
+  /** verdicts are a side's verdicts. A right side that did not face every
+   * fault of the left (unfair) shows ⚠ where it would show ✓: its safe
+   * run does not answer the left's question. */
+  verdicts(side, key, lang, ended, unfair) {
     const box = el('div', { class: 'cmp-verdicts', 'data-testid': 'compare-verdict-' + key });
     const vs = side.verdicts || [];
     const safe = vs.every((v) => v.name === 'safe');
     box.classList.add(safe ? 'safe' : 'bad');
+    if (unfair) box.classList.add('unfair');
     if (!ended) box.classList.add('ahead');
     for (const v of vs) {
       box.append(el('div', { class: 'v', 'data-name': v.name },
-        el('b', { class: 'badge' }, (v.name === 'safe' ? '✓ ' : '✗ ') + verdictName(v.name, lang)),
+        el('b', { class: 'badge' }, (v.name === 'safe' ? (unfair ? '⚠ ' : '✓ ') : '✗ ') + verdictName(v.name, lang)),
         ' ', el('span', {}, pick(v.say, lang))));
     }
     return box;

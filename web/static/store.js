@@ -48,6 +48,17 @@ export function changed() { render(); }
 export function reduce(m) {
   const snap = m.snap;
   const from = m.from || 0;
+  // What the page keeps between state messages travels only when it
+  // changes (docs/protocol.md, Snapshot): the recorded actions after the
+  // first actionsFrom, the file's scenarios and the chapters when the run
+  // starts over.
+  const prev = state.snap;
+  if (snap.actionsFrom != null) snap.actions = ((prev && prev.actions) || []).slice(0, snap.actionsFrom).concat(snap.actions || []);
+  delete snap.actionsFrom;
+  if (from > 0 && prev) {
+    if (snap.file === undefined) snap.file = prev.file;
+    if (snap.chapters === undefined) snap.chapters = prev.chapters;
+  }
   const nodes = snap.nodes.map((n) => n.name);
   let fresh = false;
   if (from === 0) {

@@ -1,0 +1,215 @@
+package compare
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// testdata/team-lock.yaml is the user's file of the issue that found the
+// unfair side by side: a team's lock (Lua compare-and-delete, 1s TTL, 200ms
+// of work), four workers, and a 2s pause of W1 as it enters its critical
+// section. Left: mutual-exclusion (W1 sleeps past its lease inside, the
+// next worker takes the expired lock and enters beside it).
+//
+// Worked out before running, each from its own lesson:
+//   - watchdog: the pause stops W1's whole process, its watchdog thread
+//     too (watchdog-process-pause): no renewal reaches redis for 2s, the
+//     lease (1s) runs out, another worker takes the lock and enters while
+//     W1 sleeps inside: mutual-exclusion.
+//   - redlock: W1 entered, so its acquisition was valid; a pause after
+//     acquiring is what Redlock's validity check cannot see
+//     (redlock-pause-after-acquire): the lease runs out on the node, another
+//     worker takes a majority and enters beside W1: mutual-exclusion.
+//   - fencing-token: the lock alone is a lease like the others: another
+//     worker enters while W1 sleeps (mutual-exclusion, as the fencing
+//     lesson expects too). The workers deduct from a stock that checks no
+//     token, so the tokens protect nothing here: lost-update can follow;
+//     the comparison must say the tokens go unchecked.
+//
+// None of the three may read "safe": the pause lands as W1 enters, on
+// every side (the right's fault event comes right after W1's enter mark).
+func TestTeamLockPauseOnEnter(t *testing.T) {
+	f, err := scenario.Load("testdata/team-lock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &f.Scenarios[0]
+	for _, with := range []string{"watchdog", "redlock", "fencing-token"} {
+		t.Run(with, func(t *testing.T) {
+			res := compareWith(t, f, sc, with)
+			if !slices.Contains(res.Left.Verdicts, "mutual-exclusion") {
+				t.Fatalf("left verdicts %v, want mutual-exclusion", res.Left.Verdicts)
+			}
+			if !slices.Contains(res.Right.Verdicts, "mutual-exclusion") {
+				t.Errorf("right verdicts %v, want mutual-exclusion (notes %v)", res.Right.Verdicts, res.Notes)
+			}
+			if len(res.Faults) != 1 || res.Faults[0].How != Trigger || res.Faults[0].Right < 0 {
+				t.Fatalf("faults %+v: want the pause on W1's enter kept and taken on the right", res.Faults)
+			}
+			pauseAfterEnter(t, res.Right.Log, "W1")
+			pauseAfterEnter(t, res.Left.Log, "W1")
+			tokens := slices.ContainsFunc(res.Notes, func(n sim.Text) bool { return strings.Contains(n.En, "nothing here checks them") })
+			if tokens != (with == "fencing-token") || !res.Fair() {
+				t.Errorf("notes %v (fair %v): want the unchecked tokens said for fencing-token alone", res.Notes, res.Fair())
+			}
+		})
+	}
+}
+
+// pauseAfterEnter checks that client's pause comes right after its first
+// enter mark: nothing of the client's own between them.
+func pauseAfterEnter(t *testing.T, log []*sim.Event, client string) {
+	t.Helper()
+	entered := false
+	for _, e := range log {
+		switch {
+		case e.Kind == sim.KindMark && e.Name == sim.MarkEnter && e.Client == client:
+			entered = true
+		case e.Kind == sim.KindFault && e.Name == "pause" && e.Client == client:
+			if !entered {
+				t.Fatalf("%s's pause (%s) comes before it enters", client, e)
+			}
+			return
+		case entered && e.Client == client && e.Kind != sim.KindSay && e.Kind != sim.KindVerdict:
+			t.Fatalf("%s's event %s comes between its enter and its pause", client, e)
+		}
+	}
+	t.Fatalf("no pause of %s", client)
+}
+
+// The built-in pair "no fencing vs fencing": the pause that lets the stale
+// write land on the left lands as A enters on the right too, so B takes
+// the lock with a larger token and writes, and A's late write with token 1
+// is refused by the storage: no stale-write on the right, a write-rejected
+// mark of A's, and mutual-exclusion (A still believes it holds the lock,
+// as the fencing lesson expects).
+func TestNoFencingVsFencingRefusesAWrite(t *testing.T) {
+	f := catalog(t)
+	res := compareWith(t, f, lessonOf(t, f, "lease-pause-stale-write"), "fencing-token-rejects-stale")
+	if got := sorted(res.Left.Verdicts); !slices.Equal(got, []string{"mutual-exclusion", "stale-write"}) {
+		t.Errorf("left verdicts %v", got)
+	}
+	if got := sorted(res.Right.Verdicts); !slices.Equal(got, []string{"mutual-exclusion"}) {
+		t.Errorf("right verdicts %v, want [mutual-exclusion] (the lesson's own)", got)
+	}
+	refused := false
+	for _, e := range res.Right.Log {
+		refused = refused || e.Kind == sim.KindMark && e.Name == "write-rejected" && e.Client == "A"
+	}
+	if !refused {
+		t.Error("the storage on the right never refused A's write")
+	}
+	if !res.Fair() {
+		t.Errorf("notes: %v", res.Notes)
+	}
+}
+
+// A fault placed on a command (a lost reply on A's GET lock, the first
+// command of its GET-then-DEL release) has no command to name on the
+// other side: it is placed at the same point of A's progress, its 1st
+// command executed after it leaves its critical section. With Lua's
+// release that is the script: its reply is lost there, not a reply of A's
+// work or of its acquire.
+func TestFaultOnACommandIsPlacedByMeaning(t *testing.T) {
+	const src = `scenarios:
+  - id: lost-get
+    title: {en: "A lost reply on the release's GET", zh: "释放时 GET 的回复丢失"}
+    seed: 1
+    horizon: 10s
+    data: {stock: "10"}
+    clients:
+      - {name: A, algorithm: owner-check-get-del, params: {ttl: 2s}, work: 300ms}
+      - {name: B, algorithm: owner-check-get-del, params: {ttl: 2s}, work: 300ms, start: 50ms}
+    faults:
+      - {on: {kind: exec, client: A, cmd: GET, key: lock}, do: drop-reply, client: A}
+    expect: [safe]
+`
+	f, err := scenario.Parse("lost-get.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := compareWith(t, f, &f.Scenarios[0], "lua-compare-delete")
+	if len(res.Faults) != 1 {
+		t.Fatalf("faults %+v", res.Faults)
+	}
+	get := res.Faults[0]
+	if get.How != AtPlace || get.Place.Mark != sim.MarkLeave || get.Place.Kind != sim.KindExec || get.Place.K != 1 || get.Right < 0 || !res.Fair() {
+		t.Fatalf("the GET's fault: %+v, notes %v", get, res.Notes)
+	}
+	for _, e := range res.Right.Log {
+		if e.Kind == sim.KindLost && e.Client == "A" && e.Seq > get.Right {
+			if !strings.Contains(e.String(), "compare_and_delete") {
+				t.Errorf("the right lost %s, want the reply to A's release script", e)
+			}
+			return
+		}
+	}
+	t.Error("no reply of A's lost on the right")
+}
+
+// A pause as A gets its fencing token (the fencing lock's own mark) has no
+// equivalent with Lua compare-and-delete, which hands out no token: the
+// comparison says so in words, in both languages, rather than offer the
+// right's safe run as an answer. (The left is safe: A stops before it
+// enters; B takes the expired lock with token 2, writes and is done by the
+// time A wakes, enters alone and has its write with token 1 refused.)
+func TestNoEquivalentPointIsSaid(t *testing.T) {
+	const src = `scenarios:
+  - id: pause-at-token
+    title: {en: "A pause as A gets its token", zh: "A 拿到 token 时停顿"}
+    seed: 1
+    horizon: 10s
+    storage: {fencing: true}
+    clients:
+      - {name: A, algorithm: fencing-token, params: {ttl: 1s}, task: write, work: 100ms}
+      - {name: B, algorithm: fencing-token, params: {ttl: 1s}, task: write, work: 100ms, start: 100ms}
+    faults:
+      - {on: {kind: mark, name: token, client: A}, do: pause, client: A, for: 2s}
+    expect: [safe]
+`
+	f, err := scenario.Parse("pause-at-token.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := compareWith(t, f, &f.Scenarios[0], "lua-compare-delete")
+	if len(res.Faults) != 1 || res.Faults[0].How != Trigger || res.Faults[0].Right >= 0 {
+		t.Fatalf("faults %+v: want the trigger kept and never reached on the right", res.Faults)
+	}
+	if res.Fair() || len(res.Notes) != 1 {
+		t.Fatalf("notes %v, want one", res.Notes)
+	}
+	n := res.Notes[0]
+	if !strings.Contains(n.En, "No equivalent point on the right: pause A (2s) at A's token mark") ||
+		!strings.Contains(n.Zh, "右侧没有对应的时机：A 停顿（2s）") {
+		t.Errorf("note: %v", n)
+	}
+}
+
+// A parameter the right's lock does not take is said, once per value, with
+// the clients that had it: the team's 1s TTL means nothing to a lock with
+// no expiry (so the right is safe, and the reader knows why it is not the
+// same lease), and no note for a lock that takes it.
+func TestDroppedParametersAreSaid(t *testing.T) {
+	f, err := scenario.Load("testdata/team-lock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &f.Scenarios[0]
+	res := compareWith(t, f, sc, "setnx-no-expiry")
+	want := "The left's ttl: 1s (W1, W2, W3, W4) is not a parameter of setnx-no-expiry"
+	if !slices.ContainsFunc(res.Notes, func(n sim.Text) bool {
+		return strings.HasPrefix(n.En, want) && strings.Contains(n.Zh, "不是 setnx-no-expiry 的参数")
+	}) {
+		t.Errorf("notes %v, want %q", res.Notes, want)
+	}
+	if !res.Fair() {
+		t.Errorf("a dropped parameter is no unplaced fault: notes %v", res.Notes)
+	}
+	if res := compareWith(t, f, sc, "redlock"); len(res.Notes) != 0 {
+		t.Errorf("redlock takes ttl: notes %v", res.Notes)
+	}
+}
