@@ -238,7 +238,9 @@ func (f *Fact) Render() Text {
 		return t("panic: "+f.Text, "程序崩溃（panic）："+f.Text)
 	case Failed:
 		if f.Reason != nil {
-			return t(f.Text, "出错："+f.Text+"（"+f.Reason.Render().Zh+"）")
+			// Text is the words of whoever wrapped the reason (a library's
+			// "node #0: …"): quoted as it wrote them, the reason said in 中文.
+			return t(f.Text, "出错：\""+f.Text+"\"（"+f.Reason.Render().Zh+"）")
 		}
 		return t(f.Text, "出错："+f.Text)
 

@@ -201,6 +201,11 @@ func TestErrorStatesTheFactOfAKnownError(t *testing.T) {
 	if !strings.Contains(got.Render().Zh, "连接被拒绝") {
 		t.Errorf("its Chinese does not say the refusal: %q", got.Render().Zh)
 	}
+	// the wrapper's own words (a library's "node #0: …") are quoted, not
+	// left as English in the Chinese
+	if zh := got.Render().Zh; !strings.Contains(zh, `"lock: release: connection refused (redis is down)"`) {
+		t.Errorf("its Chinese does not quote the wrapper's words: %q", zh)
+	}
 	if Error(nil) != nil {
 		t.Error("no error states no fact")
 	}
