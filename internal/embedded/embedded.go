@@ -76,21 +76,26 @@ func (b *Backend) SetClock(t time.Time) {
 // Prefix is empty: the embedded server holds nothing else.
 func (b *Backend) Prefix() string { return "" }
 
-// Read gives a key's state.
+// Read gives a key's state. The engine reads the keys of every command
+// after it: the database is taken once (miniredis's Miniredis-level
+// accessors each take it again, with its lock and its clock's tick) and
+// asked for the type, value and TTL, all at the same clock (nothing runs
+// in between).
 func (b *Backend) Read(key string) (sim.Stored, error) {
-	s := sim.Stored{Type: b.m.Type(key)}
+	db := b.m.DB(0) // what b.m.Type and the others read: Lockstep never calls b.m.Select
+	s := sim.Stored{Type: db.Type(key)}
 	switch s.Type {
 	case "":
 		return s, nil
 	case "string":
-		s.Value, _ = b.m.Get(key)
+		s.Value, _ = db.Get(key)
 	case "hash":
-		fields, _ := b.m.HKeys(key) // sorted
+		fields, _ := db.HKeys(key) // sorted
 		for _, f := range fields {
-			s.Fields = append(s.Fields, [2]string{f, b.m.HGet(key, f)})
+			s.Fields = append(s.Fields, [2]string{f, db.HGet(key, f)})
 		}
 	}
-	if ttl := b.m.TTL(key); ttl > 0 {
+	if ttl := db.TTL(key); ttl > 0 {
 		s.Expire = b.now.Add(ttl)
 	}
 	return s, nil

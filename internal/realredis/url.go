@@ -44,22 +44,30 @@ func ParseURLs(list string, allowRemote bool) ([]Target, error) {
 }
 
 func parseURL(raw string, allowRemote bool) (Target, error) {
+	shown := redact(raw) // errors name the URL without its password
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Target{}, fmt.Errorf("realredis: bad URL %q: %w", raw, err)
+		// url.Parse's error quotes the URL, or a part of it that may be
+		// part of a password: it is said only of a URL without one.
+		why := "not a URL"
+		var ue *url.Error
+		if errors.As(err, &ue) && shown == raw {
+			why = ue.Err.Error()
+		}
+		return Target{}, fmt.Errorf("realredis: bad URL %q: %s (want redis://[USER:PASSWORD@]HOST:PORT[/DB])", shown, why)
 	}
 	if u.Scheme != "redis" {
-		return Target{}, fmt.Errorf("realredis: bad URL %q: scheme must be redis:// (TLS is not supported)", raw)
+		return Target{}, fmt.Errorf("realredis: bad URL %q: scheme must be redis:// (TLS is not supported)", shown)
 	}
 	host, port := u.Hostname(), u.Port()
 	if host == "" || port == "" {
-		return Target{}, fmt.Errorf("realredis: bad URL %q: want redis://HOST:PORT", raw)
+		return Target{}, fmt.Errorf("realredis: bad URL %q: want redis://HOST:PORT", shown)
 	}
 	if p, err := strconv.Atoi(port); err != nil || p <= 0 || p > 65535 {
-		return Target{}, fmt.Errorf("realredis: bad URL %q: bad port", raw)
+		return Target{}, fmt.Errorf("realredis: bad URL %q: bad port", shown)
 	}
 	if !allowRemote && !loopback(host) {
-		return Target{}, fmt.Errorf("%w: %s", ErrRemote, raw)
+		return Target{}, fmt.Errorf("%w: %s", ErrRemote, shown)
 	}
 	t := Target{Addr: net.JoinHostPort(host, port)}
 	if u.User != nil {
@@ -73,7 +81,7 @@ func parseURL(raw string, allowRemote bool) (Target, error) {
 	if db := strings.Trim(u.Path, "/"); db != "" {
 		n, err := strconv.Atoi(db)
 		if err != nil || n < 0 {
-			return Target{}, fmt.Errorf("realredis: bad URL %q: database must be a number", raw)
+			return Target{}, fmt.Errorf("realredis: bad URL %q: database must be a number", shown)
 		}
 		t.DB = n
 	}
@@ -83,6 +91,22 @@ func parseURL(raw string, allowRemote bool) (Target, error) {
 	}
 	t.URL = u.String()
 	return t, nil
+}
+
+// redact writes a URL as given with its user information (a password, or
+// in the old form redis://PASSWORD@host the password alone) replaced by
+// xxxxx, whether or not the URL parses: it is the only form of a URL that
+// goes into a message.
+func redact(raw string) string {
+	rest, scheme := raw, ""
+	if i := strings.Index(raw, "://"); i >= 0 {
+		scheme, rest = raw[:i+3], raw[i+3:]
+	}
+	at := strings.LastIndex(rest, "@") // a password may hold any character
+	if at < 0 {
+		return raw
+	}
+	return scheme + "xxxxx" + rest[at:]
 }
 
 // loopback reports whether host names this machine.

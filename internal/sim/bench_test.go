@@ -41,13 +41,18 @@ func BenchmarkRawRoundTrip(b *testing.B) {
 			if err := bc.do(ctx, c); err != nil {
 				b.Fatal(err)
 			}
+			var cpu cpuClock
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu.start()
 			for i := 0; i < b.N; i++ {
 				if err := bc.do(ctx, c); err != nil {
 					b.Fatal(err)
 				}
 			}
+			cpu.stop()
+			b.StopTimer()
+			cpu.report(b)
 		})
 	}
 }
@@ -64,12 +69,16 @@ func BenchmarkEngineStep(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			w := benchWorld(b, bc.do, b.N)
 			defer w.Close()
+			var cpu cpuClock
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu.start()
 			for w.Step() {
 			}
+			cpu.stop()
 			b.StopTimer()
 			checkDone(b, w)
+			cpu.report(b)
 		})
 	}
 }
@@ -81,17 +90,21 @@ func BenchmarkEngineStepInRuns(b *testing.B) {
 	const perRun = 1000
 	for _, bc := range benchCmds {
 		b.Run(bc.name, func(b *testing.B) {
+			var cpu cpuClock
 			b.ReportAllocs()
 			b.StopTimer()
 			for left := b.N; left > 0; left -= perRun {
 				w := benchWorld(b, bc.do, min(left, perRun))
 				b.StartTimer()
+				cpu.start()
 				for w.Step() {
 				}
+				cpu.stop()
 				b.StopTimer()
 				checkDone(b, w)
 				w.Close()
 			}
+			cpu.report(b)
 		})
 	}
 }

@@ -85,9 +85,7 @@ func (h *hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 			cmd.SetErr(err) // a done context sends nothing, as go-redis checks it first
 			return err
 		}
-		at, hasDeadline := virtualDeadline(ctx)
-		ctx = forRedis(ctx)
-		err := h.w.roundTrip(h, []redis.Cmder{cmd}, at, hasDeadline, func() error { return next(ctx, cmd) })
+		err := h.w.roundTrip(ctx, h, cmd, next, nil, nil)
 		if err != nil && cmd.Err() == nil {
 			cmd.SetErr(err)
 		}
@@ -103,9 +101,7 @@ func (h *hook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Process
 			}
 			return err
 		}
-		at, hasDeadline := virtualDeadline(ctx)
-		ctx = forRedis(ctx)
-		err := h.w.roundTrip(h, cmds, at, hasDeadline, func() error { return next(ctx, cmds) })
+		err := h.w.roundTrip(ctx, h, nil, nil, cmds, next)
 		if err != nil {
 			for _, c := range cmds {
 				if c.Err() == nil {

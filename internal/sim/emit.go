@@ -18,24 +18,27 @@ func (w *World) emit(ev Event) int {
 	if ev.Script == "" && len(ev.Cmd) > 1 && len(w.scripts) > 0 {
 		ev.Script = w.scriptName(ev.Cmd)
 	}
+	if w.cfg.NoLog && w.emitting == 0 {
+		// With no log nothing keeps an event once its emit is over (a
+		// watcher copies what it needs): an event emitted while no other
+		// is being told takes the chunk's first place again, and the chunk
+		// holds only the events emitted from inside another's emit (a
+		// verdict, a fault a trigger applies) until that one is told.
+		w.chunk = w.chunk[:0]
+	}
 	if len(w.chunk) == cap(w.chunk) {
-		if w.cfg.NoLog && cap(w.chunk) == chunkMax {
-			// With no log nothing keeps an event past its emit (the
-			// watchers copy what they need): the chunk is used again.
-			w.chunk = w.chunk[:0]
-		} else {
-			// Events live in chunks that never move (the log points into
-			// them): the first small, each next twice the last, up to
-			// chunkMax. A short run, or one a seek rebuilds, allocates
-			// (and the collector scans) little it does not use.
-			w.chunk = make([]Event, 0, min(max(2*cap(w.chunk), 16), chunkMax))
-		}
+		// Events live in chunks that never move (the log points into
+		// them): the first small, each next twice the last, up to
+		// chunkMax. A short run, or one a seek rebuilds, allocates (and
+		// the collector scans) little it does not use.
+		w.chunk = make([]Event, 0, min(max(2*cap(w.chunk), 16), chunkMax))
 	}
 	w.chunk = append(w.chunk, ev)
 	e := &w.chunk[len(w.chunk)-1]
 	if !w.cfg.NoLog {
 		w.log = append(w.log, e)
 	}
+	w.emitting++ // (a watcher that panics leaves it up: chunks are then only made, never used again)
 	for _, f := range w.watchers {
 		f(e)
 	}
@@ -48,6 +51,7 @@ func (w *World) emit(ev Event) int {
 			}
 		}
 	}
+	w.emitting--
 	return ev.Seq
 }
 
@@ -55,6 +59,8 @@ func (w *World) emit(ev Event) int {
 func (w *World) Emit(ev Event) int { return w.emit(ev) }
 
 // Watch calls f for every event from now on, right after it is logged.
+// With Config.NoLog the event is f's only during the call: the engine uses
+// its memory again for a later event, so f copies what it keeps.
 func (w *World) Watch(f func(*Event)) { w.watchers = append(w.watchers, f) }
 
 // On applies fault the first time an event matches.

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"github.com/lockstep/lockstep/internal/fact"
 	"strings"
 	"time"
@@ -13,11 +14,14 @@ import (
 type request struct {
 	it      item        // its one pending item: the exec, then the reply or the timeout
 	one     [1][]string // args of a single command
+	cmd     [1]redis.Cmder
 	th      *thread
 	node    *Node
 	cmds    []redis.Cmder
 	args    [][]string
-	next    func() error
+	ctx     context.Context
+	process redis.ProcessHook         // a single command's way on to the server (go-redis's next hook), or
+	batch   redis.ProcessPipelineHook // a pipeline's
 	sent    time.Duration
 	tap     *tap
 	setup   []string // connection handshake commands sent before it
@@ -42,19 +46,37 @@ func (e timeoutError) Temporary() bool  { return true }
 func (e refusedError) Error() string    { return e.Fact().Render().En }
 func (e refusedError) Fact() *fact.Fact { return &fact.Fact{Key: fact.Refused, Node: e.node} }
 
-// roundTrip runs in the client's thread: it sends the request, parks until
-// the reply (or a timeout) is delivered, and returns what the client sees.
-// A deadline (hasDeadline) is the caller's context's, in world time.
-func (w *World) roundTrip(h *hook, cmds []redis.Cmder, deadline time.Duration, hasDeadline bool, next func() error) error {
+// roundTrip runs in the client's thread: it sends the request (one
+// command, which process takes on to the server, or a pipeline of cmds,
+// which batch takes), parks until the reply (or a timeout) is delivered,
+// and returns what the client sees. A deadline of ctx on the world's clock
+// (Proc.WithDeadline) is applied by the world: go-redis gets ctx without it
+// (forRedis).
+//
+// A thread has one request in flight at a time and the request is done
+// once its reply or timeout is delivered (nothing keeps it after: events
+// copy what they show), so the thread keeps it for its next command rather
+// than allocate one a command. A thread that crashes with its request
+// still on its way never sends another.
+func (w *World) roundTrip(ctx context.Context, h *hook, one redis.Cmder, process redis.ProcessHook, cmds []redis.Cmder, batch redis.ProcessPipelineHook) error {
 	th := w.current(h.p)
 	th.live()
-	req := &request{th: th, node: w.route(h.n), cmds: cmds, next: next, sent: w.now, tap: h.tap,
-		deadline: deadline, hasDeadline: hasDeadline}
-	req.args = req.one[:]
-	if len(cmds) != 1 {
+	req := th.req
+	if req == nil {
+		req = &request{}
+		th.req = req
+	}
+	at, hasDeadline := virtualDeadline(ctx)
+	*req = request{th: th, node: w.route(h.n), ctx: forRedis(ctx), process: process, batch: batch, sent: w.now, tap: h.tap,
+		deadline: at, hasDeadline: hasDeadline}
+	req.cmds, req.args = cmds, req.one[:]
+	if batch == nil {
+		req.cmd[0] = one
+		req.cmds = req.cmd[:]
+	} else if len(cmds) != 1 {
 		req.args = make([][]string, len(cmds))
 	}
-	for i, c := range cmds {
+	for i, c := range req.cmds {
 		req.args[i] = w.cmdArgs(c)
 	}
 	req.src = w.callSite()
@@ -65,6 +87,14 @@ func (w *World) roundTrip(h *hook, cmds []redis.Cmder, deadline time.Duration, h
 	w.schedule(req.item(w.now+w.latency(h.p), itemExec))
 	th.park()
 	return req.err
+}
+
+// send passes the request on to the server, through go-redis.
+func (req *request) send() error {
+	if req.batch != nil {
+		return req.batch(req.ctx, req.cmds)
+	}
+	return req.process(req.ctx, req.cmds[0])
 }
 
 // item gives the request's item, now due at t for kind. A request has one
@@ -130,7 +160,7 @@ func (w *World) exec(it *item) {
 	w.execing = req
 	restore := addPrefix(n.b, req.cmds, req.args)
 	traced := w.traceScript(req)
-	req.err = req.next()
+	req.err = req.send()
 	ev.Src = req.src
 	if traced != nil {
 		ev.Src = traced()

@@ -50,16 +50,21 @@ func parseReply(b []byte) (string, []byte, bool) {
 	if !ok || len(line) == 0 {
 		return "", nil, false
 	}
-	body := string(line[1:])
+	// body is converted to a string only where the result keeps it: a
+	// conversion that a concatenation or a call consumes costs no copy.
+	body := line[1:]
 	switch line[0] {
 	case '+':
-		return body, rest, true
+		if string(body) == "OK" {
+			return "OK", rest, true // most writes' reply, shared
+		}
+		return string(body), rest, true
 	case '-':
-		return "(error) " + body, rest, true
+		return "(error) " + string(body), rest, true
 	case ':':
-		return "(integer) " + body, rest, true
+		return "(integer) " + string(body), rest, true
 	case '$':
-		n, err := strconv.Atoi(body)
+		n, err := strconv.Atoi(string(body))
 		if err != nil {
 			return "", nil, false
 		}
@@ -69,9 +74,10 @@ func parseReply(b []byte) (string, []byte, bool) {
 		if len(rest) < n+2 {
 			return "", nil, false
 		}
-		return strconv.Quote(string(rest[:n])), rest[n+2:], true
+		var buf [64]byte // the quoting is done here, only its result copied out
+		return string(strconv.AppendQuote(buf[:0], string(rest[:n]))), rest[n+2:], true
 	case '*':
-		n, err := strconv.Atoi(body)
+		n, err := strconv.Atoi(string(body))
 		if err != nil {
 			return "", nil, false
 		}

@@ -40,6 +40,9 @@ func (w *World) Step() bool {
 // sameInstant applies, after a timed fault it, the other timed faults due
 // at its instant, in the order they were set: the faults of one instant
 // apply together, in one step.
+//
+// A request's item (never timed) may have been made again by now, for its
+// thread's next command (roundTrip): only timed items are looked at.
 func (w *World) sameInstant(it *item) {
 	for it.timed {
 		next := w.q.earliest(func(x *item) bool { return x.timed && x.t == it.t })

@@ -24,6 +24,7 @@ type thread struct {
 	started bool
 	done    bool
 	ctx     context.Context
+	req     *request // its last request, kept for its next (roundTrip)
 
 	// helper: the thread speaks for another thread of its process (Each):
 	// its events carry that thread's name, it logs no start or done of

@@ -66,6 +66,8 @@ type World struct {
 	nodes []*Node
 	procs []*Proc
 
+	emitting int // emits under way: events whose watchers and triggers are being told (emit)
+
 	running  *thread
 	execing  *request          // the request being executed on its node, if any
 	tokens   map[string]string // token -> client name
