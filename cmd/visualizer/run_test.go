@@ -156,4 +156,35 @@ func TestRunSaysWhenTheStepCapStoppedIt(t *testing.T) {
 	if last := out[strings.LastIndex(strings.TrimSpace(out), "\n")+1:]; !strings.Contains(last, `"stopped":"the run reached the cap of 100000 steps`) {
 		t.Errorf("run --json past the step cap: expected stopped in the last object, got %s", last)
 	}
+	// test compares verdicts: a run the cap cut short has none to compare,
+	// even when the steps it ran end as expect: says (starvation).
+	r = visualizer(t, "test", "--file", path)
+	r.expect(t, "test --file spin.yaml", 1)
+	if !strings.Contains(r.stdout, "FAIL spin: the run reached the step cap before it ended: 100000 steps") || strings.Contains(r.stdout, "ok ") {
+		t.Errorf("test past the step cap: expected FAIL with the cap, got\n%s", r.stdout)
+	}
+}
+
+// expect: is for test: run answers without it, and test says it lacks it.
+func TestRunNeedsNoExpect(t *testing.T) {
+	path := writeFile(t, "ask.yaml", `scenarios:
+  - id: ask
+    title: {en: "What happens with no lock?"}
+    data: {stock: "1"}
+    clients:
+      - {name: A, algorithm: no-lock}
+      - {name: B, algorithm: no-lock}
+`)
+	r := visualizer(t, "check", path)
+	r.expect(t, "check ask.yaml", 0)
+	r = visualizer(t, "run", "ask", "--file", path)
+	r.expect(t, "run ask", 0)
+	if !strings.Contains(r.stdout, "verdict: oversell") {
+		t.Errorf("run ask: expected the checker's verdict oversell, got\n%s", r.stdout)
+	}
+	r = visualizer(t, "test", "--file", path)
+	r.expect(t, "test --file ask.yaml", 1)
+	if !strings.Contains(r.stdout, "FAIL ask: no expect: to compare with (the run ended oversell)") {
+		t.Errorf("test without expect: expected it to say so, got\n%s", r.stdout)
+	}
 }

@@ -126,6 +126,32 @@ func TestBrowser(t *testing.T) {
 		if got := eval[string](t, ctx, `document.querySelector('[data-testid=off-script]').textContent`); !strings.Contains(got, "script") {
 			t.Errorf("off-script note: got %q", got)
 		}
+		// Nor does the page present the lesson's plan as this run's: the
+		// expected verdict is said to be the lesson's, and the chapters after
+		// the step where the user changed the run are its plan, not links
+		// into this run; the ones before it are still this run's.
+		if got := text(t, ctx, "expect-label"); !strings.Contains(got, "The lesson expected") {
+			t.Errorf("off script, the expected verdict's label: got %q", got)
+		}
+		cut := eval[int](t, ctx, `lockstep.state.snap.offScriptAt`)
+		plan := eval[[]int](t, ctx, `[...document.querySelectorAll('#chapters li.plan [data-step]')].map(b => +b.dataset.step)`)
+		links := eval[[]int](t, ctx, `[...document.querySelectorAll('#chapters button.chapter')].map(b => +b.dataset.step)`)
+		if len(plan) == 0 || eval[int](t, ctx, `document.querySelectorAll('#chapters li.plan button').length`) > 0 {
+			t.Errorf("off script at step %d: want the later chapters shown as the plan, without links; plan %v, links %v", cut, plan, links)
+		}
+		for _, st := range plan {
+			if st <= cut {
+				t.Errorf("the chapter at step %d, before the change at %d, is shown as the plan", st, cut)
+			}
+		}
+		for _, st := range links {
+			if st > cut {
+				t.Errorf("the chapter at step %d, after the change at %d, is a link into the changed run", st, cut)
+			}
+		}
+		if got := text(t, ctx, "chapters-plan"); !strings.Contains(got, fmt.Sprintf("At step %d you changed the run", cut)) {
+			t.Errorf("the chapters' note: got %q", got)
+		}
 		click(t, ctx, "end")
 		waitFor(t, ctx, "the end of the run", `lockstep.state.snap.ended`)
 		says := eval[[]string](t, ctx, `lockstep.state.model.events.filter(e => e.kind === 'say').map(e => (e.name || 'script') + ': ' + e.say.en)`)

@@ -20,6 +20,8 @@ type Run struct {
 	story      *narrate.Narrator // the run's story, told from its events
 	offScript  bool              // a user action changed the run: scripted lines stop
 	byUser     bool              // a user's action is running: its first event leaves the script
+	leftAt     int               // the cursor at which a user's action took the run off its script
+	actingAt   int               // the cursor at which the running user's action was taken
 	unsaid     []Unsaid          // scripted lines not said because their claim was false
 	reach      *reach            // when the challenge's goal was reached (challenge.go)
 	userFaults int               // faults a user injected so far

@@ -1,7 +1,9 @@
 package lesson
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -39,7 +41,8 @@ func BuildOn(sc *scenario.Scenario, seed int64, servers Servers) (*Run, error) {
 
 // VerdictsOn runs a scenario to its end on servers and returns its
 // verdicts; a run cut short because a real server stopped answering is
-// an error (sim.World.Lost).
+// an error (sim.World.Lost), and so is a run that reached the step cap
+// (ErrStepCap, with the verdicts of the steps it ran).
 //
 // A recorded schedule is replayed, as in Replay.
 func VerdictsOn(sc *scenario.Scenario, seed int64, servers Servers) ([]string, error) {
@@ -51,5 +54,13 @@ func VerdictsOn(sc *scenario.Scenario, seed int64, servers Servers) ([]string, e
 	if err := s.Run().World.Lost(); err != nil {
 		return nil, fmt.Errorf("the run stopped at step %d: %w", s.Cursor(), err)
 	}
+	if w := s.Run().World; w.Capped() {
+		return s.Run().Verdicts(), fmt.Errorf("%w: %d steps at %s; its verdicts (%s) cover those steps only",
+			ErrStepCap, w.Steps(), w.Now(), strings.Join(s.Run().Verdicts(), ", "))
+	}
 	return s.Run().Verdicts(), nil
 }
+
+// ErrStepCap is VerdictsOn's error for a run that reached the step cap
+// before it ended: it still gives the verdicts of the steps it ran.
+var ErrStepCap = errors.New("the run reached the step cap before it ended")

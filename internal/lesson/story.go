@@ -32,6 +32,12 @@ func (r *Run) Unsaid() []Unsaid { return r.unsaid }
 // taken the run off its lesson's script.
 func (r *Run) OffScript() bool { return r.offScript }
 
+// LeftScriptAt is the cursor (engine steps) at which a user's action took
+// the run off its script, when it is off: up to that cursor the run is the
+// lesson's; a chapter found at a later cursor is the lesson's plan, not a
+// line of this run.
+func (r *Run) LeftScriptAt() (int, bool) { return r.leftAt, r.offScript }
+
 // Telling reports whether the run adds the story told from its events to
 // its log: once it is off its script, or from the start when the scenario
 // has no scripted narration of its own.
@@ -43,7 +49,7 @@ func (r *Run) Telling() bool { return r.offScript || len(r.Scenario.Narration) =
 // from the events carries on, starting with where things stand. An action
 // that logs nothing (it failed) leaves the run on its script.
 func (r *Run) ByUser(act func() error) error {
-	r.byUser = !r.offScript
+	r.byUser, r.actingAt = !r.offScript, r.World.Steps()
 	defer func() { r.byUser = false }()
 	return act()
 }
@@ -51,7 +57,7 @@ func (r *Run) ByUser(act func() error) error {
 // leaveScript takes the run off its script after event e, the first of a
 // user's action.
 func (r *Run) leaveScript(e *sim.Event) {
-	r.offScript, r.byUser = true, false
+	r.offScript, r.byUser, r.leftAt = true, false, r.actingAt
 	if r.Scenario.Challenge != nil && len(r.Scenario.Narration) == 0 {
 		return // a challenge run has no script to leave: its story is told from the start
 	}

@@ -61,6 +61,10 @@ type Info struct {
 	// expiry), by type and value. A nil result, or a nil Recovery: it
 	// leaves every stuck key alone.
 	Recovery func(o Options) func(typ, value string) bool
+	// Marks are the marks the algorithm's own code writes (Config.mark),
+	// besides the lock steps every request writes: a scenario's fault or
+	// line on another mark of a client running it can never fire.
+	Marks []string
 
 	// defaults gives a fresh copy of the algorithm's typed options with
 	// its row's defaults (nil: the algorithm has no parameters).
@@ -85,6 +89,10 @@ func convert(kind ParamKind, v any) (any, error) {
 		switch x := v.(type) {
 		case time.Duration:
 			return x, nil
+		case int, int64, uint64, float64:
+			if isZero(x) {
+				return time.Duration(0), nil // 0 needs no unit, as a scenario's own durations
+			}
 		case string:
 			d, err := time.ParseDuration(x)
 			if err != nil {
@@ -127,4 +135,19 @@ func convert(kind ParamKind, v any) (any, error) {
 		}
 	}
 	return nil, fmt.Errorf("want a %s, got %v", kind, v)
+}
+
+// isZero says whether a number decoded from YAML or JSON is zero.
+func isZero(v any) bool {
+	switch x := v.(type) {
+	case int:
+		return x == 0
+	case int64:
+		return x == 0
+	case uint64:
+		return x == 0
+	case float64:
+		return x == 0
+	}
+	return false
 }

@@ -8,6 +8,9 @@ var Algorithms []*Info
 
 // register adds an algorithm to the catalog, keeping catalog order.
 func register(a *Info) {
+	if a.Marks == nil {
+		a.Marks = ownMarks[a.ID]
+	}
 	Algorithms = append(Algorithms, a)
 	sort.SliceStable(Algorithms, func(i, j int) bool { return Algorithms[i].Row < Algorithms[j].Row })
 }
@@ -27,6 +30,17 @@ func IDs() []string {
 	out := make([]string, len(Algorithms))
 	for i, a := range Algorithms {
 		out[i] = a.ID
+	}
+	return out
+}
+
+// Rows lists the catalog rows the algorithms show, in order.
+func Rows() []int {
+	var out []int
+	for _, a := range Algorithms {
+		if len(out) == 0 || out[len(out)-1] != a.Row {
+			out = append(out, a.Row)
+		}
 	}
 	return out
 }

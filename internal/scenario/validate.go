@@ -2,8 +2,11 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/lockstep/lockstep/internal/lock"
 )
 
 // validator checks a decoded file for what its types alone cannot say
@@ -77,6 +80,10 @@ func (c *validator) atKey(path, format string, args ...any) {
 	if c.unreadable(path) {
 		return
 	}
+	if c.flat {
+		c.at(path, format, args...)
+		return
+	}
 	l, col := c.keyPos(path)
 	c.d.r.add(l, col, format, args...)
 }
@@ -121,9 +128,12 @@ func validate(f *File, d *decoder) {
 // scope is what a scenario declares, for checking references to it.
 type scope struct {
 	clients  []string
-	nodes    []string // Redis nodes
-	services []string // services beside them (storage, db)
-	lanes    []string // nodes, then services: what a match's node may name
+	nodes    []string            // Redis nodes
+	services []string            // services beside them (storage, db)
+	lanes    []string            // nodes, then services: what a match's node may name
+	masters  []string            // the nodes that have a replica: what a failover may name
+	marks    map[string][]string // client -> the marks it can write (MarksOf)
+	algos    map[string]string   // client -> its algorithm
 	horizon  time.Duration
 }
 
@@ -136,9 +146,12 @@ func (c *validator) scenario(s *Scenario, p string) {
 	if strings.TrimSpace(s.Title.En) == "" {
 		c.at(p+".title.en", "a scenario needs a title with en text")
 	}
+	rows := lock.Rows()
 	for i, row := range s.Catalog {
 		if row < 1 {
 			c.at(fmt.Sprintf("%s.catalog[%d]", p, i), "catalog rows start at 1, got %d", row)
+		} else if !slices.Contains(rows, row) {
+			c.at(fmt.Sprintf("%s.catalog[%d]", p, i), "no catalog row %d: the rows are %d to %d", row, rows[0], rows[len(rows)-1])
 		}
 	}
 	sc := scope{horizon: DefaultHorizon}
@@ -151,6 +164,7 @@ func (c *validator) scenario(s *Scenario, p string) {
 	c.nodes(s, p, &sc)
 	c.clients(s, p, &sc)
 	c.services(s, p, &sc)
+	c.unused(s, p)
 	c.faults(s, p, &sc)
 	c.narration(s, p, &sc)
 	c.expect(s, p)

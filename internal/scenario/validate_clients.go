@@ -30,6 +30,12 @@ func (c *validator) clients(s *Scenario, p string, sc *scope) {
 		default:
 			seen[cl.Name] = i
 			sc.clients = append(sc.clients, cl.Name)
+			if sc.marks == nil {
+				sc.marks, sc.algos = map[string][]string{}, map[string]string{}
+			}
+			if _, known := lock.Lookup(cl.Algorithm); known {
+				sc.marks[cl.Name], sc.algos[cl.Name] = MarksOf(cl), cl.Algorithm
+			}
 		}
 		c.client(s, cl, cp, sc)
 	}
@@ -59,6 +65,10 @@ func (c *validator) client(s *Scenario, cl *Client, cp string, sc *scope) {
 	if !ok {
 		c.unknownName(cp+".algorithm", "algorithm", cl.Algorithm, lock.IDs())
 		return
+	}
+	c.uses(cl, algo, cp)
+	if algo.Nodes > 1 && masters(s) < len(s.Nodes) {
+		c.at(cp+".algorithm", "algorithm %s locks on every node, and this scenario's replicas would count as masters: its masters must be independent nodes (remove replica_of, or run the replica in a scenario of its own)", algo.ID)
 	}
 	if algo.Nodes > masters(s) {
 		c.at(cp+".algorithm", "algorithm %s needs %d master nodes; the scenario has %d", algo.ID, algo.Nodes, masters(s))
@@ -98,6 +108,9 @@ func (c *validator) param(algo *lock.Info, prm lock.Param, v any, pp string) {
 	}
 	if prm.Kind == lock.Dur {
 		str, isStr := v.(string)
+		if !isStr && val != nil && val.Value == "0" {
+			return // 0 needs no unit, as work: 0
+		}
 		if !isStr {
 			c.at(pp, "%s: want %s, got %s", prm.Name, want, got)
 			return
@@ -123,5 +136,30 @@ func (c *validator) param(algo *lock.Info, prm lock.Param, v any, pp string) {
 	}
 	if _, err := algo.Decode(map[string]any{prm.Name: v}); err != nil {
 		c.at(pp, "%s: want %s, got %s", prm.Name, want, got)
+	}
+}
+
+// uses refuses the fields of a client its algorithm would ignore: nested
+// or kept locks where there is no lock (no-lock, the optimistic WATCH
+// transaction, the buy-item task's own locking), and a task the optimistic
+// transaction cannot run.
+func (c *validator) uses(cl *Client, algo *lock.Info, cp string) {
+	var nolock string
+	switch {
+	case algo.Unguarded:
+		nolock = fmt.Sprintf("algorithm %s takes none", algo.ID)
+	case algo.NewOptimistic != nil:
+		nolock = fmt.Sprintf("algorithm %s retries a WATCH transaction instead", algo.ID)
+	case cl.Task == TaskBuyItem:
+		nolock = "task buy-item takes and releases its own lock"
+	}
+	if nolock != "" && cl.Reentry > 1 {
+		c.at(cp+".reentry", "reentry %d is ignored: there is no lock to take again (%s)", cl.Reentry, nolock)
+	}
+	if nolock != "" && cl.KeepLock {
+		c.at(cp+".keep_lock", "keep_lock is ignored: there is no lock to keep (%s)", nolock)
+	}
+	if algo.NewOptimistic != nil && !slices.Contains([]string{"", TaskDeduct, TaskBuy, TaskBuyItem}, cl.Task) && slices.Contains(Tasks, cl.Task) {
+		c.at(cp+".task", "algorithm %s runs only the deduct, buy and buy-item tasks inside its WATCH transaction, not %s", algo.ID, cl.Task)
 	}
 }

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -55,6 +56,9 @@ func (c *validator) fault(f *Fault, fp string, sc *scope, inSchedule bool) {
 	}
 	if f.Node != "" && !slices.Contains(sc.nodes, f.Node) {
 		c.undeclared(fp+".node", "node", f.Node, sc.nodes)
+	} else if f.Do == string(sim.FaultFailover) && f.Node != "" && !c.flat && !slices.Contains(sc.masters, f.Node) {
+		// (in a file; a fault injected by hand is refused by the engine, with its reason)
+		c.at(fp+".node", "failover of %s can never happen: no node is replica_of %s, so there is no replica to promote", f.Node, f.Node)
 	}
 	if a.Required && !hasAmount(f, a.Amount, c.has(fp+"."+a.Amount.Field())) {
 		c.at(fp+"."+a.Amount.Field(), "%s", a.NeedsAmount())
@@ -110,6 +114,62 @@ func (c *validator) match(m *Match, p string, sc *scope) {
 	if m.Nth < 0 {
 		c.at(p+".nth", "nth counts from 1, got %d", m.Nth)
 	}
+	if m.Name != "" {
+		c.matchName(m, p, sc)
+	}
+}
+
+// matchName checks that a match's name can be the name of an event the
+// run writes: a mark some client (the match's client, when it names one)
+// writes, a fault kind, a verdict, a say; on a kind without names it never
+// matches.
+func (c *validator) matchName(m *Match, p string, sc *scope) {
+	kind := sim.Kind(m.Kind)
+	if m.Kind != "" && !slices.Contains(sim.Kinds, kind) || m.Client != "" && !slices.Contains(sc.clients, m.Client) {
+		return // reported as an unknown kind, or an undeclared client
+	}
+	if m.Kind != "" && !slices.Contains(namedKinds, kind) {
+		c.at(p+".name", "name: never matches a%s %s event: only marks, faults, verdicts, says, lost messages and errors have names", map[bool]string{true: "n", false: ""}[strings.ContainsAny(m.Kind[:1], "aeiou")], m.Kind)
+		return
+	}
+	var marks []string
+	for _, cl := range sc.clients {
+		if m.Client == "" || m.Client == cl {
+			cm, ok := sc.marks[cl]
+			if !ok {
+				return // its algorithm is unknown, and reported
+			}
+			marks = append(marks, cm...)
+		}
+	}
+	slices.Sort(marks)
+	marks = slices.Compact(marks)
+	var names []string
+	switch kind {
+	case sim.KindMark:
+		names = marks
+	case "":
+		names = slices.Clone(marks)
+		for _, k := range namedKinds[1:] {
+			names = append(names, EventNames(k)...)
+		}
+	default:
+		names = EventNames(kind)
+	}
+	if slices.Contains(names, m.Name) {
+		return
+	}
+	if (kind == sim.KindMark || m.Kind == "") && m.Client != "" && slices.Contains(sc.clients, m.Client) {
+		c.at(p+".name", "%s (%s) never writes a mark named %q, so this never fires: its marks are %s", m.Client, sc.algos[m.Client], short(m.Name), strings.Join(sc.marks[m.Client], ", "))
+		return
+	}
+	what := map[sim.Kind]string{sim.KindMark: "mark", sim.KindFault: "fault", sim.KindVerdict: "verdict",
+		sim.KindSay: "say", sim.KindLost: "lost message", sim.KindError: "error", "": "event name"}[kind]
+	if sg := suggest(m.Name, names); sg != "" {
+		c.at(p+".name", "no %s named %q happens in this scenario, so this never fires — did you mean %q?", what, short(m.Name), sg)
+		return
+	}
+	c.at(p+".name", "no %s named %q happens in this scenario, so this never fires (%ss: %s)", what, short(m.Name), what, strings.Join(names, ", "))
 }
 
 func (c *validator) schedule(s *Scenario, p string, sc *scope) {

@@ -28,8 +28,15 @@ func (c *validator) nodes(s *Scenario, p string, sc *scope) {
 	if len(s.Nodes) == 0 {
 		sc.nodes = []string{"redis"}
 	}
+	sc.masters = replicated(s)
+	if len(s.Nodes) > 1 && s.Nodes[0].ReplicaOf != "" {
+		c.at(p+".nodes[0].replica_of", "the first node is where single-node clients lock and data: is written, and %q is a replica: list its master first", s.Nodes[0].Name)
+	}
 	for i, n := range s.Nodes {
 		if n.ReplicaOf == "" {
+			if n.Lag != 0 {
+				c.at(fmt.Sprintf("%s.nodes[%d].lag", p, i), "lag is ignored: node %q is no replica (lag is a replica's delay behind its master; add replica_of:)", n.Name)
+			}
 			continue
 		}
 		rp := fmt.Sprintf("%s.nodes[%d].replica_of", p, i)
@@ -66,4 +73,31 @@ func masters(s *Scenario) int {
 		}
 	}
 	return m
+}
+
+// unused refuses a storage: or sql: section no client uses: without a
+// client whose task is write there is no storage to write to, and without
+// a client of the SQL lock no database.
+func (c *validator) unused(s *Scenario, p string) {
+	bare := *s
+	bare.Storage, bare.SQL = nil, nil
+	used := bare.Services()
+	if s.Storage != nil && !slices.Contains(used, StorageService) {
+		c.atKey(p+".storage", "storage: is ignored: no client's task is write, so nothing writes to the storage")
+	}
+	if s.SQL != nil && !slices.Contains(used, DBService) {
+		c.atKey(p+".sql", "sql: is ignored: no client runs mysql-unique-key, so there is no database to sweep")
+	}
+}
+
+// replicated lists the nodes that have a replica: the ones a failover can
+// promote a replica of.
+func replicated(s *Scenario) []string {
+	var out []string
+	for _, n := range s.Nodes {
+		if n.ReplicaOf != "" && !slices.Contains(out, n.ReplicaOf) {
+			out = append(out, n.ReplicaOf)
+		}
+	}
+	return out
 }

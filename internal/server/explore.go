@@ -112,7 +112,11 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 		defer searching.Add(-1)
 		defer cancel()
 		last := time.Now()
-		res, err := explore.Search(ctx, neutral, explore.Options{Strategy: strategy, Runs: exploreRuns,
+		// The search runs in slices on the engine's slots, as a seek and
+		// the report card's cells do: others' work waits a slice at most.
+		sl := &slicer{srv: s.srv, ctx: ctx}
+		_ = sl.yield() // a stop while it waits: the search sees ctx
+		res, err := explore.Search(ctx, neutral, explore.Options{Strategy: strategy, Runs: exploreRuns, Yield: sl.yield,
 			Progress: func(p explore.Progress) {
 				if time.Since(last) < exploreProgress {
 					return
@@ -122,6 +126,7 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 				sum.Schedules, sum.Distinct, sum.States, sum.Best = p.Schedules, p.Distinct, p.States, p.Best
 				s.do(func() { s.sendExplore("explore-progress", sum, "") }) // dropped when the session is busy
 			}})
+		sl.release()
 		cancelled := errors.Is(ctx.Err(), context.Canceled)
 		finish := func() { s.finishExplore(summary, res, err, cancelled) }
 		for !s.do(finish) {

@@ -143,6 +143,10 @@ type Snapshot struct {
 	// off its lesson's script; scripted lines have stopped and the story
 	// is told from the events.
 	OffScript bool `json:"offScript"`
+	// OffScriptAt is the cursor at which it left (set when OffScript): the
+	// lesson's chapters and expected verdict hold of the run up to there;
+	// after it they are the lesson's plan, not this run.
+	OffScriptAt int `json:"offScriptAt"`
 
 	// The teaching tools (teach.go): each client's lock code file, the
 	// lesson's chapters, its challenge.

@@ -68,6 +68,9 @@ func (s *session) snapshot() *Snapshot {
 		Actions: append([]scenario.Action{}, s.ls.Actions()...), Playing: s.playing, Speed: s.speed,
 		Events: len(s.ls.Log()), OffScript: s.ls.Run().OffScript(), File: s.file,
 	}
+	if at, off := s.ls.Run().LeftScriptAt(); off {
+		snap.OffScriptAt = at
+	}
 	s.teach(snap)
 	return snap
 }

@@ -163,6 +163,10 @@ function render() {
     $('lesson-text').textContent = pick(snap.lesson, st.lang);
     lessonMore();
     $('expect').textContent = verdictNames(snap.expect || [], st.lang) || '—';
+    // Off its script the run may end otherwise: the expectation is the
+    // lesson's, said as such (apply() below words the label).
+    $('expect-label').dataset.i18n = snap.offScript ? 'expectedPlan' : 'expected';
+    $('expect').toggleAttribute('data-plan', !!snap.offScript);
     $('expect').removeAttribute('data-pending');
     $('real-why').textContent = snap.realWhy ? '— ' + t('onReal', st.lang) + ' ' + pick(snap.realWhy, st.lang) : '';
     $('share-link').href = shareURL();

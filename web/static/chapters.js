@@ -31,16 +31,25 @@ export class Chapters {
     // "Stopped at a chapter" only where paced play stopped (not where
     // the user stepped by hand or paused).
     const stopped = at >= 0 && chs[at].step === snap.step && st.playStopped && this.on() && st.model.says.some((s) => s.seq === chs[at].seq);
-    const key = JSON.stringify([st.lang, chs.map((c) => c.seq), at, stopped]);
+    // Off its script, the run is the lesson's only up to the step where
+    // the user changed it: a chapter after it is the lesson's plan, shown
+    // as such and not a link into this run, which may never say it.
+    const cut = snap.offScript ? snap.offScriptAt : Infinity;
+    const key = JSON.stringify([st.lang, chs.map((c) => c.seq), at, stopped, cut]);
     if (key === this.key) return;
     this.key = key;
     this.list.textContent = '';
     chs.forEach((c, i) => {
-      const b = el('button', { class: 'chapter link', 'data-step': String(c.step), onclick: () => this.seek(c.step) },
-        el('span', { class: 'chapter-n' }, String(i + 1) + '.'), ' ', el('span', { class: 'authored' }, pick(c.text, st.lang)), ' ',
-        el('span', { class: 'chapter-step' }, fill('chapterAt', st.lang, { step: c.step })));
-      const li = el('li', { class: i === at ? 'current' : i < at ? 'past' : '' }, b);
-      if (i === at) li.setAttribute('aria-current', 'step');
+      const plan = c.step > cut;
+      if (plan && (i === 0 || chs[i - 1].step <= cut)) {
+        this.list.append(el('li', { class: 'chapters-plan', 'data-testid': 'chapters-plan' }, fill('chaptersPlan', st.lang, { step: cut })));
+      }
+      const parts = [el('span', { class: 'chapter-n' }, String(i + 1) + '.'), ' ', el('span', { class: 'authored' }, pick(c.text, st.lang)), ' ',
+        el('span', { class: 'chapter-step' }, fill('chapterAt', st.lang, { step: c.step }))];
+      const b = plan ? el('span', { class: 'chapter plan', 'data-step': String(c.step) }, ...parts)
+        : el('button', { class: 'chapter link', 'data-step': String(c.step), onclick: () => this.seek(c.step) }, ...parts);
+      const li = el('li', { class: plan ? 'plan' : i === at ? 'current' : i < at ? 'past' : '' }, b);
+      if (i === at && !plan) li.setAttribute('aria-current', 'step');
       this.list.append(li);
     });
     if (stopped) this.list.append(el('li', { class: 'beat-stop', 'data-testid': 'beat-stop', role: 'status' }, fill('beatStop', st.lang)));

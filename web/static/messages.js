@@ -37,6 +37,15 @@ const SHAPES = [
   [/^(true|false|"[^"]*"|[\w.-]+)$/, '$1'],
 ];
 const shape = (x) => translate(SHAPES, x, 'zh');
+// What names an event of each kind carries, and why a client has no lock
+// to take again or keep.
+const NAMED = { mark: '标记', fault: '故障', verdict: '结论', say: '旁白', 'lost message': '丢失的消息', error: '错误', 'event name': '事件名' };
+const NO_LOCK = [
+  [/^algorithm (\S+) takes none$/, '算法 $1 不加锁'],
+  [/^algorithm (\S+) retries a WATCH transaction instead$/, '算法 $1 改为重试 WATCH 事务'],
+  [/^task buy-item takes and releases its own lock$/, 'buy-item 任务自己加锁、自己释放'],
+];
+const noLock = (x) => translate(NO_LOCK, x, 'zh');
 
 // The YAML library's syntax errors.
 const PARSING = {
@@ -109,12 +118,27 @@ const PROBLEMS = [
   [/^a scenario needs an id$/, '场景需要 id'],
   [/^a scenario needs a title with en text$/, '场景需要带 en 文本的 title'],
   [/^a scenario needs clients: at least one$/, '场景需要 clients：至少一个'],
-  [/^a scenario needs expect: the verdicts it must end with, e\.g\. \[safe\] or \[oversell\]$/, '场景需要 expect：它最后应得出的结论，例如 [safe] 或 [oversell]'],
+  [/^expect: lists no verdict: write the verdicts the run must end with, e\.g\. \[safe\] or \[oversell\], or leave expect: out$/, 'expect: 没有列出任何结论：请写出运行最后应得出的结论，例如 [safe] 或 [oversell]，或者干脆不写 expect:'],
   [/^narration needs en text$/, '旁白需要 en 文本'],
   [/^real_redis needs expect: the verdicts on a real server$/, 'real_redis 需要 expect：在真实服务器上的结论'],
   [/^real_redis needs why, with en text: what a real server cannot do here$/, 'real_redis 需要带 en 文本的 why：真实服务器在这里做不到什么'],
   [/^id "([^"]+)": use letters, digits and dashes \(no spaces or slashes\)$/, 'id "$1"：只能用字母、数字和连字符（不能有空格或斜杠）'],
   [/^catalog rows start at 1, got (-?\d+)$/, 'catalog 的行号从 1 开始，却写了 $1'],
+  // ---- What a run would ignore, or a fault that could never fire ----
+  [/^no catalog row (\d+): the rows are (\d+) to (\d+)$/, 'catalog 里没有第 $1 行：行号是 $2 到 $3'],
+  [/^(\S+) \((\S+)\) never writes a mark named "([^"]*)", so this never fires: its marks are (.*)$/, (m) => `${m[1]}（${m[2]}）从不写名为 "${m[3]}" 的标记，所以这一条永远不会触发：它会写的标记有 ${m[4].split(', ').join('、')}`],
+  [/^no (mark|fault|verdict|say|lost message|error|event name) named "([^"]*)" happens in this scenario, so this never fires — did you mean "([^"]*)"\?$/, (m) => `这个场景里不会出现名为 "${m[2]}" 的${NAMED[m[1]]}，所以这一条永远不会触发——你是想写 "${m[3]}" 吗？`],
+  [/^no (mark|fault|verdict|say|lost message|error|event name) named "([^"]*)" happens in this scenario, so this never fires \((?:[a-z ]+): (.*)\)$/, (m) => `这个场景里不会出现名为 "${m[2]}" 的${NAMED[m[1]]}，所以这一条永远不会触发（可能的${NAMED[m[1]]}：${m[3].split(', ').join('、')}）`],
+  [/^name: never matches an? (\S+) event: only marks, faults, verdicts, says, lost messages and errors have names$/, 'name：永远匹配不到 $1 事件：只有标记、故障、结论、旁白、丢失的消息和错误才有名字'],
+  [/^lag is ignored: node "([^"]*)" is no replica \(lag is a replica's delay behind its master; add replica_of:\)$/, 'lag 不会起作用：节点 "$1" 不是副本（lag 是副本落后于主节点的延迟；请加上 replica_of:）'],
+  [/^storage: is ignored: no client's task is write, so nothing writes to the storage$/, 'storage: 不会起作用：没有客户端的 task 是 write，所以没有谁会写存储'],
+  [/^sql: is ignored: no client runs mysql-unique-key, so there is no database to sweep$/, 'sql: 不会起作用：没有客户端运行 mysql-unique-key，所以没有可以清理的数据库'],
+  [/^keep_lock is ignored: there is no lock to keep \((.+)\)$/, (m) => `keep_lock 不会起作用：没有可以保留的锁（${noLock(m[1])}）`],
+  [/^reentry (\d+) is ignored: there is no lock to take again \((.+)\)$/, (m) => `reentry ${m[1]} 不会起作用：没有可以再次获取的锁（${noLock(m[2])}）`],
+  [/^algorithm (\S+) runs only the deduct, buy and buy-item tasks inside its WATCH transaction, not (\S+)$/, '算法 $1 在 WATCH 事务里只能运行 deduct、buy 和 buy-item 任务，不能运行 $2'],
+  [/^failover of (\S+) can never happen: no node is replica_of (\S+), so there is no replica to promote$/, '$1 的故障转移永远不会发生：没有节点是 $2 的副本（replica_of），所以没有可以提升的副本'],
+  [/^the first node is where single-node clients lock and data: is written, and "([^"]*)" is a replica: list its master first$/, '单节点的客户端在第一个节点上加锁，data: 也写在那里，而 "$1" 是副本：请把它的主节点列在前面'],
+  [/^algorithm (\S+) locks on every node, and this scenario's replicas would count as masters: its masters must be independent nodes \(remove replica_of, or run the replica in a scenario of its own\)$/, '算法 $1 在每个节点上加锁，这个场景的副本会被当作主节点：它的主节点必须是相互独立的节点（去掉 replica_of，或者把副本放到单独的场景里）'],
   [/^a schedule entry happens at a step: it takes step:, not at: or on:$/, 'schedule 的条目发生在某一步：用 step:，不要用 at: 或 on:'],
   [/^a recorded action happens at a step: it takes step:, not at: or on:$/, '录制的动作发生在某一步：用 step:，不要用 at: 或 on:'],
   [/^a schedule entry needs do: step, or a fault kind such as crash$/, 'schedule 的条目需要 do：step，或者 crash 这样的故障类型'],

@@ -104,7 +104,9 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 		sc.Nodes = append(sc.Nodes, scenario.Node{Name: "redis"})
 		masters = []string{"redis"}
 	}
-	if failover || fencing && r.IntN(3) == 0 || r.IntN(6) == 0 {
+	// (Never beside Redlock's masters: a replica would count as one more
+	// master, and the scenario checker refuses it.)
+	if (failover || fencing && r.IntN(3) == 0 || r.IntN(6) == 0) && !redlock {
 		sc.Nodes = append(sc.Nodes, scenario.Node{Name: "replica", ReplicaOf: masters[0],
 			Lag: d(ms(pick(r, 0, 50, 200, 500, 2000)))})
 	}
@@ -142,10 +144,13 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 			c.Threads = 1 + r.IntN(3)
 			c.Requests = max(c.Requests, 2)
 		}
-		if r.IntN(6) == 0 && g.algo.ID != "watch-multi-exec" {
+		// Nested and kept locks where there is a lock to take again or
+		// keep (the scenario checker refuses them elsewhere).
+		lockable := !g.algo.Unguarded && g.algo.NewOptimistic == nil
+		if r.IntN(6) == 0 && lockable {
 			c.Reentry = 2
 		}
-		if r.IntN(10) == 0 && g.algo.ID != "watch-multi-exec" {
+		if r.IntN(10) == 0 && lockable {
 			c.KeepLock = true
 		}
 		switch {
@@ -260,7 +265,7 @@ func randomFault(r *rand.Rand, sc *scenario.Scenario, clients, nodes, masters []
 	kind := pick(r, FaultKinds...)
 	when := func(f scenario.Fault) scenario.Fault {
 		if r.IntN(3) == 0 {
-			f.On = randomMatch(r, clients)
+			f.On = randomMatch(r, sc)
 		} else {
 			f.At = dp(time.Duration(r.Int64N(int64(horizon * 3 / 4))))
 		}
@@ -333,10 +338,16 @@ func randomFault(r *rand.Rand, sc *scenario.Scenario, clients, nodes, masters []
 	panic("gen: no generator for the fault kind " + kind + ": add its case to randomFault")
 }
 
-// randomMatch selects an event of a client's run to fault on.
-func randomMatch(r *rand.Rand, clients []string) *scenario.Match {
-	c := pick(r, clients...)
-	switch r.IntN(5) {
+// randomMatch selects an event of a client's run to fault on: a lock step
+// it writes (scenario.MarksOf), a command it sends or runs.
+func randomMatch(r *rand.Rand, sc *scenario.Scenario) *scenario.Match {
+	cl := &sc.Clients[r.IntN(len(sc.Clients))]
+	c := cl.Name
+	k := r.IntN(5)
+	if k < 3 && !slices.Contains(scenario.MarksOf(cl), sim.MarkEnter) {
+		k = 3 // no lock steps: a command instead
+	}
+	switch k {
 	case 0:
 		return &scenario.Match{Kind: "mark", Name: "acquired", Client: c, Nth: 1 + r.IntN(2)}
 	case 1:

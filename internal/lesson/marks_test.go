@@ -1,0 +1,91 @@
+package lesson_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/check/reference/gen"
+	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// The scenario checker refuses a fault or a line on an event name that no
+// run of the scenario writes (scenario.MarksOf, scenario.EventNames). That
+// is only true if every name a run does write is among them: this walks
+// the catalog, the labs, the docs' files, the checker's user scenarios and
+// a generated corpus, and finds every mark, fault, say and verdict name in
+// the lists. A name missing from a list would refuse a file that works.
+func TestEveryEventNameIsOneTheCheckerKnows(t *testing.T) {
+	var all []*scenario.Scenario
+	add := func(name string, text []byte) {
+		f, err := scenario.ParseBuiltin(name, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range f.Scenarios {
+			all = append(all, &f.Scenarios[i])
+		}
+	}
+	add("scenarios.yaml", lockstep.Scenarios)
+	names, files := lockstep.Labs()
+	for i := range names {
+		add(names[i], files[i])
+	}
+	paths, _ := filepath.Glob("../../docs/*.yaml")
+	more, _ := filepath.Glob("testdata/checker/*.yaml")
+	for _, p := range append(paths, more...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(p, b)
+	}
+	n := 120
+	if testing.Short() {
+		n = 30
+	}
+	for i := 0; i < n; i++ {
+		if g := gen.Generate(7, i); g.Scenario != nil {
+			all = append(all, g.Scenario)
+		}
+	}
+	seen := map[sim.Kind]map[string]bool{}
+	for _, sc := range all {
+		marks := map[string][]string{}
+		for i := range sc.Clients {
+			marks[sc.Clients[i].Name] = scenario.MarksOf(&sc.Clients[i])
+		}
+		r, err := lesson.Build(sc, sc.Seed)
+		if err != nil {
+			t.Fatalf("%s: %v", sc.ID, err)
+		}
+		r.RunToEnd()
+		for _, e := range r.World.Log() {
+			if e.Name == "" {
+				continue
+			}
+			if seen[e.Kind] == nil {
+				seen[e.Kind] = map[string]bool{}
+			}
+			seen[e.Kind][e.Name] = true
+			known := scenario.EventNames(e.Kind)
+			if e.Kind == sim.KindMark {
+				known = marks[e.Client]
+			}
+			if !slices.Contains(known, e.Name) {
+				t.Errorf("%s: %s writes %s %q, which the scenario checker does not know it can (known: %v)\n  %s", sc.ID, e.Client, e.Kind, e.Name, known, e)
+			}
+		}
+		r.Close()
+	}
+	t.Logf("%d scenarios; names seen: %v", len(all), seen)
+	for _, k := range []sim.Kind{sim.KindMark, sim.KindFault, sim.KindVerdict} {
+		if len(seen[k]) < 3 {
+			t.Errorf("the corpus writes %d %s names: it checks little", len(seen[k]), k)
+		}
+	}
+}
