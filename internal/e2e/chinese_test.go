@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -29,7 +28,7 @@ import (
 type corpus struct {
 	Notes    []sim.Text `json:"notes"`
 	Names    []string   `json:"names"`
-	Problems []string   `json:"problems"`
+	Problems []sim.Text `json:"problems"`
 	Refusals []sim.Text `json:"refusals"`
 }
 
@@ -105,7 +104,7 @@ func userFaults(sc *scenario.Scenario) []scenario.Fault {
 // fault injected at a few moments, and gathers what the server says.
 func collect(t *testing.T) corpus {
 	t.Helper()
-	notes, names, problems, refusals := texts{}, said{}, said{}, texts{}
+	notes, names, problems, refusals := texts{}, said{}, texts{}, texts{}
 	all := append([]scenario.Scenario(nil), catalog(t).Scenarios...)
 	all = append(all, labs(t).Scenarios...)
 	gather := func(s *lesson.Session) {
@@ -155,21 +154,20 @@ func collect(t *testing.T) corpus {
 			}
 		}
 	}
-	// The checker's problems: every one its tests find in their bad files.
-	goldens, err := filepath.Glob(filepath.Join("..", "scenario", "testdata", "bad", "*.golden"))
-	if err != nil || len(goldens) == 0 {
-		t.Fatalf("the scenario checker's bad files: %v (%d found)", err, len(goldens))
+	// The checker's problems: every one it finds in its tests' bad files,
+	// as the server sends them ({msg, zh}).
+	bads, err := filepath.Glob(filepath.Join("..", "scenario", "testdata", "bad", "*.yaml"))
+	if err != nil || len(bads) == 0 {
+		t.Fatalf("the scenario checker's bad files: %v (%d found)", err, len(bads))
 	}
-	at := regexp.MustCompile(`^\S+?:\d+:\d+: `)
-	for _, g := range goldens {
-		b, err := os.ReadFile(g)
+	for _, p := range bads {
+		b, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, l := range strings.Split(string(b), "\n") {
-			if at.MatchString(l) {
-				problems.add(at.ReplaceAllString(l, ""))
-			}
+		_, errs := scenario.Check(filepath.Base(p), b)
+		for _, e := range errs {
+			problems.add(sim.Text{En: e.Msg, Zh: e.Zh})
 		}
 	}
 	return corpus{Notes: notes.list(), Names: names.list(), Problems: problems.list(), Refusals: refusals.list()}
@@ -198,7 +196,7 @@ const untranslated = `async (c) => {
 	const check = (what, x, zh) => { const l = left(zh, x); if (l.length) out.push(what + ': ' + x + ' => ' + zh + ' (' + l.join(', ') + ')'); };
 	for (const x of c.notes) check('note', x.en, m.pick(x, 'zh'));
 	for (const x of c.names) if (m.name(x, 'zh') === x) out.push('name: ' + x + ' has no Chinese');
-	for (const x of c.problems) check('problem', x, m.problem(x, 'zh'));
+	for (const x of c.problems) check('problem', x.en, m.pick(x, 'zh'));
 	for (const x of c.refusals) check('refusal', x.en, m.serverError({ code: 'bad-fault', args: { detail: x } }, 'zh'));
 	return out;
 }`
@@ -242,4 +240,34 @@ func TestBrowserChinese(t *testing.T) {
 		t.Errorf("a refused fault in 中文: expected its reason %q and no English, got %q", want, got)
 	}
 	shot(t, ctx, artifacts(t), "refused-fault-zh")
+
+	// A scenario file with a misspelt field on line 6, column 5, typed into
+	// the editor in 中文: the editor gives its line and column and the
+	// problem in Chinese, as the server words it (internal/scenario/zh.go);
+	// loaded anyway, the error says the same in Chinese.
+	src := "scenarios:\n  - id: mine\n    title: {en: \"Mine\"}\n    clients:\n      - {name: A, algorithm: no-lock}\n    expcet: [oversell]\n"
+	js, _ := json.Marshal(src)
+	do(t, ctx, "type a bad scenario", chromedp.Evaluate[chromedp.Void](`(() => {
+		document.getElementById('editor-panel').open = true;
+		const ta = document.querySelector('[data-testid=editor]');
+		ta.value = `+string(js)+`;
+		ta.dispatchEvent(new Event('input'));
+	})()`))
+	waitFor(t, ctx, "a problem on line 6", `[...document.querySelectorAll('[data-testid=editor-errors] li')].some(li => li.dataset.line === '6')`)
+	got = eval[string](t, ctx, `[...document.querySelectorAll('[data-testid=editor-errors] li')].find(li => li.dataset.line === '6').textContent`)
+	for _, want := range []string{"第 6 行第 5 列", "未知字段", `"expcet"`, `"expect"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the editor's problem in 中文: want %q in it, got %q", want, got)
+		}
+	}
+	if strings.Contains(got, "did you mean") {
+		t.Errorf("the editor's problem in 中文 keeps its English: %q", got)
+	}
+	do(t, ctx, "load the bad scenario", chromedp.Evaluate[chromedp.Void](`lockstep.link.send('load', {yaml: `+string(js)+`})`))
+	waitFor(t, ctx, "the file's error", `(document.querySelector('[data-testid=error]') || {}).textContent.includes('场景文件有错误')`)
+	got = text(t, ctx, "error")
+	if !strings.Contains(got, "第 6 行") || !strings.Contains(got, "未知字段") || strings.Contains(got, "did you mean") {
+		t.Errorf("a bad file loaded in 中文: want its line and the problem in Chinese, got %q", got)
+	}
+	shot(t, ctx, artifacts(t), "bad-file-zh")
 }

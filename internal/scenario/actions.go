@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // ErrBadAction starts the error of an action refused by CheckFault or
@@ -27,7 +29,8 @@ func CheckFault(s *Scenario, f Fault) error {
 // client or a valid fault.
 func CheckSchedule(s *Scenario, actions []Action) error {
 	if len(actions) > MaxSchedule {
-		return fmt.Errorf("%w: %d actions; the limit is %d", ErrBadAction, len(actions), MaxSchedule)
+		t := say("%d actions; the limit is %d", len(actions), MaxSchedule)
+		return &ActionError{Problems: []*Error{{Msg: t.En, Zh: t.Zh}}}
 	}
 	return checkActions(s, "actions", actions, true)
 }
@@ -78,9 +81,25 @@ func checkActions(s *Scenario, name string, actions []Action, schedule bool) err
 	if len(c.d.r.errs) == 0 {
 		return nil
 	}
-	msgs := make([]string, 0, len(c.d.r.errs))
-	for _, e := range c.d.r.errs {
-		msgs = append(msgs, e.Msg)
+	return &ActionError{Problems: c.d.r.errs}
+}
+
+// ActionError is an action CheckFault or CheckSchedule refused: it is
+// ErrBadAction, and says its problems in both languages (Words).
+type ActionError struct {
+	Problems []*Error
+}
+
+func (e *ActionError) Error() string { return ErrBadAction.Error() + ": " + e.Words().En }
+
+// Is makes the error ErrBadAction.
+func (e *ActionError) Is(target error) bool { return target == ErrBadAction }
+
+// Words are the problems, in English and Chinese, joined by "; ".
+func (e *ActionError) Words() sim.Text {
+	en, zh := make([]string, len(e.Problems)), make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		en[i], zh[i] = p.Msg, p.Zh
 	}
-	return fmt.Errorf("%w: %s", ErrBadAction, strings.Join(msgs, "; "))
+	return sim.Text{En: strings.Join(en, "; "), Zh: strings.Join(zh, "；")}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // The decoder walks a YAML node tree against the Go types of the schema,
@@ -106,9 +108,9 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path, name string, depth 
 func (d *decoder) structure(n *yaml.Node, v reflect.Value, path, label string, depth int) {
 	t := v.Type()
 	if n.Kind != yaml.MappingNode {
-		shape := "a map"
+		shape := sim.Text{En: "a map", Zh: "映射"}
 		if names := fieldNames(t); len(names) <= 4 {
-			shape = "a map of " + strings.Join(names, ", ")
+			shape = sim.Text{En: "a map of " + strings.Join(names, ", "), Zh: "含 " + strings.Join(names, ", ") + " 的映射"}
 		}
 		d.fail(path, n, "%swant %s (%s), got %s", label, what(t), shape, describe(n))
 		return

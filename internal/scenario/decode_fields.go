@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // field is one YAML key of a struct, inline fields flattened.
@@ -66,22 +68,19 @@ func fieldNames(t reflect.Type) []string {
 }
 
 // what names a struct type in messages: "a client", "a fault".
-func what(t reflect.Type) string {
+func what(t reflect.Type) sim.Text {
 	n := strings.ToLower(t.Name())
 	switch n {
 	case "":
-		return "this map"
+		return sim.Text{En: "this map", Zh: "这个映射"}
 	case "file":
-		return "a scenario file"
+		return sim.Text{En: "a scenario file", Zh: "场景文件"}
 	case "text":
-		return "a text"
+		return sim.Text{En: "a text", Zh: "文本"}
 	case "action":
-		return "a schedule entry"
+		return sim.Text{En: "a schedule entry", Zh: "schedule 条目"}
 	case "match":
-		return "a match (on:)"
+		return sim.Text{En: "a match (on:)", Zh: "匹配条件（on:）"}
 	}
-	if strings.ContainsAny(n[:1], "aeiou") {
-		return "an " + n
-	}
-	return "a " + n
+	return aThing(n)
 }

@@ -52,7 +52,7 @@ func (d *decoder) scalar(n *yaml.Node, v reflect.Value, path, label string) {
 		want = "an integer"
 	}
 	if n.Kind != yaml.ScalarNode {
-		d.fail(path, n, "%swant %s, got %s", label, want, describe(n))
+		d.fail(path, n, "%swant %s, got %s", label, describeText(want), describe(n))
 		return
 	}
 	tag := n.ShortTag()

@@ -76,7 +76,7 @@ func TestCheckProblemsAsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"file":"e.yaml","line":3,"col":5,"message":"unknown field \"titel\" — did you mean \"title\"?"}`
+	want := `{"file":"e.yaml","line":3,"col":5,"message":"unknown field \"titel\" — did you mean \"title\"?","zh":"未知字段 \"titel\"——你是想写 \"title\" 吗？"}`
 	if string(b) != want {
 		t.Fatalf("want %s, got %s", want, b)
 	}

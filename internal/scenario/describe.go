@@ -4,10 +4,16 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// describe says what a node is, for "want X, got Y" messages.
-func describe(n *yaml.Node) string {
+// describe says what a node is, for "want X, got Y" messages, in both
+// languages.
+func describe(n *yaml.Node) sim.Text { return describeText(describeEn(n)) }
+
+// describeEn says what a node is, in English.
+func describeEn(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.SequenceNode:
 		return "a list"

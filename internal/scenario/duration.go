@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -22,7 +21,7 @@ func parseDuration(s string) (Duration, error) {
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, fmt.Errorf("bad duration %q (write e.g. 3s, 150ms or 1m)", s)
+		return 0, problemf("bad duration %q (write e.g. 3s, 150ms or 1m)", s)
 	}
 	return Duration(v), nil
 }
@@ -30,7 +29,7 @@ func parseDuration(s string) (Duration, error) {
 // UnmarshalYAML reads a duration string.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.ScalarNode {
-		return fmt.Errorf("want a duration such as 3s")
+		return problemf("want a duration such as 3s")
 	}
 	v, err := parseDuration(n.Value)
 	if err != nil {
@@ -50,7 +49,7 @@ func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()
 func (d *Duration) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("want a duration string such as \"3s\"")
+		return problemf("want a duration string such as \"3s\"")
 	}
 	v, err := parseDuration(s)
 	if err != nil {

@@ -7,13 +7,14 @@ import (
 )
 
 // Error is one problem found in a scenario file, at a 1-based line and
-// column. It marshals to JSON as {file, line, col, message} for the browser
-// editor.
+// column, in English (Msg) and Chinese (Zh). It marshals to JSON as
+// {file, line, col, message, zh} for the browser editor.
 type Error struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
 	Col  int    `json:"col"`
 	Msg  string `json:"message"`
+	Zh   string `json:"zh,omitempty"`
 }
 
 // Error formats the problem as FILE:LINE:COL: message.
@@ -50,10 +51,11 @@ type report struct {
 	seen map[string]bool // line:col:msg already reported
 }
 
-// add records a problem at a 1-based position. Callers with no position
-// (a problem of the whole file) give 1, 1.
+// add records a problem at a 1-based position, in both languages (say).
+// Callers with no position (a problem of the whole file) give 1, 1.
 func (r *report) add(line, col int, format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
+	t := say(format, args...)
+	msg := t.En
 	key := fmt.Sprintf("%d:%d:%s", line, col, msg)
 	if r.seen == nil {
 		r.seen = map[string]bool{}
@@ -62,7 +64,7 @@ func (r *report) add(line, col int, format string, args ...any) {
 		return
 	}
 	r.seen[key] = true
-	r.errs = append(r.errs, &Error{File: r.file, Line: line, Col: col, Msg: msg})
+	r.errs = append(r.errs, &Error{File: r.file, Line: line, Col: col, Msg: msg, Zh: t.Zh})
 }
 
 // sorted gives the problems in file order (stable for equal positions).
@@ -87,6 +89,6 @@ func (r *report) capped() []*Error {
 	}
 	next := errs[MaxReported]
 	out := append([]*Error(nil), errs[:MaxReported]...)
-	return append(out, &Error{File: r.file, Line: next.Line, Col: next.Col,
-		Msg: fmt.Sprintf("and %d more problems from here on (only the first %d are listed): fix these first", len(errs)-MaxReported, MaxReported)})
+	more := say("and %d more problems from here on (only the first %d are listed): fix these first", len(errs)-MaxReported, MaxReported)
+	return append(out, &Error{File: r.file, Line: next.Line, Col: next.Col, Msg: more.En, Zh: more.Zh})
 }

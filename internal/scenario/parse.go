@@ -11,6 +11,8 @@ import (
 
 	"go.yaml.in/yaml/v4"
 	"go.yaml.in/yaml/v4/plugin/loaderlimits"
+
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // Parse reads a scenario file strictly. name is used in error messages.
@@ -76,24 +78,26 @@ func syntax(r *report, err error) {
 			r.add(max(e.Mark.Line, 1), max(e.Mark.Column, 1), "%s", syntaxMsg(e))
 		}
 	default:
-		r.add(1, 1, "%s", strings.TrimPrefix(err.Error(), "yaml: "))
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		r.add(1, 1, "%s", sim.Text{En: msg, Zh: yamlZh(msg)})
 	}
 }
 
-func syntaxMsg(e *yaml.LoadError) string {
+func syntaxMsg(e *yaml.LoadError) sim.Text {
 	msg := strings.TrimPrefix(e.Message, "yaml: ")
 	switch {
 	case strings.HasPrefix(msg, "exceeded max depth"):
-		return fmt.Sprintf("nested deeper than %d levels", MaxDepth)
+		return say("nested deeper than %d levels", MaxDepth)
 	case msg == "no documents in stream":
-		return "the file is empty: it needs a scenarios: list"
+		return say("the file is empty: it needs a scenarios: list")
 	case strings.HasPrefix(msg, "expected single document"):
-		return "a scenario file is one YAML document, but this one has several (---)"
+		return say("a scenario file is one YAML document, but this one has several (---)")
 	}
+	said := sim.Text{En: msg, Zh: yamlZh(msg)}
 	if e.ContextMsg != "" && e.ContextMark.Line > 0 && e.ContextMark != e.Mark {
-		return fmt.Sprintf("%s (%s at %d:%d)", msg, e.ContextMsg, e.ContextMark.Line, e.ContextMark.Column)
+		return say("%s (%s at %d:%d)", said, sim.Text{En: e.ContextMsg, Zh: yamlContextZh(e.ContextMsg)}, e.ContextMark.Line, e.ContextMark.Column)
 	}
-	return msg
+	return said
 }
 
 // limits walks the node tree once, without recursion, before anything is
@@ -175,8 +179,8 @@ func Load(path string) (*File, error) {
 		return nil, err
 	}
 	if fi.Size() > MaxFileSize {
-		return nil, Errors{{File: path, Line: 1, Col: 1,
-			Msg: fmt.Sprintf("the file is %s; the limit is %s", size(int(min(fi.Size(), 1<<40))), size(MaxFileSize))}}
+		t := say("the file is %s; the limit is %s", size(int(min(fi.Size(), 1<<40))), size(MaxFileSize))
+		return nil, Errors{{File: path, Line: 1, Col: 1, Msg: t.En, Zh: t.Zh}}
 	}
 	b, err := io.ReadAll(io.LimitReader(fh, MaxFileSize+1))
 	if err != nil {

@@ -69,7 +69,7 @@ func (c *validator) at(path, format string, args ...any) {
 		return
 	}
 	if c.flat {
-		c.d.r.add(0, 0, "%s: %s", path, fmt.Sprintf(format, args...))
+		c.d.r.add(0, 0, "%s: %s", path, say(format, args...))
 		return
 	}
 	l, col := c.pos(path)
@@ -176,19 +176,19 @@ func (c *validator) scenario(s *Scenario, p string) {
 // unknownName reports a name that is not among the known ones.
 func (c *validator) unknownName(path, what, got string, known []string) {
 	if sg := suggest(got, known); sg != "" {
-		c.at(path, "unknown %s %q — did you mean %q?", what, short(got), sg)
+		c.at(path, "unknown %s %q — did you mean %q?", thing(what), short(got), sg)
 		return
 	}
-	c.at(path, "unknown %s %q (known: %s)", what, short(got), strings.Join(known, ", "))
+	c.at(path, "unknown %s %q (known: %s)", thing(what), short(got), strings.Join(known, ", "))
 }
 
 // undeclared reports a client or node name the scenario does not declare.
 func (c *validator) undeclared(path, what, got string, declared []string) {
 	if sg := suggest(got, declared); sg != "" {
-		c.at(path, "no %s %q in this scenario — did you mean %q?", what, short(got), sg)
+		c.at(path, "no %s %q in this scenario — did you mean %q?", thing(what), short(got), sg)
 		return
 	}
-	c.at(path, "no %s %q in this scenario (%ss: %s)", what, short(got), what, strings.Join(declared, ", "))
+	c.at(path, "no %s %q in this scenario (%ss: %s)", thing(what), short(got), what, strings.Join(declared, ", "))
 }
 
 func hasKey[V any](m map[string]V, k string) bool {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lockstep/lockstep/internal/lock"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 func (c *validator) clients(s *Scenario, p string, sc *scope) {
@@ -97,14 +98,14 @@ func (c *validator) client(s *Scenario, cl *Client, cp string, sc *scope) {
 // param checks one algorithm parameter's value against its kind.
 func (c *validator) param(algo *lock.Info, prm lock.Param, v any, pp string) {
 	val := c.d.vals[pp]
-	got := "nothing"
+	got := describeText("nothing")
 	if val != nil {
 		got = describe(val)
 	}
-	want := map[lock.ParamKind]string{lock.Dur: "a duration such as 3s", lock.Int: "an integer",
-		lock.Float: "a number", lock.Bool: "true or false", lock.Str: "a string"}[prm.Kind]
-	if want == "" {
-		want = "a " + string(prm.Kind)
+	want := describeText(map[lock.ParamKind]string{lock.Dur: "a duration such as 3s", lock.Int: "an integer",
+		lock.Float: "a number", lock.Bool: "true or false", lock.Str: "a string"}[prm.Kind])
+	if want.En == "" {
+		want = aThing(string(prm.Kind))
 	}
 	if prm.Kind == lock.Dur {
 		str, isStr := v.(string)
@@ -144,19 +145,19 @@ func (c *validator) param(algo *lock.Info, prm lock.Param, v any, pp string) {
 // transaction, the buy-item task's own locking), and a task the optimistic
 // transaction cannot run.
 func (c *validator) uses(cl *Client, algo *lock.Info, cp string) {
-	var nolock string
+	var nolock sim.Text
 	switch {
 	case algo.Unguarded:
-		nolock = fmt.Sprintf("algorithm %s takes none", algo.ID)
+		nolock = say("algorithm %s takes none", algo.ID)
 	case algo.NewOptimistic != nil:
-		nolock = fmt.Sprintf("algorithm %s retries a WATCH transaction instead", algo.ID)
+		nolock = say("algorithm %s retries a WATCH transaction instead", algo.ID)
 	case cl.Task == TaskBuyItem:
-		nolock = "task buy-item takes and releases its own lock"
+		nolock = say("task buy-item takes and releases its own lock")
 	}
-	if nolock != "" && cl.Reentry > 1 {
+	if nolock.En != "" && cl.Reentry > 1 {
 		c.at(cp+".reentry", "reentry %d is ignored: there is no lock to take again (%s)", cl.Reentry, nolock)
 	}
-	if nolock != "" && cl.KeepLock {
+	if nolock.En != "" && cl.KeepLock {
 		c.at(cp+".keep_lock", "keep_lock is ignored: there is no lock to keep (%s)", nolock)
 	}
 	if algo.NewOptimistic != nil && !slices.Contains([]string{"", TaskDeduct, TaskBuy, TaskBuyItem}, cl.Task) && slices.Contains(Tasks, cl.Task) {

@@ -42,7 +42,7 @@ func (c *validator) explore(s *Scenario, p string, sc *scope) {
 		if b.Count < 0 || b.Count > MaxFaults {
 			c.at(bp+".count", "count must be between 0 and %d, got %d", MaxFaults, b.Count)
 		}
-		if p := BudgetMaxProblem(b); p != "" {
+		if p := budgetMax(b); p.En != "" {
 			c.at(bp+map[bool]string{true: "", false: ".max"}[a.Search == sim.SearchSized], "%s", p)
 		}
 		if b.Client != "" && a.Target == sim.TargetNode {
@@ -60,13 +60,16 @@ func (c *validator) explore(s *Scenario, p string, sc *scope) {
 // or "": a kind whose amount is required needs one, a kind the search
 // places without an amount takes none. The scenario checker and the
 // search both say it so.
-func BudgetMaxProblem(b Budget) string {
+func BudgetMaxProblem(b Budget) string { return budgetMax(b).En }
+
+// budgetMax is BudgetMaxProblem in both languages.
+func budgetMax(b Budget) sim.Text {
 	a, _ := sim.ActionOf(b.Do)
 	switch {
 	case a.Search == sim.SearchSized && a.Required && b.Max <= 0:
-		return b.Do + " needs max: the longest it may be, such as 5s"
+		return say("%s needs max: the longest it may be, such as 5s", b.Do)
 	case a.Search != sim.SearchSized && b.Max != 0:
-		return b.Do + " takes no max"
+		return say("%s takes no max", b.Do)
 	}
-	return ""
+	return sim.Text{}
 }

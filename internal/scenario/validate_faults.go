@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -61,7 +62,7 @@ func (c *validator) fault(f *Fault, fp string, sc *scope, inSchedule bool) {
 		c.at(fp+".node", "failover of %s can never happen: no node is replica_of %s, so there is no replica to promote", f.Node, f.Node)
 	}
 	if a.Required && !hasAmount(f, a.Amount, c.has(fp+"."+a.Amount.Field())) {
-		c.at(fp+"."+a.Amount.Field(), "%s", a.NeedsAmount())
+		c.at(fp+"."+a.Amount.Field(), "%s", (&fact.Fact{Key: fact.NeedsAmount, Item: a.Do, Value: a.Amount.Field(), Text: a.Hint}).Render())
 	}
 }
 
@@ -166,10 +167,10 @@ func (c *validator) matchName(m *Match, p string, sc *scope) {
 	what := map[sim.Kind]string{sim.KindMark: "mark", sim.KindFault: "fault", sim.KindVerdict: "verdict",
 		sim.KindSay: "say", sim.KindLost: "lost message", sim.KindError: "error", "": "event name"}[kind]
 	if sg := suggest(m.Name, names); sg != "" {
-		c.at(p+".name", "no %s named %q happens in this scenario, so this never fires — did you mean %q?", what, short(m.Name), sg)
+		c.at(p+".name", "no %s named %q happens in this scenario, so this never fires — did you mean %q?", thing(what), short(m.Name), sg)
 		return
 	}
-	c.at(p+".name", "no %s named %q happens in this scenario, so this never fires (%ss: %s)", what, short(m.Name), what, strings.Join(names, ", "))
+	c.at(p+".name", "no %s named %q happens in this scenario, so this never fires (%ss: %s)", thing(what), short(m.Name), thing(what), strings.Join(names, ", "))
 }
 
 func (c *validator) schedule(s *Scenario, p string, sc *scope) {

@@ -74,11 +74,13 @@ func mib(n int64) string { return fmt.Sprintf("%d MiB", (n+(1<<20)-1)>>20) }
 func (s *Server) checkBudget(sc *scenario.Scenario) error {
 	th := plannedThreads(sc)
 	if need := baseCost + int64(th)*threadCost; need > s.limits.MaxSessionMemory {
-		return fmt.Errorf("scenario %s would hold up to %d client threads at once (a thread per request in a thread pool), about %s: over a session's memory budget of %s (fewer requests or no threads: fits)",
+		return coded("memory-threads", map[string]any{"id": sc.ID, "n": th, "need": mib(need), "max": mib(s.limits.MaxSessionMemory)},
+			"scenario %s would hold up to %d client threads at once (a thread per request in a thread pool), about %s: over a session's memory budget of %s (fewer requests or no threads: fits)",
 			sc.ID, th, mib(need), mib(s.limits.MaxSessionMemory))
 	}
 	if need := baseCost + dataCost(sc); need > s.limits.MaxSessionMemory {
-		return fmt.Errorf("scenario %s writes %d data keys to each of its %d nodes, about %s: over a session's memory budget of %s",
+		return coded("memory-data", map[string]any{"id": sc.ID, "n": len(sc.Data), "nodes": len(lesson.NodeNames(sc)), "need": mib(need), "max": mib(s.limits.MaxSessionMemory)},
+			"scenario %s writes %d data keys to each of its %d nodes, about %s: over a session's memory budget of %s",
 			sc.ID, len(sc.Data), len(lesson.NodeNames(sc)), mib(need), mib(s.limits.MaxSessionMemory))
 	}
 	return nil
@@ -191,7 +193,7 @@ func (s *session) account() error {
 	select {
 	case <-s.quit:
 		s.setCost(0)
-		return fmt.Errorf("this session was evicted to free memory for others: reload the page")
+		return coded("evicted", nil, "this session was evicted to free memory for others: reload the page")
 	default:
 	}
 	if s.ls == nil {
@@ -203,14 +205,16 @@ func (s *session) account() error {
 	lim := s.srv.limits
 	w := s.ls.Run().World
 	if c > lim.MaxSessionMemory {
-		return fmt.Errorf("the run stopped at step %d: it holds %d events and %d client threads, about %s, over a session's memory budget of %s",
+		return coded("memory-run", map[string]any{"step": s.ls.Cursor(), "need": mib(c), "max": mib(lim.MaxSessionMemory)},
+			"the run stopped at step %d: it holds %d events and %d client threads, about %s, over a session's memory budget of %s",
 			s.ls.Cursor(), len(w.Log()), w.Threads(), mib(c), mib(lim.MaxSessionMemory))
 	}
 	if s.srv.total.Load() > lim.MaxMemory {
 		s.srv.evictIdle(s)
 	}
 	if t := s.srv.total.Load(); t > lim.MaxMemory {
-		return fmt.Errorf("the run stopped at step %d: the server's memory budget of %s is in use by other sessions (about %s): try again later, or step back",
+		return coded("memory-server", map[string]any{"step": s.ls.Cursor(), "max": mib(lim.MaxMemory)},
+			"the run stopped at step %d: the server's memory budget of %s is in use by other sessions (about %s): try again later, or step back",
 			s.ls.Cursor(), mib(lim.MaxMemory), mib(t))
 	}
 	return nil

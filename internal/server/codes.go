@@ -3,6 +3,10 @@ package server
 import (
 	"errors"
 	"fmt"
+
+	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // codedError is an error the page can say in its own language: a code from
@@ -21,18 +25,41 @@ func coded(code string, args map[string]any, format string, a ...any) error {
 	return &codedError{code: code, args: args, msg: fmt.Sprintf(format, a...)}
 }
 
-// errorMessage turns an error into an error message: its text, and its
-// code and arguments when it has them.
+// errorMessage turns an error into an error message: its English text, a
+// code the page says in its own language, and the code's arguments (an
+// argument in words is {en, zh}). Every error has a code: a scenario
+// file's problems are "yaml", an action a scenario refuses "bad-action",
+// a fault the engine refuses "bad-fault", and an error nothing else
+// names "error", with its words as the engine's facts say them.
 func errorMessage(re int, err error) *Message {
 	m := &Message{Type: "error", Re: re, Error: err.Error()}
 	var ce *codedError
 	var le lineErrors
+	var ae *scenario.ActionError
 	switch {
 	case errors.As(err, &ce):
 		m.Code, m.Args = ce.code, ce.args
 	case errors.As(err, &le):
 		m.Errors = le
-		m.Code, m.Args = "yaml", map[string]any{"detail": err.Error()}
+		m.Code, m.Args = "yaml", map[string]any{"detail": le.words()}
+	case errors.As(err, &ae):
+		m.Code, m.Args = "bad-action", map[string]any{"detail": ae.Words()}
+	case errors.Is(err, sim.ErrBadFault):
+		m.Code, m.Args = "bad-fault", map[string]any{"detail": refusal(err)}
+	case errors.Is(err, sim.ErrUnknownClient), errors.Is(err, sim.ErrUnknownNode):
+		m.Code, m.Args = "unknown-name", map[string]any{"detail": fact.Error(err).Render()}
+	default:
+		m.Code, m.Args = "error", map[string]any{"detail": fact.Error(err).Render()}
 	}
 	return m
+}
+
+// refusal is why the engine refused a fault, in both languages, without
+// the engine's "sim: bad fault: ".
+func refusal(err error) sim.Text {
+	why := fact.Error(err)
+	if why.Key == fact.BadFault && why.Reason != nil {
+		why = why.Reason
+	}
+	return why.Render()
 }

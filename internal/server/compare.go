@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/lockstep/lockstep/internal/compare"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -97,7 +98,7 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	}
 	right, err := compare.Against(&left, with, others)
 	if err != nil {
-		return nil, coded("compare", map[string]any{"detail": err.Error()}, "%s", err.Error())
+		return nil, compareError(err, left.ID, with)
 	}
 	if err := s.srv.checkCaps(right); err != nil {
 		return nil, err
@@ -113,7 +114,7 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 			"compare: the runs go past the session's cap of %d steps: compare them with visualizer compare", lim)
 	}
 	if err != nil {
-		return nil, coded("compare", map[string]any{"detail": err.Error()}, "%s", err.Error())
+		return nil, compareError(err, left.ID, with)
 	}
 	if n := max(len(res.Left.Rows), len(res.Right.Rows)); n > compareRows {
 		return nil, coded("compare-big", map[string]any{"n": n, "max": compareRows},
@@ -133,6 +134,21 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	}
 	ans.Left, ans.Right = wireSide(res.Left), wireSide(res.Right)
 	return &Message{Type: "compare", Compare: &ans}, nil
+}
+
+// compareError is why two runs cannot be compared, as a code the page
+// says: an unknown algorithm or scenario, no canonical pair, clients that
+// differ, or another error in its words.
+func compareError(err error, id, with string) error {
+	switch {
+	case errors.Is(err, compare.ErrUnknown):
+		return coded("compare-unknown", map[string]any{"with": with}, "%s", err.Error())
+	case errors.Is(err, compare.ErrNoPair):
+		return coded("compare-no-pair", map[string]any{"id": id}, "%s", err.Error())
+	case errors.Is(err, compare.ErrClients):
+		return coded("compare-clients", map[string]any{"id": id, "with": with}, "%s", err.Error())
+	}
+	return coded("compare", map[string]any{"detail": fact.Error(err).Render()}, "%s", err.Error())
 }
 
 func wireSide(sd compare.Side) *compareSide {

@@ -61,10 +61,10 @@ func TestCompareOpRefusals(t *testing.T) {
 	if a := compareExtra(t, c.next("compare")); a.Left != nil || a.Partner != "" || len(a.Algorithms) < 10 {
 		t.Errorf("want only the choices, got %+v", a)
 	}
-	for with, want := range map[string]string{"nope": "unknown algorithm or scenario", "blind-del-slow-release": "the clients do not match"} {
+	for with, want := range map[string][2]string{"nope": {"compare-unknown", "unknown algorithm or scenario"}, "blind-del-slow-release": {"compare-clients", "the clients do not match"}} {
 		c.send(map[string]any{"op": "compare", "with": with})
-		if e := c.next("error"); e.Code != "compare" || !strings.Contains(e.Error, want) {
-			t.Errorf("with %q: got %q %q, want %q", with, e.Code, e.Error, want)
+		if e := c.next("error"); e.Code != want[0] || e.Args["with"] != with || !strings.Contains(e.Error, want[1]) {
+			t.Errorf("with %q: got %q %v %q, want %q", with, e.Code, e.Args, e.Error, want)
 		}
 	}
 	c.send(map[string]any{"op": "compare", "with": strings.Repeat("x", 201)})

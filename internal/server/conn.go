@@ -39,7 +39,7 @@ func newConn(ws *websocket.Conn, queue int) *conn {
 func (c *conn) enqueue(m *Message) {
 	b, err := json.Marshal(m)
 	if err != nil {
-		b, _ = json.Marshal(&Message{Type: "error", Re: m.Re, Error: "internal: " + err.Error()})
+		b, _ = json.Marshal(errorMessage(m.Re, coded("internal", map[string]any{"detail": err.Error()}, "internal: %v", err)))
 	}
 	select {
 	case <-c.done:

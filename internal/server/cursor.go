@@ -1,7 +1,6 @@
 package server
 
 import (
-	"fmt"
 	"math"
 	"time"
 
@@ -80,7 +79,8 @@ func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, erro
 				return err
 			}
 		} else if c := cost(ls); c > s.srv.limits.MaxSessionMemory {
-			return fmt.Errorf("the run stopped at step %d: it holds about %s, over a session's memory budget of %s",
+			return coded("memory-run", map[string]any{"step": ls.Cursor(), "need": mib(c), "max": mib(s.srv.limits.MaxSessionMemory)},
+				"the run stopped at step %d: it holds about %s, over a session's memory budget of %s",
 				ls.Cursor(), mib(c), mib(s.srv.limits.MaxSessionMemory))
 		}
 		if !more {
@@ -146,7 +146,7 @@ func (s *session) playTick() {
 		s.setPlaying(false)
 	}
 	if err != nil && s.conn != nil {
-		s.conn.enqueue(&Message{Type: "error", Error: err.Error()})
+		s.conn.enqueue(errorMessage(0, err))
 	}
 	s.push(0)
 }

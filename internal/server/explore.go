@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -64,17 +63,17 @@ type exploreSummary struct {
 // shrunk schedule is loaded as the session's run.
 func (s *session) startExplore(r *Request) (*Message, error) {
 	if s.srv.opts.Servers != nil {
-		return nil, fmt.Errorf("explore: a search runs on embedded Redis only, not on real servers")
+		return nil, coded("explore-real", nil, "explore: a search runs on embedded Redis only, not on real servers")
 	}
 	if s.search != nil {
-		return nil, fmt.Errorf("explore: a search is already running (send explore-cancel to stop it)")
+		return nil, coded("explore-running", nil, "explore: a search is already running (send explore-cancel to stop it)")
 	}
 	sc := s.ls.Scenario()
 	budget, _ := explore.LessonBudget(sc)
 	if r.Budget != "" {
 		var err error
 		if budget, err = explore.ParseBudget(r.Budget); err != nil {
-			return nil, err
+			return nil, badArg("explore", "budget", "%v", err)
 		}
 	}
 	strategy := r.Strategy
@@ -82,7 +81,7 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 		strategy = explore.Random
 	}
 	if !slices.Contains(explore.Strategies, strategy) {
-		return nil, fmt.Errorf("%w %q (want %s)", explore.ErrStrategy, strategy, strings.Join(explore.Strategies, ", "))
+		return nil, badArg("explore", "strategy", "%v %q (want %s)", explore.ErrStrategy, strategy, strings.Join(explore.Strategies, ", "))
 	}
 	addr := s.conn.addr
 	if err := s.srv.takeSearch(addr); err != nil {
@@ -91,7 +90,7 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 	if searching.Add(1) > exploreAtOnce {
 		searching.Add(-1)
 		s.srv.dropSearch(addr)
-		return nil, fmt.Errorf("explore: %d searches are running on this server; try again shortly", exploreAtOnce)
+		return nil, coded("explore-busy", map[string]any{"max": exploreAtOnce}, "explore: %d searches are running on this server; try again shortly", exploreAtOnce)
 	}
 	e := &scenario.Explore{Faults: budget}
 	if sc.Explore != nil {
@@ -124,7 +123,7 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 				last = time.Now()
 				sum := summary
 				sum.Schedules, sum.Distinct, sum.States, sum.Best = p.Schedules, p.Distinct, p.States, p.Best
-				s.do(func() { s.sendExplore("explore-progress", sum, "") }) // dropped when the session is busy
+				s.do(func() { s.sendExplore("explore-progress", sum, nil) }) // dropped when the session is busy
 			}})
 		sl.release()
 		cancelled := errors.Is(ctx.Err(), context.Canceled)
@@ -152,7 +151,7 @@ func (s *session) cancelExplore() {
 func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err error, cancelled bool) {
 	s.search = nil
 	if err != nil {
-		s.sendExplore("explore-done", sum, err.Error())
+		s.sendExplore("explore-done", sum, err)
 		return
 	}
 	sum.Schedules, sum.Distinct, sum.States = res.Schedules, res.Distinct, res.States
@@ -163,12 +162,12 @@ func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err err
 		var ls *lesson.Session
 		s.bulkTurn(func() { ls, err = lesson.NewSession(res.Recording, res.Recording.Seed) })
 		if err != nil {
-			s.sendExplore("explore-done", sum, err.Error())
+			s.sendExplore("explore-done", sum, err)
 			return
 		}
 		if err := seekIn(s, ls, s.srv.limits.MaxSteps); err != nil {
 			ls.Close()
-			s.sendExplore("explore-done", sum, err.Error())
+			s.sendExplore("explore-done", sum, err)
 			return
 		}
 		s.setPlaying(false)
@@ -185,7 +184,7 @@ func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err err
 			s.srv.opts.Logf("explore: the found run as YAML: %v", yerr) // the run is loaded; only its share link lacks it
 		}
 	}
-	s.sendExplore("explore-done", sum, "")
+	s.sendExplore("explore-done", sum, nil)
 	if err != nil && s.conn != nil {
 		s.conn.enqueue(errorMessage(0, err)) // over a budget: the run is loaded, the page says why it holds
 	}
@@ -194,8 +193,16 @@ func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err err
 	}
 }
 
-func (s *session) sendExplore(typ string, sum exploreSummary, errText string) {
-	if s.conn != nil {
-		s.conn.enqueue(&Message{Type: typ, Error: errText, Explore: &sum})
+// sendExplore sends a search's news; a search that failed says why as an
+// error does, with its code and arguments.
+func (s *session) sendExplore(typ string, sum exploreSummary, err error) {
+	if s.conn == nil {
+		return
 	}
+	m := &Message{Type: typ, Explore: &sum}
+	if err != nil {
+		e := errorMessage(0, err)
+		m.Error, m.Code, m.Args = e.Error, e.Code, e.Args
+	}
+	s.conn.enqueue(m)
 }

@@ -85,13 +85,16 @@ func TestEveryOpRefusesExtremeArguments(t *testing.T) {
 		if e.Re != c.id || e.Error == "" {
 			t.Errorf("%s: expected an error answering id %d, got re %d %q", msg, c.id, e.Re, e.Error)
 		}
+		if e.Code == "" || e.Code == "error" {
+			t.Errorf("%s: the error %q has no code of its own (%q): the page cannot say it in 中文", msg, e.Error, e.Code)
+		}
 	}
 	for _, raw := range []string{`null`, `[]`, `"step"`, `{}`, `{"id":"x","op":"step"}`, `{"op":"step","n":` + strings.Repeat("9", 400) + `}`} {
 		if err := c.ws.WriteMessage(websocket.TextMessage, []byte(raw)); err != nil {
 			t.Fatalf("%s: the server is gone: %v", raw, err)
 		}
-		if e := c.next("error"); e.Error == "" {
-			t.Errorf("%s: expected an error, got none", raw)
+		if e := c.next("error"); e.Error == "" || e.Code == "" || e.Code == "error" {
+			t.Errorf("%s: expected an error with a code of its own, got %q (%q)", raw, e.Error, e.Code)
 		}
 	}
 	c.send(map[string]any{"op": "step"})

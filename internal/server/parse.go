@@ -1,12 +1,14 @@
 package server
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // parse reads scenario YAML sent by a browser with scenario.Check, so that
@@ -16,12 +18,12 @@ func (s *Server) parse(text string) (*scenario.File, lineErrors) {
 	if len(errs) > 0 {
 		out := make(lineErrors, 0, len(errs))
 		for _, e := range errs {
-			out = append(out, lineError{Line: e.Line, Col: e.Col, Msg: e.Msg})
+			out = append(out, lineError{Line: e.Line, Col: e.Col, Msg: e.Msg, Zh: e.Zh})
 		}
 		return nil, out
 	}
 	if f == nil || len(f.Scenarios) == 0 {
-		return nil, lineErrors{{Msg: "the file holds no scenario (write scenarios: [...])"}}
+		return nil, lineErrors{{Msg: "the file holds no scenario (write scenarios: [...])", Zh: "文件里没有场景（请写 scenarios: [...]）"}}
 	}
 	return f, nil
 }
@@ -57,4 +59,17 @@ func (l lineErrors) Error() string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// words are the problems in both languages, as the yaml error's detail.
+func (l lineErrors) words() sim.Text {
+	en, zh := make([]string, len(l)), make([]string, len(l))
+	for i, e := range l {
+		en[i], zh[i] = e.Msg, cmp.Or(e.Zh, e.Msg)
+		if e.Line > 0 {
+			en[i] = fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+			zh[i] = fmt.Sprintf("第 %d 行：%s", e.Line, zh[i])
+		}
+	}
+	return sim.Text{En: strings.Join(en, "; "), Zh: strings.Join(zh, "；")}
 }

@@ -89,6 +89,7 @@ type lineError struct {
 	Line int    `json:"line,omitempty"`
 	Col  int    `json:"col,omitempty"`
 	Msg  string `json:"msg"`
+	Zh   string `json:"zh,omitempty"` // the problem in Chinese
 }
 
 // wireEvent is an event as sent: the engine's JSON form plus its one

@@ -66,7 +66,7 @@ func TestTheAppReopensWhatItSaves(t *testing.T) {
 		t.Fatalf("the share link's run holds %d actions, want %d", len(shared.Snap.Actions), n)
 	}
 	c.send(map[string]any{"op": "export-yaml"})
-	saved := c.next("yaml")
+	saved := c.nextWithin("yaml", time.Minute) // the recording is written and parsed again: seconds under -race on a busy machine
 	t.Logf("%d hand steps: saved as %d bytes (%.1f a step)", n, len(saved.Text), float64(len(saved.Text))/float64(n))
 	if len(saved.Text) > scenario.MaxFileSize {
 		t.Fatalf("the saved run is %d bytes, over the file limit of %d", len(saved.Text), scenario.MaxFileSize)

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
@@ -144,11 +143,7 @@ func (s *session) inject(f scenario.Fault) error {
 		return err
 	}
 	if err := s.ls.Inject(f); err != nil {
-		why := fact.Error(err)
-		if why.Key == fact.BadFault && why.Reason != nil {
-			why = why.Reason // the refusal's reason, without the engine's "sim: bad fault: "
-		}
-		return &codedError{code: "bad-fault", args: map[string]any{"detail": why.Render()}, msg: err.Error()}
+		return err // errorMessage: bad-fault, with the refusal in both languages
 	}
 	return nil
 }

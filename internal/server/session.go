@@ -130,7 +130,7 @@ func (s *session) safely(f func()) (ok bool) {
 		s.srv.opts.Logf("session %s: panic: %v\n%s", s.id, v, debug.Stack())
 		s.srv.forget(s)
 		if s.conn != nil {
-			s.conn.enqueue(&Message{Type: "error", Error: fmt.Sprintf("internal error: %v. This session has ended: reload the page to start a new one", v)})
+			s.conn.enqueue(errorMessage(0, coded("internal", map[string]any{"detail": fmt.Sprint(v)}, "internal error: %v. This session has ended: reload the page to start a new one", v)))
 			s.conn.close(websocket.CloseInternalServerErr, "internal error: the session ended")
 		}
 		s.end()

@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 )
 
@@ -22,47 +21,47 @@ var ops = map[string]bool{
 // anything is applied.
 func validate(r *Request, lim Limits) error {
 	if r.Op == "" {
-		return fmt.Errorf("the request has no op (see docs/protocol.md)")
+		return coded("no-op", nil, "the request has no op (see docs/protocol.md)")
 	}
 	if !ops[r.Op] {
-		return fmt.Errorf("unknown op %q (see docs/protocol.md)", short(r.Op))
+		return coded("unknown-op", map[string]any{"op": short(r.Op)}, "unknown op %q (see docs/protocol.md)", short(r.Op))
 	}
 	if r.ID < 0 {
-		return fmt.Errorf("%s: id %d is negative: ids count up from 1", r.Op, r.ID)
+		return badArg(r.Op, "id", "%s: id %d is negative: ids count up from 1", r.Op, r.ID)
 	}
 	if len(r.Session) > 64 {
-		return fmt.Errorf("hello: a session id is 32 hex digits, got %d characters", len(r.Session))
+		return badArg("hello", "session", "hello: a session id is 32 hex digits, got %d characters", len(r.Session))
 	}
 	if len(r.Scenario) > 200 || len(r.Client) > 200 || len(r.With) > 200 || len(r.Lock) > 200 || len(r.Column) > 200 {
-		return fmt.Errorf("%s: a scenario or client name is at most 200 characters", r.Op)
+		return badArg(r.Op, "name", "%s: a scenario or client name is at most 200 characters", r.Op)
 	}
 	switch r.Op {
 	case "step":
 		if r.N < 0 {
-			return fmt.Errorf("step: n %d is negative: give how many steps to take, 1 or more", r.N)
+			return badArg("step", "n", "step: n %d is negative: give how many steps to take, 1 or more", r.N)
 		}
 		if r.N > lim.MaxSteps {
-			return fmt.Errorf("step: n %d is over the cap of %d steps", r.N, lim.MaxSteps)
+			return coded("n-cap", map[string]any{"n": r.N, "max": lim.MaxSteps}, "step: n %d is over the cap of %d steps", r.N, lim.MaxSteps)
 		}
 	case "seek", "load":
 		if r.Op == "seek" && r.Step == nil {
-			return fmt.Errorf("seek: step is missing")
+			return coded("seek-missing", nil, "seek: step is missing")
 		}
 		if r.Step != nil && *r.Step < 0 {
-			return fmt.Errorf("%s: step %d is negative: steps count from 0", r.Op, *r.Step)
+			return badArg(r.Op, "step", "%s: step %d is negative: steps count from 0", r.Op, *r.Step)
 		}
 		if r.Step != nil && *r.Step > lim.MaxSteps {
-			return fmt.Errorf("%s: step %d is over the session's cap of %d steps", r.Op, *r.Step, lim.MaxSteps)
+			return coded("step-cap", map[string]any{"max": lim.MaxSteps}, "%s: step %d is over the session's cap of %d steps", r.Op, *r.Step, lim.MaxSteps)
 		}
 		if r.Op == "load" && r.Scenario == "" && r.YAML == "" {
-			return fmt.Errorf("load: give a scenario id or yaml")
+			return coded("load-what", nil, "load: give a scenario id or yaml")
 		}
 	case "explore":
 		if r.Strategy != "" && r.Strategy != "random" && r.Strategy != "pct" && r.Strategy != "exhaustive" {
-			return fmt.Errorf("explore: unknown strategy %q: want random, pct or exhaustive", short(r.Strategy))
+			return badArg("explore", "strategy", "explore: unknown strategy %q: want random, pct or exhaustive", short(r.Strategy))
 		}
 		if len(r.Budget) > 200 {
-			return fmt.Errorf("explore: a budget is at most 200 characters")
+			return badArg("explore", "budget", "explore: a budget is at most 200 characters")
 		}
 	case "play":
 		if err := checkSpeed(r.Speed, lim); err != nil {
@@ -70,22 +69,28 @@ func validate(r *Request, lim Limits) error {
 		}
 	case "step-client":
 		if r.Client == "" {
-			return fmt.Errorf("step-client: which client? (client is empty)")
+			return coded("which-client", nil, "step-client: which client? (client is empty)")
 		}
 	case "inject":
 		if r.Fault == nil {
-			return fmt.Errorf("inject: fault is missing")
+			return coded("fault-missing", nil, "inject: fault is missing")
 		}
 	case "report-open":
 		if r.Lock == "" || r.Column == "" {
-			return fmt.Errorf("report-open: give the cell's lock and column")
+			return badArg("report-open", "lock", "report-open: give the cell's lock and column")
 		}
 	case "seed":
 		if r.Seed == nil {
-			return fmt.Errorf("seed: seed is missing")
+			return badArg("seed", "seed", "seed: seed is missing")
 		}
 	}
 	return nil
+}
+
+// badArg is the error of a request whose argument arg is wrong: the page
+// says which (bad-argument); the English says how.
+func badArg(op, arg, format string, a ...any) error {
+	return coded("bad-argument", map[string]any{"op": op, "arg": arg}, format, a...)
 }
 
 // checkSpeed accepts 0 (keep the current speed) or a speed between the
@@ -95,13 +100,13 @@ func checkSpeed(v float64, lim Limits) error {
 	case v == 0:
 		return nil
 	case math.IsNaN(v) || math.IsInf(v, 0):
-		return fmt.Errorf("play: speed must be a number of steps per second")
+		return badArg("play", "speed", "play: speed must be a number of steps per second")
 	case v < 0:
-		return fmt.Errorf("play: speed %g is negative: give steps per second, from %g to %g", v, MinSpeed, lim.MaxSpeed)
+		return badArg("play", "speed", "play: speed %g is negative: give steps per second, from %g to %g", v, MinSpeed, lim.MaxSpeed)
 	case v < MinSpeed:
-		return fmt.Errorf("play: speed %g is under the floor of %g steps per second", v, MinSpeed)
+		return coded("speed-floor", map[string]any{"speed": v, "min": MinSpeed}, "play: speed %g is under the floor of %g steps per second", v, MinSpeed)
 	case v > lim.MaxSpeed:
-		return fmt.Errorf("play: speed %g is over the cap of %g steps per second", v, lim.MaxSpeed)
+		return coded("speed-cap", map[string]any{"speed": v, "max": lim.MaxSpeed}, "play: speed %g is over the cap of %g steps per second", v, lim.MaxSpeed)
 	}
 	return nil
 }

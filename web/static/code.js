@@ -7,6 +7,7 @@
 
 import { fill } from './i18n.js';
 import { el } from './dom.js';
+import { fmtCmd } from './format.js';
 
 const CMD_KINDS = new Set(['send', 'exec', 'reply', 'lost', 'timeout']);
 
@@ -169,7 +170,8 @@ export class CodeView {
     if (!cur) {
       root.append(el('p', { class: 'code-note' }, fill('codeNone', st.lang, { client: who })));
     } else {
-      const cmd = cur.send.text ? cur.send.text.replace(/^#\d+ \S+ send /, '') : (cur.send.cmd || []).join(' ');
+      const sender = cur.send.client + (cur.send.thread && cur.send.thread !== 'main' ? '/' + cur.send.thread : '');
+      const cmd = sender + ' -> ' + cur.send.node + ': ' + fmtCmd(cur.send.cmd, cur.send.script); // from the event's fields, not its line
       root.append(el('p', { class: 'code-cmd', 'data-testid': 'code-cmd', 'data-seq': String(cur.ev.seq) }, el('code', {}, fill('codeCmd', st.lang, { seq: cur.ev.seq, kind: cur.ev.kind, cmd }))));
       if (!cur.send.src) root.append(el('p', { class: 'code-note', 'data-testid': 'code-workload' }, fill('codeWorkload', st.lang, { client: who, cmd: (cur.send.cmd || []).slice(0, 3).join(' ') }) + (src ? ' ' + fill('codeLast', st.lang, { seq: lockCmd.send.seq }) : '')));
     }

@@ -5,7 +5,7 @@
 // the first row where they part, and keeps a cursor on each side at the
 // session's step: stepping and seeking the run moves both.
 
-import { t, fill, pick, verdictName } from './i18n.js';
+import { t, fill, pick, verdictName, serverError } from './i18n.js';
 import { clientColor } from './lanes.js';
 import { el } from './dom.js';
 import { describe, fmtTime } from './format.js';
@@ -130,7 +130,7 @@ export class Compare {
       this.$('compare-schedule').textContent = '';
       this.$('compare-notes').hidden = true;
       if (this.asked != null) status.textContent = t('cmpRunning', lang);
-      else if (this.error) status.textContent = fill('cmpFailed', lang, { e: this.error.error || '' });
+      else if (this.error) status.textContent = serverError(this.error, lang); // its code's sentence, in lang
       else status.textContent = t('cmpPick', lang);
       return;
     }

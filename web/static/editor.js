@@ -3,7 +3,7 @@
 // line), Run, file upload, and a flag on an expect: the run contradicts.
 
 import { state, verdictsOf } from './store.js';
-import { t, fill, problem } from './i18n.js';
+import { t, fill } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -110,7 +110,7 @@ export function renderErrors() {
   }
   for (const e of state.errors) {
     const li = document.createElement('li');
-    const where = e.line ? `${t('line', state.lang)} ${e.line}${e.col ? ':' + e.col : ''} — ` : '';
+    const where = e.line ? fill(e.col ? 'lineColAt' : 'lineAt', state.lang, { line: e.line, col: e.col }) + ' — ' : '';
     li.textContent = where + message(e);
     li.dataset.line = String(e.line || 0);
     li.addEventListener('click', () => selectLine(e.line));
@@ -127,7 +127,7 @@ export function relabelErrors() {
 function message(e) {
   if (e.expect) return fill('expectContradicted', state.lang, { want: verdictsOf(state.snap.expect), got: verdictsOf(state.snap.verdicts) });
   if (e.tooBig) return fill('tooBig', state.lang, { n: e.tooBig, max: e.max });
-  return problem(e.msg, state.lang);
+  return (state.lang === 'zh' && e.zh) || e.msg; // the server says each problem in both languages
 }
 
 /** gutter numbers the editor's lines and marks those with a problem. */

@@ -3,7 +3,7 @@
 // found schedule arrives as the session's new run, ready to step back
 // through, the events its moves produced marked on the timeline.
 
-import { fill, verdictName, pick } from './i18n.js';
+import { fill, verdictName, pick, serverError } from './i18n.js';
 
 const LIMIT_MS = 10000; // the server's time budget per search
 
@@ -131,7 +131,7 @@ export class Explore {
         // A "none found" always says how far the search went, and is a
         // proof only when the exhaustive search covered every schedule.
         const bound = () => pick(x.bound || { en: '', zh: '' }, this.lang());
-        if (m.error) this.status(() => this.tr('failed', { e: m.error }));
+        if (m.error) this.status(() => this.tr('failed', { e: serverError(m, this.lang()) }));
         else if (x.verdict) this.status(() => this.foundText(said));
         else if (x.cancelled) this.status(() => this.tr('cancelled', { n: x.schedules }));
         else if (x.complete) this.status(() => this.tr('all', { n: x.schedules, b: bound() }));

@@ -83,7 +83,8 @@ const S = {
   realBanner: ["Real Redis ({urls}). Time runs on Redis' clock from your first step: a paused view does not pause Redis, so TTLs run out meanwhile and the next step shows those expiries first. Node clock jumps are not applied. Seeking back replays the run from the start, in real time. Redis ran each command between the moment it went out and the moment its reply came in (the grey whisker beside it); each expiry is one Redis reported.", '真实 Redis（{urls}）。从你走第一步起，时间以 Redis 的时钟为准：暂停界面并不会暂停 Redis，TTL 照样流逝，下一步会先显示这些过期。节点时钟跳变不会执行。向后跳转会从头实时重放。Redis 在命令发出到回复收到之间执行了它（旁边的灰色误差线）；每次过期都是 Redis 自己报告的。'],
   onReal: ['on real Redis:', '在真实 Redis 上：'],
   errorsNone: ['No errors.', '没有错误。'],
-  line: ['line', '第'],
+  lineAt: ['line {line}', '第 {line} 行'],
+  lineColAt: ['line {line}:{col}', '第 {line} 行第 {col} 列'],
   kStep: ['Step one move', '前进一步'],
   kBack: ['Step back', '后退一步'],
   kPlay: ['Play / pause', '播放 / 暂停'],
@@ -239,7 +240,6 @@ const S = {
   cmpLeft: ['This run', '当前运行'],
   cmpRight: ['Compared', '对照'],
   cmpRunning: ['Running both against the same faults…', '正在让两边经受同样的故障……'],
-  cmpFailed: ['Could not compare: {e}', '无法对比：{e}'],
   cmpPick: ['Pick a second algorithm or lesson with the same clients, then Compare.', '选择第二个算法或客户端相同的课程，然后点“对比”。'],
   cmpSame: ['The two runs are the same: all {n} rows match.', '两次运行完全相同：{n} 行全部一致。'],
   cmpDiverge: ['The two runs part at row {row} (marked ▶).', '两次运行从第 {row} 行开始分叉（标有 ▶）。'],
@@ -375,9 +375,9 @@ export function name(n, lang) {
   return lang === 'zh' ? s[1] : s[0];
 }
 
-// The scenario checker's problems and the server's error codes are said
-// in Chinese by messages.js; an event's words come in both languages.
-export { problem, serverError, untranslated } from './messages.js';
+// The server's error codes are said by messages.js; everything else the
+// server writes comes in both languages ({en, zh}).
+export { serverError, untranslated } from './messages.js';
 
 /** fill replaces {name} in a catalogue string with values. */
 export function fill(key, lang, vals = {}) {

@@ -3,7 +3,7 @@
 // a click, and said again in the new language when the language changes.
 
 import { state } from './store.js';
-import { t, serverError, problem } from './i18n.js';
+import { serverError } from './i18n.js';
 
 const el = () => document.getElementById('toast');
 let timer = 0;
@@ -33,10 +33,6 @@ export function relabelToast() {
 
 /** errText is an error message from the server in the page's language. */
 export function errText(m) {
-  if (m.code === 'yaml' && m.errors) {
-    const detail = m.errors.map((e) => (e.line ? `${t('line', state.lang)} ${e.line}: ` : '') + problem(e.msg, state.lang)).join('; ');
-    return serverError({ ...m, args: { detail } }, state.lang);
-  }
   return serverError(m, state.lang);
 }
 
