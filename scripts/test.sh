@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v node >/dev/null 2>&1 || need+=(nodejs) # node --check on the page's scripts
 # A QR code scanner, which reads the class's join codes (internal/qr).
 command -v zbarimg >/dev/null 2>&1 || need+=(zbar-tools)
 # A Chinese font, so that the browser tests' screenshots show the 中文 pages
@@ -31,6 +32,27 @@ if [ -n "$unformatted" ]; then
   exit 1
 fi
 go vet ./...
+# Linters, pinned, installed from the Go module proxy on first use (into
+# the Go bin directory): staticcheck, and golangci-lint with the small
+# configuration of .golangci.yml (errcheck, errorlint, revive's shadowed
+# builtins). Both must find nothing.
+gobin="$(go env GOPATH)/bin"
+staticcheck_version=v0.8.2
+golangci_version=v2.15.0
+if ! "$gobin/staticcheck" -version 2>/dev/null | grep -q "${staticcheck_version#v}"; then
+  go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+fi
+if ! "$gobin/golangci-lint" version 2>/dev/null | grep -q "${golangci_version#v}"; then
+  go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$golangci_version"
+fi
+"$gobin/staticcheck" ./...
+"$gobin/golangci-lint" run ./...
+# The page's scripts parse as the ES modules they are, checked without
+# running them (from stdin: node --check on a file takes an .js module for
+# CommonJS and passes it unchecked).
+for f in web/static/*.js; do
+  node --input-type=module --check <"$f" || { echo "$f: syntax error (above)"; exit 1; }
+done
 # The real-Redis tests run the whole catalog in real time against
 # redis-server, with margins of tens of milliseconds: they run after the
 # rest, on their own, rather than beside the browser tests on a two-core

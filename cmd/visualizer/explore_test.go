@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
@@ -66,7 +67,7 @@ func TestExploreExhaustiveFile(t *testing.T) {
 	if len(sc.Schedule)+len(sc.Faults) == 0 {
 		t.Fatalf("want the pause, in the schedule or on a mark, got none:\n%s", yml)
 	}
-	s, err := lesson.NewSession(sc, sc.Seed)
+	s, err := lesson.NewSession(sc, lesson.Config{Seed: sc.Seed, Servers: embedded.Servers{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"sync"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/realredis"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -30,13 +31,29 @@ func redisFlags(fs *flag.FlagSet) func(instance string) (*realredis.Servers, err
 	}
 }
 
-// placement turns chosen servers into what lesson takes (a nil interface
-// for embedded Redis).
+// placement turns chosen servers into what lesson takes: embedded Redis
+// when none were chosen.
 func placement(s *realredis.Servers) lesson.Servers {
 	if s == nil {
-		return nil
+		return embedded.Servers{}
 	}
 	return s
+}
+
+// verdictsOf runs a scenario to its end on servers, playing its recorded
+// schedule, and gives its verdicts.
+func verdictsOf(sc *scenario.Scenario, servers lesson.Servers) ([]string, error) {
+	r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: servers})
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if err := r.RunToEnd(); err != nil {
+		return nil, err
+	}
+	// A run the step cap stopped gives the verdicts of the steps it ran,
+	// with ErrStepCap.
+	return r.Verdicts(), r.Cut()
 }
 
 // verdict is one scenario's outcome in `visualizer test`.
@@ -56,7 +73,7 @@ func allVerdicts(ctx context.Context, f *scenario.File, servers *realredis.Serve
 			if out[i].err = ctx.Err(); out[i].err != nil {
 				continue // interrupted: the rest are not run
 			}
-			out[i].got, out[i].err = lesson.Verdicts(sc, sc.Seed)
+			out[i].got, out[i].err = verdictsOf(sc, embedded.Servers{})
 		}
 		return out
 	}
@@ -72,7 +89,7 @@ func allVerdicts(ctx context.Context, f *scenario.File, servers *realredis.Serve
 			if out[i].err = ctx.Err(); out[i].err != nil {
 				return // interrupted: the rest are not run
 			}
-			out[i].got, out[i].err = lesson.VerdictsOn(sc, sc.Seed, servers)
+			out[i].got, out[i].err = verdictsOf(sc, servers)
 		}()
 	}
 	wg.Wait()

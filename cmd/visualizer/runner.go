@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -65,14 +66,16 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	// The scenario's recorded schedule, if any, is replayed as the browser
 	// replays it: a recording saved there prints the same log here.
-	ls, err := lesson.Replay(sc, s, placement(servers))
+	r, err := lesson.New(sc, lesson.Config{Seed: s, Servers: placement(servers)})
 	if err != nil {
 		return fmt.Errorf("%s: %w", sc.ID, err)
 	}
-	defer ls.Close()
-	r := ls.Run()
+	defer r.Close()
+	if err := r.RunToEnd(); err != nil && r.World.Lost() == nil {
+		return fmt.Errorf("%s: %w", sc.ID, err)
+	}
 	enc := json.NewEncoder(stdout)
-	for i, e := range ls.Log() {
+	for i, e := range r.World.Log() {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return errInterrupted
 		}
@@ -87,7 +90,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := r.World.Lost(); err != nil {
 		// The log ends with the error event; no verdict holds for a run
 		// cut there.
-		return fmt.Errorf("%s: the run stopped at step %d: %w", sc.ID, ls.Cursor(), err)
+		return fmt.Errorf("%s: the run stopped at step %d: %w", sc.ID, r.World.Steps(), err)
 	}
 	capped := ""
 	if r.World.Capped() {
@@ -190,7 +193,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if ctx.Err() != nil {
 				return errInterrupted
 			}
-			if _, err := lesson.Verdicts(sc, sc.Seed); err != nil && !errors.Is(err, lesson.ErrStepCap) {
+			if _, err := verdictsOf(sc, embedded.Servers{}); err != nil && !errors.Is(err, lesson.ErrStepCap) {
 				fmt.Fprintf(stdout, "%s: scenario %s: schedule: %s\n", path, sim.Escape(sc.ID), sim.Escape(err.Error()))
 				replayed, bad = false, true
 			}

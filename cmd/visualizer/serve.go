@@ -47,14 +47,14 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 	where := "embedded Redis"
-	real := ""
+	reals := ""
 	if servers != nil {
 		var urls []string
 		for _, t := range servers.Targets() {
 			urls = append(urls, t.URL)
 		}
-		real = strings.Join(urls, ", ")
-		where = "real Redis at " + real
+		reals = strings.Join(urls, ", ")
+		where = "real Redis at " + reals
 	}
 	f, err := loadFile(*file)
 	if err != nil {
@@ -99,9 +99,13 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		// the RSS; the soft limit above still holds the process under 1 GiB.
 		debug.SetGCPercent(400)
 	}
-	app, err := server.New(server.Options{Catalog: f, Labs: labs, Static: static, Templates: templates, Dev: *dev,
+	opts := server.Options{Catalog: f, Labs: labs, Static: static, Templates: templates, Dev: *dev,
 		AllowOrigins: origins, Addr: *addr, TrustedProxies: trusted,
-		Limits: server.Limits{Idle: *idle, MaxFiles: openFileLimit(), MaxSessionsPerAddress: *perAddress, MaxSocketsPerAddress: *perAddress}, Servers: placement(servers), RealRedis: real, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
+		Limits: server.Limits{Idle: *idle, MaxFiles: openFileLimit(), MaxSessionsPerAddress: *perAddress, MaxSocketsPerAddress: *perAddress}, RealRedis: reals, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
+	if servers != nil {
+		opts.Servers = servers // nil: embedded Redis
+	}
+	app, err := server.New(opts)
 	if err != nil {
 		return err
 	}

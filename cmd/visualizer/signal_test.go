@@ -82,10 +82,11 @@ func TestSignalsStopEveryCommand(t *testing.T) {
 				t.Fatal(err)
 			}
 			select {
-			case <-done:
+			case err := <-done:
+				t.Logf("%s: %v", c.name, err) // the exit the signal caused
 			case <-time.After(10 * time.Second):
 				_ = cmd.Process.Kill()
-				<-done
+				t.Logf("killed: %v", <-done)
 				t.Fatalf("still running 10s after %s:\n%s", c.sig, out.String())
 			}
 			took := time.Since(sent)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -89,45 +90,62 @@ type played struct {
 	hand  int // moves made by hand (recorded step actions)
 }
 
-// play runs sc from seed to its end as lesson.Session replays it (its
-// recorded schedule's faults at their steps, its manual steps instead of
-// the engine's choice), noting each fault it takes and where: a trigger
-// that names a mark, an expiry or a fault is kept, one on the wire becomes
-// the point of the client's progress where it fired; a recorded fault of a
-// client, that client's point at the time; any other, its instant. places,
-// if any, are faults to take at points of this run's progress (a
-// translation of another run's); each one's Right is set where it lands.
-// With prefer, clients tied at one instant move in that order (race),
-// not by the seed's draw. A run that takes more than maxSteps steps (0: no
-// cap but the engine's) is an error. The caller closes the run.
+// play runs sc from seed to its end as lesson.Run replays it for every
+// viewer (its recorded schedule's faults at their steps, its manual steps
+// instead of the engine's choice), noting each fault it takes and where: a
+// trigger that names a mark, an expiry or a fault is kept, one on the wire
+// becomes the point of the client's progress where it fired; a recorded
+// fault of a client, that client's point at the time; any other, its
+// instant. places, if any, are faults to take at points of this run's
+// progress (a translation of another run's); each one's Right is set where
+// it lands. With prefer, clients tied at one instant move in that order
+// (race), not by the seed's draw. A run that takes more than maxSteps
+// steps (0: no cap but the engine's) is an error. The caller closes the
+// run.
 func play(sc *scenario.Scenario, seed int64, maxSteps int, places []*Taken, prefer []string) (*played, error) {
-	r, err := lesson.Build(sc, seed)
-	if err != nil {
-		return nil, err
-	}
-	w := r.World
-	rec := &played{run: r}
+	rec := &played{}
 	prog := newProgress()
 	var last *sim.Event // the latest event of a client's progress
-	w.Watch(func(e *sim.Event) {
-		pl, ok := prog.see(e)
-		if ok {
+	cfg := lesson.Config{Seed: seed, Servers: embedded.Servers{}}
+	if maxSteps > 0 {
+		// The world stops at one step more than allowed (capped): a run
+		// that takes it is too long. The step that finds nothing left to
+		// do and ends the run is counted too, and is not one.
+		cfg.MaxSteps = maxSteps + 1
+	}
+	var w *sim.World
+	cfg.Setup = func(r *lesson.Run) {
+		w = r.World
+		w.Watch(func(e *sim.Event) {
+			pl, ok := prog.see(e)
+			if !ok {
+				return
+			}
 			last = e
-		}
-		if !ok {
-			return
-		}
-		for _, t := range places {
-			if t.Right < 0 && t.Place == pl {
-				t.Right = e.Seq
-				if err := w.Apply(lesson.SimFault(t.Fault)); err != nil {
-					t.Refused = err.Error()
-					w.Emit(sim.Event{Kind: sim.KindFault, Name: t.Fault.Do, Client: t.Fault.Client, Node: t.Fault.Node,
-						Fact: &fact.Fact{Key: fact.NotApplied, Reason: fact.Error(err)}})
+			for _, t := range places {
+				if t.Right < 0 && t.Place == pl {
+					t.Right = e.Seq
+					if err := w.Apply(lesson.SimFault(t.Fault)); err != nil {
+						t.Refused = err.Error()
+						w.Emit(sim.Event{Kind: sim.KindFault, Name: t.Fault.Do, Client: t.Fault.Client, Node: t.Fault.Node,
+							Fact: &fact.Fact{Key: fact.NotApplied, Reason: fact.Error(err)}})
+					}
 				}
 			}
-		}
-	})
+		})
+		w.Watch(mirror(sc, func(f scenario.Fault, e *sim.Event) {
+			t := Taken{Fault: f, How: Trigger, On: f.On, Left: e.Seq, Right: -1}
+			t.Fault.On = nil
+			if wire(f.On) {
+				if pl, ok := prog.at[threadKey(e)]; ok && placed(e) {
+					t.How, t.On, t.Place = AtPlace, nil, pl
+				} else {
+					t.How, t.On, t.At = Instant, nil, e.T
+				}
+			}
+			rec.taken = append(rec.taken, t)
+		}))
+	}
 	for _, f := range faulty(sc.Faults) {
 		if f.At != nil {
 			bare := f
@@ -135,103 +153,65 @@ func play(sc *scenario.Scenario, seed int64, maxSteps int, places []*Taken, pref
 			rec.taken = append(rec.taken, Taken{Fault: bare, How: Instant, At: f.At.D(), Left: -1, Right: -1})
 		}
 	}
-	w.Watch(mirror(sc, func(f scenario.Fault, e *sim.Event) {
-		t := Taken{Fault: f, How: Trigger, On: f.On, Left: e.Seq, Right: -1}
-		t.Fault.On = nil
-		if wire(f.On) {
-			if pl, ok := prog.at[threadKey(e)]; ok && placed(e) {
-				t.How, t.On, t.Place = AtPlace, nil, pl
-			} else {
-				t.How, t.On, t.At = Instant, nil, e.T
-			}
+	cfg.OnAction = func(a scenario.Action) {
+		if a.Do == scenario.StepAction {
+			rec.hand++
+			return
+		}
+		t := Taken{Fault: a.Fault, How: Instant, At: w.Now(), Left: -1, Right: -1}
+		if last != nil {
+			t.Left = last.Seq
+		}
+		if pl, ok := prog.byCli[a.Client]; ok && a.Client != "" {
+			t.How, t.Place = AtPlace, pl
 		}
 		rec.taken = append(rec.taken, t)
-	}))
-	acts, next := sc.Schedule, 0
-	faultsHere := func() error {
-		for next < len(acts) && acts[next].Step == w.Steps() && acts[next].Do != scenario.StepAction {
-			a := acts[next]
-			next++
-			f := lesson.SimFault(a.Fault)
-			if err := r.ByUser(func() error { return w.Apply(f) }); err != nil {
-				return fmt.Errorf("recorded %s at step %d: %w", a.Do, a.Step, err)
-			}
-			t := Taken{Fault: a.Fault, How: Instant, At: w.Now(), Left: -1, Right: -1}
-			if last != nil {
-				t.Left = last.Seq
-			}
-			if pl, ok := prog.byCli[a.Client]; ok && a.Client != "" {
-				t.How, t.Place = AtPlace, pl
-			}
-			rec.taken = append(rec.taken, t)
-		}
-		return nil
 	}
-	fail := func(err error) (*played, error) {
-		r.Close()
+	if prefer != nil {
+		cfg.Choose = func(w *sim.World) string { return race(w, prefer) }
+	}
+	r, err := lesson.New(sc, cfg)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", sc.ID, err)
 	}
-	if err := faultsHere(); err != nil {
-		return fail(err)
+	rec.run = r
+	err = r.RunToEnd()
+	if cerr := capped(w, maxSteps); cerr != nil {
+		err = cerr
 	}
-	for {
-		if next < len(acts) && acts[next].Step == w.Steps() && acts[next].Do == scenario.StepAction {
-			a := acts[next]
-			next++
-			var ok bool
-			err := r.ByUser(func() (err error) { ok, err = r.StepClient(a.Client); return err })
-			if err == nil && !ok {
-				err = fmt.Errorf("%s has no move to make there", a.Client)
-			}
-			if err != nil {
-				return fail(fmt.Errorf("recorded step of %s at step %d: %w", a.Client, a.Step, err))
-			}
-			rec.hand++
-		} else if !race(r, prefer) {
-			break
-		}
-		if err := capped(w, maxSteps); err != nil {
-			return fail(err)
-		}
-		if err := faultsHere(); err != nil {
-			return fail(err)
-		}
-	}
-	if next < len(acts) {
-		return fail(fmt.Errorf("recorded %s at step %d is never reached: the run ends at step %d", acts[next].Do, acts[next].Step, w.Steps()))
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("%s: %w", sc.ID, err)
 	}
 	return rec, nil
 }
 
-// race takes the run's next step. When clients are tied at the next
-// instant and prefer is given, the one first in prefer moves (then the
-// others in prefer's order, then those it does not name, by name); the
-// world's own steps of that instant still come first. Otherwise it is the
-// engine's own step. It returns false once the run is over.
-func race(r *lesson.Run, prefer []string) bool {
-	w := r.World
-	if prefer != nil {
-		if ms := w.Moves(0); len(ms) > 1 {
-			if at, ok := w.NextWorld(); !ok || at > ms[0].T {
-				rank := func(c string) int {
-					if i := slices.Index(prefer, c); i >= 0 {
-						return i
-					}
-					return len(prefer)
-				}
-				pick := ms[0].Client
-				for _, m := range ms[1:] {
-					if rank(m.Client) < rank(pick) || rank(m.Client) == rank(pick) && m.Client < pick {
-						pick = m.Client
-					}
-				}
-				if ok, err := r.StepClient(pick); ok && err == nil {
-					return true
-				}
-			}
+// race is the client to move when clients are tied at the next instant:
+// the one first in prefer (then the others in prefer's order, then those
+// it does not name, by name). The world's own steps of that instant still
+// come first: then, as when no clients are tied, it is "", the engine's
+// own step.
+func race(w *sim.World, prefer []string) string {
+	ms := w.Moves(0)
+	if len(ms) <= 1 {
+		return ""
+	}
+	if at, ok := w.NextWorld(); ok && at <= ms[0].T {
+		return ""
+	}
+	rank := func(c string) int {
+		if i := slices.Index(prefer, c); i >= 0 {
+			return i
+		}
+		return len(prefer)
+	}
+	pick := ms[0].Client
+	for _, m := range ms[1:] {
+		if rank(m.Client) < rank(pick) || rank(m.Client) == rank(pick) && m.Client < pick {
+			pick = m.Client
 		}
 	}
-	return r.Step()
+	return pick
 }
 
 // winners are the clients in the order they first took the lock in a log
@@ -409,10 +389,10 @@ func byTime(left []*sim.Event) func(*sim.Event) int {
 	}
 }
 
-// capped is ErrTooLong once w has taken more than maxSteps steps (0: no
-// cap).
+// capped is ErrTooLong when the world stopped at its cap of maxSteps + 1
+// steps (0: no cap but the engine's): it took a step more than maxSteps.
 func capped(w *sim.World, maxSteps int) error {
-	if maxSteps > 0 && w.Steps() > maxSteps {
+	if maxSteps > 0 && w.Capped() {
 		return fmt.Errorf("%w of %d steps", ErrTooLong, maxSteps)
 	}
 	return nil

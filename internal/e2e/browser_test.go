@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/server"
@@ -405,12 +406,14 @@ func downloaded(t *testing.T, dir, suffix string) []byte {
 // lastSay is the last narration line of a scenario run to its end.
 func lastSay(t *testing.T, sc *scenario.Scenario) string {
 	t.Helper()
-	r, err := lesson.Build(sc, sc.Seed)
+	r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: embedded.Servers{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	r.RunToEnd()
+	if err := r.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
 	say := ""
 	for _, e := range r.World.Log() {
 		if e.Kind == sim.KindSay {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -120,7 +121,7 @@ func collect(t *testing.T) corpus {
 	}
 	for i := range all {
 		sc := &all[i]
-		s, err := lesson.NewSession(sc, 1)
+		s, err := lesson.NewSession(sc, lesson.Config{Seed: 1, Servers: embedded.Servers{}})
 		if err != nil {
 			t.Fatalf("%s: %v", sc.ID, err)
 		}
@@ -131,7 +132,7 @@ func collect(t *testing.T) corpus {
 		s.Close()
 		for _, at := range []int{2, 9, 30} {
 			for _, f := range userFaults(sc) {
-				s, err := lesson.NewSession(sc, 1)
+				s, err := lesson.NewSession(sc, lesson.Config{Seed: 1, Servers: embedded.Servers{}})
 				if err != nil {
 					t.Fatalf("%s: %v", sc.ID, err)
 				}

@@ -114,7 +114,7 @@ func TestBrowserHands(t *testing.T) {
 		if c := text(t, ctx, "cursor"); strings.Contains(c, fmt.Sprintf("/ %d", end)) {
 			t.Errorf("after another choice the old branch's length %d is still shown: %q", end, c)
 		}
-		if max := eval[int](t, ctx, `Number(document.querySelector('[data-testid=scrubber]').max)`); max == end {
+		if most := eval[int](t, ctx, `Number(document.querySelector('[data-testid=scrubber]').max)`); most == end {
 			t.Errorf("after another choice the scrubber keeps the old branch's length %d", end)
 		}
 	})

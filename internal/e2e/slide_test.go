@@ -157,9 +157,9 @@ func TestBrowserSlides(t *testing.T) {
 		if got, want := sl.seqs(), rowSeqs(view[0], view[1]); !slices.Equal(got, want) {
 			t.Errorf("the slide of the rows in view draws rows %v, want %v", got, want)
 		}
-		cap := strings.ReplaceAll(sl.caption(), " ", "")
+		caption := strings.ReplaceAll(sl.caption(), " ", "")
 		for _, want := range []string{title, fmt.Sprintf("种子%d", seed), fmt.Sprintf("第%d步", step), "安全（safe）", fmt.Sprintf("#%d–#%d", view[0], view[1])} {
-			if !strings.Contains(cap, strings.ReplaceAll(want, " ", "")) {
+			if !strings.Contains(caption, strings.ReplaceAll(want, " ", "")) {
 				t.Errorf("the caption %q lacks %q", sl.caption(), want)
 			}
 		}
@@ -196,8 +196,8 @@ func TestBrowserSlides(t *testing.T) {
 		if len(got) < 20 || got[0] != 1 || len(got) >= len(rowSeqs(1, 100000)) {
 			t.Fatalf("a range of the whole log: want the first rows (at least 20, not all), got %d rows from %v", len(got), got[:min(len(got), 3)])
 		}
-		if cap, want := sl.caption(), fmt.Sprintf("#1–#%d", got[len(got)-1]); !strings.Contains(cap, want) {
-			t.Errorf("the caption %q does not say the rows drawn, %s", cap, want)
+		if caption, want := sl.caption(), fmt.Sprintf("#1–#%d", got[len(got)-1]); !strings.Contains(caption, want) {
+			t.Errorf("the caption %q does not say the rows drawn, %s", caption, want)
 		}
 		choose(t, ctx, "export-rows", "view")
 	})

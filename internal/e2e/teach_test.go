@@ -238,12 +238,12 @@ func TestBrowserTeach(t *testing.T) {
 		}
 		waitFor(t, ctx, "reached too late", `document.querySelector('[data-testid=challenge-status]').dataset.state === 'over' && lockstep.state.snap.challenge.progress.reached && !lockstep.state.snap.challenge.progress.won`)
 		// Past the limit the counter says by how much, and the debrief is in view.
-		if n, max := eval[int](t, ctx, `lockstep.state.snap.challenge.progress.moves`), eval[int](t, ctx, `lockstep.state.snap.challenge.moves`); n > max {
-			if got, want := text(t, ctx, "challenge-moves"), fmt.Sprintf("%d past the limit of %d", n-max, max); !strings.Contains(got, want) {
+		if n, most := eval[int](t, ctx, `lockstep.state.snap.challenge.progress.moves`), eval[int](t, ctx, `lockstep.state.snap.challenge.moves`); n > most {
+			if got, want := text(t, ctx, "challenge-moves"), fmt.Sprintf("%d past the limit of %d", n-most, most); !strings.Contains(got, want) {
 				t.Errorf("moves past the limit = %q, want it to say %q", got, want)
 			}
 		} else {
-			t.Errorf("reached too late with %d of %d moves", n, max)
+			t.Errorf("reached too late with %d of %d moves", n, most)
 		}
 		waitFor(t, ctx, "the debrief in view", `(d => { const r = d.getBoundingClientRect(), s = d.closest('.side').getBoundingClientRect(); return r.top >= s.top - 1 && r.top < s.bottom; })(document.querySelector('[data-testid=challenge-debrief]'))`)
 		shot(t, ctx, dir, "teach-challenge-late-en")

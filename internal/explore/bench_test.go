@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
@@ -26,7 +27,12 @@ func BenchmarkCatalogPlainRuns(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for j := range scs {
-			if _, err := lesson.Verdicts(&scs[j], scs[j].Seed); err != nil {
+			r, err := lesson.New(&scs[j], lesson.Config{Seed: scs[j].Seed, Servers: embedded.Servers{}})
+			if err == nil {
+				err = r.RunToEnd()
+				r.Close()
+			}
+			if err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -50,7 +56,7 @@ func BenchmarkCatalogSchedules(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for j := range scs {
-			if _, err := execute(newPacer(nil, nil), &scs[j], scs[j].Seed, bs[j], firstDecider{}, nil, nil); err != nil {
+			if _, err := execute(newPacer(context.Background(), nil), &scs[j], scs[j].Seed, bs[j], firstDecider{}, nil, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -76,14 +76,14 @@ func sized(do string) (need, may bool) {
 	return a.Search == sim.SearchSized && a.Required, a.Search == sim.SearchSized
 }
 
-// levels are the sizes a search tries for a budget entry with a max: its
-// quarters, so that "up to 5s" tries 1.25s, 2.5s, 3.75s and 5s; with exact
-// set, the max only.
-func levels(max time.Duration, exact bool) []time.Duration {
+// levels are the sizes a search tries for a budget entry whose max is
+// most: its quarters, so that "up to 5s" tries 1.25s, 2.5s, 3.75s and 5s;
+// with exact set, the max only.
+func levels(most time.Duration, exact bool) []time.Duration {
 	if exact {
-		return []time.Duration{max}
+		return []time.Duration{most}
 	}
-	return []time.Duration{max / 4, max / 2, max * 3 / 4, max}
+	return []time.Duration{most / 4, most / 2, most * 3 / 4, most}
 }
 
 // fault builds the scenario fault of a budget entry on a client, a node

@@ -9,7 +9,7 @@
 // acted; a node crash or clock jump right after a node ran a command).
 // Every choice is written as an ordinary schedule entry (scenario.Action):
 // a manual step of a client, or a fault at an engine step. The search runs
-// worlds with no event log and no narration (lesson.BuildQuiet) and reads
+// worlds with no event log and no narration (lesson.Config.Quiet) and reads
 // only their verdicts; the winner is replayed with everything on through
 // lesson.Session, the path the browser and recordings use.
 //

@@ -279,15 +279,13 @@ func isDone(err error) bool {
 // go.
 // Its id ends in -explored; its title says it was found by a search.
 func Recording(sc *scenario.Scenario, actions []scenario.Action, horizon scenario.Duration) *scenario.Scenario {
-	withOn, schedule := withFaults(sc, actions)
-	out := *withOn
+	out := *withFaults(sc, actions)
 	out.ID = sc.ID + "-explored"
 	out.Title.En = sc.Title.En + " (a schedule found by explore)"
 	if sc.Title.Zh != "" {
 		out.Title.Zh = sc.Title.Zh + "（explore 找到的调度）"
 	}
 	out.Horizon = horizon
-	out.Schedule = schedule
 	out.Narration = nil
 	out.RealRedis = nil // it explained the author's schedule, not this one
 	out.Challenge = nil // the found schedule is the answer, not a goal

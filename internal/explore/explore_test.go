@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -130,7 +131,7 @@ func TestRecordingReplays(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the recording does not parse: %v\n%s", err, b)
 	}
-	s, err := lesson.NewSession(&f.Scenarios[0], f.Scenarios[0].Seed)
+	s, err := lesson.NewSession(&f.Scenarios[0], lesson.Config{Seed: f.Scenarios[0].Seed, Servers: embedded.Servers{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestRecordingReplays(t *testing.T) {
 		t.Fatalf("replayed to %v, want %v (with %s)", got, f.Scenarios[0].Expect, res.Verdict)
 	}
 	// Every entry is needed: without any one of them the verdict goes.
-	sh := shrinker{p: newPacer(nil, nil), sc: searchScenario(&f.Scenarios[0], bounds{horizon: res.Horizon.D()}), seed: f.Scenarios[0].Seed, verdict: res.Verdict}
+	sh := shrinker{p: newPacer(context.Background(), nil), sc: searchScenario(&f.Scenarios[0], bounds{horizon: res.Horizon.D()}), seed: f.Scenarios[0].Seed, verdict: res.Verdict}
 	for i := range res.Shrunk {
 		less := append(append([]scenario.Action(nil), res.Shrunk[:i]...), res.Shrunk[i+1:]...)
 		if ok, err := sh.holds(less, res.Horizon.D()); err != nil || ok {

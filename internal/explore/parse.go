@@ -24,7 +24,7 @@ func ParseBudget(s string) ([]scenario.Budget, error) {
 			continue
 		}
 		b := scenario.Budget{Count: 1}
-		rest, max, hasMax := strings.Cut(part, ":")
+		rest, size, hasMax := strings.Cut(part, ":")
 		kind, count, hasCount := strings.Cut(rest, "=")
 		b.Do = kind
 		if !containsStr(sim.SearchKinds, kind) {
@@ -38,9 +38,9 @@ func ParseBudget(s string) ([]scenario.Budget, error) {
 			b.Count = n
 		}
 		if hasMax {
-			d, err := time.ParseDuration(max)
+			d, err := time.ParseDuration(size)
 			if err != nil || d <= 0 || d > scenario.MaxDuration {
-				return nil, fmt.Errorf("budget %q: max %q: want a duration such as 5s, at most %s", part, max, scenario.MaxDuration)
+				return nil, fmt.Errorf("budget %q: max %q: want a duration such as 5s, at most %s", part, size, scenario.MaxDuration)
 			}
 			b.Max = scenario.Duration(d)
 		}

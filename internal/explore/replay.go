@@ -1,56 +1,45 @@
 package explore
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
-// replayQuiet runs sc with actions as its schedule, as lesson.Session
-// replays a recording (faults recorded at a step are applied once the
-// cursor reaches it, then a manual step recorded there is taken instead of
-// the engine's own), but with no log. ok is false when the schedule cannot
-// be replayed (a manual step of a client with nothing to do, a fault that
-// does not apply): Session would stop there with no verdict. With until
-// set, the replay stops as soon as the checker reports that verdict. When
-// p says the search must stop, it returns errStopped.
+// replayQuiet runs sc with actions as its schedule, played by lesson.Run
+// as every viewer plays a recording, but with no log. ok is false when the
+// schedule cannot be replayed (a manual step of a client with nothing to
+// do, a fault that does not apply): a session would stop there with no
+// verdict. With until set, the replay stops as soon as the checker reports
+// that verdict. When p says the search must stop, it returns errStopped.
 func replayQuiet(p *pacer, sc *scenario.Scenario, seed int64, actions []scenario.Action, until string) (verdicts []string, ok bool, err error) {
-	sc, actions = withFaults(sc, actions)
-	r, err := lesson.BuildQuiet(sc, seed, 0)
+	sc = withFaults(sc, actions)
+	r, err := lesson.New(sc, lesson.Config{Seed: seed, Servers: embedded.Servers{}, Quiet: true})
+	var misfit *lesson.MisfitError
+	if errors.As(err, &misfit) {
+		return nil, false, nil
+	}
 	if err != nil {
 		return nil, false, err
 	}
 	defer r.Close()
-	w := r.World
-	next := 0
-	faults := func() bool {
-		for next < len(actions) && actions[next].Step == w.Steps() && actions[next].Do != scenario.StepAction {
-			if w.Apply(lesson.SimFault(actions[next].Fault)) != nil {
-				return false
-			}
-			next++
-		}
-		return true
-	}
-	if !faults() {
-		return nil, false, nil
-	}
 	for {
 		if !p.step() {
 			return nil, false, errStopped
 		}
-		if next < len(actions) && actions[next].Step == w.Steps() && actions[next].Do == scenario.StepAction {
-			moved, err := r.StepClient(actions[next].Client)
-			next++
-			if err != nil || !moved {
-				return nil, false, err
-			}
-		} else if !r.Step() {
-			break
-		}
-		if !faults() {
+		more, err := r.Step()
+		if errors.As(err, &misfit) {
 			return nil, false, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if !more {
+			break
 		}
 		if until != "" && containsStr(r.Checker.Verdicts(), until) {
 			return r.Checker.Verdicts(), true, nil
@@ -64,12 +53,12 @@ func replayQuiet(p *pacer, sc *scenario.Scenario, seed int64, actions []scenario
 // recording replay it, and returns the session at the end of the run.
 // The caller closes it.
 func Replay(sc *scenario.Scenario) (*lesson.Session, error) {
-	return replay(newPacer(nil, nil), sc)
+	return replay(newPacer(context.Background(), nil), sc)
 }
 
 // replay is Replay, told by p when to stop (errStopped).
 func replay(p *pacer, sc *scenario.Scenario) (*lesson.Session, error) {
-	s, err := lesson.NewSession(sc, sc.Seed)
+	s, err := lesson.NewSession(sc, lesson.Config{Seed: sc.Seed, Servers: embedded.Servers{}})
 	if err != nil {
 		return nil, err
 	}
@@ -93,19 +82,19 @@ func replay(p *pacer, sc *scenario.Scenario) (*lesson.Session, error) {
 	return s, nil
 }
 
-// withFaults splits a search's choices: the faults it placed on marks
+// withFaults is sc under a search's choices: the faults it placed on marks
 // (Fault.On set) join sc's own scripted faults, in the order placed, and
-// the rest stay a schedule.
-func withFaults(sc *scenario.Scenario, actions []scenario.Action) (*scenario.Scenario, []scenario.Action) {
+// the rest are its schedule.
+func withFaults(sc *scenario.Scenario, actions []scenario.Action) *scenario.Scenario {
 	out := *sc
 	out.Faults = append([]scenario.Fault(nil), sc.Faults...)
-	var schedule []scenario.Action
+	out.Schedule = nil
 	for _, a := range actions {
 		if a.On != nil {
 			out.Faults = append(out.Faults, a.Fault)
 		} else {
-			schedule = append(schedule, a)
+			out.Schedule = append(out.Schedule, a)
 		}
 	}
-	return &out, schedule
+	return &out
 }

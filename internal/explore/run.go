@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -101,7 +102,7 @@ func searchScenario(sc *scenario.Scenario, b bounds) *scenario.Scenario {
 // those stand; verdicts found only at the end of a run still need the
 // whole run).
 func execute(p *pacer, sc *scenario.Scenario, seed int64, b bounds, dec decider, states *stateSet, stop func([]string) bool) (*outcome, error) {
-	r, err := lesson.BuildQuiet(sc, seed, b.steps)
+	r, err := lesson.New(sc, lesson.Config{Seed: seed, Servers: embedded.Servers{}, Quiet: true, MaxSteps: b.steps})
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +188,7 @@ func execute(p *pacer, sc *scenario.Scenario, seed int64, b bounds, dec decider,
 		out.cut = true
 		out.verdicts = append([]string(nil), r.Checker.Verdicts()...)
 	} else {
-		r.Step() // the world is over: this adds the final verdicts
+		_, _ = r.Step() // the world is over: this adds the final verdicts
 		out.verdicts = append([]string(nil), r.Verdicts()...)
 	}
 	out.trace = fp.h
@@ -203,12 +204,12 @@ func containsStr(list []string, s string) bool {
 	return false
 }
 
-// print is an FNV-1a fingerprint of an event stream.
-type print struct{ h uint64 }
+// fingerprint is an FNV-1a fingerprint of an event stream.
+type fingerprint struct{ h uint64 }
 
-func newPrint() *print { return &print{h: 14695981039346656037} }
+func newPrint() *fingerprint { return &fingerprint{h: 14695981039346656037} }
 
-func (p *print) str(s string) {
+func (p *fingerprint) str(s string) {
 	for i := 0; i < len(s); i++ {
 		p.h ^= uint64(s[i])
 		p.h *= 1099511628211
@@ -217,7 +218,7 @@ func (p *print) str(s string) {
 	p.h *= 1099511628211
 }
 
-func (p *print) add(e *sim.Event) {
+func (p *fingerprint) add(e *sim.Event) {
 	p.str(string(e.Kind))
 	p.str(e.Client)
 	p.str(e.Thread)

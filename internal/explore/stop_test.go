@@ -120,7 +120,7 @@ func TestShrinkCutStillHolds(t *testing.T) {
 	}
 	bsc := searchScenario(sc, b)
 	yields := 0
-	full := shrinker{p: newPacer(nil, func() error { yields++; return nil }), sc: bsc, seed: sc.Seed, verdict: res.Verdict}
+	full := shrinker{p: newPacer(context.Background(), func() error { yields++; return nil }), sc: bsc, seed: sc.Seed, verdict: res.Verdict}
 	if _, _, err := full.shrink(res.Found); err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestShrinkCutStillHolds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		check := shrinker{p: newPacer(nil, nil), sc: bsc, seed: sc.Seed, verdict: res.Verdict}
+		check := shrinker{p: newPacer(context.Background(), nil), sc: bsc, seed: sc.Seed, verdict: res.Verdict}
 		if ok, err := check.holds(got, h.D()); err != nil || !ok {
 			t.Fatalf("cut after %d yields: %d entries, horizon %s no longer give %s (%v)", k, len(got), h, res.Verdict, err)
 		}

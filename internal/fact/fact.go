@@ -12,7 +12,10 @@
 // speak it.
 package fact
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 // Text is a sentence in English and Chinese.
 type Text struct {
@@ -118,11 +121,8 @@ func Error(err error) *Fact {
 		return nil
 	}
 	var inner *Fact
-	for e := err; e != nil; e = unwrap(e) {
-		if s, ok := e.(Stater); ok {
-			inner = s.Fact()
-			break
-		}
+	if s := Stater(nil); errors.As(err, &s) {
+		inner = s.Fact()
 	}
 	if inner != nil && inner.Render().En == err.Error() {
 		return inner
@@ -134,17 +134,4 @@ func Error(err error) *Fact {
 type Stater interface {
 	error
 	Fact() *Fact
-}
-
-// unwrap is errors.Unwrap, following the first of several wrapped errors.
-func unwrap(err error) error {
-	switch u := err.(type) {
-	case interface{ Unwrap() error }:
-		return u.Unwrap()
-	case interface{ Unwrap() []error }:
-		if es := u.Unwrap(); len(es) > 0 {
-			return es[0]
-		}
-	}
-	return nil
 }

@@ -8,43 +8,48 @@ import (
 	"slices"
 
 	"github.com/lockstep/lockstep/internal/check"
-	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/narrate"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// Build makes the world for a scenario and seed, ready to step.
-func Build(sc *scenario.Scenario, seed int64) (*Run, error) {
-	return build(sc, seed, sim.Config{}, nil)
-}
-
-// build makes the world with cfg's pacer and epoch, on backends (one per
-// node; none: embedded Redis).
-func build(sc *scenario.Scenario, seed int64, cfg sim.Config, backends []sim.Backend) (*Run, error) {
+// build makes the world of a run as cfg says, its nodes placed by
+// cfg.Servers, ready to step (its recorded actions not played yet).
+func build(sc *scenario.Scenario, cfg Config) (*Run, error) {
+	if cfg.Servers == nil {
+		return nil, fmt.Errorf("scenario %s: no servers to place its nodes on (embedded.Servers{} for embedded Redis)", sc.ID)
+	}
+	nodes := NodeNames(sc)
+	backends, pace, err := cfg.Servers.Place(sc, nodes, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	if len(backends) != len(nodes) {
+		for _, b := range backends {
+			b.Close()
+		}
+		return nil, fmt.Errorf("scenario %s: %d nodes, %d servers placed", sc.ID, len(nodes), len(backends))
+	}
 	w := sim.New(sim.Config{
-		Seed:    seed,
+		Seed:    cfg.Seed,
 		Horizon: sc.Horizon.D(),
 		Latency: sc.Network.Latency.D(),
 		Jitter:  sc.Network.Jitter.D(),
 		Timeout: sc.Network.Timeout.D(),
-		Pace:    cfg.Pace,
-		Epoch:   cfg.Epoch,
+		Pace:    pace,
 
 		MaxSteps: cmp.Or(cfg.MaxSteps, scenario.MaxSteps),
-		NoLog:    cfg.NoLog,
+		NoLog:    cfg.Quiet,
 	})
-	for i, name := range NodeNames(sc) {
-		if i < len(backends) {
-			w.AddNodeOn(name, backends[i])
-		}
+	for i, name := range nodes {
+		w.AddNodeOn(name, backends[i])
 	}
 	w.NameScripts(lock.ScriptNames())
-	if !cfg.NoLog {
+	if !cfg.Quiet {
 		w.TraceSources(lock.TracedPackages()) // the code view's lit line
 	}
-	r := &Run{Scenario: sc, Seed: seed, World: w, Checker: check.New(CheckOptions(sc))}
+	r := &Run{Scenario: sc, Seed: cfg.Seed, World: w, Checker: check.New(CheckOptions(sc))}
 	r.story = narrate.New(r.Checker)
 	// The checker's model takes each event first; the story is told from
 	// the state it leaves (so is a scripted line's claim checked, by the
@@ -78,11 +83,6 @@ func NodeNames(sc *scenario.Scenario) []string {
 
 func (r *Run) build() error {
 	sc, w := r.Scenario, r.World
-	for _, name := range NodeNames(sc) {
-		if w.Node(name) == nil {
-			w.AddNodeOn(name, embedded.New(w.Config().Seed))
-		}
-	}
 	for _, n := range sc.Nodes {
 		if n.Offset != 0 {
 			if err := w.Node(n.Name).SetClockOffset(n.Offset.D()); err != nil {

@@ -33,12 +33,14 @@ func catalog(t *testing.T) *scenario.File {
 // verdict line the CLI prints) and its JSON Lines.
 func runLog(t *testing.T, sc *scenario.Scenario, seed int64) (string, string) {
 	t.Helper()
-	r, err := Build(sc, seed)
+	r, err := New(sc, cfg(seed))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	r.RunToEnd()
+	if err := r.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
 	var txt, js bytes.Buffer
 	enc := json.NewEncoder(&js)
 	for _, e := range r.World.Log() {
@@ -58,12 +60,14 @@ func runLog(t *testing.T, sc *scenario.Scenario, seed int64) (string, string) {
 func TestCatalogVerdicts(t *testing.T) {
 	for _, sc := range catalog(t).Scenarios {
 		t.Run(sc.ID, func(t *testing.T) {
-			r, err := Build(&sc, sc.Seed)
+			r, err := New(&sc, cfg(sc.Seed))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			r.RunToEnd()
+			if err := r.RunToEnd(); err != nil {
+				t.Fatal(err)
+			}
 			if got := r.Verdicts(); !SameVerdicts(got, sc.Expect) {
 				t.Errorf("verdicts = %v, want %v", got, sc.Expect)
 			}
@@ -156,11 +160,13 @@ func TestSeedsReachOtherInterleavings(t *testing.T) {
 	orders := map[string]bool{}
 	verdicts := map[string]bool{}
 	for seed := int64(1); seed <= 40; seed++ {
-		r, err := Build(&sc, seed)
+		r, err := New(&sc, cfg(seed))
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.RunToEnd()
+		if err := r.RunToEnd(); err != nil {
+			t.Fatal(err)
+		}
 		var order []string
 		for _, e := range r.World.Log() {
 			if e.Kind == "exec" {

@@ -18,7 +18,7 @@ func play(t *testing.T, id string, moves ...string) *Progress {
 	if sc.Challenge == nil {
 		t.Fatalf("%s has no challenge", id)
 	}
-	s, err := NewSession(scenario.ChallengeRun(sc), sc.Seed)
+	s, err := NewSession(scenario.ChallengeRun(sc), cfg(sc.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestChallengeRunDropsTheScript(t *testing.T) {
 	if len(sc.Faults) != 3 || len(sc.Narration) == 0 {
 		t.Fatal("ChallengeRun changed the lesson itself")
 	}
-	s, err := NewSession(run, sc.Seed)
+	s, err := NewSession(run, cfg(sc.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}

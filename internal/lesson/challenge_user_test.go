@@ -48,7 +48,7 @@ func stepUntil(t *testing.T, s *Session, text string) *sim.Event {
 // before it, and not at the horizon.
 func TestAUserWrittenChallengeIsReachedAtTheWriteThatOversells(t *testing.T) {
 	sc := userScenario(t, "cart-lease-challenge")
-	s, err := NewSession(scenario.ChallengeRun(sc), sc.Seed)
+	s, err := NewSession(scenario.ChallengeRun(sc), cfg(sc.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}

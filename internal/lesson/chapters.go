@@ -18,10 +18,11 @@ type Chapter struct {
 // events, nor the note that the run left its script).
 func IsBeat(e *sim.Event) bool { return e.Kind == sim.KindSay && e.Name == "" }
 
-// Chapters lists a lesson's chapters for a seed, from a run of its own of
-// at most maxSteps steps. A lesson without scripted narration has none.
-func Chapters(sc *scenario.Scenario, seed int64, maxSteps int) ([]Chapter, error) {
-	f, err := FindChapters(sc, seed)
+// Chapters lists a lesson's chapters, from a run of its own built as cfg
+// says, of at most maxSteps steps. A lesson without scripted narration has
+// none.
+func Chapters(sc *scenario.Scenario, cfg Config, maxSteps int) ([]Chapter, error) {
+	f, err := FindChapters(sc, cfg)
 	if err != nil || f == nil {
 		return nil, err
 	}
@@ -46,13 +47,13 @@ type ChapterFinder struct {
 	seen int
 }
 
-// FindChapters starts a run of sc to find its chapters; nil when it has
-// no scripted narration.
-func FindChapters(sc *scenario.Scenario, seed int64) (*ChapterFinder, error) {
+// FindChapters starts a run of sc, built as cfg says, to find its
+// chapters; nil when it has no scripted narration.
+func FindChapters(sc *scenario.Scenario, cfg Config) (*ChapterFinder, error) {
 	if len(sc.Narration) == 0 {
 		return nil, nil
 	}
-	s, err := NewSession(sc, seed)
+	s, err := NewSession(sc, cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -44,21 +44,14 @@ func CheckOptions(sc *scenario.Scenario) check.Options {
 				opt.Recoverers = append(opt.Recoverers, check.Recoverer{Lock: res, Client: c.Name, Frees: frees})
 			}
 		}
-		if c.Algorithm == "mysql-unique-key" && sc.SQL != nil && sc.SQL.SweepEvery > 0 &&
+		if algo.SQL && sc.SQL != nil && sc.SQL.SweepEvery > 0 &&
 			!slices.ContainsFunc(opt.Recoverers, func(r check.Recoverer) bool { return r.Lock == res && r.Client == "" }) {
 			// the database's cleanup job sweeps every old row
 			opt.Recoverers = append(opt.Recoverers, check.Recoverer{Lock: res})
 		}
 		q := 1
-		if _, ok := opts.(*lock.RedsyncOptions); ok {
-			q = masters/2 + 1 // redsync's quorum: len(pools)/2 + 1
-			opt.Quorum[res] = max(opt.Quorum[res], q)
-		}
-		if o, ok := opts.(*lock.RedlockOptions); ok {
-			q = masters/2 + 1
-			if o.Quorum > 0 {
-				q = min(o.Quorum, masters)
-			}
+		if algo.Quorum != nil {
+			q = algo.Quorum(opts, masters)
 			opt.Quorum[res] = max(opt.Quorum[res], q)
 		}
 		if opt.ClientQuorum[c.Name] == nil {

@@ -33,12 +33,14 @@ func TestCheckerOnScenariosOutsideTheCatalog(t *testing.T) {
 		}
 		for _, sc := range f.Scenarios {
 			t.Run(sc.ID, func(t *testing.T) {
-				r, err := Build(&sc, sc.Seed)
+				r, err := New(&sc, cfg(sc.Seed))
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer r.Close()
-				r.RunToEnd()
+				if err := r.RunToEnd(); err != nil {
+					t.Fatal(err)
+				}
 				if got := r.Verdicts(); !SameVerdicts(got, sc.Expect) {
 					t.Errorf("verdicts = %v, want %v\n%s", got, sc.Expect, text(r.World.Log()))
 				}

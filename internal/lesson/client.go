@@ -123,7 +123,7 @@ func lockConfig(p *sim.Proc, node string, opts lock.Options, res, owner string) 
 	return lock.Config{
 		Redis:    p.Redis(node),
 		Clock:    p,
-		Jitter:   func(max time.Duration) time.Duration { return time.Duration(p.Rand().Int64N(int64(max))) },
+		Jitter:   func(limit time.Duration) time.Duration { return time.Duration(p.Rand().Int64N(int64(limit))) },
 		Owner:    owner,
 		Options:  opts,
 		Nodes:    redisNodes(p),

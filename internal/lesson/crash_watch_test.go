@@ -19,7 +19,7 @@ import (
 // was over before step n).
 func crashAt(t *testing.T, sc *scenario.Scenario, n int, c string, restart time.Duration) bool {
 	t.Helper()
-	s, err := NewSession(sc, sc.Seed)
+	s, err := NewSession(sc, cfg(sc.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,15 +17,15 @@ import (
 // it is rebuilt at step 0. Either way, seek to
 // the other session's cursor next.
 func (s *Session) Follow(actions []scenario.Action) error {
-	taken := s.actions[:s.next]
+	r := s.run
+	taken := r.actions[:r.next]
 	later := func(a scenario.Action) bool { return a.Step >= s.Cursor() }
 	if len(actions) >= len(taken) && slices.EqualFunc(taken, actions[:len(taken)], sameAction) &&
 		!slices.ContainsFunc(actions[len(taken):], func(a scenario.Action) bool { return !later(a) }) {
-		s.actions = slices.Clone(actions)
-		return s.applyFaultsHere()
+		r.actions = slices.Clone(actions)
+		return r.playFaults()
 	}
-	s.actions = slices.Clone(actions)
-	return s.rebuild()
+	return s.rebuild(actions)
 }
 
 // sameAction compares two recorded actions, field by field.

@@ -16,11 +16,11 @@ func TestFollowReplaysTheLeader(t *testing.T) {
 		sc := builtin(t, id)
 		for seed := range uint64(12) {
 			rng := rand.New(rand.NewPCG(seed, 23))
-			lead, err := NewSession(sc, sc.Seed)
+			lead, err := NewSession(sc, cfg(sc.Seed))
 			if err != nil {
 				t.Fatal(err)
 			}
-			follow, err := NewSession(sc, sc.Seed)
+			follow, err := NewSession(sc, cfg(sc.Seed))
 			if err != nil {
 				t.Fatal(err)
 			}

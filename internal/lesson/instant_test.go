@@ -38,17 +38,19 @@ func TestTimedFaultsLandBeforeTheClientsAtTheirInstant(t *testing.T) {
 	sc := &f.Scenarios[0]
 	for seed := int64(1); seed <= 30; seed++ {
 		for _, byHand := range []bool{false, true} {
-			r, err := Build(sc, seed)
+			r, err := New(sc, cfg(seed))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if byHand {
 				// a hand step of A at 0s: the faults due by then come first
-				if ok, err := r.StepClient("A"); !ok || err != nil {
-					t.Fatalf("seed %d: StepClient(A) = %v, %v", seed, ok, err)
+				if ok, err := r.Move("A"); !ok || err != nil {
+					t.Fatalf("seed %d: Move(A) = %v, %v", seed, ok, err)
 				}
 			}
-			r.RunToEnd()
+			if err := r.RunToEnd(); err != nil {
+				t.Fatalf("seed %d (by hand %v): %v", seed, byHand, err)
+			}
 			var log []*sim.Event // the events, without the story told beside them
 			for _, e := range r.World.Log() {
 				if e.Kind != sim.KindSay {

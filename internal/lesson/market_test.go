@@ -48,12 +48,14 @@ func market(sellers, buyers int, mode string) *scenario.Scenario {
 
 func runMarket(t *testing.T, sc *scenario.Scenario) marketRun {
 	t.Helper()
-	r, err := Build(sc, sc.Seed)
+	r, err := New(sc, cfg(sc.Seed))
 	if err != nil {
 		t.Fatalf("%s: %v", sc.ID, err)
 	}
 	defer r.Close()
-	r.RunToEnd()
+	if err := r.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
 	var m marketRun
 	for _, e := range r.World.Log() {
 		switch {
@@ -120,7 +122,7 @@ func TestMarketLabScenarios(t *testing.T) {
 	}
 	for i := range f.Scenarios {
 		sc := &f.Scenarios[i]
-		got, err := Verdicts(sc, sc.Seed)
+		got, err := replayVerdicts(sc, cfg(sc.Seed))
 		if err != nil {
 			t.Fatalf("%s: %v", sc.ID, err)
 		}

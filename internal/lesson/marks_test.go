@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/check/reference/gen"
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -59,11 +60,13 @@ func TestEveryEventNameIsOneTheCheckerKnows(t *testing.T) {
 		for i := range sc.Clients {
 			marks[sc.Clients[i].Name] = scenario.MarksOf(&sc.Clients[i])
 		}
-		r, err := lesson.Build(sc, sc.Seed)
+		r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: embedded.Servers{}})
 		if err != nil {
 			t.Fatalf("%s: %v", sc.ID, err)
 		}
-		r.RunToEnd()
+		if err := r.RunToEnd(); err != nil {
+			t.Fatalf("%s: %v", sc.ID, err)
+		}
 		for _, e := range r.World.Log() {
 			if e.Name == "" {
 				continue

@@ -191,12 +191,14 @@ func horizon(sc scenario.Scenario) scenario.Duration {
 // whether every client thread had ended before the horizon.
 func verdictsOf(t *testing.T, sc scenario.Scenario) ([]string, bool) {
 	t.Helper()
-	r, err := Build(&sc, sc.Seed)
+	r, err := New(&sc, cfg(sc.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	r.RunToEnd()
+	if err := r.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
 	started, done := 0, 0
 	for _, e := range r.World.Log() {
 		switch e.Kind {

@@ -21,7 +21,7 @@ func TestChaptersUpToTheCutAreThisRuns(t *testing.T) {
 	tried := 0
 	for i := range f.Scenarios {
 		sc := &f.Scenarios[i]
-		chs, err := Chapters(sc, sc.Seed, 50000)
+		chs, err := Chapters(sc, cfg(sc.Seed), 50000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +30,7 @@ func TestChaptersUpToTheCutAreThisRuns(t *testing.T) {
 		}
 		mid := chs[len(chs)/2]
 		for _, cut := range []int{mid.Step - 1, mid.Step} {
-			s, err := NewSession(sc, sc.Seed)
+			s, err := NewSession(sc, cfg(sc.Seed))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,21 +1,60 @@
 package lesson
 
 import (
+	"errors"
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/narrate"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// Run is one scenario running in a world, with its checker.
+// Config says how a run of a scenario is built.
+type Config struct {
+	Seed int64
+	// Servers places the run's nodes: embedded.Servers{} for embedded
+	// Redis, realredis' for real servers. Required.
+	Servers Servers
+	// Quiet leaves out the event log and the narration, for a search that
+	// runs many schedules and reads only their verdicts. The checker still
+	// sees every event, with the key states it needs.
+	Quiet bool
+	// MaxSteps caps the run (0: scenario.MaxSteps).
+	MaxSteps int
+	// Setup, if set, is given the run before it plays anything (before the
+	// faults its schedule records at step 0): to watch its world from its
+	// first event.
+	Setup func(*Run)
+	// OnAction, if set, is told of each recorded action of the schedule
+	// once it is played: a fault once applied, a manual step once taken.
+	OnAction func(scenario.Action)
+	// Choose, if set, names the client to move when the run takes the
+	// engine's own step (no manual step is recorded there): "" leaves the
+	// choice to the engine, as does a client with no move to make.
+	Choose func(*sim.World) string
+}
+
+// Run is one scenario running in a world, with its checker. A run plays
+// its scenario's recorded schedule (schedule:, the actions a viewer took)
+// as it steps: the one interpreter of recorded actions, which the session,
+// the search and the comparison all step through. At each step, the faults
+// recorded there are applied once the run reaches it, then a manual step
+// recorded there is taken instead of the engine's own choice.
 type Run struct {
 	Scenario *scenario.Scenario
 	Seed     int64
 	World    *sim.World
 	Checker  *check.Checker
 	done     bool
+
+	actions  []scenario.Action // the recorded actions: the schedule, then the user's
+	next     int               // index of the next action to play
+	onAction func(scenario.Action)
+	choose   func(*sim.World) string
 
 	story      *narrate.Narrator // the run's story, told from its events
 	offScript  bool              // a user action changed the run: scripted lines stop
@@ -27,19 +66,196 @@ type Run struct {
 	userFaults int               // faults a user injected so far
 }
 
-// Step takes one engine step; when the run ends it adds the final verdicts.
-// It returns false once the run is over.
-func (r *Run) Step() bool {
-	if r.World.Step() {
-		return true
+// New builds the run of a scenario, ready to step, with the faults its
+// schedule records at step 0 applied. The caller closes it.
+func New(sc *scenario.Scenario, cfg Config) (*Run, error) {
+	r, err := build(sc, cfg)
+	if err != nil {
+		return nil, err
 	}
-	r.finish()
-	return false
+	r.actions, r.onAction, r.choose = slices.Clone(sc.Schedule), cfg.OnAction, cfg.Choose
+	if cfg.Setup != nil {
+		cfg.Setup(r)
+	}
+	if err := r.playFaults(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
 }
 
-// StepClient lets one client make its next move.
-func (r *Run) StepClient(name string) (bool, error) {
-	return r.World.StepClient(name)
+// MisfitError is a recorded action that does not fit the run (an edited
+// file, a recording of another run): a fault that does not apply there, a
+// manual step of a client with no move to make, or an action the run never
+// reaches.
+type MisfitError struct {
+	Action scenario.Action
+	Err    error // why, when the engine said
+	msg    string
+}
+
+func (e *MisfitError) Error() string { return e.msg }
+
+func (e *MisfitError) Unwrap() error { return e.Err }
+
+func misfit(a scenario.Action, err error, format string, args ...any) *MisfitError {
+	return &MisfitError{Action: a, Err: err, msg: fmt.Sprintf(format, args...)}
+}
+
+// playFaults applies the recorded faults of the current step.
+func (r *Run) playFaults() error {
+	for r.next < len(r.actions) && r.actions[r.next].Step == r.World.Steps() && r.actions[r.next].Do != scenario.StepAction {
+		a := r.actions[r.next]
+		r.next++
+		f := SimFault(a.Fault)
+		if err := r.ByUser(func() error { return r.World.Apply(f) }); err != nil {
+			return misfit(a, err, "recorded %s at step %d: %v", a.Do, a.Step, err)
+		}
+		r.userFaults++
+		r.played(a)
+	}
+	return nil
+}
+
+// played tells OnAction of a recorded action played.
+func (r *Run) played(a scenario.Action) {
+	if r.onAction != nil {
+		r.onAction(a)
+	}
+}
+
+// Step takes the next step as recorded: a manual step of a client if one
+// is recorded here, else the engine's own choice; then the faults recorded
+// at the new step. When the run ends it adds the final verdicts. It
+// returns false once the run is over.
+func (r *Run) Step() (bool, error) {
+	if r.next < len(r.actions) && r.actions[r.next].Step == r.World.Steps() && r.actions[r.next].Do == scenario.StepAction {
+		a := r.actions[r.next]
+		r.next++
+		var ok bool
+		err := r.ByUser(func() (err error) { ok, err = r.World.StepClient(a.Client); return err })
+		if err != nil {
+			return false, misfit(a, err, "recorded step of %s at step %d: %v", a.Client, a.Step, err)
+		}
+		if !ok {
+			// The recording no longer fits the run: say so rather than
+			// end the run quietly without its verdicts.
+			return false, misfit(a, nil, "recorded step of %s at step %d: %s has no move to make there", a.Client, a.Step, a.Client)
+		}
+		r.played(a)
+	} else if !r.engineStep() {
+		r.finish()
+		return false, nil
+	}
+	return true, r.playFaults()
+}
+
+// engineStep is the engine's own step, or the move of the client Choose
+// names. It returns false once the world is over.
+func (r *Run) engineStep() bool {
+	if r.choose != nil {
+		if c := r.choose(r.World); c != "" {
+			if ok, err := r.World.StepClient(c); ok && err == nil {
+				return true
+			}
+		}
+	}
+	return r.World.Step()
+}
+
+// RunToEnd steps, playing the recorded actions, until the run is over and
+// its final verdicts are in. A recorded action the run never reaches (its
+// step is past the run's end) does not fit it.
+func (r *Run) RunToEnd() error {
+	for {
+		ok, err := r.Step()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+	}
+	if err := r.World.Lost(); err != nil {
+		// A node's server stopped answering: no verdict holds for a run
+		// cut there.
+		return fmt.Errorf("the run stopped at step %d: %w", r.World.Steps(), err)
+	}
+	if r.next < len(r.actions) {
+		a := r.actions[r.next]
+		return misfit(a, nil, "recorded %s at step %d is never reached: the run ends at step %d", a.Do, a.Step, r.World.Steps())
+	}
+	return nil
+}
+
+// ErrStepCap is the error of a run that reached the step cap before it
+// ended (Cut): its verdicts cover the steps it ran only.
+var ErrStepCap = errors.New("the run reached the step cap before it ended")
+
+// Cut is nil for a run that ended on its own, and ErrStepCap, saying how
+// far it got, for one the step cap stopped.
+func (r *Run) Cut() error {
+	if w := r.World; w.Capped() {
+		return fmt.Errorf("%w: %d steps at %s; its verdicts (%s) cover those steps only",
+			ErrStepCap, w.Steps(), w.Now(), strings.Join(r.Verdicts(), ", "))
+	}
+	return nil
+}
+
+// Actions are the run's recorded actions: its schedule's, then the ones a
+// user took (Move, Inject).
+func (r *Run) Actions() []scenario.Action { return r.actions }
+
+// fork drops the recorded actions not played yet, before a user's new one.
+func (r *Run) fork() { r.actions = r.actions[:r.next] }
+
+// Move lets a client make its next move now, as a user's action, and
+// records it. It returns false if the client had nothing to do. The last
+// move made by hand ends the run at once: the verdict follows it, as it
+// follows the engine's own last step.
+func (r *Run) Move(client string) (bool, error) {
+	if r.World.Ended() {
+		return false, nil
+	}
+	r.fork()
+	at := r.World.Steps()
+	var ok bool
+	err := r.ByUser(func() (err error) { ok, err = r.World.StepClient(client); return err })
+	if err != nil || !ok {
+		return ok, err
+	}
+	r.actions = append(r.actions, scenario.Action{Step: at, Fault: scenario.Fault{Do: scenario.StepAction, Client: client}})
+	r.next = len(r.actions)
+	if r.World.Idle() {
+		if _, err := r.Step(); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// Inject applies a fault now, as a user's action, and records it.
+func (r *Run) Inject(f scenario.Fault) error {
+	if r.World.Ended() {
+		return fmt.Errorf("the run is over: step back to inject a fault")
+	}
+	f.At, f.On = nil, nil
+	// A pause that would end before the client's current one changes
+	// nothing (the engine lets a script's pause pass): a user's is refused,
+	// and says why, rather than recorded and silently lost.
+	if sf := SimFault(f); sf.Kind == sim.FaultPause && sf.For > 0 {
+		if until, ok := r.World.PausedUntil(sf.Client); ok && r.World.Now()+sf.For <= until {
+			return sim.Refuse(&fact.Fact{Key: fact.AlreadyPaused, Client: sf.Client, Until: until, For: sf.For})
+		}
+	}
+	r.fork()
+	if err := r.ByUser(func() error { return r.World.Apply(SimFault(f)) }); err != nil {
+		return err
+	}
+	r.userFaults++
+	r.actions = append(r.actions, scenario.Action{Step: r.World.Steps(), Fault: f})
+	r.next = len(r.actions)
+	return nil
 }
 
 func (r *Run) finish() {
@@ -58,12 +274,6 @@ func (r *Run) finish() {
 	}
 }
 
-// RunToEnd steps until the run is over.
-func (r *Run) RunToEnd() {
-	for r.Step() {
-	}
-}
-
 // Done reports whether the run is over and its verdicts are in.
 func (r *Run) Done() bool { return r.done }
 
@@ -72,12 +282,6 @@ func (r *Run) Verdicts() []string { return r.Checker.Verdicts() }
 
 // Close releases the world.
 func (r *Run) Close() { r.World.Close() }
-
-// Verdicts runs a scenario to its end on embedded Redis, replaying its
-// recorded schedule if it has one, and returns its verdicts.
-func Verdicts(sc *scenario.Scenario, seed int64) ([]string, error) {
-	return VerdictsOn(sc, seed, nil)
-}
 
 // SameVerdicts compares two verdict lists as sets.
 func SameVerdicts(got, want []string) bool {

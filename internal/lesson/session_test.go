@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -36,7 +37,7 @@ func text(log []*sim.Event) string {
 func newSession(t *testing.T, id string) *Session {
 	t.Helper()
 	sc := builtin(t, id)
-	s, err := NewSession(sc, sc.Seed)
+	s, err := NewSession(sc, cfg(sc.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestManualStepsAndRecordingReplay(t *testing.T) {
 	sc := *builtin(t, "no-lock-oversell")
 	sc.Clients = append([]scenario.Client(nil), sc.Clients...)
 	sc.Clients[1].Start = 0 // both ready at once: only the user decides
-	s, err := NewSession(&sc, 7)
+	s, err := NewSession(&sc, cfg(7))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,11 +91,11 @@ func TestManualStepsAndRecordingReplay(t *testing.T) {
 	if v := s.Run().Verdicts(); !SameVerdicts(v, []string{"oversell"}) {
 		t.Fatalf("verdicts = %v, want [oversell]\n%s", v, want)
 	}
-	rec, err := s.Recording()
+	rec, err := s.Recording(embedded.Servers{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s2, err := NewSession(&rec, rec.Seed)
+	s2, err := NewSession(&rec, cfg(rec.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestNodesFoldEqualsAReplay(t *testing.T) {
 		if !ok {
 			t.Fatalf("no lesson %s", id)
 		}
-		s, err := NewSession(sc, sc.Seed)
+		s, err := NewSession(sc, cfg(sc.Seed))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,7 +181,7 @@ func TestLastMoveByHandEndsTheRun(t *testing.T) {
 // changes nothing: it is refused with the reason, and neither recorded nor
 // taken as a move off the lesson's script. One that outlasts it is taken.
 func TestPausingAPausedClientIsRefusedWhenItChangesNothing(t *testing.T) {
-	s, err := NewSession(builtin(t, "blind-del-slow-release"), 1)
+	s, err := NewSession(builtin(t, "blind-del-slow-release"), cfg(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,12 +22,14 @@ func TestEveryScriptedLineIsSaidAndTrue(t *testing.T) {
 			}
 		}
 		t.Run(sc.ID, func(t *testing.T) {
-			r, err := Build(sc, sc.Seed)
+			r, err := New(sc, cfg(sc.Seed))
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			r.RunToEnd()
+			if err := r.RunToEnd(); err != nil {
+				t.Fatal(err)
+			}
 			for _, u := range r.Unsaid() {
 				t.Errorf("line %d (%q), at #%d: its claim is false: %s", u.Line, sc.Narration[u.Line].En, u.At, u.Why)
 			}
@@ -69,12 +71,14 @@ func TestAFalseClaimKeepsItsLineUnsaid(t *testing.T) {
 		// it, the key is gone, so a claim that it holds B's lock is false.
 		Claim: &scenario.Claim{Holds: []scenario.KeyHold{{Client: "B"}}},
 	}}
-	r, err := Build(&sc, sc.Seed)
+	r, err := New(&sc, cfg(sc.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	r.RunToEnd()
+	if err := r.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
 	for _, e := range r.World.Log() {
 		if e.Kind == sim.KindSay && strings.Contains(e.Say.En, "freed B's lock") {
 			t.Fatalf("said a line whose claim is false: %s", e)
@@ -111,7 +115,7 @@ func sayLines(log []*sim.Event, from int) (scripted []string, named map[string][
 // each take the lock there and give it back, again and again, and nobody
 // ever enters. The story says so, and never that anyone acquires.
 func TestAUserFaultTakesTheRunOffItsScript(t *testing.T) {
-	s, err := NewSession(builtin(t, "failover-wait-replica"), 1)
+	s, err := NewSession(builtin(t, "failover-wait-replica"), cfg(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +171,7 @@ func TestAUserFaultTakesTheRunOffItsScript(t *testing.T) {
 // lesson's closing line, "No two clients were ever inside together",
 // must not be said; the story says who entered beside whom.
 func TestNoScriptedLineAfterAUserPause(t *testing.T) {
-	s, err := NewSession(builtin(t, "lua-cad-slow-release"), 1)
+	s, err := NewSession(builtin(t, "lua-cad-slow-release"), cfg(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +208,7 @@ func TestNoScriptedLineAfterAUserPause(t *testing.T) {
 // anything. The run leaves its script at B's first event, and none of the
 // lesson's lines (which tell of A reading first) is said.
 func TestAManualStepTakesTheRunOffItsScript(t *testing.T) {
-	s, err := NewSession(builtin(t, "no-lock-oversell"), 1)
+	s, err := NewSession(builtin(t, "no-lock-oversell"), cfg(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -16,6 +18,42 @@ type NodeView struct {
 	// cursor (its clock_offset and the clock jumps so far), in ns; 0 for a
 	// service and for a real server, whose clock is not set.
 	Clock time.Duration `json:"clock,omitempty"`
+}
+
+// View is what a viewer sees of a session at its cursor: all a server
+// renders its state message from, without reaching into the run.
+type View struct {
+	Scenario  *scenario.Scenario
+	Seed      int64
+	Step      int           // the cursor: steps taken
+	T         time.Duration // the virtual time at the cursor
+	Ended     bool          // the run is over and its verdicts are in
+	Verdicts  []string      // the checker's verdicts so far
+	Clients   []string
+	Nodes     []NodeView
+	Skews     map[string]time.Duration // clients whose clocks run off the world's
+	Pending   []string                 // clients with a move to make
+	Actions   []scenario.Action        // the recorded actions
+	Events    int                      // events logged up to the cursor
+	OffScript bool                     // a user's action took the run off the lesson's script
+}
+
+// View gives the session at its cursor.
+func (s *Session) View() View {
+	w := s.run.World
+	return View{Scenario: s.sc, Seed: s.cfg.Seed, Step: w.Steps(), T: w.Now(), Ended: s.run.Done(),
+		Verdicts: s.run.Verdicts(), Clients: w.ClientNames(), Nodes: s.Nodes(), Skews: s.Skews(),
+		Pending: s.Pending(), Actions: s.run.Actions(), Events: len(w.Log()), OffScript: s.run.OffScript()}
+}
+
+// Sections says which critical sections event seq opens and closes, as
+// the checker's model of holders has them (the timeline's bars).
+func (s *Session) Sections(seq int) check.SectionChange { return s.run.Checker.Sections(seq) }
+
+// Footprint is what the session's world holds now: its events and its
+// live client threads (a server's memory estimate).
+func (s *Session) Footprint() (events, threads int) {
+	return len(s.run.World.Log()), s.run.World.Threads()
 }
 
 // Pending lists the clients that have a move to make at the cursor.

@@ -8,7 +8,8 @@ import (
 
 func init() {
 	register(typed(&Info{ID: "replica-failover", Row: 14, Title: "SET NX PX on a master with an asynchronous replica", Seed: "000 集群问题, 004 Redisson-sentinel",
-		Flaw: "the master dies before its replica has the lock, the replica is promoted without it, and a second client locks; WAIT for the replica closes that window"},
+		Flaw:    "the master dies before its replica has the lock, the replica is promoted without it, and a second client locks; WAIT for the replica closes that window",
+		Replica: true},
 		DefaultReplicaFailoverOptions, NewReplicaFailover))
 }
 

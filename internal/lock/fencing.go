@@ -8,7 +8,8 @@ import (
 
 func init() {
 	register(typed(&Info{ID: "fencing-token", Row: 16, Title: "SET NX PX with a fencing token drawn on acquire", Seed: "004 (Kleppmann link)",
-		Flaw: "the lease still runs out under a paused holder, but a storage that checks tokens rejects its stale write"},
+		Flaw:    "the lease still runs out under a paused holder, but a storage that checks tokens rejects its stale write",
+		Fencing: true},
 		DefaultFencingTokenOptions, NewFencingToken))
 }
 

@@ -2,11 +2,13 @@ package lock
 
 import (
 	"context"
-	"github.com/lockstep/lockstep/internal/fact"
+	"errors"
 	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 func init() {
@@ -132,7 +134,7 @@ func (l *SetNXGetSet) Lock(ctx context.Context) error {
 // tries to take the lock.
 func (l *SetNXGetSet) takeOver(ctx context.Context, key, val string) (bool, error) {
 	cur, err := l.c.Redis.Get(ctx, key).Result()
-	if err == redis.Nil || err != nil && ctx.Err() == nil {
+	if errors.Is(err, redis.Nil) || err != nil && ctx.Err() == nil {
 		return false, nil
 	} else if err != nil {
 		return false, err
@@ -168,7 +170,7 @@ func (l *SetNXGetSet) takeOver(ctx context.Context, key, val string) (bool, erro
 	}
 	l.c.own(val)
 	old, err := l.c.Redis.GetSet(ctx, key, val).Result()
-	if err != nil && err != redis.Nil && ctx.Err() != nil {
+	if err != nil && !errors.Is(err, redis.Nil) && ctx.Err() != nil {
 		return false, err
 	}
 	won := err == nil && old == cur

@@ -21,6 +21,7 @@ func init() {
 		Library: &Library{Module: "github.com/go-redsync/redsync/v4", Version: "v4.18.1", License: "BSD-3-Clause", Dir: "redsync", File: "mutex.go", Scripts: "scripts.go",
 			URL: "https://github.com/go-redsync/redsync"},
 		CompareNodes: 3,
+		Quorum:       func(_ Options, masters int) int { return masters/2 + 1 }, // mutex.go: quorum = len(pools)/2 + 1
 		CompareParams: func(lease, retry time.Duration) map[string]any {
 			// its 32 tries would stop it after about 32 retries: these outlast any run beside the others
 			return map[string]any{"expiry": lease.String(), "retry_delay": retry.String(), "tries": 1000}

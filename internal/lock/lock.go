@@ -85,9 +85,9 @@ var (
 	ErrNotHeld     = errors.New("lock: not held by this owner")
 )
 
-// Jitter gives a random retry jitter in [0, max); lock code gets it from its
-// process's seeded random source.
-type Jitter func(max time.Duration) time.Duration
+// Jitter gives a random retry jitter in [0, limit); lock code gets it from
+// its process's seeded random source.
+type Jitter func(limit time.Duration) time.Duration
 
 // Config is what every algorithm is built from: the clients of the
 // process that runs it, its clock, its owner identity and the algorithm's

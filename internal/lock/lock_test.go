@@ -168,7 +168,7 @@ func TestLocalMutexUsesTheProcessMutex(t *testing.T) {
 func TestWatchMultiExecRetriesOnConflict(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	f.m.Set("stock", "5")
+	mustSet(t, f.m, "stock", "5")
 	a, _ := Lookup("watch-multi-exec")
 	opt := a.NewOptimistic(Config{Redis: f.rdb, Clock: f.clock, Owner: "A", Observer: f})
 	calls := 0
@@ -179,7 +179,7 @@ func TestWatchMultiExecRetriesOnConflict(t *testing.T) {
 			return nil, err
 		}
 		if calls == 1 {
-			f.m.Set("stock", "4") // another buyer's deduction lands now
+			mustSet(t, f.m, "stock", "4") // another buyer's deduction lands now
 		}
 		return func(p redis.Pipeliner) error { p.Set(ctx, "stock", n-1, 0); return nil }, nil
 	})
@@ -214,7 +214,7 @@ func TestSetNXThenExpireAndRepair(t *testing.T) {
 	}
 	mustUnlock(t, a)
 
-	f.m.Set("lock", "crashed") // a holder died between SETNX and EXPIRE
+	mustSet(t, f.m, "lock", "crashed") // a holder died between SETNX and EXPIRE
 	b := f.build(t, "setnx-then-expire", "B", map[string]any{"ttl": "2s", "retry": "500ms", "repair": true})
 	mustLock(t, b)
 	if v, _ := f.m.Get("lock"); v != "B" || f.count("repair") != 1 {
@@ -254,7 +254,7 @@ func testOwnerRelease(t *testing.T, id string) {
 		t.Fatal("after Unlock the lock should be gone")
 	}
 	mustLock(t, a)
-	f.m.Set("lock", "B") // A's lock expired and B took it
+	mustSet(t, f.m, "lock", "B") // A's lock expired and B took it
 	if err := a.Unlock(context.Background()); !errors.Is(err, ErrNotHeld) {
 		t.Fatalf("releasing B's lock: want ErrNotHeld, got %v", err)
 	}
@@ -325,5 +325,13 @@ func TestWatchdogRenews(t *testing.T) {
 	f.clock.limit = 0
 	if err := watchdog(context.Background()); err != nil || f.count("renewed") != 4 {
 		t.Fatalf("after Unlock the watchdog should stop without renewing, got %v and %d renewals", err, f.count("renewed"))
+	}
+}
+
+// mustSet sets a key on the fixture's server, failing the test if it cannot.
+func mustSet(t *testing.T, m interface{ Set(k, v string) error }, k, v string) {
+	t.Helper()
+	if err := m.Set(k, v); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -7,7 +7,8 @@ import (
 
 func init() {
 	register(typed(&Info{ID: "mysql-unique-key", Row: 17, Title: "MySQL: INSERT a row keyed by the resource; DELETE to unlock", Seed: "004 一",
-		Flaw: "a crashed holder's row stays until a cleanup job sweeps it, and the lock is not re-entrant"},
+		Flaw: "a crashed holder's row stays until a cleanup job sweeps it, and the lock is not re-entrant",
+		SQL:  true},
 		DefaultMySQLOptions, NewMySQLUniqueKey))
 }
 

@@ -32,7 +32,7 @@ func NewOwnerCheckGetDel(c Config, o *SetNXOptions) Locker {
 func (l *OwnerCheckGetDel) Unlock(ctx context.Context) error {
 	key := l.o.Key
 	v, err := l.c.Redis.Get(ctx, key).Result()
-	if err == redis.Nil || err == nil && v != l.c.Owner {
+	if errors.Is(err, redis.Nil) || err == nil && v != l.c.Owner {
 		return ErrNotHeld
 	}
 	if err != nil {
@@ -58,7 +58,7 @@ func (l *WatchRelease) Unlock(ctx context.Context) error {
 	key := l.o.Key
 	err := l.c.Redis.Watch(ctx, func(tx *redis.Tx) error {
 		v, err := tx.Get(ctx, key).Result()
-		if err == redis.Nil || err == nil && v != l.c.Owner {
+		if errors.Is(err, redis.Nil) || err == nil && v != l.c.Owner {
 			return ErrNotHeld // Watch's Close sends UNWATCH
 		}
 		if err != nil {

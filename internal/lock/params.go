@@ -50,7 +50,20 @@ type Info struct {
 	// more than it needs (redsync runs on one node, but its claim is
 	// Redlock's, on several).
 	CompareNodes int
-	New          func(c Config) Locker
+	// SQL says it runs on the scenario's SQL database (the service "db"),
+	// not on Redis; that database's cleanup job, when it runs, frees its
+	// stuck rows.
+	SQL bool
+	// Replica says it is about a master and its replica: a scenario shows
+	// it with a node that is replica_of its master.
+	Replica bool
+	// Fencing says it draws fencing tokens for a storage to check.
+	Fencing bool
+	// Quorum, when set, gives on how many of masters serving nodes a
+	// client with options o (from Decode) must hold its key to hold the
+	// lock (nil: on one).
+	Quorum func(o Options, masters int) int
+	New    func(c Config) Locker
 	// NewOptimistic builds the algorithm as what it really is when it
 	// guards a read-modify-write without a lock (row 3's WATCH): the
 	// caller hands it the keys and the body. Nil for the locks.

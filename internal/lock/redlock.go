@@ -9,8 +9,17 @@ import (
 func init() {
 	register(typed(&Info{ID: "redlock", Row: 15, Title: "Redlock: the same key on a majority of N independent masters", Seed: "000 ⑦, 004 RedLock",
 		Flaw:  "survives a dead node; but a node that restarts without its data, a node clock jump or a pause after acquiring lets two clients in",
-		Nodes: 3},
+		Nodes: 3, Quorum: redlockQuorum},
 		DefaultRedlockOptions, NewRedlock))
+}
+
+// redlockQuorum is a majority of the masters, or the quorum the options
+// set (at most every master).
+func redlockQuorum(o Options, masters int) int {
+	if x, ok := o.(*RedlockOptions); ok && x.Quorum > 0 {
+		return min(x.Quorum, masters)
+	}
+	return masters/2 + 1
 }
 
 // RedlockOptions are the options of row 15, with the defaults of

@@ -104,7 +104,7 @@ func (l *WatchMultiExec) Transact(ctx context.Context, keys []string, read func(
 		if !errors.Is(err, redis.TxFailedErr) {
 			return err
 		}
-		if max := o.MaxRetries; max > 0 && retries+1 >= max {
+		if most := o.MaxRetries; most > 0 && retries+1 >= most {
 			c.mark("gave-up", &fact.Fact{Key: fact.ExecFailed, Tries: retries + 1})
 			return ErrTooManyRetries
 		}

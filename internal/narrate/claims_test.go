@@ -11,6 +11,7 @@ import (
 	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/check/reference/gen"
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/narrate"
@@ -150,12 +151,14 @@ func userScenarios(t *testing.T) []*scenario.Scenario {
 // run runs a scenario to its end and gives its log.
 func run(t *testing.T, sc *scenario.Scenario) []*sim.Event {
 	t.Helper()
-	r, err := lesson.Build(sc, sc.Seed)
+	r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: embedded.Servers{}})
 	if err != nil {
 		t.Fatalf("%s: %v", sc.ID, err)
 	}
 	t.Cleanup(r.Close)
-	r.RunToEnd()
+	if err := r.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
 	return r.World.Log()
 }
 

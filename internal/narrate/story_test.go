@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/narrate"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -24,12 +25,14 @@ func story(t *testing.T, id string) ([]*sim.Event, []narrate.Line) {
 	if !ok {
 		t.Fatalf("no lesson %s", id)
 	}
-	r, err := lesson.Build(sc, sc.Seed)
+	r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: embedded.Servers{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(r.Close)
-	r.RunToEnd()
+	if err := r.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
 	return r.World.Log(), narrate.Tell(r.World.Log(), lesson.CheckOptions(sc))
 }
 

@@ -68,15 +68,19 @@ func TestCatalogOnRealRedis(t *testing.T) {
 			defer func() { <-slots }()
 			sc := &f.Scenarios[i]
 			start := time.Now()
-			s, err := lesson.Replay(sc, sc.Seed, srv)
+			s, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: srv})
 			if err != nil {
 				results[i] = result{err: err}
 				return
 			}
 			defer s.Close()
-			res := result{got: s.Run().Verdicts(), took: time.Since(start)}
+			if err := s.RunToEnd(); err != nil {
+				results[i] = result{err: err}
+				return
+			}
+			res := result{got: s.Verdicts(), took: time.Since(start)}
 			if !lesson.SameVerdicts(res.got, sc.ExpectOnRealRedis()) {
-				for _, e := range s.Log() {
+				for _, e := range s.World.Log() {
 					res.log = append(res.log, e.String())
 				}
 			}

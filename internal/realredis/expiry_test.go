@@ -178,13 +178,16 @@ func TestExpireEventsAreTheServersOwn(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := lesson.BuildOn(sc, sc.Seed, srv)
+			r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: srv})
 			if err != nil {
 				t.Error(err)
 				return
 			}
 			defer r.Close()
-			r.RunToEnd()
+			if err := r.RunToEnd(); err != nil {
+				t.Error(err)
+				return
+			}
 			total := 0
 			for i, node := range lesson.NodeNames(sc) {
 				b, ok := r.World.Node(node).Backend().(*realredis.Backend)

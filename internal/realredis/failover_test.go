@@ -41,7 +41,7 @@ func TestFailoverReallyLosesTheUnreplicatedLock(t *testing.T) {
 			if !ok {
 				t.Fatalf("no scenario %s", tc.id)
 			}
-			r, err := lesson.BuildOn(sc, sc.Seed, srv)
+			r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: srv})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,9 @@ func TestFailoverReallyLosesTheUnreplicatedLock(t *testing.T) {
 			if lost := len(failover.Fact.Cmds) > 0; lost == tc.kept {
 				t.Errorf("the failover should say whether a write was lost (%v): %s", !tc.kept, failover)
 			}
-			r.RunToEnd()
+			if err := r.RunToEnd(); err != nil {
+				t.Fatal(err)
+			}
 			if got := r.Verdicts(); !lesson.SameVerdicts(got, tc.verdicts) {
 				t.Errorf("verdicts = %v, want %v", got, tc.verdicts)
 			}
@@ -110,13 +112,15 @@ func TestRealRunStartsItsClockAtTheFirstMove(t *testing.T) {
 	if !ok {
 		t.Fatal("no scenario failover-lost-lock")
 	}
-	r, err := lesson.BuildOn(sc, sc.Seed, srv)
+	r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: srv})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
 	time.Sleep(300 * time.Millisecond) // the reader reads the lesson
-	r.RunToEnd()
+	if err := r.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
 	var first, failover *sim.Event
 	for _, e := range r.World.Log() {
 		if first == nil && e.Kind == sim.KindSend {

@@ -32,7 +32,7 @@ func TestADeadServerEndsTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc, _ := f.Find("lua-cad-slow-release")
-	ls, err := lesson.NewSessionOn(sc, sc.Seed, srv)
+	ls, err := lesson.NewSession(sc, lesson.Config{Seed: sc.Seed, Servers: srv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,12 @@ func TestADeadServerEndsTheRun(t *testing.T) {
 	if !ls.Run().Done() || len(ls.Run().Verdicts()) != 0 {
 		t.Errorf("the run: done %v, verdicts %v; want it over with no verdict", ls.Run().Done(), ls.Run().Verdicts())
 	}
-	if _, err := lesson.VerdictsOn(sc, sc.Seed, srv); err == nil || !strings.Contains(err.Error(), s.Addr) {
+	r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: srv})
+	if err == nil {
+		defer r.Close()
+		err = r.RunToEnd()
+	}
+	if err == nil || !strings.Contains(err.Error(), s.Addr) {
 		t.Errorf("a run on the dead server: got %v, want an error naming it", err)
 	}
 	t.Logf("killed after step %d; %s", killedAt, last)

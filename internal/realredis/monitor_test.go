@@ -66,13 +66,13 @@ func (m *monitor) stop() []string {
 // arguments: +1700000000.123456 [0 127.0.0.1:5000] "SET" "k" "v".
 func parseMonitor(t *testing.T, line string) (string, []string) {
 	t.Helper()
-	open, close := strings.IndexByte(line, '['), strings.IndexByte(line, ']')
-	if open < 0 || close < open {
+	lb, rb := strings.IndexByte(line, '['), strings.IndexByte(line, ']')
+	if lb < 0 || rb < lb {
 		t.Fatalf("bad MONITOR line %q", line)
 	}
-	from := strings.Fields(line[open+1 : close])
+	from := strings.Fields(line[lb+1 : rb])
 	var args []string
-	rest := line[close+1:]
+	rest := line[rb+1:]
 	for {
 		rest = strings.TrimLeft(rest, " ")
 		if rest == "" {
@@ -110,13 +110,15 @@ func TestTimelineIsWhatTheServerExecuted(t *testing.T) {
 				t.Skipf("no scenario %s in the catalog", id)
 			}
 			mon := startMonitor(t, targets[0].Addr)
-			r, err := lesson.BuildOn(sc, sc.Seed, srv)
+			r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: srv})
 			if err != nil {
 				t.Fatal(err)
 			}
 			b := r.World.Node(lesson.NodeNames(sc)[0]).Backend().(*realredis.Backend)
 			prefix := b.Prefix()
-			r.RunToEnd()
+			if err := r.RunToEnd(); err != nil {
+				t.Fatal(err)
+			}
 			admin := map[string]bool{}
 			for _, a := range b.AdminAddrs() {
 				admin[a] = true

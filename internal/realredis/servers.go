@@ -128,7 +128,7 @@ func (s *Servers) Targets() []Target { return s.targets }
 // master and its replica (a node with replica_of) run on a Pair of
 // redis-server processes started for this run, so that real replication
 // and a real failover touch nothing but the run's own servers.
-func (s *Servers) Place(sc *scenario.Scenario, nodes []string) ([]sim.Backend, sim.Pacer, error) {
+func (s *Servers) Place(sc *scenario.Scenario, nodes []string, _ int64) ([]sim.Backend, sim.Pacer, error) {
 	replicaOf := map[string]string{} // replica -> master
 	inPair := map[string]bool{}
 	for _, n := range sc.Nodes {

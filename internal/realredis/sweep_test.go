@@ -21,12 +21,12 @@ func crashMidRun(t *testing.T, servers *realredis.Servers) *scenario.Scenario {
 		t.Fatal(err)
 	}
 	sc, _ := cat.Find("no-lock-oversell")
-	r, err := lesson.BuildOn(sc, sc.Seed, servers)
+	r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: servers})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(r.Close)
-	for i := 0; i < 5 && r.Step(); i++ {
+	for i := 0; i < 5 && stepped(t, r); i++ {
 	}
 	return sc
 }
@@ -122,14 +122,24 @@ func TestARestartRemovesWhatACrashLeftAsTheACLUser(t *testing.T) {
 		t.Errorf("after the restart: expected only the other instance's key left, got %v", left)
 	}
 	// A clean run leaves neither keys nor registry behind.
-	r2, err := lesson.BuildOn(sc, sc.Seed, again)
+	r2, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: again})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 5 && r2.Step(); i++ {
+	for i := 0; i < 5 && stepped(t, r2); i++ {
 	}
 	r2.Close()
 	if left, _ := admin.Keys(ctx, realredis.PrefixRoot+"*").Result(); len(left) != 1 {
 		t.Errorf("after a clean run: expected only the other instance's key, got %v", left)
 	}
+}
+
+// stepped takes one step of r, failing the test on an error.
+func stepped(t *testing.T, r *lesson.Run) bool {
+	t.Helper()
+	ok, err := r.Step()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -85,12 +86,13 @@ func RunProbe(a *lock.Info) (*Probe, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := lesson.Build(sc, sc.Seed)
+	r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: embedded.Servers{}})
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	for r.Step() {
+	if err := r.RunToEnd(); err != nil {
+		return nil, err
 	}
 	if v := r.Verdicts(); !slices.Equal(v, []string{"safe"}) {
 		return nil, fmt.Errorf("report: %s alone ends %s, not safe", a.ID, strings.Join(v, ", "))

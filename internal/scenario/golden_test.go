@@ -67,7 +67,7 @@ var generated = map[string]func() []byte{
 // they test (marks an algorithm writes, a lock an algorithm takes) is the
 // catalog's own knowledge.
 func TestBadFilesGolden(t *testing.T) {
-	real := lock.Algorithms
+	catalog := lock.Algorithms
 	fixedCatalog(t)
 	fixed := lock.Algorithms
 	inputs := map[string][]byte{}
@@ -88,7 +88,7 @@ func TestBadFilesGolden(t *testing.T) {
 	for name, data := range inputs {
 		t.Run(name, func(t *testing.T) {
 			if strings.HasPrefix(name, "ignored-") {
-				lock.Algorithms = real
+				lock.Algorithms = catalog
 			}
 			_, err := Parse(name+".yaml", data)
 			lock.Algorithms = fixed

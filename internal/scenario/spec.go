@@ -3,6 +3,7 @@ package scenario
 import (
 	"time"
 
+	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -227,12 +228,13 @@ const (
 
 // Services lists the services the scenario has, in lane order: storage
 // when a client's task is write (or storage is set), db when a client runs
-// mysql-unique-key (or sql is set).
+// an algorithm on SQL (lock.Info.SQL: the MySQL lock), or sql is set.
 func (s *Scenario) Services() []string {
 	writes, sql := s.Storage != nil, s.SQL != nil
 	for _, c := range s.Clients {
 		writes = writes || c.Task == "write"
-		sql = sql || c.Algorithm == "mysql-unique-key"
+		a, ok := lock.Lookup(c.Algorithm)
+		sql = sql || ok && a.SQL
 	}
 	var out []string
 	if writes {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -17,14 +18,15 @@ import (
 // run held (TestCostCalibration): a world about 150 to 380 KiB, an event
 // about 0.4 to 0.6 KiB with one node and 2 to 2.4 KiB with Redlock's five
 // (its key states on each), and in the heavy scenario (16 pools of 64
-// threads, 1,600 live) a live thread about 14 KiB (its stack alone about
-// 8 KiB). Each constant is the top of what was measured, so that the
-// estimate is at or above what a run holds: the heap is 0.35 to 0.96 of it.
+// threads) a live thread about 14 KiB with 1,600 live and 19 KiB with 480
+// (its stack alone about 8 KiB). Each constant is the top of what was
+// measured, so that the estimate is at or above what a run holds: the
+// heap is 0.35 to 0.96 of it (0.7 over all runs).
 const (
 	baseCost      = 384 << 10 // a world: its nodes, clients, checker, miniredis
 	eventCost     = 256       // one logged event, its facts and words
 	eventNodeCost = 448       // one logged event's key states on one node
-	threadCost    = 14 << 10  // one live client thread: a coroutine, its stack, its go-redis client
+	threadCost    = 20 << 10  // one live client thread: a coroutine, its stack, its go-redis client
 	keyCost       = 512       // one key of a scenario's data, on one node and in the init event
 )
 
@@ -40,10 +42,10 @@ const (
 
 // cost estimates the memory a session's world holds now.
 func cost(ls *lesson.Session) int64 {
-	w := ls.Run().World
+	events, threads := ls.Footprint()
 	sc := ls.Scenario()
 	perEvent := eventCost + int64(len(lesson.NodeNames(sc)))*eventNodeCost
-	return baseCost + dataCost(sc) + int64(len(w.Log()))*perEvent + int64(w.Threads())*threadCost
+	return baseCost + dataCost(sc) + int64(events)*perEvent + int64(threads)*threadCost
 }
 
 // dataCost is what a scenario's data costs: its keys, written to every
@@ -152,10 +154,10 @@ func (s *session) bulkTurn(f func()) { s.hold.bulkTurn(f) }
 
 // servers is where the session's runs are placed: the server's real
 // servers, with their clock's waits made away from the engine's slots,
-// or nil (embedded Redis).
+// or embedded Redis.
 func (s *session) servers() lesson.Servers {
 	if s.srv.opts.Servers == nil {
-		return nil
+		return embedded.Servers{}
 	}
 	return awayServers{Servers: s.srv.opts.Servers, h: &s.hold}
 }
@@ -168,8 +170,8 @@ type awayServers struct {
 	h *hold
 }
 
-func (a awayServers) Place(sc *scenario.Scenario, nodes []string) ([]sim.Backend, sim.Pacer, error) {
-	b, p, err := a.Servers.Place(sc, nodes)
+func (a awayServers) Place(sc *scenario.Scenario, nodes []string, seed int64) ([]sim.Backend, sim.Pacer, error) {
+	b, p, err := a.Servers.Place(sc, nodes, seed)
 	if p != nil {
 		p = awayPacer{Pacer: p, h: a.h}
 	}
@@ -203,11 +205,11 @@ func (s *session) account() error {
 	c := cost(s.ls)
 	s.setCost(c)
 	lim := s.srv.limits
-	w := s.ls.Run().World
 	if c > lim.MaxSessionMemory {
+		events, threads := s.ls.Footprint()
 		return coded("memory-run", map[string]any{"step": s.ls.Cursor(), "need": mib(c), "max": mib(lim.MaxSessionMemory)},
 			"the run stopped at step %d: it holds %d events and %d client threads, about %s, over a session's memory budget of %s",
-			s.ls.Cursor(), len(w.Log()), w.Threads(), mib(c), mib(lim.MaxSessionMemory))
+			s.ls.Cursor(), events, threads, mib(c), mib(lim.MaxSessionMemory))
 	}
 	if s.srv.total.Load() > lim.MaxMemory {
 		s.srv.evictIdle(s)

@@ -6,19 +6,21 @@ import (
 	"testing"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
 // estimateFactor bounds a run's heap by its estimate: measured 0.35 to
-// 0.96 (0.8 over all runs), the rest of it room for a noisy measurement
+// 0.96 (0.7 over all runs), the rest of it room for a noisy measurement
 // (small runs' heap is counted in whole pages). With a live thread estimated at 4 KiB
 // (its stack alone takes 8 KiB) the heavy run measured 1.9.
 const estimateFactor = 1.5
 
 // TestCostCalibration measures what runs hold on the heap against cost's
 // estimate: the built-in lessons to their end, and the heavy scenario
-// (16 pools of 64 threads) to 2,000 and 8,000 steps, and two clients
+// (16 pools of 64 threads) to 2,000 and 8,000 steps, with 30 requests a
+// client (480 threads live) to 500 and 4,000 steps, and two clients
 // retrying for 8,000 steps (busyYAML: 17,000 events on one node). Each
 // run is held while the heap is measured after a GC. Set LOCKSTEP_CALIBRATE=1 to
 // print the table (the constants in budget.go come from it); the test
@@ -32,6 +34,10 @@ func TestCostCalibration(t *testing.T) {
 		t.Fatal(err)
 	}
 	heavy, err := scenario.Parse("heavy.yaml", []byte(heavyYAML(100)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	heavy30, err := scenario.Parse("heavy30.yaml", []byte(heavyYAML(30)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,11 +55,12 @@ func TestCostCalibration(t *testing.T) {
 		runs = append(runs, run{f.Scenarios[i].ID, &f.Scenarios[i], 50000})
 	}
 	runs = append(runs, run{"heavy-2000", &heavy.Scenarios[0], 2000}, run{"heavy-8000", &heavy.Scenarios[0], 8000},
+		run{"heavy30-500", &heavy30.Scenarios[0], 500}, run{"heavy30-4000", &heavy30.Scenarios[0], 4000},
 		run{"busy-8000", &busy.Scenarios[0], 8000})
 	var sumHeap, sumEst int64
 	for _, r := range runs {
 		before := heapNow()
-		ls, err := lesson.NewSession(r.sc, r.sc.Seed)
+		ls, err := lesson.NewSession(r.sc, lesson.Config{Seed: r.sc.Seed, Servers: embedded.Servers{}})
 		if err != nil {
 			t.Fatal(err)
 		}

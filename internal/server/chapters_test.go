@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
@@ -141,7 +142,7 @@ func TestChaptersOfEveryKindOfLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := lesson.Chapters(&f.Scenarios[0], f.Scenarios[0].Seed, 50000)
+	want, err := lesson.Chapters(&f.Scenarios[0], lesson.Config{Seed: f.Scenarios[0].Seed, Servers: embedded.Servers{}}, 50000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestChaptersOfEveryKindOfLoad(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		want, err := lesson.Chapters(&sc, 7, 50000)
+		want, err := lesson.Chapters(&sc, lesson.Config{Seed: 7, Servers: embedded.Servers{}}, 50000)
 		if err != nil {
 			t.Fatal(err)
 		}

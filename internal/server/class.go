@@ -542,7 +542,7 @@ func (s *session) followTo(p *position) error {
 	if s.ls == nil || s.ls.Scenario() != p.sc || s.ls.Seed() != p.seed {
 		var ls *lesson.Session
 		var err error
-		s.bulkTurn(func() { ls, err = lesson.NewSessionOn(p.sc, p.seed, s.servers()) })
+		s.bulkTurn(func() { ls, err = lesson.NewSession(p.sc, lesson.Config{Seed: p.seed, Servers: s.servers()}) })
 		if err != nil {
 			return err
 		}

@@ -87,9 +87,9 @@ func hostOf(addr string) string {
 func (s *Server) takeSocket(addr string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if max := s.limits.maxSockets(); max > 0 && s.sockets >= max {
-		return coded("server-sockets", map[string]any{"max": max},
-			"the server holds %d sockets, all it may while keeping room for others: try again later", max)
+	if most := s.limits.maxSockets(); most > 0 && s.sockets >= most {
+		return coded("server-sockets", map[string]any{"max": most},
+			"the server holds %d sockets, all it may while keeping room for others: try again later", most)
 	}
 	u := s.addrLocked(addr)
 	if u.sockets >= s.limits.MaxSocketsPerAddress {

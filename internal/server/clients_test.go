@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -70,9 +71,7 @@ func refused(t *testing.T, c *client) (Message, int) {
 }
 
 func asClose(err error, ce **websocket.CloseError) bool {
-	c, ok := err.(*websocket.CloseError)
-	*ce = c
-	return ok
+	return errors.As(err, ce)
 }
 
 // One address may hold MaxSocketsPerAddress sockets: the next is answered
@@ -258,7 +257,7 @@ func TestAFileReserveKeepsHealthzReachable(t *testing.T) {
 	closed := 0
 	for _, c := range raw {
 		_ = c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
-		if _, err := c.Read(make([]byte, 1)); err == io.EOF {
+		if _, err := c.Read(make([]byte, 1)); errors.Is(err, io.EOF) {
 			closed++
 		}
 	}

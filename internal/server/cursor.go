@@ -142,7 +142,7 @@ func (s *session) playTick() {
 	} else {
 		err = s.stepN(n)
 	}
-	if err != nil || s.ls.Run().Done() || beat {
+	if err != nil || s.ls.Done() || beat {
 		s.setPlaying(false)
 	}
 	if err != nil && s.conn != nil {

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/explore"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -160,7 +161,9 @@ func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err err
 		// The shrunk run is built and replayed as a load's is: on the
 		// engine's slots, in slices, within the budgets, and counted.
 		var ls *lesson.Session
-		s.bulkTurn(func() { ls, err = lesson.NewSession(res.Recording, res.Recording.Seed) })
+		s.bulkTurn(func() {
+			ls, err = lesson.NewSession(res.Recording, lesson.Config{Seed: res.Recording.Seed, Servers: embedded.Servers{}})
+		})
 		if err != nil {
 			s.sendExplore("explore-done", sum, err)
 			return

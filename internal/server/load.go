@@ -63,7 +63,7 @@ func (s *session) load(r *Request) error {
 		return err
 	}
 	var ls *lesson.Session
-	s.bulkTurn(func() { ls, err = lesson.NewSessionOn(sc, seed, s.servers()) })
+	s.bulkTurn(func() { ls, err = lesson.NewSession(sc, lesson.Config{Seed: seed, Servers: s.servers()}) })
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,6 @@ func (s *session) stateMessage(re int, incremental bool) *Message {
 	} else {
 		s.acts = append(s.acts[:0], cur...)
 	}
-	checker := s.ls.Run().Checker
 	evs := make([]wireEvent, 0, len(log)-from)
 	for _, e := range log[from:] {
 		w := wireEvent{Event: e, Text: e.String()}
@@ -49,7 +48,7 @@ func (s *session) stateMessage(re int, incremental bool) *Message {
 			note := e.Words()
 			w.Note = &note
 		}
-		if ch := checker.Sections(e.Seq); ch.Enter != nil || ch.Leave != nil {
+		if ch := s.ls.Sections(e.Seq); ch.Enter != nil || ch.Leave != nil {
 			w.Sections = &ch
 		}
 		evs = append(evs, w)
@@ -58,15 +57,15 @@ func (s *session) stateMessage(re int, incremental bool) *Message {
 }
 
 func (s *session) snapshot() *Snapshot {
-	sc, w := s.ls.Scenario(), s.ls.Run().World
-	nodes := s.ls.Nodes()
+	v := s.ls.View()
+	sc := v.Scenario
 	snap := &Snapshot{
 		Scenario: sc.ID, Title: sc.Title, Lesson: sc.Lesson, Custom: s.custom,
-		Seed: s.ls.Seed(), Step: s.ls.Cursor(), T: int64(w.Now()), Ended: s.ls.Run().Done(),
-		Verdicts: nonNil(s.ls.Run().Verdicts()), Expect: nonNil(s.srv.expect(sc)), RealWhy: s.srv.realWhy(sc),
-		Clients: w.ClientNames(), Nodes: nodes, Skews: s.ls.Skews(), Pending: nonNil(s.ls.Pending()),
-		Actions: append([]scenario.Action{}, s.ls.Actions()...), Playing: s.playing, Speed: s.speed,
-		Events: len(s.ls.Log()), OffScript: s.ls.Run().OffScript(), File: s.file,
+		Seed: v.Seed, Step: v.Step, T: int64(v.T), Ended: v.Ended,
+		Verdicts: nonNil(v.Verdicts), Expect: nonNil(s.srv.expect(sc)), RealWhy: s.srv.realWhy(sc),
+		Clients: v.Clients, Nodes: v.Nodes, Skews: v.Skews, Pending: nonNil(v.Pending),
+		Actions: append([]scenario.Action{}, v.Actions...), Playing: s.playing, Speed: s.speed,
+		Events: v.Events, OffScript: v.OffScript, File: s.file,
 	}
 	if at, off := s.ls.Run().LeftScriptAt(); off {
 		snap.OffScriptAt = at

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -218,7 +219,9 @@ func freeQuestion(a *askRequest) (*question, error) {
 func (s *session) forkRun() (*lesson.Session, error) {
 	var ls *lesson.Session
 	var err error
-	s.bulkTurn(func() { ls, err = lesson.NewSession(s.ls.Scenario(), s.ls.Seed()) })
+	s.bulkTurn(func() {
+		ls, err = lesson.NewSession(s.ls.Scenario(), lesson.Config{Seed: s.ls.Seed(), Servers: embedded.Servers{}})
+	})
 	if err != nil {
 		return nil, err
 	}

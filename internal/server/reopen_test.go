@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
@@ -30,7 +31,7 @@ func handSteps(t *testing.T, n int) []scenario.Action {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ls, err := lesson.NewSession(&f.Scenarios[0], 0)
+	ls, err := lesson.NewSession(&f.Scenarios[0], lesson.Config{Seed: 0, Servers: embedded.Servers{}})
 	if err != nil {
 		t.Fatal(err)
 	}

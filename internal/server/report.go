@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/report"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -280,7 +281,7 @@ func (s *session) openCell(lock, column string) error {
 	}
 	var ls *lesson.Session
 	var err error
-	s.bulkTurn(func() { ls, err = lesson.NewSession(rec, rec.Seed) })
+	s.bulkTurn(func() { ls, err = lesson.NewSession(rec, lesson.Config{Seed: rec.Seed, Servers: embedded.Servers{}}) })
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
@@ -73,7 +74,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 		if r.Beats != nil {
 			s.beats = *r.Beats
 		}
-		s.setPlaying(!s.ls.Run().Done())
+		s.setPlaying(!s.ls.Done())
 	case "pause":
 		s.setPlaying(false)
 	case "inject":
@@ -136,7 +137,7 @@ func (s *session) stepClient(client string) error {
 
 // inject applies a user's fault at the cursor.
 func (s *session) inject(f scenario.Fault) error {
-	if s.ls.Run().Done() {
+	if s.ls.Done() {
 		return coded("run-over", nil, "the run is over: step back to inject a fault")
 	}
 	if err := scenario.CheckFault(s.ls.Scenario(), f); err != nil {
@@ -169,7 +170,7 @@ func (s *session) reset(seed *int64) error {
 // is one the app reopens, or an error: a file over the limits (a schedule
 // of thousands of faults, say) is refused here rather than saved.
 func (s *session) recording() ([]byte, error) {
-	rec, err := s.ls.Recording()
+	rec, err := s.ls.Recording(embedded.Servers{})
 	if err != nil {
 		return nil, err
 	}

@@ -173,13 +173,6 @@ func (s *Server) findRoom(code, addr string) (*room, error) {
 	return r, nil
 }
 
-// rooms counts the live rooms.
-func (s *Server) rooms() int {
-	s.classes.mu.Lock()
-	defer s.classes.mu.Unlock()
-	return len(s.classes.rooms)
-}
-
 // checkKey reports whether key is the room's teacher key, in constant time.
 func (r *room) checkKey(key string) bool {
 	h := sha256.Sum256([]byte(key))

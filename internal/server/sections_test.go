@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -89,7 +90,10 @@ func TestSectionsAreTheCheckers(t *testing.T) {
 	}
 	withSections := 0
 	for _, sc := range f.Scenarios {
-		s, err := lesson.Replay(&sc, sc.Seed, nil)
+		s, err := lesson.NewSession(&sc, lesson.Config{Seed: sc.Seed, Servers: embedded.Servers{}})
+		if err == nil {
+			err = s.RunToEnd()
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -167,16 +167,16 @@ func (s *session) detach(c *conn) {
 }
 
 // faultRows are the fault kinds of sim.Actions as the welcome message
-// declares them; on real Redis servers (real) the menu leaves out what it
-// offers on embedded Redis only.
-func faultRows(real bool) []faultRow {
+// declares them; on real Redis servers (onReal) the menu leaves out what
+// it offers on embedded Redis only.
+func faultRows(onReal bool) []faultRow {
 	var out []faultRow
 	for _, a := range sim.Actions {
 		if !a.Fault {
 			continue
 		}
 		out = append(out, faultRow{Do: a.Do, Target: string(a.Target), Amount: string(a.Amount), Field: a.Amount.Field(),
-			Required: a.Required, Menu: a.Menu && !(real && a.MenuEmbedded), DefaultMS: a.Default.Milliseconds(), Applies: string(a.Applies)})
+			Required: a.Required, Menu: a.Menu && !(onReal && a.MenuEmbedded), DefaultMS: a.Default.Milliseconds(), Applies: string(a.Applies)})
 	}
 	return out
 }

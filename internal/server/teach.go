@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
@@ -96,7 +97,7 @@ func (s *session) lessonChapters() json.RawMessage {
 func (s *session) findChapters(sc *scenario.Scenario, seed int64) ([]lesson.Chapter, error) {
 	var f *lesson.ChapterFinder
 	var err error
-	s.bulkTurn(func() { f, err = lesson.FindChapters(sc, seed) })
+	s.bulkTurn(func() { f, err = lesson.FindChapters(sc, lesson.Config{Seed: seed, Servers: embedded.Servers{}}) })
 	if err != nil || f == nil {
 		return nil, err
 	}

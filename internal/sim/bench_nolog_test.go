@@ -53,7 +53,7 @@ func benchWorldNoLog(b *testing.B, do func(context.Context, *redis.Client) error
 		}
 	})
 	node := embedded.New(1)
-	node.Server().Set("k", "v")
+	_ = node.Server().Set("k", "v")
 	w.AddNodeOn("redis", node)
 	w.AddClient("A", func(ctx context.Context, p *sim.Proc) error {
 		c := p.Redis("redis")

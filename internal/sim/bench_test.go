@@ -34,7 +34,7 @@ func BenchmarkRawRoundTrip(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			be := embedded.New(1)
 			defer be.Close()
-			be.Server().Set("k", "v")
+			_ = be.Server().Set("k", "v")
 			c := redis.NewClient(sim.EngineClientOptions(func(context.Context, string, string) (net.Conn, error) { return be.Dial() }))
 			defer c.Close()
 			ctx := context.Background()
@@ -115,7 +115,7 @@ func BenchmarkEngineStepInRuns(b *testing.B) {
 func benchWorld(b *testing.B, do func(context.Context, *redis.Client) error, n int) *sim.World {
 	w := sim.New(sim.Config{Seed: 1, MaxSteps: 1 << 62, Horizon: 1 << 62})
 	node := embedded.New(1)
-	node.Server().Set("k", "v")
+	_ = node.Server().Set("k", "v")
 	w.AddNodeOn("redis", node)
 	w.AddClient("A", func(ctx context.Context, p *sim.Proc) error {
 		c := p.Redis("redis")

@@ -21,9 +21,9 @@ import (
 var hostile = []string{"a", "Z", "7", " ", `"`, `\`, "=", ",", "(", ")", "|", "-", "--", "[", "]", "#", ":", "{", "}",
 	"\n", "\r", "\t", "\x00", "\x1b", "\x7f", "\u0085", "\u2028", "\u2029", "\xff", "中", "lock", " | ", " -- ", " [#9]", "#99 9s verdict safe"}
 
-func hostileText(r *rand.Rand, max int) string {
+func hostileText(r *rand.Rand, most int) string {
 	var b strings.Builder
-	for n := r.IntN(max + 1); n > 0; n-- {
+	for n := r.IntN(most + 1); n > 0; n-- {
 		b.WriteString(hostile[r.IntN(len(hostile))])
 	}
 	return b.String()
@@ -207,7 +207,7 @@ func readBack(e *Event, line string) error {
 	}
 	kind, err := p.name("")
 	if err != nil || kind != string(e.Kind) {
-		return fmt.Errorf("kind %q (%v)", kind, err)
+		return fmt.Errorf("kind %q (%w)", kind, err)
 	}
 	if err := p.lit(" "); err != nil {
 		return err

@@ -84,8 +84,8 @@ func (w *World) Replicate(master, replica string, lag time.Duration) error {
 	}
 	l := &link{master: m, replica: r, lag: lag, shipped: map[string]Stored{}}
 	if rp, ok := m.b.(Replicator); ok {
-		if real, ok := rp.ReplicaLink(r.b); ok {
-			return w.replicateReal(l, real)
+		if rl, ok := rp.ReplicaLink(r.b); ok {
+			return w.replicateReal(l, rl)
 		}
 	}
 	l.conn = redis.NewClient(clientOptions(func(context.Context, string, string) (net.Conn, error) { return r.b.Dial() }))

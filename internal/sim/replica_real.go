@@ -14,16 +14,16 @@ import (
 // would block the one command in flight that the stepper waits on.
 
 // replicateReal starts a link on which Redis replicates by itself.
-func (w *World) replicateReal(l *link, real ReplicaLink) error {
+func (w *World) replicateReal(l *link, rl ReplicaLink) error {
 	m, r := l.master, l.replica
-	if err := real.Sync(); err != nil {
+	if err := rl.Sync(); err != nil {
 		return err
 	}
-	off, err := real.Offset()
+	off, err := rl.Offset()
 	if err != nil {
 		return err
 	}
-	l.real, l.realOff = real, off
+	l.real, l.realOff = rl, off
 	w.ext.links = append(w.ext.links, l)
 	ev := Event{Kind: KindInit, Node: r.name, Fact: &fact.Fact{Key: fact.ReplicaOf, Node: m.name, For: l.lag, Real: true, Replica: r.name}}
 	for _, k := range m.keys() {

@@ -13,6 +13,7 @@ import (
 	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/check/reference"
 	"github.com/lockstep/lockstep/internal/check/reference/gen"
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -53,7 +54,7 @@ func corpusSeed() uint64 {
 // ended is reported right after the event (neither verdict nor say) that
 // precedes it; one logged when the run finished, at the horizon.
 func run(sc *scenario.Scenario, seed int64) ([]sim.Event, []reference.Verdict, error) {
-	r, err := lesson.Build(sc, seed)
+	r, err := lesson.New(sc, lesson.Config{Seed: seed, Servers: embedded.Servers{}})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -61,7 +62,9 @@ func run(sc *scenario.Scenario, seed int64) ([]sim.Event, []reference.Verdict, e
 	for r.World.Step() {
 	}
 	ended := len(r.World.Log())
-	r.RunToEnd()
+	if err := r.RunToEnd(); err != nil {
+		return nil, nil, err
+	}
 	log := make([]sim.Event, len(r.World.Log()))
 	for i, e := range r.World.Log() {
 		log[i] = *e

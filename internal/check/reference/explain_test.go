@@ -13,6 +13,7 @@ import (
 	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/check/reference"
 	"github.com/lockstep/lockstep/internal/check/reference/gen"
+	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -57,11 +58,13 @@ func TestExplanationsHoldInTheModel(t *testing.T) {
 	kinds := map[check.ClaimKind]int{}
 	failed := 0
 	for _, r := range runs {
-		lr, err := lesson.Build(r.sc, r.sc.Seed)
+		lr, err := lesson.New(r.sc, lesson.Config{Seed: r.sc.Seed, Servers: embedded.Servers{}})
 		if err != nil {
 			t.Fatalf("%s: %v", r.what, err)
 		}
-		lr.RunToEnd()
+		if err := lr.RunToEnd(); err != nil {
+			t.Fatalf("%s: %v", r.what, err)
+		}
 		log := make([]sim.Event, len(lr.World.Log()))
 		for i, e := range lr.World.Log() {
 			log[i] = *e

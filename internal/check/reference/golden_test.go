@@ -137,7 +137,7 @@ func parseLog(text string) ([]sim.Event, error) {
 		}
 		e, err := parseLine(line, nodes)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %v: %s", n+1, err, line)
+			return nil, fmt.Errorf("line %d: %w: %s", n+1, err, line)
 		}
 		who := e.Client + "/" + e.Thread + "@" + e.Node
 		switch e.Kind {

@@ -84,7 +84,7 @@ func (d *DB) Serve(r sim.ServiceRequest) sim.Outcome {
 	if err != nil {
 		out.Reply, out.Err = "(error) "+err.Error(), err
 		if strings.Contains(err.Error(), "UNIQUE constraint failed") {
-			out.Err = fmt.Errorf("%w: %v", ErrDuplicateKey, err)
+			out.Err = fmt.Errorf("%w: %w", ErrDuplicateKey, err)
 			out.Fact = fact.New(fact.DuplicateRow)
 		}
 	} else {

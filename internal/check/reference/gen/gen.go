@@ -86,9 +86,9 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 	}
 	var redlock, failover, fencing bool
 	for _, g := range groups {
-		redlock = redlock || g.algo.ID == "redlock"
-		failover = failover || g.algo.ID == "replica-failover"
-		fencing = fencing || g.algo.ID == "fencing-token"
+		redlock = redlock || g.algo.Quorum != nil
+		failover = failover || g.algo.Replica
+		fencing = fencing || g.algo.Fencing
 	}
 
 	// Nodes: one master, or Redlock's masters; a replica of the first master
@@ -146,7 +146,8 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 		}
 		// Nested and kept locks where there is a lock to take again or
 		// keep (the scenario checker refuses them elsewhere).
-		lockable := !g.algo.Unguarded && g.algo.NewOptimistic == nil
+		optimistic := g.algo.NewOptimistic != nil // WATCH: no lock to re-enter, keep or write under
+		lockable := !g.algo.Unguarded && !optimistic
 		if r.IntN(6) == 0 && lockable {
 			c.Reentry = 2
 		}
@@ -154,9 +155,9 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 			c.KeepLock = true
 		}
 		switch {
-		case g.algo.ID == "fencing-token" || write && g.algo.ID != "watch-multi-exec" && r.IntN(2) == 0:
+		case g.algo.Fencing || write && !optimistic && r.IntN(2) == 0:
 			c.Task = "write"
-		case g.algo.ID != "watch-multi-exec" && r.IntN(8) == 0:
+		case !optimistic && r.IntN(8) == 0:
 			c.Task = "none"
 		}
 		if r.IntN(10) == 0 {
