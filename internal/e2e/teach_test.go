@@ -119,7 +119,9 @@ func TestBrowserTeach(t *testing.T) {
 			t.Errorf("want deleteScript's GET lit, and nothing of the touch scripts:\n%s", lit)
 		}
 		var first int
-		fmt.Sscanf(lit, "%d:", &first)
+		if _, err := fmt.Sscanf(lit, "%d:", &first); err != nil {
+			t.Fatalf("the lit lines do not start with a line number (%v):\n%s", err, lit)
+		}
 		if first <= decl || first > decl+9 {
 			t.Errorf("the lit line %d is not in deleteScript (from line %d):\n%s", first, decl, lit)
 		}

@@ -71,7 +71,7 @@ func TestDeadlineNestsAndCancels(t *testing.T) {
 	w.Run()
 	want := []error{nil, context.Canceled, nil, context.Canceled}
 	for i := range want {
-		if i >= len(errs) || !errors.Is(errs[i], want[i]) && errs[i] != want[i] {
+		if i >= len(errs) || !errors.Is(errs[i], want[i]) {
 			t.Fatalf("want %v, got %v", want, errs)
 		}
 	}
