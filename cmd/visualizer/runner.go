@@ -97,13 +97,20 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		capped = fmt.Sprintf("the run reached the cap of %d steps at %s before it ended: the verdict covers those steps only", r.World.Steps(), r.World.Now())
 	}
 	if *asJSON {
+		end := map[string]any{"verdict": r.Verdicts()}
 		if capped != "" {
-			return enc.Encode(map[string]any{"verdict": r.Verdicts(), "stopped": capped})
+			end["stopped"] = capped
 		}
-		return enc.Encode(map[string]any{"verdict": r.Verdicts()})
+		if kept := r.Checker.Kept(); len(kept) > 0 {
+			end["kept"] = kept
+		}
+		return enc.Encode(end)
 	}
 	if capped != "" {
 		fmt.Fprintf(stdout, "stopped: %s\n", capped)
+	}
+	for _, k := range r.Checker.Kept() {
+		fmt.Fprintf(stdout, "kept: %s\n", k.Say.En)
 	}
 	fmt.Fprintf(stdout, "verdict: %s\n", strings.Join(r.Verdicts(), ", "))
 	return nil

@@ -78,6 +78,7 @@ type Checker struct {
 	sections  sections // who is inside, event by event (Sections)
 	found     []string
 	explained []Explained
+	kept      []Kept
 	last      []change // what the last event observed did to the keys (Changes)
 	finished  bool
 	short     bool // the run was stopped before its horizon
@@ -110,6 +111,10 @@ func (c *Checker) Verdicts() []string { return c.found }
 func (c *Checker) note(vs []claimed) []sim.Event {
 	var out []sim.Event
 	for _, v := range vs {
+		if v.kept {
+			c.kept = append(c.kept, Kept{Name: v.ev.Name, Seq: v.ev.Seq, Refs: v.ev.Refs, Say: *v.ev.Say})
+			continue
+		}
 		if !slices.Contains(c.found, v.ev.Name) {
 			c.found = append(c.found, v.ev.Name)
 		}

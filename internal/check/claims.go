@@ -106,8 +106,27 @@ type Explained struct {
 // them, each with the claims of its explanation.
 func (c *Checker) Explained() []Explained { return c.explained }
 
-// claimed is a verdict event and its claims, as a rule reports it.
+// claimed is a verdict event and its claims, as a rule reports it; with
+// kept set, it is no verdict but a break the run's system stopped (Kept).
 type claimed struct {
 	ev     sim.Event
 	claims []Claim
+	kept   bool
 }
+
+// Kept is a break the system itself stopped in this run: an invariant a
+// verdict would have named, had the system not refused the step that
+// breaks it (a fenced storage refusing the write of a client that no
+// longer holds its lock). It is no verdict: the run's verdicts say what
+// was broken, a kept line what held where it could have broken. Name is
+// the verdict it avoided; Seq the event where it held.
+type Kept struct {
+	Name string   `json:"name"`
+	Seq  int      `json:"seq"`
+	Refs []int    `json:"refs"`
+	Say  sim.Text `json:"say"`
+}
+
+// Kept lists the breaks the system stopped so far, in the order they
+// happened.
+func (c *Checker) Kept() []Kept { return c.kept }

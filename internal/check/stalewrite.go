@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -49,7 +50,13 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []claimed
 	if n, ok := e.FencingToken(); ok {
 		r.tokens[e.Lock] = append(r.tokens[e.Lock], issued{e.Seq, e.Client, n})
 	}
-	if e.Kind != sim.KindExec || e.Client == "" || len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") || e.Reply != "OK" {
+	if e.Kind != sim.KindExec || e.Client == "" || len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") {
+		return nil
+	}
+	// A write the fenced storage refused for an older token: had it been
+	// stale, fencing kept the resource (a kept line, no verdict).
+	refused := e.Fact != nil && e.Fact.Key == fact.RejectedOlder && m.opt.FencedStorage
+	if e.Reply != "OK" && !refused {
 		return nil
 	}
 	t := m.threadOf(e)
@@ -73,6 +80,12 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []claimed
 			if own, later, ok = r.laterToken(l, t.client, tok); !ok {
 				continue
 			}
+		}
+		if refused {
+			if !fenced {
+				continue
+			}
+			return []claimed{r.kept(e, t, ls, later)}
 		}
 		var refs []int
 		wentBack := fenced && own.seq > 0 && later.n <= own.n
@@ -115,6 +128,29 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []claimed
 		return []claimed{verdict(StaleWrite, refs, en, zh, claims...)}
 	}
 	return nil
+}
+
+// kept is the line for a stale write the fenced storage refused: the
+// thread's lease ls had ended and later was issued to another client
+// after the writer's own token.
+func (r *staleWriteRule) kept(e *sim.Event, t thread, ls lease, later issued) claimed {
+	var refs []int
+	for _, s := range []int{r.began[ls], r.ended[ls], later.seq, e.Seq} {
+		if s > 0 {
+			refs = append(refs, s)
+		}
+	}
+	en := fmt.Sprintf("%s at #%d refused %s's write with token %d after token %d: %s no longer held %s", e.Node, e.Seq, t.who(), e.Fact.Token, e.Fact.Highest, t.client, ls.lock)
+	zh := fmt.Sprintf("%s 在 #%d 拒绝了 %s 带着 token %d 的写入，因为它已见过 token %d：%s 已不再持有 %s", e.Node, e.Seq, t.who(), e.Fact.Token, e.Fact.Highest, t.client, ls.lock)
+	if r.ended[ls] > 0 {
+		en += fmt.Sprintf(" (taken at #%d, lost at #%d)", r.began[ls], r.ended[ls])
+		zh += fmt.Sprintf("（#%d 获得，#%d 失去）", r.began[ls], r.ended[ls])
+	}
+	en += fmt.Sprintf(" and %s had been issued token %d at #%d. Fencing stopped the stale write: it did not land.", later.client, later.n, later.seq)
+	zh += fmt.Sprintf("，而 %s 已在 #%d 拿到 token %d。Fencing 挡住了这次过期的写入：它没有落地。", later.client, later.seq, later.n)
+	v := verdict(StaleWrite, refs, en, zh)
+	v.ev.Seq, v.kept = e.Seq, true
+	return v
 }
 
 // track follows which leases hold, after any event that moved a lock key

@@ -58,6 +58,33 @@ func TestBrowser(t *testing.T) {
 		})
 	}
 
+	// The fencing lesson ends red (A was inside while B entered), but its
+	// point is the refusal: the verdict panel says, as a positive line in
+	// both languages, that the storage refused A's stale write, and only
+	// once the run has come to the refusal.
+	t.Run("fencing-refusal-is-said", func(t *testing.T) {
+		ctx := tab(t, b, false)
+		open(t, ctx, url)
+		load(t, ctx, "fencing-token-rejects-stale")
+		step(t, ctx)
+		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=kept]').length`); n != 0 {
+			t.Errorf("a kept line before the refusal: %d", n)
+		}
+		click(t, ctx, "end")
+		waitFor(t, ctx, "the kept line", `!!document.querySelector('[data-testid=kept]')`)
+		if got, want := text(t, ctx, "kept"), "refused A's write with token 1 after token 2"; !strings.Contains(got, want) || !strings.Contains(got, "✓") {
+			t.Errorf("kept line: want ✓ and %q, got %q", want, got)
+		}
+		click(t, ctx, "lang")
+		waitFor(t, ctx, "中文", `document.getElementById('timeline').dataset.lang === 'zh'`)
+		if got, want := text(t, ctx, "kept"), "拒绝了 A 带着 token 1 的写入"; !strings.Contains(got, want) || !strings.Contains(got, "没有过期写入") {
+			t.Errorf("kept line in 中文: want %q and 没有过期写入, got %q", want, got)
+		}
+		shot(t, ctx, dir, "fencing-refusal-zh")
+		click(t, ctx, "lang") // back to English: the language is remembered
+		waitFor(t, ctx, "English", `document.getElementById('timeline').dataset.lang === 'en'`)
+	})
+
 	t.Run("step-back-restores-the-view", func(t *testing.T) {
 		ctx := tab(t, b, false)
 		open(t, ctx, url)

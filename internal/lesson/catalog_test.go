@@ -49,6 +49,9 @@ func runLog(t *testing.T, sc *scenario.Scenario, seed int64) (string, string) {
 			t.Fatal(err)
 		}
 	}
+	for _, k := range r.Checker.Kept() {
+		txt.WriteString("kept: " + k.Say.En + "\n")
+	}
 	txt.WriteString("verdict: " + strings.Join(r.Verdicts(), ", ") + "\n")
 	return txt.String(), js.String()
 }

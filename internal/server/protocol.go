@@ -149,6 +149,10 @@ type Snapshot struct {
 	// after it they are the lesson's plan, not this run.
 	OffScriptAt int `json:"offScriptAt"`
 
+	// Kept are the breaks the run's system stopped up to the cursor (a
+	// stale write the fenced storage refused): no verdicts, what held.
+	Kept []check.Kept `json:"kept,omitempty"`
+
 	// The teaching tools (teach.go): each client's lock code file, the
 	// lesson's chapters, its challenge.
 	Code      map[string]string `json:"code,omitempty"`

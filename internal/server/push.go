@@ -67,6 +67,7 @@ func (s *session) snapshot() *Snapshot {
 		Actions: append([]scenario.Action{}, v.Actions...), Playing: s.playing, Speed: s.speed,
 		Events: v.Events, OffScript: v.OffScript, File: s.file,
 	}
+	snap.Kept = s.ls.Run().Checker.Kept()
 	if at, off := s.ls.Run().LeftScriptAt(); off {
 		snap.OffScriptAt = at
 	}

@@ -58,6 +58,7 @@ const S = {
     '按“下一步”（或空格键）每次执行一条 Redis 命令。时间线的每一行是发生的一件事，从上往下读。'],
   nothingYet: ['Nothing has happened yet.', '还什么都没发生。'],
   running: ['Running… no verdict until the run ends.', '运行中……运行结束后才有结论。'],
+  kept: ['no {v}: stopped', '没有{v}：被挡住了'],
   safe: ['Safe: no rule was broken.', '安全：没有违反任何规则。'],
   noKeys: ['(no keys)', '（没有键）'],
   down: ['down', '宕机'],

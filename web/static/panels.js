@@ -33,6 +33,7 @@ export function renderVerdict(root, st, onRef) {
   if (!vs.length) {
     root.className = 'verdict none';
     root.append(el('p', {}, st.model.rows.length ? t('running', st.lang) : t('nothingYet', st.lang)));
+    renderKept(root, st, onRef);
     return;
   }
   const safe = vs.every((v) => v.name === 'safe');
@@ -42,6 +43,19 @@ export function renderVerdict(root, st, onRef) {
     root.append(el('div', { class: 'v', 'data-name': v.name },
       el('b', { class: 'badge' }, (v.name === 'safe' ? '✓ ' : '✗ ') + verdictName(v.name, st.lang)),
       el('p', {}, pick(v.say, st.lang) || (v.name === 'safe' ? t('safe', st.lang) : '')),
+      refs.length ? el('p', { class: 'refs' }, ...refs) : null));
+  }
+  renderKept(root, st, onRef);
+}
+
+/** renderKept adds the breaks the run's system stopped (a stale write the
+ * fenced storage refused), each a positive line with its events. */
+function renderKept(root, st, onRef) {
+  for (const k of (st.snap && st.snap.kept) || []) {
+    const refs = (k.refs || []).map((r) => el('button', { class: 'ref', onclick: () => onRef(r) }, '#' + r));
+    root.append(el('div', { class: 'kept', 'data-kept': k.name, 'data-testid': 'kept' },
+      el('b', { class: 'badge' }, '✓ ' + fill('kept', st.lang, { v: verdictName(k.name, st.lang) })),
+      el('p', {}, pick(k.say, st.lang)),
       refs.length ? el('p', { class: 'refs' }, ...refs) : null));
   }
 }

@@ -132,7 +132,7 @@ func parseLog(text string) ([]sim.Event, error) {
 	var out []sim.Event
 	lastSend := map[string]int{}
 	for n, line := range lines {
-		if strings.HasPrefix(line, "verdict: ") || line == "" {
+		if strings.HasPrefix(line, "verdict: ") || strings.HasPrefix(line, "kept: ") || line == "" {
 			continue
 		}
 		e, err := parseLine(line, nodes)
