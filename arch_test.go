@@ -26,6 +26,7 @@ var packageMap = map[string][]string{
 	"internal/qr":                  {},
 	"internal/sim":                 {"internal/fact"},
 	"internal/lock":                {"internal/fact"},
+	"internal/lockbench":           {"internal/lock"},
 	"internal/check":               {"internal/fact", "internal/sim"},
 	"internal/check/reference":     {"internal/check", "internal/sim"},
 	"internal/check/reference/gen": {"internal/lock", "internal/scenario", "internal/sim"},

@@ -4,9 +4,11 @@ go 1.26.8
 
 require (
 	github.com/alicebob/miniredis/v2 v2.40.0
+	github.com/bsm/redislock v0.9.4
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/go-chi/chi/v5 v5.5.0
+	github.com/go-redsync/redsync/v4 v4.18.1
 	github.com/gorilla/websocket v1.5.3
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/yuin/gopher-lua v1.1.1
@@ -30,3 +32,7 @@ require (
 )
 
 replace github.com/alicebob/miniredis/v2 => ./third_party/miniredis
+
+replace github.com/go-redsync/redsync/v4 => ./third_party/redsync
+
+replace github.com/bsm/redislock => ./third_party/redislock

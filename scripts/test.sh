@@ -62,6 +62,28 @@ go test -race -count=1 -timeout 40m $(go list ./... | grep -v '/internal/realred
 # Embedded Redis is a patched miniredis (third_party/miniredis/PATCH.md): its
 # own tests, on the patched copy (a module of its own, outside ./...).
 (cd third_party/miniredis && go test -race -count=1 ./...)
+# The lock libraries rows 18-19 run as they are, patched (third_party/redsync
+# and third_party/redislock, PATCH.md in each): their own tests on the
+# copies. redsync's start redis-server processes on ports 51200-51207, which
+# save to dump.rdb when they stop and would load its locks next time: it is
+# removed before and after. redislock's use one on 127.0.0.1:6379, started
+# here when none listens; they time 50-100ms locks on the wall clock, so
+# they run without the race detector's slowdown.
+(
+  cd third_party/redsync
+  rm -f dump.rdb
+  trap 'rm -f dump.rdb' EXIT
+  go test -race -count=1 ./...
+)
+(
+  if ! redis-cli -p 6379 ping >/dev/null 2>&1; then
+    redis-server --port 6379 --bind 127.0.0.1 --save '' --appendonly no >/dev/null &
+    pid=$!
+    trap 'kill $pid' EXIT
+    for _ in $(seq 50); do redis-cli -p 6379 ping >/dev/null 2>&1 && break; sleep 0.1; done
+  fi
+  cd third_party/redislock && go test -count=1 ./...
+)
 go test -race -count=1 -timeout 20m ./internal/realredis/...
 # The schedule search's lessons table (docs/explore.md) and its Redlock
 # partition search skip themselves under -race (ten times slower, the same

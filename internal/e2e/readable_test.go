@@ -81,10 +81,12 @@ const inView = `(() => {
 
 // english finds English phrases (two words in a row, the second in lower
 // case) in the page's own text in 中文 mode: the chrome, tooltips and the
-// canvas labels. Code, identifiers and the lessons' own authored text are
-// left out.
+// canvas labels. Code, identifiers, the lessons' own authored text and
+// text in double quotes (a library's own error, quoted as it wrote it, as
+// TestBrowserChinese allows) are left out.
 const english = `(() => {
-	const re = /\b[A-Za-z]?[a-z]{2,}[ '’]+[a-z]{3,}\b/;
+	const phrase = /\b[A-Za-z]?[a-z]{2,}[ '’]+[a-z]{3,}\b/;
+	const re = { test: (s) => phrase.test(s.replace(/"(?:[^"\\]|\\.)*"/g, '""')) };
 	const out = [];
 	const skip = 'code, pre, .val, #title, #lesson-text, #narration, #narration-history, #verdict .v p, #scenario, #editor, #editor-gutter, #editor-errors, .real-banner, noscript, .detail dd .reply, .authored';
 	const walk = (el) => {

@@ -83,6 +83,54 @@ func TestBrowserTeach(t *testing.T) {
 		waitFor(t, ctx, "the code shown", `!document.body.classList.contains('no-code') && !!document.querySelector('[data-testid=code] .code-pane[data-file="reentrant.go"]') && localStorage.getItem('lockstep.code') === 'on'`)
 	})
 
+	t.Run("library code", func(t *testing.T) {
+		ctx := page(t, b, url)
+		load(t, ctx, "redsync-unlock-after-expiry")
+		// The first command is A's vote: redsync's own go-redis pool sends
+		// SET NX, called from the library's acquire.
+		waitFor(t, ctx, "the library's file", `!!document.querySelector('[data-testid=code] .code-pane[data-file="redsync/mutex.go"]')`)
+		for i := 0; i < 10 && !eval[bool](t, ctx, `!!document.querySelector('[data-testid=code-line-active]')`); i++ {
+			step(t, ctx)
+		}
+		waitFor(t, ctx, "the lit line of the pool", `!!document.querySelector('[data-testid=code] .code-pane[data-file="redsync/redis/goredis/v9/goredis.go"] [data-testid=code-line-active]')`)
+		if got := text(t, ctx, "code-line-active"); !strings.Contains(got, "SetNX(") {
+			t.Errorf("lit line = %q, want the library's call of SetNX", got)
+		}
+		head := eval[string](t, ctx, `document.querySelector('[data-testid=code] .code-file').textContent`)
+		for _, want := range []string{"github.com/go-redsync/redsync/v4@v4.18.1", "BSD-3-Clause", "redis/goredis/v9/goredis.go"} {
+			if !strings.Contains(head, want) {
+				t.Errorf("the file's header %q lacks %s", head, want)
+			}
+		}
+		crumbs := eval[string](t, ctx, `document.querySelector('[data-testid=code] .code-frames').textContent`)
+		if !strings.Contains(crumbs, "(*Mutex).acquire (redsync/mutex.go:") {
+			t.Errorf("the call's frames %q lack redsync's acquire", crumbs)
+		}
+		// B's failed vote releases with redsync's delete script, written in
+		// scripts.go: its GET line, the one that ran, is lit in it.
+		ran := `document.querySelectorAll('[data-testid=code] .code-pane[data-file="redsync/scripts.go"] [data-testid=code-line-ran]').length > 0`
+		for i := 0; i < 40 && !eval[bool](t, ctx, ran); i++ {
+			step(t, ctx)
+		}
+		waitFor(t, ctx, "the lit script line", ran)
+		lit := eval[string](t, ctx, `[...document.querySelectorAll('[data-testid=code-line-ran]')].map(l => l.dataset.line + ':' + l.textContent).join('\n')`)
+		decl := eval[int](t, ctx, `Number([...document.querySelectorAll('[data-file="redsync/scripts.go"] li')].find(l => l.textContent.includes('var deleteScript')).dataset.line)`)
+		if !strings.Contains(lit, `redis.call("GET", KEYS[1])`) || strings.Contains(lit, "PEXPIRE") {
+			t.Errorf("want deleteScript's GET lit, and nothing of the touch scripts:\n%s", lit)
+		}
+		var first int
+		if _, err := fmt.Sscanf(lit, "%d:", &first); err != nil {
+			t.Fatalf("the lit lines do not start with a line number (%v):\n%s", err, lit)
+		}
+		if first <= decl || first > decl+9 {
+			t.Errorf("the lit line %d is not in deleteScript (from line %d):\n%s", first, decl, lit)
+		}
+		click(t, ctx, "lang")
+		waitFor(t, ctx, "中文", `document.querySelector('[data-testid=code] .code-file').textContent.includes('库自己的代码')`)
+		shot(t, ctx, dir, "teach-code-library-zh")
+		click(t, ctx, "lang")
+	})
+
 	t.Run("chapters", func(t *testing.T) {
 		ctx := page(t, b, url)
 		load(t, ctx, "blind-del-long-work")

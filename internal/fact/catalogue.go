@@ -36,8 +36,11 @@ const (
 	// The engine's errors, as a client's program meets them.
 	Refused  Key = "refused"   // Node: connection refused (Node is down)
 	TimedOut Key = "timed-out" // Node: i/o timeout (no reply from Node)
-	Panic    Key = "panic"     // Text: a client's program panicked
-	Failed   Key = "failed"    // Text, Reason (or none): an error no other key states
+	// DeadlinePassed: a command timed out at its caller's context deadline
+	// (a library's per-call timeout, on the virtual clock).
+	DeadlinePassed Key = "deadline-passed"
+	Panic          Key = "panic"  // Text: a client's program panicked
+	Failed         Key = "failed" // Text, Reason (or none): an error no other key states
 
 	// Faults (the engine).
 	Crashed         Key = "crashed"           // Client, For (restart delay, or 0)
@@ -86,10 +89,10 @@ const (
 	HoldOf           Key = "hold-of"          // Hold, Depth
 	HoldGivenBack    Key = "hold-given-back"  // Hold, Depth
 	AsksAgain        Key = "asks-again"       // Hold, Depth: a re-entry
-	NotInTime        Key = "not-in-time"      // could not acquire the lock in time
+	NotInTime        Key = "not-in-time"      // could not acquire the lock in time; Text: what a library said (rows 18-19)
 	CouldNotLock     Key = "could-not-lock"   // Item
 	Kept             Key = "kept"             // the request ends holding the lock
-	NoLongerOurs     Key = "no-longer-ours"   // a release that found the lock another's
+	NoLongerOurs     Key = "no-longer-ours"   // a release that found the lock another's; Text: what a library said
 	Stock            Key = "stock"            // From, To
 	NoStock          Key = "no-stock"         // the stock is 0
 	Dispatch         Key = "dispatch"         // Request, Thread
@@ -115,13 +118,21 @@ const (
 	Quorum        Key = "quorum"         // Votes: a Redlock vote won
 	TooLate       Key = "too-late"       // Votes: a majority with no validity left
 	NoQuorum      Key = "no-quorum"      // Votes: no majority
+
+	// The libraries run as they are (rows 18-19); Text is the library's
+	// own words, quoted as it wrote them.
+	ValidUntil    Key = "valid-until"    // For: redsync's Until(), from now
+	Extended      Key = "extended"       // For: redsync's Until() after an Extend, from now
+	ExtendFailed  Key = "extend-failed"  // Text (or none): the caller's extend loop stops
+	Refreshed     Key = "refreshed"      // For: redislock's Refresh set the TTL again
+	RefreshFailed Key = "refresh-failed" // Text: the caller's refresh loop stops
 )
 
 // Keys lists every key of the catalogue.
 var Keys = []Key{
 	RequestLost, Down, ReplyLost, NewConnection, TTLRanOut, CleanupRows, Cleanup, CleanupFailed,
 	WaitBlocks, WaitTimedOut, WaitApplied, WaitDied, ReplicaOf, Shipped, ShipLost, ShipFailed, NotApplied, ServerLost,
-	Refused, TimedOut, Panic, Failed,
+	Refused, TimedOut, DeadlinePassed, Panic, Failed,
 	Crashed, StartsAgain, Paused, RunsAgain, NextRequestLost, NextReplyLost, CutOff, Reachable,
 	BackWithData, BackEmpty, ClockJumps, ClockAhead, FailedOver,
 	BadFault, UnknownKind, AlreadyCrashed, HasCrashed, AlreadyPaused, IsRunning, RestartsItself, NeedsAmount, AlreadyDown, NotDown,
@@ -131,6 +142,7 @@ var Keys = []Key{
 	Dispatch, NothingListed, ItemNamed, AlreadySold, StorageRefused, StorageAccepted, LocalMutex, LocalMutexHeldBy,
 	Replicated, NotReplicated, Repair, NoWatchdog, RenewLost, Renewed, Token, ExecFailed, ExecRetry,
 	StampPassed, Quorum, TooLate, NoQuorum,
+	ValidUntil, Extended, ExtendFailed, Refreshed, RefreshFailed,
 }
 
 // Render says the fact in English and Chinese. A key the catalogue does
@@ -224,11 +236,15 @@ func (f *Fact) Render() Text {
 		return t("connection refused ("+f.Node+" is down)", "连接被拒绝（"+f.Node+" 宕机了）")
 	case TimedOut:
 		return t("i/o timeout (no reply from "+f.Node+")", "I/O 超时（"+f.Node+" 没有回复）")
+	case DeadlinePassed:
+		return t("the caller's context deadline passed", "调用方 context 的截止时间已过")
 	case Panic:
 		return t("panic: "+f.Text, "程序崩溃（panic）："+f.Text)
 	case Failed:
 		if f.Reason != nil {
-			return t(f.Text, "出错："+f.Text+"（"+f.Reason.Render().Zh+"）")
+			// Text is the words of whoever wrapped the reason (a library's
+			// "node #0: …"): quoted as it wrote them, the reason said in 中文.
+			return t(f.Text, "出错：\""+f.Text+"\"（"+f.Reason.Render().Zh+"）")
 		}
 		return t(f.Text, "出错："+f.Text)
 
@@ -330,13 +346,13 @@ func (f *Fact) Render() Text {
 		return t(fmt.Sprintf("asks again for the lock it holds (hold %d of %d)", f.Hold, f.Depth),
 			fmt.Sprintf("再次请求自己已持有的锁（重入计数 %d / %d）", f.Hold, f.Depth))
 	case NotInTime:
-		return t("could not acquire the lock in time", "没能及时拿到锁")
+		return libSays(t("could not acquire the lock in time", "没能及时拿到锁"), f.Text)
 	case CouldNotLock:
 		return t("could not lock "+f.Item, "没能锁住 "+f.Item)
 	case Kept:
 		return t("the request ends without releasing: the unlock is left to a later callback", "请求结束时没有释放锁：解锁留给之后的回调")
 	case NoLongerOurs:
-		return t("the lock was no longer ours; left it alone", "锁已经不是我们的了；不去动它")
+		return libSays(t("the lock was no longer ours; left it alone", "锁已经不是我们的了；不去动它"), f.Text)
 	case Stock:
 		return t(fmt.Sprintf("stock %d -> %d", f.From, f.To), fmt.Sprintf("库存 %d → %d", f.From, f.To))
 	case NoStock:
@@ -378,6 +394,16 @@ func (f *Fact) Render() Text {
 		return t("the lock is no longer ours: the watchdog stops", "锁已经不是我们的了：看门狗停止")
 	case Renewed:
 		return t("expire "+s(f.For), "续期到 "+s(f.For))
+	case ValidUntil:
+		return t("Until() is "+s(f.For)+" from now (now + expiry - elapsed - drift)", "Until() 距现在还有 "+s(f.For)+"（now + expiry − 耗时 − 漂移）")
+	case Extended:
+		return t("Until() is "+s(f.For)+" from now", "Until() 距现在还有 "+s(f.For))
+	case ExtendFailed:
+		return libSays(t("Extend failed: the lock is not held on a quorum any more; the loop stops", "延期失败：锁已经不在多数节点上了；循环停止"), f.Text)
+	case Refreshed:
+		return t("pexpire "+s(f.For), "PEXPIRE 续期到 "+s(f.For))
+	case RefreshFailed:
+		return libSays(t("Refresh failed; the loop stops", "刷新失败；循环停止"), f.Text)
 	case Token:
 		return t(fmt.Sprintf("fencing token %d", f.Token), fmt.Sprintf("fencing 令牌 %d", f.Token))
 	case ExecFailed:
@@ -473,4 +499,13 @@ func Seconds(d time.Duration) string {
 		s = "-" + s
 	}
 	return s + "s"
+}
+
+// libSays adds a library's own words (rows 18-19) to a sentence, quoted
+// as it wrote them, in both languages; none adds nothing.
+func libSays(x Text, words string) Text {
+	if words == "" {
+		return x
+	}
+	return Text{En: x.En + " (the library says: \"" + words + "\")", Zh: x.Zh + "（库的原话：\"" + words + "\"）"}
 }

@@ -117,6 +117,13 @@ var examples = []struct {
 		"5/5 in 11s, validity -1.102s = ttl 10s - elapsed 11s - drift 102ms: no time left, releasing on every master"},
 	{Fact{Key: NoQuorum, Votes: &Votes{Yes: 2, Of: 5, Need: 3, Elapsed: 50 * time.Millisecond, ReleasedOn: ReleaseYes}},
 		"2/5 in 50ms, need 3: releasing on the masters that said yes (a lease of ours is still held)"},
+	{Fact{Key: DeadlinePassed}, "the caller's context deadline passed"},
+	{Fact{Key: ValidUntil, For: 1978 * time.Millisecond}, "Until() is 1.978s from now (now + expiry - elapsed - drift)"},
+	{Fact{Key: Extended, For: 2966 * time.Millisecond}, "Until() is 2.966s from now"},
+	{Fact{Key: ExtendFailed, Text: "lock already taken, locked nodes: [2 1]"},
+		`Extend failed: the lock is not held on a quorum any more; the loop stops (the library says: "lock already taken, locked nodes: [2 1]")`},
+	{Fact{Key: Refreshed, For: 3 * time.Second}, "pexpire 3s"},
+	{Fact{Key: RefreshFailed, Text: "redislock: not obtained"}, `Refresh failed; the loop stops (the library says: "redislock: not obtained")`},
 }
 
 // Every key of the catalogue has its sentence in English, as the log has
@@ -194,6 +201,11 @@ func TestErrorStatesTheFactOfAKnownError(t *testing.T) {
 	}
 	if !strings.Contains(got.Render().Zh, "连接被拒绝") {
 		t.Errorf("its Chinese does not say the refusal: %q", got.Render().Zh)
+	}
+	// the wrapper's own words (a library's "node #0: …") are quoted, not
+	// left as English in the Chinese
+	if zh := got.Render().Zh; !strings.Contains(zh, `"lock: release: connection refused (redis is down)"`) {
+		t.Errorf("its Chinese does not quote the wrapper's words: %q", zh)
 	}
 	if Error(nil) != nil {
 		t.Error("no error states no fact")

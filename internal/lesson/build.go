@@ -48,7 +48,7 @@ func build(sc *scenario.Scenario, cfg Config) (*Run, error) {
 	}
 	w.NameScripts(lock.ScriptNames())
 	if !cfg.Quiet {
-		w.TraceSource(lock.PkgPath) // the code view's lit line
+		w.TraceSources(lock.TracedPackages()) // the code view's lit line
 	}
 	r := &Run{Scenario: sc, Seed: cfg.Seed, World: w, Checker: check.New(CheckOptions(sc))}
 	r.story = narrate.New(r.Checker)

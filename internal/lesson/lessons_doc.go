@@ -2,6 +2,7 @@ package lesson
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -21,8 +22,9 @@ func LessonsDoc(f *scenario.File) string {
 	var b strings.Builder
 	b.WriteString(`# The lessons, row by row
 
-Every lock algorithm of the seed documents, the claim each makes or the flaw it teaches, and the
-built-in scenarios that show it. Open one in the browser, or print its event log with
+Every lock algorithm of the seed documents, then the two Go libraries engineers import (rows 18
+and 19, their own code run as it is), the claim each makes or the flaw it teaches, and the
+built-in scenarios that show it; last, the lessons taken from the libraries' issue trackers. Open one in the browser, or print its event log with
 ` + "`go run ./cmd/visualizer run ID`" + `. Seeds: 000 = reentrant/watchdog/Redlock walk-through (zh),
 001 = SETNX + GETSET timestamp lock, 002 = reentrant lock keyed by thread id (zh), 003 = Redis in
 Action market and WATCH (zh), 004 = MySQL / Redis / Redisson / Redlock survey (zh).
@@ -32,7 +34,12 @@ This file is generated from ` + "`internal/lock`" + ` and ` + "`scenarios.yaml`"
 `)
 	for _, a := range lock.Algorithms {
 		fmt.Fprintf(&b, "\n## %d. `%s` — %s\n\n", a.Row, a.ID, a.Title)
-		fmt.Fprintf(&b, "Seed %s. %s.\n\n", a.Seed, upperFirst(a.Flaw))
+		if l := a.Library; l != nil {
+			fmt.Fprintf(&b, "Library [%s](%s) %s (%s), its own code run as it is from `third_party/%s` (what was changed, and why: PATCH.md there). %s.\n\n",
+				l.Module, l.URL, l.Version, l.License, l.Dir, upperFirst(a.Flaw))
+		} else {
+			fmt.Fprintf(&b, "Seed %s. %s.\n\n", a.Seed, upperFirst(a.Flaw))
+		}
 		b.WriteString("| scenario | what happens | source | verdicts |\n|---|---|---|---|\n")
 		n := 0
 		for _, sc := range f.Scenarios {
@@ -54,7 +61,67 @@ This file is generated from ` + "`internal/lock`" + ` and ` + "`scenarios.yaml`"
 			b.WriteString("| (none yet) | | | |\n")
 		}
 	}
+	trackersDoc(&b, f)
 	return b.String()
+}
+
+// report is where a scenario's source cites a library's users: owner/repo
+// followed by issue or pull request numbers (#107, #143) or by README.
+var report = regexp.MustCompile(`([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)((?:#\d+)(?:,\s*#\d+)*|\s+README)`)
+
+// trackersDoc writes the section of the lessons taken from the libraries'
+// issue trackers: for each library, in order of first appearance, the
+// scenarios whose source cites its reports, each report linked.
+func trackersDoc(b *strings.Builder, f *scenario.File) {
+	type entry struct {
+		sc   *scenario.Scenario
+		refs []string
+	}
+	var repos []string
+	byRepo := map[string][]entry{}
+	for i := range f.Scenarios {
+		sc := &f.Scenarios[i]
+		for _, m := range report.FindAllStringSubmatch(sc.Source, -1) {
+			repo := m[1]
+			var refs []string
+			if strings.TrimSpace(m[2]) == "README" {
+				refs = append(refs, fmt.Sprintf("[README](https://github.com/%s#readme)", repo))
+			}
+			for _, n := range regexp.MustCompile(`#(\d+)`).FindAllStringSubmatch(m[2], -1) {
+				refs = append(refs, fmt.Sprintf("[#%s](https://github.com/%s/issues/%s)", n[1], repo, n[1]))
+			}
+			if _, ok := byRepo[repo]; !ok {
+				repos = append(repos, repo)
+			}
+			byRepo[repo] = append(byRepo[repo], entry{sc, refs})
+		}
+	}
+	if len(repos) == 0 {
+		return
+	}
+	b.WriteString(`
+## From the libraries' issue trackers / 来自各个库的 issue
+
+The failures these lessons show were reported by the users of the libraries engineers actually
+import, who did not see them coming. Each lesson re-plays one report, cited by its number (an
+issue or a pull request), with the library's own code where the library is Go (rows 18 and 19)
+and with the catalog's re-implementation of its Lua scripts where it is Redisson (Java).
+
+这些课程展示的故障，都是工程师们真正在用的那些库的用户报告的，他们事先并没有预料到。每节课重放一份报告，
+并注明其编号（issue 或 pull request）；Go 的库（第 18、19 行）运行的是库自己的代码，Redisson（Java）则用目录里
+对其 Lua 脚本的重新实现。
+`)
+	for _, repo := range repos {
+		fmt.Fprintf(b, "\n### [%s](https://github.com/%s)\n\n", repo, repo)
+		b.WriteString("| report | scenario | what happens | verdicts |\n|---|---|---|---|\n")
+		for _, e := range byRepo[repo] {
+			title := e.sc.Title.En
+			if e.sc.Title.Zh != "" {
+				title += " / " + e.sc.Title.Zh
+			}
+			fmt.Fprintf(b, "| %s | `%s` | %s | `%s` |\n", strings.Join(e.refs, ", "), e.sc.ID, cell(title), strings.Join(e.sc.Expect, "`, `"))
+		}
+	}
 }
 
 // cell escapes the pipes of a Markdown table cell.

@@ -47,3 +47,40 @@ func TestLessonsDocListsEachRowsScenarios(t *testing.T) {
 		t.Errorf("the scenario is listed after the second row's heading, not under the first row")
 	}
 }
+
+// The section of the libraries' reports groups the scenarios by the
+// repository their source cites, in order of first appearance, and links
+// each issue or pull request number and a README; a source that cites no
+// repository is left out of it.
+func TestLessonsDocListsTheLibrariesReports(t *testing.T) {
+	f := &scenario.File{Scenarios: []scenario.Scenario{
+		{ID: "a", Title: sim.Text{En: "A", Zh: "甲"}, Source: "owner/lib#7, #12", Expect: []string{"safe"}},
+		{ID: "b", Title: sim.Text{En: "B"}, Source: "seed 000; redis.io/topics/distlock", Expect: []string{"safe"}},
+		{ID: "c", Title: sim.Text{En: "C"}, Source: "other/tool README (no watchdog)", Expect: []string{"starvation"}},
+		{ID: "d", Title: sim.Text{En: "D"}, Source: "owner/lib#3", Expect: []string{"oversell"}},
+	}}
+	doc := LessonsDoc(f)
+	i := strings.Index(doc, "## From the libraries' issue trackers")
+	if i < 0 {
+		t.Fatalf("no section of the libraries' reports:\n%s", doc)
+	}
+	sec := doc[i:]
+	for _, want := range []string{
+		"| [#7](https://github.com/owner/lib/issues/7), [#12](https://github.com/owner/lib/issues/12) | `a` | A / 甲 | `safe` |\n",
+		"| [#3](https://github.com/owner/lib/issues/3) | `d` | D | `oversell` |\n",
+		"| [README](https://github.com/other/tool#readme) | `c` | C | `starvation` |\n",
+	} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("the section lacks %q:\n%s", want, sec)
+		}
+	}
+	if strings.Contains(sec, "`b`") || strings.Contains(sec, "redis.io") {
+		t.Errorf("a source without a repository's report is listed:\n%s", sec)
+	}
+	if a, c := strings.Index(sec, "### [owner/lib]"), strings.Index(sec, "### [other/tool]"); a < 0 || c < a {
+		t.Errorf("want owner/lib's heading, then other/tool's:\n%s", sec)
+	}
+	if strings.Contains(LessonsDoc(&scenario.File{}), "## From the libraries") {
+		t.Error("with no report cited, the section should not be written")
+	}
+}

@@ -36,7 +36,7 @@ func (in *instance) request(ctx context.Context, thread string) error {
 		}
 		if err := l.Lock(ctx); err != nil {
 			if errors.Is(err, lock.ErrNotAcquired) {
-				p.MarkLock(sim.MarkGaveUp, res, fact.New(fact.NotInTime))
+				p.MarkLock(sim.MarkGaveUp, res, &fact.Fact{Key: fact.NotInTime, Text: lock.LibraryWords(err)})
 				if d > 1 {
 					p.MarkLock(sim.MarkLeave, res, nil)
 				}
@@ -106,7 +106,7 @@ func (in *instance) unlock(ctx context.Context, l lock.Locker, d, depth int) {
 	}
 	switch err := l.Unlock(ctx); {
 	case errors.Is(err, lock.ErrNotHeld):
-		in.p.MarkLock(sim.MarkReleaseRefused, in.cl.resource, fact.New(fact.NoLongerOurs))
+		in.p.MarkLock(sim.MarkReleaseRefused, in.cl.resource, &fact.Fact{Key: fact.NoLongerOurs, Text: lock.LibraryWords(err)})
 	case err != nil:
 		in.p.MarkLock(sim.MarkReleaseFailed, in.cl.resource, fact.Error(err))
 	default:

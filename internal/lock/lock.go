@@ -100,8 +100,11 @@ type Config struct {
 
 	Clock   Clock
 	Threads Threads // the watchdog's thread, Redlock's at once; nil: no watchdog, one master after another
-	Jitter  Jitter  // nil: no jitter
-	Owner   string  // the owner identity the lock stores (a token, uuid:thread, ...)
+	// Runtime is what the libraries' own code runs on (rows 18-19): the
+	// same clock, with deadlines, and threads; nil: they refuse to run.
+	Runtime Runtime
+	Jitter  Jitter // nil: no jitter
+	Owner   string // the owner identity the lock stores (a token, uuid:thread, ...)
 	// Options are the algorithm's typed options, from its Info.Decode
 	// (nil, or options of another algorithm: its defaults).
 	Options Options

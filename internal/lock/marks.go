@@ -16,6 +16,8 @@ var ownMarks = map[string][]string{
 	"replica-failover":       {"replicated", "not-replicated", "wait-blocked"},
 	"redlock":                {"quorum", "no-quorum", "too-late"},
 	"fencing-token":          {"token"},
+	"redsync":                {"valid-until", "no-extend", "extended", "extend-failed"},
+	"redislock":              {"no-refresh", "refreshed", "refresh-failed"},
 }
 
 // watchdogMarks are the marks of the re-entrant locks' renewal (their

@@ -92,6 +92,8 @@ var choices = map[string][]string{
 	"recover": {RecoverGetSet, RecoverDel},
 	"script":  {Script000, Script002},
 	"owner":   {OwnerUUIDThread, OwnerThread, OwnerUUID},
+
+	"retry_strategy": {RetryNone, RetryLinear, RetryExponential},
 }
 
 // Decode is the one decoder of a scenario's parameters: it checks raw

@@ -36,6 +36,20 @@ type Info struct {
 	Params    []Param // what a scenario may set: derived from the algorithm's options
 	Nodes     int     // masters it needs (0: one)
 	Unguarded bool    // no lock at all: the workload runs without a critical section
+	// Library is the upstream code the algorithm runs (rows 18-19: a
+	// library run as it is); nil for the catalog's re-implementations.
+	Library *Library
+	// CompareParams, when set, gives the parameters that make the
+	// algorithm take a lease of lease and wait retry between tries until
+	// it gets the lock, as the catalog's rows do, under its own names, for
+	// setting it beside them (the report card); nil: its ttl and retry
+	// parameters, where it has them. The libraries keep their own names
+	// (expiry, retry_delay, backoff) and give up sooner by default.
+	CompareParams func(lease, retry time.Duration) map[string]any
+	// CompareNodes is how many masters it runs on beside the others, when
+	// more than it needs (redsync runs on one node, but its claim is
+	// Redlock's, on several).
+	CompareNodes int
 	// SQL says it runs on the scenario's SQL database (the service "db"),
 	// not on Redis; that database's cleanup job, when it runs, frees its
 	// stuck rows.

@@ -54,12 +54,31 @@ var scriptFiles = map[string]*redis.Script{
 	"watchdog_renew.lua":        watchdogRenew,
 }
 
-// ScriptNames maps each script's SHA1 to its file name (compare_and_delete.lua):
-// the engine shows EVAL and EVALSHA of a script by that name.
+// libraryScripts names the libraries' scripts (rows 18-19) by their
+// variables, package-qualified, keyed by SHA1: redsync sends EVALSHA with
+// the hash written beside each script (scripts.go), redislock with the
+// one go-redis computes. A test of internal/lesson runs every library
+// operation and finds each script it sends named here.
+var libraryScripts = map[string]string{
+	"e950836ed1e694540c503ef9972b8de518044d3b": "redsync.deleteScript",
+	"d75bb8b5bd13532ddedd17762e772346e39b321e": "redsync.touchScript",
+	"b6b55c439e02c6f52ffb8be7ec8c0d0ac816ea79": "redsync.touchWithSetNXScript",
+	"80a1b5f2cfccec3b7119ba7721d2127682b691a7": "redislock.luaObtain",
+	"a7aba3bc5d6e99b3003da8b9d80a63b9f4092ecf": "redislock.luaRefresh",
+	"cf0e94b2e9ffc7e04395cf88f7583fc309985910": "redislock.luaRelease",
+}
+
+// ScriptNames maps each script's SHA1 to its file name (compare_and_delete.lua)
+// or, for a library's, to its package-qualified variable
+// (redsync.deleteScript): the engine shows EVAL and EVALSHA of a script by
+// that name.
 func ScriptNames() map[string]string {
-	out := make(map[string]string, len(scriptFiles))
+	out := make(map[string]string, len(scriptFiles)+len(libraryScripts))
 	for name, s := range scriptFiles {
 		out[s.Hash()] = name
+	}
+	for sha, name := range libraryScripts {
+		out[sha] = name
 	}
 	return out
 }

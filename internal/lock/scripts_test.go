@@ -25,7 +25,7 @@ func TestScriptsAllBound(t *testing.T) {
 	if !slices.Equal(files, bound) {
 		t.Errorf("scripts/ holds %v; bound: %v", files, bound)
 	}
-	if names := ScriptNames(); len(names) != len(files) {
-		t.Errorf("ScriptNames has %d SHAs, want %d", len(names), len(files))
+	if names := ScriptNames(); len(names) != len(files)+len(libraryScripts) {
+		t.Errorf("ScriptNames has %d SHAs, want %d (the files') and %d (the libraries')", len(names), len(files), len(libraryScripts))
 	}
 }

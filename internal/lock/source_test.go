@@ -16,6 +16,16 @@ func TestSourceOfEveryAlgorithm(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: SourceOf = %q: %v", a.ID, file, err)
 		}
+		if l := a.Library; l != nil {
+			// the library's own file, beside its licence
+			if !strings.HasPrefix(file, l.Dir+"/") || !strings.Contains(string(b), "func (") {
+				t.Errorf("%s: SourceOf = %q, not a file of the library's code", a.ID, file)
+			}
+			if _, err := fs.ReadFile(Source(), l.Dir+"/LICENSE"); err != nil {
+				t.Errorf("%s: no licence in Source: %v", a.ID, err)
+			}
+			continue
+		}
 		typ := reflect.TypeOf(a.New(Config{}))
 		if typ.Kind() == reflect.Pointer {
 			typ = typ.Elem()
@@ -46,7 +56,9 @@ func TestSourceLeavesOutTheTests(t *testing.T) {
 		t.Fatal(err)
 	}
 	joined := strings.Join(files, " ")
-	for _, want := range []string{"lock.go", "reentrant.go", "scripts/reentrant_lock.lua"} {
+	for _, want := range []string{"lock.go", "reentrant.go", "scripts/reentrant_lock.lua",
+		"redsync/mutex.go", "redsync/runtime.go", "redsync/redis/goredis/v9/goredis.go", "redsync/LICENSE",
+		"redislock/redislock.go", "redislock/LICENSE"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("Source lacks %s: %v", want, files)
 		}
@@ -56,7 +68,9 @@ func TestSourceLeavesOutTheTests(t *testing.T) {
 			t.Errorf("Source lists the test %s", f)
 		}
 	}
-	if _, err := fs.ReadFile(Source(), "lock_test.go"); err == nil {
-		t.Error("Source opens lock_test.go")
+	for _, test := range []string{"lock_test.go", "redsync/mutex_test.go", "redislock/redislock_test.go"} {
+		if _, err := fs.ReadFile(Source(), test); err == nil {
+			t.Errorf("Source opens %s", test)
+		}
 	}
 }

@@ -7,7 +7,7 @@ package realredis
 // whole ACL SETUSER line; the tests run the catalog as this user.
 const ACLRules = "resetkeys ~" + PrefixRoot + "* resetchannels &__keyspace@*__:" + PrefixRoot + "* -@all " +
 	"+ping +hello +dbsize +subscribe " +
-	"+get +set +setnx +getset +getdel +del +unlink +exists +type " +
+	"+get +getrange +set +setnx +getset +getdel +del +unlink +exists +type " +
 	"+expire +pexpire +ttl +pttl +pexpiretime " +
 	"+incr +decr +incrby +decrby " +
 	"+hget +hset +hdel +hexists +hincrby +hgetall " +

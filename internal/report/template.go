@@ -14,6 +14,9 @@ const Stock = "10"
 // params gives a client of algorithm a the card's lease and retry, for the
 // parameters it has, and its defaults otherwise.
 func params(a *lock.Info) map[string]any {
+	if a.CompareParams != nil {
+		return a.CompareParams(Lease, Retry)
+	}
 	out := map[string]any{}
 	if p, ok := a.Param("ttl"); ok && p.Kind == lock.Dur {
 		out["ttl"] = Lease.String()
@@ -26,10 +29,11 @@ func params(a *lock.Info) map[string]any {
 
 // masters names the masters a lock needs: one "redis" node, or r1..rN.
 func masters(a *lock.Info) []scenario.Node {
-	if a.Nodes <= 1 {
+	n := max(a.Nodes, a.CompareNodes)
+	if n <= 1 {
 		return nil
 	}
-	out := make([]scenario.Node, a.Nodes)
+	out := make([]scenario.Node, n)
 	for i := range out {
 		out[i] = scenario.Node{Name: fmt.Sprintf("r%d", i+1)}
 	}

@@ -158,4 +158,7 @@ type Snapshot struct {
 	Code      map[string]string `json:"code,omitempty"`
 	Chapters  json.RawMessage   `json:"chapters,omitempty"` // []lesson.Chapter, encoded once per lesson
 	Challenge *challengeView    `json:"challenge,omitempty"`
+	// Libs describes, by its directory in /source/, each library whose
+	// own code a client runs (rows 18-19): the code view's header.
+	Libs map[string]libView `json:"libs,omitempty"`
 }

@@ -39,3 +39,31 @@ func codeFiles(sc *scenario.Scenario) map[string]string {
 	}
 	return out
 }
+
+// libView is a library as the code view names it: module, version and
+// licence, its home, and the file of its Lua scripts.
+type libView struct {
+	Module  string `json:"module"`
+	Version string `json:"version"`
+	License string `json:"license"`
+	URL     string `json:"url"`
+	Scripts string `json:"scripts,omitempty"` // e.g. scripts.go: where redsync.deleteScript is written
+}
+
+// codeLibs describes the libraries the scenario's clients run, by their
+// directory in lock.Source (nil when none does).
+func codeLibs(sc *scenario.Scenario) map[string]libView {
+	var out map[string]libView
+	for _, c := range sc.Clients {
+		a, ok := lock.Lookup(c.Algorithm)
+		if !ok || a.Library == nil {
+			continue
+		}
+		if out == nil {
+			out = map[string]libView{}
+		}
+		l := a.Library
+		out[l.Dir] = libView{Module: l.Module, Version: l.Version, License: l.License, URL: l.URL, Scripts: l.Scripts}
+	}
+	return out
+}

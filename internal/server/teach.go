@@ -40,6 +40,7 @@ type chapterCache struct {
 type codeCache struct {
 	sc    *scenario.Scenario
 	files map[string]string
+	libs  map[string]libView
 }
 
 // challengeView is a challenge as the browser shows it: what it asks and,
@@ -54,9 +55,9 @@ type challengeView struct {
 func (s *session) teach(snap *Snapshot) {
 	sc := s.ls.Scenario()
 	if s.code.sc != sc {
-		s.code.sc, s.code.files = sc, codeFiles(sc)
+		s.code.sc, s.code.files, s.code.libs = sc, codeFiles(sc), codeLibs(sc)
 	}
-	snap.Code = s.code.files
+	snap.Code, snap.Libs = s.code.files, s.code.libs
 	if sc.Challenge != nil {
 		v := &challengeView{Challenge: sc.Challenge, Active: s.challenge}
 		if s.challenge {

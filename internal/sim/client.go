@@ -81,6 +81,10 @@ func (h *hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 			h.tap.buf.Reset()
 			return err
 		}
+		if err := ctx.Err(); err != nil {
+			cmd.SetErr(err) // a done context sends nothing, as go-redis checks it first
+			return err
+		}
 		err := h.w.roundTrip(ctx, h, cmd, next, nil, nil)
 		if err != nil && cmd.Err() == nil {
 			cmd.SetErr(err)
@@ -91,6 +95,12 @@ func (h *hook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 
 func (h *hook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
+		if err := ctx.Err(); err != nil {
+			for _, c := range cmds {
+				c.SetErr(err)
+			}
+			return err
+		}
 		err := h.w.roundTrip(ctx, h, nil, nil, cmds, next)
 		if err != nil {
 			for _, c := range cmds {
@@ -101,6 +111,17 @@ func (h *hook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Process
 		}
 		return err
 	}
+}
+
+// forRedis is the context go-redis runs a command with: ctx without a
+// deadline on the world's clock, which go-redis would read as a deadline
+// on the machine's (the world applies it: roundTrip), and without its
+// cancellation, which the world checked when the command left.
+func forRedis(ctx context.Context) context.Context {
+	if ctx.Done() == nil {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
 }
 
 // cmdArgs gives a command's arguments as strings, its name in upper case.

@@ -91,10 +91,15 @@ func (p *Proc) Token() string {
 // belonging to this process.
 func (p *Proc) Own(token string) { p.w.tokens[token] = p.name }
 
-// Sleep waits d of virtual time. A paused process sleeps through its pause.
+// Sleep waits d of virtual time, or until the deadline of a context made
+// by WithDeadline or WithTimeout if that comes first, and gives ctx.Err().
+// A paused process sleeps through its pause.
 func (p *Proc) Sleep(ctx context.Context, d time.Duration) error {
 	th := p.w.current(p)
 	th.live()
+	if at, ok := virtualDeadline(ctx); ok && at-p.w.now < d {
+		d = at - p.w.now
+	}
 	if d < 0 {
 		d = 0
 	}
@@ -174,4 +179,57 @@ func (p *Proc) Each(ctx context.Context, n int, fn func(ctx context.Context, i i
 		}
 	}
 	return ctx.Err()
+}
+
+// Async runs fn(i) for every i < n at once, each on a helper thread of the
+// calling thread, as Each does, but returns at once: each call of next
+// parks the caller until one more helper has returned, and gives its i,
+// in the order they returned. It is what a goroutine per server sending
+// to a buffered channel is (redsync's votes), which the caller may stop
+// reading early: helpers nobody waits for run on to their end. A helper
+// that panics makes next panic with the same value when it gives that
+// helper's i. next must be called by the thread that called Async.
+func (p *Proc) Async(n int, fn func(i int)) (next func() int) {
+	w := p.w
+	th := w.current(p)
+	th.live()
+	var back []int // helpers returned and not yet given by next
+	waiting := false
+	helpers := make([]*thread, n)
+	for i := range n {
+		h := w.newThread(p, th.name, func(context.Context) error {
+			fn(i)
+			return nil
+		})
+		h.helper = true
+		helpers[i] = h
+		h.id = th.moveID() + "#" + strconv.Itoa(i+1)
+		h.returned = func() {
+			back = append(back, i)
+			if waiting {
+				waiting = false
+				w.schedule(&item{t: w.now, kind: itemWake, th: th})
+			}
+		}
+		w.running = h
+		h.next()
+		w.running = th
+	}
+	return func() int {
+		if w.current(p) != th {
+			panic(fmt.Sprintf("sim: client %s: Async's next called by another thread than %s", p.name, th.name))
+		}
+		th.live()
+		for len(back) == 0 {
+			waiting = true
+			th.park()
+		}
+		th.live()
+		i := back[0]
+		back = back[1:]
+		if r := helpers[i].panicked; r != nil {
+			panic(r)
+		}
+		return i
+	}
 }

@@ -30,6 +30,12 @@ type request struct {
 	reply   string
 	err     error
 	lostReq bool
+
+	// deadline: the caller's context is done at this world time, when
+	// hasDeadline: no reply or timeout reaches the client later.
+	deadline    time.Duration
+	hasDeadline bool
+	pastDue     bool // the timeout is the deadline's
 }
 
 func (e timeoutError) Error() string    { return e.Fact().Render().En }
@@ -43,7 +49,9 @@ func (e refusedError) Fact() *fact.Fact { return &fact.Fact{Key: fact.Refused, N
 // roundTrip runs in the client's thread: it sends the request (one
 // command, which process takes on to the server, or a pipeline of cmds,
 // which batch takes), parks until the reply (or a timeout) is delivered,
-// and returns what the client sees.
+// and returns what the client sees. A deadline of ctx on the world's clock
+// (Proc.WithDeadline) is applied by the world: go-redis gets ctx without it
+// (forRedis).
 //
 // A thread has one request in flight at a time and the request is done
 // once its reply or timeout is delivered (nothing keeps it after: events
@@ -58,7 +66,9 @@ func (w *World) roundTrip(ctx context.Context, h *hook, one redis.Cmder, process
 		req = &request{}
 		th.req = req
 	}
-	*req = request{th: th, node: w.route(h.n), ctx: ctx, process: process, batch: batch, sent: w.now, tap: h.tap}
+	at, hasDeadline := virtualDeadline(ctx)
+	*req = request{th: th, node: w.route(h.n), ctx: forRedis(ctx), process: process, batch: batch, sent: w.now, tap: h.tap,
+		deadline: at, hasDeadline: hasDeadline}
 	req.cmds, req.args = cmds, req.one[:]
 	if batch == nil {
 		req.cmd[0] = one
@@ -89,8 +99,14 @@ func (req *request) send() error {
 
 // item gives the request's item, now due at t for kind. A request has one
 // pending item at a time (its exec, then its reply or timeout), so one
-// item, made ready again each time, serves them all.
+// item, made ready again each time, serves them all. A reply or timeout
+// due after the caller's deadline is a timeout at the deadline (or, when
+// the deadline passed before the command reached its node, as soon as it
+// has: the world learns of a request's fate there).
 func (req *request) item(t time.Duration, kind itemKind) *item {
+	if req.hasDeadline && kind != itemExec && t > req.deadline {
+		t, kind, req.pastDue = req.deadline, itemTimeout, true
+	}
 	req.it = item{t: t, kind: kind, th: req.th, req: req}
 	return &req.it
 }
@@ -225,6 +241,9 @@ func (w *World) deliver(it *item) {
 	if it.kind == itemTimeout {
 		req.err = timeoutError{req.node.name}
 		ev.Kind, ev.Sent, ev.Cmd = KindTimeout, req.sent, flatten(req.args)
+		if req.pastDue {
+			ev.Fact = fact.New(fact.DeadlinePassed)
+		}
 	} else {
 		ev.Kind = KindReply
 		ev.Reply = req.reply

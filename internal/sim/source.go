@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"cmp"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -20,7 +22,7 @@ type Source struct {
 // Site is one frame of the traced package: a file within it, a line and
 // the function.
 type Site struct {
-	File string `json:"file"`           // reentrant.go
+	File string `json:"file"`           // reentrant.go; a library's under its directory: redsync/mutex.go
 	Line int    `json:"line"`           // its line
 	Func string `json:"func,omitempty"` // (*Reentrant).Lock
 }
@@ -42,12 +44,42 @@ type ScriptTracer interface {
 // engine and of every other package are skipped. The position depends on
 // the code alone, never on time or scheduling, so the same run records the
 // same positions. Call it before the run starts.
-func (w *World) TraceSource(pkg string) { w.srcPkg = pkg + "." }
+func (w *World) TraceSource(pkg string) { w.TraceSources(map[string]string{pkg: ""}) }
 
-// callSite finds the frames of the traced package on the calling
+// TraceSources is TraceSource for several packages, each with the
+// directory its files are named under in Site.File ("" for none, else
+// with a trailing slash: redsync/ makes redsync/mutex.go), so that the
+// code of a library and of its caller can be told apart.
+func (w *World) TraceSources(dirs map[string]string) {
+	w.srcPkgs = w.srcPkgs[:0]
+	for pkg, dir := range dirs {
+		w.srcPkgs = append(w.srcPkgs, tracedPkg{prefix: pkg + ".", dir: dir})
+	}
+	// the longest first: a package whose path extends another's is its own
+	slices.SortFunc(w.srcPkgs, func(a, b tracedPkg) int {
+		return cmp.Or(cmp.Compare(len(b.prefix), len(a.prefix)), strings.Compare(a.prefix, b.prefix))
+	})
+}
+
+// tracedPkg is a package whose frames are call sites: its import path
+// with a trailing dot, and its files' directory.
+type tracedPkg struct{ prefix, dir string }
+
+// traced finds the traced package of a frame's function, and the
+// function's name within it.
+func (w *World) traced(function string) (tracedPkg, string, bool) {
+	for _, t := range w.srcPkgs {
+		if fn, ok := strings.CutPrefix(function, t.prefix); ok && !strings.Contains(fn, "/") {
+			return t, fn, true
+		}
+	}
+	return tracedPkg{}, "", false
+}
+
+// callSite finds the frames of the traced packages on the calling
 // goroutine's stack, innermost first, or nil when there are none.
 func (w *World) callSite() *Source {
-	if w.srcPkg == "" {
+	if len(w.srcPkgs) == 0 {
 		return nil
 	}
 	var pcs [64]uintptr
@@ -56,8 +88,8 @@ func (w *World) callSite() *Source {
 	var src *Source
 	for {
 		f, more := frames.Next()
-		if fn, ok := strings.CutPrefix(f.Function, w.srcPkg); ok && !strings.Contains(fn, "/") {
-			site := Site{File: path.Base(f.File), Line: f.Line, Func: fn}
+		if t, fn, ok := w.traced(f.Function); ok {
+			site := Site{File: t.dir + path.Base(f.File), Line: f.Line, Func: fn}
 			switch {
 			case src == nil:
 				src = &Source{Site: site}

@@ -84,9 +84,9 @@ type World struct {
 	capped   bool  // stopped by MaxSteps
 	lost     error // a node's server stopped answering (checkLost)
 	closed   bool
-	ext      extensions // services, replication links, fencing tokens (service.go, replica.go)
-	mover    *thread    // the thread whose move the last step made (mover.go)
-	srcPkg   string     // the package whose call sites commands record, with a trailing dot (source.go)
+	ext      extensions  // services, replication links, fencing tokens (service.go, replica.go)
+	mover    *thread     // the thread whose move the last step made (mover.go)
+	srcPkgs  []tracedPkg // the packages whose call sites commands record (source.go)
 }
 
 // trigger fires a fault the first time an event matches.

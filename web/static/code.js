@@ -54,10 +54,10 @@ function lastLockCommand(events, client, seq) {
 /** luaLines maps the commands a script ran, in order, to the lines of its
  * redis.call (or pcall) that ran them: each is the first line at or after
  * the previous match that calls that command. */
-export function luaLines(text, calls) {
+export function luaLines(text, calls, start = 0) {
   const lines = text.split('\n');
   const out = [];
-  let from = 0;
+  let from = start;
   for (const c of calls || []) {
     const re = new RegExp(`redis\\.p?call\\(\\s*['"]${c}['"]`, 'i');
     for (let i = from; i < lines.length; i++) {
@@ -72,6 +72,34 @@ function body(text) {
   const out = [];
   text.split('\n').forEach((l, i) => { if (l.trim() && !l.trim().startsWith('--')) out.push(i + 1); });
   return out;
+}
+
+/** libScript finds where a library's script is written: a name such as
+ * redsync.deleteScript is the variable deleteScript of the library under
+ * redsync/ (snap.libs), in its scripts file; the script is the backquoted
+ * text from the variable's line. null for a script of internal/lock. */
+export function libScript(name, libs) {
+  const dot = name.indexOf('.');
+  if (dot < 0 || name.endsWith('.lua')) return null;
+  const dir = name.slice(0, dot);
+  const lib = (libs || {})[dir];
+  if (!lib || !lib.scripts) return null;
+  return { path: dir + '/' + lib.scripts, name: name.slice(dot + 1) };
+}
+
+/** scriptBlock gives the lines [first, last] (1-based) of the variable
+ * name's backquoted script in a Go file's text, or null. */
+export function scriptBlock(text, name) {
+  const lines = text.split('\n');
+  const decl = new RegExp(`^\\s*(var\\s+)?${name}\\s*=`);
+  const first = lines.findIndex((l) => decl.test(l));
+  if (first < 0) return null;
+  let ticks = 0;
+  for (let i = first; i < lines.length; i++) {
+    ticks += (lines[i].match(/`/g) || []).length;
+    if (ticks >= 2) return [first + 1, i + 1];
+  }
+  return null;
 }
 
 export class CodeView {
@@ -124,7 +152,8 @@ export class CodeView {
     const frames = src ? [src, ...(src.via || [])] : [];
     const frame = frames[Math.min(this.frame, Math.max(frames.length - 1, 0))];
     const file = frame ? frame.file : (snap.code || {})[who] || '';
-    const script = src && lockCmd.send.script ? 'scripts/' + lockCmd.send.script : '';
+    const lib = src && lockCmd.send.script ? libScript(lockCmd.send.script, snap.libs) : null;
+    const script = src && lockCmd.send.script ? (lib ? lib.path : 'scripts/' + lockCmd.send.script) : '';
     const calls = lockCmd && lockCmd.exec && lockCmd.exec.src ? lockCmd.exec.src.calls || [] : null;
     const key = JSON.stringify([st.lang, this.hidden, clients, this.client, who, cur && cur.ev.seq, file, frame && frame.line, script, calls, this.frame]);
     if (key === this.key) return;
@@ -154,21 +183,32 @@ export class CodeView {
       });
       root.append(crumbs);
     }
-    if (file) root.append(this.pane(file, frame ? [frame.line] : [], frame ? 'active' : '', st.lang));
+    if (file) root.append(this.pane(file, frame ? [frame.line] : [], frame ? 'active' : '', st.lang, snap.libs));
     if (script) {
       const text = this.fetch(script);
-      const lit = text == null ? [] : calls && calls.length ? luaLines(text, calls) : body(text);
+      let lit = [];
+      if (text != null && lib) {
+        // a library's script, written inside its Go source
+        const block = scriptBlock(text, lib.name);
+        if (block && calls && calls.length) lit = luaLines(text, calls, block[0] - 1);
+        else if (block) for (let i = block[0]; i <= block[1]; i++) lit.push(i);
+      } else if (text != null) {
+        lit = calls && calls.length ? luaLines(text, calls) : body(text);
+      }
       root.append(el('p', { class: 'code-note' }, fill('codeScript', st.lang, { name: lockCmd.send.script }) + ' — ' + fill(calls && calls.length ? 'codeRan' : 'codeAll', st.lang)));
-      root.append(this.pane(script, lit, calls && calls.length ? 'ran' : 'all', st.lang));
+      root.append(this.pane(script, lit, calls && calls.length ? 'ran' : 'all', st.lang, snap.libs));
     }
   }
 
-  /** pane shows one file with its lit lines, scrolled to the first. */
-  pane(path, lit, how, lang) {
+  /** pane shows one file with its lit lines, scrolled to the first. Its
+   * header names the file as a reader finds it: internal/lock/FILE, or a
+   * library's module and version, its licence and the file within it. */
+  pane(path, lit, how, lang, libs) {
     const text = this.fetch(path);
     // A region of its own, reachable by the keyboard, to scroll through.
-    const box = el('div', { class: 'code-pane', 'data-file': path, tabindex: '0', role: 'region', 'aria-label': 'internal/lock/' + path });
-    box.append(el('div', { class: 'code-file' }, 'internal/lock/' + path));
+    const title = fileTitle(path, libs, lang);
+    const box = el('div', { class: 'code-pane', 'data-file': path, tabindex: '0', role: 'region', 'aria-label': title });
+    box.append(el('div', { class: 'code-file' }, title));
     if (text == null) {
       box.append(el('p', { class: 'code-note' }, fill('codeLoading', lang, { file: path })));
       return box;
@@ -191,4 +231,12 @@ export class CodeView {
     if (first) requestAnimationFrame(() => { box.scrollTop = Math.max(0, first.offsetTop - box.clientHeight / 3); });
     return box;
   }
+}
+
+/** fileTitle names a file of /source/ for the code view's header. */
+export function fileTitle(path, libs, lang) {
+  const dir = path.split('/')[0];
+  const lib = (libs || {})[dir];
+  if (!lib || !path.includes('/')) return 'internal/lock/' + path;
+  return fill('codeLib', lang, { module: lib.module, version: lib.version, license: lib.license, file: path.slice(dir.length + 1) });
 }

@@ -269,6 +269,7 @@ const S = {
   codeRan: ['Lit: the redis.call lines this run of the script executed.', '高亮：这次脚本执行到的 redis.call 行。'],
   codeAll: ['The script is about to run (or its node cannot tell which lines ran): the whole script is lit.', '脚本即将执行（或节点无法告知执行了哪些行）：整段脚本都高亮。'],
   codeLoading: ['Loading {file}…', '正在加载 {file}…'],
+  codeLib: ['{module}@{version} ({license}, the library\'s own code, run as it is) — {file}', '{module}@{version}（{license}，库自己的代码，原样运行）— {file}'],
   chapters: ['Chapters', '章节'],
   paced: ['Stop at each chapter when playing', '播放时在每一章停下'],
   beatStop: ['Stopped at a chapter: press Play to go on.', '已在一章处停下：按“播放”继续。'],
@@ -322,6 +323,9 @@ const NAMES = {
   'not-replicated': ['not replicated', '未复制到副本'], 'release-failed': ['release failed', '释放失败'],
   'renew-failed': ['renewal failed', '续期出错'], restart: ['restart', '重启'],
   refused: ['refused', '被拒绝'], request: ['request lost', '请求丢失'], reply: ['reply lost', '回复丢失'],
+  'valid-until': ['valid until', '有效期至'], extended: ['extended', '已延期'], 'extend-failed': ['extend failed', '延期失败'],
+  'no-extend': ['no extend loop', '没有延期循环'], refreshed: ['refreshed', '已刷新'], 'refresh-failed': ['refresh failed', '刷新失败'],
+  'no-refresh': ['no refresh loop', '没有刷新循环'],
 };
 
 // The checker's verdicts (docs/verdicts.md). In 中文 a verdict reads in
