@@ -68,7 +68,8 @@ func (c *validator) client(s *Scenario, cl *Client, cp string, sc *scope) {
 		return
 	}
 	c.uses(cl, algo, cp)
-	if algo.Nodes > 1 && masters(s) < len(s.Nodes) {
+	// Redlock and redsync (a quorum over the nodes) lock on every node.
+	if (algo.Nodes > 1 || algo.Quorum != nil) && masters(s) < len(s.Nodes) {
 		c.at(cp+".algorithm", "algorithm %s locks on every node, and this scenario's replicas would count as masters: its masters must be independent nodes (remove replica_of, or run the replica in a scenario of its own)", algo.ID)
 	}
 	if algo.Nodes > masters(s) {
