@@ -64,9 +64,9 @@ go test -race -count=1 -timeout 40m $(go list ./... | grep -v '/internal/realred
 (cd third_party/miniredis && go test -race -count=1 ./...)
 # The lock libraries rows 18-19 run as they are, patched (third_party/redsync
 # and third_party/redislock, PATCH.md in each): their own tests on the
-# copies. redsync's start redis-server processes on ports 51200-51207, which
-# save to dump.rdb when they stop and would load its locks next time: it is
-# removed before and after. redislock's use one on 127.0.0.1:6379, started
+# copies. redsync's start redis-server processes on Unix sockets (no TCP
+# port); one of them saves to dump.rdb when it stops and would load its locks
+# next time: it is removed before and after. redislock's use one on 127.0.0.1:6379, started
 # here when none listens; they time 50-100ms locks on the wall clock, so
 # they run without the race detector's slowdown.
 (
