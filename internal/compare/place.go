@@ -116,7 +116,7 @@ func (p Place) Phrase() sim.Text {
 	if p.Thread != "" && p.Thread != "main" {
 		who += "/" + p.Thread
 	}
-	mark := markWords(p.Mark, who)
+	mark := sim.MarkPhrase(p.Mark, who)
 	nth := ""
 	nthZh := ""
 	if p.Nth > 1 {
@@ -150,22 +150,6 @@ func afterWords(name string) sim.Text {
 		return sim.Text{En: "it releases the lock", Zh: "释放锁"}
 	}
 	return sim.Text{En: "its " + name + " mark", Zh: name + " 标记"}
-}
-
-func markWords(name, who string) sim.Text {
-	switch name {
-	case sim.MarkEnter:
-		return sim.Text{En: "as " + who + " enters its critical section", Zh: who + " 刚进入临界区"}
-	case sim.MarkAcquired:
-		return sim.Text{En: "as " + who + " takes the lock", Zh: who + " 刚拿到锁"}
-	case sim.MarkLeave:
-		return sim.Text{En: "as " + who + " leaves its critical section, before its release", Zh: who + " 刚离开临界区、还没释放锁"}
-	case sim.MarkReleased:
-		return sim.Text{En: "right after " + who + " releases the lock", Zh: who + " 刚释放锁"}
-	case "":
-		return sim.Text{En: "as " + who + " starts", Zh: who + " 刚启动"}
-	}
-	return sim.Text{En: "at " + who + "'s " + name + " mark", Zh: who + " 的 " + name + " 标记处"}
 }
 
 func kindWords(k sim.Kind) sim.Text {

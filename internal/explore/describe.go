@@ -88,33 +88,6 @@ func faultEvent(log []*sim.Event, a scenario.Action) *sim.Event {
 	return nil
 }
 
-// markPhrase says where a fault on a mark lands: "as it enters its
-// critical section" when the fault hits the client that reached the mark,
-// "as A enters its critical section" when it hits something else (a node,
-// the network) at that client's mark.
-func markPhrase(name, who string) sim.Text {
-	it, zh := "it", ""
-	if who != "" {
-		it, zh = who, who+" "
-	}
-	switch name {
-	case sim.MarkEnter:
-		return sim.Text{En: "as " + it + " enters its critical section", Zh: zh + "刚进入临界区"}
-	case sim.MarkAcquired:
-		return sim.Text{En: "as " + it + " takes the lock", Zh: zh + "刚拿到锁"}
-	case sim.MarkLeave:
-		return sim.Text{En: "as " + it + " leaves its critical section, before its release", Zh: zh + "刚离开临界区、还没释放锁"}
-	case "deduct":
-		return sim.Text{En: "right after " + it + " writes the stock back, still inside", Zh: zh + "刚写回库存、还在临界区内"}
-	case sim.MarkReleased:
-		return sim.Text{En: "right after " + it + " releases the lock", Zh: zh + "刚释放锁"}
-	}
-	if who != "" {
-		return sim.Text{En: "at " + who + "'s " + name + " mark", Zh: "在 " + who + " 的 " + name + " 标记处"}
-	}
-	return sim.Text{En: "at its " + name + " mark", Zh: "在 " + name + " 标记处"}
-}
-
 func at(t time.Duration) string { return sim.FormatTime(t) }
 
 // describeFault says what one placed fault was and where it landed.
@@ -126,7 +99,7 @@ func describeFault(log []*sim.Event, a scenario.Action, e *sim.Event) sim.Text {
 		if who == a.Client {
 			who = "" // the fault hits the client at its own mark: "it"
 		}
-		p := markPhrase(a.On.Name, who)
+		p := sim.MarkPhrase(a.On.Name, who)
 		when = sim.Text{En: p.En + " (at " + at(e.T) + ")", Zh: p.Zh + "（" + at(e.T) + "）就"}
 	}
 	c, n := a.Client, a.Node
