@@ -140,7 +140,8 @@ func (l *Redsync) mutex() (*redsync.Mutex, error) {
 	if o.RetryDelay > 0 {
 		opts = append(opts, redsync.WithRetryDelay(o.RetryDelay))
 	} else {
-		// the library's default, rand.Intn(200)+50 ms, from the seeded source
+		// the library's default delay, uniform over 50-250 ms, drawn from
+		// the run's seeded jitter rather than the machine's random source
 		opts = append(opts, redsync.WithRetryDelayFunc(func(int) time.Duration {
 			d := 50 * time.Millisecond
 			if c.Jitter != nil {
@@ -171,6 +172,8 @@ func (l *Redsync) Lock(ctx context.Context) error {
 		}
 		return &libError{ErrNotAcquired, err}
 	}
+	// Runtime is the engine's virtual clock (a client without one is
+	// refused before it runs).
 	l.c.mark("valid-until", &fact.Fact{Key: fact.ValidUntil, For: l.m.Until().Sub(l.c.Runtime.Now())})
 	if l.o.Extend > 0 && l.running == nil {
 		l.startExtending()
