@@ -37,6 +37,15 @@ func cutLabels(roles ...string) string {
 })(%s)`, js)
 }
 
+// rawOutcomes lists the replies whose badge is not their answer's: an
+// exec or reply event with a reply and no answer (the badge would show the
+// reply's text cut short, "(integer) …"), and badges that show such text.
+const rawOutcomes = `(() => {
+	const out = lockstep.state.model.events.filter(e => (e.kind === 'exec' || e.kind === 'reply') && e.reply && !e.answer).map(e => '#' + e.seq + ' ' + e.reply);
+	for (const l of lockstep.audit()) if (l.role === 'outcome' && /^\((integer|error)/.test(l.text)) out.push('#' + l.seq + ' badge ' + l.text);
+	return out.slice(0, 10);
+})()`
+
 // smallLabels lists the labels of a role drawn smaller than px.
 func smallLabels(role string, px int) string {
 	return fmt.Sprintf(`lockstep.audit().filter(l => l.role === %q && l.size < %d).map(l => '#' + l.seq + ' ' + l.size + 'px ' + l.text).slice(0, 10)`, role, px)
@@ -129,6 +138,9 @@ func TestBrowserPresenter(t *testing.T) {
 				waitFor(t, ctx, "drawn", fmt.Sprintf(`document.getElementById('timeline').dataset.lang === %q`, lang))
 				if cut := eval[[]string](t, ctx, cutLabels("command", "outcome", "verdict", "mark")); len(cut) > 0 {
 					t.Errorf("cut at 1280x720 in presenter mode: %q", cut)
+				}
+				if bad := eval[[]string](t, ctx, rawOutcomes); len(bad) > 0 {
+					t.Errorf("replies summed up from their text, not their answer: %q", bad)
 				}
 				if small := eval[[]string](t, ctx, smallLabels("command", 16)); len(small) > 0 {
 					t.Errorf("commands drawn smaller than 16 px: %q", small)

@@ -111,6 +111,7 @@ type Event struct {
 	Cmd    []string      `json:"cmd,omitempty"`
 	Script string        `json:"script,omitempty"` // for EVAL/EVALSHA of a known script: its name (compare_and_delete.lua)
 	Reply  string        `json:"reply,omitempty"`
+	Answer Answer        `json:"answer,omitzero"` // exec and reply: the reply's type and gist (answer.go)
 	Keys   []KeyState    `json:"keys,omitempty"`
 	Name   string        `json:"name,omitempty"` // the mark, fault or verdict name
 	Lock   string        `json:"lock,omitempty"` // for a mark: the lock (its key) the step is about

@@ -63,6 +63,7 @@ func (w *World) promote(n *Node, ev *Event) error {
 		req, p := wr.req, wr.req.th.proc
 		req.err = refusedError{n.name}
 		req.reply = "(error) connection lost: " + n.name + " died"
+		req.answer = errorAnswer(req.reply[len("(error) "):])
 		w.emit(Event{Kind: KindLost, Name: "reply", Client: p.name, Thread: req.th.name, Node: n.name, Req: req.seq,
 			Sent: req.sent, Cmd: flatten(req.args), Fact: &fact.Fact{Key: fact.WaitDied, Node: n.name}})
 		w.schedule(req.item(w.now+w.latency(p), itemReply))

@@ -28,6 +28,7 @@ type request struct {
 	src     *Source  // the lock code's line that issued it (source.go)
 	seq     int      // the send event
 	reply   string
+	answer  Answer
 	err     error
 	lostReq bool
 
@@ -151,7 +152,7 @@ func (w *World) exec(it *item) {
 		ev.Kind, ev.Name, ev.Fact = KindLost, "refused", &fact.Fact{Key: fact.Down, Node: n.name}
 		w.emit(ev)
 		req.err = refusedError{n.name}
-		req.reply = "(error) " + req.err.Error()
+		req.reply, req.answer = "(error) "+req.err.Error(), Answer{Type: AnswerRefused}
 		w.schedule(req.item(w.now+w.latency(p), itemReply))
 		return
 	}
@@ -174,14 +175,15 @@ func (w *World) exec(it *item) {
 		ev.Fact = &fact.Fact{Key: fact.NewConnection, Cmds: req.setup}
 	}
 	ev.Kind = KindExec
-	ev.Reply = replies(req.tap.buf.Bytes())
+	ev.Reply, ev.Answer = replies(req.tap.buf.Bytes())
 	if pre := n.b.Prefix(); pre != "" {
 		ev.Reply = strings.ReplaceAll(ev.Reply, pre, "")
+		ev.Answer.Gist = strings.ReplaceAll(ev.Answer.Gist, pre, "")
 	}
 	if ev.Reply == "" && req.err != nil {
-		ev.Reply = "(error) " + req.err.Error()
+		ev.Reply, ev.Answer = "(error) "+req.err.Error(), errAnswer(req.err)
 	}
-	req.reply = ev.Reply
+	req.reply, req.answer = ev.Reply, ev.Answer
 	st, timed := w.timed(n)
 	var after []Expiry
 	var before map[string]KeyState
@@ -246,7 +248,7 @@ func (w *World) deliver(it *item) {
 		}
 	} else {
 		ev.Kind = KindReply
-		ev.Reply = req.reply
+		ev.Reply, ev.Answer = req.reply, req.answer
 	}
 	w.emit(ev)
 	w.run(req.th)

@@ -26,29 +26,33 @@ func (c tapConn) Read(p []byte) (int, error) {
 }
 
 // replies renders the RESP2 replies in b as redis-cli shows them, joined by
-// "; " when there are several (a pipeline).
-func replies(b []byte) string {
-	if s, rest, ok := parseReply(b); ok && len(rest) == 0 {
-		return s // one reply: most commands
+// "; " when there are several (a pipeline), and their answer: the last
+// reply's.
+func replies(b []byte) (string, Answer) {
+	if s, a, rest, ok := parseReply(b); ok && len(rest) == 0 {
+		return s, a // one reply: most commands
 	}
 	var parts []string
+	var last Answer
 	for len(b) > 0 {
-		s, rest, ok := parseReply(b)
+		s, a, rest, ok := parseReply(b)
 		if !ok {
 			parts = append(parts, "(partial reply)")
+			last = Answer{}
 			break
 		}
 		parts = append(parts, s)
-		b = rest
+		last, b = a, rest
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, "; "), last
 }
 
-// parseReply parses one RESP2 value.
-func parseReply(b []byte) (string, []byte, bool) {
+// parseReply parses one RESP2 value: its text and its answer (a
+// substring of the text where it has a gist, so it costs no copy).
+func parseReply(b []byte) (string, Answer, []byte, bool) {
 	line, rest, ok := readLine(b)
 	if !ok || len(line) == 0 {
-		return "", nil, false
+		return "", Answer{}, nil, false
 	}
 	// body is converted to a string only where the result keeps it: a
 	// conversion that a concatenation or a call consumes costs no copy.
@@ -56,49 +60,59 @@ func parseReply(b []byte) (string, []byte, bool) {
 	switch line[0] {
 	case '+':
 		if string(body) == "OK" {
-			return "OK", rest, true // most writes' reply, shared
+			return "OK", Answer{Type: AnswerOK}, rest, true // most writes' reply, shared
 		}
-		return string(body), rest, true
+		s := string(body)
+		return s, Answer{Type: AnswerStatus, Gist: s}, rest, true
 	case '-':
-		return "(error) " + string(body), rest, true
+		s := "(error) " + string(body)
+		return s, errorAnswer(s[len("(error) "):]), rest, true
 	case ':':
-		return "(integer) " + string(body), rest, true
+		s := "(integer) " + string(body)
+		return s, Answer{Type: AnswerInt, Gist: s[len("(integer) "):]}, rest, true
 	case '$':
 		n, err := strconv.Atoi(string(body))
 		if err != nil {
-			return "", nil, false
+			return "", Answer{}, nil, false
 		}
 		if n < 0 {
-			return "(nil)", rest, true
+			return "(nil)", Answer{Type: AnswerNil}, rest, true
 		}
 		if len(rest) < n+2 {
-			return "", nil, false
+			return "", Answer{}, nil, false
 		}
 		var buf [64]byte // the quoting is done here, only its result copied out
-		return string(strconv.AppendQuote(buf[:0], string(rest[:n]))), rest[n+2:], true
+		s := string(strconv.AppendQuote(buf[:0], string(rest[:n])))
+		return s, Answer{Type: AnswerString, Gist: s[1 : len(s)-1]}, rest[n+2:], true
 	case '*':
-		n, err := strconv.Atoi(string(body))
-		if err != nil {
-			return "", nil, false
-		}
-		if n < 0 {
-			return "(nil)", rest, true
-		}
-		if n == 0 {
-			return "(empty array)", rest, true
-		}
-		elems := make([]string, 0, n)
-		for i := 0; i < n; i++ {
-			var s string
-			s, rest, ok = parseReply(rest)
-			if !ok {
-				return "", nil, false
-			}
-			elems = append(elems, s)
-		}
-		return "[" + strings.Join(elems, ", ") + "]", rest, true
+		return parseArray(body, rest)
 	}
-	return "", nil, false
+	return "", Answer{}, nil, false
+}
+
+// parseArray parses the items of a RESP2 array whose header's body is
+// body.
+func parseArray(body, rest []byte) (string, Answer, []byte, bool) {
+	n, err := strconv.Atoi(string(body))
+	if err != nil {
+		return "", Answer{}, nil, false
+	}
+	if n < 0 {
+		return "(nil)", Answer{Type: AnswerNil}, rest, true
+	}
+	if n == 0 {
+		return "(empty array)", listAnswer(0, Answer{}), rest, true
+	}
+	elems := make([]string, 0, n)
+	var one Answer
+	for i := 0; i < n; i++ {
+		s, a, r, ok := parseReply(rest)
+		if !ok {
+			return "", Answer{}, nil, false
+		}
+		elems, one, rest = append(elems, s), a, r
+	}
+	return "[" + strings.Join(elems, ", ") + "]", listAnswer(n, one), rest, true
 }
 
 func readLine(b []byte) ([]byte, []byte, bool) {

@@ -47,12 +47,13 @@ type ServiceRequest struct {
 
 // Outcome is what a service did with a request.
 type Outcome struct {
-	Reply string     // as the client and the timeline see it
-	Err   error      // what the client's call returns, if it failed
-	Rows  int64      // rows affected (SQL)
-	Keys  []KeyState // the state of what the request touched, after it
-	Fact  *fact.Fact // what it says of the request (an accepted token, a duplicate row)
-	Cmd   []string   // how the request is shown, when not its arguments
+	Reply  string     // as the client and the timeline see it
+	Answer Answer     // the reply's type and gist (answer.go)
+	Err    error      // what the client's call returns, if it failed
+	Rows   int64      // rows affected (SQL)
+	Keys   []KeyState // the state of what the request touched, after it
+	Fact   *fact.Fact // what it says of the request (an accepted token, a duplicate row)
+	Cmd    []string   // how the request is shown, when not its arguments
 }
 
 // extensions are the parts of the world beyond Redis nodes and clients:
@@ -119,11 +120,11 @@ func (p *Proc) Call(ctx context.Context, service string, args ...string) (Outcom
 			cmd = out.Cmd
 		}
 		w.emit(Event{Kind: KindExec, Client: p.name, Thread: th.name, Node: s.name, Req: seq, Sent: sent,
-			Cmd: cmd, Reply: out.Reply, Keys: out.Keys, Fact: out.Fact})
+			Cmd: cmd, Reply: out.Reply, Answer: out.Answer, Keys: out.Keys, Fact: out.Fact})
 		w.schedule(&item{t: w.now + w.latency(p), kind: itemWake, th: th})
 	}})
 	th.park()
-	w.emit(Event{Kind: KindReply, Client: p.name, Thread: th.name, Node: s.name, Req: seq, Reply: out.Reply})
+	w.emit(Event{Kind: KindReply, Client: p.name, Thread: th.name, Node: s.name, Req: seq, Reply: out.Reply, Answer: out.Answer})
 	th.live()
 	if out.Err == nil && ctx.Err() != nil {
 		return out, ctx.Err()

@@ -66,9 +66,10 @@ func (w *World) answerWait(l *link, wr *waitReq) {
 	setInt(req.cmds, n)
 	req.err = nil
 	req.reply = "(integer) " + strconv.FormatInt(n, 10)
+	req.answer = Answer{Type: AnswerInt, Gist: req.reply[len("(integer) "):]}
 	p := req.th.proc
 	w.emit(Event{Kind: KindExec, Client: p.name, Thread: req.th.name, Node: req.node.name, Req: req.seq, Sent: req.sent,
-		Cmd: flatten(req.args), Reply: req.reply, Fact: said})
+		Cmd: flatten(req.args), Reply: req.reply, Answer: req.answer, Fact: said})
 	w.schedule(req.item(w.now+w.latency(p), itemReply))
 }
 

@@ -27,34 +27,25 @@ export function fmtCmd(args, script) {
   }).join(' ');
 }
 
-/** outcome sums up a reply in a few characters that are never cut: OK,
- * (nil), an integer, an error's code, a value, a list's length. cls is its
+/** outcome sums up an event's reply in a few characters that are never
+ * cut: OK, (nil), an integer, an error's code, a value, a list's length.
+ * It reads the reply's answer, its type and gist as the engine read them
+ * from the server (docs/protocol.md), never the reply's text. cls is its
  * class: ok, nil, int, err, val. */
-export function outcome(reply, lang) {
-  if (reply == null || reply === '') return null;
-  let r = String(reply);
-  if (/^OK; QUEUED; /.test(r)) r = r.slice(r.lastIndexOf('; ') + 2); // MULTI … EXEC: EXEC's answer
-  if (/^\[.*\]$/.test(r) && !r.startsWith('["')) r = r.slice(1, -1); // EXEC's one-reply array
-  if (r === 'OK' || /^OK, \d+ row/.test(r)) return { cls: 'ok', text: 'OK' };
-  if (r === '(nil)') return { cls: 'nil', text: '(nil)' };
-  if (r === '(empty array)') return { cls: 'nil', text: '[ ]' };
-  let m = /^\(integer\) (-?\d+)$/.exec(r);
-  if (m) return { cls: 'int', text: m[1] };
-  m = /^\(error\) (.*)$/.exec(r);
-  if (m) {
-    const code = /^[A-Z][A-Z_-]{2,}\b/.exec(m[1]) || /\b[A-Z][A-Z_-]{3,}\b/.exec(m[1]);
-    if (/^connection refused/.test(m[1])) return { cls: 'err', text: nm('refused', lang) };
-    return { cls: 'err', text: code ? code[0] : (lang === 'zh' ? '错误' : 'error') };
+export function outcome(e, lang) {
+  if (e.reply == null || e.reply === '') return null;
+  const a = e.answer || {}, g = a.gist || '';
+  switch (a.type) {
+    case 'ok': return { cls: 'ok', text: 'OK' };
+    case 'nil': return { cls: 'nil', text: '(nil)' };
+    case 'empty': return { cls: 'nil', text: '[ ]' };
+    case 'int': return { cls: 'int', text: g };
+    case 'refused': return { cls: 'err', text: nm('refused', lang) };
+    case 'error': return { cls: 'err', text: g || (lang === 'zh' ? '错误' : 'error') };
+    case 'list': return { cls: 'val', text: '[' + fill('items', lang, { n: g }) + ']' };
+    case 'string': return { cls: 'val', text: '"' + (g.length > 12 ? g.slice(0, 8) + '…' : g) + '"' };
   }
-  if (r.startsWith('[')) {
-    const n = (r.match(/"(?:[^"\\]|\\.)*"/g) || []).length;
-    return { cls: 'val', text: '[' + fill('items', lang, { n: n + (r.endsWith(']') ? '' : '+') }) + ']' };
-  }
-  m = /^"(.*)"$/.exec(r);
-  if (m) {
-    const v = m[1];
-    return { cls: 'val', text: v.length > 12 ? '"' + v.slice(0, 8) + '…"' : '"' + v + '"' };
-  }
+  const r = a.type === 'status' ? g : e.reply; // a status (QUEUED), or a reply the engine did not type
   return { cls: 'val', text: r.length > 12 ? r.slice(0, 10) + '…' : r };
 }
 

@@ -182,7 +182,7 @@ export function renderDetail(root, st, onRef) {
     row('dCommand', args);
   }
   if (e.reply != null && e.reply !== '') {
-    const out = outcome(e.reply, lang);
+    const out = outcome(e, lang);
     const b = el('span', { class: 'outcome ' + out.cls }, out.text);
     const c = OUTCOME[out.cls] || OUTCOME.val;
     b.style.background = c.fill;

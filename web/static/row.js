@@ -69,7 +69,7 @@ export function drawRow(p, m, L, e, r, y, o, newTime) {
       p.rect(n - f * 0.4, y - f * 0.4, f * 0.8, f * 0.8, c, INK);
       ranWhisker(p, m, L, e, r, y, n - f * 0.4 - 6);
       let x0 = n + Math.min(L.lw * 0.16, 26) + 8;
-      const out = outcome(e.reply, lang);
+      const out = outcome(e, lang);
       if (out) {
         // At the right edge (a phone, many lanes) the badge goes to the
         // node's left rather than off the canvas.
@@ -85,7 +85,7 @@ export function drawRow(p, m, L, e, r, y, o, newTime) {
       break;
     }
     case 'reply': {
-      const out = outcome(e.reply, lang);
+      const out = outcome(e, lang);
       const x0 = x + f * 0.6 + p.measure('← ', f, true);
       const bw = out ? p.measure(out.text, L.small + 1, true) + 10 : 0;
       if (x0 + bw > L.width - 2) {

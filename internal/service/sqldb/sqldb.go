@@ -67,7 +67,7 @@ func Open() (*DB, error) {
 // Serve runs one statement.
 func (d *DB) Serve(r sim.ServiceRequest) sim.Outcome {
 	if len(r.Args) == 0 {
-		return sim.Outcome{Reply: "(error) empty statement", Err: errors.New("sqldb: empty SQL statement")}
+		return sim.Outcome{Reply: "(error) empty statement", Answer: sim.Answer{Type: sim.AnswerError}, Err: errors.New("sqldb: empty SQL statement")}
 	}
 	stmt := r.Args[0]
 	params := make([]any, 0, len(r.Args)-1)
@@ -83,13 +83,16 @@ func (d *DB) Serve(r sim.ServiceRequest) sim.Outcome {
 	out := sim.Outcome{Cmd: cmd}
 	if err != nil {
 		out.Reply, out.Err = "(error) "+err.Error(), err
+		out.Answer = sim.Answer{Type: sim.AnswerError}
 		if strings.Contains(err.Error(), "UNIQUE constraint failed") {
+			out.Answer.Gist = "UNIQUE" // the constraint that refused the row
 			out.Err = fmt.Errorf("%w: %w", ErrDuplicateKey, err)
 			out.Fact = fact.New(fact.DuplicateRow)
 		}
 	} else {
 		out.Rows, _ = res.RowsAffected()
 		out.Reply = fmt.Sprintf("OK, %d row(s) affected", out.Rows)
+		out.Answer = sim.Answer{Type: sim.AnswerOK}
 	}
 	if len(r.Args) > 1 && strings.Contains(strings.ToLower(stmt), " locks") {
 		out.Keys = []sim.KeyState{d.row(r.Args[1], r.OwnerOf)}

@@ -39,18 +39,21 @@ var ErrFenced = errors.New("storage: write rejected by fencing storage")
 
 var _ sim.Handler = (*Storage)(nil)
 
+// errERR is the answer of a request the storage cannot read.
+var errERR = sim.Answer{Type: sim.AnswerError, Gist: "ERR"}
+
 // Serve runs one WRITE.
 func (s *Storage) Serve(r sim.ServiceRequest) sim.Outcome {
 	a := r.Args
 	if len(a) != 3 && len(a) != 5 || !strings.EqualFold(a[0], "WRITE") || len(a) == 5 && !strings.EqualFold(a[3], "TOKEN") {
-		return sim.Outcome{Reply: "(error) ERR usage: WRITE key value [TOKEN n]", Err: fmt.Errorf("storage: bad storage request %q", a)}
+		return sim.Outcome{Reply: "(error) ERR usage: WRITE key value [TOKEN n]", Answer: errERR, Err: fmt.Errorf("storage: bad storage request %q", a)}
 	}
 	key, value := a[1], a[2]
 	token, has := int64(0), len(a) == 5
 	if has {
 		n, err := strconv.ParseInt(a[4], 10, 64)
 		if err != nil {
-			return sim.Outcome{Reply: "(error) ERR bad token " + a[4], Err: fmt.Errorf("storage: bad fencing token %q", a[4])}
+			return sim.Outcome{Reply: "(error) ERR bad token " + a[4], Answer: errERR, Err: fmt.Errorf("storage: bad fencing token %q", a[4])}
 		}
 		token = n
 	}
@@ -74,13 +77,13 @@ func (s *Storage) Serve(r sim.ServiceRequest) sim.Outcome {
 	if has && (!seen || token > top) {
 		s.highest[key] = token
 	}
-	return sim.Outcome{Reply: "OK", Keys: []sim.KeyState{s.state(key)}, Fact: said}
+	return sim.Outcome{Reply: "OK", Answer: sim.Answer{Type: sim.AnswerOK}, Keys: []sim.KeyState{s.state(key)}, Fact: said}
 }
 
 // reject refuses a write: the reply says why as Redis-like errors do, the
 // fact says it for the log.
 func (s *Storage) reject(key, why string, said *fact.Fact) sim.Outcome {
-	return sim.Outcome{Reply: "(error) FENCED " + why, Err: ErrFenced, Keys: []sim.KeyState{s.state(key)}, Fact: said}
+	return sim.Outcome{Reply: "(error) FENCED " + why, Answer: sim.Answer{Type: sim.AnswerError, Gist: "FENCED"}, Err: ErrFenced, Keys: []sim.KeyState{s.state(key)}, Fact: said}
 }
 
 // state shows a key: its value and, for fencing storage, the highest token.
