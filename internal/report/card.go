@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/explore"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -208,11 +209,11 @@ func Build(ctx context.Context, opt Options) (*Card, error) {
 func ComputeCell(ctx context.Context, algorithm, column string) (*Row, *Cell, error) {
 	a, ok := lock.Lookup(algorithm)
 	if !ok {
-		return nil, nil, fmt.Errorf("report: no algorithm %q", algorithm)
+		return nil, nil, errorf(nil, "report: no algorithm %q", "报告卡：没有算法 %q", algorithm)
 	}
 	col, ok := ColumnByID(column)
 	if !ok {
-		return nil, nil, fmt.Errorf("report: no column %q", column)
+		return nil, nil, errorf(nil, "report: no column %q", "报告卡：没有列 %q", column)
 	}
 	p, err := RunProbe(a)
 	if err != nil {
@@ -227,6 +228,30 @@ func ComputeCell(ctx context.Context, algorithm, column string) (*Row, *Cell, er
 	return row, c, nil
 }
 
+// An Error is why the card could not compute a row or a cell (a template
+// that does not check, a search that failed): Words says it in English and
+// Chinese; Error is the English.
+type Error struct {
+	Words sim.Text
+	Err   error // the cause, if any
+}
+
+func (e *Error) Error() string { return e.Words.En }
+func (e *Error) Unwrap() error { return e.Err }
+
+// errorf is an Error whose words are the formats en and zh given args.
+func errorf(cause error, en, zh string, args ...any) *Error {
+	return &Error{Words: sim.Text{En: fmt.Sprintf(en, args...), Zh: fmt.Sprintf(zh, args...)}, Err: cause}
+}
+
+// cellError is the error of a cell whose search failed with err.
+func cellError(a *lock.Info, col *Column, err error) *Error {
+	why := fact.Error(err).Render()
+	return &Error{Err: err, Words: sim.Text{
+		En: fmt.Sprintf("report: %s under %s: %s", a.ID, col.ID, why.En),
+		Zh: fmt.Sprintf("报告卡：%s 在“%s”之下：%s", a.ID, col.ID, why.Zh)}}
+}
+
 // runCell searches one cell.
 func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column, yield func() error) (*Cell, error) {
 	c := &Cell{Column: col.ID}
@@ -236,19 +261,19 @@ func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column, yield fun
 	}
 	sc, err := normalize(Template(a, col, row.Probe))
 	if err != nil {
-		return nil, fmt.Errorf("report: %s under %s: %w", a.ID, col.ID, err)
+		return nil, cellError(a, col, err)
 	}
 	opt := explore.Options{Strategy: explore.Exhaustive, Steps: ExhaustiveSteps,
 		Exact: col.Exact, Marks: col.Marks, Want: wanted(row), First: true, Yield: yield}
 	res, err := explore.Search(ctx, sc, opt)
 	if err != nil {
-		return nil, fmt.Errorf("report: %s under %s: %w", a.ID, col.ID, err)
+		return nil, cellError(a, col, err)
 	}
 	c.Steps = res.Steps
 	if res.Verdict == "" && !res.Complete && ctx.Err() == nil {
 		opt.Strategy, opt.Runs, opt.Steps = explore.Random, 0, RandomSteps
 		if res, err = explore.Search(ctx, sc, opt); err != nil {
-			return nil, fmt.Errorf("report: %s under %s: %w", a.ID, col.ID, err)
+			return nil, cellError(a, col, err)
 		}
 		c.Steps += res.Steps
 	}
@@ -262,7 +287,7 @@ func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column, yield fun
 		c.Counterexample = res.Recording
 		s, err := explore.Replay(res.Recording)
 		if err != nil {
-			return nil, fmt.Errorf("report: %s under %s: %w", a.ID, col.ID, err)
+			return nil, cellError(a, col, err)
 		}
 		story := explore.Describe(s.Log(), res.Shrunk, res.Verdict)
 		s.Close()

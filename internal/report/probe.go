@@ -95,7 +95,7 @@ func RunProbe(a *lock.Info) (*Probe, error) {
 		return nil, err
 	}
 	if v := r.Verdicts(); !slices.Equal(v, []string{"safe"}) {
-		return nil, fmt.Errorf("report: %s alone ends %s, not safe", a.ID, strings.Join(v, ", "))
+		return nil, errorf(nil, "report: %s alone ends %s, not safe", "报告卡：%s 单独运行的结果是 %s，不安全", a.ID, strings.Join(v, ", "))
 	}
 	return readProbe(r.World.Log()), nil
 }

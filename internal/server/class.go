@@ -180,7 +180,7 @@ func (s *session) classIn(seat *classSeat, r *Request) error {
 		return rm.setView(r.View)
 	case "class-hide":
 		if r.Hide == nil {
-			return coded("bad-argument", map[string]any{"op": r.Op, "arg": "hide"}, "class-hide: hide is missing")
+			return badArg(r.Op, "hide", both("hide is missing", "缺少 hide"))
 		}
 		rm.mu.Lock()
 		rm.hide = *r.Hide
@@ -238,7 +238,7 @@ func joinLink(origin string) (string, error) {
 	u, err := url.Parse(origin)
 	if err != nil || len(origin) > maxOrigin || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
 		u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-		return "", coded("bad-argument", map[string]any{"op": "class-start", "arg": "origin"}, "class-start: origin must be the page's origin, such as http://10.0.0.5:8080")
+		return "", badArg("class-start", "origin", both("origin must be the page's origin, such as http://10.0.0.5:8080", "origin 必须是页面的源（协议、主机和端口），例如 http://10.0.0.5:8080"))
 	}
 	return u.Scheme + "://" + u.Host, nil
 }
@@ -437,11 +437,11 @@ func (r *room) countChangedLocked() {
 // setView keeps the teacher's view choices for the students.
 func (r *room) setView(v json.RawMessage) error {
 	if len(v) > maxViewBytes {
-		return coded("bad-argument", map[string]any{"op": "class-view", "arg": "view"}, "class-view: the view is at most %d bytes", maxViewBytes)
+		return badArg("class-view", "view", both("the view is at most %d bytes", "view 最多 %d 字节", maxViewBytes))
 	}
 	var obj map[string]any
 	if json.Unmarshal(v, &obj) != nil || obj == nil {
-		return coded("bad-argument", map[string]any{"op": "class-view", "arg": "view"}, "class-view: the view is a JSON object")
+		return badArg("class-view", "view", both("the view is a JSON object", "view 必须是一个 JSON 对象"))
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

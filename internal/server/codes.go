@@ -25,6 +25,19 @@ func coded(code string, args map[string]any, format string, a ...any) error {
 	return &codedError{code: code, args: args, msg: fmt.Sprintf(format, a...)}
 }
 
+// both is a sentence in English and Chinese, each a format given the same
+// arguments.
+func both(en, zh string, a ...any) sim.Text {
+	return sim.Text{En: fmt.Sprintf(en, a...), Zh: fmt.Sprintf(zh, a...)}
+}
+
+// badArg is the error of a request whose argument arg is wrong: its code,
+// bad-argument, names the op and the argument, and detail says how, in
+// English and Chinese; the English error is "op: detail".
+func badArg(op, arg string, detail sim.Text) error {
+	return coded("bad-argument", map[string]any{"op": op, "arg": arg, "detail": detail}, "%s: %s", op, detail.En)
+}
+
 // errorMessage turns an error into an error message: its English text, a
 // code the page says in its own language, and the code's arguments (an
 // argument in words is {en, zh}). Every error has a code: a scenario

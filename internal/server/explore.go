@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/explore"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -74,7 +75,11 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 	if r.Budget != "" {
 		var err error
 		if budget, err = explore.ParseBudget(r.Budget); err != nil {
-			return nil, badArg("explore", "budget", "%v", err)
+			var be *explore.BudgetError
+			if errors.As(err, &be) {
+				return nil, badArg("explore", "budget", be.Words)
+			}
+			return nil, badArg("explore", "budget", fact.Error(err).Render())
 		}
 	}
 	strategy := r.Strategy
@@ -82,7 +87,7 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 		strategy = explore.Random
 	}
 	if !slices.Contains(explore.Strategies, strategy) {
-		return nil, badArg("explore", "strategy", "%v %q (want %s)", explore.ErrStrategy, strategy, strings.Join(explore.Strategies, ", "))
+		return nil, badArg("explore", "strategy", both("unknown strategy %q: want %s", "未知的策略 %q：应为 %s", strategy, strings.Join(explore.Strategies, ", ")))
 	}
 	addr := s.conn.addr
 	if err := s.srv.takeSearch(addr); err != nil {

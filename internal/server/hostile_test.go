@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/gorilla/websocket"
 
@@ -74,6 +75,10 @@ func TestEveryOpRefusesExtremeArguments(t *testing.T) {
 		`"op":""`,
 		`"op":5`,
 		`"op":"explode"`,
+		// explore: a budget or a strategy it cannot read.
+		`"op":"explore","budget":"meteor:5s"`,
+		`"op":"explore","budget":"pause"`,
+		`"op":"explore","strategy":"greedy"`,
 	}
 	for _, args := range bad {
 		c.id++
@@ -87,6 +92,10 @@ func TestEveryOpRefusesExtremeArguments(t *testing.T) {
 		}
 		if e.Code == "" || e.Code == "error" {
 			t.Errorf("%s: the error %q has no code of its own (%q): the page cannot say it in 中文", msg, e.Error, e.Code)
+		}
+		// A bad argument says how in 中文 too, not only which argument.
+		if d, _ := e.Args["detail"].(map[string]any); e.Code == "bad-argument" && !hasHan(d["zh"]) {
+			t.Errorf("%s: the bad argument %q says nothing in 中文 of how: %v", msg, e.Error, e.Args)
 		}
 	}
 	for _, raw := range []string{`null`, `[]`, `"step"`, `{}`, `{"id":"x","op":"step"}`, `{"op":"step","n":` + strings.Repeat("9", 400) + `}`} {
@@ -255,4 +264,10 @@ func TestAFileFullOfProblemsGetsAShortAnswer(t *testing.T) {
 	if len(raw) > 16<<10 {
 		t.Errorf("check: expected an answer under 16 KiB, got %d bytes", len(raw))
 	}
+}
+
+// hasHan reports whether v is a string with a Chinese character.
+func hasHan(v any) bool {
+	s, _ := v.(string)
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) })
 }

@@ -115,7 +115,7 @@ var questionTexts = map[string]sim.Text{
 // question open before is closed (its tally stays in the history).
 func (s *session) classAsk(a *askRequest) error {
 	if a == nil {
-		return coded("bad-argument", map[string]any{"op": "class-ask", "arg": "ask"}, "class-ask: ask is missing")
+		return badArg("class-ask", "ask", both("ask is missing", "缺少 ask"))
 	}
 	q, err := s.compute(a)
 	if err != nil {
@@ -152,7 +152,7 @@ func (s *session) compute(a *askRequest) (*question, error) {
 	}
 	text, ok := questionTexts[a.Kind]
 	if !ok {
-		return nil, coded("bad-argument", map[string]any{"op": "class-ask", "arg": "kind"}, "class-ask: kind is one of next, reply, holder, verdict, move, free")
+		return nil, badArg("class-ask", "kind", both("kind is one of next, reply, holder, verdict, move, free", "kind 必须是 next、reply、holder、verdict、move、free 之一"))
 	}
 	if s.ls == nil {
 		return nil, coded("no-scenario", nil, "no scenario loaded: send load first")

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -34,7 +35,29 @@ type wireCard struct {
 	Done    int          `json:"done"`
 	Total   int          `json:"total"`
 	Running bool         `json:"running,omitempty"`
-	Error   string       `json:"error,omitempty"`
+	Error   *wireError   `json:"error,omitempty"` // why the card stopped before its end
+}
+
+// wireError is an error inside another message, as an error message
+// carries it: its code, the code's arguments and the English text.
+type wireError struct {
+	Code  string         `json:"code"`
+	Args  map[string]any `json:"args,omitempty"`
+	Error string         `json:"error"`
+}
+
+// cardError is why the card stopped: its deadline passed, or a row or a
+// cell failed (report.Error says which, in both languages).
+func cardError(err error) *wireError {
+	var re *report.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		err = coded("report-deadline", map[string]any{"max": cardTime.String()}, "report: the card's %s ran out before every cell was searched", cardTime)
+	case errors.As(err, &re):
+		err = coded("report-failed", map[string]any{"detail": re.Words}, "%s", re.Words.En)
+	}
+	m := errorMessage(0, err)
+	return &wireError{Code: m.Code, Args: m.Args, Error: m.Error}
 }
 
 type wireColumn struct {
@@ -212,7 +235,7 @@ func (srv *Server) runCard(ctx context.Context) {
 	}
 	j.wire.Running = false
 	if err != nil {
-		j.wire.Error = err.Error()
+		j.wire.Error = cardError(err)
 	}
 	final := j.wire.clone()
 	subs := srv.cardSubs()

@@ -1,13 +1,18 @@
 package server
 
 import (
+	"context"
+	"fmt"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/report"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // reportServer is a server whose card is the SQL lock under contention
@@ -117,5 +122,20 @@ func TestCloseStopsTheCard(t *testing.T) {
 	app.Close()
 	if d := time.Since(start); d > ShutdownWait+2*time.Second {
 		t.Errorf("Close took %v with a card running", d)
+	}
+}
+
+// A card that stops says why with a code the page says in its language:
+// its deadline, or a row or cell that failed, in English and 中文.
+func TestACardThatStopsSaysWhyInBothLanguages(t *testing.T) {
+	late := cardError(fmt.Errorf("report: %w", context.DeadlineExceeded))
+	if late.Code != "report-deadline" || late.Args["max"] != cardTime.String() {
+		t.Errorf("deadline: %+v", late)
+	}
+	_, _, err := report.ComputeCell(context.Background(), "no-such-lock", "pause")
+	failed := cardError(err)
+	d, _ := failed.Args["detail"].(sim.Text)
+	if failed.Code != "report-failed" || failed.Error != `report: no algorithm "no-such-lock"` || !hasHan(d.Zh) || !strings.Contains(d.Zh, "no-such-lock") {
+		t.Errorf("failed: %+v", failed)
 	}
 }

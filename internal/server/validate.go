@@ -27,18 +27,18 @@ func validate(r *Request, lim Limits) error {
 		return coded("unknown-op", map[string]any{"op": short(r.Op)}, "unknown op %q (see docs/protocol.md)", short(r.Op))
 	}
 	if r.ID < 0 {
-		return badArg(r.Op, "id", "%s: id %d is negative: ids count up from 1", r.Op, r.ID)
+		return badArg(r.Op, "id", both("id %d is negative: ids count up from 1", "id %d 是负数：id 从 1 开始计数", r.ID))
 	}
 	if len(r.Session) > 64 {
-		return badArg("hello", "session", "hello: a session id is 32 hex digits, got %d characters", len(r.Session))
+		return badArg("hello", "session", both("a session id is 32 hex digits, got %d characters", "会话 id 是 32 位十六进制数字，这里有 %d 个字符", len(r.Session)))
 	}
 	if len(r.Scenario) > 200 || len(r.Client) > 200 || len(r.With) > 200 || len(r.Lock) > 200 || len(r.Column) > 200 {
-		return badArg(r.Op, "name", "%s: a scenario or client name is at most 200 characters", r.Op)
+		return badArg(r.Op, "name", both("a scenario or client name is at most 200 characters", "场景名或客户端名最多 200 个字符"))
 	}
 	switch r.Op {
 	case "step":
 		if r.N < 0 {
-			return badArg("step", "n", "step: n %d is negative: give how many steps to take, 1 or more", r.N)
+			return badArg("step", "n", both("n %d is negative: give how many steps to take, 1 or more", "n %d 是负数：请给出要走的步数，1 或更多", r.N))
 		}
 		if r.N > lim.MaxSteps {
 			return coded("n-cap", map[string]any{"n": r.N, "max": lim.MaxSteps}, "step: n %d is over the cap of %d steps", r.N, lim.MaxSteps)
@@ -48,7 +48,7 @@ func validate(r *Request, lim Limits) error {
 			return coded("seek-missing", nil, "seek: step is missing")
 		}
 		if r.Step != nil && *r.Step < 0 {
-			return badArg(r.Op, "step", "%s: step %d is negative: steps count from 0", r.Op, *r.Step)
+			return badArg(r.Op, "step", both("step %d is negative: steps count from 0", "step %d 是负数：步数从 0 开始计数", *r.Step))
 		}
 		if r.Step != nil && *r.Step > lim.MaxSteps {
 			return coded("step-cap", map[string]any{"max": lim.MaxSteps}, "%s: step %d is over the session's cap of %d steps", r.Op, *r.Step, lim.MaxSteps)
@@ -58,10 +58,10 @@ func validate(r *Request, lim Limits) error {
 		}
 	case "explore":
 		if r.Strategy != "" && r.Strategy != "random" && r.Strategy != "pct" && r.Strategy != "exhaustive" {
-			return badArg("explore", "strategy", "explore: unknown strategy %q: want random, pct or exhaustive", short(r.Strategy))
+			return badArg("explore", "strategy", both("unknown strategy %q: want random, pct or exhaustive", "未知的策略 %q：应为 random、pct 或 exhaustive", short(r.Strategy)))
 		}
 		if len(r.Budget) > 200 {
-			return badArg("explore", "budget", "explore: a budget is at most 200 characters")
+			return badArg("explore", "budget", both("a budget is at most 200 characters", "预算最多 200 个字符"))
 		}
 	case "play":
 		if err := checkSpeed(r.Speed, lim); err != nil {
@@ -77,20 +77,14 @@ func validate(r *Request, lim Limits) error {
 		}
 	case "report-open":
 		if r.Lock == "" || r.Column == "" {
-			return badArg("report-open", "lock", "report-open: give the cell's lock and column")
+			return badArg("report-open", "lock", both("give the cell's lock and column", "请给出这一格的锁（lock）和列（column）"))
 		}
 	case "seed":
 		if r.Seed == nil {
-			return badArg("seed", "seed", "seed: seed is missing")
+			return badArg("seed", "seed", both("seed is missing", "缺少 seed"))
 		}
 	}
 	return nil
-}
-
-// badArg is the error of a request whose argument arg is wrong: the page
-// says which (bad-argument); the English says how.
-func badArg(op, arg, format string, a ...any) error {
-	return coded("bad-argument", map[string]any{"op": op, "arg": arg}, format, a...)
 }
 
 // checkSpeed accepts 0 (keep the current speed) or a speed between the
@@ -100,9 +94,9 @@ func checkSpeed(v float64, lim Limits) error {
 	case v == 0:
 		return nil
 	case math.IsNaN(v) || math.IsInf(v, 0):
-		return badArg("play", "speed", "play: speed must be a number of steps per second")
+		return badArg("play", "speed", both("speed must be a number of steps per second", "speed 必须是每秒的步数"))
 	case v < 0:
-		return badArg("play", "speed", "play: speed %g is negative: give steps per second, from %g to %g", v, MinSpeed, lim.MaxSpeed)
+		return badArg("play", "speed", both("speed %g is negative: give steps per second, from %g to %g", "speed %g 是负数：请给出每秒的步数，从 %g 到 %g", v, MinSpeed, lim.MaxSpeed))
 	case v < MinSpeed:
 		return coded("speed-floor", map[string]any{"speed": v, "min": MinSpeed}, "play: speed %g is under the floor of %g steps per second", v, MinSpeed)
 	case v > lim.MaxSpeed:

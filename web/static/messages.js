@@ -39,7 +39,7 @@ const ERRORS = {
   'busy': ['busy: too many requests in flight, try again', '太忙了：进行中的请求太多，请稍后再试'],
   'unknown-name': ['{detail}', '名字不对：{detail}'],
   'no-op': ['the request has no op (see docs/protocol.md)', '请求没有 op（见 docs/protocol.md）'],
-  'bad-argument': ['{op}: the argument {arg} is not valid', '{op}：参数 {arg} 无效'],
+  'bad-argument': ['{op}: {detail}', '{op} 的参数有误：{detail}'],
   'speed-floor': ['play: speed {speed} is under the floor of {min} steps per second', 'play：速度 {speed} 低于每秒 {min} 步的下限'],
   'bad-action': ['this action does not apply here: {detail}', '这个动作在这里不适用：{detail}'],
   'error': ['{detail}', '出错了：{detail}'],
@@ -71,6 +71,8 @@ const ERRORS = {
   'compare-big': ['the runs have {n} rows, over the view\'s {max}: compare them with visualizer compare', '两次运行有 {n} 行，超过了对比视图的 {max} 行上限：请用 visualizer compare 对比'],
   // ---- Which lock? (report.js) ----
   'report-cell': ['the cell {lock}/{column} has no schedule to open (not decided yet, or nothing found)', '{lock}/{column} 这一格没有可打开的调度（尚未得出结果，或没有发现问题）'],
+  'report-deadline': ['the card ran out of its time ({max}) before every cell was searched', '报告卡在搜索完所有格子之前用完了它的时间（{max}）'],
+  'report-failed': ['a row or a cell could not be computed: {detail}', '有一行或一格无法计算：{detail}'],
   'report-real': ['the report card runs on embedded Redis only, not on real servers', '选锁报告卡只能在内置 Redis 上运行，不能在真实服务器上运行'],
   'compare-real': ['compare: runs side by side on embedded Redis only, not on real servers', '并排对比只能在内置 Redis 上运行，不能在真实服务器上运行'],
 };

@@ -7,6 +7,7 @@
 
 import { t, fill, pick } from './i18n.js';
 import { el } from './dom.js';
+import { serverError } from './messages.js';
 
 const MARK = { fails: '✗', holds: '✓', 'none-found': '~', 'n/a': 'n/a' };
 
@@ -90,7 +91,7 @@ export class Report {
     bar.value = total ? done / total : 0;
     bar.hidden = !card.running;
     status.dataset.state = card.error ? 'error' : card.running ? 'running' : 'done';
-    if (card.error) status.textContent = fill('repStopped', lang, { e: card.error });
+    if (card.error) status.textContent = fill('repStopped', lang, { e: serverError(card.error, lang) }); // its code's sentence, in lang
     else if (!card.running) status.textContent = fill('repDone', lang, { n: total });
     else if (!total) status.textContent = t('repStarting', lang);
     else status.textContent = fill('repProgress', lang, { n: done, total });
