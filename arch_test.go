@@ -2,18 +2,17 @@ package lockstep
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/lockstep/lockstep/internal/gosrc"
 	"github.com/lockstep/lockstep/internal/lock"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // packageMap is docs/architecture.md's package map: for each package, the
@@ -24,6 +23,7 @@ import (
 var packageMap = map[string][]string{
 	"internal/fact":                {},
 	"internal/qr":                  {},
+	"internal/gosrc":               {},
 	"internal/sim":                 {"internal/fact"},
 	"internal/lock":                {"internal/fact"},
 	"internal/lockbench":           {"internal/lock"},
@@ -99,65 +99,92 @@ func TestNoAlgorithmIDComparedOutsideLock(t *testing.T) {
 	for _, a := range lock.Algorithms {
 		ids[a.ID] = true
 	}
-	isID := func(e ast.Expr) bool {
+	for _, at := range spelled(t, []string{"internal/lock"}, ids, namesAlgorithm) {
+		t.Errorf("%s: compares an algorithm id: say it in lock.Info", at)
+	}
+}
+
+// A fault kind is spelled once, in sim's vocabulary (sim.Actions and the
+// FaultKind constants it is made of): outside internal/sim no code
+// compares a fault kind with a string literal ("pause", "node-crash") nor
+// writes one as a budget's or schedule entry's Do. (The protocol's op
+// pause, a switch on an op, is not the fault.) Tests may spell them.
+func TestNoFaultKindSpelledOutsideSim(t *testing.T) {
+	kinds := map[string]bool{}
+	for _, k := range sim.FaultKinds {
+		kinds[string(k)] = true
+	}
+	notAnOp := func(e ast.Expr) bool { return !slices.Contains([]string{"Op", "op"}, lastName(e)) }
+	for _, at := range spelled(t, []string{"internal/sim"}, kinds, notAnOp, "Do") {
+		t.Errorf("%s: spells a fault kind: use sim's constant (sim.FaultPause) or read sim.Actions", at)
+	}
+}
+
+// spelled lists where the module's non-test Go source, outside third_party
+// and the directories skip, compares a string literal among values with
+// an expression that names accepts (==, !=, a switch case), or gives one
+// as the value of a composite literal's field among fields.
+func spelled(t *testing.T, skip []string, values map[string]bool, names func(ast.Expr) bool, fields ...string) []token.Position {
+	t.Helper()
+	files, err := gosrc.Tree(".", append([]string{"third_party"}, skip...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	isValue := func(e ast.Expr) bool {
 		lit, ok := e.(*ast.BasicLit)
 		if !ok || lit.Kind != token.STRING {
 			return false
 		}
 		v, err := strconv.Unquote(lit.Value)
-		return err == nil && ids[v]
+		return err == nil && values[v]
 	}
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (path == "third_party" || path == filepath.Join("internal", "lock") || path != "." && strings.HasPrefix(d.Name(), ".")) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
+	var out []token.Position
+	for _, f := range files {
+		f.Inspect(func(n ast.Node, _ string) bool {
 			switch x := n.(type) {
 			case *ast.BinaryExpr:
-				if (x.Op == token.EQL || x.Op == token.NEQ) && (isID(x.X) && namesAlgorithm(x.Y) || isID(x.Y) && namesAlgorithm(x.X)) {
-					t.Errorf("%s: compares an algorithm id: say it in lock.Info", fset.Position(x.Pos()))
+				if (x.Op == token.EQL || x.Op == token.NEQ) && (isValue(x.X) && names(x.Y) || isValue(x.Y) && names(x.X)) {
+					out = append(out, f.Position(x))
 				}
 			case *ast.SwitchStmt:
-				if x.Tag == nil || !namesAlgorithm(x.Tag) {
+				if x.Tag == nil || !names(x.Tag) {
 					return true
 				}
 				for _, st := range x.Body.List {
 					for _, e := range st.(*ast.CaseClause).List {
-						if isID(e) {
-							t.Errorf("%s: a case on an algorithm id: say it in lock.Info", fset.Position(e.Pos()))
+						if isValue(e) {
+							out = append(out, f.Position(e))
 						}
 					}
+				}
+			case *ast.KeyValueExpr:
+				if k, ok := x.Key.(*ast.Ident); ok && slices.Contains(fields, k.Name) && isValue(x.Value) {
+					out = append(out, f.Position(x))
 				}
 			}
 			return true
 		})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
+	return out
+}
+
+// lastName is the name an expression ends with: algo, c.Algorithm, a.Do.
+func lastName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.SelectorExpr:
+		return x.Sel.Name
+	case *ast.CallExpr: // a conversion, sim.FaultKind(a.Do)
+		if len(x.Args) == 1 {
+			return lastName(x.Args[0])
+		}
+	}
+	return ""
 }
 
 // namesAlgorithm reports whether an expression reads an algorithm's id: a
 // name such as c.Algorithm, a.ID or algo.
 func namesAlgorithm(e ast.Expr) bool {
-	name := ""
-	switch x := e.(type) {
-	case *ast.Ident:
-		name = x.Name
-	case *ast.SelectorExpr:
-		name = x.Sel.Name
-	}
-	return slices.Contains([]string{"ID", "id", "Algorithm", "algorithm", "algo"}, name)
+	return slices.Contains([]string{"ID", "id", "Algorithm", "algorithm", "algo"}, lastName(e))
 }

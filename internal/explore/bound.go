@@ -39,11 +39,12 @@ func Bound(sc *scenario.Scenario, opt Options) (sim.Text, error) {
 			sizes = strings.Join(parts, ", ")
 		}
 		n := bu.Count
+		kind, _ := sim.ActionOf(bu.Do)
 		switch {
 		case sizes != "":
 			en = append(en, fmt.Sprintf("%d × %s of %s", n, bu.Do, sizes))
 			zh = append(zh, fmt.Sprintf("%d 个 %s（%s）", n, bu.Do, sizes))
-		case bu.Do == "node-crash" || bu.Do == "partition":
+		case kind.Search == sim.SearchSized && !kind.Required: // without a max, it lasts
 			en = append(en, fmt.Sprintf("%d × %s for good", n, bu.Do))
 			zh = append(zh, fmt.Sprintf("%d 个永久的 %s", n, bu.Do))
 		default:

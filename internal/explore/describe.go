@@ -103,14 +103,14 @@ func describeFault(log []*sim.Event, a scenario.Action, e *sim.Event) sim.Text {
 		when = sim.Text{En: p.En + " (at " + at(e.T) + ")", Zh: p.Zh + "（" + at(e.T) + "）就"}
 	}
 	c, n := a.Client, a.Node
-	switch a.Do {
-	case "pause":
+	switch sim.FaultKind(a.Do) {
+	case sim.FaultPause:
 		return sim.Text{En: fmt.Sprintf("%s stops for %s %s", c, at(d), when.En), Zh: fmt.Sprintf("%s %s停顿了 %s", c, when.Zh, at(d))}
-	case "crash":
+	case sim.FaultCrash:
 		return sim.Text{En: fmt.Sprintf("%s crashes %s", c, when.En), Zh: fmt.Sprintf("%s %s崩溃了", c, when.Zh)}
-	case "drop-reply", "drop-request":
+	case sim.FaultDropReply, sim.FaultDropRequest:
 		what := "reply"
-		if a.Do == "drop-request" {
+		if a.Do == string(sim.FaultDropRequest) {
 			what = "request"
 		}
 		for _, l := range log {
@@ -126,23 +126,23 @@ func describeFault(log []*sim.Event, a scenario.Action, e *sim.Event) sim.Text {
 		}
 		return sim.Text{En: fmt.Sprintf("The next %s of %s is to be lost, %s", what, c, when.En),
 			Zh: fmt.Sprintf("%s %s之后的下一个%s会丢失", c, when.Zh, map[string]string{"reply": "回复", "request": "请求"}[what])}
-	case "node-crash":
+	case sim.FaultNodeCrash:
 		if d > 0 {
 			return sim.Text{En: fmt.Sprintf("%s goes down %s and comes back empty %s later", n, when.En, at(d)),
 				Zh: fmt.Sprintf("%s %s宕机，%s 后不带数据重启", n, when.Zh, at(d))}
 		}
 		return sim.Text{En: fmt.Sprintf("%s goes down %s for good", n, when.En), Zh: fmt.Sprintf("%s %s宕机，再也没有回来", n, when.Zh)}
-	case "clock-jump":
+	case sim.FaultClockJump:
 		dir, dirZh := "forward", "向前"
 		if d < 0 {
 			dir, dirZh, d = "back", "向后", -d
 		}
 		return sim.Text{En: fmt.Sprintf("%s's clock jumps %s %s %s", n, at(d), dir, when.En),
 			Zh: fmt.Sprintf("%s 的时钟%s%s跳了 %s", n, when.Zh, dirZh, at(d))}
-	case "failover":
+	case sim.FaultFailover:
 		return sim.Text{En: fmt.Sprintf("%s fails over %s: its replica is promoted with what it had received", n, when.En),
 			Zh: fmt.Sprintf("%s %s发生主从切换：副本带着它已收到的数据被提升为主节点", n, when.Zh)}
-	case "partition":
+	case sim.FaultPartition:
 		if d > 0 {
 			return sim.Text{En: fmt.Sprintf("%s is cut off from %s %s for %s", c, n, when.En, at(d)),
 				Zh: fmt.Sprintf("%s 与 %s %s断开 %s", c, n, when.Zh, at(d))}

@@ -2,16 +2,15 @@ package lock
 
 import (
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockstep/lockstep/internal/gosrc"
 )
 
 // The copies under third_party run on the Runtime they are given: outside
@@ -34,59 +33,32 @@ func TestLibrariesRunOnTheirRuntime(t *testing.T) {
 		"redsync/redsync.go:randomPools":     "WithShufflePools is never set",
 		"redislock/redislock.go:randomToken": "Options.Token",
 	}
+	third := filepath.Join("..", "..", "third_party")
 	for _, l := range libraries {
-		dir := filepath.Join("..", "..", "third_party", l.dir)
-		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || d.Name() == "runtime.go" {
-				return err
-			}
-			fset := token.NewFileSet()
-			f, err := parser.ParseFile(fset, path, nil, 0)
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(filepath.Join("..", "..", "third_party"), path)
-			imports := map[string]string{}
-			for _, imp := range f.Imports {
-				p, _ := strconv.Unquote(imp.Path.Value)
-				name := p[strings.LastIndex(p, "/")+1:]
-				if p == "math/rand/v2" {
-					name = "rand"
-				}
-				if imp.Name != nil {
-					name = imp.Name.Name
-				}
-				imports[name] = p
-			}
-			for _, decl := range f.Decls {
-				fn := ""
-				if fd, ok := decl.(*ast.FuncDecl); ok {
-					fn = fd.Name.Name
-				}
-				ast.Inspect(decl, func(n ast.Node) bool {
-					switch x := n.(type) {
-					case *ast.SelectorExpr:
-						id, ok := x.X.(*ast.Ident)
-						if !ok {
-							return true
-						}
-						p := imports[id.Name]
-						if clock[p][x.Sel.Name] {
-							t.Errorf("%s: %s.%s is the machine's, not the Runtime's", fset.Position(x.Pos()), id.Name, x.Sel.Name)
-						}
-						if random[p] && randomOK[filepath.ToSlash(rel)+":"+fn] == "" {
-							t.Errorf("%s: %s.%s in %s, which no option of ours overrides", fset.Position(x.Pos()), id.Name, x.Sel.Name, fn)
-						}
-					case *ast.GoStmt:
-						t.Errorf("%s: a goroutine, not the Runtime's", fset.Position(x.Pos()))
-					}
-					return true
-				})
-			}
-			return nil
-		})
+		files, err := gosrc.Tree(filepath.Join(third, l.dir))
 		if err != nil {
 			t.Fatal(err)
+		}
+		for _, f := range files {
+			if filepath.Base(f.Path) == "runtime.go" {
+				continue
+			}
+			rel, _ := filepath.Rel(third, f.Path)
+			f.Inspect(func(n ast.Node, fn string) bool {
+				switch x := n.(type) {
+				case *ast.SelectorExpr:
+					p := f.Imported(x)
+					if clock[p][x.Sel.Name] {
+						t.Errorf("%s: %s.%s is the machine's, not the Runtime's", f.Position(x), x.X.(*ast.Ident).Name, x.Sel.Name)
+					}
+					if random[p] && randomOK[filepath.ToSlash(rel)+":"+fn] == "" {
+						t.Errorf("%s: %s.%s in %s, which no option of ours overrides", f.Position(x), x.X.(*ast.Ident).Name, x.Sel.Name, fn)
+					}
+				case *ast.GoStmt:
+					t.Errorf("%s: a goroutine, not the Runtime's", f.Position(x))
+				}
+				return true
+			})
 		}
 	}
 }

@@ -5,13 +5,13 @@ import (
 	"go/parser"
 	"go/token"
 	"maps"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lockstep/lockstep/internal/gosrc"
 )
 
 // forbidden are the calls that would make a run depend on the machine: the
@@ -31,60 +31,32 @@ var forbidden = map[string]map[string]bool{
 // schedule: the same seed must give the same run on any machine.
 func TestEngineAndLocksArePure(t *testing.T) {
 	for _, dir := range []string{".", "../lock"} {
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		files, err := gosrc.Dir(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, path := range files {
-			if strings.HasSuffix(path, "_test.go") {
-				continue
-			}
-			checkPure(t, path)
+		for _, f := range files {
+			checkPure(t, f)
 		}
 	}
 }
 
-func checkPure(t *testing.T, path string) {
+func checkPure(t *testing.T, f *gosrc.File) {
 	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	imports := map[string]string{} // local name -> import path
-	for _, imp := range f.Imports {
-		p, _ := strconv.Unquote(imp.Path.Value)
-		name := p[strings.LastIndex(p, "/")+1:]
-		if p == "math/rand/v2" {
-			name = "rand"
-		}
-		if imp.Name != nil {
-			name = imp.Name.Name
-		}
-		imports[name] = p
-	}
-	for _, decl := range f.Decls {
-		ast.Inspect(decl, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.SelectorExpr:
-				if id, ok := x.X.(*ast.Ident); ok {
-					if p, ok := imports[id.Name]; ok && forbidden[p][x.Sel.Name] {
-						t.Errorf("%s: %s.%s reads the machine, not the world (use the injected clock or the seeded source)",
-							fset.Position(x.Pos()), id.Name, x.Sel.Name)
-					}
-				}
-			case *ast.GoStmt:
-				// client threads are coroutines (iter.Pull) that run only
-				// when the engine hands them the baton: no go statement
-				t.Errorf("%s: a goroutine the engine does not schedule", fset.Position(x.Pos()))
+	f.Inspect(func(n ast.Node, _ string) bool {
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			if p := f.Imported(x); forbidden[p][x.Sel.Name] {
+				t.Errorf("%s: %s.%s reads the machine, not the world (use the injected clock or the seeded source)",
+					f.Position(x), x.X.(*ast.Ident).Name, x.Sel.Name)
 			}
-			return true
-		})
-	}
+		case *ast.GoStmt:
+			// client threads are coroutines (iter.Pull) that run only
+			// when the engine hands them the baton: no go statement
+			t.Errorf("%s: a goroutine the engine does not schedule", f.Position(x))
+		}
+		return true
+	})
 }
 
 // The engine imports no adapter and no layer above it; the lock code does

@@ -44,8 +44,8 @@ func (m *model) fault(e *sim.Event) {
 	if !e.Applied() {
 		return
 	}
-	switch e.Name {
-	case "crash":
+	switch sim.FaultKind(e.Name) {
+	case sim.FaultCrash:
 		c := m.client(e.Client)
 		for t, th := range m.threads {
 			if t.client == e.Client && t.inc == c.inc {
@@ -56,21 +56,21 @@ func (m *model) fault(e *sim.Event) {
 		c.inc++
 		c.crashed = true
 		c.crashes = append(c.crashes, e.Seq)
-	case "restart":
+	case sim.FaultRestart:
 		m.client(e.Client).crashed = false
-	case "node-crash":
+	case sim.FaultNodeCrash:
 		m.node(e.Node).down = true
-	case "clock-jump":
+	case sim.FaultClockJump:
 		// the node's keys now expire at other world times, which no event
 		// states: their expiry is unknown until an event shows them again
 		for _, k := range m.node(e.Node).keys {
 			k.state.Expire = 0
 		}
-	case "failover":
+	case sim.FaultFailover:
 		n := m.node(e.Node)
 		n.down, n.outOfService = true, true
 		m.failoverStock(e)
-	case "node-restart":
+	case sim.FaultNodeRestart:
 		n := m.node(e.Node)
 		n.down = false
 		shown := map[string]bool{}

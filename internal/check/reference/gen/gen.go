@@ -186,11 +186,11 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 	at := dp(time.Duration(r.Int64N(int64(min(horizon*3/4, 3*time.Second))))) // while the clients are busy
 	switch {
 	case fencing && r.IntN(2) == 0 && replica != "" && r.IntN(2) == 0:
-		sc.Faults = append(sc.Faults, scenario.Fault{When: scenario.When{At: at}, Do: "failover", Node: masters[0]})
+		sc.Faults = append(sc.Faults, scenario.Fault{When: scenario.When{At: at}, Do: string(sim.FaultFailover), Node: masters[0]})
 	case fencing && r.IntN(2) == 0:
-		sc.Faults = append(sc.Faults, scenario.Fault{When: scenario.When{At: at}, Do: "node-crash", Node: masters[0], For: d(ms(pick(r, 100, 300, 1000)))})
+		sc.Faults = append(sc.Faults, scenario.Fault{When: scenario.When{At: at}, Do: string(sim.FaultNodeCrash), Node: masters[0], For: d(ms(pick(r, 100, 300, 1000)))})
 	case replica != "" && r.IntN(2) == 0:
-		sc.Faults = append(sc.Faults, scenario.Fault{When: scenario.When{At: at}, Do: "failover", Node: masters[0]})
+		sc.Faults = append(sc.Faults, scenario.Fault{When: scenario.When{At: at}, Do: string(sim.FaultFailover), Node: masters[0]})
 	}
 	return sc
 }
@@ -274,29 +274,29 @@ func randomFault(r *rand.Rand, sc *scenario.Scenario, clients, nodes, masters []
 	}
 	c, n := pick(r, clients...), pick(r, nodes...)
 	redisNode := func() string { return n }
-	switch kind {
-	case "crash":
-		f := scenario.Fault{Do: "crash", Client: c}
+	switch sim.FaultKind(kind) {
+	case sim.FaultCrash:
+		f := scenario.Fault{Do: string(sim.FaultCrash), Client: c}
 		if r.IntN(2) == 0 {
 			f.For = d(ms(pick(r, 100, 500, 2000)))
 		}
 		return []scenario.Fault{when(f)}
-	case "restart":
+	case sim.FaultRestart:
 		at := time.Duration(r.Int64N(int64(horizon / 2)))
 		return []scenario.Fault{
-			{When: scenario.When{At: dp(at)}, Do: "crash", Client: c},
-			{When: scenario.When{At: dp(at + ms(pick(r, 100, 500, 1500)))}, Do: "restart", Client: c},
+			{When: scenario.When{At: dp(at)}, Do: string(sim.FaultCrash), Client: c},
+			{When: scenario.When{At: dp(at + ms(pick(r, 100, 500, 1500)))}, Do: string(sim.FaultRestart), Client: c},
 		}
-	case "pause":
-		return []scenario.Fault{when(scenario.Fault{Do: "pause", Client: c, For: d(ms(pick(r, 100, 1000, 3000, 6000)))})}
-	case "drop-request", "drop-reply":
+	case sim.FaultPause:
+		return []scenario.Fault{when(scenario.Fault{Do: string(sim.FaultPause), Client: c, For: d(ms(pick(r, 100, 1000, 3000, 6000)))})}
+	case sim.FaultDropRequest, sim.FaultDropReply:
 		f := scenario.Fault{Do: kind, Client: c}
 		if r.IntN(2) == 0 {
 			f.Node = redisNode()
 		}
 		return []scenario.Fault{when(f)}
-	case "partition":
-		f := scenario.Fault{Do: "partition", Node: redisNode()}
+	case sim.FaultPartition:
+		f := scenario.Fault{Do: string(sim.FaultPartition), Node: redisNode()}
 		if r.IntN(2) == 0 {
 			f.Client = c
 		}
@@ -304,37 +304,37 @@ func randomFault(r *rand.Rand, sc *scenario.Scenario, clients, nodes, masters []
 			f.For = d(ms(pick(r, 200, 1000, 3000)))
 		}
 		return []scenario.Fault{when(f)}
-	case "heal":
+	case sim.FaultHeal:
 		at := time.Duration(r.Int64N(int64(horizon / 2)))
 		node := redisNode()
 		return []scenario.Fault{
-			{When: scenario.When{At: dp(at)}, Do: "partition", Node: node},
-			{When: scenario.When{At: dp(at + ms(pick(r, 100, 1000)))}, Do: "heal", Node: node},
+			{When: scenario.When{At: dp(at)}, Do: string(sim.FaultPartition), Node: node},
+			{When: scenario.When{At: dp(at + ms(pick(r, 100, 1000)))}, Do: string(sim.FaultHeal), Node: node},
 		}
-	case "node-crash":
-		f := scenario.Fault{Do: "node-crash", Node: redisNode(), KeepData: r.IntN(2) == 0}
+	case sim.FaultNodeCrash:
+		f := scenario.Fault{Do: string(sim.FaultNodeCrash), Node: redisNode(), KeepData: r.IntN(2) == 0}
 		if r.IntN(3) > 0 {
 			f.For = d(ms(pick(r, 100, 500, 2000)))
 		}
 		return []scenario.Fault{when(f)}
-	case "node-restart":
+	case sim.FaultNodeRestart:
 		at := time.Duration(r.Int64N(int64(horizon / 2)))
 		node := redisNode()
 		return []scenario.Fault{
-			{When: scenario.When{At: dp(at)}, Do: "node-crash", Node: node},
-			{When: scenario.When{At: dp(at + ms(pick(r, 100, 1000)))}, Do: "node-restart", Node: node, KeepData: r.IntN(2) == 0},
+			{When: scenario.When{At: dp(at)}, Do: string(sim.FaultNodeCrash), Node: node},
+			{When: scenario.When{At: dp(at + ms(pick(r, 100, 1000)))}, Do: string(sim.FaultNodeRestart), Node: node, KeepData: r.IntN(2) == 0},
 		}
-	case "clock-jump":
-		return []scenario.Fault{when(scenario.Fault{Do: "clock-jump", Node: redisNode(), By: d(ms(pick(r, -2000, 1000, 5000, 10000)))})}
-	case "skew":
-		return []scenario.Fault{when(scenario.Fault{Do: "skew", Client: c, By: d(ms(pick(r, -3000, 1000, 5000)))})}
-	case "failover": // a master with a replica
+	case sim.FaultClockJump:
+		return []scenario.Fault{when(scenario.Fault{Do: string(sim.FaultClockJump), Node: redisNode(), By: d(ms(pick(r, -2000, 1000, 5000, 10000)))})}
+	case sim.FaultSkew:
+		return []scenario.Fault{when(scenario.Fault{Do: string(sim.FaultSkew), Client: c, By: d(ms(pick(r, -3000, 1000, 5000)))})}
+	case sim.FaultFailover: // a master with a replica
 		for _, nd := range sc.Nodes {
 			if nd.ReplicaOf != "" {
-				return []scenario.Fault{when(scenario.Fault{Do: "failover", Node: nd.ReplicaOf})}
+				return []scenario.Fault{when(scenario.Fault{Do: string(sim.FaultFailover), Node: nd.ReplicaOf})}
 			}
 		}
-		return []scenario.Fault{when(scenario.Fault{Do: "node-crash", Node: masters[0], For: d(ms(500))})}
+		return []scenario.Fault{when(scenario.Fault{Do: string(sim.FaultNodeCrash), Node: masters[0], For: d(ms(500))})}
 	}
 	panic("gen: no generator for the fault kind " + kind + ": add its case to randomFault")
 }
