@@ -36,53 +36,72 @@ import (
 // the name of the mark the point is at ("" after a step or at the start).
 func faultDecision(w *sim.World, b bounds, left []int, actors []string, mark string) *decision {
 	var d *decision
-	add := func(i int, bu scenario.Budget, client, node string) {
-		if bu.Client != "" && bu.Client != client || bu.Node != "" && bu.Node != node {
-			return
-		}
-		if d == nil {
-			d = &decision{step: w.Steps(), opts: []option{{}}}
-		}
-		if bu.Max > 0 {
-			for _, l := range levels(bu.Max.D(), b.exact) {
-				d.opts = append(d.opts, option{fault: fault(bu, client, node, l), budget: i})
-			}
-		} else {
-			d.opts = append(d.opts, option{fault: fault(bu, client, node, 0), budget: i})
-		}
-	}
 	for i, bu := range b.budget {
 		if left[i] == 0 {
 			continue
 		}
-		switch a := action(bu.Do); {
-		case a.Target == sim.TargetLink:
-			for _, c := range actors {
-				for _, n := range w.NodeNames() {
-					add(i, bu, c, n)
-				}
+		for _, t := range targets(w, b, bu.Do, actors, mark) {
+			if bu.Client != "" && bu.Client != t.client || bu.Node != "" && bu.Node != t.node {
+				continue
 			}
-		case a.Applies == sim.NodeMaster:
-			for _, n := range b.masters {
-				add(i, bu, "", n)
+			if d == nil {
+				d = &decision{step: w.Steps(), opts: []option{{}}}
 			}
-		case a.Target == sim.TargetNode:
-			for _, n := range w.NodeNames() {
-				add(i, bu, "", n)
-			}
-		case len(b.marks) > 0 && !containsStr(b.marks, mark):
-			// a client fault, placed only at the marks named
-		default:
-			clients := actors
-			if b.anyClient && len(b.marks) == 0 {
-				clients = w.ClientNames()
-			}
-			for _, c := range clients {
-				add(i, bu, c, "")
-			}
+			d.opts = append(d.opts, options(b, i, t)...)
 		}
 	}
 	return d
+}
+
+// target is where one fault lands: a client, a node, or the link between
+// them.
+type target struct{ client, node string }
+
+// targets are where a fault of kind do may land at a decision point, by
+// the action's target (the rules above).
+func targets(w *sim.World, b bounds, do string, actors []string, mark string) []target {
+	var ts []target
+	switch a := action(do); {
+	case a.Target == sim.TargetLink:
+		for _, c := range actors {
+			for _, n := range w.NodeNames() {
+				ts = append(ts, target{client: c, node: n})
+			}
+		}
+	case a.Applies == sim.NodeMaster:
+		for _, n := range b.masters {
+			ts = append(ts, target{node: n})
+		}
+	case a.Target == sim.TargetNode:
+		for _, n := range w.NodeNames() {
+			ts = append(ts, target{node: n})
+		}
+	case len(b.marks) > 0 && !containsStr(b.marks, mark):
+		// a client fault, placed only at the marks named
+	default:
+		clients := actors
+		if b.anyClient && len(b.marks) == 0 {
+			clients = w.ClientNames()
+		}
+		for _, c := range clients {
+			ts = append(ts, target{client: c})
+		}
+	}
+	return ts
+}
+
+// options are the faults of budget entry i at t: one, or with a max, one
+// of each size the search tries.
+func options(b bounds, i int, t target) []option {
+	bu := b.budget[i]
+	if bu.Max <= 0 {
+		return []option{{fault: fault(bu, t.client, t.node, 0), budget: i}}
+	}
+	var opts []option
+	for _, l := range levels(bu.Max.D(), b.exact) {
+		opts = append(opts, option{fault: fault(bu, t.client, t.node, l), budget: i})
+	}
+	return opts
 }
 
 // placer spends one schedule's fault budget at its decision points.

@@ -107,92 +107,147 @@ func execute(p *pacer, sc *scenario.Scenario, seed int64, b bounds, dec decider,
 		return nil, err
 	}
 	defer r.Close()
-	w := r.World
 	start := time.Now()
-	out := &outcome{}
-	defer func() { out.took = time.Since(start) }()
-	fp := newPrint()
-	var actors []string
-	pl := newPlacer(w, b, dec, out)
-	w.Watch(func(e *sim.Event) {
-		fp.add(e)
-		if e.Client != "" && !containsStr(actors, e.Client) {
-			actors = append(actors, e.Client)
-		}
-		if e.Kind == sim.KindMark && e.Client != "" {
-			pl.mark(e)
-		}
-	})
-	if !pl.after(w.ClientNames()) {
-		out.dropped = true
-		return out, nil
+	x := &execution{p: p, r: r, w: r.World, b: b, dec: dec, states: states, stop: stop, out: &outcome{}, fp: newPrint()}
+	defer func() { x.out.took = time.Since(start) }()
+	x.pl = newPlacer(x.w, b, dec, x.out)
+	x.w.Watch(x.watch)
+	if err := x.run(); err != nil {
+		return nil, err
 	}
-	for {
-		cursor := w.Steps()
-		if cursor >= b.steps {
-			break // the step cap: no client may move any more (a cut schedule)
+	return x.out, nil
+}
+
+// execution is one schedule that execute runs.
+type execution struct {
+	p      *pacer
+	r      *lesson.Run
+	w      *sim.World
+	b      bounds
+	dec    decider
+	states *stateSet
+	stop   func([]string) bool
+	out    *outcome
+	fp     *fingerprint
+	pl     *placer
+	actors []string // the clients that acted in the step being taken
+}
+
+// watch sees every event of the run: it adds it to the fingerprint, notes
+// its client as an actor, and offers the budget's faults at a mark.
+func (x *execution) watch(e *sim.Event) {
+	x.fp.add(e)
+	if e.Client != "" && !containsStr(x.actors, e.Client) {
+		x.actors = append(x.actors, e.Client)
+	}
+	if e.Kind == sim.KindMark && e.Client != "" {
+		x.pl.mark(e)
+	}
+}
+
+// run places the faults of the start, then steps until the run ends, the
+// step cap cuts it, the checker's verdicts satisfy stop, or the decider
+// abandons it (out.dropped).
+func (x *execution) run() error {
+	if !x.pl.after(x.w.ClientNames()) {
+		x.out.dropped = true
+		return nil
+	}
+	// At the step cap no client may move any more (a cut schedule).
+	for x.w.Steps() < x.b.steps {
+		if !x.p.step() {
+			return errStopped
 		}
-		if !p.step() {
-			return nil, errStopped
-		}
-		moves := w.Moves(b.window)
-		actors = actors[:0]
-		var ok bool
-		if len(moves) >= 2 {
-			d := &decision{moves: true, step: cursor, opts: make([]option, len(moves))}
-			for i, m := range moves {
-				d.opts[i] = option{move: m}
-			}
-			i := dec.choose(d)
-			if i < 0 {
-				out.dropped = true
-				return out, nil
-			}
-			name := moves[i].Client
-			if ok, err = w.StepClient(name); err != nil {
-				return nil, err
-			}
-			if !ok {
-				return nil, fmt.Errorf("explore: client %s had no move at step %d", name, cursor)
-			}
-			out.actions = append(out.actions, scenario.Action{Step: cursor, Fault: scenario.Fault{Do: scenario.StepAction, Client: name}})
-		} else {
-			var only *sim.Move
-			if len(moves) == 1 && moves[0].Next {
-				only = &moves[0]
-			}
-			if ok = w.Step(); ok && (pl.abandon || !dec.stepped(only)) {
-				out.dropped = true
-				return out, nil
-			}
+		ok, err := x.takeStep()
+		if err != nil || x.out.dropped {
+			return err
 		}
 		if !ok {
 			break
 		}
-		if stop != nil && len(r.Checker.Verdicts()) > 0 && stop(r.Checker.Verdicts()) {
-			out.steps = w.Steps()
-			out.verdicts = append([]string(nil), r.Checker.Verdicts()...)
-			out.trace = fp.h
-			return out, nil
+		if x.stopped() {
+			return nil
 		}
-		if states != nil {
-			states.add(fp.h)
+		if x.states != nil {
+			x.states.add(x.fp.h)
 		}
-		if pl.abandon || !pl.after(actors) {
-			out.dropped = true
-			return out, nil
+		if x.pl.abandon || !x.pl.after(x.actors) {
+			x.out.dropped = true
+			return nil
 		}
 	}
-	out.steps = w.Steps()
-	if w.Steps() >= b.steps {
-		out.cut = true
-		out.verdicts = append([]string(nil), r.Checker.Verdicts()...)
+	x.end()
+	return nil
+}
+
+// takeStep takes one step: the decider's choice of move when two or more
+// clients may move, else the engine's own. It returns false when the run
+// is over; out.dropped when the decider abandoned the schedule.
+func (x *execution) takeStep() (bool, error) {
+	cursor := x.w.Steps()
+	moves := x.w.Moves(x.b.window)
+	x.actors = x.actors[:0]
+	if len(moves) >= 2 {
+		return x.chooseMove(cursor, moves)
+	}
+	var only *sim.Move
+	if len(moves) == 1 && moves[0].Next {
+		only = &moves[0]
+	}
+	ok := x.w.Step()
+	if ok && (x.pl.abandon || !x.dec.stepped(only)) {
+		x.out.dropped = true
+	}
+	return ok, nil
+}
+
+// chooseMove lets the decider choose which of moves is taken at step
+// cursor, takes it and records it as a manual step.
+func (x *execution) chooseMove(cursor int, moves []sim.Move) (bool, error) {
+	d := &decision{moves: true, step: cursor, opts: make([]option, len(moves))}
+	for i, m := range moves {
+		d.opts[i] = option{move: m}
+	}
+	i := x.dec.choose(d)
+	if i < 0 {
+		x.out.dropped = true
+		return true, nil
+	}
+	name := moves[i].Client
+	ok, err := x.w.StepClient(name)
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		return false, fmt.Errorf("explore: client %s had no move at step %d", name, cursor)
+	}
+	x.out.actions = append(x.out.actions, scenario.Action{Step: cursor, Fault: scenario.Fault{Do: scenario.StepAction, Client: name}})
+	return true, nil
+}
+
+// stopped reports whether the verdicts the checker reported as they
+// happened satisfy stop, and then ends the outcome with them.
+func (x *execution) stopped() bool {
+	vs := x.r.Checker.Verdicts()
+	if x.stop == nil || len(vs) == 0 || !x.stop(vs) {
+		return false
+	}
+	x.out.steps, x.out.verdicts, x.out.trace = x.w.Steps(), append([]string(nil), vs...), x.fp.h
+	return true
+}
+
+// end ends the outcome of a run that ended or was cut: a cut run has the
+// verdicts found so far, an ended one its final verdicts.
+func (x *execution) end() {
+	x.out.steps = x.w.Steps()
+	if x.w.Steps() >= x.b.steps {
+		x.out.cut = true
+		x.out.verdicts = append([]string(nil), x.r.Checker.Verdicts()...)
 	} else {
-		_, _ = r.Step() // the world is over: this adds the final verdicts
-		out.verdicts = append([]string(nil), r.Verdicts()...)
+		_, _ = x.r.Step() // the world is over: this adds the final verdicts
+		x.out.verdicts = append([]string(nil), x.r.Verdicts()...)
 	}
-	out.trace = fp.h
-	return out, nil
+	x.out.trace = x.fp.h
 }
 
 func containsStr(list []string, s string) bool {
