@@ -109,23 +109,7 @@ func describeFault(log []*sim.Event, a scenario.Action, e *sim.Event) sim.Text {
 	case sim.FaultCrash:
 		return sim.Text{En: fmt.Sprintf("%s crashes %s", c, when.En), Zh: fmt.Sprintf("%s %s崩溃了", c, when.Zh)}
 	case sim.FaultDropReply, sim.FaultDropRequest:
-		what := "reply"
-		if a.Do == string(sim.FaultDropRequest) {
-			what = "request"
-		}
-		for _, l := range log {
-			if l.Seq > e.Seq && l.Kind == sim.KindLost && l.Client == c && l.Name == what {
-				cmd := strings.Join(l.Cmd, " ")
-				if what == "reply" {
-					return sim.Text{En: fmt.Sprintf("The reply to %s's %s is lost (at %s)", c, cmd, at(l.T)),
-						Zh: fmt.Sprintf("%s 的 %s 的回复丢失了（%s）", c, cmd, at(l.T))}
-				}
-				return sim.Text{En: fmt.Sprintf("%s's %s never reaches %s (at %s)", c, cmd, l.Node, at(l.T)),
-					Zh: fmt.Sprintf("%s 的 %s 没有到达 %s（%s）", c, cmd, l.Node, at(l.T))}
-			}
-		}
-		return sim.Text{En: fmt.Sprintf("The next %s of %s is to be lost, %s", what, c, when.En),
-			Zh: fmt.Sprintf("%s %s之后的下一个%s会丢失", c, when.Zh, map[string]string{"reply": "回复", "request": "请求"}[what])}
+		return describeDrop(log, e, a, when)
 	case sim.FaultNodeCrash:
 		if d > 0 {
 			return sim.Text{En: fmt.Sprintf("%s goes down %s and comes back empty %s later", n, when.En, at(d)),
@@ -151,6 +135,28 @@ func describeFault(log []*sim.Event, a scenario.Action, e *sim.Event) sim.Text {
 			Zh: fmt.Sprintf("%s 与 %s %s永久断开", c, n, when.Zh)}
 	}
 	return sim.Text{En: fmt.Sprintf("%s %s", e.Name, when.En), Zh: fmt.Sprintf("%s %s", when.Zh, e.Name)}
+}
+
+// describeDrop tells a dropped request or reply: the command whose
+// message was lost, or, when none was, the plan.
+func describeDrop(log []*sim.Event, e *sim.Event, a scenario.Action, when sim.Text) sim.Text {
+	c, what := a.Client, "reply"
+	if a.Do == string(sim.FaultDropRequest) {
+		what = "request"
+	}
+	for _, l := range log {
+		if l.Seq > e.Seq && l.Kind == sim.KindLost && l.Client == c && l.Name == what {
+			cmd := strings.Join(l.Cmd, " ")
+			if what == "reply" {
+				return sim.Text{En: fmt.Sprintf("The reply to %s's %s is lost (at %s)", c, cmd, at(l.T)),
+					Zh: fmt.Sprintf("%s 的 %s 的回复丢失了（%s）", c, cmd, at(l.T))}
+			}
+			return sim.Text{En: fmt.Sprintf("%s's %s never reaches %s (at %s)", c, cmd, l.Node, at(l.T)),
+				Zh: fmt.Sprintf("%s 的 %s 没有到达 %s（%s）", c, cmd, l.Node, at(l.T))}
+		}
+	}
+	return sim.Text{En: fmt.Sprintf("The next %s of %s is to be lost, %s", what, c, when.En),
+		Zh: fmt.Sprintf("%s %s之后的下一个%s会丢失", c, when.Zh, map[string]string{"reply": "回复", "request": "请求"}[what])}
 }
 
 // describeOrder says which client the search let move first: the first

@@ -119,6 +119,45 @@ type Result struct {
 // schedule found so far (ShrinkCut); while replaying the found schedule,
 // an error.
 func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, error) {
+	s, err := newSearch(ctx, sc, opt)
+	if err != nil {
+		return nil, err
+	}
+	if s.opt.Strategy == Exhaustive {
+		err = s.exhaustive()
+	} else {
+		err = s.sample()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.p.err; err != nil && !isDone(err) {
+		return nil, err // Yield stopped the search
+	}
+	if s.res.Verdict == "" {
+		return s.res, nil
+	}
+	if err := s.shrink(ctx); err != nil {
+		return nil, err
+	}
+	return s.record()
+}
+
+// searching is one Search under way: the scenario as given and as searched,
+// the bounds, the pacer, and the result so far.
+type searching struct {
+	opt       Options
+	sc, bsc   *scenario.Scenario // the scenario given, and as searched (searchScenario)
+	b         bounds
+	p         *pacer
+	res       *Result
+	states    *stateSet
+	traces    map[uint64]bool
+	foundTook time.Duration // how long the run that found the violation took
+}
+
+// newSearch checks opt, fills in its defaults and resolves the budget.
+func newSearch(ctx context.Context, sc *scenario.Scenario, opt Options) (*searching, error) {
 	if opt.Strategy == "" {
 		opt.Strategy = Random
 	}
@@ -140,123 +179,141 @@ func Search(ctx context.Context, sc *scenario.Scenario, opt Options) (*Result, e
 		return nil, err
 	}
 	b.exact, b.anyClient, b.marks = opt.Exact, opt.Strategy != Exhaustive, opt.Marks
-	bsc := searchScenario(sc, b)
-	p := newPacer(ctx, opt.Yield)
-	res := &Result{Strategy: opt.Strategy, Counts: map[string]int{}}
-	states, traces := newStateSet(), map[uint64]bool{}
-	var foundTook time.Duration
-	note := func(o *outcome) bool {
-		res.Schedules++
-		res.Steps += o.steps
-		traces[o.trace] = true
-		res.Distinct, res.States = len(traces), states.len()
-		if o.cut {
-			res.Cut++
-		}
-		res.Counts[strings.Join(o.verdicts, ",")]++
-		if v := o.sought(opt.Want); v != "" && res.Verdict == "" {
-			res.Verdict, res.Found, res.FoundAt, foundTook = v, o.actions, res.Schedules, o.took
-		}
-		if opt.Progress != nil {
-			opt.Progress(Progress{Schedules: res.Schedules, Distinct: res.Distinct, States: res.States, Best: res.Verdict})
-		}
-		return res.Verdict != "" && (opt.Strategy != Exhaustive || opt.First)
+	return &searching{opt: opt, sc: sc, bsc: searchScenario(sc, b), b: b, p: newPacer(ctx, opt.Yield),
+		res: &Result{Strategy: opt.Strategy, Counts: map[string]int{}}, states: newStateSet(), traces: map[uint64]bool{}}, nil
+}
+
+// note counts a schedule run; it reports whether the search is over (a
+// violation sought, found first or by a strategy that stops at one).
+func (s *searching) note(o *outcome) bool {
+	res := s.res
+	res.Schedules++
+	res.Steps += o.steps
+	s.traces[o.trace] = true
+	res.Distinct, res.States = len(s.traces), s.states.len()
+	if o.cut {
+		res.Cut++
 	}
-	more := func() bool {
-		return res.Schedules < opt.Runs && (opt.Steps == 0 || res.Steps < opt.Steps) && p.check()
+	res.Counts[strings.Join(o.verdicts, ",")]++
+	if v := o.sought(s.opt.Want); v != "" && res.Verdict == "" {
+		res.Verdict, res.Found, res.FoundAt, s.foundTook = v, o.actions, res.Schedules, o.took
 	}
-	// stopped tells a schedule cut short because the search must stop
-	// (nothing to count) from an error.
-	stopped := func(err error) bool { return errors.Is(err, errStopped) }
-	switch opt.Strategy {
-	case Exhaustive:
-		d := &dfsDecider{noSleep: opt.noSleep}
-		for more() {
-			o, err := execute(p, bsc, sc.Seed, b, d, states, nil)
-			if stopped(err) {
-				break
-			}
-			if err != nil {
-				return nil, err
-			}
-			if o.dropped {
-				res.Pruned++
-				d.truncate()
-			} else if note(o) {
-				break
-			}
-			if !d.backtrack() {
-				res.Complete = true
-				break
-			}
-		}
-	default:
-		neutral, err := execute(p, bsc, sc.Seed, b, firstDecider{}, states, nil)
-		if err != nil && !stopped(err) {
-			return nil, err
-		}
-		if err == nil && !note(neutral) {
-			clients := make([]string, len(sc.Clients))
-			for i, c := range sc.Clients {
-				clients[i] = c.Name
-			}
-			for i := uint64(1); more(); i++ {
-				rng := rand.New(rand.NewPCG(uint64(opt.Seed), i))
-				d := newRandomDecider(rng, b, neutral, clients, opt.Strategy == PCT, opt.Depth)
-				o, err := execute(p, bsc, sc.Seed, b, d, states, func(vs []string) bool {
-					return (&outcome{verdicts: vs}).sought(opt.Want) != ""
-				})
-				if stopped(err) {
-					break
-				}
-				if err != nil {
-					return nil, err
-				}
-				if note(o) {
-					break
-				}
-			}
-		}
+	if s.opt.Progress != nil {
+		s.opt.Progress(Progress{Schedules: res.Schedules, Distinct: res.Distinct, States: res.States, Best: res.Verdict})
 	}
-	if err := p.err; err != nil && !isDone(err) {
-		return nil, err // Yield stopped the search
-	}
-	if res.Verdict == "" {
-		return res, nil
-	}
-	res.Shrunk, res.Horizon = res.Found, scenario.Duration(b.horizon)
-	if !opt.NoShrink {
-		// Shrinking leaves time before ctx's deadline for the final
-		// replay: twice what the run that found the violation took (a
-		// replay with its log takes less than a search's run), at most
-		// half the time left.
-		sp := p
-		if end, ok := ctx.Deadline(); ok {
-			sp = p.until(end.Add(-min(2*foundTook, time.Until(end)/2)))
+	return res.Verdict != "" && (s.opt.Strategy != Exhaustive || s.opt.First)
+}
+
+// more says whether the search may run another schedule.
+func (s *searching) more() bool {
+	return s.res.Schedules < s.opt.Runs && (s.opt.Steps == 0 || s.res.Steps < s.opt.Steps) && s.p.check()
+}
+
+// stopped tells a schedule cut short because the search must stop
+// (nothing to count) from an error.
+func stopped(err error) bool { return errors.Is(err, errStopped) }
+
+// exhaustive runs every schedule within the bounds, depth first, but for
+// repeats the sleep sets prune.
+func (s *searching) exhaustive() error {
+	d := &dfsDecider{noSleep: s.opt.noSleep}
+	for s.more() {
+		o, err := execute(s.p, s.bsc, s.sc.Seed, s.b, d, s.states, nil)
+		if stopped(err) {
+			return nil
 		}
-		sh := shrinker{p: sp, sc: bsc, seed: sc.Seed, verdict: res.Verdict}
-		res.Shrunk, res.Horizon, err = sh.shrink(res.Found)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		res.Shrinks, res.ShrinkCut = sh.replays, sh.cut
-		if err := sp.err; err != nil && !isDone(err) {
-			return nil, err
+		if o.dropped {
+			s.res.Pruned++
+			d.truncate()
+		} else if s.note(o) {
+			return nil
+		}
+		if !d.backtrack() {
+			s.res.Complete = true
+			return nil
 		}
 	}
-	rec := Recording(sc, res.Shrunk, res.Horizon)
-	s, err := replay(p, rec)
-	if stopped(err) && isDone(p.err) {
+	return nil
+}
+
+// sample runs the neutral schedule, then random (or PCT) ones, each from
+// its own seed, until one breaks the scenario or the search must stop.
+func (s *searching) sample() error {
+	neutral, err := execute(s.p, s.bsc, s.sc.Seed, s.b, firstDecider{}, s.states, nil)
+	if err != nil || s.note(neutral) {
+		if stopped(err) {
+			return nil
+		}
+		return err
+	}
+	clients := make([]string, len(s.sc.Clients))
+	for i, c := range s.sc.Clients {
+		clients[i] = c.Name
+	}
+	sought := func(vs []string) bool { return (&outcome{verdicts: vs}).sought(s.opt.Want) != "" }
+	for i := uint64(1); s.more(); i++ {
+		rng := rand.New(rand.NewPCG(uint64(s.opt.Seed), i))
+		d := newRandomDecider(rng, s.b, neutral, clients, s.opt.Strategy == PCT, s.opt.Depth)
+		o, err := execute(s.p, s.bsc, s.sc.Seed, s.b, d, s.states, sought)
+		if stopped(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if s.note(o) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// shrink shrinks the schedule found, unless opt.NoShrink. It leaves time
+// before ctx's deadline for the final replay: twice what the run that
+// found the violation took (a replay with its log takes less than a
+// search's run), at most half the time left.
+func (s *searching) shrink(ctx context.Context) error {
+	res := s.res
+	res.Shrunk, res.Horizon = res.Found, scenario.Duration(s.b.horizon)
+	if s.opt.NoShrink {
+		return nil
+	}
+	sp := s.p
+	if end, ok := ctx.Deadline(); ok {
+		sp = s.p.until(end.Add(-min(2*s.foundTook, time.Until(end)/2)))
+	}
+	sh := shrinker{p: sp, sc: s.bsc, seed: s.sc.Seed, verdict: res.Verdict}
+	var err error
+	if res.Shrunk, res.Horizon, err = sh.shrink(res.Found); err != nil {
+		return err
+	}
+	res.Shrinks, res.ShrinkCut = sh.replays, sh.cut
+	if err := sp.err; err != nil && !isDone(err) {
+		return err
+	}
+	return nil
+}
+
+// record replays the shrunk schedule as a scenario of its own and keeps
+// it as the result's Recording, its expect set to what it replays to.
+func (s *searching) record() (*Result, error) {
+	res := s.res
+	rec := Recording(s.sc, res.Shrunk, res.Horizon)
+	sess, err := replay(s.p, rec)
+	if stopped(err) && isDone(s.p.err) {
 		return nil, fmt.Errorf("explore: found %s in schedule %d, but the time ran out while replaying it to record it: give the search more time", res.Verdict, res.FoundAt)
 	}
 	if stopped(err) {
-		return nil, p.err
+		return nil, s.p.err
 	}
 	if err != nil {
 		return nil, err
 	}
-	res.Verdicts = append([]string(nil), s.Run().Verdicts()...)
-	s.Close()
+	res.Verdicts = append([]string(nil), sess.Run().Verdicts()...)
+	sess.Close()
 	if !containsStr(res.Verdicts, res.Verdict) {
 		return nil, fmt.Errorf("explore: the recording replays to %s, not %s (the search and the session disagree)",
 			strings.Join(res.Verdicts, ", "), res.Verdict)

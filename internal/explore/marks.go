@@ -17,35 +17,55 @@ func Marks(log []*sim.Event, choices []scenario.Action) []int {
 	for _, a := range choices {
 		switch {
 		case a.Do == scenario.StepAction:
-			for _, e := range log {
-				if e.Step == a.Step+1 && e.Client == a.Client && e.Kind != sim.KindSay && e.Kind != sim.KindVerdict {
-					out = append(out, e.Seq)
-				}
-			}
+			out = append(out, stepEvents(log, a)...)
 		case a.On != nil:
-			seen := 0
-			for _, e := range log {
-				if seen < max(a.On.Nth, 1) {
-					if lesson.Matches(a.On, e) {
-						seen++
-					}
-					continue
-				}
-				if isFault(e, a.Fault) {
-					out = append(out, e.Seq)
-					break
-				}
-			}
+			out = append(out, faultAfterMark(log, a)...)
 		default:
-			for _, e := range log {
-				if e.Step == a.Step && isFault(e, a.Fault) {
-					out = append(out, e.Seq)
-					break
-				}
-			}
+			out = append(out, faultAtStep(log, a)...)
 		}
 	}
 	return out
+}
+
+// stepEvents are the events of a manual step: the client's, at the step
+// after the entry's cursor, but for narration and verdicts.
+func stepEvents(log []*sim.Event, a scenario.Action) []int {
+	var out []int
+	for _, e := range log {
+		if e.Step == a.Step+1 && e.Client == a.Client && e.Kind != sim.KindSay && e.Kind != sim.KindVerdict {
+			out = append(out, e.Seq)
+		}
+	}
+	return out
+}
+
+// faultAfterMark is the first event of a's fault after its mark (the
+// mark's Nth occurrence); none when there is none.
+func faultAfterMark(log []*sim.Event, a scenario.Action) []int {
+	seen := 0
+	for _, e := range log {
+		if seen < max(a.On.Nth, 1) {
+			if lesson.Matches(a.On, e) {
+				seen++
+			}
+			continue
+		}
+		if isFault(e, a.Fault) {
+			return []int{e.Seq}
+		}
+	}
+	return nil
+}
+
+// faultAtStep is the event of a's fault at its step; none when there is
+// none.
+func faultAtStep(log []*sim.Event, a scenario.Action) []int {
+	for _, e := range log {
+		if e.Step == a.Step && isFault(e, a.Fault) {
+			return []int{e.Seq}
+		}
+	}
+	return nil
 }
 
 // isFault reports whether e is the event of fault f being applied.

@@ -110,47 +110,61 @@ func (d *randomDecider) stacks() bool { return true }
 
 func (d *randomDecider) choose(dc *decision) int {
 	if dc.moves {
-		if !d.pct {
-			return d.rng.IntN(len(dc.opts))
-		}
-		best := 0
-		for i, o := range dc.opts {
-			if d.prio[o.move.Client] > d.prio[dc.opts[best].move.Client] {
-				best = i
-			}
-		}
-		for len(d.change) > 0 && d.change[0] <= dc.step {
-			d.change = d.change[1:]
-			d.prio[dc.opts[best].move.Client] = len(d.change) + 1 // below every initial priority
-		}
-		return best
+		return d.chooseMove(dc)
 	}
 	for k := range d.plan {
 		p := &d.plan[k]
 		if p.done || !p.due(dc) {
 			continue
 		}
-		var fit, near []int
-		for i, o := range dc.opts {
-			if i > 0 && o.budget == p.budget {
-				fit = append(fit, i)
-				if o.fault.Client != "" && containsStr(dc.actors, o.fault.Client) {
-					near = append(near, i)
-				}
-			}
+		if i, ok := d.place(p, dc); ok {
+			return i
 		}
-		if len(fit) == 0 {
-			continue
-		}
-		p.done = true
-		// Half the time a client fault hits a client that has just acted:
-		// the one at the moment the plan chose.
-		if len(near) > 0 && d.rng.IntN(2) == 0 {
-			fit = near
-		}
-		return fit[d.rng.IntN(len(fit))]
 	}
 	return 0
+}
+
+// chooseMove picks a move: at random, or, for PCT, the move of the client
+// with the highest priority, lowering it at the plan's change points.
+func (d *randomDecider) chooseMove(dc *decision) int {
+	if !d.pct {
+		return d.rng.IntN(len(dc.opts))
+	}
+	best := 0
+	for i, o := range dc.opts {
+		if d.prio[o.move.Client] > d.prio[dc.opts[best].move.Client] {
+			best = i
+		}
+	}
+	for len(d.change) > 0 && d.change[0] <= dc.step {
+		d.change = d.change[1:]
+		d.prio[dc.opts[best].move.Client] = len(d.change) + 1 // below every initial priority
+	}
+	return best
+}
+
+// place picks an option that places plan p's fault, if the decision has
+// one, and marks the plan done.
+func (d *randomDecider) place(p *planned, dc *decision) (int, bool) {
+	var fit, near []int
+	for i, o := range dc.opts {
+		if i > 0 && o.budget == p.budget {
+			fit = append(fit, i)
+			if o.fault.Client != "" && containsStr(dc.actors, o.fault.Client) {
+				near = append(near, i)
+			}
+		}
+	}
+	if len(fit) == 0 {
+		return 0, false
+	}
+	p.done = true
+	// Half the time a client fault hits a client that has just acted:
+	// the one at the moment the plan chose.
+	if len(near) > 0 && d.rng.IntN(2) == 0 {
+		fit = near
+	}
+	return fit[d.rng.IntN(len(fit))], true
 }
 
 // frame is one decision point on the exhaustive search's current path.

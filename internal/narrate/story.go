@@ -198,6 +198,14 @@ func (n *Narrator) mark(e *sim.Event) []Line {
 		n.wrote[who] = nil
 		return n.one(e, Claim{Kind: ClaimRefused}, who+"'s release finds the lock is no longer "+who+"'s and leaves it alone.",
 			who+" 释放时发现锁已不是自己的，于是不动它。")
+	}
+	return n.otherMark(e, who, f)
+}
+
+// otherMark tells the other marks of a lock: a WAIT that found no replica,
+// Redlock's votes, and the stock written back while others are inside.
+func (n *Narrator) otherMark(e *sim.Event, who string, f *fact.Fact) []Line {
+	switch e.Name {
 	case "not-replicated":
 		return n.one(e, Claim{}, who+"'s WAIT finds no replica that has the lock: "+who+" gives it back and tries again.",
 			who+" 的 WAIT 发现没有从节点拿到这把锁："+who+" 把锁还回去，稍后重试。")

@@ -140,22 +140,53 @@ func (w *World) exec(it *item) {
 	req := it.req
 	n, p := req.node, req.th.proc
 	ev := Event{Client: p.name, Thread: req.th.name, Node: n.name, Req: req.seq, Sent: req.sent, Cmd: flatten(req.args)}
+	if !w.reaches(req, &ev) {
+		return
+	}
+	w.runOnNode(req, &ev)
+	after := w.keyStates(req, &ev)
+	w.emit(ev)
+	w.logExpiries(n, after)
+	w.afterExec(n, req)
+	if n.cut(p.name) || p.takeDrop(p.dropReply, n.name) {
+		w.emit(Event{Kind: KindLost, Name: "reply", Client: p.name, Thread: req.th.name, Node: n.name, Req: req.seq,
+			Sent: req.sent, Cmd: ev.Cmd, Fact: &fact.Fact{Key: fact.ReplyLost, Client: p.name}})
+		w.schedule(req.item(req.sent+w.cfg.Timeout, itemTimeout))
+		return
+	}
+	w.schedule(req.item(w.now+w.latency(p), itemReply))
+}
+
+// reaches reports whether a request runs on its node now. It does not
+// when it was lost on the way (its caller times out), when it is a WAIT
+// the replica link holds, or when the node is down (the client gets a
+// refusal): then the lost event ev is emitted here.
+func (w *World) reaches(req *request, ev *Event) bool {
+	n, p := req.node, req.th.proc
 	switch {
 	case req.lostReq:
 		ev.Kind, ev.Name, ev.Fact = KindLost, "request", &fact.Fact{Key: fact.RequestLost, Node: n.name}
-		w.emit(ev)
+		w.emit(*ev)
 		w.schedule(req.item(req.sent+w.cfg.Timeout, itemTimeout))
-		return
+		return false
 	case !n.down && w.holdWait(req):
-		return
+		return false
 	case n.down:
 		ev.Kind, ev.Name, ev.Fact = KindLost, "refused", &fact.Fact{Key: fact.Down, Node: n.name}
-		w.emit(ev)
+		w.emit(*ev)
 		req.err = refusedError{n.name}
 		req.reply, req.answer = "(error) "+req.err.Error(), Answer{Type: AnswerRefused}
 		w.schedule(req.item(w.now+w.latency(p), itemReply))
-		return
+		return false
 	}
+	return true
+}
+
+// runOnNode sends the request's commands to its node's server and makes
+// ev the exec event: the lock code's line, a new connection's handshake,
+// the reply as redis-cli shows it and its answer.
+func (w *World) runOnNode(req *request, ev *Event) {
+	n := req.node
 	n.syncClock()
 	req.tap.buf.Reset()
 	w.execing = req
@@ -184,11 +215,18 @@ func (w *World) exec(it *item) {
 		ev.Reply, ev.Answer = "(error) "+req.err.Error(), errAnswer(req.err)
 	}
 	req.reply, req.answer = ev.Reply, ev.Answer
+}
+
+// keyStates gives ev the state of every key the request named, and on a
+// node whose keys expire by the engine's clock, the keys the command ran
+// on; it returns the expiries due after the command.
+func (w *World) keyStates(req *request, ev *Event) []Expiry {
+	n := req.node
 	st, timed := w.timed(n)
 	var after []Expiry
 	var before map[string]KeyState
 	if timed {
-		after, before = w.ranOn(n, st, &ev, flatKeys(req.args))
+		after, before = w.ranOn(n, st, ev, flatKeys(req.args))
 	}
 	for _, a := range req.args {
 		for _, k := range keysOf(a) {
@@ -198,18 +236,9 @@ func (w *World) exec(it *item) {
 		}
 	}
 	if timed {
-		after = w.expiredAfter(n, st, &ev, after, before)
+		after = w.expiredAfter(n, st, ev, after, before)
 	}
-	w.emit(ev)
-	w.logExpiries(n, after)
-	w.afterExec(n, req)
-	if n.cut(p.name) || p.takeDrop(p.dropReply, n.name) {
-		w.emit(Event{Kind: KindLost, Name: "reply", Client: p.name, Thread: req.th.name, Node: n.name, Req: req.seq,
-			Sent: req.sent, Cmd: ev.Cmd, Fact: &fact.Fact{Key: fact.ReplyLost, Client: p.name}})
-		w.schedule(req.item(req.sent+w.cfg.Timeout, itemTimeout))
-		return
-	}
-	w.schedule(req.item(w.now+w.latency(p), itemReply))
+	return after
 }
 
 func hasKey(ks []KeyState, k string) bool {
