@@ -22,7 +22,7 @@ export const GAP = 14;
 
 const SIDES = ['left', 'right'];
 
-/** rowTops gives the rows of two layouts one geometry: row r is as tall as
+/** shareRows gives the rows of two layouts one geometry: row r is as tall as
  * the taller of its two sides, and the first differing row (diverge, -1:
  * none) has a band above it (band px) where its mark is written. It sets
  * top, height, rowAt and total on both layouts and returns the band's
@@ -54,8 +54,8 @@ export function shareRows(Ls, n, diverge, band) {
 
 /** Sides draws a comparison's two runs in a scroller over two canvases. */
 export class Sides {
-  /** root holds the view; onSeek(step) moves the session's run to a step;
-   * onSelect(r) tells that row r (from 0) was picked. */
+  /** root holds the view; onSeek(step) moves the session's run to a
+   * step. */
   constructor(root, onSeek) {
     this.root = root;
     this.onSeek = onSeek;
@@ -95,17 +95,20 @@ export class Sides {
       const li = ev.target.closest('li[data-row]');
       if (li) this.pick(Number(li.dataset.row) - 1, li.dataset.side);
     });
-    // ↑ ↓ select a row (both sides: they are aligned), Enter or Space go
-    // to its moment in both runs; the page's other keys (step, back, …)
-    // pass on to it.
+    // ↑ ↓ select a row (both sides: they are aligned), Enter goes to its
+    // moment in both runs, Escape drops the selection; the page's other
+    // keys (Space steps, ← goes back, …) pass on to it.
     this.scroll.addEventListener('keydown', (ev) => {
       if (ev.ctrlKey || ev.metaKey || ev.altKey || !this.view) return;
       const n = this.rows();
       if (ev.key === 'ArrowUp' || ev.key === 'ArrowDown') {
         const d = ev.key === 'ArrowUp' ? -1 : 1;
         this.select(Math.max(0, Math.min(n - 1, (this.sel < 0 ? this.cursor('left') : this.sel) + d)));
-      } else if ((ev.key === 'Enter' || ev.key === ' ') && this.sel >= 0) {
+      } else if (ev.key === 'Enter' && this.sel >= 0) {
         this.pick(this.sel, 'left');
+      } else if (ev.key === 'Escape' && this.sel >= 0) {
+        this.sel = -1;
+        this.request();
       } else return;
       ev.preventDefault();
       ev.stopPropagation();
@@ -225,7 +228,8 @@ export class Sides {
 
   draw() {
     const v = this.view;
-    if (!v || !v.res || !this.root.isConnected || this.root.hidden) return;
+    // Nothing to draw on while the view is closed (no width).
+    if (!v || !v.res || !this.root.isConnected || this.root.hidden || !this.scroll.clientWidth) return;
     const g = this.geometry();
     const total = g.L.left.total + g.H * 2;
     if (this.spacer.style.height !== total + 'px') this.spacer.style.height = total + 'px';
@@ -329,7 +333,7 @@ export class Sides {
       const say = parts.map((x) => (typeof x === 'string' ? x : x.code)).join('');
       li.textContent = (r === d ? fill('sbsFirst', v.lang, { row: r + 1 }) + ': ' : '') + say;
       li.title = t('cmpSeek', v.lang) + '\n' + say;
-      if (r === this.sel) li.classList.add('sel');
+      if (r === this.sel) li.setAttribute('aria-current', 'true');
       list.append(li);
     }
   }
