@@ -15,7 +15,6 @@ import (
 	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
-	"github.com/lockstep/lockstep/internal/sim"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden event logs in testdata/golden")
@@ -56,10 +55,8 @@ func runLog(t *testing.T, sc *scenario.Scenario, seed int64) (string, string) {
 	return txt.String(), js.String()
 }
 
-// Every built-in scenario ends with the verdicts it promises, and every
-// line of its narration is said during the run: a line whose moment never
-// comes (a match that names the wrong event, or a story the run does not
-// tell) is a lesson that lies by omission.
+// Every built-in scenario ends with the verdicts it promises. (That every
+// line of its narration is said, and true, is story_test.go's.)
 func TestCatalogVerdicts(t *testing.T) {
 	for _, sc := range catalog(t).Scenarios {
 		t.Run(sc.ID, func(t *testing.T) {
@@ -73,17 +70,6 @@ func TestCatalogVerdicts(t *testing.T) {
 			}
 			if got := r.Verdicts(); !SameVerdicts(got, sc.Expect) {
 				t.Errorf("verdicts = %v, want %v", got, sc.Expect)
-			}
-			said := map[string]bool{}
-			for _, e := range r.World.Log() {
-				if e.Kind == sim.KindSay && e.Say != nil {
-					said[e.Say.En] = true
-				}
-			}
-			for i, n := range sc.Narration {
-				if !said[n.En] {
-					t.Errorf("narration %d is never said: %q", i+1, n.En)
-				}
 			}
 		})
 	}

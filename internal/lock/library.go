@@ -73,4 +73,32 @@ func (e lineError) Unwrap() error { return e.err }
 
 // oneLine is an error's text on one line: errors.Join puts one error a
 // line (one node's each, for redsync), and a mark's note is one line.
+// callersLoop starts the loop a library leaves to its users to keep a
+// lock (redsync's extend, redislock's refresh: neither has a watchdog): a
+// thread named name that, every every, calls renew, until renew reports
+// false or the flag it returns is cleared (stopLoop), at its next wake-up.
+func callersLoop(c Config, name string, every time.Duration, renew func(ctx context.Context) bool) *bool {
+	run := true
+	c.Threads.Go(name, func(ctx context.Context) error {
+		for {
+			if err := c.Clock.Sleep(ctx, every); err != nil {
+				return err
+			}
+			if !run || !renew(ctx) {
+				return nil
+			}
+		}
+	})
+	return &run
+}
+
+// stopLoop tells the loop whose flag *running is to end at its next
+// wake-up.
+func stopLoop(running **bool) {
+	if *running != nil {
+		**running = false
+		*running = nil
+	}
+}
+
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }

@@ -171,30 +171,16 @@ func (l *Redislock) startRefreshing() {
 		l.c.mark("no-refresh", fact.New(fact.NoWatchdog))
 		return
 	}
-	run := true
-	l.running = &run
-	c, lk, every, ttl := l.c, l.lk, l.o.Refresh, l.o.TTL
-	c.Threads.Go("refresh", func(ctx context.Context) error {
-		for {
-			if err := c.Clock.Sleep(ctx, every); err != nil {
-				return err
-			}
-			if !run {
-				return nil
-			}
-			if err := lk.Refresh(ctx, ttl, nil); err != nil {
-				c.mark("refresh-failed", &fact.Fact{Key: fact.RefreshFailed, Text: oneLine(err)})
-				return nil
-			}
-			c.mark("refreshed", &fact.Fact{Key: fact.Refreshed, For: ttl})
+	c, lk, ttl := l.c, l.lk, l.o.TTL
+	l.running = callersLoop(c, "refresh", l.o.Refresh, func(ctx context.Context) bool {
+		if err := lk.Refresh(ctx, ttl, nil); err != nil {
+			c.mark("refresh-failed", &fact.Fact{Key: fact.RefreshFailed, Text: oneLine(err)})
+			return false
 		}
+		c.mark("refreshed", &fact.Fact{Key: fact.Refreshed, For: ttl})
+		return true
 	})
 }
 
 // stopRefreshing tells the refresh loop to end at its next wake-up.
-func (l *Redislock) stopRefreshing() {
-	if l.running != nil {
-		*l.running = false
-		l.running = nil
-	}
-}
+func (l *Redislock) stopRefreshing() { stopLoop(&l.running) }

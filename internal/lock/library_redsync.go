@@ -210,38 +210,24 @@ func (l *Redsync) startExtending() {
 		l.c.mark("no-extend", fact.New(fact.NoWatchdog))
 		return
 	}
-	run := true
-	l.running = &run
-	c, m, every := l.c, l.m, l.o.Extend
-	c.Threads.Go("extend", func(ctx context.Context) error {
-		for {
-			if err := c.Clock.Sleep(ctx, every); err != nil {
-				return err
+	c, m := l.c, l.m
+	l.running = callersLoop(c, "extend", l.o.Extend, func(ctx context.Context) bool {
+		ok, err := m.ExtendContext(ctx)
+		if !ok {
+			said := fact.New(fact.ExtendFailed)
+			if err != nil {
+				said.Text = oneLine(err)
 			}
-			if !run {
-				return nil
-			}
-			ok, err := m.ExtendContext(ctx)
-			if !ok {
-				said := fact.New(fact.ExtendFailed)
-				if err != nil {
-					said.Text = oneLine(err)
-				}
-				c.mark("extend-failed", said)
-				return nil
-			}
-			c.mark("extended", &fact.Fact{Key: fact.Extended, For: m.Until().Sub(c.Clock.Now())})
+			c.mark("extend-failed", said)
+			return false
 		}
+		c.mark("extended", &fact.Fact{Key: fact.Extended, For: m.Until().Sub(c.Clock.Now())})
+		return true
 	})
 }
 
 // stopExtending tells the extend loop to end at its next wake-up.
-func (l *Redsync) stopExtending() {
-	if l.running != nil {
-		*l.running = false
-		l.running = nil
-	}
-}
+func (l *Redsync) stopExtending() { stopLoop(&l.running) }
 
 // redsyncRuntime is redsync's Runtime over the Config's.
 type redsyncRuntime struct{ rt Runtime }
