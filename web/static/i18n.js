@@ -255,6 +255,7 @@ const S = {
   cmpText: ['Rows as text', '文字行'],
   cmpTextTip: ['Show both runs as two columns of text rows (the drawn timelines again with a second press)', '把两次运行显示为两列文字行（再按一次回到时间线图）'],
   cmpFirst: ['Go to the first difference', '跳到第一处不同'],
+  sbsEnded: ['(this run ended at row {row})', '（这次运行在第 {row} 行结束）'],
   sbsFirst: ['first difference: row {row}', '第一处不同：第 {row} 行'],
   sbsLabel: ['Both runs drawn as timelines, rows aligned: ↑ ↓ select a row, Enter goes to its moment in both runs', '两次运行画成时间线，行对齐：↑ ↓ 选择一行，Enter 让两边都跳到这一刻'],
   // ---- end of side by side ----
