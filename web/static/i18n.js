@@ -199,7 +199,7 @@ const S = {
   runControls: ['Run controls', '运行控制'],
   timelineLabel: ['Timeline', '时间线'],
   eventsLabel: ['Events', '事件'],
-  kSelect: ['Select the previous / next event (timeline focused)', '选择上一个 / 下一个事件（时间线获得焦点时）'],
+  kSelect: ['Select the previous / next event (timeline focused; in Side by side a row of both runs, Enter goes to it)', '选择上一个 / 下一个事件（时间线获得焦点时；并排对比中选中两边的同一行，Enter 跳到那里）'],
   // the schedule search panel (explore.js)
   exploreTitle: ['Find a bad schedule', '找一个出错的调度'],
   exploreFind: ['Find', '搜索'],
