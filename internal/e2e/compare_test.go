@@ -332,6 +332,9 @@ func TestBrowserCompareDrawn(t *testing.T) {
 		if l := first(ls, "seq", rows+1); l != nil {
 			t.Errorf("%s: a row %d drawn past the run's %d", side, rows+1, rows)
 		}
+		if l := first(ls, "end", 0); l == nil || l.Text != fmt.Sprintf("(this run ended at row %d)", rows) {
+			t.Errorf("%s: below its last row %v", side, l)
+		}
 		for _, l := range ls {
 			if l.Cut && (l.Role == "command" || l.Role == "outcome" || l.Role == "verdict" || l.Role == "diverge") {
 				t.Errorf("%s: %s label of row %d cut: %q", side, l.Role, l.Seq, l.Full)

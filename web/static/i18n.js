@@ -199,7 +199,7 @@ const S = {
   runControls: ['Run controls', '运行控制'],
   timelineLabel: ['Timeline', '时间线'],
   eventsLabel: ['Events', '事件'],
-  kSelect: ['Select the previous / next event (timeline focused)', '选择上一个 / 下一个事件（时间线获得焦点时）'],
+  kSelect: ['Select the previous / next event (timeline focused; in Side by side a row of both runs, Enter goes to it)', '选择上一个 / 下一个事件（时间线获得焦点时；并排对比中选中两边的同一行，Enter 跳到那里）'],
   // the schedule search panel (explore.js)
   exploreTitle: ['Find a bad schedule', '找一个出错的调度'],
   exploreFind: ['Find', '搜索'],
@@ -255,6 +255,7 @@ const S = {
   cmpText: ['Rows as text', '文字行'],
   cmpTextTip: ['Show both runs as two columns of text rows (the drawn timelines again with a second press)', '把两次运行显示为两列文字行（再按一次回到时间线图）'],
   cmpFirst: ['Go to the first difference', '跳到第一处不同'],
+  sbsEnded: ['(this run ended at row {row})', '（这次运行在第 {row} 行结束）'],
   sbsFirst: ['first difference: row {row}', '第一处不同：第 {row} 行'],
   sbsLabel: ['Both runs drawn as timelines, rows aligned: ↑ ↓ select a row, Enter goes to its moment in both runs', '两次运行画成时间线，行对齐：↑ ↓ 选择一行，Enter 让两边都跳到这一刻'],
   // ---- end of side by side ----

@@ -272,9 +272,15 @@ export class Sides {
     const w = L.width, H = L.rowH;
     const sel = this.sel >= 0 && this.sel < n ? this.sel + 1 : null;
     if (n && r0 < n) drawRows(p, m, L, r0, Math.min(r1, n - 1), top, { lang: v.lang, selected: sel, saySeqs: null });
+    // Below a run's last row (the other side runs on): greyed, and said at
+    // the top of what is left of the view, so that a blank side never
+    // looks like one still to come.
     if (n && r1 >= n - 1) {
       const y = top + L.top(n);
-      if (y < height) p.text(w / 2, y + H / 2 + L.small * 0.4, t('cmpNoRow', v.lang), { size: L.small, color: MUTED, align: 'center', role: 'end' });
+      if (y < height) {
+        p.rect(0, Math.max(y, 0), w, height - Math.max(y, 0), '#f3f3f1');
+        p.text(w / 2, Math.max(y, 0) + H / 2 + L.small * 0.4, fill('sbsEnded', v.lang, { row: n }), { size: L.small + 1, color: INK, bold: true, align: 'center', role: 'end' });
+      }
     }
     // The rows not reached yet, dimmed under the "now" line (its label at
     // the line, in the gutter, clear of the rows' numbers).
