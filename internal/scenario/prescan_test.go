@@ -66,14 +66,14 @@ func TestPrescanNeverCountsHigh(t *testing.T) {
 	}
 	check := func(name string, data []byte) {
 		t.Helper()
-		real := parsedCount(data)
-		if real < 0 {
+		built := parsedCount(data)
+		if built < 0 {
 			return
 		}
-		if est := prescanCount(data); est > real {
-			t.Errorf("%s: counted %d values before parsing, the parser builds %d", name, est, real)
-		} else if real > 50 && est < real*2/3 {
-			t.Logf("%s: counted %d of %d values", name, est, real)
+		if est := prescanCount(data); est > built {
+			t.Errorf("%s: counted %d values before parsing, the parser builds %d", name, est, built)
+		} else if built > 50 && est < built*2/3 {
+			t.Logf("%s: counted %d of %d values", name, est, built)
 		}
 	}
 	for _, f := range files {
