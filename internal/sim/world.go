@@ -67,6 +67,7 @@ type World struct {
 	log   []*Event // points into chunks: events never move once logged
 	seq   int      // events emitted so far (the log's length, also with NoLog)
 	chunk []Event
+	keys  []KeyState // with NoLog, the key states of the exec being told (exec)
 	q     queue
 	nodes []*Node
 	procs []*Proc
