@@ -203,7 +203,7 @@ func (s *session) account() error {
 		return nil
 	}
 	c := cost(s.ls)
-	s.setCost(c)
+	s.setCost(max(c, s.reserve)) // the server counts what the run may come to hold (admit)
 	lim := s.srv.limits
 	if c > lim.MaxSessionMemory {
 		events, threads := s.ls.Footprint()
@@ -212,13 +212,34 @@ func (s *session) account() error {
 			s.ls.Cursor(), events, threads, mib(c), mib(lim.MaxSessionMemory))
 	}
 	if s.srv.total.Load() > lim.MaxMemory {
-		s.srv.evictIdle(s)
+		s.srv.evictIdle(s, 0)
 	}
 	if t := s.srv.total.Load(); t > lim.MaxMemory {
 		return coded("memory-server", map[string]any{"step": s.ls.Cursor(), "max": mib(lim.MaxMemory)},
 			"the run stopped at step %d: the server's memory budget of %s is in use by other sessions (about %s): try again later, or step back",
 			s.ls.Cursor(), mib(lim.MaxMemory), mib(t))
 	}
+	return nil
+}
+
+// admit refuses, before it is built, a run the server's memory budget has
+// no room for: what its threads and data would take at most (at most a
+// session's budget) beside what the other sessions hold, idle ones evicted
+// first. Without it, every session could load a run first and find the
+// budget spent after.
+func (s *session) admit(sc *scenario.Scenario) error {
+	lim := s.srv.limits
+	need := min(baseCost+dataCost(sc)+int64(plannedThreads(sc))*threadCost, lim.MaxSessionMemory)
+	others := func() int64 { return s.srv.total.Load() - s.cost.Load() }
+	if others()+need > lim.MaxMemory {
+		s.srv.evictIdle(s, need-s.cost.Load())
+	}
+	if o := others(); o+need > lim.MaxMemory {
+		return coded("server-memory", map[string]any{"need": mib(need), "max": mib(lim.MaxMemory), "used": mib(o)},
+			"scenario %s needs about %s, and the server's memory budget of %s is in use by other sessions (about %s): try again later, or a smaller scenario",
+			sc.ID, mib(need), mib(lim.MaxMemory), mib(o))
+	}
+	s.reserve = need
 	return nil
 }
 
@@ -232,7 +253,7 @@ func (s *session) setCost(c int64) {
 // the server is back under its memory budget. It does not wait for them
 // (an idle session may itself be evicting): each releases its world as
 // its goroutine ends, and its cost no longer counts from now on.
-func (s *Server) evictIdle(except *session) {
+func (s *Server) evictIdle(except *session, need int64) {
 	s.mu.Lock()
 	var idle []*session
 	for _, sess := range s.sessions {
@@ -243,7 +264,7 @@ func (s *Server) evictIdle(except *session) {
 	slices.SortFunc(idle, func(a, b *session) int { return cmp.Compare(a.used.Load(), b.used.Load()) })
 	gone := 0
 	for _, sess := range idle {
-		if s.total.Load() <= s.limits.MaxMemory {
+		if s.total.Load()+need <= s.limits.MaxMemory {
 			break
 		}
 		s.removeLocked(sess)

@@ -62,6 +62,9 @@ func (s *session) load(r *Request) error {
 	if err := s.srv.checkBudget(sc); err != nil {
 		return err
 	}
+	if err := s.admit(sc); err != nil {
+		return err
+	}
 	var ls *lesson.Session
 	s.bulkTurn(func() { ls, err = lesson.NewSession(sc, lesson.Config{Seed: seed, Servers: s.servers()}) })
 	if err != nil {

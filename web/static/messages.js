@@ -57,6 +57,7 @@ const ERRORS = {
   'explore-busy': ['explore: {max} searches are running on this server; try again shortly', '这台服务器上正在运行 {max} 个搜索；请稍后再试'],
   'recording-big': ['the recording would be {kib} KiB, over the file limit of {max} KiB: step back to an earlier step and save from there', '录制文件会有 {kib} KiB，超过了 {max} KiB 的上限：请先后退到更早的一步再保存'],
   'recording-unreadable': ['the recording would not reopen ({detail}): step back to an earlier step and save from there', '录制文件将无法重新打开（{detail}）：请先后退到更早的一步再保存'],
+  'server-memory': ['this scenario needs about {need}, and the server\'s memory budget of {max} is in use by other sessions (about {used}): try again later, or a smaller scenario', '这个场景大约需要 {need}，而服务器 {max} 的内存预算已被其他会话占用（约 {used}）：请稍后再试，或换一个更小的场景'],
   'redis-lost': ['the run stopped: a Redis server stopped answering ({detail}); check the server, then reload the run', '运行已停止：Redis 服务器不再响应（{detail}）；请检查服务器，然后重新载入这次运行'],
   // ---- Limits per client address and the server's reserve (docs/protocol.md) ----
   'address-sockets': ['your address has {max} sockets open, the most one address may: close other tabs and try again', '你的地址已打开 {max} 个连接，这是一个地址的上限：请关闭其他标签页后再试'],
