@@ -2,6 +2,7 @@ package server
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"runtime"
 	"slices"
@@ -43,7 +44,18 @@ const (
 // cost estimates the memory a session's world holds now.
 func cost(ls *lesson.Session) int64 {
 	events, threads := ls.Footprint()
-	sc := ls.Scenario()
+	return costOf(ls.Scenario(), events, threads)
+}
+
+// runCost estimates the memory a run holds now.
+func runCost(r *lesson.Run) int64 {
+	events, threads := r.Footprint()
+	return costOf(r.Scenario, events, threads)
+}
+
+// costOf estimates the memory a world of sc holds with that many events
+// logged and client threads live.
+func costOf(sc *scenario.Scenario, events, threads int) int64 {
 	perEvent := eventCost + int64(len(lesson.NodeNames(sc)))*eventNodeCost
 	return baseCost + dataCost(sc) + int64(events)*perEvent + int64(threads)*threadCost
 }
@@ -147,6 +159,21 @@ func (h *hold) away(f func()) {
 	f()
 }
 
+// workContext is the context of a session's long work that runs beside
+// its goroutine's slots (a comparison, a recording's replay): it ends after
+// d, or when the session ends.
+func (s *session) workContext(d time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	go func() {
+		select {
+		case <-s.quit:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
 // turn and bulkTurn run f on the session's hold (the session's goroutine
 // only).
 func (s *session) turn(f func())     { s.hold.turn(f) }
@@ -240,6 +267,40 @@ func (s *session) admit(sc *scenario.Scenario) error {
 			sc.ID, mib(need), mib(lim.MaxMemory), mib(o))
 	}
 	s.reserve = need
+	return nil
+}
+
+// workCost is what a session's long work outside its world holds (the runs
+// of a comparison), counted in the server's total while it runs.
+type workCost struct {
+	srv  *Server
+	cost int64
+}
+
+// set records the work's cost in the server's total.
+func (w *workCost) set(c int64) {
+	w.srv.total.Add(c - w.cost)
+	w.cost = c
+}
+
+// check records what runs hold and holds them to a session's memory budget
+// and the server's.
+func (w *workCost) check(runs []*lesson.Run) error {
+	var c int64
+	for _, r := range runs {
+		c += runCost(r)
+	}
+	w.set(c)
+	lim := w.srv.limits
+	if c > lim.MaxSessionMemory {
+		return coded("compare-memory", map[string]any{"need": mib(c), "max": mib(lim.MaxSessionMemory)},
+			"compare: the runs would hold more than %s, over a session's memory budget of %s: compare them with visualizer compare", mib(c), mib(lim.MaxSessionMemory))
+	}
+	if o := w.srv.total.Load() - c; o+c > lim.MaxMemory {
+		return coded("server-memory", map[string]any{"need": mib(c), "max": mib(lim.MaxMemory), "used": mib(o)},
+			"compare: the runs need about %s, and the server's memory budget of %s is in use by other sessions (about %s): try again later",
+			mib(c), mib(lim.MaxMemory), mib(o))
+	}
 	return nil
 }
 
