@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/lock"
@@ -161,9 +162,10 @@ func Within(left, right *scenario.Scenario, seed int64, b Bounds) (*Result, erro
 }
 
 // dropped are notes for the left's client parameters the right's clients
-// do not take (the TTL of a library that names it otherwise): the right
-// runs with its own default there, which the reader should know before
-// comparing the verdicts. One note per parameter and value.
+// do not take (the TTL of a lock with no expiry): the right runs with its
+// own default there, which the reader should know before comparing the
+// verdicts. One note per parameter and value. A lease carried under the
+// right's own names (carry) is said too, with the names and values given.
 func dropped(left, right *scenario.Scenario) []sim.Text {
 	type pv struct{ key, val string }
 	var order []pv
@@ -174,8 +176,18 @@ func dropped(left, right *scenario.Scenario) []sim.Text {
 			if rc.Name != lc.Name || rc.Algorithm == lc.Algorithm {
 				continue
 			}
+			var from map[string]any
+			if ra, ok := lock.Lookup(rc.Algorithm); ok {
+				if given, f, ok := carry(lc, ra); ok && holds(rc.Params, given) {
+					p := pv{"\x00" + said(f), said(given)}
+					if who[p] == nil {
+						order = append(order, p)
+					}
+					who[p], algo[p], from = append(who[p], lc.Name), rc.Algorithm, f
+				}
+			}
 			for _, k := range slices.Sorted(maps.Keys(lc.Params)) {
-				if _, ok := rc.Params[k]; ok {
+				if _, ok := rc.Params[k]; ok || from[k] != nil {
 					continue
 				}
 				p := pv{k, fmt.Sprint(lc.Params[k])}
@@ -188,11 +200,42 @@ func dropped(left, right *scenario.Scenario) []sim.Text {
 	}
 	var out []sim.Text
 	for _, p := range order {
+		if from, ok := strings.CutPrefix(p.key, "\x00"); ok {
+			out = append(out, sim.Text{
+				En: fmt.Sprintf("The left's %s (%s) reach %s under its own names: %s, as on the report card (its own defaults give up sooner).", from, strings.Join(who[p], ", "), algo[p], p.val),
+				Zh: fmt.Sprintf("左侧的 %s（%s）以 %s 自己的参数名传给它：%s，与选锁报告卡相同（它自己的默认值会更早放弃）。", strings.ReplaceAll(from, ", ", "、"), strings.Join(who[p], "、"), algo[p], strings.ReplaceAll(p.val, ", ", "、"))})
+			continue
+		}
 		out = append(out, sim.Text{
 			En: fmt.Sprintf("The left's %s: %s (%s) is not a parameter of %s: the right runs without it (with its own default, if it has one).", p.key, p.val, strings.Join(who[p], ", "), algo[p]),
 			Zh: fmt.Sprintf("左侧的 %s: %s（%s）不是 %s 的参数：右侧不带它运行（如果有默认值，就用它自己的默认值）。", p.key, p.val, strings.Join(who[p], "、"), algo[p])})
 	}
 	return out
+}
+
+// holds says whether params has every value of want.
+func holds(params, want map[string]any) bool {
+	for k, v := range want {
+		got, ok := params[k]
+		if !ok || fmt.Sprint(got) != fmt.Sprint(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// said is params as "name: value, ...", the lease (ttl) first, then by
+// name.
+func said(params map[string]any) string {
+	names := slices.Sorted(maps.Keys(params))
+	if i := slices.Index(names, "ttl"); i > 0 {
+		names = append(append([]string{"ttl"}, names[:i]...), names[i+1:]...)
+	}
+	parts := make([]string, 0, len(names))
+	for _, k := range names {
+		parts = append(parts, fmt.Sprintf("%s: %v", k, params[k]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // unchecked is a note when a side's lock hands out fencing tokens that
@@ -329,7 +372,9 @@ func Against(sc *scenario.Scenario, with string, others []scenario.Scenario) (*s
 }
 
 // withAlgorithm is sc with every client running algo. A parameter algo does
-// not take is dropped; the rest are checked as algo's own.
+// not take is dropped; the rest are checked as algo's own. A library row
+// that names its lease otherwise (redsync's expiry) is given the client's
+// lease and retry under its own names (carry).
 func withAlgorithm(sc *scenario.Scenario, algo *lock.Info) (*scenario.Scenario, error) {
 	out := *sc
 	out.ID = sc.ID + "+" + algo.ID
@@ -344,12 +389,40 @@ func withAlgorithm(sc *scenario.Scenario, algo *lock.Info) (*scenario.Scenario, 
 				kept[k] = v
 			}
 		}
+		if given, _, ok := carry(sc.Clients[i], algo); ok {
+			maps.Copy(kept, given)
+		}
 		c.Params = kept
 		if _, err := algo.Decode(c.Params); err != nil {
 			return nil, fmt.Errorf("compare: client %s with %s: %w", c.Name, algo.ID, err)
 		}
 	}
 	return &out, nil
+}
+
+// carry gives the parameters under which algo, a lock with its own names
+// for them (Info.CompareParams), takes the lease and the wait between tries
+// of client c's lock: its ttl and retry, typed or its defaults (without a
+// retry, the catalog's usual 100ms). from are the values of c's lock they
+// stand for, by c's names. ok is false when c already runs algo, when algo
+// takes its lease under the common names, or when c's lock has no lease.
+func carry(c scenario.Client, algo *lock.Info) (given, from map[string]any, ok bool) {
+	left, found := lock.Lookup(c.Algorithm)
+	if algo.CompareParams == nil || !found || left.ID == algo.ID {
+		return nil, nil, false
+	}
+	lease, ok := left.Duration(c.Params, "ttl")
+	if !ok {
+		return nil, nil, false
+	}
+	from = map[string]any{"ttl": lease}
+	retry, ok := left.Duration(c.Params, "retry")
+	if ok {
+		from["retry"] = retry
+	} else {
+		retry = 100 * time.Millisecond
+	}
+	return algo.CompareParams(lease, retry), from, true
 }
 
 // sameClients checks that two scenarios name the same clients.

@@ -81,6 +81,61 @@ func pauseAfterEnter(t *testing.T, log []*sim.Event, client string) {
 	t.Fatalf("no pause of %s", client)
 }
 
+// The library rows name their lease otherwise (redsync: expiry, 8s by
+// default, 32 tries 50-250ms apart; redislock: ttl, but one attempt by
+// default): the team's 1s ttl and 100ms retry reach them under their own
+// names, and the comparison says so. Worked out before running, from the
+// libraries' own code:
+//   - redsync: W1 takes the lock on the one node (quorum 1 of 1) with a 1s
+//     expiry and never extends (the library has no watchdog, PR #153). Its
+//     2s pause outlasts the key; a worker retrying every 100ms SETs it once
+//     it expires and enters beside the sleeping W1: mutual-exclusion. W1's
+//     unlock then finds another's value ("failed to unlock, lock was
+//     already expired"). With the library's 8s default instead, the key
+//     outlasts the pause, W1 releases at about 2.2s and the right reads
+//     safe: the run this test guards against.
+//   - redislock: W1 obtains with PX 1000 and nothing refreshes it; the
+//     others retry linearly every 100ms until one SETs the expired key and
+//     enters beside W1: mutual-exclusion; W1's release answers "lock not
+//     held". With the default NoRetry, the others try once at 0s, give up,
+//     and the right reads safe.
+func TestTeamLockAgainstTheLibrariesCarriesTheLease(t *testing.T) {
+	f, err := scenario.Load("testdata/team-lock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &f.Scenarios[0]
+	for _, c := range []struct{ with, given, library string }{
+		{"redsync", "expiry: 1s, retry_delay: 100ms, tries: 1000", "redsync: failed to unlock, lock was already expired"},
+		{"redislock", "ttl: 1s, backoff: 100ms, deadline: 1m, retry_strategy: linear", "redislock: lock not held"},
+	} {
+		t.Run(c.with, func(t *testing.T) {
+			res := compareWith(t, f, sc, c.with)
+			if got := sorted(res.Right.Verdicts); !slices.Equal(got, []string{"mutual-exclusion"}) {
+				t.Errorf("right verdicts %v, want [mutual-exclusion] (notes %v)", got, res.Notes)
+			}
+			pauseAfterEnter(t, res.Right.Log, "W1")
+			for _, rc := range res.Right.Scenario.Clients {
+				if _, ok := rc.Params["ttl"]; ok != (c.with == "redislock") {
+					t.Errorf("%s's params %v", rc.Name, rc.Params)
+				}
+			}
+			want := sim.Text{
+				En: "The left's ttl: 1s, retry: 100ms (W1, W2, W3, W4) reach " + c.with + " under its own names: " + c.given + ", as on the report card (its own defaults give up sooner).",
+				Zh: "左侧的 ttl: 1s、retry: 100ms（W1、W2、W3、W4）以 " + c.with + " 自己的参数名传给它：" + strings.ReplaceAll(c.given, ", ", "、") + "，与选锁报告卡相同（它自己的默认值会更早放弃）。"}
+			if !slices.Equal(res.Notes, []sim.Text{want}) || !res.Fair() {
+				t.Errorf("notes %v (fair %v), want only %v", res.Notes, res.Fair(), want)
+			}
+			refused := slices.ContainsFunc(res.Right.Log, func(e *sim.Event) bool {
+				return e.Kind == sim.KindMark && e.Name == "release-refused" && e.Client == "W1" && strings.Contains(e.String(), c.library)
+			})
+			if !refused {
+				t.Errorf("W1's release on the right is not refused with %q", c.library)
+			}
+		})
+	}
+}
+
 // The built-in pair "no fencing vs fencing": the pause that lets the stale
 // write land on the left lands as A enters on the right too, so B takes
 // the lock with a larger token and writes, and A's late write with token 1

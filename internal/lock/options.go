@@ -130,6 +130,22 @@ func (a *Info) Decode(raw map[string]any) (Options, error) {
 	return o, nil
 }
 
+// Duration is the duration parameter name of a client with raw parameters
+// raw: the value set there, else the algorithm's default. ok is false when
+// the algorithm has no such duration parameter or raw does not decode.
+func (a *Info) Duration(raw map[string]any, name string) (d time.Duration, ok bool) {
+	o, err := a.Decode(raw)
+	if err != nil || o == nil {
+		return 0, false
+	}
+	for _, f := range o.fields() {
+		if f.name == name && f.kind() == Dur {
+			return f.value().(time.Duration), true
+		}
+	}
+	return 0, false
+}
+
 // typed registers an algorithm with typed options: defaults gives a fresh
 // copy of its row's defaults, from which its Params are described, and
 // build makes the lock over the options a Config carries (the defaults

@@ -89,3 +89,25 @@ func TestDecodeRefusesUnknownModes(t *testing.T) {
 		}
 	}
 }
+
+// Duration reads a client's duration parameter as its lock sees it: the
+// value typed, else the row's default; nothing for a name the algorithm
+// does not have or a parameter that is no duration.
+func TestDurationIsTypedOrDefault(t *testing.T) {
+	a, _ := Lookup("lua-compare-delete")
+	if d, ok := a.Duration(map[string]any{"ttl": "1s"}, "ttl"); !ok || d != time.Second {
+		t.Errorf("typed ttl: %v %v", d, ok)
+	}
+	if d, ok := a.Duration(nil, "retry"); !ok || d != 100*time.Millisecond {
+		t.Errorf("default retry: %v %v", d, ok)
+	}
+	r, _ := Lookup("redsync")
+	for _, name := range []string{"ttl", "tries"} {
+		if d, ok := r.Duration(nil, name); ok {
+			t.Errorf("redsync %s: %v, want none", name, d)
+		}
+	}
+	if d, ok := a.Duration(map[string]any{"ttl": "soon"}, "ttl"); ok {
+		t.Errorf("a bad ttl reads %v", d)
+	}
+}
