@@ -257,6 +257,10 @@ func (s *session) account() error {
 func (s *session) admit(sc *scenario.Scenario) error {
 	lim := s.srv.limits
 	need := min(baseCost+dataCost(sc)+int64(plannedThreads(sc))*threadCost, lim.MaxSessionMemory)
+	// One load is admitted at a time, its reserve counted at once: loads
+	// at once must not all find the same room.
+	s.srv.admitting.Lock()
+	defer s.srv.admitting.Unlock()
 	others := func() int64 { return s.srv.total.Load() - s.cost.Load() }
 	if others()+need > lim.MaxMemory {
 		s.srv.evictIdle(s, need-s.cost.Load())
@@ -267,6 +271,7 @@ func (s *session) admit(sc *scenario.Scenario) error {
 			sc.ID, mib(need), mib(lim.MaxMemory), mib(o))
 	}
 	s.reserve = need
+	s.setCost(max(s.cost.Load(), need))
 	return nil
 }
 

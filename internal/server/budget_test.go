@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -9,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/lockstep/lockstep/internal/scenario"
 )
 
 // heavyYAML is the scenario of the report that took 45 MB a session: 16
@@ -281,5 +284,35 @@ func TestALoadTheServerHasNoRoomForIsRefused(t *testing.T) {
 	}
 	if n := app.Sessions(); n != 2 {
 		t.Errorf("the idle heavy session: expected it evicted to make room (2 sessions left), got %d", n)
+	}
+}
+
+// Loads at once do not all find the same room: each is admitted with its
+// reserve counted at once, before the next is looked at (and before its
+// run is built), so that of six heavy loads on a 16 MiB budget two are
+// admitted (about 7 MiB each) and four refused. With the reserve counted
+// only once the run was built, all six were admitted here, and the memory
+// test saw 25 of 50 cap scenarios load on 512 MiB (room for 16).
+func TestLoadsAtOnceDoNotShareTheRoom(t *testing.T) {
+	app, _ := newTestServer(t, Limits{MaxSessionMemory: 8 << 20, MaxMemory: 16 << 20})
+	f, err := scenario.Parse("heavy.yaml", []byte(heavyYAML(20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	admitted := 0
+	for i := range 6 {
+		s := newSession(app, fmt.Sprintf("load-%d", i))
+		defer s.stop()
+		err := s.admit(&f.Scenarios[0]) // as its load does, its run not built yet
+		var ce *codedError
+		switch {
+		case err == nil:
+			admitted++
+		case !errors.As(err, &ce) || ce.code != "server-memory":
+			t.Fatalf("heavy load %d: %v", i, err)
+		}
+	}
+	if admitted != 2 {
+		t.Errorf("six heavy loads on a 16 MiB budget: %d admitted, want 2", admitted)
 	}
 }
