@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -32,6 +33,10 @@ type Side struct {
 	Verdicts []string           // the checker's verdicts at the end
 	Texts    []string           // each row's text (RowText)
 	At       []int              // each row's moment: the step of the left run a viewer has reached when it happened (see Result)
+	// Sections are what each row did to who is inside a critical section,
+	// as the side's checker holds it (check.SectionChange): the drawn
+	// timelines draw the critical sections and their overlaps from these.
+	Sections []check.SectionChange
 }
 
 // Result is two runs that faced the same faults, lined up row by row. A
@@ -256,10 +261,12 @@ func side(sc *scenario.Scenario, r *lesson.Run, moment func(*sim.Event) int) Sid
 	log := slices.Clone(r.World.Log())
 	rows := Rows(log)
 	at := make([]int, len(rows))
+	cs := make([]check.SectionChange, len(rows))
 	for i, e := range rows {
 		at[i] = moment(e)
+		cs[i] = r.Checker.Sections(e.Seq)
 	}
-	return Side{Scenario: sc, Log: log, Rows: rows, Verdicts: r.Verdicts(), Texts: Texts(rows), At: at}
+	return Side{Scenario: sc, Log: log, Rows: rows, Verdicts: r.Verdicts(), Texts: Texts(rows), At: at, Sections: cs}
 }
 
 // Rows are the events of a log that a comparison lines up: all but the

@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/lockstep/lockstep/internal/server"
 )
@@ -26,13 +29,15 @@ func cursorRow(t *testing.T, ctx context.Context, side string) int {
 // work out), with the left's three verdicts and the right's safe. Stepping
 // moves both cursors together until the runs part; clicking a row seeks
 // the run there; To the end reaches every row. Then in 中文, and for a
-// scenario written in the page.
+// scenario written in the page. All in the text form ("Rows as text"; the
+// drawn form is TestBrowserCompareDrawn's), which stays on once chosen.
 func TestBrowserCompareSideBySide(t *testing.T) {
 	chromium(t)
 	url := startServer(t, server.Options{})
 	ctx := page(t, startBrowser(t), url)
 	load(t, ctx, "owner-check-expire-between")
 	click(t, ctx, "compare-open")
+	click(t, ctx, "compare-text")
 	waitFor(t, ctx, "the divergence row", `!!document.querySelector('[data-testid=compare-divergence]')`)
 	if got := eval[string](t, ctx, `document.querySelector('[data-testid=compare-with]').value`); got != "lua-compare-delete" {
 		t.Errorf("the canonical pair should be preselected: got %q", got)
@@ -158,11 +163,14 @@ func TestBrowserCompareSideBySide(t *testing.T) {
 // mutual-exclusion, never ✓ safe; the fault line says where it was placed.
 // A fault with no equivalent point (a pause as A gets its fencing token,
 // compared with Lua, which hands out none) is said in a warning in both
-// languages, and the right's safe verdict shows ⚠, not ✓.
+// languages, above both timelines, and the right's safe verdict shows ⚠,
+// not ✓, over its timeline and on its drawn verdict row. At a projector's
+// 1280×720.
 func TestBrowserCompareFaultsByMeaning(t *testing.T) {
 	chromium(t)
 	url := startServer(t, server.Options{})
 	ctx := page(t, startBrowser(t), url)
+	do(t, ctx, "a projector's screen", chromedp.EmulateViewport(1280, 720))
 	team, err := os.ReadFile("../compare/testdata/team-lock.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -215,17 +223,238 @@ func TestBrowserCompareFaultsByMeaning(t *testing.T) {
 	if s := text(t, ctx, "compare-schedule"); !strings.Contains(s, "(no equivalent point on the right)") {
 		t.Errorf("the fault line: %q", s)
 	}
+	waitFor(t, ctx, "both timelines drawn", `lockstep.compare.drawn().right.some(l => l.role === 'seq')`)
+	if !eval[bool](t, ctx, `document.querySelector('[data-testid=compare-notes]').getBoundingClientRect().bottom <= document.querySelector('[data-testid=sbs-scroll]').getBoundingClientRect().top`) {
+		t.Error("the warning is not above the timelines")
+	}
+	var verdictRow string
+	for _, l := range sbsAudit(t, ctx)["right"] {
+		if l.Role == "verdict" {
+			verdictRow = l.Full
+		}
+	}
+	if !strings.HasPrefix(verdictRow, "⚠ safe") {
+		t.Errorf("the right's drawn verdict row beside the warning: %q, want ⚠ safe", verdictRow)
+	}
 	shot(t, ctx, dir, "compare-no-equivalent-en")
 	click(t, ctx, "lang")
 	waitFor(t, ctx, "中文", `document.documentElement.lang === 'zh-CN'`)
 	if zh := text(t, ctx, "compare-notes"); !strings.Contains(zh, "不是同一个测试") || !strings.Contains(zh, "右侧没有对应的时机") {
 		t.Errorf("the warning in 中文: %q", zh)
 	}
-	// The rows are written in 中文 too (the main timeline's words), each
-	// keeping its canonical line for the comparison.
-	waitFor(t, ctx, "rows in 中文", `[...document.querySelectorAll('.cmp-cell.r .cmp-text')].some(b => /暂停|停顿|拿到|进入/.test(b.textContent))`)
-	if n := eval[int](t, ctx, `[...document.querySelectorAll('.cmp-cell .cmp-text')].filter(b => !b.dataset.text).length`); n != 0 {
+	// The rows are drawn in 中文 too (the main timeline's words), each
+	// row's list item keeping its canonical line for the comparison.
+	waitFor(t, ctx, "rows in 中文", `document.getElementById('compare-draw').dataset.lang === 'zh' && lockstep.compare.audit().right.some(l => l.role === 'mark' && /拿到|进入|获得/.test(l.full))`)
+	if n := eval[int](t, ctx, `[...document.querySelectorAll('[data-testid=sbs-row]')].filter(li => !li.dataset.text).length`); n != 0 {
 		t.Errorf("%d rows without their canonical line", n)
 	}
 	shot(t, ctx, dir, "compare-no-equivalent-zh")
+}
+
+// han matches a Chinese character.
+var han = regexp.MustCompile(`\p{Han}`)
+
+// sbsLabel is one label of the drawn side by side of the drawn side by side (both timelines
+// drawn whole): role, seq (the row number), text, full, y.
+type sbsLabel struct {
+	Role string  `json:"role"`
+	Seq  int     `json:"seq"`
+	Text string  `json:"text"`
+	Full string  `json:"full"`
+	Y    float64 `json:"y"`
+	Cut  bool    `json:"cut"`
+}
+
+// sbsAudit is both timelines' labels, drawn whole: {left, right}.
+func sbsAudit(t *testing.T, ctx context.Context) map[string][]sbsLabel {
+	t.Helper()
+	return eval[map[string][]sbsLabel](t, ctx, `lockstep.compare.audit()`)
+}
+
+// first gives the first label of role at row seq (nil: none).
+func first(ls []sbsLabel, role string, seq int) *sbsLabel {
+	for i := range ls {
+		if ls[i].Role == role && ls[i].Seq == seq {
+			return &ls[i]
+		}
+	}
+	return nil
+}
+
+// The side by side drawn, the default: GET-then-DEL against Lua (the
+// canonical pair) at a projector's 1280×720, both timelines drawn by the
+// main renderer. The draw model has every row of each run (its "#n"
+// labels are the rows of the server's answer, its commands theirs), the
+// mark of the first difference on both sides right above row 32 (A's
+// GET lock on the left, the Lua release on the right, as internal/compare
+// works out), each side's verdict rows (the left's three, the right's
+// safe), and the rows in 中文 in 中文. The keyboard selects a row and
+// goes to its moment.
+func TestBrowserCompareDrawn(t *testing.T) {
+	chromium(t)
+	url := startServer(t, server.Options{})
+	ctx := page(t, startBrowser(t), url)
+	do(t, ctx, "a projector's screen", chromedp.EmulateViewport(1280, 720))
+	load(t, ctx, "owner-check-expire-between")
+	click(t, ctx, "compare-open")
+	waitFor(t, ctx, "both timelines drawn", `+document.getElementById('compare-draw').dataset.rows > 0 && lockstep.compare.drawn().left.length > 0`)
+	if eval[bool](t, ctx, `!document.getElementById('compare-body').hidden || !!document.querySelector('.cmp-table')`) {
+		t.Error("the text form shows by default")
+	}
+	for _, s := range []string{"left", "right"} {
+		if w := eval[int](t, ctx, `document.querySelector('[data-testid=sbs-canvas-`+s+`]').getBoundingClientRect().width`); w < 500 {
+			t.Errorf("the %s timeline is %dpx wide at 1280×720", s, w)
+		}
+	}
+	type answer struct {
+		Diverge     int `json:"diverge"`
+		Left, Right struct {
+			Rows []struct {
+				Seq  int      `json:"seq"`
+				Kind string   `json:"kind"`
+				Cmd  []string `json:"cmd"`
+			} `json:"rows"`
+		}
+	}
+	ans := eval[answer](t, ctx, `lockstep.compare.answer()`)
+	if ans.Diverge != 31 {
+		t.Fatalf("the answer parts at index %d, want 31 (row 32)", ans.Diverge)
+	}
+	drawn := sbsAudit(t, ctx)
+	for side, rows := range map[string]int{"left": len(ans.Left.Rows), "right": len(ans.Right.Rows)} {
+		ls := drawn[side]
+		for n := 1; n <= rows; n++ {
+			if l := first(ls, "seq", n); l == nil || l.Text != fmt.Sprintf("#%d", n) {
+				t.Errorf("%s: row %d is not drawn (%v)", side, n, l)
+				break
+			}
+		}
+		if l := first(ls, "seq", rows+1); l != nil {
+			t.Errorf("%s: a row %d drawn past the run's %d", side, rows+1, rows)
+		}
+		if l := first(ls, "end", 0); l == nil || l.Text != fmt.Sprintf("(this run ended at row %d)", rows) {
+			t.Errorf("%s: below its last row %v", side, l)
+		}
+		for _, l := range ls {
+			if l.Cut && (l.Role == "command" || l.Role == "outcome" || l.Role == "verdict" || l.Role == "diverge") {
+				t.Errorf("%s: %s label of row %d cut: %q", side, l.Role, l.Seq, l.Full)
+			}
+		}
+	}
+	// The commands drawn are the answer's, row by row.
+	for i, r := range ans.Left.Rows {
+		if r.Kind != "send" {
+			continue
+		}
+		if l := first(drawn["left"], "command", i+1); l == nil || !strings.Contains(l.Full, r.Cmd[0]) {
+			t.Errorf("left row %d: command %v drawn as %v", i+1, r.Cmd, l)
+		}
+	}
+	// The first difference: marked on both sides, right above row 32, where
+	// the left sends GET lock and the right its compare-and-delete script.
+	for _, s := range []string{"left", "right"} {
+		mark, row := first(drawn[s], "diverge", 32), first(drawn[s], "seq", 32)
+		if mark == nil || row == nil || mark.Text != "▼ first difference: row 32 ▼" {
+			t.Fatalf("%s: the first difference's mark %v over row %v", s, mark, row)
+		}
+		// Between rows 31 and 32, in a band of its own: clear of both rows'
+		// labels by more than half a row (28px).
+		prev := first(drawn[s], "seq", 31)
+		if prev == nil || mark.Y-prev.Y < 14 || row.Y-mark.Y < 14 || row.Y-mark.Y > 60 {
+			t.Errorf("%s: the mark at y %.0f, row 31's label at %v, row 32's at %.0f: want it in a band right above row 32", s, mark.Y, prev, row.Y)
+		}
+		if n := len(slices.DeleteFunc(slices.Clone(drawn[s]), func(l sbsLabel) bool { return l.Role != "diverge" })); n != 1 {
+			t.Errorf("%s: %d first-difference marks", s, n)
+		}
+	}
+	if l, r := first(drawn["left"], "command", 32), first(drawn["right"], "command", 32); l == nil || r == nil || l.Full != "GET lock" || !strings.HasPrefix(r.Full, "EVALSHA compare_and_delete.lua") {
+		t.Errorf("row 32: left %v, right %v; want GET lock against the script", l, r)
+	}
+	// Each side's verdicts: drawn as its last rows and over its timeline.
+	verdicts := func(s string) string {
+		var out []string
+		for _, l := range drawn[s] {
+			if l.Role == "verdict" {
+				out = append(out, l.Full)
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	for _, v := range []string{"✗ mutual-exclusion", "✗ foreign-unlock", "✗ lost-update"} {
+		if !strings.Contains(verdicts("left"), v) || !strings.Contains(text(t, ctx, "compare-verdict-left"), strings.TrimPrefix(v, "✗ ")) {
+			t.Errorf("left verdicts lack %s: drawn %q", v, verdicts("left"))
+		}
+	}
+	if r := verdicts("right"); !strings.HasPrefix(r, "✓ safe") || strings.Contains(r, "✗") || !strings.Contains(text(t, ctx, "compare-verdict-right"), "✓ safe") {
+		t.Errorf("right verdict drawn %q, want safe only", r)
+	}
+	dir := artifacts(t)
+	shot(t, ctx, dir, "sbs-owner-check-vs-lua-step0-en")
+
+	// The first difference, by its button: both lists have row 32 in view,
+	// said as the first difference.
+	click(t, ctx, "compare-first")
+	waitFor(t, ctx, "row 32 in view", `[...document.querySelectorAll('[data-testid=sbs-row][data-first=true]')].map(li => li.dataset.side + li.dataset.row).sort().join() === 'left32,right32'`)
+	if s := eval[string](t, ctx, `document.querySelector('[data-testid=sbs-rows-right] li[data-first=true]').textContent`); !strings.HasPrefix(s, "first difference: row 32: #32") || !strings.Contains(s, "EVALSHA compare_and_delete.lua") {
+		t.Errorf("the right's row 32 reads %q", s)
+	}
+	shot(t, ctx, dir, "sbs-owner-check-vs-lua-first-en")
+
+	// The keyboard: the scroller has the focus; ↓ selects row 33, Enter
+	// goes there in both runs (the left's row 33 has happened at its step).
+	if !eval[bool](t, ctx, `document.activeElement === document.querySelector('[data-testid=sbs-scroll]')`) {
+		t.Error("the first difference's button leaves the focus off the timelines")
+	}
+	do(t, ctx, "↓ and Enter", chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.Enter))
+	at := eval[int](t, ctx, `lockstep.compare.answer().left.rows[32].at`)
+	waitFor(t, ctx, "the run at row 33", fmt.Sprintf(`lockstep.state.snap.step === %d`, at))
+	// Each side's cursor is its last row reached at that step (a step has
+	// several rows: the left's row 33 and the ones after it of its step).
+	want := eval[string](t, ctx, `(a => ['left', 'right'].map(s => s + a[s].rows.filter(r => r.at <= lockstep.state.snap.step).length).join())(lockstep.compare.answer())`)
+	if !strings.HasPrefix(want, "left3") {
+		t.Errorf("the cursors should be past row 32: %s", want)
+	}
+	waitFor(t, ctx, "both cursors at their last row of that step", `[...document.querySelectorAll('[data-testid=sbs-row][data-cursor=true]')].map(li => li.dataset.side + li.dataset.row).sort().join() === '`+want+`'`)
+	if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=sbs-row][data-future=true]').length`); n == 0 {
+		t.Error("at row 33 no row is still ahead")
+	}
+	shot(t, ctx, dir, "sbs-owner-check-vs-lua-row-33-en")
+
+	// 中文: every label of both timelines in the reader's words.
+	click(t, ctx, "lang")
+	waitFor(t, ctx, "drawn in 中文", `document.getElementById('compare-draw').dataset.lang === 'zh' && lockstep.compare.drawn().left.some(l => l.role === 'diverge' || l.role === 'seq')`)
+	drawn = sbsAudit(t, ctx)
+	for _, s := range []string{"left", "right"} {
+		if mark := first(drawn[s], "diverge", 32); mark == nil || mark.Text != "▼ 第一处不同：第 32 行 ▼" {
+			t.Errorf("%s: the mark in 中文: %v", s, mark)
+		}
+		for _, l := range drawn[s] {
+			if (l.Role == "mark" || l.Role == "note" || l.Role == "verdict" || l.Role == "now" || l.Role == "end") && !han.MatchString(l.Full) {
+				t.Errorf("%s: a %s label in English in 中文: %q", s, l.Role, l.Full)
+			}
+		}
+	}
+	if r := verdicts("right"); !strings.Contains(r, "✓ 安全") {
+		t.Errorf("the right's verdict in 中文: %q", r)
+	}
+	for _, id := range []string{"compare-verdict-left", "compare-status", "compare-first", "compare-text"} {
+		if s := text(t, ctx, id); !han.MatchString(s) {
+			t.Errorf("%s in 中文: %q", id, s)
+		}
+	}
+	shot(t, ctx, dir, "sbs-owner-check-vs-lua-row-33-zh")
+	do(t, ctx, "presenter mode", chromedp.KeyEvent("f"))
+	waitFor(t, ctx, "presenter rows", `document.body.classList.contains('presenter')`)
+	click(t, ctx, "compare-first")
+	shot(t, ctx, dir, "sbs-owner-check-vs-lua-presenter-zh")
+	do(t, ctx, "presenter mode off", chromedp.KeyEvent("f"))
+
+	// The text form stays one press away, with the same rows.
+	click(t, ctx, "compare-text")
+	waitFor(t, ctx, "the text rows", `!!document.querySelector('[data-testid=compare-divergence]') && document.getElementById('compare-draw').hidden`)
+	if row := eval[string](t, ctx, `document.querySelector('[data-testid=compare-divergence]').dataset.row`); row != "32" {
+		t.Errorf("the text form parts at row %s", row)
+	}
+	click(t, ctx, "compare-text")
+	waitFor(t, ctx, "drawn again", `!document.getElementById('compare-draw').hidden && !document.querySelector('.cmp-table')`)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/compare"
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lesson"
@@ -20,27 +21,18 @@ const compareRows = 5000
 // for the engine's slots included.
 const compareTime = 10 * time.Second
 
-// compareRow is one row of a side as the page draws it: the row's text
-// (compare.RowText), its actor, and the step of the session's run at which
-// the row has happened (compare.Side.At).
+// compareRow is one row of a side as the page draws it: the event, as the
+// main timeline gets it (wireEvent), numbered by its row (Seq is the row's
+// number from 1; Req and Refs name rows too), with the row's text
+// (compare.RowText, the canonical line rows are compared by) and the step
+// of the session's run at which the row has happened (compare.Side.At).
+// The page draws each side with the main timeline's renderer.
 type compareRow struct {
-	At     int    `json:"at"`
-	T      int64  `json:"t"`
-	Kind   string `json:"kind"`
-	Client string `json:"client,omitempty"`
-	Node   string `json:"node,omitempty"`
-	Text   string `json:"text"`
-	// The event's parts, for the page to write the row in the reader's
-	// language (format.js describe): Text stays the canonical line the
-	// rows are compared by.
-	Thread string         `json:"thread,omitempty"`
-	Cmd    []string       `json:"cmd,omitempty"`
-	Script string         `json:"script,omitempty"`
-	Reply  string         `json:"reply,omitempty"`
-	Keys   []sim.KeyState `json:"keys,omitempty"`
-	Name   string         `json:"name,omitempty"`
-	Note   *sim.Text      `json:"note,omitempty"`
-	Say    *sim.Text      `json:"say,omitempty"`
+	*sim.Event
+	At       int                  `json:"at"`
+	Text     string               `json:"text"`
+	Note     *sim.Text            `json:"note,omitempty"` // the event's fact in words, citing rows
+	Sections *check.SectionChange `json:"cs,omitempty"`   // who came into or left a critical section
 }
 
 // compareSide is one side of a comparison on the wire.
@@ -200,15 +192,24 @@ func wireSide(sd compare.Side) *compareSide {
 	row := compare.RowNumbers(sd.Rows)
 	seen := map[string]bool{}
 	for i, e := range sd.Rows {
-		out.Rows[i] = compareRow{At: sd.At[i], T: int64(e.T), Kind: string(e.Kind), Client: e.Client, Node: e.Node, Text: sd.Texts[i],
-			Thread: e.Thread, Cmd: e.Cmd, Script: e.Script, Reply: e.Reply, Keys: e.Keys, Name: e.Name}
+		ev := *e
+		ev.Seq, ev.Req, ev.Refs = row[e.Seq], row[e.Req], nil
+		for _, ref := range e.Refs {
+			if n, ok := row[ref]; ok {
+				ev.Refs = append(ev.Refs, n)
+			}
+		}
+		if e.Kind == sim.KindVerdict && e.Say != nil {
+			ev.Say = &sim.Text{En: compare.Cite(e.Say.En, row, "row %d"), Zh: compare.Cite(e.Say.Zh, row, "第 %d 行")}
+		}
+		out.Rows[i] = compareRow{Event: &ev, At: sd.At[i], Text: sd.Texts[i]}
 		if e.Fact != nil {
 			note := e.Words()
 			note = sim.Text{En: compare.Cite(note.En, row, "row %d"), Zh: compare.Cite(note.Zh, row, "第 %d 行")}
 			out.Rows[i].Note = &note
 		}
-		if e.Kind == sim.KindVerdict && e.Say != nil {
-			out.Rows[i].Say = &sim.Text{En: compare.Cite(e.Say.En, row, "row %d"), Zh: compare.Cite(e.Say.Zh, row, "第 %d 行")}
+		if i < len(sd.Sections) && (sd.Sections[i].Enter != nil || sd.Sections[i].Leave != nil) {
+			out.Rows[i].Sections = &sd.Sections[i]
 		}
 		if e.Kind == sim.KindVerdict && !seen[e.Name] {
 			seen[e.Name] = true

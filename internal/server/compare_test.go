@@ -36,6 +36,26 @@ func TestCompareOp(t *testing.T) {
 	if len(a.Left.Verdicts) < 2 {
 		t.Errorf("left verdicts %+v: want mutual-exclusion and lost-update", a.Left.Verdicts)
 	}
+	// Each row is the timeline's event, numbered by row: a reply names its
+	// send's row, and the rows that let a client in or out of its critical
+	// section carry the checker's change (the page draws both from these).
+	for _, sd := range []*compareSide{a.Left, a.Right} {
+		enters := 0
+		for i, r := range sd.Rows {
+			if r.Seq != i+1 {
+				t.Fatalf("%s row %d numbered %d", sd.ID, i+1, r.Seq)
+			}
+			if r.Kind == "reply" && (r.Req < 1 || r.Req >= r.Seq || sd.Rows[r.Req-1].Kind != "send" || sd.Rows[r.Req-1].Client != r.Client) {
+				t.Errorf("%s row %d: a reply to row %d, not its client's send", sd.ID, r.Seq, r.Req)
+			}
+			if r.Sections != nil {
+				enters += len(r.Sections.Enter)
+			}
+		}
+		if enters < 2 {
+			t.Errorf("%s: %d entries into a critical section sent, want both clients'", sd.ID, enters)
+		}
+	}
 
 	// B moves first by hand: its start, due at 100ms, comes before A's.
 	c.send(map[string]any{"op": "step-client", "client": "B"})

@@ -277,6 +277,13 @@ window.lockstep = {
   drawn: () => tl.drawn,
   /** audit draws the whole log at the current width and lists its labels. */
   audit: () => tl.audit(),
+  /** compare is the side by side: the server's last answer, the labels of
+   * the two timelines' last frame and of both drawn whole ({left, right}). */
+  compare: {
+    answer: () => comparer.res,
+    drawn: () => comparer.sides.drawn,
+    audit: () => comparer.sides.audit(),
+  },
   /** untranslated lists the server's texts shown in 中文 that the
    * catalogue did not know (they stayed English). */
   untranslated: () => [...untranslated],

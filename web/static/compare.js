@@ -1,14 +1,17 @@
 // Side by side: the loaded run and a second algorithm (or a lesson with
 // the same clients) under the same schedule of client moves and faults
 // (docs/compare.md). The server runs both to their end and answers with
-// both sides' rows; this view draws them as two aligned timelines, marks
-// the first row where they part, and keeps a cursor on each side at the
-// session's step: stepping and seeking the run moves both.
+// both sides' rows; this view draws them as two timelines with the main
+// timeline's renderer, rows aligned (sides.js), marks the first row where
+// they part on both, and keeps a cursor on each side at the session's
+// step: stepping and seeking the run moves both. "Rows as text" shows the
+// same rows as two columns of text instead.
 
 import { t, fill, pick, verdictName, serverError } from './i18n.js';
 import { clientColor } from './lanes.js';
 import { el } from './dom.js';
 import { describe, fmtTime } from './format.js';
+import { Sides } from './sides.js';
 
 /** keyOf names the run a comparison was made of: when the session's
  * scenario, seed or recorded actions change, the comparison is redone. */
@@ -31,6 +34,19 @@ export class Compare {
     this.choice = ''; // the picker's choice ('' : the canonical pair)
     this.error = null;
     this.shown = null; // what the table was drawn from: [answer, lang, step, ended]
+    this.text = false; // the rows as text (the table) instead of drawn
+    this.sides = new Sides(this.$('compare-draw'), (step) => this.seek(step));
+    this.$('compare-text').onclick = () => {
+      this.text = !this.text;
+      this.shown = null;
+      this.render();
+    };
+    this.$('compare-first').onclick = () => {
+      if (this.text) {
+        const first = this.$('compare-body').querySelector('[data-testid="compare-divergence"]');
+        if (first) { first.scrollIntoView({ block: 'center' }); const b = first.querySelector('button'); if (b) b.focus({ preventScroll: true }); }
+      } else this.sides.toFirst();
+    };
     this.$('compare-open').onclick = () => this.toggle();
     this.$('compare-close').onclick = () => this.toggle(false);
     this.$('compare-go').onclick = () => this.ask(this.$('compare-with').value);
@@ -114,6 +130,10 @@ export class Compare {
     this.$('compare-title').textContent = t('cmpTitle', lang);
     this.$('compare-go').textContent = t('cmpGo', lang);
     this.$('compare-close').textContent = t('close', lang);
+    this.$('compare-text').textContent = t('cmpText', lang);
+    this.$('compare-text').title = t('cmpTextTip', lang);
+    this.$('compare-text').setAttribute('aria-pressed', String(this.text));
+    this.$('compare-first').textContent = t('cmpFirst', lang);
     this.$('compare-with').setAttribute('aria-label', t('cmpWith', lang));
     this.$('compare-with-label').textContent = t('cmpWith', lang);
     if (snap && this.res && this.asked == null && this.key !== keyOf(snap)) {
@@ -124,9 +144,13 @@ export class Compare {
     const status = this.$('compare-status');
     const body = this.$('compare-body');
     const r = this.asked == null && !this.error ? this.res : null;
+    const draw = this.$('compare-draw');
+    this.$('compare-first').hidden = !(r && r.left && r.diverge >= 0);
     if (!r || !r.left) {
       this.shown = null;
+      this.headsOf = null;
       body.textContent = '';
+      draw.hidden = true;
       this.$('compare-schedule').textContent = '';
       this.$('compare-notes').hidden = true;
       if (this.asked != null) status.textContent = t('cmpRunning', lang);
@@ -139,6 +163,19 @@ export class Compare {
       : fill('cmpDiverge', lang, { row: r.diverge + 1 });
     status.dataset.diverge = String(r.diverge + 1);
     this.renderFaults(r, lang);
+    body.hidden = !this.text;
+    draw.hidden = this.text;
+    if (!this.text) {
+      this.shown = null;
+      body.textContent = '';
+      this.drawn(st, r);
+      return;
+    }
+    // One form at a time in the page: the verdicts are the table's now.
+    if (this.headsOf) {
+      this.headsOf = null;
+      for (const key of ['left', 'right']) this.sides.head[key].textContent = '';
+    }
     // The table is rebuilt only when what it shows changes (the answer, the
     // language, the session's step): the page renders on every selection
     // and every message, and a table has a row per event of both runs.
@@ -152,6 +189,33 @@ export class Compare {
     if (this.follow !== keyOf(snap) + snap.step && (cur || first)) {
       this.follow = keyOf(snap) + snap.step;
       (cur || first).scrollIntoView({ block: 'nearest' });
+    }
+  }
+
+  /** drawn shows the two runs as timelines (sides.js), each under its
+   * name and its verdicts. */
+  drawn(st, r) {
+    const snap = st.snap, lang = st.lang;
+    const unfair = r.fair === false;
+    const v = { res: r, lang, presenter: !!st.presenter, step: snap ? snap.step : 0, ended: !!(snap && snap.ended), clients: (snap && snap.clients) || [], unfair };
+    const heads = [r, lang, v.ended];
+    if (!this.headsOf || !heads.every((x, i) => x === this.headsOf[i])) {
+      this.headsOf = heads;
+      for (const [side, key] of [[r.left, 'left'], [r.right, 'right']]) {
+        const box = this.sides.head[key];
+        box.textContent = '';
+        const name = (key === 'left' ? t('cmpLeft', lang) : t('cmpRight', lang)) + ' — ' + (pick(side.title, lang) || side.id);
+        box.append(el('div', { class: 'cmp-name', title: name }, name));
+        box.append(this.verdicts(side, key, lang, v.ended, key === 'right' && unfair));
+      }
+    }
+    this.sides.set(v);
+    // The view follows the session's step: the left's newest reached row
+    // comes into view when the step changes.
+    const at = keyOf(snap) + (snap ? snap.step : 0);
+    if (this.follow !== at) {
+      this.follow = at;
+      requestAnimationFrame(() => this.sides.reveal(this.sides.cursor('left')));
     }
   }
 
@@ -275,7 +339,7 @@ export class Compare {
     if (unfair) box.classList.add('unfair');
     if (!ended) box.classList.add('ahead');
     for (const v of vs) {
-      box.append(el('div', { class: 'v', 'data-name': v.name },
+      box.append(el('div', { class: 'v', 'data-name': v.name, title: pick(v.say, lang) },
         el('b', { class: 'badge' }, (v.name === 'safe' ? (unfair ? '⚠ ' : '✓ ') : '✗ ') + verdictName(v.name, lang)),
         ' ', el('span', {}, pick(v.say, lang))));
     }

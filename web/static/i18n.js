@@ -199,7 +199,7 @@ const S = {
   runControls: ['Run controls', '运行控制'],
   timelineLabel: ['Timeline', '时间线'],
   eventsLabel: ['Events', '事件'],
-  kSelect: ['Select the previous / next event (timeline focused)', '选择上一个 / 下一个事件（时间线获得焦点时）'],
+  kSelect: ['Select the previous / next event (timeline focused; in Side by side a row of both runs, Enter goes to it)', '选择上一个 / 下一个事件（时间线获得焦点时；并排对比中选中两边的同一行，Enter 跳到那里）'],
   // the schedule search panel (explore.js)
   exploreTitle: ['Find a bad schedule', '找一个出错的调度'],
   exploreFind: ['Find', '搜索'],
@@ -243,7 +243,7 @@ const S = {
   cmpRunning: ['Running both against the same faults…', '正在让两边经受同样的故障……'],
   cmpPick: ['Pick a second algorithm or lesson with the same clients, then Compare.', '选择第二个算法或客户端相同的课程，然后点“对比”。'],
   cmpSame: ['The two runs are the same: all {n} rows match.', '两次运行完全相同：{n} 行全部一致。'],
-  cmpDiverge: ['The two runs part at row {row} (marked ▶).', '两次运行从第 {row} 行开始分叉（标有 ▶）。'],
+  cmpDiverge: ['The two runs part at row {row} (marked ▼ on both).', '两次运行从第 {row} 行开始分叉（两边都标有 ▼）。'],
   cmpSeed: ['Seed {seed}.', '种子 {seed}。'],
   cmpNoFaults: ['No faults: both sides run by the engine\'s own order.', '没有故障：两边都按引擎自己的顺序运行。'],
   cmpFaults: ['Faults, placed on the right where they mean the same (not at the same step):', '故障按含义放到右侧（不是按同一步）：'],
@@ -252,6 +252,12 @@ const S = {
   cmpUnfair: ['Not the same test: the right did not face every fault of the left, so its verdict does not answer the left\'s question.', '不是同一个测试：右侧没有经受左侧的全部故障，所以它的结论回答不了左侧的问题。'],
   cmpNoRow: ['(this run has ended)', '（这次运行已结束）'],
   cmpSeek: ['Go to this moment in both runs', '两边都跳到这一刻'],
+  cmpText: ['Rows as text', '文字行'],
+  cmpTextTip: ['Show both runs as two columns of text rows (the drawn timelines again with a second press)', '把两次运行显示为两列文字行（再按一次回到时间线图）'],
+  cmpFirst: ['Go to the first difference', '跳到第一处不同'],
+  sbsEnded: ['(this run ended at row {row})', '（这次运行在第 {row} 行结束）'],
+  sbsFirst: ['first difference: row {row}', '第一处不同：第 {row} 行'],
+  sbsLabel: ['Both runs drawn as timelines, rows aligned: ↑ ↓ select a row, Enter goes to its moment in both runs', '两次运行画成时间线，行对齐：↑ ↓ 选择一行，Enter 让两边都跳到这一刻'],
   // ---- end of side by side ----
   // ---- The teaching tools: the code view (code.js), chapters (chapters.js), challenges (challenge.js) ----
   code: ['Code', '代码'],

@@ -6,10 +6,12 @@
 import { pick, verdictName } from './i18n.js';
 import { fmtCmd } from './format.js';
 
-/** verdictText is a verdict row's whole text in lang. */
+/** verdictText is a verdict row's whole text in lang. A verdict given a
+ * sign of its own (e.sign: the side by side's ⚠ on a run that did not face
+ * the same faults) is written with it in place of ✓ or ✗. */
 export function verdictText(e, lang) {
   const say = pick(e.say, lang);
-  return (e.name === 'safe' ? '✓ ' : '✗ ') + verdictName(e.name, lang) + (say ? ' — ' + say : '');
+  return (e.sign || (e.name === 'safe' ? '✓ ' : '✗ ')) + verdictName(e.name, lang) + (say ? ' — ' + say : '');
 }
 
 /** wrap breaks text into lines no wider than width (by words, and between
