@@ -45,6 +45,9 @@ func checkFile(name string, data []byte, maxSize int) (*File, []*Error) {
 		r.add(1, 1, "the file is %s; the limit is %s", size(len(data)), size(maxSize))
 		return nil, r.errs
 	}
+	if !prescan(r, data) { // before the parser builds every node
+		return nil, r.capped()
+	}
 	var root yaml.Node
 	err := yaml.Load(data, &root, yaml.WithPlugin(loaderlimits.New(loaderlimits.DepthValue(MaxDepth))))
 	if err != nil {

@@ -124,6 +124,10 @@ func (s *Server) read(c *conn) {
 			c.enqueue(errorMessage(idOf(data), coded("bad-message", map[string]any{"detail": err.Error()}, "bad message: %s", err.Error())))
 			continue
 		}
+		if err := exactFields(data); err != nil {
+			c.enqueue(errorMessage(req.ID, err))
+			continue
+		}
 		if err := validate(&req, s.limits); err != nil {
 			c.enqueue(errorMessage(req.ID, err))
 			continue

@@ -11,6 +11,8 @@ export const untranslated = new Set();
 // The server's errors: a code and its arguments, rendered here.
 const ERRORS = {
   'bad-message': ['bad message: {detail}', '消息有误：{detail}'],
+  'field-case': ['field {field}: field names are matched exactly: write {want}', '字段 {field}：字段名须完全一致（区分大小写）：请写 {want}'],
+  'unknown-field': ['field {field} is not in the protocol (docs/protocol.md)', '字段 {field} 不在协议里（见 docs/protocol.md）'],
   'unknown-op': ['unknown op {op} (see docs/protocol.md)', '未知操作 {op}（见 docs/protocol.md）'],
   'no-scenario': ['no scenario loaded: send load first', '还没有载入场景：请先 load'],
   'no-builtin': ['no built-in scenario {id}', '没有内置场景 {id}'],
