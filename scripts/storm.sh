@@ -7,7 +7,8 @@
 # stepping sessions' round trips and the server's own time over their steps
 # (p50, p99, max, as /healthz reports them), the server's RSS, and its
 # return to the idle baseline once every socket is closed, with the load
-# average. LOCKSTEP_STORM_SECONDS sets the length. Not part of
+# average. LOCKSTEP_STORM_SECONDS sets the length, LOCKSTEP_STORM_SEARCHERS,
+# _COMPARERS and _STEPPERS the numbers (0: none). Not part of
 # scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."

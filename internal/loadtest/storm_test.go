@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -106,7 +107,9 @@ func (o *outcomes) add(what string) {
 // reports the stepping sessions' round trips and the server's own time
 // over their steps (/healthz: p50, p99, max), the server's RSS, and after
 // every socket closes, its return to the idle baseline. Set
-// LOCKSTEP_STORM=1 to run it; scripts/storm.sh does.
+// LOCKSTEP_STORM=1 to run it; scripts/storm.sh does. LOCKSTEP_STORM_SEARCHERS,
+// _COMPARERS and _STEPPERS change the numbers (0: none), to see which
+// kind of work a step waits for.
 func TestStorm(t *testing.T) {
 	if os.Getenv("LOCKSTEP_STORM") == "" {
 		t.Skip("the storm runs only with LOCKSTEP_STORM=1 (scripts/storm.sh)")
@@ -128,9 +131,22 @@ func TestStorm(t *testing.T) {
 	tl := &tally{errs: map[string]int{}}
 	var wg sync.WaitGroup
 	var socks []*stormer
-	roles := []func(context.Context, *stormer, int, *outcomes, *tally){searcher, comparer, stepper}
-	for i := range 60 {
-		s, err := dialFrom(wsURL, fmt.Sprintf("127.0.3.%d", i+1))
+	type role func(context.Context, *stormer, int, *outcomes, *tally)
+	var roles []role
+	for _, r := range []struct {
+		env  string
+		play role
+	}{{"SEARCHERS", searcher}, {"COMPARERS", comparer}, {"STEPPERS", stepper}} {
+		n := 20
+		if v := os.Getenv("LOCKSTEP_STORM_" + r.env); v != "" {
+			n, _ = strconv.Atoi(v)
+		}
+		for range n {
+			roles = append(roles, r.play)
+		}
+	}
+	for i, play := range roles {
+		s, err := dialFrom(wsURL, fmt.Sprintf("127.0.%d.%d", 3+i/200, 1+i%200))
 		if err != nil {
 			t.Fatalf("browser %d: %v", i, err)
 		}
@@ -142,7 +158,7 @@ func TestStorm(t *testing.T) {
 				out.add("hello: " + err.Error())
 				return
 			}
-			roles[i%3](ctx, s, i/3, out, tl)
+			play(ctx, s, i, out, tl)
 		}()
 	}
 	<-ctx.Done()
@@ -154,7 +170,7 @@ func TestStorm(t *testing.T) {
 	}
 	wg.Wait()
 	us := func(k string) time.Duration { return time.Duration(during[k]) * time.Microsecond }
-	t.Logf("20 searching, 20 comparing, 20 stepping for %d s; load average at the end %s", seconds, avg)
+	t.Logf("%d browsers (searching, comparing, stepping: 20 each unless LOCKSTEP_STORM_SEARCHERS, _COMPARERS, _STEPPERS say) for %d s; load average at the end %s", len(roles), seconds, avg)
 	t.Logf("answers: %v", out.n)
 	t.Logf("steps: %d; round trip p50 %s, p99 %s, max %s", len(tl.steps),
 		pct(tl.steps, 0.5).Round(10*time.Microsecond), pct(tl.steps, 0.99).Round(10*time.Microsecond), pct(tl.steps, 1).Round(time.Millisecond))
