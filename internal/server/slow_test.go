@@ -213,3 +213,29 @@ func TestShutdownDoesNotWaitForABrowserThatStoppedReading(t *testing.T) {
 	}
 	t.Logf("Close took %v with a browser that stopped reading (ShutdownWait %v)", took.Round(time.Millisecond), ShutdownWait)
 }
+
+// A hello is not refused because its session's queue is full for a moment
+// (a browser dropped for flooding left it full and reconnects): it waits
+// for room, and is refused only when the session ends or the wait passes.
+func TestAHelloWaitsForRoomInItsSessionsQueue(t *testing.T) {
+	s := &session{ops: make(chan func(), 1), quit: make(chan struct{})}
+	s.ops <- func() {} // full
+	got := make(chan bool, 1)
+	go func() { got <- s.doWithin(func() {}, time.Minute) }()
+	select {
+	case <-got:
+		t.Fatal("doWithin returned while the queue was full")
+	case <-time.After(50 * time.Millisecond):
+	}
+	<-s.ops // the session takes its next request: room
+	if !<-got {
+		t.Error("doWithin: expected the hello queued once there was room")
+	}
+	if s.doWithin(func() {}, 10*time.Millisecond) {
+		t.Error("doWithin: expected a refusal when the queue stays full past the wait")
+	}
+	close(s.quit)
+	if s.doWithin(func() {}, time.Minute) {
+		t.Error("doWithin: expected a refusal from an ended session")
+	}
+}
