@@ -149,8 +149,15 @@ func (s *Server) read(c *conn) {
 			if sess != next {
 				next.open.Add(1)
 			}
+			// A socket's first hello (a browser reconnecting) waits for room
+			// in its session's queue; a later one on the same socket does not
+			// hold up its reader.
+			wait := helloWait
+			if sess != nil {
+				wait = 0
+			}
 			sess = next // the closures below take next, never the variable sess, which the next hello changes
-			if !next.doWithin(func() { next.attach(c) }, helloWait) {
+			if !next.doWithin(func() { next.attach(c) }, wait) {
 				c.enqueue(errorMessage(req.ID, coded("session-busy", nil, "the session is busy or gone: reload the page")))
 			}
 			continue
