@@ -1,6 +1,7 @@
 package embedded
 
 import (
+	"errors"
 	"net"
 	"sort"
 	"time"
@@ -83,12 +84,19 @@ func (b *Backend) Prefix() string { return "" }
 // in between).
 func (b *Backend) Read(key string) (sim.Stored, error) {
 	db := b.m.DB(0) // what b.m.Type and the others read: Lockstep never calls b.m.Select
-	s := sim.Stored{Type: db.Type(key)}
+	var s sim.Stored
+	v, err := db.Get(key) // a lock's key is a string: asked first, its type needs no question of its own
+	switch {
+	case err == nil:
+		s.Type, s.Value = "string", v
+	case errors.Is(err, miniredis.ErrKeyNotFound):
+		return s, nil
+	default:
+		s.Type = db.Type(key)
+	}
 	switch s.Type {
 	case "":
 		return s, nil
-	case "string":
-		s.Value, _ = db.Get(key)
 	case "hash":
 		fields, _ := db.HKeys(key) // sorted
 		for _, f := range fields {

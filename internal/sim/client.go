@@ -126,18 +126,22 @@ func forRedis(ctx context.Context) context.Context {
 
 // cmdArgs gives a command's arguments as strings, its name in upper case.
 func (w *World) cmdArgs(c redis.Cmder) []string {
-	args := c.Args()
-	out := make([]string, len(args))
-	for i, a := range args {
+	return w.appendArgs(make([]string, 0, len(c.Args())), c)
+}
+
+// appendArgs is cmdArgs appended to out.
+func (w *World) appendArgs(out []string, c redis.Cmder) []string {
+	first := len(out)
+	for _, a := range c.Args() {
 		switch v := a.(type) {
 		case string:
-			out[i] = v
+			out = append(out, v)
 		default:
-			out[i] = fmt.Sprint(v)
+			out = append(out, fmt.Sprint(v))
 		}
 	}
-	if len(out) > 0 {
-		out[0] = w.upper(out[0])
+	if len(out) > first {
+		out[first] = w.upper(out[first])
 	}
 	return out
 }

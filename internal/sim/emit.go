@@ -59,8 +59,9 @@ func (w *World) emit(ev Event) int {
 func (w *World) Emit(ev Event) int { return w.emit(ev) }
 
 // Watch calls f for every event from now on, right after it is logged.
-// With Config.NoLog the event is f's only during the call: the engine uses
-// its memory again for a later event, so f copies what it keeps.
+// With Config.NoLog the event is f's only during the call, its Cmd and
+// Keys slices too: the engine uses their memory again for a later event,
+// so f copies what it keeps (a string or a KeyState it copies is its own).
 func (w *World) Watch(f func(*Event)) { w.watchers = append(w.watchers, f) }
 
 // On applies fault the first time an event matches.

@@ -14,6 +14,7 @@ type Node struct {
 	name   string
 	idx    int
 	b      Backend
+	loser  Loser         // b, when it can stop answering (a real server), else nil
 	offset time.Duration // node clock minus world clock
 	down   bool
 	set    time.Time // last time given to the backend
@@ -27,6 +28,7 @@ type Node struct {
 func newNode(w *World, name string, idx int, b Backend) *Node {
 	n := &Node{w: w, name: name, idx: idx, b: b, expiry: map[string]time.Duration{},
 		last: map[string]KeyState{}, partitioned: map[string]bool{}}
+	n.loser, _ = b.(Loser) // asked before every step: the type is looked at once
 	n.syncClock()
 	return n
 }

@@ -19,6 +19,7 @@ type request struct {
 	node    *Node
 	cmds    []redis.Cmder
 	args    [][]string
+	spare   []string // with no log, the last single command's args, for the next one's
 	ctx     context.Context
 	process redis.ProcessHook         // a single command's way on to the server (go-redis's next hook), or
 	batch   redis.ProcessPipelineHook // a pipeline's
@@ -67,17 +68,26 @@ func (w *World) roundTrip(ctx context.Context, h *hook, one redis.Cmder, process
 		th.req = req
 	}
 	at, hasDeadline := virtualDeadline(ctx)
+	spare := req.spare
 	*req = request{th: th, node: w.route(h.n), ctx: forRedis(ctx), process: process, batch: batch, sent: w.now, tap: h.tap,
 		deadline: at, hasDeadline: hasDeadline}
 	req.cmds, req.args = cmds, req.one[:]
 	if batch == nil {
 		req.cmd[0] = one
 		req.cmds = req.cmd[:]
+		if w.cfg.NoLog {
+			// with no log, the args are the events' only during their
+			// emits (Watch): the last command's slice serves again
+			req.args[0] = w.appendArgs(spare[:0], one)
+			req.spare = req.args[0]
+		}
 	} else if len(cmds) != 1 {
 		req.args = make([][]string, len(cmds))
 	}
 	for i, c := range req.cmds {
-		req.args[i] = w.cmdArgs(c)
+		if req.args[i] == nil {
+			req.args[i] = w.cmdArgs(c)
+		}
 	}
 	req.src = w.callSite()
 	req.seq = w.emit(Event{Kind: KindSend, Client: h.p.name, Thread: th.name, Node: req.node.name, Cmd: flatten(req.args), Src: req.src})
@@ -188,6 +198,9 @@ func (w *World) exec(it *item) {
 	if timed {
 		after, before = w.ranOn(n, st, &ev, flatKeys(req.args))
 	}
+	if w.cfg.NoLog {
+		ev.Keys = w.keys[:0] // the event's only during its emit (Watch)
+	}
 	for _, a := range req.args {
 		for _, k := range keysOf(a) {
 			if !hasKey(ev.Keys, k) {
@@ -199,6 +212,9 @@ func (w *World) exec(it *item) {
 		after = w.expiredAfter(n, st, &ev, after, before)
 	}
 	w.emit(ev)
+	if w.cfg.NoLog {
+		w.keys = ev.Keys[:0]
+	}
 	w.logExpiries(n, after)
 	w.afterExec(n, req)
 	if n.cut(p.name) || p.takeDrop(p.dropReply, n.name) {

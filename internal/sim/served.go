@@ -32,8 +32,11 @@ type ServerTimed interface {
 // timed gives the node's backend as ServerTimed, when the world follows
 // its server's clock and the server reports its expiries.
 func (w *World) timed(n *Node) (ServerTimed, bool) {
+	if w.cfg.Pace == nil {
+		return nil, false // embedded Redis: no type to look at
+	}
 	st, ok := n.b.(ServerTimed)
-	return st, ok && w.cfg.Pace != nil
+	return st, ok
 }
 
 // virtual gives a moment of the node's server clock in world time.

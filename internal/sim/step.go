@@ -14,7 +14,7 @@ func (w *World) Step() bool {
 		return false
 	}
 	it := w.q.peek()
-	n, key, at, ok := w.nextExpiry()
+	n, key, at, ok := w.soon.n, w.soon.key, w.soon.at, w.soon.n != nil // begin's look, nothing changed since
 	var due time.Duration
 	if it != nil {
 		due = it.t
@@ -185,7 +185,9 @@ func (w *World) begin() bool {
 	if it := w.q.peek(); it != nil {
 		next = it.t
 	}
-	if _, _, at, ok := w.nextExpiry(); ok && (next < 0 || at < next) {
+	n, key, at, ok := w.nextExpiry()
+	w.soon.n, w.soon.key, w.soon.at = n, key, at
+	if ok && (next < 0 || at < next) {
 		next = at
 	}
 	if next > w.cfg.Horizon {
@@ -204,11 +206,10 @@ func (w *World) finish() { w.ended = true }
 // stopped answering (Loser). It reports whether it did.
 func (w *World) checkLost() bool {
 	for _, n := range w.nodes {
-		l, ok := n.b.(Loser)
-		if !ok || n.down { // a node down in the run is not asked anything
+		if n.loser == nil || n.down { // a node down in the run is not asked anything
 			continue
 		}
-		if err := l.Lost(); err != nil {
+		if err := n.loser.Lost(); err != nil {
 			w.lost = fmt.Errorf("node %s: %w", n.name, err)
 			w.emit(Event{Kind: KindError, Node: n.name, Name: "server-lost",
 				Fact: &fact.Fact{Key: fact.ServerLost, Reason: fact.Error(err)}})

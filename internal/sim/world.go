@@ -67,6 +67,14 @@ type World struct {
 	log   []*Event // points into chunks: events never move once logged
 	seq   int      // events emitted so far (the log's length, also with NoLog)
 	chunk []Event
+	keys  []KeyState // with NoLog, the key states of the exec being told (exec)
+	// soon is the earliest key expiry as the step's begin found it, for
+	// Step (nil n: none).
+	soon struct {
+		n   *Node
+		key string
+		at  time.Duration
+	}
 	q     queue
 	nodes []*Node
 	procs []*Proc
