@@ -1,7 +1,6 @@
 package server
 
 import (
-	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
@@ -164,27 +163,4 @@ func (s *session) reset(seed *int64) error {
 	}
 	s.valid = 0
 	return s.account()
-}
-
-// recording is the session as a scenario file that replays this run. It
-// is one the app reopens, or an error: a file over the limits (a schedule
-// of thousands of faults, say) is refused here rather than saved.
-func (s *session) recording() ([]byte, error) {
-	rec, err := s.ls.Recording(embedded.Servers{})
-	if err != nil {
-		return nil, err
-	}
-	b, err := scenario.MarshalScenario(&rec)
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > scenario.MaxFileSize {
-		return nil, coded("recording-big", map[string]any{"kib": len(b) >> 10, "max": scenario.MaxFileSize >> 10},
-			"the recording would be %d KiB, over the file limit of %d KiB: step back to an earlier step and save from there", len(b)>>10, scenario.MaxFileSize>>10)
-	}
-	if _, err := scenario.Parse(rec.ID+".yaml", b); err != nil {
-		return nil, coded("recording-unreadable", map[string]any{"detail": err.Error()},
-			"the recording would not reopen (%s): step back to an earlier step and save from there", err)
-	}
-	return b, nil
 }

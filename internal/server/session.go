@@ -40,6 +40,7 @@ type session struct {
 	search  *search           // the running search (explore.go), if any
 	hold    hold              // its place on the engine's slots (budget.go)
 	acts    []scenario.Action // the recorded actions the attached browser holds (push.go)
+	reserve int64             // the memory its run may come to hold, counted from its load (admit)
 
 	teachState // code view, chapters, challenges (teach.go)
 	classState // its place in a class (class.go)
