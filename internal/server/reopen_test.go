@@ -111,3 +111,19 @@ func (c *client) answer(typ string) Message {
 		}
 	}
 }
+
+// nextWithin is next with a longer wait, for a long request.
+func (c *client) nextWithin(typ string, d time.Duration) Message {
+	c.t.Helper()
+	for end := time.Now().Add(d); ; {
+		_ = c.ws.SetReadDeadline(end)
+		var m Message
+		if err := c.ws.ReadJSON(&m); err != nil {
+			c.t.Fatalf("waiting for a %s message: %v", typ, err)
+		}
+		c.keep(&m)
+		if m.Type == typ {
+			return m
+		}
+	}
+}
