@@ -159,3 +159,34 @@ func stepOnce(c *client) Message {
 		}
 	}
 }
+
+// A comparison ends when its session ends, between slices: with both
+// slots held by the test, the comparison waits for a slice; the session is
+// ended (as an eviction does), and its goroutine is gone while the test
+// still holds the slots. Without the session's end reaching the
+// comparison, it waited for the slots until its 10 s deadline.
+func TestAComparisonEndsWithItsSession(t *testing.T) {
+	app, url := newTestServer(t, Limits{MaxSteps: 20000})
+	app.cpu, app.bulk = make(chan struct{}, 1), make(chan struct{}, 1) // one slot each
+	c, _, _ := dial(t, url, "")
+	id := c.hello("").Session
+	c.send(map[string]any{"op": "load", "yaml": busyYAML})
+	c.nextWithin("state", time.Minute)
+	app.bulk <- struct{}{} // the test holds the slots, as another session's long work would
+	app.cpu <- struct{}{}
+	defer func() { <-app.cpu; <-app.bulk }()
+	c.send(map[string]any{"op": "compare", "with": "set-nx-ex-blind-del"})
+	time.Sleep(200 * time.Millisecond) // the comparison waits for its first slice
+	app.mu.Lock()
+	s := app.sessions[id]
+	app.mu.Unlock()
+	if s == nil {
+		t.Fatalf("no session %q", id)
+	}
+	s.end()
+	select {
+	case <-s.gone:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the session's goroutine still runs 5 s after it ended: its comparison waits for the slots")
+	}
+}
