@@ -81,17 +81,30 @@ func (r *Result) Fair() bool { return r.Unplaced == 0 }
 // faults (build it with Against, or give any scenario with the same
 // clients).
 func Compare(left, right *scenario.Scenario, seed int64) (*Result, error) {
-	return Within(left, right, seed, 0)
+	return Within(left, right, seed, Bounds{})
 }
 
-// Within is Compare with each run held to maxSteps engine steps (0: the
-// engine's own cap): a side that would take more is an error (ErrTooLong),
-// before the rest of it is run.
-func Within(left, right *scenario.Scenario, seed int64, maxSteps int) (*Result, error) {
+// Bounds hold a comparison's two runs.
+type Bounds struct {
+	// MaxSteps caps each run's engine steps (0: the engine's own cap): a
+	// side that would take more is an error (ErrTooLong), before the rest
+	// of it is run.
+	MaxSteps int
+	// Yield, if set, is called every few engine steps of both runs (see
+	// lesson.Config.Yield) with the runs the comparison holds so far: the
+	// left's, then the left's and the right's. The caller may hand the CPU
+	// to other work there, hold them to a memory budget, or stop the
+	// comparison by returning an error, which Within returns.
+	Yield func(runs []*lesson.Run) error
+}
+
+// Within is Compare held to b: each run to b.MaxSteps, both yielding to
+// b.Yield.
+func Within(left, right *scenario.Scenario, seed int64, b Bounds) (*Result, error) {
 	if err := sameClients(left, right); err != nil {
 		return nil, err
 	}
-	lrec, err := play(left, seed, maxSteps, nil, nil)
+	lrec, err := play(left, seed, b, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +127,7 @@ func Within(left, right *scenario.Scenario, seed int64, maxSteps int) (*Result, 
 		under, places = translate(right, res.Faults)
 		prefer = winners(leftLog)
 	}
-	rrec, err := play(under, seed, maxSteps, places, prefer)
+	rrec, err := play(under, seed, b, lrec.run, places, prefer)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", right.ID, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -260,11 +261,11 @@ func TestWithinHoldsTheRunsToTheCap(t *testing.T) {
 	if n < 10 {
 		t.Fatalf("a schedule of %d steps", n)
 	}
-	res, err := Within(sc, sc, sc.Seed, n)
+	res, err := Within(sc, sc, sc.Seed, Bounds{MaxSteps: n})
 	if err != nil || !res.Same() {
 		t.Fatalf("within %d steps, the lesson's own length: %v", n, err)
 	}
-	if _, err := Within(sc, sc, sc.Seed, n-1); !errors.Is(err, ErrTooLong) || !strings.Contains(err.Error(), "cap of "+strconv.Itoa(n-1)+" steps") {
+	if _, err := Within(sc, sc, sc.Seed, Bounds{MaxSteps: n - 1}); !errors.Is(err, ErrTooLong) || !strings.Contains(err.Error(), "cap of "+strconv.Itoa(n-1)+" steps") {
 		t.Errorf("within %d steps: got %v, want ErrTooLong", n-1, err)
 	}
 }
@@ -284,5 +285,46 @@ func TestGroupsHoldEveryAlgorithm(t *testing.T) {
 	}
 	if g := Groups()[0]; g.IDs[0] != "no-lock" {
 		t.Errorf("first group %+v, want the catalog's first row first", g)
+	}
+}
+
+// A comparison yields as it runs, as a server slices it on its CPUs: every
+// few steps of the left's run with that run, then of the right's with
+// both. Yielding changes nothing of the result, and an error from Yield
+// stops the comparison with that error.
+func TestWithinYieldsWithoutChangingTheRuns(t *testing.T) {
+	f := catalog(t)
+	sc := lessonOf(t, f, "failover-lost-lock") // a pair of different code: the right's faults placed by meaning
+	right, err := Against(sc, "failover-wait-replica", f.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Compare(sc, right, sc.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := map[int]int{} // runs held -> calls
+	yielded, err := Within(sc, right, sc.Seed, Bounds{Yield: func(runs []*lesson.Run) error { calls[len(runs)]++; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(plain.Left.Texts, yielded.Left.Texts) || !slices.Equal(plain.Right.Texts, yielded.Right.Texts) ||
+		!slices.Equal(plain.Right.At, yielded.Right.At) || plain.Diverge != yielded.Diverge {
+		t.Error("the comparison differs when it yields")
+	}
+	// Each run yields before its first step and every 16 steps after.
+	steps := func(s Side) int { return s.Rows[len(s.Rows)-1].Step }
+	if calls[1] < steps(plain.Left)/16 || calls[1] == 0 || calls[2] < steps(plain.Right)/16 {
+		t.Errorf("yields with the left's run, then with both: %v (runs of %d and %d steps)", calls, steps(plain.Left), steps(plain.Right))
+	}
+	stop := errors.New("the session ended")
+	_, err = Within(sc, right, sc.Seed, Bounds{Yield: func(runs []*lesson.Run) error {
+		if len(runs) == 2 {
+			return stop
+		}
+		return nil
+	}})
+	if !errors.Is(err, stop) {
+		t.Errorf("a yield that says stop in the right's run: got %v, want %v", err, stop)
 	}
 }

@@ -99,10 +99,12 @@ type played struct {
 // instant. places, if any, are faults to take at points of this run's
 // progress (a translation of another run's); each one's Right is set where
 // it lands. With prefer, clients tied at one instant move in that order
-// (race), not by the seed's draw. A run that takes more than maxSteps
-// steps (0: no cap but the engine's) is an error. The caller closes the
-// run.
-func play(sc *scenario.Scenario, seed int64, maxSteps int, places []*Taken, prefer []string) (*played, error) {
+// (race), not by the seed's draw. A run that takes more than b.MaxSteps
+// steps (0: no cap but the engine's) is an error; b.Yield is given the run
+// after held (the run played before this one, if any). The caller closes
+// the run.
+func play(sc *scenario.Scenario, seed int64, b Bounds, held *lesson.Run, places []*Taken, prefer []string) (*played, error) {
+	maxSteps := b.MaxSteps
 	rec := &played{}
 	prog := newProgress()
 	var last *sim.Event // the latest event of a client's progress
@@ -169,6 +171,14 @@ func play(sc *scenario.Scenario, seed int64, maxSteps int, places []*Taken, pref
 	}
 	if prefer != nil {
 		cfg.Choose = func(w *sim.World) string { return race(w, prefer) }
+	}
+	if b.Yield != nil {
+		cfg.Yield = func(r *lesson.Run) error {
+			if held != nil {
+				return b.Yield([]*lesson.Run{held, r})
+			}
+			return b.Yield([]*lesson.Run{r})
+		}
 	}
 	r, err := lesson.New(sc, cfg)
 	if err != nil {

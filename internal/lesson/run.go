@@ -36,7 +36,17 @@ type Config struct {
 	// engine's own step (no manual step is recorded there): "" leaves the
 	// choice to the engine, as does a client with no move to make.
 	Choose func(*sim.World) string
+	// Yield, if set, is called with the run before RunToEnd's first step
+	// and every yieldSteps steps after it: the caller may hand the CPU to
+	// other work there, hold the run to a memory budget (Footprint), or
+	// stop it by returning an error, which RunToEnd returns. It must not
+	// change the run: the run's log is the same with it as without.
+	Yield func(*Run) error
 }
+
+// yieldSteps is how many engine steps RunToEnd takes between two calls of
+// Config.Yield.
+const yieldSteps = 16
 
 // Run is one scenario running in a world, with its checker. A run plays
 // its scenario's recorded schedule (schedule:, the actions a viewer took)
@@ -55,6 +65,7 @@ type Run struct {
 	next     int               // index of the next action to play
 	onAction func(scenario.Action)
 	choose   func(*sim.World) string
+	yield    func(*Run) error
 
 	story      *narrate.Narrator // the run's story, told from its events
 	offScript  bool              // a user action changed the run: scripted lines stop
@@ -73,7 +84,7 @@ func New(sc *scenario.Scenario, cfg Config) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.actions, r.onAction, r.choose = slices.Clone(sc.Schedule), cfg.OnAction, cfg.Choose
+	r.actions, r.onAction, r.choose, r.yield = slices.Clone(sc.Schedule), cfg.OnAction, cfg.Choose, cfg.Yield
 	if cfg.Setup != nil {
 		cfg.Setup(r)
 	}
@@ -167,7 +178,12 @@ func (r *Run) engineStep() bool {
 // its final verdicts are in. A recorded action the run never reaches (its
 // step is past the run's end) does not fit it.
 func (r *Run) RunToEnd() error {
-	for {
+	for n := 0; ; n++ {
+		if r.yield != nil && n%yieldSteps == 0 {
+			if err := r.yield(r); err != nil {
+				return err
+			}
+		}
 		ok, err := r.Step()
 		if err != nil {
 			return err
@@ -272,6 +288,12 @@ func (r *Run) finish() {
 	for _, v := range r.Checker.Finish() {
 		r.World.Emit(v)
 	}
+}
+
+// Footprint is what the run's world holds now: its events and its live
+// client threads (a server's memory estimate).
+func (r *Run) Footprint() (events, threads int) {
+	return len(r.World.Log()), r.World.Threads()
 }
 
 // Done reports whether the run is over and its verdicts are in.

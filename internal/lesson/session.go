@@ -124,11 +124,12 @@ func (s *Session) RunToEnd() error { return s.run.RunToEnd() }
 // the recorded actions as its schedule, so that loading it replays the same
 // event log. Its expect: is what the recorded run ends with, not what the
 // lesson expected: the verdicts of the live run when it is over, else
-// those of a replay of the recording to its end. The replay runs on
-// replayOn (embedded Redis, embedded.Servers{}, as a saved file is
-// checked); a run recorded on real servers keeps its own verdicts, when
-// they differ, as its real_redis expectation.
-func (s *Session) Recording(replayOn Servers) (scenario.Scenario, error) {
+// those of a replay of the recording to its end. The replay runs as replay
+// says, from the session's seed: on its Servers (embedded Redis,
+// embedded.Servers{}, as a saved file is checked), yielding as its Yield
+// says; a run recorded on real servers keeps its own verdicts, when they
+// differ, as its real_redis expectation.
+func (s *Session) Recording(replay Config) (scenario.Scenario, error) {
 	out := *s.sc
 	out.Seed = s.cfg.Seed
 	out.Schedule = slices.Clone(s.run.Actions())
@@ -140,7 +141,8 @@ func (s *Session) Recording(replayOn Servers) (scenario.Scenario, error) {
 	}
 	replayed := live
 	if !s.run.Done() || onReal {
-		got, err := replayVerdicts(&out, Config{Seed: out.Seed, Servers: replayOn})
+		replay.Seed = out.Seed
+		got, err := replayVerdicts(&out, replay)
 		switch {
 		case err == nil:
 			replayed = got

@@ -91,7 +91,7 @@ func TestManualStepsAndRecordingReplay(t *testing.T) {
 	if v := s.Run().Verdicts(); !SameVerdicts(v, []string{"oversell"}) {
 		t.Fatalf("verdicts = %v, want [oversell]\n%s", v, want)
 	}
-	rec, err := s.Recording(embedded.Servers{})
+	rec, err := s.Recording(Config{Servers: embedded.Servers{}})
 	if err != nil {
 		t.Fatal(err)
 	}

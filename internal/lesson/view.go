@@ -52,9 +52,7 @@ func (s *Session) Sections(seq int) check.SectionChange { return s.run.Checker.S
 
 // Footprint is what the session's world holds now: its events and its
 // live client threads (a server's memory estimate).
-func (s *Session) Footprint() (events, threads int) {
-	return len(s.run.World.Log()), s.run.World.Threads()
-}
+func (s *Session) Footprint() (events, threads int) { return s.run.Footprint() }
 
 // Pending lists the clients that have a move to make at the cursor.
 func (s *Session) Pending() []string {

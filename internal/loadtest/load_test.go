@@ -132,6 +132,7 @@ type reply struct {
 	Type    string `json:"type"`
 	Re      int    `json:"re"`
 	Error   string `json:"error"`
+	Code    string `json:"code"`
 	Catalog []struct {
 		ID      string   `json:"id"`
 		Clients []string `json:"clients"`

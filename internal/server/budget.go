@@ -2,6 +2,7 @@ package server
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"runtime"
 	"slices"
@@ -43,7 +44,18 @@ const (
 // cost estimates the memory a session's world holds now.
 func cost(ls *lesson.Session) int64 {
 	events, threads := ls.Footprint()
-	sc := ls.Scenario()
+	return costOf(ls.Scenario(), events, threads)
+}
+
+// runCost estimates the memory a run holds now.
+func runCost(r *lesson.Run) int64 {
+	events, threads := r.Footprint()
+	return costOf(r.Scenario, events, threads)
+}
+
+// costOf estimates the memory a world of sc holds with that many events
+// logged and client threads live.
+func costOf(sc *scenario.Scenario, events, threads int) int64 {
 	perEvent := eventCost + int64(len(lesson.NodeNames(sc)))*eventNodeCost
 	return baseCost + dataCost(sc) + int64(events)*perEvent + int64(threads)*threadCost
 }
@@ -147,6 +159,21 @@ func (h *hold) away(f func()) {
 	f()
 }
 
+// workContext is the context of a session's long work that runs beside
+// its goroutine's slots (a comparison, a recording's replay): it ends after
+// d, or when the session ends.
+func (s *session) workContext(d time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	go func() {
+		select {
+		case <-s.quit:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
 // turn and bulkTurn run f on the session's hold (the session's goroutine
 // only).
 func (s *session) turn(f func())     { s.hold.turn(f) }
@@ -203,7 +230,7 @@ func (s *session) account() error {
 		return nil
 	}
 	c := cost(s.ls)
-	s.setCost(c)
+	s.setCost(max(c, s.reserve)) // the server counts what the run may come to hold (admit)
 	lim := s.srv.limits
 	if c > lim.MaxSessionMemory {
 		events, threads := s.ls.Footprint()
@@ -212,12 +239,72 @@ func (s *session) account() error {
 			s.ls.Cursor(), events, threads, mib(c), mib(lim.MaxSessionMemory))
 	}
 	if s.srv.total.Load() > lim.MaxMemory {
-		s.srv.evictIdle(s)
+		s.srv.evictIdle(s, 0)
 	}
 	if t := s.srv.total.Load(); t > lim.MaxMemory {
 		return coded("memory-server", map[string]any{"step": s.ls.Cursor(), "max": mib(lim.MaxMemory)},
 			"the run stopped at step %d: the server's memory budget of %s is in use by other sessions (about %s): try again later, or step back",
 			s.ls.Cursor(), mib(lim.MaxMemory), mib(t))
+	}
+	return nil
+}
+
+// admit refuses, before it is built, a run the server's memory budget has
+// no room for: what its threads and data would take at most (at most a
+// session's budget) beside what the other sessions hold, idle ones evicted
+// first. Without it, every session could load a run first and find the
+// budget spent after.
+func (s *session) admit(sc *scenario.Scenario) error {
+	lim := s.srv.limits
+	need := min(baseCost+dataCost(sc)+int64(plannedThreads(sc))*threadCost, lim.MaxSessionMemory)
+	// One load is admitted at a time, its reserve counted at once: loads
+	// at once must not all find the same room.
+	s.srv.admitting.Lock()
+	defer s.srv.admitting.Unlock()
+	others := func() int64 { return s.srv.total.Load() - s.cost.Load() }
+	if others()+need > lim.MaxMemory {
+		s.srv.evictIdle(s, need-s.cost.Load())
+	}
+	if o := others(); o+need > lim.MaxMemory {
+		return coded("server-memory", map[string]any{"need": mib(need), "max": mib(lim.MaxMemory), "used": mib(o)},
+			"scenario %s needs about %s, and the server's memory budget of %s is in use by other sessions (about %s): try again later, or a smaller scenario",
+			sc.ID, mib(need), mib(lim.MaxMemory), mib(o))
+	}
+	s.reserve = need
+	s.setCost(max(s.cost.Load(), need))
+	return nil
+}
+
+// workCost is what a session's long work outside its world holds (the runs
+// of a comparison), counted in the server's total while it runs.
+type workCost struct {
+	srv  *Server
+	cost int64
+}
+
+// set records the work's cost in the server's total.
+func (w *workCost) set(c int64) {
+	w.srv.total.Add(c - w.cost)
+	w.cost = c
+}
+
+// check records what runs hold and holds them to a session's memory budget
+// and the server's.
+func (w *workCost) check(runs []*lesson.Run) error {
+	var c int64
+	for _, r := range runs {
+		c += runCost(r)
+	}
+	w.set(c)
+	lim := w.srv.limits
+	if c > lim.MaxSessionMemory {
+		return coded("compare-memory", map[string]any{"need": mib(c), "max": mib(lim.MaxSessionMemory)},
+			"compare: the runs would hold more than %s, over a session's memory budget of %s: compare them with visualizer compare", mib(c), mib(lim.MaxSessionMemory))
+	}
+	if o := w.srv.total.Load() - c; o+c > lim.MaxMemory {
+		return coded("server-memory", map[string]any{"need": mib(c), "max": mib(lim.MaxMemory), "used": mib(o)},
+			"compare: the runs need about %s, and the server's memory budget of %s is in use by other sessions (about %s): try again later",
+			mib(c), mib(lim.MaxMemory), mib(o))
 	}
 	return nil
 }
@@ -232,7 +319,7 @@ func (s *session) setCost(c int64) {
 // the server is back under its memory budget. It does not wait for them
 // (an idle session may itself be evicting): each releases its world as
 // its goroutine ends, and its cost no longer counts from now on.
-func (s *Server) evictIdle(except *session) {
+func (s *Server) evictIdle(except *session, need int64) {
 	s.mu.Lock()
 	var idle []*session
 	for _, sess := range s.sessions {
@@ -243,7 +330,7 @@ func (s *Server) evictIdle(except *session) {
 	slices.SortFunc(idle, func(a, b *session) int { return cmp.Compare(a.used.Load(), b.used.Load()) })
 	gone := 0
 	for _, sess := range idle {
-		if s.total.Load() <= s.limits.MaxMemory {
+		if s.total.Load()+need <= s.limits.MaxMemory {
 			break
 		}
 		s.removeLocked(sess)

@@ -1,11 +1,14 @@
 package server
 
 import (
+	"context"
 	"errors"
+	"time"
 
 	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/compare"
 	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -13,6 +16,10 @@ import (
 
 // compareRows is the most rows a side may have to be sent to the page.
 const compareRows = 5000
+
+// compareTime is the most a comparison may take on the server, its waits
+// for the engine's slots included.
+const compareTime = 10 * time.Second
 
 // compareRow is one row of a side as the page draws it: the event, as the
 // main timeline gets it (wireEvent), numbered by its row (Seq is the row's
@@ -98,9 +105,12 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	if err := s.srv.checkBudget(right); err != nil {
 		return nil, err
 	}
-	var res *compare.Result
 	lim := s.srv.limits.MaxSteps
-	s.bulkTurn(func() { res, err = compare.Within(&left, right, s.ls.Seed(), lim) })
+	res, err := s.compareSliced(&left, right, lim)
+	var ce *codedError
+	if errors.As(err, &ce) {
+		return nil, err
+	}
 	if errors.Is(err, compare.ErrTooLong) {
 		return nil, coded("step-cap", map[string]any{"max": lim},
 			"compare: the runs go past the session's cap of %d steps: compare them with visualizer compare", lim)
@@ -124,8 +134,39 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	for _, t := range res.Faults {
 		ans.Faults = append(ans.Faults, compareFault{Fault: compare.FaultWords(t.Fault), Where: t.Where(), How: string(t.How), Placed: t.Right >= 0})
 	}
-	ans.Left, ans.Right = wireSide(res.Left), wireSide(res.Right)
+	s.bulkTurn(func() { ans.Left, ans.Right = wireSide(res.Left), wireSide(res.Right) })
 	return &Message{Type: "compare", Compare: &ans}, nil
+}
+
+// compareSliced compares left with right as long work, as a search runs:
+// holding a bulk slot and an engine slot for slices of at most sliceTime
+// (slicer), so that other sessions' requests wait a slice at most, not a
+// pair of runs. It stops between slices at compareTime, when the session
+// ends, or when its runs would hold more than a session's memory budget;
+// what they hold counts in the server's total meanwhile.
+func (s *session) compareSliced(left, right *scenario.Scenario, lim int) (*compare.Result, error) {
+	ctx, cancel := s.workContext(compareTime)
+	defer cancel()
+	sl := &slicer{srv: s.srv, ctx: ctx}
+	defer sl.release()
+	held := &workCost{srv: s.srv}
+	defer held.set(0)
+	res, err := compare.Within(left, right, s.ls.Seed(), compare.Bounds{MaxSteps: lim, Yield: func(runs []*lesson.Run) error {
+		if err := held.check(runs); err != nil {
+			return err
+		}
+		return sl.yield()
+	}})
+	switch {
+	case err == nil:
+		return res, nil
+	case errors.Is(err, context.DeadlineExceeded):
+		return nil, coded("compare-time", map[string]any{"max": int(compareTime / time.Second)},
+			"compare: the runs took more than %d s on this server (busy, or long runs): try again shortly, or compare them with visualizer compare", int(compareTime/time.Second))
+	case errors.Is(err, context.Canceled):
+		return nil, coded("evicted", nil, "this session ended while comparing: reload the page")
+	}
+	return nil, err
 }
 
 // compareError is why two runs cannot be compared, as a code the page

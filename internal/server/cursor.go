@@ -52,9 +52,15 @@ func (s *session) steps(n int, step func() (bool, error)) error {
 }
 
 // stepsOf runs step on ls as steps does; long work holds a bulk slot for
-// every slice, short work for every slice after its first.
+// every slice, short work for every slice after its first. It stops
+// between slices when the session ends.
 func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, error)) error {
 	for slice := 0; ; slice++ {
+		select {
+		case <-s.quit:
+			return coded("evicted", nil, "this session ended: reload the page")
+		default:
+		}
 		more, err := true, error(nil)
 		turn := s.turn
 		if long || slice > 0 {

@@ -62,6 +62,17 @@ func (s *session) load(r *Request) error {
 	if err := s.srv.checkBudget(sc); err != nil {
 		return err
 	}
+	kept := s.reserve
+	if err := s.admit(sc); err != nil {
+		return err
+	}
+	loaded := false
+	defer func() {
+		if !loaded { // the session keeps its run, and what it counted
+			s.reserve = kept
+			_ = s.account()
+		}
+	}()
 	var ls *lesson.Session
 	s.bulkTurn(func() { ls, err = lesson.NewSession(sc, lesson.Config{Seed: seed, Servers: s.servers()}) })
 	if err != nil {
@@ -78,6 +89,7 @@ func (s *session) load(r *Request) error {
 		s.ls.Close()
 	}
 	s.ls, s.custom, s.valid, s.file = ls, custom, 0, file
+	loaded = true
 	s.challenge = r.Challenge
 	s.builtin = ""
 	if !custom && r.Actions == nil && !r.Challenge {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
@@ -32,10 +31,22 @@ func (s *session) handle(c *conn, r *Request) {
 	}
 	if msg != nil {
 		msg.Re = r.ID
-		c.enqueue(msg)
+		s.answer(c, msg)
 		return
 	}
 	s.push(r.ID)
+}
+
+// answer queues msg for c. A comparison's answer (two sides of up to
+// 5,000 rows, megabytes of JSON) is encoded as long work, on a bulk slot
+// and an engine slot: many encoded at once off the slots took the CPUs
+// from other sessions' steps.
+func (s *session) answer(c *conn, msg *Message) {
+	if msg.Compare != nil && msg.Compare.Left != nil {
+		s.bulkTurn(func() { c.enqueue(msg) })
+		return
+	}
+	c.enqueue(msg)
 }
 
 // apply performs a request. It returns a message to send instead of the
@@ -164,27 +175,4 @@ func (s *session) reset(seed *int64) error {
 	}
 	s.valid = 0
 	return s.account()
-}
-
-// recording is the session as a scenario file that replays this run. It
-// is one the app reopens, or an error: a file over the limits (a schedule
-// of thousands of faults, say) is refused here rather than saved.
-func (s *session) recording() ([]byte, error) {
-	rec, err := s.ls.Recording(embedded.Servers{})
-	if err != nil {
-		return nil, err
-	}
-	b, err := scenario.MarshalScenario(&rec)
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > scenario.MaxFileSize {
-		return nil, coded("recording-big", map[string]any{"kib": len(b) >> 10, "max": scenario.MaxFileSize >> 10},
-			"the recording would be %d KiB, over the file limit of %d KiB: step back to an earlier step and save from there", len(b)>>10, scenario.MaxFileSize>>10)
-	}
-	if _, err := scenario.Parse(rec.ID+".yaml", b); err != nil {
-		return nil, coded("recording-unreadable", map[string]any{"detail": err.Error()},
-			"the recording would not reopen (%s): step back to an earlier step and save from there", err)
-	}
-	return b, nil
 }

@@ -84,7 +84,8 @@ type Server struct {
 	source *assets // the lock code the code view shows
 	page   *asset  // index.html, rendered once (nil in Dev)
 
-	stepTime, otherTime latency // the server's time over steps and over other requests
+	stepTime, otherTime latency    // the server's time over steps and over other requests
+	admitting           sync.Mutex // one load admitted at a time (admit)
 }
 
 // took records how long the server took over a request.

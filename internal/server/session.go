@@ -40,6 +40,7 @@ type session struct {
 	search  *search           // the running search (explore.go), if any
 	hold    hold              // its place on the engine's slots (budget.go)
 	acts    []scenario.Action // the recorded actions the attached browser holds (push.go)
+	reserve int64             // the memory its run may come to hold, counted from its load (admit)
 
 	teachState // code view, chapters, challenges (teach.go)
 	classState // its place in a class (class.go)
@@ -68,6 +69,30 @@ func (s *session) do(f func()) bool {
 	case s.ops <- f:
 		return true
 	default:
+		return false
+	}
+}
+
+// doWithin is do for a hello, which must not be refused because the
+// session's queue is full for a moment: a browser dropped for flooding
+// reconnects to a session whose queue still holds what its old socket
+// asked. It waits up to d for room (the session works through its queue
+// meanwhile); false when the session ended or d passed (d <= 0: do).
+func (s *session) doWithin(f func(), d time.Duration) bool {
+	if s.do(f) {
+		return true
+	}
+	if d <= 0 {
+		return false
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-s.quit:
+		return false
+	case s.ops <- f:
+		return true
+	case <-t.C:
 		return false
 	}
 }

@@ -59,6 +59,8 @@ const ERRORS = {
   'explore-busy': ['explore: {max} searches are running on this server; try again shortly', '这台服务器上正在运行 {max} 个搜索；请稍后再试'],
   'recording-big': ['the recording would be {kib} KiB, over the file limit of {max} KiB: step back to an earlier step and save from there', '录制文件会有 {kib} KiB，超过了 {max} KiB 的上限：请先后退到更早的一步再保存'],
   'recording-unreadable': ['the recording would not reopen ({detail}): step back to an earlier step and save from there', '录制文件将无法重新打开（{detail}）：请先后退到更早的一步再保存'],
+  'recording-time': ['the recording\'s replay took more than {max} s on this server (busy, or a long run): try again shortly', '录制文件的重放在服务器上超过了 {max} 秒（服务器繁忙，或者运行太长）：请稍后再试'],
+  'server-memory': ['this scenario needs about {need}, and the server\'s memory budget of {max} is in use by other sessions (about {used}): try again later, or a smaller scenario', '这个场景大约需要 {need}，而服务器 {max} 的内存预算已被其他会话占用（约 {used}）：请稍后再试，或换一个更小的场景'],
   'redis-lost': ['the run stopped: a Redis server stopped answering ({detail}); check the server, then reload the run', '运行已停止：Redis 服务器不再响应（{detail}）；请检查服务器，然后重新载入这次运行'],
   // ---- Limits per client address and the server's reserve (docs/protocol.md) ----
   'address-sockets': ['your address has {max} sockets open, the most one address may: close other tabs and try again', '你的地址已打开 {max} 个连接，这是一个地址的上限：请关闭其他标签页后再试'],
@@ -71,6 +73,8 @@ const ERRORS = {
   'compare-no-pair': ['compare: {id} has no canonical pair: name an algorithm or a scenario with the same clients', '对比：{id} 没有默认的对照：请指定一个算法，或一个客户端相同的场景'],
   'compare-clients': ['compare: {id} and {with} do not have the same clients', '对比：{id} 和 {with} 的客户端不一样'],
   'compare-big': ['the runs have {n} rows, over the view\'s {max}: compare them with visualizer compare', '两次运行有 {n} 行，超过了对比视图的 {max} 行上限：请用 visualizer compare 对比'],
+  'compare-time': ['the runs took more than {max} s on this server (busy, or long runs): try again shortly, or compare them with visualizer compare', '两次运行在服务器上超过了 {max} 秒（服务器繁忙，或者运行太长）：请稍后再试，或用 visualizer compare 对比'],
+  'compare-memory': ['the runs would hold more than {need}, over a session\'s memory budget of {max}: compare them with visualizer compare', '两次运行会占用超过 {need}，超过了每个会话 {max} 的内存预算：请用 visualizer compare 对比'],
   // ---- Which lock? (report.js) ----
   'report-cell': ['the cell {lock}/{column} has no schedule to open (not decided yet, or nothing found)', '{lock}/{column} 这一格没有可打开的调度（尚未得出结果，或没有发现问题）'],
   'report-real': ['the report card runs on embedded Redis only, not on real servers', '选锁报告卡只能在内置 Redis 上运行，不能在真实服务器上运行'],

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The server's memory test (internal/loadtest TestMemoryBudget): 50 browser
+# sessions load the largest scenario a session's budget admits (16 pools of
+# 64 threads, 1,616 threads) at once against the real server in its own
+# process on loopback, and run it as far as it goes. A load the server's
+# budget has no room for is refused (server-memory), every run stops at a
+# budget, and the server's RSS stays within twice its 512 MiB budget; then
+# every socket closes and the sessions are evicted. About 20 s of both
+# cores; not part of scripts/test.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+LOCKSTEP_MEMORY=1 exec go test -count=1 -run '^TestMemoryBudget$' -v -timeout 5m ./internal/loadtest/
