@@ -140,7 +140,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "compare":
 		return cmdCompare(ctx, args, stdout, stderr)
 	case "report":
-		return cmdReport(ctx, args, stdout, stderr)
+		return cmdReport(ctx, args, getenv, stdout, stderr)
 	case "docs":
 		return cmdDocs(args, stdout, stderr)
 	case "help", "-h", "--help":

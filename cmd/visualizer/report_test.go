@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -115,5 +116,37 @@ func TestChoosingALockReplays(t *testing.T) {
 	out, err := combined(t, "test", "--file", path)
 	if err != nil || !strings.Contains(out, fmt.Sprintf("%d passed, 0 failed", len(f.Scenarios))) {
 		t.Fatalf("visualizer test --file %s: %v\n%s", path, err, out)
+	}
+}
+
+// A card runs with the collector set for it (collect at 9x the live heap,
+// a soft limit of 256 MiB) unless the environment sets it, and the process
+// gets its own settings back after (a test binary, a server that renders a
+// card, run more after it).
+func TestCardGCIsSetForTheCardAndRestored(t *testing.T) {
+	before, beforeLimit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
+	debug.SetGCPercent(before)
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+
+	restore := cardGC(getenv)
+	gc, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
+	debug.SetGCPercent(gc)
+	restore()
+	if gc != cardGCPercent || limit != cardMemLimit {
+		t.Errorf("during a card: GOGC %d, limit %d; want %d, %d", gc, limit, cardGCPercent, cardMemLimit)
+	}
+	if got := debug.SetGCPercent(before); got != before || debug.SetMemoryLimit(-1) != beforeLimit {
+		t.Errorf("after a card: GOGC %d, want %d back", got, before)
+	}
+
+	env["GOGC"], env["GOMEMLIMIT"] = "100", "1GiB"
+	restore = cardGC(getenv)
+	gc = debug.SetGCPercent(-1)
+	debug.SetGCPercent(gc)
+	limit = debug.SetMemoryLimit(-1)
+	restore()
+	if gc != before || limit != beforeLimit {
+		t.Errorf("with GOGC and GOMEMLIMIT set: GOGC %d, limit %d; want the environment's (%d, %d)", gc, limit, before, beforeLimit)
 	}
 }

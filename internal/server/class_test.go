@@ -431,17 +431,19 @@ func TestAFloodingStudentDoesNotStopTheClass(t *testing.T) {
 		{"op": "class-join", "code": "ZZZZZZ", "name": "x"},
 		{"op": "class-view", "view": map[string]any{}},
 	}
-	dropped := false
-	for i := range 5000 {
+	// She asks until the server drops her: her answers fill the socket's
+	// buffers, then its queue. How many that takes depends on the
+	// machine (a few thousand here); a minute of asking without a drop
+	// is a failure.
+	for i, start := 0, time.Now(); ; i++ {
 		m := ops[i%len(ops)]
 		m["id"] = i + 100
 		if err := ann.ws.WriteJSON(m); err != nil {
-			dropped = true
 			break
 		}
-	}
-	if !dropped {
-		t.Fatal("5000 requests unread and still connected")
+		if time.Since(start) > time.Minute {
+			t.Fatalf("%d requests unread in a minute and still connected", i+1)
+		}
 	}
 	teacher.until("Ann's one answer", func() bool { return teacher.class.Counts != nil && teacher.class.Counts.Answered == 1 })
 	bo.ask(map[string]any{"op": "class-answer", "question": 1, "choice": 1})

@@ -134,7 +134,7 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	for _, t := range res.Faults {
 		ans.Faults = append(ans.Faults, compareFault{Fault: compare.FaultWords(t.Fault), Where: t.Where(), How: string(t.How), Placed: t.Right >= 0})
 	}
-	ans.Left, ans.Right = wireSide(res.Left), wireSide(res.Right)
+	s.bulkTurn(func() { ans.Left, ans.Right = wireSide(res.Left), wireSide(res.Right) })
 	return &Message{Type: "compare", Compare: &ans}, nil
 }
 

@@ -13,6 +13,7 @@ const (
 	pongWait   = 60 * time.Second  // the longest between two pongs
 	pingPeriod = pongWait * 9 / 10 // how often we ping
 	closeWait  = 2 * time.Second   // how long a close frame may take
+	helloWait  = 10 * time.Second  // how long a hello may wait for room in its session's queue
 )
 
 // conn is one browser's WebSocket. Only writer writes to ws; the reader
@@ -28,6 +29,7 @@ type conn struct {
 	mu        sync.Mutex
 	closeCode int
 	closeText string
+	closeBy   time.Time // close's deadline: the writer has ended by then
 }
 
 func newConn(ws *websocket.Conn, queue int) *conn {
@@ -50,13 +52,27 @@ func (c *conn) enqueue(m *Message) {
 }
 
 // close asks the writer to send a close frame with code and end the
-// connection. The first call wins.
+// connection, within closeWait: a writer still blocked in a write then
+// (a browser that has stopped reading, its socket's buffers full) has its
+// socket closed under it, so that no close waits for writeWait. The first
+// call wins.
 func (c *conn) close(code int, text string) {
 	c.once.Do(func() {
 		c.mu.Lock()
 		c.closeCode, c.closeText = code, text
+		c.closeBy = time.Now().Add(closeWait)
 		c.mu.Unlock()
 		close(c.done)
+		if c.ws == nil {
+			return
+		}
+		time.AfterFunc(closeWait, func() {
+			select {
+			case <-c.finished:
+			default:
+				_ = c.ws.NetConn().Close() // the blocked write returns at once
+			}
+		})
 	})
 }
 
@@ -70,6 +86,12 @@ func (c *conn) writer() {
 	}()
 	for {
 		select {
+		case <-c.done: // a close goes before what is still queued
+			c.goodbye()
+			return
+		default:
+		}
+		select {
 		case b := <-c.send:
 			_ = c.ws.SetWriteDeadline(time.Now().Add(writeWait))
 			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
@@ -82,20 +104,25 @@ func (c *conn) writer() {
 				return
 			}
 		case <-c.done:
-			c.mu.Lock()
-			code, text := c.closeCode, c.closeText
-			c.mu.Unlock()
-			if code == websocket.CloseAbnormalClosure {
-				return
-			}
-			deadline := time.Now().Add(closeWait)
-			if code != websocket.ClosePolicyViolation { // a browser too slow to read gets no more
-				c.flush(deadline) // what was queued before the close (an error saying why) goes first
-			}
-			_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), deadline)
+			c.goodbye()
 			return
 		}
 	}
+}
+
+// goodbye sends the close frame, after what is queued unless the browser
+// is too slow to read, by close's deadline.
+func (c *conn) goodbye() {
+	c.mu.Lock()
+	code, text, deadline := c.closeCode, c.closeText, c.closeBy
+	c.mu.Unlock()
+	if code == websocket.CloseAbnormalClosure {
+		return
+	}
+	if code != websocket.ClosePolicyViolation { // a browser too slow to read gets no more
+		c.flush(deadline) // what was queued before the close (an error saying why) goes first
+	}
+	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), deadline)
 }
 
 // flush writes the messages still queued, until the queue is empty or the

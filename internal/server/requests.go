@@ -31,10 +31,22 @@ func (s *session) handle(c *conn, r *Request) {
 	}
 	if msg != nil {
 		msg.Re = r.ID
-		c.enqueue(msg)
+		s.answer(c, msg)
 		return
 	}
 	s.push(r.ID)
+}
+
+// answer queues msg for c. A comparison's answer (two sides of up to
+// 5,000 rows, megabytes of JSON) is encoded as long work, on a bulk slot
+// and an engine slot: many encoded at once off the slots took the CPUs
+// from other sessions' steps.
+func (s *session) answer(c *conn, msg *Message) {
+	if msg.Compare != nil && msg.Compare.Left != nil {
+		s.bulkTurn(func() { c.enqueue(msg) })
+		return
+	}
+	c.enqueue(msg)
 }
 
 // apply performs a request. It returns a message to send instead of the

@@ -99,10 +99,25 @@ func (c *client) next(typ string) Message {
 	}
 }
 
+// hello says hello and reads until the welcome; an error answering the
+// hello ends the test at once.
 func (c *client) hello(session string) Message {
 	c.t.Helper()
 	c.send(map[string]any{"op": "hello", "session": session})
-	return c.next("welcome")
+	_ = c.ws.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		var m Message
+		if err := c.ws.ReadJSON(&m); err != nil {
+			c.t.Fatalf("waiting for a welcome: %v", err)
+		}
+		c.keep(&m)
+		switch {
+		case m.Type == "welcome":
+			return m
+		case m.Type == "error" && m.Re == c.id:
+			c.t.Fatalf("hello %q: refused: %s (%s)", session, m.Code, m.Error)
+		}
+	}
 }
 
 // openSession starts a server with limits l and a browser of a new

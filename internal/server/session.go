@@ -73,6 +73,30 @@ func (s *session) do(f func()) bool {
 	}
 }
 
+// doWithin is do for a hello, which must not be refused because the
+// session's queue is full for a moment: a browser dropped for flooding
+// reconnects to a session whose queue still holds what its old socket
+// asked. It waits up to d for room (the session works through its queue
+// meanwhile); false when the session ended or d passed (d <= 0: do).
+func (s *session) doWithin(f func(), d time.Duration) bool {
+	if s.do(f) {
+		return true
+	}
+	if d <= 0 {
+		return false
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-s.quit:
+		return false
+	case s.ops <- f:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
 // end tells the session's goroutine to stop; it does not wait.
 func (s *session) end() { s.quitOnce.Do(func() { close(s.quit) }) }
 

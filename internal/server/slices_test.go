@@ -2,7 +2,6 @@ package server
 
 import (
 	"slices"
-	"strings"
 	"testing"
 	"time"
 )
@@ -48,32 +47,81 @@ func TestAComparisonRunsOnTheEngineSlots(t *testing.T) {
 	compareBusy(c)
 	answered := make(chan string, 1)
 	go compareAnswered(c, answered)
-	for len(app.bulk) == 0 { // the comparison has begun: it holds the bulk slot
+	runsInSlices(t, app, answered, "compare")
+}
+
+// runsInSlices checks that long work (what) runs in slices on app's one
+// engine slot and one bulk slot: once it holds the bulk slot, the test
+// takes the engine slot within a slice, nothing is answered while the test
+// holds it, and once it is given back the answer comes (on answered).
+func runsInSlices(t *testing.T, app *Server, answered <-chan string, what string) {
+	t.Helper()
+	for len(app.bulk) == 0 { // the work has begun: it holds the bulk slot
 		select {
 		case a := <-answered:
-			t.Fatalf("the comparison ended (%s) before the test saw it run: it is too short for this test", a)
+			t.Fatalf("the %s ended (%s) before the test saw it run: it is too short for this test", what, a)
 		case <-time.After(time.Millisecond):
 		}
 	}
+	asked := time.Now()
 	select {
 	case app.cpu <- struct{}{}:
 	case <-time.After(20 * time.Second):
-		t.Fatal("the engine slot was not given back within 20 s of a comparison's start (it runs in one piece)")
+		t.Fatalf("the engine slot was not given back within 20 s of the %s's start (it runs in one piece)", what)
 	}
+	waited := time.Since(asked)
 	select {
 	case a := <-answered:
-		t.Fatalf("the comparison answered %q while the test held the engine slot (it ran to its end in one piece)", a)
+		t.Fatalf("the %s answered %q while the test held the engine slot (it ran to its end in one piece)", what, a)
 	case <-time.After(time.Second):
 	}
 	<-app.cpu
+	freed := time.Now()
 	select {
 	case a, ok := <-answered:
-		if !ok || (!strings.HasPrefix(a, "compare") && !strings.HasPrefix(a, "error")) {
-			t.Fatalf("once the slot was free: got %q", a)
+		if !ok || a == "" {
+			t.Fatalf("once the slot was free: the %s got %q", what, a)
 		}
 	case <-time.After(time.Minute):
-		t.Fatal("no answer a minute after the slot was free")
+		t.Fatalf("no answer to the %s a minute after the slot was free", what)
 	}
+	// Sliced, the test got the slot at the end of a slice and most of the
+	// work came after; in one piece, it got the slot once the work was
+	// done, and only its last bits came after.
+	rest := time.Since(freed)
+	t.Logf("%s: the test waited %v for the engine slot; the work took %v after the test gave it back", what, waited, rest)
+	if waited > rest {
+		t.Errorf("the test waited %v for the engine slot and the %s took %v after: it got the slot only once the work was done", waited, what, rest)
+	}
+}
+
+// The replay behind export-yaml (a run not over is replayed to its end
+// for the recording's verdicts) runs in slices on the engine's slots too:
+// busyYAML at step 10,000 of its 20,000, saved.
+func TestARecordingsReplayRunsOnTheEngineSlots(t *testing.T) {
+	app, url := newTestServer(t, Limits{MaxSteps: 20000})
+	c, _, _ := dial(t, url, "")
+	c.hello("")
+	c.send(map[string]any{"op": "load", "yaml": busyYAML, "step": 10000})
+	c.nextWithin("state", time.Minute)
+	app.cpu, app.bulk = make(chan struct{}, 1), make(chan struct{}, 1) // one slot each, the session idle
+	c.send(map[string]any{"op": "export-yaml"})
+	answered := make(chan string, 1)
+	go func() {
+		for {
+			var m Message
+			_ = c.ws.SetReadDeadline(time.Now().Add(time.Minute))
+			if c.ws.ReadJSON(&m) != nil {
+				close(answered)
+				return
+			}
+			if m.Type == "yaml" || m.Type == "error" {
+				answered <- m.Type + " " + m.Code
+				return
+			}
+		}
+	}()
+	runsInSlices(t, app, answered, "recording's replay")
 }
 
 // While one session compares long runs in a loop, another session's steps
@@ -157,5 +205,36 @@ func stepOnce(c *client) Message {
 		if m.Re == c.id && (m.Type == "state" || m.Type == "error") {
 			return m
 		}
+	}
+}
+
+// A comparison ends when its session ends, between slices: with both
+// slots held by the test, the comparison waits for a slice; the session is
+// ended (as an eviction does), and its goroutine is gone while the test
+// still holds the slots. Without the session's end reaching the
+// comparison, it waited for the slots until its 10 s deadline.
+func TestAComparisonEndsWithItsSession(t *testing.T) {
+	app, url := newTestServer(t, Limits{MaxSteps: 20000})
+	app.cpu, app.bulk = make(chan struct{}, 1), make(chan struct{}, 1) // one slot each
+	c, _, _ := dial(t, url, "")
+	id := c.hello("").Session
+	c.send(map[string]any{"op": "load", "yaml": busyYAML})
+	c.nextWithin("state", time.Minute)
+	app.bulk <- struct{}{} // the test holds the slots, as another session's long work would
+	app.cpu <- struct{}{}
+	defer func() { <-app.cpu; <-app.bulk }()
+	c.send(map[string]any{"op": "compare", "with": "set-nx-ex-blind-del"})
+	time.Sleep(200 * time.Millisecond) // the comparison waits for its first slice
+	app.mu.Lock()
+	s := app.sessions[id]
+	app.mu.Unlock()
+	if s == nil {
+		t.Fatalf("no session %q", id)
+	}
+	s.end()
+	select {
+	case <-s.gone:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the session's goroutine still runs 5 s after it ended: its comparison waits for the slots")
 	}
 }

@@ -58,6 +58,9 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	go c.writer()
 	s.read(c)
+	// The writer ends within closeWait of the reader's close; the socket
+	// stays among s.conns until then, so that Close waits for it too.
+	<-c.finished
 	s.mu.Lock()
 	delete(s.conns, c)
 	s.mu.Unlock()
@@ -146,8 +149,15 @@ func (s *Server) read(c *conn) {
 			if sess != next {
 				next.open.Add(1)
 			}
-			sess = next
-			if !sess.do(func() { sess.attach(c) }) {
+			// A socket's first hello (a browser reconnecting) waits for room
+			// in its session's queue; a later one on the same socket does not
+			// hold up its reader.
+			wait := helloWait
+			if sess != nil {
+				wait = 0
+			}
+			sess = next // the closures below take next, never the variable sess, which the next hello changes
+			if !next.doWithin(func() { next.attach(c) }, wait) {
 				c.enqueue(errorMessage(req.ID, coded("session-busy", nil, "the session is busy or gone: reload the page")))
 			}
 			continue
@@ -157,8 +167,8 @@ func (s *Server) read(c *conn) {
 			continue
 		}
 		sess.touch()
-		r := req
-		if !sess.do(func() { sess.handle(c, &r); s.took(r.Op, time.Since(read)) }) {
+		r, cur := req, sess
+		if !cur.do(func() { cur.handle(c, &r); s.took(r.Op, time.Since(read)) }) {
 			c.enqueue(errorMessage(req.ID, coded("busy", nil, "busy: too many requests in flight, try again")))
 		}
 	}
