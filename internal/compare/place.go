@@ -188,12 +188,7 @@ func ordinal(n int) string {
 
 // FaultWords names a fault in both languages: "pause W1 for 2s".
 func FaultWords(f scenario.Fault) sim.Text {
-	zh := map[string]string{"pause": "停顿", "crash": "崩溃", "restart": "重启", "drop-reply": "丢失回复",
-		"drop-request": "丢失请求", "partition": "网络分区", "clock-jump": "时钟跳变", "skew": "时钟漂移", "heal": "分区恢复",
-		"node-crash": "节点宕机", "node-restart": "节点重启", "failover": "主从切换"}[f.Do]
-	if zh == "" {
-		zh = f.Do
-	}
+	zh := sim.ZhName(f.Do)
 	target := f.Client
 	if f.Node != "" {
 		if target != "" {

@@ -555,11 +555,8 @@ func (s *session) askMove(q *question) error {
 	return nil
 }
 
-// faultLabel names a fault in both languages: "pause A 1s", "暂停 A 1s".
+// faultLabel names a fault in both languages: "pause A 1s", "停顿 A 1s".
 func faultLabel(f scenario.Fault) sim.Text {
-	zh := map[string]string{"crash": "崩溃", "restart": "重启", "pause": "暂停", "drop-request": "丢弃请求", "drop-reply": "丢弃回复",
-		"partition": "网络分区", "heal": "恢复网络", "node-crash": "节点宕机", "node-restart": "节点重启", "clock-jump": "时钟跳变",
-		"skew": "时钟偏移", "failover": "故障转移"}
 	parts := []string{f.Client, f.Node}
 	if f.For != 0 {
 		parts = append(parts, sim.FormatTime(f.For.D()))
@@ -568,11 +565,7 @@ func faultLabel(f scenario.Fault) sim.Text {
 		parts = append(parts, "+"+sim.FormatTime(f.By.D()))
 	}
 	tail := strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), " ")
-	name := zh[f.Do]
-	if name == "" {
-		name = f.Do
-	}
-	return sim.Text{En: strings.TrimSpace(f.Do + " " + tail), Zh: strings.TrimSpace(name + " " + tail)}
+	return sim.Text{En: strings.TrimSpace(f.Do + " " + tail), Zh: strings.TrimSpace(sim.ZhName(f.Do) + " " + tail)}
 }
 
 // answer counts a student's answer, once.

@@ -73,6 +73,7 @@ const (
 // Action declares one fault kind or schedule action: one row of Actions.
 type Action struct {
 	Do       string // the name in scenario files, the protocol and the event log
+	Zh       string // its name in 中文, as the page's fault menu and timeline say it: 停顿
 	Fault    bool   // a fault (a FaultKind), not a move such as step
 	Target   Target
 	Amount   Amount
@@ -94,22 +95,22 @@ const StepAction = "step"
 // Actions is the one table of fault kinds and schedule actions, in the
 // order menus and messages list them.
 var Actions = []Action{
-	{Do: StepAction, Target: TargetClient, Amount: AmountNone},
-	{Do: string(FaultCrash), Fault: true, Target: TargetClient, Amount: AmountDuration, Search: SearchPlain, Menu: true},
-	{Do: string(FaultRestart), Fault: true, Target: TargetClient, Amount: AmountNone},
-	{Do: string(FaultPause), Fault: true, Target: TargetClient, Amount: AmountDuration, Required: true, Hint: "how long, e.g. 1s",
+	{Do: StepAction, Zh: "单步", Target: TargetClient, Amount: AmountNone},
+	{Do: string(FaultCrash), Zh: "崩溃", Fault: true, Target: TargetClient, Amount: AmountDuration, Search: SearchPlain, Menu: true},
+	{Do: string(FaultRestart), Zh: "重启", Fault: true, Target: TargetClient, Amount: AmountNone},
+	{Do: string(FaultPause), Zh: "停顿", Fault: true, Target: TargetClient, Amount: AmountDuration, Required: true, Hint: "how long, e.g. 1s",
 		Search: SearchSized, Menu: true, Default: time.Second},
-	{Do: string(FaultDropRequest), Fault: true, Target: TargetClient, Amount: AmountNone, Search: SearchPlain, Menu: true},
-	{Do: string(FaultDropReply), Fault: true, Target: TargetClient, Amount: AmountNone, Search: SearchPlain, Menu: true},
-	{Do: string(FaultPartition), Fault: true, Target: TargetLink, Amount: AmountDuration, Search: SearchSized,
+	{Do: string(FaultDropRequest), Zh: "丢弃请求", Fault: true, Target: TargetClient, Amount: AmountNone, Search: SearchPlain, Menu: true},
+	{Do: string(FaultDropReply), Zh: "丢弃回复", Fault: true, Target: TargetClient, Amount: AmountNone, Search: SearchPlain, Menu: true},
+	{Do: string(FaultPartition), Zh: "网络分区", Fault: true, Target: TargetLink, Amount: AmountDuration, Search: SearchSized,
 		Menu: true, Default: 2 * time.Second, Applies: NodeUp},
-	{Do: string(FaultHeal), Fault: true, Target: TargetLink, Amount: AmountNone},
-	{Do: string(FaultNodeCrash), Fault: true, Target: TargetNode, Amount: AmountDuration, Search: SearchSized, Menu: true, Applies: NodeUp},
-	{Do: string(FaultNodeRestart), Fault: true, Target: TargetNode, Amount: AmountNone, Menu: true, Applies: NodeDown},
-	{Do: string(FaultClockJump), Fault: true, Target: TargetNode, Amount: AmountJump, Required: true, Hint: "how far, e.g. 5s or -5s",
+	{Do: string(FaultHeal), Zh: "分区恢复", Fault: true, Target: TargetLink, Amount: AmountNone},
+	{Do: string(FaultNodeCrash), Zh: "节点宕机", Fault: true, Target: TargetNode, Amount: AmountDuration, Search: SearchSized, Menu: true, Applies: NodeUp},
+	{Do: string(FaultNodeRestart), Zh: "节点重启", Fault: true, Target: TargetNode, Amount: AmountNone, Menu: true, Applies: NodeDown},
+	{Do: string(FaultClockJump), Zh: "时钟跳变", Fault: true, Target: TargetNode, Amount: AmountJump, Required: true, Hint: "how far, e.g. 5s or -5s",
 		Search: SearchSized, Menu: true, Default: 5 * time.Second, Applies: NodeUp},
-	{Do: string(FaultSkew), Fault: true, Target: TargetClient, Amount: AmountOffset, Required: true, Hint: "how far ahead the clock runs, e.g. 2s"},
-	{Do: string(FaultFailover), Fault: true, Target: TargetNode, Amount: AmountNone, Search: SearchPlain, Menu: true, MenuEmbedded: true,
+	{Do: string(FaultSkew), Zh: "时钟偏移", Fault: true, Target: TargetClient, Amount: AmountOffset, Required: true, Hint: "how far ahead the clock runs, e.g. 2s"},
+	{Do: string(FaultFailover), Zh: "主从切换", Fault: true, Target: TargetNode, Amount: AmountNone, Search: SearchPlain, Menu: true, MenuEmbedded: true,
 		Applies: NodeMaster},
 }
 
@@ -121,6 +122,14 @@ func ActionOf(do string) (Action, bool) {
 		}
 	}
 	return Action{}, false
+}
+
+// ZhName is an action's name in 中文 (its Do where it has none).
+func ZhName(do string) string {
+	if a, ok := ActionOf(do); ok && a.Zh != "" {
+		return a.Zh
+	}
+	return do
 }
 
 // Spec gives the row of Actions for fault kind k, and whether there is one.

@@ -2,8 +2,10 @@ package sim_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -101,5 +103,27 @@ func TestRequiredAmountIsRefused(t *testing.T) {
 		if !errors.Is(err, sim.ErrBadFault) || err.Error() != sim.ErrBadFault.Error()+": "+a.NeedsAmount() {
 			t.Errorf("%s without its amount: got %v, want %q", k, err, a.NeedsAmount())
 		}
+	}
+}
+
+// Every action has one name in 中文, which every Chinese sentence that
+// names a fault uses (the class's questions, the side by side's places):
+// two tables of names had drifted apart (暂停 and 停顿, 时钟偏移 and 时钟漂移).
+func TestEveryActionHasOneChineseName(t *testing.T) {
+	seen := map[string]string{}
+	for _, a := range sim.Actions {
+		if !strings.ContainsFunc(a.Zh, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+			t.Errorf("%s: no Chinese name (Zh %q)", a.Do, a.Zh)
+		}
+		if other, ok := seen[a.Zh]; ok {
+			t.Errorf("%s and %s are both called %s", other, a.Do, a.Zh)
+		}
+		seen[a.Zh] = a.Do
+		if got := sim.ZhName(a.Do); got != a.Zh {
+			t.Errorf("sim.ZhName(%s) = %q, want %q", a.Do, got, a.Zh)
+		}
+	}
+	if got := sim.ZhName("no-such-fault"); got != "no-such-fault" {
+		t.Errorf("ZhName of an unknown action = %q, want the action itself", got)
 	}
 }
