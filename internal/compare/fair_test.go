@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -266,5 +267,46 @@ func TestDroppedParametersAreSaid(t *testing.T) {
 	}
 	if res := compareWith(t, f, sc, "redlock"); len(res.Notes) != 0 {
 		t.Errorf("redlock takes ttl: notes %v", res.Notes)
+	}
+}
+
+// A row of the right is reached when the left has shown everything up to
+// its moment. The team lock and the watchdog part at row 2 (W3's start on
+// the left, W1's on the right: their locks' code differs), so every row of
+// the right is placed by its virtual time. Worked out before the run: at
+// the left's step 0 only the initial stock is shown, and no start of the
+// right (all at 0s) may show before the left has started all its clients;
+// and no row of the right at a time the left has not reached by that step.
+func TestTheRightsRowsWaitForTheLeftsMoment(t *testing.T) {
+	f, err := scenario.Load("testdata/team-lock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := compareWith(t, f, &f.Scenarios[0], "watchdog")
+	if res.Diverge != 1 {
+		t.Fatalf("the runs part at row %d, want row 2", res.Diverge+1)
+	}
+	shownAt := func(s Side, step int) (n int) {
+		for _, at := range s.At {
+			if at <= step {
+				n++
+			}
+		}
+		return n
+	}
+	if l, r := shownAt(res.Left, 0), shownAt(res.Right, 0); l != 1 || r != 1 {
+		t.Errorf("at step 0 the left shows %d rows and the right %d, want the initial stock alone on both", l, r)
+	}
+	// The left's time at each step: the latest moment it has shown.
+	end := map[int]time.Duration{}
+	for _, e := range res.Left.Log {
+		end[e.Step] = max(end[e.Step], e.T)
+	}
+	last := res.Left.Log[len(res.Left.Log)-1].Step
+	for i, e := range res.Right.Rows {
+		if at := res.Right.At[i]; at <= last && e.T > end[at] {
+			t.Fatalf("the right's row %d (%s, at %v) is shown at the left's step %d, which has reached only %v",
+				i+1, res.Right.Texts[i], e.T, at, end[at])
+		}
 	}
 }

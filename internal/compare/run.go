@@ -383,12 +383,17 @@ func stepTimes(log []*sim.Event) (steps []int, times []time.Duration) {
 
 // byTime gives an event of the right the left's step at which a viewer
 // stepping through the left has reached its moment: the first step that
-// ends at its virtual time or later (after the left's last step, one
-// more).
+// ends after its virtual time, or the last of the steps that end at it
+// (the left has then shown all it does at that moment: at step 0, before
+// the clients start, the right's starts at 0s are not shown yet); after
+// the left's last step, one more.
 func byTime(left []*sim.Event) func(*sim.Event) int {
 	steps, times := stepTimes(left)
 	return func(e *sim.Event) int {
 		i, _ := slices.BinarySearch(times, e.T)
+		for i+1 < len(steps) && times[i+1] == e.T {
+			i++
+		}
 		if i < len(steps) {
 			return steps[i]
 		}
