@@ -23,6 +23,7 @@ func (s *Session) Follow(actions []scenario.Action) error {
 	if len(actions) >= len(taken) && slices.EqualFunc(taken, actions[:len(taken)], sameAction) &&
 		!slices.ContainsFunc(actions[len(taken):], func(a scenario.Action) bool { return !later(a) }) {
 		r.actions = slices.Clone(actions)
+		r.countScripted()
 		return r.playFaults()
 	}
 	return s.rebuild(actions)

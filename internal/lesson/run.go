@@ -63,6 +63,8 @@ type Run struct {
 
 	actions  []scenario.Action // the recorded actions: the schedule, then the user's
 	next     int               // index of the next action to play
+	script   []scenario.Action // the scenario's own schedule, when it is its script (no narration): not a user's change
+	scripted int               // how many leading actions are the script's, action for action
 	onAction func(scenario.Action)
 	choose   func(*sim.World) string
 	yield    func(*Run) error
@@ -79,12 +81,31 @@ type Run struct {
 
 // New builds the run of a scenario, ready to step, with the faults its
 // schedule records at step 0 applied. The caller closes it.
+// A scenario without scripted narration (a schedule found by a search:
+// its narration went with its author's schedule) has its own schedule as
+// its script: playing it does not take the run off its script. With
+// narration, the narration is the script, and any recorded action leaves
+// it, as the user's action it records did (a user's recording of a lesson
+// replays the same log).
 func New(sc *scenario.Scenario, cfg Config) (*Run, error) {
+	return newRun(sc, sc.Schedule, cfg)
+}
+
+// newRun builds the run of sc that plays sc.Schedule, where script is
+// the scenario's own schedule: when sc has no scripted narration, the
+// recorded actions that are the script's, from the first, are the
+// scenario's doing; from the first that differs they are a user's, and
+// take the run off its script.
+func newRun(sc *scenario.Scenario, script []scenario.Action, cfg Config) (*Run, error) {
 	r, err := build(sc, cfg)
 	if err != nil {
 		return nil, err
 	}
 	r.actions, r.onAction, r.choose, r.yield = slices.Clone(sc.Schedule), cfg.OnAction, cfg.Choose, cfg.Yield
+	if len(sc.Narration) == 0 {
+		r.script = slices.Clone(script)
+	}
+	r.countScripted()
 	if cfg.Setup != nil {
 		cfg.Setup(r)
 	}
@@ -116,16 +137,35 @@ func misfit(a scenario.Action, err error, format string, args ...any) *MisfitErr
 // playFaults applies the recorded faults of the current step.
 func (r *Run) playFaults() error {
 	for r.next < len(r.actions) && r.actions[r.next].Step == r.World.Steps() && r.actions[r.next].Do != scenario.StepAction {
-		a := r.actions[r.next]
+		a, i := r.actions[r.next], r.next
 		r.next++
 		f := SimFault(a.Fault)
-		if err := r.ByUser(func() error { return r.World.Apply(f) }); err != nil {
+		if err := r.recorded(i, func() error { return r.World.Apply(f) }); err != nil {
 			return misfit(a, err, "recorded %s at step %d: %v", a.Do, a.Step, err)
 		}
 		r.userFaults++
 		r.played(a)
 	}
 	return nil
+}
+
+// recorded plays the recorded action at index i: as the scenario's own
+// when it is one of the script's, else as a user's.
+func (r *Run) recorded(i int, act func() error) error {
+	if i < r.scripted {
+		return act()
+	}
+	return r.ByUser(act)
+}
+
+// countScripted counts the leading recorded actions that are the
+// script's, action for action.
+func (r *Run) countScripted() {
+	n := 0
+	for n < len(r.actions) && n < len(r.script) && sameAction(r.actions[n], r.script[n]) {
+		n++
+	}
+	r.scripted = n
 }
 
 // played tells OnAction of a recorded action played.
@@ -141,10 +181,10 @@ func (r *Run) played(a scenario.Action) {
 // returns false once the run is over.
 func (r *Run) Step() (bool, error) {
 	if r.next < len(r.actions) && r.actions[r.next].Step == r.World.Steps() && r.actions[r.next].Do == scenario.StepAction {
-		a := r.actions[r.next]
+		a, i := r.actions[r.next], r.next
 		r.next++
 		var ok bool
-		err := r.ByUser(func() (err error) { ok, err = r.World.StepClient(a.Client); return err })
+		err := r.recorded(i, func() (err error) { ok, err = r.World.StepClient(a.Client); return err })
 		if err != nil {
 			return false, misfit(a, err, "recorded step of %s at step %d: %v", a.Client, a.Step, err)
 		}
@@ -223,7 +263,7 @@ func (r *Run) Cut() error {
 func (r *Run) Actions() []scenario.Action { return r.actions }
 
 // fork drops the recorded actions not played yet, before a user's new one.
-func (r *Run) fork() { r.actions = r.actions[:r.next] }
+func (r *Run) fork() { r.actions, r.scripted = r.actions[:r.next], min(r.scripted, r.next) }
 
 // Move lets a client make its next move now, as a user's action, and
 // records it. It returns false if the client had nothing to do. The last

@@ -34,6 +34,18 @@ func NewSession(sc *scenario.Scenario, cfg Config) (*Session, error) {
 	return s, nil
 }
 
+// NewSessionPlaying starts a session of sc, at step 0, that plays actions
+// (a user's recording) in place of the scenario's own schedule: from the
+// first action that differs from that schedule, the run is off its
+// script, as if the user had just taken it.
+func NewSessionPlaying(sc *scenario.Scenario, actions []scenario.Action, cfg Config) (*Session, error) {
+	s := &Session{sc: sc, cfg: cfg}
+	if err := s.rebuild(actions); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 // Scenario is the session's scenario.
 func (s *Session) Scenario() *scenario.Scenario { return s.sc }
 
@@ -66,7 +78,7 @@ func (s *Session) Close() {
 func (s *Session) rebuild(actions []scenario.Action) error {
 	sc := *s.sc
 	sc.Schedule = slices.Clone(actions)
-	r, err := New(&sc, s.cfg)
+	r, err := newRun(&sc, s.sc.Schedule, s.cfg)
 	if err != nil {
 		return err
 	}

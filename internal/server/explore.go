@@ -178,9 +178,7 @@ func (s *session) finishExplore(sum exploreSummary, res *explore.Result, err err
 			s.sendExplore("explore-done", sum, err)
 			return
 		}
-		s.setPlaying(false)
-		s.ls.Close()
-		s.ls, s.custom, s.valid = ls, true, 0
+		s.replaceRun(ls, loadedRun{custom: true, file: s.file}) // the file's scenarios stay in the picker
 		err = s.account()
 		sum.Verdicts, sum.Moves = res.Verdicts, res.Shrunk
 		sum.Scenario, sum.Marks = res.Recording.ID, explore.Marks(ls.Log(), res.Shrunk)

@@ -53,7 +53,6 @@ func (s *session) load(r *Request) error {
 		if err := scenario.CheckSchedule(sc, r.Actions); err != nil {
 			return err
 		}
-		sc.Schedule = append([]scenario.Action(nil), r.Actions...)
 	}
 	seed := sc.Seed
 	if r.Seed != nil {
@@ -74,7 +73,14 @@ func (s *session) load(r *Request) error {
 		}
 	}()
 	var ls *lesson.Session
-	s.bulkTurn(func() { ls, err = lesson.NewSession(sc, lesson.Config{Seed: seed, Servers: s.servers()}) })
+	s.bulkTurn(func() {
+		cfg := lesson.Config{Seed: seed, Servers: s.servers()}
+		if r.Actions != nil { // a user's recording: where it differs from the scenario's schedule, the user changed the run
+			ls, err = lesson.NewSessionPlaying(sc, r.Actions, cfg)
+		} else {
+			ls, err = lesson.NewSession(sc, cfg)
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -84,16 +90,34 @@ func (s *session) load(r *Request) error {
 			return err
 		}
 	}
+	builtin := ""
+	if !custom && r.Actions == nil && !r.Challenge {
+		builtin = sc.ID
+	}
+	s.replaceRun(ls, loadedRun{custom: custom, file: file, challenge: r.Challenge, builtin: builtin})
+	loaded = true
+	return s.account()
+}
+
+// loadedRun is what the session knows of a run besides the run itself:
+// all of it describes that run, and is replaced with it.
+type loadedRun struct {
+	custom    bool           // the scenario is not the catalog's as it stands
+	file      []catalogEntry // the scenarios of the loaded file, if any
+	challenge bool           // the run is played as its challenge
+	builtin   string         // the catalog id whose shared chapters are the run's ("" if none)
+}
+
+// replaceRun makes ls the session's run, closing the one it had, and
+// what the session knows of its run (the chapters, the file, whether it
+// is a built-in lesson or a challenge) that of ls only: nothing of the run
+// before carries over to the one opened (a report cell, a found schedule).
+func (s *session) replaceRun(ls *lesson.Session, k loadedRun) {
 	s.setPlaying(false)
 	if s.ls != nil {
 		s.ls.Close()
 	}
-	s.ls, s.custom, s.valid, s.file = ls, custom, 0, file
-	loaded = true
-	s.challenge = r.Challenge
-	s.builtin = ""
-	if !custom && r.Actions == nil && !r.Challenge {
-		s.builtin = sc.ID
-	}
-	return s.account()
+	s.ls, s.valid = ls, 0
+	s.custom, s.file, s.challenge, s.builtin = k.custom, k.file, k.challenge, k.builtin
+	s.chapters = chapterCache{}
 }

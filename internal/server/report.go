@@ -312,11 +312,7 @@ func (s *session) openCell(lock, column string) error {
 		ls.Close()
 		return err
 	}
-	s.setPlaying(false)
-	if s.ls != nil {
-		s.ls.Close()
-	}
-	s.ls, s.custom, s.valid = ls, true, 0
+	s.replaceRun(ls, loadedRun{custom: true, file: s.file}) // the file's scenarios stay in the picker
 	return s.account()
 }
 

@@ -139,3 +139,47 @@ func TestACardThatStopsSaysWhyInBothLanguages(t *testing.T) {
 		t.Errorf("failed: %+v", failed)
 	}
 }
+
+// A cell opened after a lesson is the cell's run only: the no-lock
+// lesson's chapters do not carry over to it (the cell's scenario has no
+// scripted narration, so it has none), and playing the cell's own
+// schedule is not the user changing the run: no off-script note, no
+// off-script cursor. The lesson is loaded at the cell's seed, so that
+// nothing but the run itself tells the two apart.
+func TestAnOpenedCellIsItsOwnRun(t *testing.T) {
+	_, url := reportServer(t)
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "report"})
+	c.next("report")
+	_ = c.ws.SetReadDeadline(time.Now().Add(2 * time.Minute))
+	c.next("report-done")
+	open := func() Message {
+		c.send(map[string]any{"op": "report-open", "lock": "mysql-unique-key", "column": "crash"})
+		return c.next("state")
+	}
+	seed := open().Snap.Seed
+
+	c.send(map[string]any{"op": "load", "scenario": "no-lock-oversell", "seed": seed})
+	if st := c.next("state"); len(st.Snap.Chapters) == 0 {
+		t.Fatalf("the no-lock lesson at seed %d has no chapters: the test shows nothing", seed)
+	}
+	st := open()
+	if st.Snap.Scenario != "card-mysql-unique-key-crash-explored" {
+		t.Fatalf("opened %q", st.Snap.Scenario)
+	}
+	if len(st.Snap.Chapters) != 0 {
+		t.Errorf("the opened cell lists chapters %s, want none (they are the lesson's before it)", st.Snap.Chapters)
+	}
+	if st.Snap.OffScript || st.Snap.OffScriptAt != 0 {
+		t.Errorf("the opened cell is off its script (at %d): nobody changed it", st.Snap.OffScriptAt)
+	}
+	for _, e := range st.Events {
+		if e.Name == "off-script" {
+			t.Errorf("the opened cell's log says the user changed the run: %+v", e)
+		}
+	}
+}
