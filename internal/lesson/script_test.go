@@ -18,7 +18,7 @@ func TestTheScenariosOwnScheduleIsItsScript(t *testing.T) {
 	lessonSc := builtin(t, "no-lock-oversell")
 	pause := []scenario.Action{{Step: 1, Fault: scenario.Fault{Do: "pause", Client: "A", For: scenario.Duration(300e6)}}}
 	own := *lessonSc
-	own.Schedule, own.Narration = pause, nil
+	own.Schedule, own.Narration, own.Challenge = pause, nil, nil
 	narrated := *lessonSc
 	narrated.Schedule = pause
 
@@ -54,7 +54,7 @@ func TestTheScenariosOwnScheduleIsItsScript(t *testing.T) {
 	s.Close()
 
 	// Expected: the same when the recording played is the scenario's own.
-	s, err = NewSessionPlaying(&own, pause, cfg(own.Seed))
+	s, err = NewSessionOver(&own, pause, cfg(own.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,9 @@ func TestTheScenariosOwnScheduleIsItsScript(t *testing.T) {
 
 	// Expected: off at step 1 when the lesson has no such pause: the user
 	// added it.
-	s, err = NewSessionPlaying(lessonSc, pause, cfg(lessonSc.Seed))
+	over := *lessonSc
+	over.Narration, over.Challenge, over.Schedule = nil, nil, pause
+	s, err = NewSessionOver(&over, nil, cfg(lessonSc.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,8 @@ type Session struct {
 	cfg  Config
 	run  *Run
 	fold *keyFold // the key states of run's log so far (see Nodes)
+
+	script []scenario.Action // the scenario's own schedule, before a user's recording (NewSessionOver)
 }
 
 // NewSession starts a session at step 0, its runs built as cfg says. The
@@ -27,20 +29,20 @@ type Session struct {
 // actions. On real servers every rebuild (a seek backwards, a reset)
 // places a fresh run and replays it in real time.
 func NewSession(sc *scenario.Scenario, cfg Config) (*Session, error) {
-	s := &Session{sc: sc, cfg: cfg}
+	s := &Session{sc: sc, cfg: cfg, script: sc.Schedule}
 	if err := s.rebuild(sc.Schedule); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// NewSessionPlaying starts a session of sc, at step 0, that plays actions
-// (a user's recording) in place of the scenario's own schedule: from the
-// first action that differs from that schedule, the run is off its
-// script, as if the user had just taken it.
-func NewSessionPlaying(sc *scenario.Scenario, actions []scenario.Action, cfg Config) (*Session, error) {
-	s := &Session{sc: sc, cfg: cfg}
-	if err := s.rebuild(actions); err != nil {
+// NewSessionOver starts a session of sc, at step 0, whose schedule is a
+// user's recording over a scenario whose own schedule was script (a share
+// link's actions over a lesson): from the first action that differs from
+// script, the run is off its script, as it was when the user took it.
+func NewSessionOver(sc *scenario.Scenario, script []scenario.Action, cfg Config) (*Session, error) {
+	s := &Session{sc: sc, cfg: cfg, script: slices.Clone(script)}
+	if err := s.rebuild(sc.Schedule); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -78,7 +80,7 @@ func (s *Session) Close() {
 func (s *Session) rebuild(actions []scenario.Action) error {
 	sc := *s.sc
 	sc.Schedule = slices.Clone(actions)
-	r, err := newRun(&sc, s.sc.Schedule, s.cfg)
+	r, err := newRun(&sc, s.script, s.cfg)
 	if err != nil {
 		return err
 	}

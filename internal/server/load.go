@@ -49,10 +49,12 @@ func (s *session) load(r *Request) error {
 	if err := s.srv.checkCaps(sc); err != nil {
 		return err
 	}
+	script := sc.Schedule // the scenario's own, before a user's recording
 	if r.Actions != nil {
 		if err := scenario.CheckSchedule(sc, r.Actions); err != nil {
 			return err
 		}
+		sc.Schedule = append([]scenario.Action(nil), r.Actions...)
 	}
 	seed := sc.Seed
 	if r.Seed != nil {
@@ -74,12 +76,9 @@ func (s *session) load(r *Request) error {
 	}()
 	var ls *lesson.Session
 	s.bulkTurn(func() {
-		cfg := lesson.Config{Seed: seed, Servers: s.servers()}
-		if r.Actions != nil { // a user's recording: where it differs from the scenario's schedule, the user changed the run
-			ls, err = lesson.NewSessionPlaying(sc, r.Actions, cfg)
-		} else {
-			ls, err = lesson.NewSession(sc, cfg)
-		}
+		// A user's recording: where it differs from the scenario's own
+		// schedule, the user changed the run.
+		ls, err = lesson.NewSessionOver(sc, script, lesson.Config{Seed: seed, Servers: s.servers()})
 	})
 	if err != nil {
 		return err
