@@ -385,7 +385,8 @@ func Against(sc *scenario.Scenario, with string, others []scenario.Scenario) (*s
 func withAlgorithm(sc *scenario.Scenario, algo *lock.Info) (*scenario.Scenario, error) {
 	out := *sc
 	out.ID = sc.ID + "+" + algo.ID
-	out.Title = sim.Text{En: sc.Title.En + " — with " + algo.ID, Zh: sc.Title.Zh + " —— 换成 " + algo.ID}
+	// The lock first: a side's name is cut at its end on a narrow screen.
+	out.Title = sim.Text{En: "with " + algo.ID + ": " + sc.Title.En, Zh: "换成 " + algo.ID + "：" + sc.Title.Zh}
 	out.Clients = slices.Clone(sc.Clients)
 	for i := range out.Clients {
 		c := &out.Clients[i]

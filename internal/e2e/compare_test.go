@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -457,4 +458,46 @@ func TestBrowserCompareDrawn(t *testing.T) {
 	}
 	click(t, ctx, "compare-text")
 	waitFor(t, ctx, "drawn again", `!document.getElementById('compare-draw').hidden && !document.querySelector('.cmp-table')`)
+}
+
+// Stepping keeps both cursors in view when they fit: the right's cursor
+// can run rows ahead of the left's (its code takes other commands), and
+// the view used to follow the left's alone, leaving the right's below the
+// screen (lease-pause-stale-write against the watchdog: at step 4 the
+// right's cursor was 8 rows ahead, out of view). Step by step, whenever the
+// two cursors are at most 8 rows apart (both fit in the 1280×720 view),
+// both sides' "now" lines, drawn right under their cursors, are on screen.
+func TestBrowserCompareFollowsBothCursors(t *testing.T) {
+	chromium(t)
+	url := startServer(t, server.Options{})
+	ctx := page(t, startBrowser(t), url)
+	do(t, ctx, "a projector's screen", chromedp.EmulateViewport(1280, 720))
+	load(t, ctx, "lease-pause-stale-write")
+	click(t, ctx, "compare-open")
+	waitFor(t, ctx, "the classic pair first", `!!lockstep.compare.answer() && lockstep.compare.drawn().right.length > 0`)
+	waitFor(t, ctx, "the watchdog offered", `!!document.querySelector('[data-testid=compare-with] option[value=watchdog]')`)
+	choose(t, ctx, "compare-with", "watchdog")
+	click(t, ctx, "compare-go")
+	waitFor(t, ctx, "the watchdog's timeline drawn", `!!lockstep.compare.answer() && JSON.stringify(lockstep.compare.answer().right.title).includes('watchdog') && lockstep.compare.drawn().right.length > 0`)
+	cursors := `(a => ['left', 'right'].map(s => a[s].rows.filter(r => r.at <= lockstep.state.snap.step).length))(lockstep.compare.answer())`
+	checked := 0
+	for step := 1; step <= 30; step++ {
+		click(t, ctx, "step")
+		waitFor(t, ctx, fmt.Sprintf("step %d", step), fmt.Sprintf(`lockstep.state.snap.step >= %d`, step))
+		time.Sleep(150 * time.Millisecond) // the view scrolls on the next frame
+		c := eval[[]int](t, ctx, cursors)
+		n := eval[[]int](t, ctx, `(a => [a.left.rows.length, a.right.rows.length])(lockstep.compare.answer())`)
+		if c[0] >= n[0] || c[1] >= n[1] || c[0]-c[1] > 8 || c[1]-c[0] > 8 {
+			continue // a side at its end draws no now line; too far apart to fit
+		}
+		checked++
+		for _, s := range []string{"left", "right"} {
+			if !eval[bool](t, ctx, `lockstep.compare.drawn()['`+s+`'].some(l => l.role === 'now')`) {
+				t.Fatalf("step %d: the %s cursor is off screen (rows reached %v)", step, s, c)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no step had both cursors within 8 rows: the test checked nothing")
+	}
 }

@@ -34,6 +34,18 @@ func TestBrowserWhichLock(t *testing.T) {
 	})
 	ctx := page(t, startBrowser(t), url)
 	waitFor(t, ctx, "the first state", `!!(window.lockstep && window.lockstep.state.snap)`)
+	// While the card runs, the grid fills in: watch every change of the
+	// view and keep what was on screen while the status still said
+	// "running": a decided cell, an undecided one (… with its label),
+	// and how many rows.
+	eval[bool](t, ctx, `window.seen = {decided: 0, pending: 0, rows: 0};
+		new MutationObserver(() => {
+			if (document.querySelector('[data-testid=report-status]').dataset.state !== 'running') return;
+			const cells = [...document.querySelectorAll('[data-testid=report-cell]')];
+			seen.decided = Math.max(seen.decided, cells.filter(c => c.dataset.kind !== 'pending').length);
+			if (cells.some(c => c.dataset.kind === 'pending' && c.textContent.trim() === '…' && c.title.length > 5)) seen.pending++;
+			seen.rows = Math.max(seen.rows, document.querySelectorAll('[data-testid=report-table] tbody tr').length);
+		}).observe(document.getElementById('report'), {subtree: true, childList: true, attributes: true, characterData: true}); true`)
 	click(t, ctx, "report-open")
 	waitFor(t, ctx, "the card's first answer", `!!lockstep.reporter.card`)
 	// The card is being computed: the bar shows, and the status counts
@@ -47,6 +59,12 @@ func TestBrowserWhichLock(t *testing.T) {
 	}
 	if got := text(t, ctx, "report-status"); got != "Every cell decided: 9 cells." {
 		t.Errorf("status %q", got)
+	}
+	// Before the end the table had its three rows, cells still searched
+	// shown as …, and at least one cell decided (its mark drawn as it
+	// came, not only with the whole card).
+	if seen := eval[map[string]int](t, ctx, `seen`); seen["rows"] != 3 || seen["pending"] == 0 || seen["decided"] == 0 {
+		t.Errorf("while the card ran the grid showed %v: want 3 rows, pending cells and a decided one", seen)
 	}
 	for _, tc := range []struct{ lock, column, want string }{
 		{"watchdog", "pause", "fails ✗ mutual-exclusion"},

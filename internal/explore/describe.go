@@ -160,10 +160,17 @@ func describeDrop(log []*sim.Event, e *sim.Event, a scenario.Action, when sim.Te
 }
 
 // describeOrder says which client the search let move first: the first
-// two choices, and how many more.
+// two choices, and how many more. Choices of the same client at the same
+// moment, one after the other, are one choice said with how many steps
+// it takes ahead ("A moves first at 0.001s, 2 steps in a row").
 func describeOrder(log []*sim.Event, order []scenario.Action) sim.Text {
-	var en, zh []string
-	for _, a := range order[:min(2, len(order))] {
+	type group struct {
+		client string
+		t      time.Duration
+		n      int
+	}
+	var groups []group
+	for _, a := range order {
 		t := time.Duration(-1)
 		for _, e := range log {
 			if e.Step == a.Step+1 && e.Client == a.Client {
@@ -171,17 +178,39 @@ func describeOrder(log []*sim.Event, order []scenario.Action) sim.Text {
 				break
 			}
 		}
-		if t < 0 {
+		if n := len(groups); n > 0 && groups[n-1].client == a.Client && groups[n-1].t == t {
+			groups[n-1].n++
 			continue
 		}
-		en = append(en, fmt.Sprintf("%s move first at %s", a.Client, at(t)))
-		zh = append(zh, fmt.Sprintf("%s 在 %s 抢先行动", a.Client, at(t)))
+		groups = append(groups, group{a.Client, t, 1})
 	}
-	if more := len(order) - 2; more > 0 {
-		en = append(en, fmt.Sprintf("%d more choices of who moves first", more))
-		zh = append(zh, fmt.Sprintf("另有 %d 次选择谁先行动", more))
+	var en, zh []string
+	said := 0
+	for _, g := range groups[:min(2, len(groups))] {
+		if g.t < 0 {
+			continue
+		}
+		said += g.n
+		e, z := fmt.Sprintf("%s move first at %s", g.client, at(g.t)), fmt.Sprintf("%s 在 %s 抢先行动", g.client, at(g.t))
+		if g.n > 1 {
+			e += fmt.Sprintf(", %d steps in a row", g.n)
+			z += fmt.Sprintf("，连走 %d 步", g.n)
+		}
+		en, zh = append(en, e), append(zh, z)
 	}
-	return sim.Text{En: "The search lets " + strings.Join(en, ", then "), Zh: "搜索让" + strings.Join(zh, "，然后")}
+	if more := len(order) - said; more > 0 {
+		w := "choices"
+		if more == 1 {
+			w = "choice"
+		}
+		if len(en) == 0 {
+			return sim.Text{En: fmt.Sprintf("The search chooses who moves first %d times", more),
+				Zh: fmt.Sprintf("搜索 %d 次选择谁先行动", more)}
+		}
+		return sim.Text{En: "The search lets " + strings.Join(en, ", then ") + fmt.Sprintf(", then %d more %s of who moves first", more, w),
+			Zh: "搜索让 " + strings.Join(zh, "，然后 ") + fmt.Sprintf("，然后另有 %d 次选择谁先行动", more)}
+	}
+	return sim.Text{En: "The search lets " + strings.Join(en, ", then "), Zh: "搜索让 " + strings.Join(zh, "，然后 ")}
 }
 
 // firstVerdict is the first verdict event named v (or any violation when

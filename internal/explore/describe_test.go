@@ -3,6 +3,10 @@ package explore
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // describe searches a lesson exhaustively and describes what it found.
@@ -79,5 +83,26 @@ func TestBoundText(t *testing.T) {
 	b, _ = Bound(sc, Options{Exact: true, Marks: []string{"enter"}})
 	if !strings.HasPrefix(b.En, "1 × pause of 4s; 1 × crash; client faults only at the marks enter;") {
 		t.Errorf("exact, on marks: %q", b.En)
+	}
+}
+
+// Choices of the same client at the same moment, one after the other, are
+// said once with their count: "A move first at 0.001s, then A move first
+// at 0.001s" read as a stutter on the report card.
+func TestOrderSaysRepeatedChoicesOnce(t *testing.T) {
+	ms := time.Millisecond
+	log := []*sim.Event{
+		{Step: 1, Client: "A", T: ms}, {Step: 2, Client: "A", T: ms},
+		{Step: 3, Client: "B", T: 2 * ms}, {Step: 4, Client: "A", T: 3 * ms},
+	}
+	step := func(client string, at int) scenario.Action {
+		return scenario.Action{Step: at, Fault: scenario.Fault{Do: sim.StepAction, Client: client}}
+	}
+	order := []scenario.Action{step("A", 0), step("A", 1), step("B", 2), step("A", 3)}
+	got := describeOrder(log, order)
+	want := sim.Text{En: "The search lets A move first at 0.001s, 2 steps in a row, then B move first at 0.002s, then 1 more choice of who moves first",
+		Zh: "搜索让 A 在 0.001s 抢先行动，连走 2 步，然后 B 在 0.002s 抢先行动，然后另有 1 次选择谁先行动"}
+	if got != want {
+		t.Errorf("got\n%q\n%q\nwant\n%q\n%q", got.En, got.Zh, want.En, want.Zh)
 	}
 }

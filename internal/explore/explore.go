@@ -50,8 +50,15 @@ type Options struct {
 
 	// Exact makes every fault of the budget as big as its max (a pause of
 	// max: 5s lasts 5s), where the search otherwise tries the quarters of
-	// the max. Shrinking still finds the smallest size that breaks the lock.
+	// the max. Shrinking still finds the smallest size that breaks the lock,
+	// unless KeepSizes.
 	Exact bool
+
+	// KeepSizes keeps a shrunk fault at least as big as the smallest size
+	// the search offers for its kind (its max with Exact, else a quarter
+	// of its max): a search that asks "a pause of 2s" answers with a pause
+	// of 2s, not with the smallest pause that still breaks the lock.
+	KeepSizes bool
 
 	// First makes the exhaustive search stop at its first find too, as the
 	// random walk and PCT do (without it, it runs every schedule and
@@ -286,6 +293,14 @@ func (s *searching) shrink(ctx context.Context) error {
 		sp = s.p.until(end.Add(-min(2*s.foundTook, time.Until(end)/2)))
 	}
 	sh := shrinker{p: sp, sc: s.bsc, seed: s.sc.Seed, verdict: res.Verdict}
+	if s.opt.KeepSizes {
+		sh.least = map[string]time.Duration{}
+		for _, bu := range s.b.budget {
+			if bu.Max > 0 {
+				sh.least[bu.Do] = max(sh.least[bu.Do], levels(bu.Max.D(), s.opt.Exact)[0])
+			}
+		}
+	}
 	var err error
 	if res.Shrunk, res.Horizon, err = sh.shrink(res.Found); err != nil {
 		return err

@@ -21,6 +21,9 @@ type shrinker struct {
 	seed    int64
 	verdict string
 	replays int
+	// least, by fault kind, is the smallest size a fault of that kind
+	// may shrink to (Options.KeepSizes); none: down to the grain.
+	least map[string]time.Duration
 }
 
 // holds replays actions with horizon h and reports whether the verdict
@@ -77,10 +80,27 @@ func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenari
 		}
 		grain := max(10*time.Millisecond, size.D()/32)
 		grain -= grain % (10 * time.Millisecond)
-		hi, err := smallest(0, size.D(), grain, func(d time.Duration) (bool, error) {
+		try := func(d time.Duration) (bool, error) {
 			*size = scenario.Duration(d)
 			return s.holds(cur, h)
-		})
+		}
+		found, least := size.D(), s.least[f.Do]
+		if least >= found {
+			continue // no smaller size is allowed
+		}
+		lo := time.Duration(0)
+		if least > 0 {
+			// The least size itself first, then between it and the found.
+			ok, err := try(least)
+			if err != nil {
+				return nil, 0, err
+			}
+			if ok {
+				continue
+			}
+			lo = least
+		}
+		hi, err := smallest(lo, found, grain, try)
 		if err != nil {
 			return nil, 0, err
 		}

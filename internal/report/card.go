@@ -264,7 +264,7 @@ func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column, yield fun
 		return nil, cellError(a, col, err)
 	}
 	opt := explore.Options{Strategy: explore.Exhaustive, Steps: ExhaustiveSteps,
-		Exact: col.Exact, Marks: col.Marks, Want: wanted(row), First: true, Yield: yield}
+		Exact: col.Exact, KeepSizes: true, Marks: col.Marks, Want: wanted(row), First: true, Yield: yield}
 	res, err := explore.Search(ctx, sc, opt)
 	if err != nil {
 		return nil, cellError(a, col, err)

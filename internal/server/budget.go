@@ -102,11 +102,13 @@ func (s *Server) checkBudget(sc *scenario.Scenario) error {
 
 // Engine work is short or long. Short work (a step, a few steps, a fault,
 // a client's step) runs holding one of the engine slots (turn). Long work
-// (every slice of a seek, a load, a reset, a chapters run, a step of many,
-// and the slices after the first of any work) holds one of the bulk slots
-// as well (bulkTurn), and there is one bulk slot fewer than engine slots:
-// however many sessions seek at once, one CPU's slot is always left to the
-// short requests, which wait for other short work only.
+// (every slice of a seek, a load, a reset, a chapters run, a step of many)
+// holds one of the bulk slots as well (bulkTurn), and there is one bulk
+// slot fewer than engine slots: however many sessions seek at once, one
+// CPU's slot is always left to the short requests, which wait for other
+// short work only. Short work never takes a bulk slot, not even in a slice
+// after its first (stepsOf): there it would wait behind every session's
+// long work queued for it.
 
 // A hold is one goroutine's place on the engine's slots (a session's
 // goroutine): what it holds now, so that it can give them back while it

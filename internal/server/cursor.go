@@ -45,17 +45,21 @@ func seekIn(s *session, ls *lesson.Session, n int) error {
 
 // steps runs step on the session's world until it returns false or an
 // error, in slices (see sliceSteps), checking the budgets after each slice.
-// Work of a few steps (n at most shortSteps) takes its first slice as
-// short work; more is long work from the start (see bulkTurn).
+// Work of a few steps (n at most shortSteps) is short work in every slice;
+// more is long work from the start (see bulkTurn).
 func (s *session) steps(n int, step func() (bool, error)) error {
 	return s.stepsOf(s.ls, n > shortSteps, step)
 }
 
-// stepsOf runs step on ls as steps does; long work holds a bulk slot for
-// every slice, short work for every slice after its first. It stops
-// between slices when the session ends.
+// stepsOf runs step on ls as steps does, in slices of at least one step.
+// Long work holds a bulk slot for every slice. Short work holds an engine
+// slot only, in every slice: a slice of it after the first (its first ran
+// past sliceTime: on a busy machine its goroutine can be off the CPU for a
+// few milliseconds) once took a bulk slot as well, and waited there behind
+// every session's long work queued for it (up to 1.6 s in the storm,
+// docs/performance.md). It stops between slices when the session ends.
 func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, error)) error {
-	for slice := 0; ; slice++ {
+	for {
 		select {
 		case <-s.quit:
 			return coded("evicted", nil, "this session ended: reload the page")
@@ -63,13 +67,16 @@ func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, erro
 		}
 		more, err := true, error(nil)
 		turn := s.turn
-		if long || slice > 0 {
+		if long {
 			turn = s.bulkTurn
 		}
 		turn(func() {
 			start := time.Now()
-			for i := 0; i < sliceSteps && time.Since(start) < sliceTime; i++ {
+			for i := 1; ; i++ {
 				if more, err = step(); err != nil || !more {
+					return
+				}
+				if i >= sliceSteps || time.Since(start) >= s.srv.slice {
 					return
 				}
 			}

@@ -193,7 +193,14 @@ func (srv *Server) runCard(ctx context.Context) {
 			j.card = c
 			j.wire.Rows, j.wire.Columns = wireOf(c), wireColumns(c)
 			j.wire.Total = len(c.Rows) * len(c.Columns)
+			subs := srv.cardSubs()
 			j.mu.Unlock()
+			// The rows are known: every subscriber gets them (the card
+			// it was answered with had none), so that the cells that
+			// follow have a row to fill in.
+			for _, sess := range subs {
+				go srv.sendCard(ctx, sess, "report")
+			}
 		},
 		Worker: func() (func() error, func()) { sl := &slicer{srv: srv, ctx: ctx}; return sl.yield, sl.release },
 		Progress: func(lock string, c *report.Cell, done, total int) {
@@ -237,27 +244,39 @@ func (srv *Server) runCard(ctx context.Context) {
 	if err != nil {
 		j.wire.Error = cardError(err)
 	}
-	final := j.wire.clone()
 	subs := srv.cardSubs()
 	j.subs = map[*session]bool{}
 	j.mu.Unlock()
-	msg := &Message{Type: "report-done", Report: final}
 	for _, sess := range subs {
-		go func() {
-			for !sess.do(func() {
-				if sess.conn != nil {
-					sess.conn.enqueue(msg)
-				}
-			}) {
-				select {
-				case <-sess.quit:
-					return
-				case <-ctx.Done():
-					return
-				case <-time.After(cardFinishTry):
-				}
-			}
-		}()
+		go srv.sendCard(ctx, sess, "report-done")
+	}
+}
+
+// sendCard hands the card, as it stands when the session takes it, to a
+// session, trying again while the session is busy: the rows (report) and
+// the end (report-done) must not be dropped as a report-cell may be. The
+// card is copied when sent, so a late copy never undoes a later cell.
+func (srv *Server) sendCard(ctx context.Context, sess *session, typ string) {
+	j := &srv.card
+	for !sess.do(func() {
+		if sess.conn == nil {
+			return
+		}
+		j.mu.Lock()
+		card := j.wire.clone()
+		j.mu.Unlock()
+		if !card.Running {
+			typ = "report-done"
+		}
+		sess.conn.enqueue(&Message{Type: typ, Report: card})
+	}) {
+		select {
+		case <-sess.quit:
+			return
+		case <-ctx.Done():
+			return
+		case <-time.After(cardFinishTry):
+		}
 	}
 }
 

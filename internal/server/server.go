@@ -84,8 +84,9 @@ type Server struct {
 	source *assets // the lock code the code view shows
 	page   *asset  // index.html, rendered once (nil in Dev)
 
-	stepTime, otherTime latency    // the server's time over steps and over other requests
-	admitting           sync.Mutex // one load admitted at a time (admit)
+	slice               time.Duration // the longest a slice of steps runs (sliceTime; a test shortens it)
+	stepTime, otherTime latency       // the server's time over steps and over other requests
+	admitting           sync.Mutex    // one load admitted at a time (admit)
 }
 
 // took records how long the server took over a request.
@@ -103,7 +104,7 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("server: Catalog, Static and Templates are required")
 	}
 	s := &Server{opts: o, limits: o.Limits.withDefaults(), sessions: map[string]*session{},
-		conns: map[*conn]bool{}, addrs: map[string]*addrUse{}, stopJan: make(chan struct{}), cpu: make(chan struct{}, engineSlots()), bulk: make(chan struct{}, bulkSlots())}
+		conns: map[*conn]bool{}, addrs: map[string]*addrUse{}, stopJan: make(chan struct{}), cpu: make(chan struct{}, engineSlots()), bulk: make(chan struct{}, bulkSlots()), slice: sliceTime}
 	if s.opts.Logf == nil {
 		s.opts.Logf = func(string, ...any) {}
 	}

@@ -238,3 +238,87 @@ func TestAComparisonEndsWithItsSession(t *testing.T) {
 		t.Fatal("the session's goroutine still runs 5 s after it ended: its comparison waits for the slots")
 	}
 }
+
+// A step is short work: each of its slices holds an engine slot only,
+// never a bulk slot, which comparisons, searches and seeks queue for. A
+// slice ends when it runs past its time (on a busy machine a step's
+// goroutine can be off the CPU for a few milliseconds) even if the step
+// function has not said it is done; a step's next slice then waited for a
+// bulk slot as long work, behind every comparison queued there: in the
+// storm (docs/performance.md) steps waited up to 1.6 s beside comparing
+// sessions while their p99 was 1.5 ms. Here every slice is one step long
+// (every step's first slice ends that way) and the test holds the bulk
+// slot, as another session's comparison would: steps of 1 and of
+// shortSteps are answered while it holds it (before, they waited for it,
+// unanswered); a step of shortSteps+1, long work, waits for it.
+func TestAStepNeverWaitsForTheBulkSlot(t *testing.T) {
+	app, url := newTestServer(t, Limits{})
+	app.cpu, app.bulk = make(chan struct{}, 2), make(chan struct{}, 1)
+	app.slice = 0 // a slice ends after its first step
+	c, _, _ := dial(t, url, "")
+	c.hello("")
+	c.send(map[string]any{"op": "load", "scenario": "redlock-pause-in-flight"})
+	c.next("state")
+	msgs := make(chan Message, 64)
+	go func() {
+		defer close(msgs)
+		for {
+			var m Message
+			if c.ws.ReadJSON(&m) != nil {
+				return
+			}
+			msgs <- m
+		}
+	}()
+	// answer is the answer to the last request, if it comes within d.
+	answer := func(d time.Duration) (Message, bool) {
+		end := time.After(d)
+		for {
+			select {
+			case m, ok := <-msgs:
+				if !ok {
+					t.Fatal("the socket closed")
+				}
+				if m.Re == c.id && (m.Type == "state" || m.Type == "error") {
+					return m, true
+				}
+			case <-end:
+				return Message{}, false
+			}
+		}
+	}
+	stepped := func(m Message, want int) {
+		t.Helper()
+		if m.Type != "state" || m.Snap == nil || m.Snap.Step != want {
+			t.Fatalf("got %s %s (step %v), want the state at step %d", m.Type, m.Code, m.Snap, want)
+		}
+	}
+	app.bulk <- struct{}{} // the test holds the bulk slot, as a comparison would
+	held := true
+	defer func() {
+		if held {
+			<-app.bulk
+		}
+	}()
+	at := 0
+	for _, n := range []int{1, shortSteps} {
+		c.send(map[string]any{"op": "step", "n": n})
+		m, ok := answer(10 * time.Second)
+		if !ok {
+			t.Fatalf("a step of %d was not answered within 10 s while the test held the bulk slot: it waits for it as long work does", n)
+		}
+		at += n
+		stepped(m, at)
+	}
+	c.send(map[string]any{"op": "step", "n": shortSteps + 1})
+	if m, ok := answer(300 * time.Millisecond); ok {
+		t.Fatalf("a step of %d, long work, was answered (%s %s) while the test held the bulk slot", shortSteps+1, m.Type, m.Code)
+	}
+	<-app.bulk
+	held = false
+	m, ok := answer(10 * time.Second)
+	if !ok {
+		t.Fatalf("a step of %d was not answered within 10 s of the bulk slot given back", shortSteps+1)
+	}
+	stepped(m, at+shortSteps+1)
+}

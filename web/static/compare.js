@@ -211,11 +211,17 @@ export class Compare {
     }
     this.sides.set(v);
     // The view follows the session's step: the left's newest reached row
-    // comes into view when the step changes.
+    // and the row after it (where its "now" line is) come into view when
+    // the step changes, and the right's too when both fit (the right
+    // first, so that the left's wins when they do not).
     const at = keyOf(snap) + (snap ? snap.step : 0);
     if (this.follow !== at) {
       this.follow = at;
-      requestAnimationFrame(() => this.sides.reveal(this.sides.cursor('left')));
+      const next = (s) => Math.min(this.sides.cursor(s) + 1, r[s].rows.length - 1);
+      requestAnimationFrame(() => {
+        this.sides.reveal(next('right'));
+        this.sides.reveal(next('left'));
+      });
     }
   }
 
