@@ -93,6 +93,10 @@ go test -count=1 -run 'TestLessonsTable|TestPartitionsAndRestartBreakRedlock' ./
 # detector's heap is bigger): it skips itself under -race.
 go test -count=1 -run 'TestCostCalibration' ./internal/server
 go run ./cmd/visualizer test
+# The report card's doc (docs/choosing-a-lock.md and .yaml) is the card the
+# code computes today: checked without the race detector (the whole card,
+# about a minute of CPU).
+go test -count=1 -run 'TestChoosingALockDoc' ./internal/report
 # The two checkers (internal/check and its reference) on 3,000 generated
 # scenarios beyond the 200 the race run above covers: every algorithm,
 # every fault kind. Without the race detector, which would make it slow.
