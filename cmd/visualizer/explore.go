@@ -140,17 +140,27 @@ func cmdExplore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			res.Schedules, res.Distinct, res.Pruned, res.CountsText())
 	}
 	if res.Verdict == "" {
+		// What the search covered, so that "none" is read as what it is:
+		// a proof within this bound only when the search was exhaustive and
+		// complete, a sample otherwise.
+		bound := ""
+		if b, err := explore.Bound(sc, opt); err == nil {
+			bound = b.En
+		}
 		switch {
 		case res.Complete:
-			fmt.Fprintf(stdout, "none within the bound: no violation in any of %d schedules (%d distinct event streams), %.2fs\n",
-				res.Schedules, res.Distinct, elapsed.Seconds())
+			fmt.Fprintf(stdout, "none within the bound: no violation in any of %d schedules (%d distinct event streams), %.2fs\nbound: %s\n",
+				res.Schedules, res.Distinct, elapsed.Seconds(), bound)
 		case interrupted:
-			fmt.Fprintf(stdout, "none found: %d schedules (%d distinct), %.2fs; the search was interrupted\n",
-				res.Schedules, res.Distinct, elapsed.Seconds())
+			fmt.Fprintf(stdout, "none found in %d schedules (%d distinct), %.2fs; the search was interrupted, so this is not a proof\nsearched: %s\n",
+				res.Schedules, res.Distinct, elapsed.Seconds(), bound)
 			return errInterrupted
+		case res.Strategy == explore.Exhaustive:
+			fmt.Fprintf(stdout, "none found in the first %d schedules (%d distinct), %.2fs: the exhaustive search stopped at its time or run limit before covering them all, so this is not a proof\nbound: %s\n",
+				res.Schedules, res.Distinct, elapsed.Seconds(), bound)
 		default:
-			fmt.Fprintf(stdout, "none within the bound: %d schedules (%d distinct), %.2fs; the search stopped at its time or run limit\n",
-				res.Schedules, res.Distinct, elapsed.Seconds())
+			fmt.Fprintf(stdout, "none found in %d sampled schedules (%s search, %d distinct), %.2fs: not a proof\nsearched: %s\n",
+				res.Schedules, res.Strategy, res.Distinct, elapsed.Seconds(), bound)
 		}
 		return nil
 	}

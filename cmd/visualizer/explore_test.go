@@ -80,6 +80,31 @@ func TestExploreExhaustiveFile(t *testing.T) {
 	}
 }
 
+// "None" says how much it covers. Two clients of a compare-and-delete
+// lock with no fault to place are safe in every order of their moves: the
+// exhaustive search covers every schedule and says so, with its bound; a
+// random search of 3 schedules has only sampled, and says "not a proof"
+// (it never says "within the bound", which reads as one).
+func TestExploreNoneSaysWhatItCovered(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cad.yaml")
+	safe := strings.Replace(cadFile, "faults: [{do: pause, max: 5s}]", "faults: []", 1)
+	if err := os.WriteFile(path, []byte(safe), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := visualizer(t, "explore", "--file", path, "--strategy", "exhaustive", "--time", "10m")
+	r.expect(t, "explore --strategy exhaustive", 0)
+	if !strings.Contains(r.stdout, "none within the bound: no violation in any of") ||
+		!strings.Contains(r.stdout, "bound: no fault (the budget is empty)") {
+		t.Errorf("the exhaustive search should state its bound:\n%s", r.stdout)
+	}
+	r = visualizer(t, "explore", "--file", path, "--strategy", "random", "--runs", "3")
+	r.expect(t, "explore --strategy random --runs 3", 0)
+	if !strings.Contains(r.stdout, "none found in 3 sampled schedules (random search") ||
+		!strings.Contains(r.stdout, "not a proof") || strings.Contains(r.stdout, "within the bound") {
+		t.Errorf("a sample should say it is not a proof:\n%s", r.stdout)
+	}
+}
+
 // explore's failures: a budget, strategy or wanted verdict it does not
 // know, a scenario that is not there. Each ends with status 1 and says
 // what was wrong; a budget the scenario can take runs.

@@ -159,6 +159,11 @@ func TestBrowserClass(t *testing.T) {
 		t.Fatalf("the 中文 student reads the question as %q", got)
 	}
 	waitFor(t, teacher, "four answers", `lockstep.classroom.cls.counts.answered === 4`)
+	// Until the reveal the projector says how many answered, not which way.
+	waitFor(t, teacher, "the count of answers", `/4/.test(document.querySelector('.class-q-foot').textContent)`)
+	if eval[bool](t, teacher, `!!document.querySelector('[data-testid=tally], .class-fill')`) {
+		t.Fatalf("the teacher's screen shows the tally before the reveal")
+	}
 	click(t, teacher, "reveal")
 	for name, ctx := range students {
 		waitFor(t, ctx, name+" sees the tally", `!!document.querySelector('[data-testid=tally]')`)

@@ -436,7 +436,10 @@ export class Classroom {
     const card = el('section', { class: 'class-q', 'data-testid': 'question', 'data-id': String(q.id), 'aria-label': tr('questionLabel') },
       el('p', { class: 'class-q-text' }, el('b', {}, pick(q.text, lang)), ' ', el('span', { class: 'muted' }, tr('atStep', { step: q.at }))));
     if (q.about) card.append(el('p', { class: 'class-q-about' }, tr('aboutCmd') + ' ', el('code', {}, q.about)));
-    const shown = q.revealed || teacher;
+    // The bars wait for the reveal on every screen, the projector's too:
+    // until then the room sees how many answered, not which way, so that
+    // an early majority does not sway the rest.
+    const shown = q.revealed;
     const max = Math.max(1, ...(q.counts || [0]));
     const list = el('ol', { class: 'class-choices' + (shown ? ' tally' : ''), 'data-testid': shown ? 'tally' : 'choices', 'aria-label': shown ? tr('tallyLabel') : tr('questionLabel') });
     q.choices.forEach((ch, i) => {
