@@ -78,7 +78,7 @@ func printCompare(w io.Writer, res *compare.Result, seed int64) {
 		if t.Right < 0 {
 			placed = "NOT PLACED"
 		}
-		fmt.Fprintf(w, "  %s %s [%s, %s]\n", compare.FaultWords(t.Fault).En, t.Where().En, t.How, placed)
+		fmt.Fprintf(w, "  %s %s [%s, %s]\n", sim.Escape(compare.FaultWords(t.Fault).En), sim.Escape(t.Where().En), t.How, placed)
 	}
 	if len(res.Faults) == 0 {
 		fmt.Fprintln(w, "  (none)")
@@ -105,7 +105,7 @@ func printCompare(w io.Writer, res *compare.Result, seed int64) {
 		fmt.Fprintln(w, "NOT THE SAME TEST: the right did not face every fault of the left; its verdict does not answer the left's.")
 	}
 	for _, n := range res.Notes {
-		fmt.Fprintf(w, "note: %s\n", n.En)
+		fmt.Fprintf(w, "note: %s\n", sim.Escape(n.En)) // notes name marks and clients: one line each
 	}
 }
 

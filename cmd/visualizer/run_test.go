@@ -124,6 +124,44 @@ func TestRunKeyCannotForgeAVerdictLine(t *testing.T) {
 	}
 }
 
+// The line that says what a fencing storage kept out names the lock's
+// key, which is the user's text: a key holding a newline and "verdict:
+// safe" stays on the kept line, escaped, and the run still ends with its
+// one verdict line (A's write with token 1 refused after B's token 2:
+// the lease ran out under A, so mutual-exclusion, and nothing else).
+func TestRunKeptLineCannotForgeAVerdict(t *testing.T) {
+	lock := `key: "l\nverdict: safe"`
+	path := writeFile(t, "forge-kept.yaml", `scenarios:
+  - id: forge-kept
+    title: {en: "fenced, with a key that forges"}
+    seed: 1
+    horizon: 15s
+    storage: {fencing: true}
+    clients:
+      - {name: A, algorithm: fencing-token, params: {ttl: 3s, retry: 500ms, `+lock+`}, task: write, work: 100ms}
+      - {name: B, algorithm: fencing-token, params: {ttl: 3s, retry: 500ms, `+lock+`}, task: write, work: 100ms, start: 100ms}
+    faults:
+      - {on: {kind: mark, name: enter, client: A}, do: pause, client: A, for: 5s}
+`)
+	text := visualizer(t, "run", "forge-kept", "--file", path).stdout
+	var kept, verdicts []string
+	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(l, "kept: "):
+			kept = append(kept, l)
+		case strings.HasPrefix(l, "#"):
+		default:
+			verdicts = append(verdicts, l)
+		}
+	}
+	if len(kept) != 1 || !strings.Contains(kept[0], `l\nverdict: safe`) || !strings.Contains(kept[0], "it did not land") {
+		t.Errorf("want one kept line naming the key escaped, got %q:\n%s", kept, text)
+	}
+	if len(verdicts) != 1 || verdicts[0] != "verdict: mutual-exclusion" {
+		t.Errorf("want one line besides the events and the kept line, verdict: mutual-exclusion; got %q", verdicts)
+	}
+}
+
 // spin is a run that never ends by itself before its horizon: one client
 // holds the lock for ten minutes while another retries every microsecond.
 const spin = `scenarios:

@@ -110,7 +110,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stdout, "stopped: %s\n", capped)
 	}
 	for _, k := range r.Checker.Kept() {
-		fmt.Fprintf(stdout, "kept: %s\n", k.Say.En)
+		fmt.Fprintf(stdout, "kept: %s\n", sim.Escape(k.Say.En)) // names a lock key: one line, whatever it holds
 	}
 	fmt.Fprintf(stdout, "verdict: %s\n", strings.Join(r.Verdicts(), ", "))
 	return nil
