@@ -33,7 +33,7 @@ func JSONSchema() []byte {
 // schemaRequired are the fields a type must have, by type name.
 var schemaRequired = map[string][]string{
 	"File":     {"scenarios"},
-	"Scenario": {"id", "title", "clients", "expect"},
+	"Scenario": {"id", "title", "clients"},
 	"Client":   {"name", "algorithm"},
 	"Node":     {"name"},
 	"Fault":    {"do"},
@@ -56,7 +56,7 @@ var schemaDocs = map[string]string{
 	"Scenario.clients":   "The client processes, each running a lock algorithm around a task.",
 	"Scenario.faults":    "Faults applied at a time (at) or when an event happens (on).",
 	"Scenario.narration": "Sentences shown at moments of the run.",
-	"Scenario.expect":    "The verdicts the checker must end with; [safe] when nothing goes wrong.",
+	"Scenario.expect":    "The verdicts the checker must end with; [safe] when nothing goes wrong. visualizer test needs it; run, compare and the page ask the checker.",
 	"Scenario.schedule":  "Recorded user actions (manual steps, injected faults), replayed by engine step.",
 	"Node.replica_of":    "The master this node replicates.",
 	"Node.lag":           "Replication delay.",

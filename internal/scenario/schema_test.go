@@ -53,6 +53,29 @@ func TestSchemaAcceptsBuiltin(t *testing.T) {
 	}
 }
 
+// A scenario without expect: is a question (run, compare and the page ask
+// the checker for its verdict), so the schema accepts it as Parse does:
+// an editor using the schema shows no false alarm on it.
+func TestSchemaAcceptsAScenarioWithoutExpect(t *testing.T) {
+	var schema map[string]any
+	if err := json.Unmarshal(JSONSchema(), &schema); err != nil {
+		t.Fatal(err)
+	}
+	const src = "scenarios: [{id: a, title: {en: A}, clients: [{name: A, algorithm: no-lock}]}]"
+	if _, err := Parse("a.yaml", []byte(src)); err != nil {
+		t.Fatalf("Parse refuses it: %v", err)
+	}
+	var root yaml.Node
+	if err := yaml.Load([]byte(src), &root); err != nil {
+		t.Fatal(err)
+	}
+	v := &schemaCheck{defs: schema["$defs"].(map[string]any)}
+	v.check(schema, root.Content[0], "")
+	if len(v.errs) > 0 {
+		t.Errorf("the schema refuses a scenario Parse accepts: %v", v.errs)
+	}
+}
+
 // The schema rejects what it should: a misspelt field, a wrong kind of
 // value, a fault outside the menu.
 func TestSchemaRejects(t *testing.T) {

@@ -136,7 +136,6 @@ var zhFormats = map[string]string{
 	"a scenario needs a title with en text":                                               "场景需要带 en 文本的 title",
 	"a scenario needs an id":                                                              "场景需要 id",
 	"a scenario needs clients: at least one":                                              "场景需要 clients：至少一个",
-	"a scenario needs expect: the verdicts it must end with, e.g. [safe] or [oversell]":   "场景需要 expect：它最后应得出的结论，例如 [safe] 或 [oversell]",
 	"a schedule entry happens at a step: it takes step:, not at: or on:":                  "schedule 的条目发生在某一步：用 step:，不要用 at: 或 on:",
 	"a schedule entry needs do: step, or a fault kind such as crash":                      "schedule 的条目需要 do：step，或者 crash 这样的故障类型",
 	"a schedule entry takes client: (one step) or clients: (a run of steps), not both":    "schedule 的条目用 client:（一步）或 clients:（一串步骤），不能都写",
