@@ -92,3 +92,20 @@ func TestCheckAcceptsTheCatalog(t *testing.T) {
 		t.Errorf("check scenarios.yaml: expected ok, got %s", r.stdout)
 	}
 }
+
+// check takes its files as the other commands take one, too: --file PATH
+// and --file=PATH name the file (they were read as a file named
+// "--file": "stat --file: no such file or directory").
+func TestCheckTakesFileAsTheOtherCommands(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", "--file", "../../scenarios.yaml"},
+		{"check", "--file=../../scenarios.yaml"},
+		{"check", "-file", "../../scenarios.yaml"},
+	} {
+		r := visualizer(t, args...)
+		r.expect(t, strings.Join(args, " "), 0)
+		if !strings.HasPrefix(r.stdout, "../../scenarios.yaml: ok, ") {
+			t.Errorf("%s: expected ok, got %s", strings.Join(args, " "), r.stdout)
+		}
+	}
+}

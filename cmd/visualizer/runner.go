@@ -172,8 +172,28 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
+// fileArgs is check's list of files, which may also be written as the
+// other commands take a file (--file PATH, -file PATH, --file=PATH): a
+// user who types check --file my.yaml means my.yaml, not a file named
+// "--file".
+func fileArgs(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--file" || a == "-file":
+			continue
+		case strings.HasPrefix(a, "--file="), strings.HasPrefix(a, "-file="):
+			_, a, _ = strings.Cut(a, "=")
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 // cmdCheck validates scenario files and replays their recorded schedules.
 func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	args = fileArgs(args)
 	if len(args) == 0 {
 		return badUsage("check takes one or more scenario files")
 	}

@@ -50,7 +50,7 @@ func (c *validator) explore(s *Scenario, p string, sc *scope) {
 		} else if b.Client != "" && !slices.Contains(sc.clients, b.Client) {
 			c.undeclared(bp+".client", "client", b.Client, sc.clients)
 		}
-		if b.Node != "" && !slices.Contains(sc.nodes, b.Node) {
+		if !c.serviceNode(bp+".node", b.Node, sc.nodes) && b.Node != "" && !slices.Contains(sc.nodes, b.Node) {
 			c.undeclared(bp+".node", "node", b.Node, sc.nodes)
 		}
 	}

@@ -55,9 +55,11 @@ func (c *validator) fault(f *Fault, fp string, sc *scope, inSchedule bool) {
 	if f.Client != "" && !slices.Contains(sc.clients, f.Client) {
 		c.undeclared(fp+".client", "client", f.Client, sc.clients)
 	}
-	if f.Node != "" && !slices.Contains(sc.nodes, f.Node) {
+	switch {
+	case c.serviceNode(fp+".node", f.Node, sc.nodes):
+	case f.Node != "" && !slices.Contains(sc.nodes, f.Node):
 		c.undeclared(fp+".node", "node", f.Node, sc.nodes)
-	} else if f.Do == string(sim.FaultFailover) && f.Node != "" && !c.flat && !slices.Contains(sc.masters, f.Node) {
+	case f.Do == string(sim.FaultFailover) && f.Node != "" && !c.flat && !slices.Contains(sc.masters, f.Node):
 		// (in a file; a fault injected by hand is refused by the engine, with its reason)
 		c.at(fp+".node", "failover of %s can never happen: no node is replica_of %s, so there is no replica to promote", f.Node, f.Node)
 	}
@@ -189,4 +191,15 @@ func (c *validator) schedule(s *Scenario, p string, sc *scope) {
 		}
 		c.fault(&a.Fault, ap, sc, true)
 	}
+}
+
+// serviceNode reports, and refuses with its reason, a fault aimed at the
+// storage or the db: services the engine answers without a network, so
+// no lost request or reply, partition or node fault reaches them.
+func (c *validator) serviceNode(path, node string, nodes []string) bool {
+	if node != StorageService && node != DBService || slices.Contains(nodes, node) {
+		return false // (a Redis node may be named db)
+	}
+	c.at(path, "%s is a service the engine answers without a network: a fault names a Redis node (nodes: %s); a client's crash or pause between its command and the service's answer can be staged", node, strings.Join(nodes, ", "))
+	return true
 }
