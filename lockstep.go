@@ -1,5 +1,6 @@
-// Package lockstep embeds the built-in lesson catalog (scenarios.yaml) and
-// the labs (labs/*.yaml) so that the binary carries them.
+// Package lockstep embeds the built-in lesson catalog (scenarios.yaml),
+// the labs (labs/*.yaml) and the report card computed for this build
+// (docs/choosing-a-lock.json) so that the binary carries them.
 package lockstep
 
 import (
@@ -12,6 +13,13 @@ import (
 //
 //go:embed scenarios.yaml
 var Scenarios []byte
+
+// Card is the whole report card as this build computes it,
+// docs/choosing-a-lock.json (report.Decode reads it; a test in
+// internal/report fails when it is not what the code computes).
+//
+//go:embed docs/choosing-a-lock.json
+var Card []byte
 
 //go:embed labs/*.yaml
 var labs embed.FS

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/server"
 	"github.com/lockstep/lockstep/web"
 )
@@ -99,7 +100,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		// the RSS; the soft limit above still holds the process under 1 GiB.
 		debug.SetGCPercent(400)
 	}
-	opts := server.Options{Catalog: f, Labs: labs, Static: static, Templates: templates, Dev: *dev,
+	opts := server.Options{Catalog: f, Labs: labs, Static: static, Templates: templates, Dev: *dev, Card: lockstep.Card,
 		AllowOrigins: origins, Addr: *addr, TrustedProxies: trusted,
 		Limits: server.Limits{Idle: *idle, MaxFiles: openFileLimit(), MaxSessionsPerAddress: *perAddress, MaxSocketsPerAddress: *perAddress}, RealRedis: reals, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
 	if servers != nil {

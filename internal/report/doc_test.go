@@ -10,10 +10,12 @@ import (
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/choosing-a-lock.md and docs/choosing-a-lock.yaml")
+var update = flag.Bool("update", false, "rewrite docs/choosing-a-lock.md, .yaml and .json")
 
 // docs/choosing-a-lock.md is the card as visualizer report --markdown
-// prints it, and docs/choosing-a-lock.yaml every counterexample of it: a
+// prints it, docs/choosing-a-lock.yaml every counterexample of it, and
+// docs/choosing-a-lock.json the whole card, which the server answers
+// "Which lock?" with (the binary carries it) and Decode reads back: a
 // change to a lock, to the engine or to the card's templates that changes
 // a cell makes this test fail until both are generated again (-update).
 // The card is the same with the race detector on, which only makes it
@@ -30,9 +32,21 @@ func TestChoosingALockDoc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	js, err := card.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(js)
+	if err != nil {
+		t.Fatalf("the card does not read back: %v", err)
+	}
+	if back.Markdown() != card.Markdown() {
+		t.Fatalf("the card read back from its JSON says something else than the card")
+	}
 	for _, f := range []struct{ name, text string }{
 		{"choosing-a-lock.md", card.Markdown()},
 		{"choosing-a-lock.yaml", YAMLHead + string(yml)},
+		{"choosing-a-lock.json", string(js)},
 	} {
 		path := filepath.Join("..", "..", "docs", f.name)
 		if *update {

@@ -183,3 +183,66 @@ func TestAnOpenedCellIsItsOwnRun(t *testing.T) {
 		}
 	}
 }
+
+// A server given the card this build carries (docs/choosing-a-lock.json,
+// as serve gives it) answers "Which lock?" with the whole card at once,
+// done and marked stored, computes nothing, and opens a ✗'s
+// counterexample from it: the watchdog under a pause longer than its
+// lease ends with two clients inside (the watchdog lesson's verdict). A
+// card that is not this build's (here: cut to one row) is not taken: the
+// server computes its own, as without one.
+func TestTheStoredCardAnswersAtOnce(t *testing.T) {
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := New(Options{Catalog: f, Card: lockstep.Card,
+		Static:    fstest.MapFS{"app.js": {Data: []byte("//")}},
+		Templates: fstest.MapFS{"index.html": {Data: []byte(`<p></p>`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(app.Handler())
+	t.Cleanup(func() { app.Close(); ts.Close() })
+	c, _, err := dial(t, ts.URL, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "report"})
+	m := c.next("report")
+	total := len(report.Columns) * len(m.Report.Rows)
+	if m.Report == nil || m.Report.Running || !m.Report.Stored || m.Report.Done != total || total < 8*17 {
+		t.Fatalf("the stored card: %+v, want every cell done at once", m.Report)
+	}
+	var pause *wireCell
+	for _, r := range m.Report.Rows {
+		for _, cell := range r.Cells {
+			if cell.Kind == "" {
+				t.Fatalf("cell %s/%s undecided in the stored card", r.Lock, cell.Column)
+			}
+			if r.Lock == "watchdog" && cell.Column == "pause" {
+				pause = cell
+			}
+		}
+	}
+	if pause == nil || pause.Kind != "fails" || !pause.Replay {
+		t.Fatalf("watchdog/pause: %+v, want ✗ with a counterexample", pause)
+	}
+	app.card.mu.Lock()
+	runs := app.card.runs
+	app.card.mu.Unlock()
+	if runs != 0 {
+		t.Errorf("the server computed the card %d times beside the stored one", runs)
+	}
+	c.send(map[string]any{"op": "report-open", "lock": "watchdog", "column": "pause"})
+	st := c.next("state")
+	if st.Snap == nil || !st.Snap.Ended || len(st.Snap.Verdicts) == 0 || st.Snap.Verdicts[0] != "mutual-exclusion" {
+		t.Errorf("the opened counterexample: %+v", st.Snap)
+	}
+
+	cut := strings.Replace(string(lockstep.Card), `"rows": [`, `"rows": [], "x": [`, 1)
+	if _, err := report.Decode([]byte(cut)); err == nil {
+		t.Fatalf("a card without rows reads as this build's")
+	}
+}

@@ -48,6 +48,12 @@ type Options struct {
 	// lock?") to these locks and columns (nil: all of them): a test's
 	// smaller card.
 	ReportLocks, ReportColumns []string
+	// Card is the whole report card computed for this build
+	// (docs/choosing-a-lock.json, as report.Decode reads it): "Which
+	// lock?" answers with it at once. Nil, unreadable, or a card limited
+	// by ReportLocks or ReportColumns: the card is computed when a page
+	// first asks for it.
+	Card []byte
 	// TrustedProxies are the addresses of proxies (a load balancer) whose
 	// X-Forwarded-For names the client: a request through one counts
 	// against the address it forwards (Limits, per address).

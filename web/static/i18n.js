@@ -223,6 +223,7 @@ const S = {
   repProgress: ['{n} of {total} cells decided…', '已得出 {n} / {total} 格……'],
   repStarting: ['Running each lock alone first…', '先让每把锁单独运行一次……'],
   repDone: ['Every cell decided: {n} cells.', '全部 {n} 格都已得出结果。'],
+  repStored: ['Every cell decided: {n} cells, searched when this build was made (the same card as docs/choosing-a-lock.md; visualizer report computes it again).', '全部 {n} 格都已得出结果：在构建这个版本时搜索得出（与 docs/choosing-a-lock.md 是同一张卡；visualizer report 会重新计算）。'],
   repStopped: ['The card stopped: {e}', '报告卡停止了：{e}'],
   repLock: ['lock', '锁'],
   repTrips: ['round trips (acquire / release)', '往返（加锁 / 释放）'],

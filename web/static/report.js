@@ -92,7 +92,7 @@ export class Report {
     bar.hidden = !card.running;
     status.dataset.state = card.error ? 'error' : card.running ? 'running' : 'done';
     if (card.error) status.textContent = fill('repStopped', lang, { e: serverError(card.error, lang) }); // its code's sentence, in lang
-    else if (!card.running) status.textContent = fill('repDone', lang, { n: total });
+    else if (!card.running) status.textContent = fill(card.stored ? 'repStored' : 'repDone', lang, { n: total });
     else if (!total) status.textContent = t('repStarting', lang);
     else status.textContent = fill('repProgress', lang, { n: done, total });
     this.$('report-bound').textContent = pick(card.bound, lang) + (lang === 'zh' ? '。' : '. ') + pick(card.legend, lang);
