@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/server"
 )
 
@@ -125,4 +126,47 @@ func TestBrowserWhichLock(t *testing.T) {
 		t.Errorf("title in 中文 %q", got)
 	}
 	shot(t, ctx, dir, "which-lock-zh")
+}
+
+// As serve runs it, the server carries the card of its build: "Which
+// lock?" shows every cell at once (19 locks × 8 faults, no bar), says the
+// card was searched when the build was made, in both languages, and its
+// ✗ cells open their counterexamples: the watchdog under a pause longer
+// than its lease ends with two clients inside, as its lesson teaches.
+func TestBrowserWhichLockStored(t *testing.T) {
+	chromium(t)
+	url := startServer(t, server.Options{Card: lockstep.Card})
+	ctx := page(t, startBrowser(t), url)
+	waitFor(t, ctx, "the first state", `!!(window.lockstep && window.lockstep.state.snap)`)
+	click(t, ctx, "report-open")
+	waitFor(t, ctx, "the stored card", `document.querySelector('[data-testid=report-status]').dataset.state === 'done'`)
+	if got := text(t, ctx, "report-status"); !strings.HasPrefix(got, "Every cell decided: 152 cells, searched when this build was made") {
+		t.Errorf("status %q", got)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=report-table] tbody tr').length`); n != 19 {
+		t.Errorf("%d rows, want 19", n)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=report-cell][data-kind=pending]').length`); n != 0 {
+		t.Errorf("%d cells pending in the stored card", n)
+	}
+	if !eval[bool](t, ctx, `document.querySelector('[data-testid=report-bar]').hidden`) {
+		t.Errorf("a progress bar over a card that is done")
+	}
+	if got := eval[string](t, ctx, cellOf("watchdog", "pause")); got != "fails ✗ mutual-exclusion" {
+		t.Errorf("watchdog under a pause: %q", got)
+	}
+	shot(t, ctx, artifacts(t), "which-lock-stored-en")
+	do(t, ctx, "open the watchdog's ✗", chromedp.Click(chromedp.CSS(`[data-testid=report-cell][data-lock=watchdog][data-column=pause] button`)))
+	waitFor(t, ctx, "the counterexample", `lockstep.state.snap.scenario === 'card-watchdog-pause-explored' && lockstep.state.snap.ended`)
+	if !eval[bool](t, ctx, `lockstep.state.snap.verdicts.includes('mutual-exclusion')`) {
+		t.Errorf("the counterexample ends %v", eval[[]string](t, ctx, `lockstep.state.snap.verdicts`))
+	}
+	click(t, ctx, "lang")
+	waitFor(t, ctx, "中文", `document.getElementById('timeline').dataset.lang === 'zh'`)
+	click(t, ctx, "report-open")
+	waitFor(t, ctx, "the card in 中文", `document.querySelector('[data-testid=report-status]').textContent.includes('全部')`)
+	if got := text(t, ctx, "report-status"); !strings.Contains(got, "在构建这个版本时搜索得出") {
+		t.Errorf("status in 中文 %q", got)
+	}
+	shot(t, ctx, artifacts(t), "which-lock-stored-zh")
 }
