@@ -147,3 +147,43 @@ func TestASearchTheServerHasNoRoomForIsRefused(t *testing.T) {
 		t.Errorf("the small lesson's search: got %q, want a violation found", done.Error)
 	}
 }
+
+// An idle session evicted to make room takes its search's reservation
+// with it at once, as it does its run's: the idle session's search (8 MiB,
+// waiting for the slots the test holds) and run leave room on a 12 MiB
+// budget for another session's heavy load (about 7.1 MiB), admitted as
+// its load admits it (before its run is built). Had the eviction left the
+// search's reservation to the search's own end (a world built and a few
+// steps after its cancel), the load would have found it still counted.
+func TestAnEvictedSessionsSearchMakesRoomAtOnce(t *testing.T) {
+	app, url := newTestServer(t, Limits{MaxSessionMemory: 8 << 20, MaxMemory: 12 << 20})
+	app.cpu, app.bulk = make(chan struct{}, 1), make(chan struct{}, 1) // one slot each
+	c, _, _ := dial(t, url, "")
+	c.hello("")
+	c.send(map[string]any{"op": "load", "scenario": "fencing-token-rejects-stale"})
+	c.next("state")
+	idle := onlySession(t, app)
+	app.bulk <- struct{}{} // the test holds the slots: the search waits for its first slice
+	app.cpu <- struct{}{}
+	defer func() { <-app.cpu; <-app.bulk }()
+	c.send(map[string]any{"op": "explore", "budget": "pause:5s"})
+	c.next("explore-started")
+	c.ws.Close()
+	for end := time.Now().Add(5 * time.Second); idle.open.Load() != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the server did not see the socket end within 5 s")
+		}
+	}
+	f, err := scenario.Parse("heavy.yaml", []byte(heavyYAML(20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	busy := newSession(app, "busy")
+	defer busy.stop()
+	if err := busy.admit(&f.Scenarios[0]); err != nil {
+		t.Fatalf("a heavy load beside an idle session searching: %v; want it admitted once the idle session is evicted", err)
+	}
+	if held := idle.searchCost.Load(); held != 0 || app.Sessions() != 0 {
+		t.Errorf("after the eviction: the idle session's search holds %d bytes, %d sessions left", held, app.Sessions())
+	}
+}
