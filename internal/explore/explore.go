@@ -47,6 +47,11 @@ type Options struct {
 	// replay): the caller may hand the CPU to other work there, or stop
 	// the search by returning an error, which Search then returns.
 	Yield func() error
+	// States is the most distinct states the search keeps to count them
+	// (default DefaultStates); past it, Progress.States and Result.States
+	// count only those kept. Each costs at most StateBytes of memory: a
+	// server bounds a search's memory by it.
+	States int
 
 	// Exact makes every fault of the budget as big as its max (a pause of
 	// max: 5s lasts 5s), where the search otherwise tries the quarters of
@@ -77,6 +82,17 @@ type Options struct {
 
 // DefaultRuns is the default cap on schedules per search.
 const DefaultRuns = 100000
+
+// DefaultStates is the default cap on the distinct states a search keeps
+// (Options.States): about 2 million, at most DefaultStates*StateBytes
+// (112 MiB) of memory.
+const DefaultStates = 1 << 21
+
+// StateBytes is the most memory one state a search keeps costs: its
+// fingerprint in the state set's map, with the map's empty slots and
+// growth. Measured 39 to 45 bytes a state on the heap after a GC, from
+// 30,000 states to DefaultStates (TestStateSetCost); the rest is margin.
+const StateBytes = 56
 
 // Progress is a search's state, reported after every schedule.
 type Progress struct {
@@ -177,6 +193,9 @@ func newSearch(ctx context.Context, sc *scenario.Scenario, opt Options) (*search
 	if opt.Depth <= 0 {
 		opt.Depth = 3
 	}
+	if opt.States <= 0 {
+		opt.States = DefaultStates
+	}
 	e := opt.Budget
 	if e == nil {
 		e = sc.Explore
@@ -187,7 +206,7 @@ func newSearch(ctx context.Context, sc *scenario.Scenario, opt Options) (*search
 	}
 	b.exact, b.anyClient, b.marks = opt.Exact, opt.Strategy != Exhaustive, opt.Marks
 	return &searching{opt: opt, sc: sc, bsc: searchScenario(sc, b), b: b, p: newPacer(ctx, opt.Yield),
-		res: &Result{Strategy: opt.Strategy, Counts: map[string]int{}}, states: newStateSet(), traces: map[uint64]bool{}}, nil
+		res: &Result{Strategy: opt.Strategy, Counts: map[string]int{}}, states: newStateSet(opt.States), traces: map[uint64]bool{}}, nil
 }
 
 // note counts a schedule run; it reports whether the search is over (a

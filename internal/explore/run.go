@@ -292,13 +292,14 @@ func (p *fingerprint) add(e *sim.Event) {
 }
 
 // stateSet counts distinct states (fingerprints of event streams) up to a
-// cap, past which it only counts what it already holds.
+// cap, past which it only counts what it already holds: it never holds
+// more than cap*StateBytes of memory (cap: Options.States).
 type stateSet struct {
 	m   map[uint64]struct{}
 	cap int
 }
 
-func newStateSet() *stateSet { return &stateSet{m: map[uint64]struct{}{}, cap: 1 << 21} }
+func newStateSet(most int) *stateSet { return &stateSet{m: map[uint64]struct{}{}, cap: most} }
 
 func (s *stateSet) add(h uint64) {
 	if len(s.m) < s.cap {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep/internal/embedded"
+	"github.com/lockstep/lockstep/internal/explore"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -277,6 +278,47 @@ func (s *session) admit(sc *scenario.Scenario) error {
 	return nil
 }
 
+// searchNeed is what a search of sc may hold: one schedule's world at a
+// time, its threads and data at most as a load counts them (a search's
+// runs keep no log), and its state set, bounded to as many states as fit
+// in what is left of a session's memory budget (at least one, at most
+// explore.DefaultStates). states is that bound, for explore.Options.
+func (s *Server) searchNeed(sc *scenario.Scenario) (need int64, states int) {
+	world := baseCost + dataCost(sc) + int64(plannedThreads(sc))*threadCost
+	n := min(max((s.limits.MaxSessionMemory-world)/explore.StateBytes, 1), explore.DefaultStates)
+	return world + n*explore.StateBytes, int(n)
+}
+
+// reserveSearch counts, before it starts, what a search of sc may hold
+// in the server's total, or refuses it when the server's memory budget
+// has no room for it beside what the sessions hold, idle ones evicted
+// first. It returns the states the search may keep; releaseSearch gives
+// the reservation back.
+func (s *session) reserveSearch(sc *scenario.Scenario) (states int, err error) {
+	lim := s.srv.limits
+	need, states := s.srv.searchNeed(sc)
+	s.srv.admitting.Lock() // as a load is admitted: searches at once must not all find the same room
+	defer s.srv.admitting.Unlock()
+	if s.srv.total.Load()+need > lim.MaxMemory {
+		s.srv.evictIdle(s, need)
+	}
+	if used := s.srv.total.Load(); used+need > lim.MaxMemory {
+		return 0, coded("server-memory", map[string]any{"need": mib(need), "max": mib(lim.MaxMemory), "used": mib(used)},
+			"explore: the search needs about %s (a schedule's world and the states it counts), and the server's memory budget of %s is in use by the sessions (about %s): try again later",
+			mib(need), mib(lim.MaxMemory), mib(used))
+	}
+	s.searchCost.Store(need)
+	s.srv.total.Add(need)
+	return states, nil
+}
+
+// releaseSearch takes the session's search reservation, if any, off the
+// server's total. It may be called more than once (the search's end, an
+// eviction): the first call releases it.
+func (s *session) releaseSearch() {
+	s.srv.total.Add(-s.searchCost.Swap(0))
+}
+
 // workCost is what a session's long work outside its world holds (the runs
 // of a comparison), counted in the server's total while it runs.
 type workCost struct {
@@ -337,7 +379,8 @@ func (s *Server) evictIdle(except *session, need int64) {
 		}
 		s.removeLocked(sess)
 		sess.end()
-		sess.setCost(0) // its world is released as its goroutine ends; it adds no more (see account)
+		sess.setCost(0)      // its world is released as its goroutine ends; it adds no more (see account)
+		sess.releaseSearch() // its search, cancelled as its goroutine ends, too
 		gone++
 	}
 	s.mu.Unlock()

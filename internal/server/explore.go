@@ -109,19 +109,26 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 		s.srv.dropSearch(addr)
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), exploreTime)
+	states, err := s.reserveSearch(neutral)
+	if err != nil {
+		searching.Add(-1)
+		s.srv.dropSearch(addr)
+		return nil, err
+	}
+	ctx, cancel := s.workContext(exploreTime) // it ends with the session too
 	s.search = &search{cancel: cancel}
 	summary := exploreSummary{Strategy: strategy, Budget: explore.BudgetText(budget), For: sc.ID, Bound: &bound}
 	go func() {
 		defer s.srv.dropSearch(addr)
 		defer searching.Add(-1)
+		defer s.releaseSearch()
 		defer cancel()
 		last := time.Now()
 		// The search runs in slices on the engine's slots, as a seek and
 		// the report card's cells do: others' work waits a slice at most.
 		sl := &slicer{srv: s.srv, ctx: ctx}
 		_ = sl.yield() // a stop while it waits: the search sees ctx
-		res, err := explore.Search(ctx, neutral, explore.Options{Strategy: strategy, Runs: exploreRuns, Yield: sl.yield,
+		res, err := explore.Search(ctx, neutral, explore.Options{Strategy: strategy, Runs: exploreRuns, States: states, Yield: sl.yield,
 			Progress: func(p explore.Progress) {
 				if time.Since(last) < exploreProgress {
 					return
@@ -132,6 +139,7 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 				s.do(func() { s.sendExplore("explore-progress", sum, nil) }) // dropped when the session is busy
 			}})
 		sl.release()
+		s.releaseSearch() // its worlds and states are gone; the run it found is counted as the session's (finishExplore)
 		cancelled := errors.Is(ctx.Err(), context.Canceled)
 		finish := func() { s.finishExplore(summary, res, err, cancelled) }
 		for !s.do(finish) {

@@ -26,7 +26,8 @@ type Limits struct {
 	// grows past it stops with an error naming it.
 	MaxSessionMemory int64 `json:"max_session_memory"`
 	// MaxMemory is the budget of all sessions together, in bytes; default
-	// 512 MiB. Over it, idle sessions (no socket) are evicted, the longest
+	// 512 MiB: their runs, and their comparisons and searches while these
+	// run (a search reserves its share at its start: reserveSearch). Over it, idle sessions (no socket) are evicted, the longest
 	// idle first; if that is not enough, the run that grew stops with an
 	// error naming it.
 	MaxMemory int64 `json:"max_memory"`

@@ -27,6 +27,9 @@ type session struct {
 	used     atomic.Int64 // unix nanoseconds of the last request
 	open     atomic.Int32 // connections attached
 	cost     atomic.Int64 // the world's estimated memory in bytes (see account)
+	// searchCost is what its running search may hold, counted in the
+	// server's total from the search's start to its end (reserveSearch).
+	searchCost atomic.Int64
 
 	ls      *lesson.Session
 	custom  bool
