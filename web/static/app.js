@@ -18,7 +18,7 @@
 import { Link, PROTOCOL } from './socket.js';
 import { Timeline } from './timeline.js';
 import { renderNarration, renderVerdict, renderKeys, renderPending, renderDetail, renderCounters } from './panels.js';
-import { t, pick, apply, KEYS, untranslated, verdictNames } from './i18n.js';
+import { t, fill, pick, apply, KEYS, untranslated, verdictNames } from './i18n.js';
 import { decodeRun, download, shareURL, initShare } from './share.js';
 import { Explore } from './explore.js';
 import { state, reduce, focus, onChange } from './store.js';
@@ -161,6 +161,7 @@ function render() {
     document.querySelector('main').removeAttribute('aria-busy');
     $('title').textContent = pick(snap.title, st.lang) || snap.scenario;
     $('lesson-text').textContent = pick(snap.lesson, st.lang);
+    renderLessonPlan(snap, st.lang);
     lessonMore();
     $('expect').textContent = verdictNames(snap.expect || [], st.lang) || '—';
     // Off its script the run may end otherwise: the expectation is the
@@ -194,6 +195,24 @@ function render() {
   challenge.render(st);
   classroom.render();
   tl.set({ ...st });
+}
+
+/** renderLessonPlan marks the lesson's paragraph as the lesson's plan
+ * where it does not tell this run: off its script (from the step where a
+ * user's action changed it) and in a challenge, which runs without the
+ * script. On script the paragraph is shown plainly. */
+function renderLessonPlan(snap, lang) {
+  const label = $('lesson-plan'), text = $('lesson-text');
+  const inChallenge = !!(snap.challenge && snap.challenge.active);
+  const plan = inChallenge || !!snap.offScript;
+  label.hidden = !plan;
+  text.toggleAttribute('data-plan', plan);
+  if (!plan) {
+    label.textContent = '';
+    return;
+  }
+  const s = inChallenge ? t('lessonPlanChallenge', lang) : fill('lessonPlan', lang, { step: snap.offScriptAt });
+  if (label.textContent !== s) label.textContent = s;
 }
 
 /** lessonMore offers, where the lesson's paragraph is cut to a few lines

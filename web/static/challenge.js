@@ -22,7 +22,11 @@ export class Challenge {
     document.body.classList.toggle('in-challenge', !!(ch && ch.active));
     if (!ch) { this.key = ''; return; }
     const p = ch.progress;
-    const key = JSON.stringify([st.lang, snap.scenario, ch.active, p, this.hints]);
+    // Off its script the lesson's run is not the challenge: said so, as
+    // nothing done in it counts (a challenge's own run is changed by hand
+    // by design: its goal and counts stand).
+    const off = !ch.active && snap.offScript ? snap.offScriptAt : null;
+    const key = JSON.stringify([st.lang, snap.scenario, ch.active, p, this.hints, off]);
     if (key === this.key) return;
     const which = snap.scenario + (ch.active ? ':on' : '');
     if (which !== this.which) { this.which = which; this.hints = 0; }
@@ -33,6 +37,7 @@ export class Challenge {
     r.append(el('h3', {}, fill('challenge', L)));
     r.append(el('p', { class: 'ch-goal', 'data-testid': 'challenge-goal' }, el('b', {}, fill('chGoal', L) + ': '), el('span', { class: 'authored' }, pick(ch, L))));
     if (!ch.active) {
+      if (off != null) r.append(el('p', { class: 'ch-offscript', 'data-testid': 'challenge-offscript', role: 'note' }, fill('chOffScript', L, { step: off })));
       r.append(el('button', { class: 'primary', 'data-testid': 'challenge-take', onclick: () => this.take() }, fill('chTake', L)));
       return;
     }

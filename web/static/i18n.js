@@ -8,6 +8,8 @@ const S = {
   customOption: ['Your own YAML…', '自己写 YAML…'],
   presenter: ['Presenter', '演示模式'],
   expected: ['Expected verdict:', '预期结论：'],
+  lessonPlan: ['The lesson\'s plan (this run has left it at step {step}):', '课程原本的安排（这次运行已在第 {step} 步离开它）：'],
+  lessonPlanChallenge: ['The lesson\'s plan (the challenge runs without its script: you schedule this run):', '课程原本的安排（挑战不按剧本运行：这次运行由你调度）：'],
   expectedPlan: ['The lesson expected (this run has left its script):', '课程预期的结论（这次运行已离开剧本）：'],
   reset: ['Reset', '重来'],
   back: ['Back', '后退'],
@@ -304,6 +306,7 @@ const S = {
   chDebrief: ['Debrief', '复盘'],
   chProof: ['The events that prove it:', '证明它的事件：'],
   chGoal: ['Goal', '目标'],
+  chOffScript: ['You changed this run at step {step}, but it is the lesson\'s run, not the challenge: nothing done here counts toward the goal. Take the challenge to have your moves counted.', '你在第 {step} 步改变了这次运行，但这是课程的运行，不是挑战：在这里做的事都不计入目标。接受挑战后，你的每一步才会计数。'],
   // ---- end of the teaching tools ----
 
 };
