@@ -157,7 +157,7 @@ func (s *session) compute(a *askRequest) (*question, error) {
 	if s.ls == nil {
 		return nil, coded("no-scenario", nil, "no scenario loaded: send load first")
 	}
-	if s.ls.Run().Done() {
+	if s.ls.Done() {
 		return nil, coded("run-over", nil, "the run is over: step back to inject a fault")
 	}
 	if s.srv.opts.Servers != nil {
@@ -298,7 +298,7 @@ func (s *session) askHolder(q *question, fork *lesson.Session) error {
 		return err
 	}
 	inside := insideAfter(fork)
-	clients := s.ls.Run().World.ClientNames()
+	clients := s.ls.Clients()
 	for _, c := range clients {
 		q.choices = append(q.choices, choice{Label: same(c)})
 	}
@@ -323,9 +323,8 @@ func (s *session) askHolder(q *question, fork *lesson.Session) error {
 // log, from the checker's account of each event.
 func insideAfter(ls *lesson.Session) []string {
 	var in []string
-	ch := ls.Run().Checker
 	for _, e := range ls.Log() {
-		c := ch.Sections(e.Seq)
+		c := ls.Sections(e.Seq)
 		in = slices.DeleteFunc(in, func(x string) bool { return slices.Contains(c.Leave, x) })
 		in = append(in, c.Enter...)
 	}
@@ -345,7 +344,7 @@ func (s *session) askVerdict(q *question, fork *lesson.Session) error {
 	if err != nil {
 		return err
 	}
-	truth := slices.Compact(slices.Sorted(slices.Values(fork.Run().Verdicts())))
+	truth := slices.Compact(slices.Sorted(slices.Values(fork.Verdicts())))
 	if len(truth) == 0 {
 		truth = []string{check.Safe}
 	}
@@ -439,7 +438,7 @@ func (s *session) nextCommand(fork *lesson.Session) (command, bool) {
 			return c, true
 		}
 		from = len(log)
-		if fork.Run().Done() || s.stepFork(fork) != nil {
+		if fork.Done() || s.stepFork(fork) != nil {
 			return command{}, false
 		}
 	}
@@ -460,7 +459,7 @@ func (s *session) replyOf(fork *lesson.Session, c command) (string, bool) {
 			}
 		}
 		from = len(log)
-		if fork.Run().Done() || s.stepFork(fork) != nil {
+		if fork.Done() || s.stepFork(fork) != nil {
 			return "", false
 		}
 	}
