@@ -523,6 +523,11 @@ func otherOutcomes(cmd []string) []string {
 	return nil
 }
 
+// engineMove is the Do of a class's vote for the engine's own step: a
+// choice of the move question only, never a schedule action (a recorded
+// run says nothing of an engine step; a hand step is scenario.StepAction).
+const engineMove = "engine"
+
 // askMove: in a challenge, the moves the class may vote for: the engine's
 // own step, each client that can move, and the faults of the lesson the
 // challenge comes from (the learner places them), each at the cursor.
@@ -530,10 +535,10 @@ func (s *session) askMove(q *question) error {
 	if !s.challenge {
 		return coded("class-no-challenge", nil, "a vote on moves is for a challenge: take the challenge first")
 	}
-	engine := scenario.Fault{Do: "engine"}
+	engine := scenario.Fault{Do: engineMove}
 	q.choices = append(q.choices, choice{Label: sim.Text{En: "let the engine choose", Zh: "让引擎选择"}, move: &engine})
 	for _, c := range s.ls.Pending() {
-		f := scenario.Fault{Do: "step", Client: c}
+		f := scenario.Fault{Do: scenario.StepAction, Client: c}
 		q.choices = append(q.choices, choice{Label: sim.Text{En: "step " + c, Zh: "让 " + c + " 走一步"}, move: &f})
 	}
 	sc := s.ls.Scenario()
@@ -630,9 +635,9 @@ func (s *session) classPlay() error {
 	}
 	var err error
 	switch win.Do {
-	case "engine":
+	case engineMove:
 		err = s.stepN(1)
-	case "step":
+	case scenario.StepAction:
 		err = s.stepClient(win.Client)
 	default:
 		err = s.inject(*win)
