@@ -63,6 +63,24 @@ func TestDescribeOtherFaults(t *testing.T) {
 	}
 }
 
+// Every fault kind a search places (its row's Search) has its own
+// sentence in describeFault, in both languages, not the fallback that
+// says the kind's name: a new searchable kind fails here until it has one.
+func TestEverySearchedFaultKindIsDescribed(t *testing.T) {
+	for _, k := range sim.FaultKinds {
+		if a, _ := k.Spec(); a.Search == sim.SearchNever {
+			continue
+		}
+		a := scenario.Action{Fault: scenario.Fault{Do: string(k), Client: "A", Node: "redis", For: scenario.Duration(time.Second), By: scenario.Duration(time.Second)}}
+		e := &sim.Event{Seq: 1, T: time.Second, Kind: sim.KindFault, Name: string(k), Client: "A", Node: "redis"}
+		got := describeFault([]*sim.Event{e}, a, e)
+		when := sim.Text{En: "at " + at(e.T), Zh: "在 " + at(e.T) + " "}
+		if got == faultByName(e, when) || got.En == "" || got.Zh == "" || got.En == got.Zh {
+			t.Errorf("%s: a kind the search places is said by its name alone (%q / %q): give it its case in describeFault", k, got.En, got.Zh)
+		}
+	}
+}
+
 // The bound of a search says what it covered: with no budget, that only
 // the order of tied moves was searched; with one, the sizes it tries.
 func TestBoundText(t *testing.T) {

@@ -34,18 +34,19 @@ scenarios:
       - {on: {kind: mark, name: enter, client: A}, do: pause, client: A, for: 6s}
 `
 
-// keptRun runs a scenario to its end and gives its kept lines and log.
+// keptRun runs a scenario to its end in a session and gives its kept
+// lines, as the session's view has them (what a server sends), and log.
 func keptRun(t *testing.T, sc *scenario.Scenario, seed int64) ([]check.Kept, []*sim.Event) {
 	t.Helper()
-	r, err := New(sc, cfg(seed))
+	s, err := NewSession(sc, cfg(seed))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
-	if err := r.RunToEnd(); err != nil {
+	defer s.Close()
+	if err := s.RunToEnd(); err != nil {
 		t.Fatal(err)
 	}
-	return r.Checker.Kept(), r.World.Log()
+	return s.View().Kept, s.Log()
 }
 
 // refusals are the storage's refusals of a write for an older token.

@@ -37,7 +37,7 @@ func TestChaptersUpToTheCutAreThisRuns(t *testing.T) {
 			if err := s.Seek(cut); err != nil || s.Cursor() != cut {
 				t.Fatalf("%s: seek %d: at %d, %v", sc.ID, cut, s.Cursor(), err)
 			}
-			if _, off := s.Run().LeftScriptAt(); off {
+			if _, off := s.Run().LeftScriptAt(); off || s.View().OffScriptAt != 0 {
 				t.Fatalf("%s: off its script before any user action", sc.ID)
 			}
 			if !injectSomething(s) {
@@ -47,6 +47,9 @@ func TestChaptersUpToTheCutAreThisRuns(t *testing.T) {
 			tried++
 			if at, off := s.Run().LeftScriptAt(); !off || at != cut {
 				t.Errorf("%s: a fault at cursor %d: LeftScriptAt = %d, %v", sc.ID, cut, at, off)
+			}
+			if v := s.View(); !v.OffScript || v.OffScriptAt != cut {
+				t.Errorf("%s: a fault at cursor %d: the view has OffScript %v at %d", sc.ID, cut, v.OffScript, v.OffScriptAt)
 			}
 			if err := s.RunToEnd(); err != nil {
 				t.Fatal(err)

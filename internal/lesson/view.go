@@ -36,15 +36,38 @@ type View struct {
 	Actions   []scenario.Action        // the recorded actions
 	Events    int                      // events logged up to the cursor
 	OffScript bool                     // a user's action took the run off the lesson's script
+	// OffScriptAt is the cursor at which a user's action took the run off
+	// its script (0 unless OffScript).
+	OffScriptAt int
+	// Kept are the breaks the run's system stopped up to the cursor, as
+	// the checker's claims have them.
+	Kept []check.Kept
 }
 
 // View gives the session at its cursor.
 func (s *Session) View() View {
 	w := s.run.World
-	return View{Scenario: s.sc, Seed: s.cfg.Seed, Step: w.Steps(), T: w.Now(), Ended: s.run.Done(),
+	v := View{Scenario: s.sc, Seed: s.cfg.Seed, Step: w.Steps(), T: w.Now(), Ended: s.run.Done(),
 		Verdicts: s.run.Verdicts(), Clients: w.ClientNames(), Nodes: s.Nodes(), Skews: s.Skews(),
-		Pending: s.Pending(), Actions: s.run.Actions(), Events: len(w.Log()), OffScript: s.run.OffScript()}
+		Pending: s.Pending(), Actions: s.run.Actions(), Events: len(w.Log()), OffScript: s.run.OffScript(),
+		Kept: s.run.Checker.Kept()}
+	if at, off := s.run.LeftScriptAt(); off {
+		v.OffScriptAt = at
+	}
+	return v
 }
+
+// Clients names the run's clients (what View gives as Clients, without
+// the rest of the view).
+func (s *Session) Clients() []string { return s.run.World.ClientNames() }
+
+// Verdicts are the checker's verdicts so far (what View gives as
+// Verdicts, without the rest of the view).
+func (s *Session) Verdicts() []string { return s.run.Verdicts() }
+
+// Lost is the error of a run whose real Redis server stopped answering
+// (the run has ended there), nil otherwise.
+func (s *Session) Lost() error { return s.run.World.Lost() }
 
 // Sections says which critical sections event seq opens and closes, as
 // the checker's model of holders has them (the timeline's bars).

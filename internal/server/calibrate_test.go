@@ -69,9 +69,9 @@ func TestCostCalibration(t *testing.T) {
 		}
 		grew := heapNow() - before
 		est := cost(ls)
-		w := ls.Run().World
+		events, threads := ls.Footprint()
 		if os.Getenv("LOCKSTEP_CALIBRATE") != "" {
-			t.Logf("%-32s %d nodes %6d events %5d threads: heap %7d KiB, estimate %7d KiB (%.2f)", r.name, len(lesson.NodeNames(r.sc)), len(w.Log()), w.Threads(), grew>>10, est>>10, float64(grew)/float64(est))
+			t.Logf("%-32s %d nodes %6d events %5d threads: heap %7d KiB, estimate %7d KiB (%.2f)", r.name, len(lesson.NodeNames(r.sc)), events, threads, grew>>10, est>>10, float64(grew)/float64(est))
 		}
 		if float64(grew) > estimateFactor*float64(est) {
 			t.Errorf("%s: the heap grew by %d KiB, over %.1f times its estimate of %d KiB", r.name, grew>>10, estimateFactor, est>>10)

@@ -105,7 +105,7 @@ func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, erro
 // lost is the error of a run whose real Redis server stopped answering:
 // the run has ended there, with an error event, and no verdict.
 func lost(ls *lesson.Session) error {
-	if err := ls.Run().World.Lost(); err != nil {
+	if err := ls.Lost(); err != nil {
 		return coded("redis-lost", map[string]any{"detail": err.Error()},
 			"the run stopped at step %d: %s (see the last event); check the Redis server, then reload the run", ls.Cursor(), err)
 	}

@@ -65,11 +65,7 @@ func (s *session) snapshot() *Snapshot {
 		Verdicts: nonNil(v.Verdicts), Expect: nonNil(s.srv.expect(sc)), RealWhy: s.srv.realWhy(sc),
 		Clients: v.Clients, Nodes: v.Nodes, Skews: v.Skews, Pending: nonNil(v.Pending),
 		Actions: append([]scenario.Action{}, v.Actions...), Playing: s.playing, Speed: s.speed,
-		Events: v.Events, OffScript: v.OffScript, File: s.file,
-	}
-	snap.Kept = s.ls.Run().Checker.Kept()
-	if at, off := s.ls.Run().LeftScriptAt(); off {
-		snap.OffScriptAt = at
+		Events: v.Events, OffScript: v.OffScript, OffScriptAt: v.OffScriptAt, Kept: v.Kept, File: s.file,
 	}
 	s.teach(snap)
 	return snap

@@ -157,7 +157,7 @@ func (s *session) compute(a *askRequest) (*question, error) {
 	if s.ls == nil {
 		return nil, coded("no-scenario", nil, "no scenario loaded: send load first")
 	}
-	if s.ls.Run().Done() {
+	if s.ls.Done() {
 		return nil, coded("run-over", nil, "the run is over: step back to inject a fault")
 	}
 	if s.srv.opts.Servers != nil {
@@ -298,7 +298,7 @@ func (s *session) askHolder(q *question, fork *lesson.Session) error {
 		return err
 	}
 	inside := insideAfter(fork)
-	clients := s.ls.Run().World.ClientNames()
+	clients := s.ls.Clients()
 	for _, c := range clients {
 		q.choices = append(q.choices, choice{Label: same(c)})
 	}
@@ -323,9 +323,8 @@ func (s *session) askHolder(q *question, fork *lesson.Session) error {
 // log, from the checker's account of each event.
 func insideAfter(ls *lesson.Session) []string {
 	var in []string
-	ch := ls.Run().Checker
 	for _, e := range ls.Log() {
-		c := ch.Sections(e.Seq)
+		c := ls.Sections(e.Seq)
 		in = slices.DeleteFunc(in, func(x string) bool { return slices.Contains(c.Leave, x) })
 		in = append(in, c.Enter...)
 	}
@@ -345,7 +344,7 @@ func (s *session) askVerdict(q *question, fork *lesson.Session) error {
 	if err != nil {
 		return err
 	}
-	truth := slices.Compact(slices.Sorted(slices.Values(fork.Run().Verdicts())))
+	truth := slices.Compact(slices.Sorted(slices.Values(fork.Verdicts())))
 	if len(truth) == 0 {
 		truth = []string{check.Safe}
 	}
@@ -439,7 +438,7 @@ func (s *session) nextCommand(fork *lesson.Session) (command, bool) {
 			return c, true
 		}
 		from = len(log)
-		if fork.Run().Done() || s.stepFork(fork) != nil {
+		if fork.Done() || s.stepFork(fork) != nil {
 			return command{}, false
 		}
 	}
@@ -460,7 +459,7 @@ func (s *session) replyOf(fork *lesson.Session, c command) (string, bool) {
 			}
 		}
 		from = len(log)
-		if fork.Run().Done() || s.stepFork(fork) != nil {
+		if fork.Done() || s.stepFork(fork) != nil {
 			return "", false
 		}
 	}
@@ -524,6 +523,11 @@ func otherOutcomes(cmd []string) []string {
 	return nil
 }
 
+// engineMove is the Do of a class's vote for the engine's own step: a
+// choice of the move question only, never a schedule action (a recorded
+// run says nothing of an engine step; a hand step is scenario.StepAction).
+const engineMove = "engine"
+
 // askMove: in a challenge, the moves the class may vote for: the engine's
 // own step, each client that can move, and the faults of the lesson the
 // challenge comes from (the learner places them), each at the cursor.
@@ -531,10 +535,10 @@ func (s *session) askMove(q *question) error {
 	if !s.challenge {
 		return coded("class-no-challenge", nil, "a vote on moves is for a challenge: take the challenge first")
 	}
-	engine := scenario.Fault{Do: "engine"}
+	engine := scenario.Fault{Do: engineMove}
 	q.choices = append(q.choices, choice{Label: sim.Text{En: "let the engine choose", Zh: "让引擎选择"}, move: &engine})
 	for _, c := range s.ls.Pending() {
-		f := scenario.Fault{Do: "step", Client: c}
+		f := scenario.Fault{Do: scenario.StepAction, Client: c}
 		q.choices = append(q.choices, choice{Label: sim.Text{En: "step " + c, Zh: "让 " + c + " 走一步"}, move: &f})
 	}
 	sc := s.ls.Scenario()
@@ -631,9 +635,9 @@ func (s *session) classPlay() error {
 	}
 	var err error
 	switch win.Do {
-	case "engine":
+	case engineMove:
 		err = s.stepN(1)
-	case "step":
+	case scenario.StepAction:
 		err = s.stepClient(win.Client)
 	default:
 		err = s.inject(*win)

@@ -40,7 +40,7 @@ func handSteps(t *testing.T, n int) []scenario.Action {
 		p := ls.Pending()
 		if len(p) == 0 { // only an expiry is due: the engine's step
 			if more, err := ls.Step(); err != nil || !more {
-				t.Fatalf("the run ended after %d hand steps (%v) at step %d, %s: %s", len(ls.Actions()), err, ls.Cursor(), ls.Run().World.Now(), ls.Log()[len(ls.Log())-1])
+				t.Fatalf("the run ended after %d hand steps (%v) at step %d, %s: %s", len(ls.Actions()), err, ls.Cursor(), ls.View().T, ls.Log()[len(ls.Log())-1])
 			}
 			continue
 		}

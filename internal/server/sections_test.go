@@ -47,11 +47,11 @@ func spansFromMarks(log []*sim.Event) []span {
 
 // spansFromChecker are the critical sections the server sends: the
 // checker's changes of who is inside, event by event.
-func spansFromChecker(r *lesson.Run) []span {
+func spansFromChecker(ls *lesson.Session) []span {
 	var out []span
 	open := map[string]int{}
-	for _, e := range r.World.Log() {
-		ch := r.Checker.Sections(e.Seq)
+	for _, e := range ls.Log() {
+		ch := ls.Sections(e.Seq)
 		for _, c := range ch.Leave {
 			out[open[c]].to = e.Seq
 			delete(open, c)
@@ -101,7 +101,7 @@ func TestSectionsAreTheCheckers(t *testing.T) {
 		if !ok {
 			want = spansFromMarks(s.Log())
 		}
-		got := spansFromChecker(s.Run())
+		got := spansFromChecker(s)
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: expected critical sections %v, got %v", sc.ID, want, got)
 		}

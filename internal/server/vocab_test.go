@@ -72,3 +72,26 @@ func TestEveryMenuFaultHasALabel(t *testing.T) {
 		}
 	}
 }
+
+// Every fault kind has its event name in both languages in i18n.js's
+// NAMES (the timeline's and the log's name of a fault event): name()
+// would show a kind without one by its raw name, untranslated.
+func TestEveryFaultKindHasAnEventName(t *testing.T) {
+	static, _ := web.Embedded()
+	src, err := fs.ReadFile(static, "i18n.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(src), "\nconst NAMES = {")
+	table, _, closed := strings.Cut(rest, "\n};")
+	if !ok || !closed {
+		t.Fatal("i18n.js has no table const NAMES = { … };")
+	}
+	for _, k := range sim.FaultKinds {
+		key := regexp.QuoteMeta(string(k))
+		entry := regexp.MustCompile(`(^|[\s,{])('` + key + `'|` + key + `): \['[^']+', '[^']+'\]`)
+		if !entry.MatchString(table) {
+			t.Errorf("fault kind %s has no event name in i18n.js's NAMES: %s: ['English', '中文']", k, k)
+		}
+	}
+}

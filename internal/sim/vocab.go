@@ -139,8 +139,10 @@ func (k FaultKind) Spec() (Action, bool) {
 }
 
 // NeedsAmount is the problem of a row whose required amount is missing:
-// "pause needs for: how long, e.g. 1s". The scenario checker and the
-// engine both say it so.
+// "pause needs for: how long, e.g. 1s", in English. Neither the engine
+// (World.Apply) nor the scenario checker calls it: both render a
+// fact.NeedsAmount made of the row, which the catalogue words in both
+// languages; the tests hold that wording to this text.
 func (a Action) NeedsAmount() string {
 	return a.Do + " needs " + a.Amount.Field() + ": " + a.Hint
 }

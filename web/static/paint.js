@@ -10,7 +10,6 @@
 // kept for what went wrong; every colour comes with a label or a shape.
 export const PALETTE = ['#0072B2', '#A85A00', '#8842F0', '#E31266', '#2E7D32', '#000000'];
 export const BAD = '#C4480A';
-export const GOOD = '#009E73';
 export const INK = '#1b1b1b';
 export const MUTED = '#6b6b6b';
 export const RULE = '#d6d6d6';
