@@ -142,3 +142,29 @@ func TestArgumentErrors(t *testing.T) {
 		}
 	}
 }
+
+// list --algorithms names every lock of the registry with the lessons that
+// run it: the two libraries run as they are (rows 18 and 19) with their
+// module, version and licence, and lessons from their users' reports.
+func TestListAlgorithms(t *testing.T) {
+	r := visualizer(t, "list", "--algorithms")
+	r.expect(t, "list --algorithms", 0)
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if len(lines) != 19 {
+		t.Fatalf("%d algorithms listed, want 19:\n%s", len(lines), r.stdout)
+	}
+	for _, want := range []string{
+		"18\tredsync\t", "github.com/go-redsync/redsync/v4 v4.18.1, BSD-3-Clause", "redsync-unlock-after-expiry",
+		"19\tredislock\t", "github.com/bsm/redislock v0.9.4, Apache-2.0", "redislock-pause-no-watchdog",
+		"13\twatchdog\t", "redisson-watchdog-misses-renewals",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("list --algorithms lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	for _, l := range lines {
+		if strings.HasSuffix(l, "\tno scenario") {
+			t.Errorf("an algorithm without a lesson in the catalog: %q", l)
+		}
+	}
+}

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -18,6 +20,7 @@ import (
 func cmdList(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("list", stderr)
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
+	algorithms := fs.Bool("algorithms", false, "list the lock algorithms instead, each with the scenarios that run it")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -28,10 +31,38 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *algorithms {
+		listAlgorithms(stdout, f.Scenarios)
+		return nil
+	}
 	for _, s := range f.Scenarios {
 		fmt.Fprintf(stdout, "%s\t%s\n", sim.Escape(s.ID), sim.Escape(s.Title.En))
 	}
 	return nil
+}
+
+// listAlgorithms prints one line per lock algorithm of the registry, in
+// catalog order: its row, its id, its title, the library and version it
+// runs as it is (rows 18-19), and the scenarios of scs whose clients run
+// it.
+func listAlgorithms(w io.Writer, scs []scenario.Scenario) {
+	for _, a := range lock.Algorithms {
+		var ids []string
+		for i := range scs {
+			if slices.ContainsFunc(scs[i].Clients, func(c scenario.Client) bool { return c.Algorithm == a.ID }) {
+				ids = append(ids, sim.Escape(scs[i].ID))
+			}
+		}
+		lessons := "no scenario"
+		if len(ids) > 0 {
+			lessons = strings.Join(ids, ", ")
+		}
+		lib := ""
+		if a.Library != nil {
+			lib = fmt.Sprintf(" (%s %s, %s)", a.Library.Module, a.Library.Version, a.Library.License)
+		}
+		fmt.Fprintf(w, "%d\t%s\t%s%s\t%s\n", a.Row, a.ID, a.Title, lib, lessons)
+	}
 }
 
 // cmdRun prints one scenario's event log and its verdict.
