@@ -13,6 +13,7 @@ import (
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/report"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // cmdReport prints the report card: every lock of the catalog against
@@ -83,7 +84,12 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	switch {
 	case *asJSON:
-		if e := json.NewEncoder(stdout).Encode(card); e != nil {
+		// The card and the bound every ✓ and ~ is stated within.
+		out := struct {
+			Bound sim.Text `json:"bound"`
+			*report.Card
+		}{report.Bound(), card}
+		if e := json.NewEncoder(stdout).Encode(out); e != nil {
 			return e
 		}
 	case *markdown:

@@ -66,7 +66,8 @@ func TestReportOnlyJSON(t *testing.T) {
 	r := visualizer(t, "report", "--only", "mysql-unique-key", "--json")
 	r.expect(t, "report --only mysql-unique-key --json", 0)
 	var card struct {
-		Rows []struct {
+		Bound struct{ En, Zh string }
+		Rows  []struct {
 			Algorithm string
 			Probe     struct{ Acquire, Release int }
 			Advice    struct{ En, Zh string }
@@ -82,6 +83,10 @@ func TestReportOnlyJSON(t *testing.T) {
 	}
 	if len(card.Rows) != 1 || len(card.Rows[0].Cells) != 8 {
 		t.Fatalf("want one row of 8 cells, got %+v", card)
+	}
+	// Every ✓ and ~ is stated within a bound: the JSON says which.
+	if !strings.Contains(card.Bound.En, "engine steps a schedule") || card.Bound.Zh == "" {
+		t.Errorf("the card's bound: %+v", card.Bound)
 	}
 	row := card.Rows[0]
 	kinds := map[string]string{}
