@@ -6,33 +6,36 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/explore"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// The cells the lesson catalog already teaches, each decided here by the
-// card's own search. The expected cell is argued from the lock's code
-// before the search runs:
+// catalogCells are the cells the lesson catalog already teaches. The
+// expected cell is argued from the lock's code before the search runs:
+var catalogCells = []struct {
+	lock, column  string
+	kind, verdict string
+	slow          bool // a random search of Redlock: skipped under -race
+	why           string
+}{
+	{"watchdog", "pause", Fails, "mutual-exclusion", false,
+		"the watchdog is a thread of the paused process: a 2s stop of the world stops its renewals, the 1s lease runs out, B enters beside A (watchdog-process-pause)"},
+	{"fencing-token", "pause", Holds, "", false,
+		"A stops before its write; B takes the lapsed lock with a newer token and writes; the storage refuses A's older token whatever the order of moves (fencing-token-rejects-stale)"},
+	{"redlock", "clock-jump", Fails, "mutual-exclusion", true,
+		"when a split vote leaves A a bare majority, a jump of one of A's masters ends A's key there and B makes a majority with it (redlock-clock-jump)"},
+	{"redlock", "restart", Fails, "mutual-exclusion", true,
+		"the same with one of A's masters restarting empty (redlock-restart-empty)"},
+	{"lua-compare-delete", "lost-reply", Holds, "", false,
+		"a lost reply to SET NX makes A retry and find its own value held until the lease ends; a lost reply to the release leaves the key to expire; a lost reply never puts two clients inside (lua-cad-slow-release's release, safe)"},
+	{"lua-compare-delete", "pause", Fails, "mutual-exclusion", false,
+		"a pause inside the critical section outlasts the lease: B enters beside A; the script only protects the release (lease-pause-stale-write)"},
+}
+
+// Each cell of catalogCells, decided here by the card's own search.
 func TestCellsTheCatalogTeaches(t *testing.T) {
-	for _, tc := range []struct {
-		lock, column  string
-		kind, verdict string
-		slow          bool // a random search of Redlock: skipped under -race
-		why           string
-	}{
-		{"watchdog", "pause", Fails, "mutual-exclusion", false,
-			"the watchdog is a thread of the paused process: a 2s stop of the world stops its renewals, the 1s lease runs out, B enters beside A (watchdog-process-pause)"},
-		{"fencing-token", "pause", Holds, "", false,
-			"A stops before its write; B takes the lapsed lock with a newer token and writes; the storage refuses A's older token whatever the order of moves (fencing-token-rejects-stale)"},
-		{"redlock", "clock-jump", Fails, "mutual-exclusion", true,
-			"when a split vote leaves A a bare majority, a jump of one of A's masters ends A's key there and B makes a majority with it (redlock-clock-jump)"},
-		{"redlock", "restart", Fails, "mutual-exclusion", true,
-			"the same with one of A's masters restarting empty (redlock-restart-empty)"},
-		{"lua-compare-delete", "lost-reply", Holds, "", false,
-			"a lost reply to SET NX makes A retry and find its own value held until the lease ends; a lost reply to the release leaves the key to expire; a lost reply never puts two clients inside (lua-cad-slow-release's release, safe)"},
-		{"lua-compare-delete", "pause", Fails, "mutual-exclusion", false,
-			"a pause inside the critical section outlasts the lease: B enters beside A; the script only protects the release (lease-pause-stale-write)"},
-	} {
+	for _, tc := range catalogCells {
 		t.Run(tc.lock+"/"+tc.column, func(t *testing.T) {
 			if tc.slow && raceEnabled {
 				t.Skip("a random search of Redlock; checked without -race")
@@ -98,5 +101,30 @@ func TestFencingCellShowsTheRefusedWrite(t *testing.T) {
 	}
 	if !strings.Contains(c.Text(row).En, "the storage refused the late write") {
 		t.Errorf("the cell does not say the storage refused the write: %q", c.Text(row).En)
+	}
+}
+
+// The card the build carries (docs/choosing-a-lock.json, which
+// TestChoosingALockDoc holds equal to what the code computes) says what
+// the catalog teaches, every cell of catalogCells included: the two
+// Redlock cells, which TestCellsTheCatalogTeaches searches only without
+// the race detector, are checked here under it too, without a search.
+func TestTheStoredCardTeachesTheCatalog(t *testing.T) {
+	card, err := Decode(lockstep.Card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range catalogCells {
+		row, c := card.Find(tc.lock, tc.column)
+		if c == nil {
+			t.Errorf("%s/%s: not on the card", tc.lock, tc.column)
+			continue
+		}
+		if c.Kind != tc.kind || c.Verdict != tc.verdict {
+			t.Errorf("%s/%s: the stored card says %s %q (%s), want %s %q: %s", tc.lock, tc.column, c.Kind, c.Verdict, c.Text(row).En, tc.kind, tc.verdict, tc.why)
+		}
+		if c.Kind == Fails && c.Counterexample == nil {
+			t.Errorf("%s/%s: a ✗ without its counterexample", tc.lock, tc.column)
+		}
 	}
 }
