@@ -83,6 +83,25 @@ func TestBrowserTeach(t *testing.T) {
 		waitFor(t, ctx, "the code shown", `!document.body.classList.contains('no-code') && !!document.querySelector('[data-testid=code] .code-pane[data-file="reentrant.go"]') && localStorage.getItem('lockstep.code') === 'on'`)
 	})
 
+	t.Run("redislock code", func(t *testing.T) {
+		// redislock's Obtain runs its own obtain script (SET NX in Lua)
+		// from redislock.go: the library's file is shown, with its module,
+		// version and licence, and the line that sent the command is lit.
+		ctx := page(t, b, url)
+		load(t, ctx, "redislock-pause-no-watchdog")
+		waitFor(t, ctx, "the library's file", `!!document.querySelector('[data-testid=code] .code-pane[data-file="redislock/redislock.go"]')`)
+		for i := 0; i < 10 && !eval[bool](t, ctx, `!!document.querySelector('[data-testid=code-line-active]')`); i++ {
+			step(t, ctx)
+		}
+		waitFor(t, ctx, "a lit line in redislock.go", `!!document.querySelector('[data-testid=code] .code-pane[data-file="redislock/redislock.go"] [data-testid=code-line-active]')`)
+		head := eval[string](t, ctx, `document.querySelector('[data-testid=code] .code-file').textContent`)
+		for _, want := range []string{"github.com/bsm/redislock@v0.9.4", "Apache-2.0", "redislock.go"} {
+			if !strings.Contains(head, want) {
+				t.Errorf("the file's header %q lacks %s", head, want)
+			}
+		}
+	})
+
 	t.Run("library code", func(t *testing.T) {
 		ctx := page(t, b, url)
 		load(t, ctx, "redsync-unlock-after-expiry")
