@@ -161,7 +161,9 @@ func TestHiddenFromStudentsUntilTheEnd(t *testing.T) {
 	teacher, code, _ := startClass(t, url, "no-lock-oversell")
 	teacher.ask(map[string]any{"op": "class-hide", "hide": true})
 	ann := join(t, url, code, "Ann")
-	hidden := func(p *pupil) bool { return p.snap != nil && p.snap.Lesson.En == "" && p.snap.Lesson.Zh == "" && len(p.snap.Expect) == 0 }
+	hidden := func(p *pupil) bool {
+		return p.snap != nil && p.snap.Lesson.En == "" && p.snap.Lesson.Zh == "" && len(p.snap.Expect) == 0
+	}
 	shown := func(p *pupil) bool { return p.snap != nil && p.snap.Lesson.En != "" && len(p.snap.Expect) > 0 }
 	ann.until("Ann's first state", func() bool { return ann.snap != nil })
 	if !hidden(ann) {
