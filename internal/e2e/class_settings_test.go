@@ -46,6 +46,17 @@ func TestBrowserClassKeepsTheTeachersSettings(t *testing.T) {
 	if got := eval[string](t, student, `lockstep.state.snap.lesson.en + lockstep.state.snap.lesson.zh + lockstep.state.snap.expect.join()`); got != "" {
 		t.Errorf("while the teacher hides, Ann's state carries the lesson and the verdict: %q", got)
 	}
+	// A second tab of Ann's browser may not join under another nickname
+	// (and vote twice).
+	twin, closeTwin := chromedp.NewContext(student)
+	defer closeTwin()
+	open(t, twin, base)
+	click(t, twin, "join-class")
+	choose(t, twin, "join-code", code)
+	choose(t, twin, "nickname", "Ann's twin")
+	click(t, twin, "join")
+	waitFor(t, twin, "the twin refused", `(e => !!e && e.code === 'class-one-seat')(lockstep.state.lastError) && !lockstep.classroom.cls && document.body.textContent.includes('this browser is in the class already, as Ann')`)
+	closeTwin()
 	// Off its script (the teacher moves B by hand), the lesson's-plan
 	// label stands over the paragraph, which stays hidden.
 	step(t, teacher)
