@@ -542,7 +542,7 @@ export class Classroom {
     }
     const lbl = $('hide-giveaways-label');
     if (lbl) lbl.textContent = tr('hide');
-    const before = !!(on && snap && !snap.ended);
+    const before = on && !(snap && snap.ended); // before the first state too: the page's first lesson
     if (before) $('expect').textContent = '(' + tr('hidden') + ')';
     const lesson = $('lesson-text');
     if (lesson) {
@@ -552,7 +552,7 @@ export class Classroom {
     // Before the first narration line the narration panel repeats the
     // lesson's paragraph.
     const intro = document.querySelector('#narration .say.intro');
-    if (before && intro && snap.step > 0) intro.textContent = tr('hiddenLesson');
+    if (before && intro && snap && snap.step > 0) intro.textContent = tr('hiddenLesson');
     for (const li of document.querySelectorAll('#chapters li')) {
       const ahead = !li.classList.contains('current') && !li.classList.contains('past') && !li.classList.contains('beat-stop');
       const a = li.querySelector('.authored');
