@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -22,6 +24,9 @@ func TestBrowserClassKeepsTheTeachersSettings(t *testing.T) {
 	load(t, teacher, "no-lock-oversell")
 	click(t, teacher, "hide-giveaways")
 	waitFor(t, teacher, "the page hides", `lockstep.classroom.hiding()`)
+	// Outside a class the lesson's paragraph ("…the stock is sold twice")
+	// goes too, and the chapters the run has not reached.
+	waitFor(t, teacher, "the lesson's paragraph and the chapters ahead hidden", lessonHidden(hiddenLessonEn)+" && "+chaptersHidden)
 	click(t, teacher, "start-class")
 	waitFor(t, teacher, "the class's code", `!!document.querySelector('[data-testid=class-code]')`)
 	code := text(t, teacher, "class-code")
@@ -36,11 +41,35 @@ func TestBrowserClassKeepsTheTeachersSettings(t *testing.T) {
 	click(t, student, "join")
 	waitFor(t, student, "Ann in the class", `(c => c && c.role === 'student')(lockstep.classroom.cls)`)
 	waitFor(t, student, "the expected verdict hidden from Ann", `lockstep.classroom.hiding() && !document.getElementById('expect').textContent.includes('oversell')`)
+	waitFor(t, student, "the lesson's paragraph and the chapters ahead hidden from Ann", lessonHidden(hiddenLessonEn)+" && "+chaptersHidden)
+	// The server does not even send them to her.
+	if got := eval[string](t, student, `lockstep.state.snap.lesson.en + lockstep.state.snap.lesson.zh + lockstep.state.snap.expect.join()`); got != "" {
+		t.Errorf("while the teacher hides, Ann's state carries the lesson and the verdict: %q", got)
+	}
+	// A second tab of Ann's browser may not join under another nickname
+	// (and vote twice).
+	twin, closeTwin := chromedp.NewContext(student)
+	defer closeTwin()
+	open(t, twin, base)
+	click(t, twin, "join-class")
+	choose(t, twin, "join-code", code)
+	choose(t, twin, "nickname", "Ann's twin")
+	click(t, twin, "join")
+	waitFor(t, twin, "the twin refused", `(e => !!e && e.code === 'class-one-seat')(lockstep.state.lastError) && !lockstep.classroom.cls && document.body.textContent.includes('this browser is in the class already, as Ann')`)
+	closeTwin()
+	// Off its script (the teacher moves B by hand), the lesson's-plan
+	// label stands over the paragraph, which stays hidden.
+	step(t, teacher)
+	step(t, teacher)
+	waitFor(t, teacher, "B can move", `!!document.querySelector('[data-testid="move-B"]')`)
+	click(t, teacher, "move-B")
+	waitFor(t, student, "the plan's label over the hidden paragraph", `lockstep.state.snap.offScript && (l => !l.hidden && l.textContent.includes("The lesson's plan"))(document.getElementById('lesson-plan')) && document.getElementById('lesson-text').hasAttribute('data-plan') && `+lessonHidden(hiddenLessonEn))
 
 	// On the projector, in 中文: a verdict question.
 	click(t, teacher, "presenter")
 	click(t, teacher, "lang")
 	waitFor(t, teacher, "中文", `lockstep.state.lang === 'zh'`)
+	waitFor(t, teacher, "the paragraph hidden in 中文", lessonHidden("（运行结束前隐藏：它说出了这次运行的结局）"))
 	choose(t, teacher, "ask-kind", "verdict")
 	click(t, teacher, "ask")
 	waitFor(t, student, "the question", `document.querySelectorAll('[data-testid=answer]').length > 1`)
@@ -63,6 +92,43 @@ func TestBrowserClassKeepsTheTeachersSettings(t *testing.T) {
 		t.Errorf("Presenter mode hides Tally (CSV) after a question was asked")
 	}
 
+	// The tally's CSV: a row a choice, the question and the choice quoted
+	// (a quote doubled), in the page's language, the truth marked.
+	rows := eval[[]string](t, teacher, `lockstep.classroom.csv().trim().split('\n')`)
+	if len(rows) != 1+len(labels) || rows[0] != "question,asked at step,kind,text,choice,answers,right" {
+		t.Fatalf("the tally's CSV: %q", rows)
+	}
+	rights := 0
+	for i, r := range rows[1:] {
+		want := fmt.Sprintf(`1,%d,verdict,"这次运行最终会得到哪个判定？","%s",`, eval[int](t, teacher, `lockstep.classroom.history[0].at`), labels[i])
+		if !strings.HasPrefix(r, want) {
+			t.Errorf("CSV row %d = %q, want it to start %q", i+1, r, want)
+		}
+		if strings.HasSuffix(r, ",yes") {
+			rights++
+		} else if !strings.HasSuffix(r, ",no") {
+			t.Errorf("CSV row %d = %q: no truth column", i+1, r)
+		}
+	}
+	if rights == 0 {
+		t.Errorf("the tally's CSV marks no choice right: %q", rows)
+	}
+	free := `lockstep.classroom.csv([{id: 2, at: 3, kind: 'free', text: {en: 'Say "hi"?', zh: '说"你好"吗？'}, choices: [{en: 'a,b', zh: 'a,乙'}, {en: 'c', zh: '丙'}], counts: [2], truth: []}], 'zh')`
+	if got, want := eval[string](t, teacher, free), "question,asked at step,kind,text,choice,answers,right\n"+
+		`2,3,free,"说""你好""吗？","a,乙",2,`+"\n"+`2,3,free,"说""你好""吗？","丙",0,`+"\n"; got != want {
+		t.Errorf("a free question's CSV (quotes, commas, 中文, no truth):\n got %q\nwant %q", got, want)
+	}
+
+	// The run ends: the paragraph comes back. Back before the end it hides
+	// again, until the teacher stops hiding.
+	do(t, teacher, "to the end", chromedp.Evaluate[chromedp.Void](`lockstep.link.send('seek', {step: 1000})`))
+	waitFor(t, student, "the paragraph at the end", `lockstep.state.snap.ended && !document.getElementById('lesson-text').hasAttribute('data-hidden') && document.getElementById('lesson-text').textContent.includes('sold twice')`)
+	do(t, teacher, "back to step 1", chromedp.Evaluate[chromedp.Void](`lockstep.link.send('seek', {step: 1})`))
+	waitFor(t, student, "the paragraph hidden again", `!lockstep.state.snap.ended && `+lessonHidden(hiddenLessonEn))
+	clickJS(t, teacher, "[data-testid=class-hide]")
+	waitFor(t, student, "the paragraph once the teacher stops hiding", `!lockstep.classroom.hiding() && document.getElementById('lesson-text').textContent.includes('sold twice') && document.getElementById('expect').textContent.includes('oversell')`)
+	waitFor(t, student, "the chapters ahead shown", `![...document.querySelectorAll('#chapters .authored')].some(a => a.dataset.text)`)
+
 	// The class ends; the tally stays offered until the teacher puts it away.
 	do(t, teacher, "agree to end", chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`))
 	click(t, teacher, "end-class")
@@ -71,6 +137,17 @@ func TestBrowserClassKeepsTheTeachersSettings(t *testing.T) {
 	click(t, teacher, "dismiss-tally")
 	waitFor(t, teacher, "the bar put away", `document.getElementById('class').hidden`)
 }
+
+// The placeholder of the hidden lesson's paragraph, and the page's tests
+// of what is hidden: the paragraph, and every chapter the run has not
+// reached (there is at least one).
+const hiddenLessonEn = "(hidden until the end: it tells how the run ends)"
+
+func lessonHidden(placeholder string) string {
+	return fmt.Sprintf(`(p => p.hasAttribute('data-hidden') && p.textContent === %q)(document.getElementById('lesson-text'))`, placeholder)
+}
+
+const chaptersHidden = `(as => as.length > 0 && as.every(a => !!a.dataset.text && a.textContent !== a.dataset.text))([...document.querySelectorAll('#chapters li:not(.current):not(.past) .authored')])`
 
 // hasHan reports whether s holds a Chinese character.
 func hasHan(s string) bool {

@@ -24,6 +24,7 @@ type classRequest struct {
 	Key      string          `json:"key,omitempty"`      // class-teach: the teacher's key
 	Name     string          `json:"name,omitempty"`     // class-join: the nickname
 	Token    string          `json:"token,omitempty"`    // class-join: rejoin as this member
+	Browser  string          `json:"browser,omitempty"`  // class-join: the page's id for its browser (one membership each)
 	Origin   string          `json:"origin,omitempty"`   // class-start: the page's origin, for the join link
 	View     json.RawMessage `json:"view,omitempty"`     // class-view: the teacher's view choices
 	Hide     *bool           `json:"hide,omitempty"`     // class-hide
@@ -52,12 +53,14 @@ const (
 	maxNameRunes = 24   // a nickname
 	maxViewBytes = 1024 // the teacher's view choices
 	maxOrigin    = 200  // the page's origin
+	maxBrowserID = 64   // the page's id for its browser
 )
 
 // classState is what a session keeps of its class.
 type classState struct {
-	seat  *classSeat
-	nudge chan struct{} // the room changed: see what (poke, classTick)
+	seat    *classSeat
+	nudge   chan struct{} // the room changed: see what (poke, classTick)
+	hidSent bool          // the last state message left out what gives the answer away (classHides)
 }
 
 // classSeat is a session's place in a room.
@@ -127,7 +130,7 @@ func (s *session) classOp(r *Request) (msg *Message, err error, handled bool) {
 	case "class-teach":
 		err = s.classTeach(r.Code, r.Key)
 	case "class-join":
-		err = s.classJoin(r.Code, r.Name, r.Token)
+		err = s.classJoin(r.Code, r.Name, r.Token, r.Browser)
 	default:
 		if seat == nil {
 			return nil, coded("no-class", map[string]any{"code": ""}, "you are not in a class"), true
@@ -142,6 +145,7 @@ func (s *session) classOp(r *Request) (msg *Message, err error, handled bool) {
 		if r.Op == "class-end" {
 			why = "teacher-ended"
 		}
+		s.reshow() // what the room hid comes back
 		return &Message{Type: "class", Class: &classView{Code: seat.room.code, Ended: why}}, nil, true
 	}
 	if r.Op == "class-teach" || r.Op == "class-play" {
@@ -293,8 +297,17 @@ func (s *session) classTeach(code, key string) error {
 }
 
 // classJoin makes this session a student of a room, or (with the token of
-// a member) that member again.
-func (s *session) classJoin(code, name, token string) error {
+// a member) that member again. A browser (the page's id for it, kept in
+// its storage) holds one membership of a room: a second tab joining under
+// another nickname is refused while the first has its socket open
+// (class-one-seat), and replaces the first when it is gone (a closed tab);
+// under the same nickname it is that member again. A whole class behind a
+// school's one address is many browsers, so the rule is by browser, not
+// by address.
+func (s *session) classJoin(code, name, token, browser string) error {
+	if len(browser) > maxBrowserID {
+		return badArg("class-join", "browser", both("browser is at most %d characters", "browser 最多 %d 个字符", maxBrowserID))
+	}
 	rm, err := s.srv.findRoom(code, s.guessAddr())
 	if err != nil {
 		return err
@@ -314,23 +327,42 @@ func (s *session) classJoin(code, name, token string) error {
 		return coded("no-class", map[string]any{"code": rm.code}, "the class has ended")
 	}
 	m := rm.members[token]
+	var gone *session // the session of the browser's membership that gives way
 	if token == "" || m == nil {
 		nick, err := checkName(name)
 		if err != nil {
 			rm.mu.Unlock()
 			return err
 		}
-		if rm.names[foldName(nick)] != nil {
+		mine := rm.browsers[browser] // this browser's membership, if any
+		if browser == "" {
+			mine = nil
+		}
+		switch {
+		case mine != nil && foldName(mine.name) == foldName(nick):
+			m = mine // the same browser and nickname: the same student
+		case mine != nil && mine.sess.open.Load() > 0:
+			rm.mu.Unlock()
+			return coded("class-one-seat", map[string]any{"name": mine.name}, "this browser is in the class already, as %s: one nickname a browser", mine.name)
+		case rm.names[foldName(nick)] != nil:
 			rm.mu.Unlock()
 			return coded("name-taken", map[string]any{"name": nick}, "someone in this class is already called %s: pick another nickname", nick)
-		}
-		if len(rm.members) >= s.srv.limits.MaxClassSize {
+		case mine == nil && len(rm.members) >= s.srv.limits.MaxClassSize:
 			rm.mu.Unlock()
 			return coded("class-full", map[string]any{"max": s.srv.limits.MaxClassSize}, "the class is full (%d students)", s.srv.limits.MaxClassSize)
 		}
-		m = &member{token: newToken(), name: nick}
-		rm.members[m.token] = m
-		rm.names[foldName(nick)] = m
+		if m == nil {
+			if mine != nil { // its tab is closed: the new nickname takes its place
+				gone = mine.sess
+				rm.dropLocked(mine)
+			}
+			m = &member{token: newToken(), name: nick, browser: browser}
+			rm.members[m.token] = m
+			rm.names[foldName(nick)] = m
+			if browser != "" {
+				rm.browsers[browser] = m
+			}
+		}
 	}
 	prev := m.sess
 	m.sess, m.roam = s, false
@@ -338,6 +370,9 @@ func (s *session) classJoin(code, name, token string) error {
 	rm.mu.Unlock()
 	if prev != nil && prev != s {
 		prev.poke() // it sees the member moved here
+	}
+	if gone != nil && gone != s {
+		gone.poke() // it sees it left
 	}
 	s.seat = &classSeat{room: rm, m: m, following: true, posVer: -1, infoVer: -1, countVer: -1}
 	return s.classFollow()
@@ -380,7 +415,7 @@ func (s *session) classGone() bool {
 	if seat.teacher {
 		return rm.teacher != s
 	}
-	return seat.m.sess != s
+	return seat.m.sess != s || rm.members[seat.m.token] != seat.m
 }
 
 // classLeave takes the session out of its room: a student is forgotten
@@ -414,6 +449,9 @@ func (r *room) dropLocked(m *member) {
 	if r.members[m.token] == m {
 		delete(r.members, m.token)
 		delete(r.names, foldName(m.name))
+		if r.browsers[m.browser] == m {
+			delete(r.browsers, m.browser)
+		}
 		if q := r.question; q != nil {
 			q.forget(m.token)
 		}
@@ -498,6 +536,7 @@ func (s *session) classTick() {
 		if s.conn != nil {
 			s.conn.enqueue(&Message{Type: "class", Class: &classView{Code: seat.room.code, Ended: why}})
 		}
+		s.reshow()
 		return
 	}
 	if !seat.teacher && seat.following {
@@ -508,6 +547,33 @@ func (s *session) classTick() {
 	if m := s.classMessage(false); m != nil && s.conn != nil {
 		s.conn.enqueue(m)
 	}
+	s.reshow()
+}
+
+// classHides reports whether the room hides what gives the answer away
+// from this session: a student's, while the teacher hides. Its state
+// messages then leave out the lesson's paragraph and the expected verdict
+// until the run ends (snapshot). The chapters stay: they travel once per
+// lesson, whole, and the page hides those the run has not reached.
+func (s *session) classHides() bool {
+	seat := s.seat
+	if seat == nil || seat.teacher {
+		return false
+	}
+	rm := seat.room
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	return rm.hide && rm.ended == ""
+}
+
+// reshow sends the state again when what the room hides from this session
+// changed since the last state message: the teacher stopped or started
+// hiding, or the session left the room.
+func (s *session) reshow() {
+	if s.ls == nil || s.conn == nil || s.classHides() == s.hidSent {
+		return
+	}
+	s.push(0)
 }
 
 // endedWhy is why the room ended, "" while it lives.
@@ -655,6 +721,7 @@ func (s *session) sharedPush(re int) bool {
 	log := s.ls.Log()
 	key := frameKey{ver: seat.posVer, from: min(s.sent, s.valid, len(log)), n: len(log)}
 	rm.mu.Lock()
+	key.hide = rm.hide && rm.ended == ""
 	if rm.pos == nil || rm.pos.ver != seat.posVer {
 		rm.mu.Unlock()
 		return false
@@ -670,19 +737,23 @@ func (s *session) sharedPush(re int) bool {
 			return false
 		}
 		rm.mu.Lock()
-		if rm.frameVer == seat.posVer && len(rm.frames) < maxFrames {
+		if rm.frameVer == seat.posVer && len(rm.frames) < maxFrames && s.hidSent == key.hide {
 			rm.frames[key] = b
 		}
 		rm.mu.Unlock()
 	}
-	s.sent, s.valid = len(log), len(log)
+	s.sent, s.valid, s.hidSent = len(log), len(log), key.hide
 	s.conn.enqueueRaw(b)
 	return true
 }
 
-// frameKey names a shared state message: the position it shows and the
-// events the browser held before it.
-type frameKey struct{ ver, from, n int }
+// frameKey names a shared state message: the position it shows, the
+// events the browser held before it, and whether it hides what gives the
+// answer away.
+type frameKey struct {
+	ver, from, n int
+	hide         bool
+}
 
 // maxFrames bounds the shared messages a room keeps for one position (a
 // student who roamed and came back may start from anywhere).

@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // push sends the attached browser the events it lacks and the snapshot.
@@ -66,6 +67,12 @@ func (s *session) snapshot() *Snapshot {
 		Clients: v.Clients, Nodes: v.Nodes, Skews: v.Skews, Pending: nonNil(v.Pending),
 		Actions: append([]scenario.Action{}, v.Actions...), Playing: s.playing, Speed: s.speed,
 		Events: v.Events, OffScript: v.OffScript, OffScriptAt: v.OffScriptAt, Kept: v.Kept, File: s.file,
+	}
+	// A student whose teacher hides what gives the answer away gets neither
+	// the lesson's paragraph (it tells how the run ends) nor the expected
+	// verdict until the run ends.
+	if s.hidSent = s.classHides(); s.hidSent && !v.Ended {
+		snap.Lesson, snap.Expect = sim.Text{}, []string{}
 	}
 	s.teach(snap)
 	return snap

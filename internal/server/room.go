@@ -47,6 +47,7 @@ type room struct {
 	hide     bool            // hide what gives the answer away (expected verdict, chapters ahead)
 	members  map[string]*member
 	names    map[string]*member // by folded nickname
+	browsers map[string]*member // by the page's id for its browser: one membership each (classJoin)
 	question *question
 	asked    int                 // questions asked so far (ids count from 1)
 	history  []*question         // every question asked, for the teacher's tally and CSV
@@ -57,10 +58,11 @@ type room struct {
 
 // member is one student in a room.
 type member struct {
-	token string // the member's secret: a reconnecting page rejoins with it
-	name  string
-	sess  *session
-	roam  bool // in a private copy, not following
+	token   string // the member's secret: a reconnecting page rejoins with it
+	name    string
+	browser string // the page's id for its browser ("" when the request had none)
+	sess    *session
+	roam    bool // in a private copy, not following
 }
 
 // position is the teacher's run as students replay it. It is never
@@ -150,7 +152,7 @@ func (s *Server) openRoom(teacher *session) (*room, string, error) {
 	}
 	key := newKey(16)
 	r := &room{code: code, keyHash: sha256.Sum256([]byte(key)), srv: s, teacher: teacher,
-		members: map[string]*member{}, names: map[string]*member{}}
+		members: map[string]*member{}, names: map[string]*member{}, browsers: map[string]*member{}}
 	t.rooms[code] = r
 	return r, key, nil
 }
@@ -197,7 +199,7 @@ func (r *room) end(why string) {
 		sessions = append(sessions, m.sess)
 	}
 	// Nothing of the students is kept: their nicknames, answers, tallies.
-	r.members, r.names, r.question, r.history, r.view = map[string]*member{}, map[string]*member{}, nil, nil, nil
+	r.members, r.names, r.browsers, r.question, r.history, r.view = map[string]*member{}, map[string]*member{}, map[string]*member{}, nil, nil, nil
 	r.mu.Unlock()
 	t := &r.srv.classes
 	t.mu.Lock()

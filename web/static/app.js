@@ -194,6 +194,7 @@ function render() {
   chapters.render(st);
   challenge.render(st);
   classroom.render();
+  lessonMore(); // the class may have hidden the lesson's paragraph
   tl.set({ ...st });
 }
 

@@ -50,6 +50,7 @@ const S = {
   playWinner: ['Play the winner', '执行得票最多的一步'],
   hide: ['Hide what gives it away', '隐藏会泄露答案的内容'],
   hidden: ['hidden until the run gets there', '运行到那里之前隐藏'],
+  hiddenLesson: ['(hidden until the end: it tells how the run ends)', '（运行结束前隐藏：它说出了这次运行的结局）'],
   exportCSV: ['Tally (CSV)', '统计 (CSV)'],
   teacherLink: ['Copy my teacher link', '复制我的老师链接'],
   teacherLinkCopied: ['Your teacher link is copied: keep it to yourself (it lets its holder drive the class).', '老师链接已复制：请勿分享（持有者可以控制课堂）。'],
@@ -84,6 +85,7 @@ export const CLASS_ERRORS = {
   'name-taken': ['someone in this class is already called {name}: pick another nickname', '课堂里已有人叫 {name}：请换一个昵称'],
   'bad-name': ['a nickname is 1 to {max} characters, without control characters', '昵称为 1 到 {max} 个字符，不能含控制字符'],
   'class-full': ['the class is full ({max} students)', '课堂已满（{max} 名学生）'],
+  'class-one-seat': ['this browser is in the class already, as {name}: one nickname a browser', '这个浏览器已经以 {name} 的身份在课堂中：每个浏览器只能用一个昵称'],
   'rooms-cap': ['too many classes on this server (the cap is {max}): try again later', '此服务器上的课堂过多（上限 {max}）：请稍后再试'],
   'class-following': ['you follow the class: press Roam to step on your own', '你正在跟随课堂：按“自由探索”后可自己操作'],
   'not-teacher': ['only the teacher may do that', '只有老师可以这样做'],
@@ -103,6 +105,18 @@ export const CLASS_ERRORS = {
 };
 
 const KINDS = [['next', 'kNext'], ['reply', 'kReply'], ['holder', 'kHolder'], ['verdict', 'kVerdict'], ['move', 'kMove'], ['free', 'kFree']];
+
+/** browserID is this browser's id for classes, kept in its storage: a
+ * browser holds one membership of a class (docs/protocol.md, Classes). */
+function browserID() {
+  let id = localStorage.getItem('lockstep.browser');
+  if (!id) {
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    id = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+    localStorage.setItem('lockstep.browser', id);
+  }
+  return id;
+}
 
 function tr(key, vals = {}) {
   let s = S[key][state.lang === 'zh' ? 1 : 0];
@@ -230,7 +244,7 @@ export class Classroom {
   join() {
     const code = this.codeIn.value.trim(), name = this.nameIn.value.trim();
     if (!code || !name) { (code ? this.nameIn : this.codeIn).focus(); return; }
-    this.link.send('class-join', { code, name });
+    this.link.send('class-join', { code, name, browser: browserID() });
   }
 
   /** welcome handles a class link or a class to rejoin; true when it took
@@ -257,7 +271,7 @@ export class Classroom {
         const key = localStorage.getItem('lockstep.teach.' + seat.code);
         if (key) { this.link.send('class-teach', { code: seat.code, key }); return true; }
       } else if (seat.token) {
-        this.link.send('class-join', { code: seat.code, token: seat.token });
+        this.link.send('class-join', { code: seat.code, token: seat.token, browser: browserID() });
         return true;
       }
       this.seat = null;
@@ -408,6 +422,12 @@ export class Classroom {
     line.append(el('button', { class: 'danger', 'data-testid': 'end-class', onclick: () => { if (confirm(tr('endConfirm'))) this.link.send('class-end'); } }, tr('endClass')));
   }
 
+  /** csv is the tally's CSV as Tally (CSV) downloads it (by default this
+   * page's history, in its language). */
+  csv(history = this.history, lang = state.lang) {
+    return csv(history, lang);
+  }
+
   /** csvButton downloads the tally of every question asked. */
   csvButton(code) {
     return el('button', { 'data-testid': 'export-csv', disabled: !this.history.length, onclick: () => download('class-' + code + '-tally.csv', csv(this.history, state.lang), 'text/csv') }, tr('exportCSV'));
@@ -506,8 +526,13 @@ export class Classroom {
     }, 150);
   }
 
-  /** hideGiveaways hides the expected verdict until the run ends and the
-   * chapters the run has not reached (the setting, or the teacher's). */
+  /** hideGiveaways hides, until the run ends, the expected verdict and
+   * the lesson's paragraph (it states how the run ends: "the stock is sold
+   * twice"), and the chapters the run has not reached (the setting, or the
+   * teacher's). The page's render writes them afresh each time, so what is
+   * hidden comes back at the end or when hiding stops. The lesson's-plan
+   * label over the paragraph stays: it says what the paragraph is, not
+   * what it tells. */
   hideGiveaways() {
     const on = this.hiding(), snap = state.snap;
     const box = $('hide-giveaways');
@@ -517,7 +542,17 @@ export class Classroom {
     }
     const lbl = $('hide-giveaways-label');
     if (lbl) lbl.textContent = tr('hide');
-    if (on && snap && !snap.ended) $('expect').textContent = '(' + tr('hidden') + ')';
+    const before = on && !(snap && snap.ended); // before the first state too: the page's first lesson
+    if (before) $('expect').textContent = '(' + tr('hidden') + ')';
+    const lesson = $('lesson-text');
+    if (lesson) {
+      if (before) lesson.textContent = tr('hiddenLesson');
+      lesson.toggleAttribute('data-hidden', before);
+    }
+    // Before the first narration line the narration panel repeats the
+    // lesson's paragraph.
+    const intro = document.querySelector('#narration .say.intro');
+    if (before && intro && snap && snap.step > 0) intro.textContent = tr('hiddenLesson');
     for (const li of document.querySelectorAll('#chapters li')) {
       const ahead = !li.classList.contains('current') && !li.classList.contains('past') && !li.classList.contains('beat-stop');
       const a = li.querySelector('.authored');
