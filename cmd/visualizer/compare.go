@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lockstep/lockstep/internal/compare"
+	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -55,7 +56,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if isSet(fs, "seed") {
 		s = *seed
 	}
-	res, err := compare.Compare(sc, right, s)
+	res, err := compare.Within(sc, right, s, compare.Bounds{Yield: func([]*lesson.Run) error { return interrupted(ctx) }})
 	if err != nil {
 		return err
 	}

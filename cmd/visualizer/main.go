@@ -27,10 +27,10 @@ func main() {
 	case <-ctx.Done():
 	}
 	// SIGINT or SIGTERM: every command stops at its next look at ctx (a
-	// search within a few engine steps, serve after its sockets' goodbyes);
-	// one that has not ended within its grace (a run in the middle of its
-	// steps, a file being read) ends here. A second signal ends the
-	// process at once.
+	// search, a run, a test, a check or a comparison within a few engine
+	// steps, serve after its sockets' goodbyes); one that has not ended
+	// within its grace (a file being read, a step waiting for a real
+	// server's reply) ends here. A second signal ends the process at once.
 	stop()
 	select {
 	case code := <-done:

@@ -41,9 +41,10 @@ func placement(s *realredis.Servers) lesson.Servers {
 }
 
 // verdictsOf runs a scenario to its end on servers, playing its recorded
-// schedule, and gives its verdicts.
-func verdictsOf(sc *scenario.Scenario, servers lesson.Servers) ([]string, error) {
-	r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: servers})
+// schedule, and gives its verdicts; it stops with errInterrupted once ctx
+// ends.
+func verdictsOf(ctx context.Context, sc *scenario.Scenario, servers lesson.Servers) ([]string, error) {
+	r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: servers, Yield: stopOn(ctx)})
 	if err != nil {
 		return nil, err
 	}
@@ -54,6 +55,21 @@ func verdictsOf(sc *scenario.Scenario, servers lesson.Servers) ([]string, error)
 	// A run the step cap stopped gives the verdicts of the steps it ran,
 	// with ErrStepCap.
 	return r.Verdicts(), r.Cut()
+}
+
+// stopOn is a run's Config.Yield that ends it (RunToEnd returns
+// errInterrupted) once ctx ends, as SIGINT or SIGTERM end it: a run stops
+// within a few engine steps rather than at main's grace.
+func stopOn(ctx context.Context) func(*lesson.Run) error {
+	return func(*lesson.Run) error { return interrupted(ctx) }
+}
+
+// interrupted is errInterrupted once ctx has ended, else nil.
+func interrupted(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
+	return nil
 }
 
 // verdict is one scenario's outcome in `visualizer test`.
@@ -73,7 +89,7 @@ func allVerdicts(ctx context.Context, f *scenario.File, servers *realredis.Serve
 			if out[i].err = ctx.Err(); out[i].err != nil {
 				continue // interrupted: the rest are not run
 			}
-			out[i].got, out[i].err = verdictsOf(sc, embedded.Servers{})
+			out[i].got, out[i].err = verdictsOf(ctx, sc, embedded.Servers{})
 		}
 		return out
 	}
@@ -89,7 +105,7 @@ func allVerdicts(ctx context.Context, f *scenario.File, servers *realredis.Serve
 			if out[i].err = ctx.Err(); out[i].err != nil {
 				return // interrupted: the rest are not run
 			}
-			out[i].got, out[i].err = verdictsOf(sc, servers)
+			out[i].got, out[i].err = verdictsOf(ctx, sc, servers)
 		}()
 	}
 	wg.Wait()

@@ -97,7 +97,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	// The scenario's recorded schedule, if any, is replayed as the browser
 	// replays it: a recording saved there prints the same log here.
-	r, err := lesson.New(sc, lesson.Config{Seed: s, Servers: placement(servers)})
+	r, err := lesson.New(sc, lesson.Config{Seed: s, Servers: placement(servers), Yield: stopOn(ctx)})
 	if err != nil {
 		return fmt.Errorf("%s: %w", sc.ID, err)
 	}
@@ -251,7 +251,11 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if ctx.Err() != nil {
 				return errInterrupted
 			}
-			if _, err := verdictsOf(sc, embedded.Servers{}); err != nil && !errors.Is(err, lesson.ErrStepCap) {
+			_, err := verdictsOf(ctx, sc, embedded.Servers{})
+			if errors.Is(err, errInterrupted) {
+				return errInterrupted
+			}
+			if err != nil && !errors.Is(err, lesson.ErrStepCap) {
 				fmt.Fprintf(stdout, "%s: scenario %s: schedule: %s\n", path, sim.Escape(sc.ID), sim.Escape(err.Error()))
 				replayed, bad = false, true
 			}

@@ -11,6 +11,11 @@ import (
 	"time"
 )
 
+// stopBound is how long after SIGINT or SIGTERM a command's process may
+// end in TestSignalsStopEveryCommand: the second the README promises, with a
+// second's margin for a loaded machine (see the test).
+const stopBound = 2 * time.Second
+
 // runawayFile is the runaway search's scenario: one run of it takes tens
 // of seconds, one schedule of a search about a minute.
 const runawayFile = "../../internal/explore/testdata/runaway.yaml"
@@ -26,12 +31,16 @@ func buildVisualizer(t *testing.T) string {
 	return bin
 }
 
-// SIGINT and SIGTERM stop every command within about a second, whatever
-// it is doing: a search in the middle of a schedule (it stops itself and
-// says so), a run, a test, a check or a comparison in the middle of
-// 100,000 engine steps, and serve (its documented shutdown, at most 3s).
-// The bound asserted is a loose sanity bound for a loaded machine; the
-// time each took is logged.
+// SIGINT and SIGTERM stop every command within a second, whatever it is
+// doing: a search in the middle of a schedule (it stops itself and says
+// so), a run, a test, a check or a comparison in the middle of 100,000
+// engine steps (each looks at the signal every few steps, and main ends
+// one that has not stopped after 750 ms), and serve (its documented shutdown, at most 3 s; with no browser connected
+// it has no goodbyes to wait for). The test asserts stopBound, 2 s from
+// the signal sent to the process reaped: the documented second plus the
+// signal's delivery, the process's exit and its reaping by the test, each
+// of which can wait for a CPU on a loaded 2-core machine running the rest
+// of the suite under -race. The time each took is logged.
 func TestSignalsStopEveryCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command and runs heavy scenarios")
@@ -91,6 +100,9 @@ func TestSignalsStopEveryCommand(t *testing.T) {
 			}
 			took := time.Since(sent)
 			t.Logf("%s: ended %s after %s", c.name, took.Round(time.Millisecond), c.sig)
+			if took > stopBound {
+				t.Errorf("%s ended %s after %s: over %s", c.name, took.Round(time.Millisecond), c.sig, stopBound)
+			}
 			if !strings.Contains(out.String(), c.say) {
 				t.Errorf("output lacks %q:\n%s", c.say, out.String())
 			}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -146,6 +147,9 @@ type deadlineConn struct {
 }
 
 func (c *deadlineConn) Read(p []byte) (int, error) {
+	if err := c.b.hung(); err != nil {
+		return 0, err
+	}
 	_ = c.Conn.SetReadDeadline(time.Now().Add(Timeout))
 	n, err := c.Conn.Read(p)
 	if err != nil {
@@ -155,6 +159,9 @@ func (c *deadlineConn) Read(p []byte) (int, error) {
 }
 
 func (c *deadlineConn) Write(p []byte) (int, error) {
+	if err := c.b.hung(); err != nil {
+		return 0, err
+	}
 	_ = c.Conn.SetWriteDeadline(time.Now().Add(Timeout))
 	n, err := c.Conn.Write(p)
 	if err != nil {
@@ -175,6 +182,23 @@ func (b *Backend) noteLost(err error) {
 	if b.lost == nil && !b.closing {
 		b.lost = fmt.Errorf("%s: %w", b.target.URL, err)
 	}
+}
+
+// hung is why the server stopped answering, when it was silent for
+// Timeout on one of the backend's connections (a hung or stopped server):
+// every later read and write on any of them fails at once with it, rather
+// than waiting Timeout again (the step that noticed would else wait once
+// for its command, once for each key state it reads and once for the
+// expiry reports). A refused or cut connection fails fast by itself, and
+// once the backend closes, its cleanup tries the server again. The
+// backends of a Pair, whose master is killed on purpose, are left alone.
+func (b *Backend) hung() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.lost == nil || b.closing || b.pair != nil || !errors.Is(b.lost, os.ErrDeadlineExceeded) {
+		return nil
+	}
+	return b.lost
 }
 
 // Lost says why the server stopped answering, once it has (sim.Loser).
