@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -73,7 +75,7 @@ func TestSignalsStopEveryCommand(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var out bytes.Buffer
+			var out lockedBuffer
 			cmd := exec.Command(bin, c.args...)
 			cmd.Stdout, cmd.Stderr = &out, &out
 			if err := cmd.Start(); err != nil {
@@ -81,10 +83,8 @@ func TestSignalsStopEveryCommand(t *testing.T) {
 			}
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
-			select {
-			case err := <-done:
-				t.Fatalf("ended before the signal (%v):\n%s", err, out.String())
-			case <-time.After(700 * time.Millisecond):
+			if err := atWork(cmd.Process.Pid, &out, c.name == "serve", done); err != nil {
+				t.Fatalf("%v:\n%s", err, out.String())
 			}
 			sent := time.Now()
 			if err := cmd.Process.Signal(c.sig); err != nil {
@@ -108,6 +108,67 @@ func TestSignalsStopEveryCommand(t *testing.T) {
 			}
 		})
 	}
+}
+
+// atWork waits until a started command is past its start-up and at its
+// work, so that a signal tests what the command does with it: a signal
+// that comes before main has asked for it ends a Go program as the
+// default action does ("signal: interrupt"), and on a loaded machine a
+// process's start can take longer than any fixed wait (it took over 0.7 s
+// at load average 12). A server is at work once it has said where it
+// listens; any other command once it has used 0.2 s of CPU (its start-up
+// takes about 0.06 s), read from /proc (where there is none: 0.7 s of wall
+// time). It waits at least 0.7 s, at most 30 s, and fails when the
+// command ended first.
+func atWork(pid int, out *lockedBuffer, serve bool, done chan error) error {
+	start := time.Now()
+	for {
+		select {
+		case err := <-done:
+			return fmt.Errorf("ended before the signal (%v)", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+		waited := time.Since(start)
+		if waited > 30*time.Second {
+			return fmt.Errorf("not at work after %s", waited.Round(time.Millisecond))
+		}
+		if waited < 700*time.Millisecond {
+			continue
+		}
+		if serve {
+			if strings.Contains(out.String(), "Lockstep on") {
+				return nil
+			}
+			continue
+		}
+		cpu, err := cpuTicks(pid)
+		if err != nil || cpu >= 20 { // clock ticks of 10 ms
+			return nil
+		}
+	}
+}
+
+// cpuTicks is the user and system time a process has used, in clock
+// ticks, from /proc/PID/stat (fields 14 and 15, after the command name).
+func cpuTicks(pid int) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("/proc/%d/stat: %q", pid, b)
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %q", pid, b)
+	}
+	utime, err1 := strconv.Atoi(f[11])
+	stime, err2 := strconv.Atoi(f[12])
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("/proc/%d/stat: %q", pid, b)
+	}
+	return utime + stime, nil
 }
 
 // A named pipe, a device or a directory given as a scenario file is
