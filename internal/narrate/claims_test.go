@@ -3,6 +3,7 @@ package narrate_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -20,9 +21,11 @@ import (
 )
 
 // Every sentence of every story is true of its run: the test walks the
-// catalog, the labs, a corpus of generated scenarios and the scenarios of
-// testdata/stories.yaml, tells each run's story, and checks each line's
-// claim, at the event that made it, against the checker's model (who is
+// catalog, the labs, a corpus of generated scenarios, the scenarios of
+// testdata/stories.yaml and the checker's scenarios written outside the
+// catalog (../lesson/testdata/checker: mixed algorithms on one key,
+// counters that restart, failovers), tells each run's story, and checks
+// each line's claim, at the event that made it, against the checker's model (who is
 // inside, who holds which key, what a command removed) and against the log
 // (where a failed Redlock vote really released). It keeps its own account
 // of what each thread's commands did to lock keys since it acquired, so
@@ -48,6 +51,7 @@ func TestEveryStorySentenceIsTrue(t *testing.T) {
 		}
 	}
 	all = append(all, userScenarios(t)...)
+	all = append(all, checkerScenarios(t)...)
 	n := 150
 	if testing.Short() {
 		n = 40
@@ -144,6 +148,27 @@ func userScenarios(t *testing.T) []*scenario.Scenario {
 	out := make([]*scenario.Scenario, len(f.Scenarios))
 	for i := range f.Scenarios {
 		out[i] = &f.Scenarios[i]
+	}
+	return out
+}
+
+// checkerScenarios are the scenarios of the checker's files outside the
+// catalog (internal/lesson/testdata/checker/*.yaml).
+func checkerScenarios(t *testing.T) []*scenario.Scenario {
+	t.Helper()
+	paths, err := filepath.Glob("../lesson/testdata/checker/*.yaml")
+	if err != nil || len(paths) < 3 {
+		t.Fatalf("../lesson/testdata/checker holds %v (%v), want defects, truth and users", paths, err)
+	}
+	var out []*scenario.Scenario
+	for _, p := range paths {
+		f, err := scenario.Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range f.Scenarios {
+			out = append(out, &f.Scenarios[i])
+		}
 	}
 	return out
 }
@@ -314,6 +339,19 @@ func (a *account) release(c narrate.Claim) error {
 			continue
 		}
 		wrote = true
+		if !ch.Removed && ch.Exists {
+			// the key stays: the thread's hold left it, or it did not
+			gone := false
+			for _, h := range ch.Before {
+				if h.Who() == c.Who && !slices.ContainsFunc(ch.After, func(a check.Holder) bool { return a.Who() == c.Who && a.Incarnation == h.Incarnation }) {
+					gone = true
+				}
+			}
+			if gone && !slices.Contains(own, ch.Node) {
+				own = append(own, ch.Node)
+			}
+			continue
+		}
 		if !ch.Removed || ch.By.Who() != c.Who {
 			continue
 		}
