@@ -1,11 +1,13 @@
 package compare
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // testdata/three-buyers.yaml was not tuned to the comparison (visualizer
@@ -108,5 +110,38 @@ func TestRecordingsReplay(t *testing.T) {
 	}
 	if hows[AtPlace] != 1 || hows[Trigger] != 1 {
 		t.Errorf("faults %+v: want the recorded pause at a place and the expiry's trigger kept", res.Faults)
+	}
+}
+
+// A verdict's sentence cites events by sequence number, and carries those
+// citations as data: each verdict row's text names the events it cites by
+// their rows, where the sentence cites them, and no sequence number is
+// left.
+func TestVerdictRowsCiteRows(t *testing.T) {
+	f, err := scenario.Load("testdata/three-buyers.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := compareWith(t, f, &f.Scenarios[0], "lua-compare-delete")
+	n := 0
+	for _, sd := range []Side{res.Left, res.Right} {
+		rowOf := RowNumbers(sd.Rows)
+		for i, e := range sd.Rows {
+			if e.Kind != sim.KindVerdict || e.Say == nil {
+				continue
+			}
+			for _, c := range e.Say.Cites {
+				n++
+				if want := fmt.Sprintf("row %d", rowOf[c.Seq]); !c.Zh && !strings.Contains(sd.Texts[i], want) {
+					t.Errorf("%s's verdict cites #%d, its row text does not say %q: %s", sd.Scenario.ID, c.Seq, want, sd.Texts[i])
+				}
+			}
+			if strings.Contains(sd.Texts[i], "#") {
+				t.Errorf("%s's verdict row keeps a sequence number: %s", sd.Scenario.ID, sd.Texts[i])
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no verdict cites an event: the test checks nothing")
 	}
 }

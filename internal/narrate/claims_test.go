@@ -202,7 +202,11 @@ func verify(t *testing.T, sc *scenario.Scenario, log []*sim.Event) []narrate.Lin
 		if e.Kind == sim.KindSay || e.Kind == sim.KindVerdict {
 			continue
 		}
-		c.Observe(e)
+		for _, v := range c.Observe(e) {
+			if err := cites(v.Say); err != nil {
+				t.Errorf("%s: the %s verdict at #%d: %v", sc.ID, v.Name, e.Seq, err)
+			}
+		}
 		lines := n.Observe(e)
 		for _, l := range lines {
 			if err := a.check(c.View(), c.Changes(), e, log[i+1:], l.Claim); err != nil {
@@ -221,6 +225,41 @@ func verify(t *testing.T, sc *scenario.Scenario, log []*sim.Event) []narrate.Lin
 		}
 	}
 	return out
+}
+
+// seqRef is an event cited in a sentence as its text shows it.
+var seqRef = regexp.MustCompile(`#[0-9]+`)
+
+// cites checks that a verdict's sentence carries every event it cites as
+// data (Text.Cites), where its text shows it, and nothing else.
+func cites(say *sim.Text) error {
+	if say == nil {
+		return fmt.Errorf("no sentence")
+	}
+	for _, x := range []struct {
+		s  string
+		zh bool
+	}{{say.En, false}, {say.Zh, true}} {
+		if strings.ContainsAny(x.s, "\x02\x03") {
+			return fmt.Errorf("the sentence keeps its citation marks: %q", x.s)
+		}
+		var shown, carried []string
+		for _, m := range seqRef.FindAllString(x.s, -1) {
+			shown = append(shown, m)
+		}
+		for _, c := range say.Cites {
+			if c.Zh == x.zh {
+				carried = append(carried, x.s[c.From:c.To])
+				if x.s[c.From:c.To] != fmt.Sprintf("#%d", c.Seq) {
+					return fmt.Errorf("the citation of #%d stands over %q", c.Seq, x.s[c.From:c.To])
+				}
+			}
+		}
+		if err := sameSet("citations", carried, shown); err != nil || len(carried) != len(shown) {
+			return fmt.Errorf("%q cites %v, carries %v", x.s, shown, carried)
+		}
+	}
+	return nil
 }
 
 // account is the test's own record of what each thread's commands did to
