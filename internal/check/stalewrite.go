@@ -56,7 +56,7 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []claimed
 	// A write the fenced storage refused for an older token: had it been
 	// stale, fencing kept the resource (a kept line, no verdict).
 	refused := e.Fact != nil && e.Fact.Key == fact.RejectedOlder && m.opt.FencedStorage
-	if e.Reply != "OK" && !refused {
+	if e.Answer.Type != sim.AnswerOK && !refused {
 		return nil
 	}
 	t := m.threadOf(e)

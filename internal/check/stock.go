@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -174,15 +175,15 @@ func (r *stockRule) failover(e *sim.Event, m *model) {
 }
 
 // written is the stock value an exec wrote: SET stock v that answered OK,
-// alone or inside a MULTI ... EXEC that was not refused.
+// alone or inside a MULTI ... EXEC that was not refused, as the exec's
+// typed answer says (a batch's answer is its EXEC's).
 func (r *stockRule) written(e *sim.Event) (string, bool) {
 	cmd := e.Cmd
-	replies := strings.Split(e.Reply, "; ")
 	batch := len(cmd) > 0 && strings.EqualFold(cmd[0], "MULTI")
-	if batch && !strings.HasPrefix(replies[len(replies)-1], "[") {
+	if batch && !execRan(e.Answer) {
 		return "", false
 	}
-	if !batch && e.Reply != "OK" {
+	if !batch && (e.Answer.Type != sim.AnswerOK || slices.Contains(cmd, "|")) {
 		return "", false
 	}
 	for i := 0; i+2 < len(cmd); i++ {
@@ -191,6 +192,18 @@ func (r *stockRule) written(e *sim.Event) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// execRan reports whether an EXEC ran the commands queued before it, by
+// its typed answer: an array of their answers (or the one answer of a
+// single command), not (nil) (a WATCHed key changed), an error
+// (EXECABORT) or a refused connection.
+func execRan(a sim.Answer) bool {
+	switch a.Type {
+	case "", sim.AnswerNil, sim.AnswerError, sim.AnswerRefused:
+		return false
+	}
+	return true
 }
 
 func (r *stockRule) finish(*model) []claimed {

@@ -353,7 +353,7 @@ func (a *account) check(v check.View, chs []check.Change, e *sim.Event, rest []*
 			return fmt.Errorf("the model has %s on %d of %d (believes: %v), the line says %d of %d", c.Who, on, need, v.Believes(c.Who, c.Lock), c.On, c.Need)
 		}
 	case narrate.ClaimStaleWrite:
-		if e.Kind != sim.KindExec || e.Client != c.Who || e.Reply != "OK" {
+		if e.Kind != sim.KindExec || e.Client != c.Who || e.Answer.Type != sim.AnswerOK {
 			return fmt.Errorf("not an accepted write of %s", c.Who)
 		}
 		on, need := v.HeldOn(c.Who, c.Lock)
