@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -143,5 +144,27 @@ func TestVerdictRowsCiteRows(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no verdict cites an event: the test checks nothing")
+	}
+}
+
+// A row's text names by row only the events its note cites: a value that
+// reads like a citation ("#2") is a value, and stays as it is.
+func TestRowTextCitesOnlyWhatTheNoteCites(t *testing.T) {
+	rows := []*sim.Event{
+		{Seq: 2, Kind: sim.KindStart, Client: "A"},
+		{Seq: 5, Kind: sim.KindExec, Client: "A", Node: "redis", Cmd: []string{"SET", "lock", "#2"}, Reply: "OK",
+			Keys: []sim.KeyState{{Key: "lock", Type: "string", Value: "#2", TTL: -1}}},
+	}
+	say := fact.Cited(fmt.Sprintf("A started at #%d", fact.Seq(2)), fmt.Sprintf("A 在 #%d 启动", fact.Seq(2)))
+	rows = append(rows, &sim.Event{Seq: 9, Kind: sim.KindVerdict, Name: "safe", Say: &say, Refs: []int{2}})
+	got := Texts(rows)
+	if !strings.Contains(got[1], `SET lock "#2"`) && !strings.Contains(got[1], "SET lock #2") {
+		t.Errorf("the exec's row text is %q: its value was taken for a citation", got[1])
+	}
+	if !strings.HasSuffix(got[2], "-- A started at row 1") {
+		t.Errorf("the verdict's row text is %q, want it to cite row 1", got[2])
+	}
+	if c := Cite(say, RowNumbers(rows)); c.Zh != "A 在 第 1 行 启动" {
+		t.Errorf("Zh = %q", c.Zh)
 	}
 }
