@@ -3,6 +3,7 @@ package check
 import (
 	"slices"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -169,5 +170,7 @@ func (c *Checker) Finish() []sim.Event {
 // increasing order, each once.
 func verdict(name string, refs []int, en, zh string, claims ...Claim) claimed {
 	refs = slices.Compact(slices.Sorted(slices.Values(refs)))
-	return claimed{ev: sim.Event{Kind: sim.KindVerdict, Name: name, Refs: refs, Say: &sim.Text{En: en, Zh: zh}}, claims: claims}
+	return claimed{ev: sim.Event{Kind: sim.KindVerdict, Name: name, Refs: refs, Say: ptr(fact.Cited(en, zh))}, claims: claims}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -88,8 +89,8 @@ func (r *deadlockRule) finish(m *model) []claimed {
 			refs = append(refs, h.since, why.at)
 			claims = append(claims, h.th.claim(ClaimHeld, Claim{At: h.since, Node: s.node, Key: s.key}))
 			claims = append(claims, why.claims...)
-			en = append(en, fmt.Sprintf("%s has held it since #%d and %s", h.th.who(), h.since, why.en))
-			zh = append(zh, fmt.Sprintf("%s 自 #%d 起持有它，%s", h.th.who(), h.since, why.zh))
+			en = append(en, fmt.Sprintf("%s has held it since #%d and %s", h.th.who(), fact.Seq(h.since), why.en))
+			zh = append(zh, fmt.Sprintf("%s 自 #%d 起持有它，%s", h.th.who(), fact.Seq(h.since), why.zh))
 		}
 		if refs == nil {
 			continue
@@ -110,11 +111,11 @@ func (r *deadlockRule) finish(m *model) []claimed {
 					ens = append(ens, fmt.Sprintf("%s's algorithm does not free a value like this one", who))
 					zhs = append(zhs, fmt.Sprintf("%s 的算法不会处理这样的值", who))
 				case n.crashed:
-					ens = append(ens, fmt.Sprintf("%s crashed at #%d", who, n.at))
-					zhs = append(zhs, fmt.Sprintf("%s 在 #%d 崩溃了", who, n.at))
+					ens = append(ens, fmt.Sprintf("%s crashed at #%d", who, fact.Seq(n.at)))
+					zhs = append(zhs, fmt.Sprintf("%s 在 #%d 崩溃了", who, fact.Seq(n.at)))
 				default:
-					ens = append(ens, fmt.Sprintf("%s's program ended at #%d", who, n.at))
-					zhs = append(zhs, fmt.Sprintf("%s 的程序在 #%d 结束了", who, n.at))
+					ens = append(ens, fmt.Sprintf("%s's program ended at #%d", who, fact.Seq(n.at)))
+					zhs = append(zhs, fmt.Sprintf("%s 的程序在 #%d 结束了", who, fact.Seq(n.at)))
 				}
 				claims = append(claims, c)
 			}
@@ -142,16 +143,16 @@ func (r *deadlockRule) cannotRelease(h holder, s *slot, m *model) release {
 	t, l := h.th, s.lock
 	if t.inc != m.inc[t.client] {
 		at := m.crashes[t.client][t.inc]
-		return release{at, fmt.Sprintf("crashed at #%d without releasing it", at), fmt.Sprintf("在 #%d 崩溃，没有释放", at),
+		return release{at, fmt.Sprintf("crashed at #%d without releasing it", fact.Seq(at)), fmt.Sprintf("在 #%d 崩溃，没有释放", fact.Seq(at)),
 			[]Claim{t.claim(ClaimCrashed, Claim{At: at})}}
 	}
 	if at, ok := m.ended[t]; ok {
-		return release{at, fmt.Sprintf("ended with an error at #%d", at), fmt.Sprintf("在 #%d 出错结束", at),
+		return release{at, fmt.Sprintf("ended with an error at #%d", fact.Seq(at)), fmt.Sprintf("在 #%d 出错结束", fact.Seq(at)),
 			[]Claim{t.claim(ClaimEnded, Claim{At: at, N: 1})}}
 	}
 	if at, ok := m.finished[t]; ok {
 		// requests run in turn on main: its end is the program's
-		return release{at, fmt.Sprintf("finished its program at #%d without releasing it", at), fmt.Sprintf("在 #%d 运行结束，没有释放", at),
+		return release{at, fmt.Sprintf("finished its program at #%d without releasing it", fact.Seq(at)), fmt.Sprintf("在 #%d 运行结束，没有释放", fact.Seq(at)),
 			[]Claim{t.claim(ClaimEnded, Claim{At: at})}}
 	}
 	if at, lost := m.unanswered[h.req]; lost && !m.believes(t, l) {
@@ -159,7 +160,7 @@ func (r *deadlockRule) cannotRelease(h holder, s *slot, m *model) release {
 		if m.timedOut[h.req] {
 			what, zhWhat, n = "never came in time (the request timed out)", "没有按时到达（请求超时）", 1
 		}
-		return release{at, fmt.Sprintf("never learnt it: the reply %s (#%d)", what, at), fmt.Sprintf("却不知道：回复%s（#%d）", zhWhat, at),
+		return release{at, fmt.Sprintf("never learnt it: the reply %s (#%d)", what, fact.Seq(at)), fmt.Sprintf("却不知道：回复%s（#%d）", zhWhat, fact.Seq(at)),
 			[]Claim{t.claim(ClaimUnanswered, Claim{At: at, Until: h.since, Node: s.node, Key: s.key, N: n}), t.claim(ClaimBelieved, Claim{Lock: l})}}
 	}
 	if a := r.asks[t][s]; a != nil && a.since == h.since && a.n > 0 && !a.moved {
@@ -167,8 +168,8 @@ func (r *deadlockRule) cannotRelease(h holder, s *slot, m *model) release {
 		if re := r.reenter[t][l]; re > h.since {
 			at = re
 		}
-		return release{at, fmt.Sprintf("asked for it again at #%d while holding it: none of its %d writes to the key since #%d changed it, it waits for itself (the lock is not re-entrant)", at, a.n, h.since),
-			fmt.Sprintf("在持有它的同时于 #%d 又申请了一次：自 #%d 起它对这个键的 %d 次写入都没有改变它，它在等它自己（这把锁不可重入）", at, h.since, a.n),
+		return release{at, fmt.Sprintf("asked for it again at #%d while holding it: none of its %d writes to the key since #%d changed it, it waits for itself (the lock is not re-entrant)", fact.Seq(at), a.n, fact.Seq(h.since)),
+			fmt.Sprintf("在持有它的同时于 #%d 又申请了一次：自 #%d 起它对这个键的 %d 次写入都没有改变它，它在等它自己（这把锁不可重入）", fact.Seq(at), fact.Seq(h.since), a.n),
 			[]Claim{t.claim(ClaimAsksSelf, Claim{At: at, Until: h.since, Node: s.node, Key: s.key, Lock: l, N: int64(a.n)})}}
 	}
 	return release{}

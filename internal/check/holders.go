@@ -46,13 +46,15 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 				ch.removed, ch.by = true, t
 			}
 			s.holders = nil
+		case !same && m.lostGetSet(e, t, id, was):
+			// the GETSET's reply is not the value t read (another stamp,
+			// or (nil): the key was gone): t knows it lost the takeover
+			// and holds nothing, though its stamp stands in the key;
+			// whoever held the key still does
 		case !was.Exists():
 			s.holders = []holder{me}
 		case now.Type == "hash" && was.Type == "hash":
 			s.holders = hashHolders(s.holders, was.Value, now.Value, me)
-		case !same && m.lostGetSet(e, t, id, was):
-			// the GETSET's reply is not the value t read: t knows it lost
-			// the takeover, and whoever held the key still does
 		case !same:
 			s.holders = []holder{me}
 		}

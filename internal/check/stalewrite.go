@@ -56,7 +56,7 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []claimed
 	// A write the fenced storage refused for an older token: had it been
 	// stale, fencing kept the resource (a kept line, no verdict).
 	refused := e.Fact != nil && e.Fact.Key == fact.RejectedOlder && m.opt.FencedStorage
-	if e.Reply != "OK" && !refused {
+	if e.Answer.Type != sim.AnswerOK && !refused {
 		return nil
 	}
 	t := m.threadOf(e)
@@ -101,26 +101,26 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []claimed
 		claims := []Claim{t.claim(ClaimAccepted, Claim{At: e.Seq, Node: e.Node}),
 			{Kind: ClaimLease, Who: t.client, Inc: t.inc, Lock: l, At: r.began[ls], Until: r.ended[ls], N: int64(m.quorum(t.client, l))},
 			{Kind: ClaimHolding, Who: t.client, Inc: t.inc, Lock: l, Until: e.Seq}}
-		en := fmt.Sprintf("%s at #%d accepted %s's write, but %s no longer held %s", e.Node, e.Seq, t.who(), t.client, l)
-		zh := fmt.Sprintf("%s 在 #%d 接受了 %s 的写入，但 %s 已不再持有 %s", e.Node, e.Seq, t.who(), t.client, l)
+		en := fmt.Sprintf("%s at #%d accepted %s's write, but %s no longer held %s", e.Node, fact.Seq(e.Seq), t.who(), t.client, l)
+		zh := fmt.Sprintf("%s 在 #%d 接受了 %s 的写入，但 %s 已不再持有 %s", e.Node, fact.Seq(e.Seq), t.who(), t.client, l)
 		if q := m.quorum(t.client, l); q > 1 {
 			en += fmt.Sprintf(" on a quorum of %d nodes", q)
 			zh += fmt.Sprintf("（需要 %d 个节点的多数）", q)
 		}
 		if r.ended[ls] > 0 {
-			en += fmt.Sprintf(" (taken at #%d, lost at #%d)", r.began[ls], r.ended[ls])
-			zh += fmt.Sprintf("（#%d 获得，#%d 失去）", r.began[ls], r.ended[ls])
+			en += fmt.Sprintf(" (taken at #%d, lost at #%d)", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls]))
+			zh += fmt.Sprintf("（#%d 获得，#%d 失去）", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls]))
 		}
 		en += ": the resource took a write from a client that no longer held the lock."
 		zh += "：被保护的资源接受了一个已不再持有锁的客户端的写入。"
 		switch {
 		case wentBack:
-			en += fmt.Sprintf(" Fencing failed because the token counter went back: %s was issued token %d at #%d, after %s's token %d at #%d, so the storage could not tell the old holder's write from the new holder's.", later.client, later.n, later.seq, t.client, own.n, own.seq)
-			zh += fmt.Sprintf("Fencing 失效，因为 token 计数器倒退了：%s 在 #%d 拿到 token %d，晚于 %s 在 #%d 拿到的 token %d，存储因此分不清旧持有者和新持有者的写入。", later.client, later.seq, later.n, t.client, own.seq, own.n)
+			en += fmt.Sprintf(" Fencing failed because the token counter went back: %s was issued token %d at #%d, after %s's token %d at #%d, so the storage could not tell the old holder's write from the new holder's.", later.client, later.n, fact.Seq(later.seq), t.client, own.n, fact.Seq(own.seq))
+			zh += fmt.Sprintf("Fencing 失效，因为 token 计数器倒退了：%s 在 #%d 拿到 token %d，晚于 %s 在 #%d 拿到的 token %d，存储因此分不清旧持有者和新持有者的写入。", later.client, fact.Seq(later.seq), later.n, t.client, fact.Seq(own.seq), own.n)
 			claims = append(claims, Claim{Kind: ClaimToken, At: own.seq, Who: own.client, Lock: l, N: own.n})
 		case fenced:
-			en += fmt.Sprintf(" %s had been issued a newer token (%d, at #%d) before this write.", later.client, later.n, later.seq)
-			zh += fmt.Sprintf("在这次写入之前，%s 已经拿到更新的 token（%d，#%d）。", later.client, later.n, later.seq)
+			en += fmt.Sprintf(" %s had been issued a newer token (%d, at #%d) before this write.", later.client, later.n, fact.Seq(later.seq))
+			zh += fmt.Sprintf("在这次写入之前，%s 已经拿到更新的 token（%d，#%d）。", later.client, later.n, fact.Seq(later.seq))
 		}
 		if fenced {
 			claims = append(claims, Claim{Kind: ClaimToken, At: later.seq, Who: later.client, Lock: l, N: later.n})
@@ -140,14 +140,14 @@ func (r *staleWriteRule) kept(e *sim.Event, t thread, ls lease, later issued) cl
 			refs = append(refs, s)
 		}
 	}
-	en := fmt.Sprintf("%s at #%d refused %s's write with token %d after token %d: %s no longer held %s", e.Node, e.Seq, t.who(), e.Fact.Token, e.Fact.Highest, t.client, ls.lock)
-	zh := fmt.Sprintf("%s 在 #%d 拒绝了 %s 带着 token %d 的写入，因为它已见过 token %d：%s 已不再持有 %s", e.Node, e.Seq, t.who(), e.Fact.Token, e.Fact.Highest, t.client, ls.lock)
+	en := fmt.Sprintf("%s at #%d refused %s's write with token %d after token %d: %s no longer held %s", e.Node, fact.Seq(e.Seq), t.who(), e.Fact.Token, e.Fact.Highest, t.client, ls.lock)
+	zh := fmt.Sprintf("%s 在 #%d 拒绝了 %s 带着 token %d 的写入，因为它已见过 token %d：%s 已不再持有 %s", e.Node, fact.Seq(e.Seq), t.who(), e.Fact.Token, e.Fact.Highest, t.client, ls.lock)
 	if r.ended[ls] > 0 {
-		en += fmt.Sprintf(" (taken at #%d, lost at #%d)", r.began[ls], r.ended[ls])
-		zh += fmt.Sprintf("（#%d 获得，#%d 失去）", r.began[ls], r.ended[ls])
+		en += fmt.Sprintf(" (taken at #%d, lost at #%d)", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls]))
+		zh += fmt.Sprintf("（#%d 获得，#%d 失去）", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls]))
 	}
-	en += fmt.Sprintf(" and %s had been issued token %d at #%d. Fencing stopped the stale write: it did not land.", later.client, later.n, later.seq)
-	zh += fmt.Sprintf("，而 %s 已在 #%d 拿到 token %d。Fencing 挡住了这次过期的写入：它没有落地。", later.client, later.seq, later.n)
+	en += fmt.Sprintf(" and %s had been issued token %d at #%d. Fencing stopped the stale write: it did not land.", later.client, later.n, fact.Seq(later.seq))
+	zh += fmt.Sprintf("，而 %s 已在 #%d 拿到 token %d。Fencing 挡住了这次过期的写入：它没有落地。", later.client, fact.Seq(later.seq), later.n)
 	v := verdict(StaleWrite, refs, en, zh)
 	v.ev.Seq, v.kept = e.Seq, true
 	return v

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -103,8 +104,8 @@ func (r *starvationRule) finish(m *model) []claimed {
 		refs := []int{w.first, w.last}
 		name := w.slot.key
 		claims := []Claim{w.th.claim(ClaimRefused, Claim{At: w.first, Until: w.last, Key: name, N: int64(w.n)})}
-		en := fmt.Sprintf("%s asked for %s %d times from #%d to #%d (%s): each time others held it, and it never got it.", w.th.who(), name, w.n, w.first, w.last, sim.FormatTime(waited))
-		zh := fmt.Sprintf("%s 从 #%d 到 #%d 共 %d 次申请 %s（%s）：每次都被别人占着，始终没有拿到。", w.th.who(), w.first, w.last, w.n, name, sim.FormatTime(waited))
+		en := fmt.Sprintf("%s asked for %s %d times from #%d to #%d (%s): each time others held it, and it never got it.", w.th.who(), name, w.n, fact.Seq(w.first), fact.Seq(w.last), sim.FormatTime(waited))
+		zh := fmt.Sprintf("%s 从 #%d 到 #%d 共 %d 次申请 %s（%s）：每次都被别人占着，始终没有拿到。", w.th.who(), fact.Seq(w.first), fact.Seq(w.last), w.n, name, sim.FormatTime(waited))
 		if w.slot.present() && len(w.slot.holders) > 0 {
 			h := w.slot.holders[0]
 			for _, o := range w.slot.holders {
@@ -114,8 +115,8 @@ func (r *starvationRule) finish(m *model) []claimed {
 			}
 			refs = append(refs, h.since)
 			claims = append(claims, h.th.claim(ClaimHeld, Claim{At: h.since, Node: w.slot.node, Key: name}))
-			en += fmt.Sprintf(" At the end %s holds it on %s, since #%d.", h.th.who(), w.slot.node, h.since)
-			zh += fmt.Sprintf("结束时 %s 仍在 %s 上持有它（自 #%d 起）：饥饿。", h.th.who(), w.slot.node, h.since)
+			en += fmt.Sprintf(" At the end %s holds it on %s, since #%d.", h.th.who(), w.slot.node, fact.Seq(h.since))
+			zh += fmt.Sprintf("结束时 %s 仍在 %s 上持有它（自 #%d 起）：饥饿。", h.th.who(), w.slot.node, fact.Seq(h.since))
 		} else {
 			claims = append(claims, Claim{Kind: ClaimFree, Node: w.slot.node, Key: name})
 			en += fmt.Sprintf(" At the end nobody holds it on %s.", w.slot.node)

@@ -2,9 +2,11 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -173,15 +175,15 @@ func (r *stockRule) failover(e *sim.Event, m *model) {
 }
 
 // written is the stock value an exec wrote: SET stock v that answered OK,
-// alone or inside a MULTI ... EXEC that was not refused.
+// alone or inside a MULTI ... EXEC that was not refused, as the exec's
+// typed answer says (a batch's answer is its EXEC's).
 func (r *stockRule) written(e *sim.Event) (string, bool) {
 	cmd := e.Cmd
-	replies := strings.Split(e.Reply, "; ")
 	batch := len(cmd) > 0 && strings.EqualFold(cmd[0], "MULTI")
-	if batch && !strings.HasPrefix(replies[len(replies)-1], "[") {
+	if batch && !execRan(e.Answer) {
 		return "", false
 	}
-	if !batch && e.Reply != "OK" {
+	if !batch && (e.Answer.Type != sim.AnswerOK || slices.Contains(cmd, "|")) {
 		return "", false
 	}
 	for i := 0; i+2 < len(cmd); i++ {
@@ -190,6 +192,18 @@ func (r *stockRule) written(e *sim.Event) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// execRan reports whether an EXEC ran the commands queued before it, by
+// its typed answer: an array of their answers (or the one answer of a
+// single command), not (nil) (a WATCHed key changed), an error
+// (EXECABORT) or a refused connection.
+func execRan(a sim.Answer) bool {
+	switch a.Type {
+	case "", sim.AnswerNil, sim.AnswerError, sim.AnswerRefused:
+		return false
+	}
+	return true
 }
 
 func (r *stockRule) finish(*model) []claimed {
@@ -205,8 +219,8 @@ func (r *stockRule) finish(*model) []claimed {
 		}
 		for _, w := range r.negative {
 			claims = append(claims, Claim{Kind: ClaimNegative, At: w})
-			en = append(en, fmt.Sprintf("The write at #%d set the stock below zero.", w))
-			zh = append(zh, fmt.Sprintf("#%d 的写入把库存写成了负数。", w))
+			en = append(en, fmt.Sprintf("The write at #%d set the stock below zero.", fact.Seq(w)))
+			zh = append(zh, fmt.Sprintf("#%d 的写入把库存写成了负数。", fact.Seq(w)))
 		}
 		return []claimed{verdict(Oversell, append(r.sales, r.negative...), strings.Join(en, " "), strings.Join(zh, ""), claims...)}
 	}
@@ -218,15 +232,15 @@ func (r *stockRule) finish(*model) []claimed {
 	if h := r.lostOn; h != nil {
 		claims = append(claims, Claim{Kind: ClaimFailover, At: h.seq, Node: h.master, Until: over})
 		return []claimed{verdict(LostUpdate, r.lost,
-			fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but %s had executed the write at #%d before it failed over (#%d) without passing it to its replica: that update was overwritten unseen, lost.", w, read, h.master, over, h.seq),
-			fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但 %s 在故障转移（#%d）之前已经执行了 #%d 的写入，却没来得及传给副本：那次更新被悄悄覆盖，丢失了。", w, read, h.master, h.seq, over), claims...)}
+			fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but %s had executed the write at #%d before it failed over (#%d) without passing it to its replica: that update was overwritten unseen, lost.", fact.Seq(w), fact.Seq(read), h.master, fact.Seq(over), fact.Seq(h.seq)),
+			fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但 %s 在故障转移（#%d）之前已经执行了 #%d 的写入，却没来得及传给副本：那次更新被悄悄覆盖，丢失了。", fact.Seq(w), fact.Seq(read), h.master, fact.Seq(h.seq), fact.Seq(over)), claims...)}
 	}
 	if r.lostWas {
 		return []claimed{verdict(LostUpdate, r.lost,
-			fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but the write at #%d had changed it in between: that update was overwritten unseen, lost.", w, read, over),
-			fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但两者之间 #%d 的写入已经改过它：那次更新被悄悄覆盖，丢失了。", w, read, over), claims...)}
+			fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but the write at #%d had changed it in between: that update was overwritten unseen, lost.", fact.Seq(w), fact.Seq(read), fact.Seq(over)),
+			fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但两者之间 #%d 的写入已经改过它：那次更新被悄悄覆盖，丢失了。", fact.Seq(w), fact.Seq(read), fact.Seq(over)), claims...)}
 	}
 	return []claimed{verdict(LostUpdate, r.lost,
-		fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but by then the stock held another value, first seen at #%d: the update that made it was overwritten unseen, lost.", w, read, over),
-		fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但那时库存已经是另一个值（#%d 第一次看到）：造成它的那次更新被悄悄覆盖，丢失了。", w, read, over), claims...)}
+		fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but by then the stock held another value, first seen at #%d: the update that made it was overwritten unseen, lost.", fact.Seq(w), fact.Seq(read), fact.Seq(over)),
+		fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但那时库存已经是另一个值（#%d 第一次看到）：造成它的那次更新被悄悄覆盖，丢失了。", fact.Seq(w), fact.Seq(read), fact.Seq(over)), claims...)}
 }

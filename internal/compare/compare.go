@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -281,9 +279,6 @@ func Rows(log []*sim.Event) []*sim.Event {
 	return out
 }
 
-// seqRef is an event's sequence number as a note cites it: "#12".
-var seqRef = regexp.MustCompile(`#[0-9]+`)
-
 // RowNumbers maps each row's sequence number to its row number, from 1.
 func RowNumbers(rows []*sim.Event) map[int]int {
 	out := make(map[int]int, len(rows))
@@ -293,17 +288,13 @@ func RowNumbers(rows []*sim.Event) map[int]int {
 	return out
 }
 
-// Cite names each event s cites by its sequence number ("B entered at
-// #23") by its row instead, written with format ("row %d"), as rowOf
-// (RowNumbers) gives it; an event that is no row keeps its number.
-func Cite(s string, rowOf map[int]int, format string) string {
-	return seqRef.ReplaceAllStringFunc(s, func(ref string) string {
-		if seq, err := strconv.Atoi(ref[1:]); err == nil {
-			if n, ok := rowOf[seq]; ok {
-				return fmt.Sprintf(format, n)
-			}
-		}
-		return ref
+// Cite is t with each event it cites (its Cites: "B entered at #23") named
+// by its row instead ("row 21", "第 21 行"), as rowOf (RowNumbers) gives
+// it; an event that is no row keeps its number.
+func Cite(t sim.Text, rowOf map[int]int) sim.Text {
+	return t.Cite(func(seq int) (string, string, bool) {
+		n, ok := rowOf[seq]
+		return fmt.Sprintf("row %d", n), fmt.Sprintf("第 %d 行", n), ok
 	})
 }
 
@@ -318,21 +309,12 @@ func Texts(rows []*sim.Event) []string {
 }
 
 // RowText is the text two rows are compared by: the event's canonical line
-// without its sequence number and the list of events it points at, and
-// with each event its note cites ("B entered at #23") named by its row
+// without its sequence number and the list of events it points at (Line),
+// and with each event its note cites ("B entered at #23") named by its row
 // ("row 21") as rowOf gives it (Cite): sequence numbers differ between two
 // logs as soon as one has an event more (narration, say), rows do not.
 func RowText(e *sim.Event, rowOf map[int]int) string {
-	s := e.String()
-	if _, rest, ok := strings.Cut(s, " "); ok {
-		s = rest
-	}
-	if len(e.Refs) > 0 {
-		if i := strings.LastIndex(s, " ["); i >= 0 {
-			s = s[:i]
-		}
-	}
-	return Cite(s, rowOf, "row %d")
+	return e.Line(Cite(e.Note(), rowOf).En)
 }
 
 // Diverge is the index of the first row where two lists of row texts

@@ -56,7 +56,10 @@
 // does not happen). Rows are compared by their canonical text (sim.Event's
 // String) without the sequence numbers, which differ as soon as one side
 // has more events. The first row whose text differs, or the first row one
-// side lacks, is the divergence. A viewer stepping through the left reaches
-// a right row once the left has reached its virtual time (with the same
-// code, the same step).
+// side lacks, is the divergence. A note or a verdict that cites other
+// events ("B entered at #23") carries its citations as data (fact.Seq,
+// Text.Cites): the row texts and the views name those events by their rows
+// (Cite), never by reading the sentence. A viewer stepping through the left
+// reaches a right row once the left has reached its virtual time (with the
+// same code, the same step).
 package compare

@@ -1,11 +1,14 @@
 package compare
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // testdata/three-buyers.yaml was not tuned to the comparison (visualizer
@@ -108,5 +111,60 @@ func TestRecordingsReplay(t *testing.T) {
 	}
 	if hows[AtPlace] != 1 || hows[Trigger] != 1 {
 		t.Errorf("faults %+v: want the recorded pause at a place and the expiry's trigger kept", res.Faults)
+	}
+}
+
+// A verdict's sentence cites events by sequence number, and carries those
+// citations as data: each verdict row's text names the events it cites by
+// their rows, where the sentence cites them, and no sequence number is
+// left.
+func TestVerdictRowsCiteRows(t *testing.T) {
+	f, err := scenario.Load("testdata/three-buyers.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := compareWith(t, f, &f.Scenarios[0], "lua-compare-delete")
+	n := 0
+	for _, sd := range []Side{res.Left, res.Right} {
+		rowOf := RowNumbers(sd.Rows)
+		for i, e := range sd.Rows {
+			if e.Kind != sim.KindVerdict || e.Say == nil {
+				continue
+			}
+			for _, c := range e.Say.Cites {
+				n++
+				if want := fmt.Sprintf("row %d", rowOf[c.Seq]); !c.Zh && !strings.Contains(sd.Texts[i], want) {
+					t.Errorf("%s's verdict cites #%d, its row text does not say %q: %s", sd.Scenario.ID, c.Seq, want, sd.Texts[i])
+				}
+			}
+			if strings.Contains(sd.Texts[i], "#") {
+				t.Errorf("%s's verdict row keeps a sequence number: %s", sd.Scenario.ID, sd.Texts[i])
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no verdict cites an event: the test checks nothing")
+	}
+}
+
+// A row's text names by row only the events its note cites: a value that
+// reads like a citation ("#2") is a value, and stays as it is.
+func TestRowTextCitesOnlyWhatTheNoteCites(t *testing.T) {
+	rows := []*sim.Event{
+		{Seq: 2, Kind: sim.KindStart, Client: "A"},
+		{Seq: 5, Kind: sim.KindExec, Client: "A", Node: "redis", Cmd: []string{"SET", "lock", "#2"}, Reply: "OK",
+			Keys: []sim.KeyState{{Key: "lock", Type: "string", Value: "#2", TTL: -1}}},
+	}
+	say := fact.Cited(fmt.Sprintf("A started at #%d", fact.Seq(2)), fmt.Sprintf("A 在 #%d 启动", fact.Seq(2)))
+	rows = append(rows, &sim.Event{Seq: 9, Kind: sim.KindVerdict, Name: "safe", Say: &say, Refs: []int{2}})
+	got := Texts(rows)
+	if !strings.Contains(got[1], `SET lock "#2"`) && !strings.Contains(got[1], "SET lock #2") {
+		t.Errorf("the exec's row text is %q: its value was taken for a citation", got[1])
+	}
+	if !strings.HasSuffix(got[2], "-- A started at row 1") {
+		t.Errorf("the verdict's row text is %q, want it to cite row 1", got[2])
+	}
+	if c := Cite(say, RowNumbers(rows)); c.Zh != "A 在 第 1 行 启动" {
+		t.Errorf("Zh = %q", c.Zh)
 	}
 }

@@ -75,7 +75,7 @@ func TestEverySearchedFaultKindIsDescribed(t *testing.T) {
 		e := &sim.Event{Seq: 1, T: time.Second, Kind: sim.KindFault, Name: string(k), Client: "A", Node: "redis"}
 		got := describeFault([]*sim.Event{e}, a, e)
 		when := sim.Text{En: "at " + at(e.T), Zh: "在 " + at(e.T) + " "}
-		if got == faultByName(e, when) || got.En == "" || got.Zh == "" || got.En == got.Zh {
+		if byName := faultByName(e, when); got.En == byName.En && got.Zh == byName.Zh || got.En == "" || got.Zh == "" || got.En == got.Zh {
 			t.Errorf("%s: a kind the search places is said by its name alone (%q / %q): give it its case in describeFault", k, got.En, got.Zh)
 		}
 	}
@@ -120,7 +120,7 @@ func TestOrderSaysRepeatedChoicesOnce(t *testing.T) {
 	got := describeOrder(log, order)
 	want := sim.Text{En: "The search lets A move first at 0.001s, 2 steps in a row, then B move first at 0.002s, then 1 more choice of who moves first",
 		Zh: "搜索让 A 在 0.001s 抢先行动，连走 2 步，然后 B 在 0.002s 抢先行动，然后另有 1 次选择谁先行动"}
-	if got != want {
+	if got.En != want.En || got.Zh != want.Zh {
 		t.Errorf("got\n%q\n%q\nwant\n%q\n%q", got.En, got.Zh, want.En, want.Zh)
 	}
 }

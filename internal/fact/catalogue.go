@@ -149,6 +149,14 @@ var Keys = []Key{
 // not know gives the key itself in both (its tests list every key). A nil
 // fact says nothing.
 func (f *Fact) Render() Text {
+	m := f.marked()
+	return Cited(m.En, m.Zh)
+}
+
+// marked is the fact's sentence with the events it cites marked (Seq):
+// a fact within a fact is rendered so, and only the outer Render takes
+// the marks out into its Text's Cites.
+func (f *Fact) marked() Text {
 	if f == nil {
 		return Text{}
 	}
@@ -176,7 +184,7 @@ func (f *Fact) Render() Text {
 		return t(fmt.Sprintf("the rows older than %s (created_ms < %d): %d row(s)", s(f.For), f.Cutoff, f.Rows),
 			fmt.Sprintf("早于 %s 的行（created_ms < %d）：%d 行", s(f.For), f.Cutoff, f.Rows))
 	case Cleanup:
-		what := f.What.Render()
+		what := f.What.marked()
 		en, zh := "cleanup job deleted "+what.En, "清理任务删除了"+what.Zh
 		if len(f.Holders) > 0 {
 			owners := make([]string, len(f.Holders))
@@ -188,7 +196,7 @@ func (f *Fact) Render() Text {
 		}
 		return t(en, zh)
 	case CleanupFailed:
-		r := f.Reason.Render()
+		r := f.Reason.marked()
 		return t("cleanup job failed: "+r.En, "清理任务失败："+r.Zh)
 	case WaitBlocks:
 		return t(fmt.Sprintf("WAIT blocks: %s has applied %d of the %d writes shipped", f.Replica, f.Have, f.Want),
@@ -209,27 +217,27 @@ func (f *Fact) Render() Text {
 		}
 		return t(fmt.Sprintf("replica of %s (lag %s): full sync", f.Node, s(f.For)), fmt.Sprintf("%s 的副本（延迟 %s）：全量同步", f.Node, s(f.For)))
 	case Shipped:
-		en := fmt.Sprintf("%s from %s (the write at #%d, %s ago)", strings.Join(f.Cmds, "; "), f.Node, f.Write, s(f.Ago))
-		zh := fmt.Sprintf("来自 %s 的 %s（#%d 的写入，%s 之前）", f.Node, strings.Join(f.Cmds, "；"), f.Write, s(f.Ago))
+		en := fmt.Sprintf("%s from %s (the write at #%d, %s ago)", strings.Join(f.Cmds, "; "), f.Node, Seq(f.Write), s(f.Ago))
+		zh := fmt.Sprintf("来自 %s 的 %s（#%d 的写入，%s 之前）", f.Node, strings.Join(f.Cmds, "；"), Seq(f.Write), s(f.Ago))
 		if f.Real {
 			en, zh = en+", as Redis streamed it", zh+"，由 Redis 的复制流送达"
 		}
 		return t(en, zh)
 	case ShipLost:
-		w := f.What.Render()
+		w := f.What.marked()
 		return t("lost, "+f.Replica+" is down: "+w.En, "丢失，"+f.Replica+" 宕机了："+w.Zh)
 	case ShipFailed:
-		r, w := f.Reason.Render(), f.What.Render()
+		r, w := f.Reason.marked(), f.What.marked()
 		return t("failed ("+r.En+"): "+w.En, "失败（"+r.Zh+"）："+w.Zh)
 	case NotApplied:
-		r := f.Reason.Render()
+		r := f.Reason.marked()
 		if f.What != nil {
-			w := f.What.Render()
+			w := f.What.marked()
 			return t("not applied ("+r.En+"): "+w.En, "未执行（"+r.Zh+"）："+w.Zh)
 		}
 		return t("not applied: "+r.En, "未执行："+r.Zh)
 	case ServerLost:
-		r := f.Reason.Render()
+		r := f.Reason.marked()
 		return t("the server stopped answering ("+r.En+"): the run ends here", "服务器不再应答（"+r.Zh+"）：运行到此结束")
 
 	case Refused:
@@ -244,7 +252,7 @@ func (f *Fact) Render() Text {
 		if f.Reason != nil {
 			// Text is the words of whoever wrapped the reason (a library's
 			// "node #0: …"): quoted as it wrote them, the reason said in 中文.
-			return t(f.Text, "出错：\""+f.Text+"\"（"+f.Reason.Render().Zh+"）")
+			return t(f.Text, "出错：\""+f.Text+"\"（"+f.Reason.marked().Zh+"）")
 		}
 		return t(f.Text, "出错："+f.Text)
 
@@ -283,7 +291,7 @@ func (f *Fact) Render() Text {
 		return f.failover()
 
 	case BadFault:
-		r := f.Reason.Render()
+		r := f.Reason.marked()
 		return t("sim: bad fault: "+r.En, "故障不适用："+r.Zh)
 	case UnknownKind:
 		return t(fmt.Sprintf("unknown kind %q", f.Item), fmt.Sprintf("未知的故障类型 %q", f.Item))
@@ -305,21 +313,21 @@ func (f *Fact) Render() Text {
 	case NotDown:
 		return t(f.Node+" is not down", f.Node+" 没有宕机")
 	case ClockCannotJump:
-		r := f.Reason.Render()
+		r := f.Reason.marked()
 		return t(f.Node+"'s clock cannot jump: "+r.En, f.Node+" 的时钟不能跳变："+r.Zh)
 	case NoReplica:
 		return t(f.Node+" has no replica to promote", f.Node+" 没有可以提升的副本")
 	case ReplicaDown:
 		return t(f.Node+"'s replica "+f.Replica+" is down", f.Node+" 的副本 "+f.Replica+" 宕机了")
 	case NodeFailed:
-		r := f.Reason.Render()
+		r := f.Reason.marked()
 		return t(f.Node+": "+r.En, f.Node+"："+r.Zh)
 	case UnknownClient:
 		return t(fmt.Sprintf("sim: unknown client %q", f.Client), fmt.Sprintf("没有客户端 %q", f.Client))
 	case UnknownNode:
 		return t(fmt.Sprintf("sim: unknown node %q", f.Node), fmt.Sprintf("没有节点 %q", f.Node))
 	case ClockNotSet:
-		r := f.Reason.Render()
+		r := f.Reason.marked()
 		return t(r.En+" (its clock cannot be set)", r.Zh+"（它的时钟不能设置）")
 
 	case PlainStorage:
@@ -381,7 +389,7 @@ func (f *Fact) Render() Text {
 		return t(fmt.Sprintf("WAIT: %d of %d replicas have the lock", f.Have, f.Want), fmt.Sprintf("WAIT：%d 个副本中有 %d 个拿到了锁", f.Want, f.Have))
 	case NotReplicated:
 		if f.Reason != nil {
-			r := f.Reason.Render()
+			r := f.Reason.marked()
 			return t("WAIT failed ("+r.En+"); releasing", "WAIT 失败（"+r.Zh+"）；释放锁")
 		}
 		return t(fmt.Sprintf("WAIT: only %d of %d replicas confirmed; releasing", f.Have, f.Want),

@@ -21,6 +21,9 @@ import (
 type Text struct {
 	En string `json:"en" yaml:"en"`
 	Zh string `json:"zh" yaml:"zh"`
+	// Cites are the events the sentence cites by sequence number, as
+	// data (see Cited and Seq): nil for most sentences.
+	Cites []Cite `json:"-" yaml:"-"`
 }
 
 // Fact is what an event says beyond its kind, actor and keys: a message

@@ -3,6 +3,7 @@ package narrate_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -20,9 +21,11 @@ import (
 )
 
 // Every sentence of every story is true of its run: the test walks the
-// catalog, the labs, a corpus of generated scenarios and the scenarios of
-// testdata/stories.yaml, tells each run's story, and checks each line's
-// claim, at the event that made it, against the checker's model (who is
+// catalog, the labs, a corpus of generated scenarios, the scenarios of
+// testdata/stories.yaml and the checker's scenarios written outside the
+// catalog (../lesson/testdata/checker: mixed algorithms on one key,
+// counters that restart, failovers), tells each run's story, and checks
+// each line's claim, at the event that made it, against the checker's model (who is
 // inside, who holds which key, what a command removed) and against the log
 // (where a failed Redlock vote really released). It keeps its own account
 // of what each thread's commands did to lock keys since it acquired, so
@@ -48,6 +51,7 @@ func TestEveryStorySentenceIsTrue(t *testing.T) {
 		}
 	}
 	all = append(all, userScenarios(t)...)
+	all = append(all, checkerScenarios(t)...)
 	n := 150
 	if testing.Short() {
 		n = 40
@@ -148,6 +152,27 @@ func userScenarios(t *testing.T) []*scenario.Scenario {
 	return out
 }
 
+// checkerScenarios are the scenarios of the checker's files outside the
+// catalog (internal/lesson/testdata/checker/*.yaml).
+func checkerScenarios(t *testing.T) []*scenario.Scenario {
+	t.Helper()
+	paths, err := filepath.Glob("../lesson/testdata/checker/*.yaml")
+	if err != nil || len(paths) < 3 {
+		t.Fatalf("../lesson/testdata/checker holds %v (%v), want defects, truth and users", paths, err)
+	}
+	var out []*scenario.Scenario
+	for _, p := range paths {
+		f, err := scenario.Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range f.Scenarios {
+			out = append(out, &f.Scenarios[i])
+		}
+	}
+	return out
+}
+
 // run runs a scenario to its end and gives its log.
 func run(t *testing.T, sc *scenario.Scenario) []*sim.Event {
 	t.Helper()
@@ -177,7 +202,11 @@ func verify(t *testing.T, sc *scenario.Scenario, log []*sim.Event) []narrate.Lin
 		if e.Kind == sim.KindSay || e.Kind == sim.KindVerdict {
 			continue
 		}
-		c.Observe(e)
+		for _, v := range c.Observe(e) {
+			if err := cites(v.Say); err != nil {
+				t.Errorf("%s: the %s verdict at #%d: %v", sc.ID, v.Name, e.Seq, err)
+			}
+		}
 		lines := n.Observe(e)
 		for _, l := range lines {
 			if err := a.check(c.View(), c.Changes(), e, log[i+1:], l.Claim); err != nil {
@@ -196,6 +225,41 @@ func verify(t *testing.T, sc *scenario.Scenario, log []*sim.Event) []narrate.Lin
 		}
 	}
 	return out
+}
+
+// seqRef is an event cited in a sentence as its text shows it.
+var seqRef = regexp.MustCompile(`#[0-9]+`)
+
+// cites checks that a verdict's sentence carries every event it cites as
+// data (Text.Cites), where its text shows it, and nothing else.
+func cites(say *sim.Text) error {
+	if say == nil {
+		return fmt.Errorf("no sentence")
+	}
+	for _, x := range []struct {
+		s  string
+		zh bool
+	}{{say.En, false}, {say.Zh, true}} {
+		if strings.ContainsAny(x.s, "\x02\x03") {
+			return fmt.Errorf("the sentence keeps its citation marks: %q", x.s)
+		}
+		var shown, carried []string
+		for _, m := range seqRef.FindAllString(x.s, -1) {
+			shown = append(shown, m)
+		}
+		for _, c := range say.Cites {
+			if c.Zh == x.zh {
+				carried = append(carried, x.s[c.From:c.To])
+				if x.s[c.From:c.To] != fmt.Sprintf("#%d", c.Seq) {
+					return fmt.Errorf("the citation of #%d stands over %q", c.Seq, x.s[c.From:c.To])
+				}
+			}
+		}
+		if err := sameSet("citations", carried, shown); err != nil || len(carried) != len(shown) {
+			return fmt.Errorf("%q cites %v, carries %v", x.s, shown, carried)
+		}
+	}
+	return nil
 }
 
 // account is the test's own record of what each thread's commands did to
@@ -289,7 +353,7 @@ func (a *account) check(v check.View, chs []check.Change, e *sim.Event, rest []*
 			return fmt.Errorf("the model has %s on %d of %d (believes: %v), the line says %d of %d", c.Who, on, need, v.Believes(c.Who, c.Lock), c.On, c.Need)
 		}
 	case narrate.ClaimStaleWrite:
-		if e.Kind != sim.KindExec || e.Client != c.Who || e.Reply != "OK" {
+		if e.Kind != sim.KindExec || e.Client != c.Who || e.Answer.Type != sim.AnswerOK {
 			return fmt.Errorf("not an accepted write of %s", c.Who)
 		}
 		on, need := v.HeldOn(c.Who, c.Lock)
@@ -314,6 +378,19 @@ func (a *account) release(c narrate.Claim) error {
 			continue
 		}
 		wrote = true
+		if !ch.Removed && ch.Exists {
+			// the key stays: the thread's hold left it, or it did not
+			gone := false
+			for _, h := range ch.Before {
+				if h.Who() == c.Who && !slices.ContainsFunc(ch.After, func(a check.Holder) bool { return a.Who() == c.Who && a.Incarnation == h.Incarnation }) {
+					gone = true
+				}
+			}
+			if gone && !slices.Contains(own, ch.Node) {
+				own = append(own, ch.Node)
+			}
+			continue
+		}
 		if !ch.Removed || ch.By.Who() != c.Who {
 			continue
 		}

@@ -260,6 +260,11 @@ func (n *Narrator) released(e *sim.Event) []Line {
 		}
 		wrote = true
 		if !ch.Removed {
+			// a key that stays: its own hold left it (a shared hash
+			// field counted down), others' holds remain
+			if left(ch, who) {
+				own = appendNew(own, ch.Node)
+			}
 			continue
 		}
 		if slices.ContainsFunc(ch.Before, func(h check.Holder) bool { return same(h, ch.By) }) {
@@ -285,6 +290,17 @@ func (n *Narrator) released(e *sim.Event) []Line {
 	}
 	return n.one(e, Claim{Kind: ClaimDeletedNone}, fmt.Sprintf("%s's release deletes nothing: its lock was already gone.", who),
 		fmt.Sprintf("%s 的释放什么也没删掉：它的锁早已不在了。", who))
+}
+
+// left reports whether who's hold of a key that stays left it with the
+// change: who held it before and holds it no more.
+func left(ch check.Change, who string) bool {
+	for _, h := range ch.Before {
+		if h.Who() == who && !slices.ContainsFunc(ch.After, func(a check.Holder) bool { return same(a, h) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // exec tells what a client's command did to another's lock, and keeps

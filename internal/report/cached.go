@@ -24,7 +24,7 @@ func Decode(b []byte) (*Card, error) {
 		return nil, fmt.Errorf("report: the stored card has %d columns, the code %d", len(card.Columns), len(Columns))
 	}
 	for i, c := range card.Columns {
-		if c.ID != Columns[i].ID || c.Title != Columns[i].Title || c.What != Columns[i].What {
+		if c.ID != Columns[i].ID || c.Title.En != Columns[i].Title.En || c.Title.Zh != Columns[i].Title.Zh || c.What.En != Columns[i].What.En || c.What.Zh != Columns[i].What.Zh {
 			return nil, fmt.Errorf("report: the stored card's column %d is %q, the code's %q", i+1, c.ID, Columns[i].ID)
 		}
 	}

@@ -200,12 +200,12 @@ func wireSide(sd compare.Side) *compareSide {
 			}
 		}
 		if e.Kind == sim.KindVerdict && e.Say != nil {
-			ev.Say = &sim.Text{En: compare.Cite(e.Say.En, row, "row %d"), Zh: compare.Cite(e.Say.Zh, row, "第 %d 行")}
+			say := compare.Cite(*e.Say, row)
+			ev.Say = &say
 		}
 		out.Rows[i] = compareRow{Event: &ev, At: sd.At[i], Text: sd.Texts[i]}
 		if e.Fact != nil {
-			note := e.Words()
-			note = sim.Text{En: compare.Cite(note.En, row, "row %d"), Zh: compare.Cite(note.Zh, row, "第 %d 行")}
+			note := compare.Cite(e.Words(), row)
 			out.Rows[i].Note = &note
 		}
 		if i < len(sd.Sections) && (sd.Sections[i].Enter != nil || sd.Sections[i].Leave != nil) {
@@ -216,7 +216,8 @@ func wireSide(sd compare.Side) *compareSide {
 			v := *e
 			v.Refs = nil
 			if v.Say != nil {
-				v.Say = &sim.Text{En: compare.Cite(v.Say.En, row, "row %d"), Zh: compare.Cite(v.Say.Zh, row, "第 %d 行")}
+				say := compare.Cite(*v.Say, row)
+				v.Say = &say
 			}
 			out.Verdicts = append(out.Verdicts, &v)
 		}

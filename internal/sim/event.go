@@ -173,12 +173,42 @@ func (e *Event) Who() string {
 // inside them. The JSON form of the event holds the exact bytes.
 func (e *Event) String() string {
 	var b strings.Builder
+	fmt.Fprintf(&b, "#%d %s", e.Seq, e.Line(e.Note().En))
+	if len(e.Refs) > 0 {
+		b.WriteString(" [")
+		for i, r := range e.Refs {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString("#" + strconv.Itoa(r))
+		}
+		b.WriteByte(']')
+	}
+	return b.String()
+}
+
+// Note is what the event says in words: a verdict's (or a say's)
+// sentence, else its fact's (Words). The events it cites are in its
+// Cites.
+func (e *Event) Note() Text {
+	if e.Say != nil {
+		return *e.Say
+	}
+	return e.Words()
+}
+
+// Line is the event's canonical line (String) without its sequence number
+// and the events it points at, with note for its note: the event's own
+// (Note().En), or the same with its citations written otherwise
+// (Text.Cite).
+func (e *Event) Line(note string) string {
+	var b strings.Builder
 	who, node := actor(e.Who()), actor(e.Node)
 	when := FormatTime(e.T)
 	if e.Until > e.T {
 		when += ".." + FormatTime(e.Until)
 	}
-	fmt.Fprintf(&b, "#%d %s %s ", e.Seq, when, field(string(e.Kind)))
+	fmt.Fprintf(&b, "%s %s ", when, field(string(e.Kind)))
 	switch e.Kind {
 	case KindSend:
 		fmt.Fprintf(&b, "%s -> %s: %s", who, node, e.CmdText())
@@ -212,22 +242,8 @@ func (e *Event) String() string {
 		}
 		b.WriteString(k.String())
 	}
-	note := e.Words().En
-	if e.Say != nil {
-		note = e.Say.En
-	}
 	if note != "" {
 		b.WriteString(" -- " + escapeNote(note))
-	}
-	if len(e.Refs) > 0 {
-		b.WriteString(" [")
-		for i, r := range e.Refs {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString("#" + strconv.Itoa(r))
-		}
-		b.WriteByte(']')
 	}
 	return b.String()
 }

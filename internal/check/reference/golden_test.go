@@ -202,7 +202,7 @@ func parseLine(line string, nodes map[string]bool) (sim.Event, error) {
 		r, note, _ := strings.Cut(r, " -- ")
 		e.Fact = noteFact(&e, note)
 		reply, keys, _ := strings.Cut(r, " | ")
-		e.Reply = reply
+		e.Reply, e.Answer = reply, reference.AnswerOf(reply)
 		if e.Keys, err = parseKeys(keys); err != nil {
 			return e, err
 		}
@@ -210,6 +210,7 @@ func parseLine(line string, nodes map[string]bool) (sim.Event, error) {
 		w, r, _ := strings.Cut(rest, " <- ")
 		setWho(&e, w)
 		e.Node, e.Reply, _ = strings.Cut(r, ": ")
+		e.Answer = reference.AnswerOf(e.Reply)
 	case sim.KindLost, sim.KindTimeout:
 		r, note, _ := strings.Cut(rest, " -- ")
 		e.Fact = noteFact(&e, note)

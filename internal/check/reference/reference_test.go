@@ -2,6 +2,8 @@ package reference
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/redis/go-redis/v9"
@@ -42,8 +44,40 @@ func who(w string) (string, string) {
 func (b *logb) cmd(w, node string, args []string, reply string, keys ...sim.KeyState) (send, exec int) {
 	c, th := who(w)
 	send = b.add(sim.Event{Kind: sim.KindSend, Client: c, Thread: th, Node: node, Cmd: args})
-	exec = b.add(sim.Event{Kind: sim.KindExec, Client: c, Thread: th, Node: node, Req: send, Cmd: args, Reply: reply, Keys: keys})
+	exec = b.add(sim.Event{Kind: sim.KindExec, Client: c, Thread: th, Node: node, Req: send, Cmd: args, Reply: reply, Answer: AnswerOf(reply), Keys: keys})
 	return send, exec
+}
+
+// AnswerOf is the typed answer of a reply as the text form writes it (for
+// the tests that write replies, or read logs, as text),
+// which the text does not carry: a reply of several answers (a pipeline,
+// MULTI ... EXEC) by its last, an array of one answer that is not a
+// string by that answer, as the engine sums them up.
+func AnswerOf(reply string) sim.Answer {
+	parts := strings.Split(reply, "; ")
+	last := parts[len(parts)-1]
+	if items, ok := strings.CutPrefix(last, "["); ok {
+		items = strings.TrimSuffix(items, "]")
+		if n := strings.Count(items, ", ") + 1; n > 1 || items == "" || strings.HasPrefix(items, "\"") {
+			return sim.Answer{Type: sim.AnswerList, Gist: strconv.Itoa(n)}
+		}
+		last = items
+	}
+	switch {
+	case last == "OK":
+		return sim.Answer{Type: sim.AnswerOK}
+	case last == "(nil)":
+		return sim.Answer{Type: sim.AnswerNil}
+	case last == "(empty array)":
+		return sim.Answer{Type: sim.AnswerEmpty}
+	case strings.HasPrefix(last, "(integer) "):
+		return sim.Answer{Type: sim.AnswerInt, Gist: strings.TrimPrefix(last, "(integer) ")}
+	case strings.HasPrefix(last, "(error) "):
+		return sim.Answer{Type: sim.AnswerError}
+	case strings.HasPrefix(last, "\""):
+		return sim.Answer{Type: sim.AnswerString}
+	}
+	return sim.Answer{Type: sim.AnswerStatus, Gist: last}
 }
 
 // reply delivers a request's reply.
@@ -431,7 +465,7 @@ func TestStaleWriteFenced(t *testing.T) {
 		c, th := who("A")
 		send := b.add(sim.Event{Kind: sim.KindSend, Client: c, Thread: th, Node: "storage", Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"}})
 		w := b.add(sim.Event{Kind: sim.KindExec, Client: c, Thread: th, Node: "storage", Req: send, Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"},
-			Reply: "OK", Keys: []sim.KeyState{str("file", "by-A", "", -1)}, Fact: &fact.Fact{Key: fact.TokenAccepted, Token: 1, Highest: 1}})
+			Reply: "OK", Answer: sim.Answer{Type: sim.AnswerOK}, Keys: []sim.KeyState{str("file", "by-A", "", -1)}, Fact: &fact.Fact{Key: fact.TokenAccepted, Token: 1, Highest: 1}})
 		o := opts("lock")
 		o.FencedStorage = true
 		got := Check(b.evs, o)
@@ -459,7 +493,7 @@ func TestStaleWriteFencedCounterWentBack(t *testing.T) {
 		cmd := []string{"WRITE", "file", "by-A", "TOKEN", fmt.Sprint(a)}
 		send := b.add(sim.Event{Kind: sim.KindSend, Client: "A", Thread: "main", Node: "storage", Cmd: cmd})
 		w := b.add(sim.Event{Kind: sim.KindExec, Client: "A", Thread: "main", Node: "storage", Req: send, Cmd: cmd,
-			Reply: "OK", Keys: []sim.KeyState{str("file", "by-A", "", -1)}})
+			Reply: "OK", Answer: sim.Answer{Type: sim.AnswerOK}, Keys: []sim.KeyState{str("file", "by-A", "", -1)}})
 		o := opts("lock")
 		o.FencedStorage = true
 		want(t, Check(b.evs, o), v(mutualExclusion, 12, exec+3, 12), v(staleWrite, w, exec, tokA, exp, tokB, w))
@@ -487,7 +521,7 @@ func TestStaleWriteTokenToPlainStorage(t *testing.T) {
 	exp := b.at(time.Second).expire("redis", gone("lock"))
 	send := b.add(sim.Event{Kind: sim.KindSend, Client: "A", Thread: "main", Node: "storage", Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"}})
 	w := b.add(sim.Event{Kind: sim.KindExec, Client: "A", Thread: "main", Node: "storage", Req: send, Cmd: []string{"WRITE", "file", "by-A", "TOKEN", "1"},
-		Reply: "OK", Keys: []sim.KeyState{str("file", "by-A", "", -1)}, Fact: fact.New(fact.PlainStorage)})
+		Reply: "OK", Answer: sim.Answer{Type: sim.AnswerOK}, Keys: []sim.KeyState{str("file", "by-A", "", -1)}, Fact: fact.New(fact.PlainStorage)})
 	want(t, Check(b.evs, opts("lock")), v(staleWrite, w, exec, exp, w))
 }
 

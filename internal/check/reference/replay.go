@@ -106,8 +106,15 @@ func (m *model) exec(e *sim.Event) {
 			m.remember(n, ks)
 			continue
 		}
+		// A GETSET whose thread read another value than the one it
+		// replaced, or read one where the key was gone, lost the takeover
+		// (it knows: its reply says so).
+		read, wasRead := th.read[e.Node+"\x00"+ks.Key]
+		getset := strings.EqualFold(e.Cmd[0], "GETSET") && wasRead
 		switch {
 		case !before && !ks.Exists():
+		case !before && getset && read.Exists():
+			n.keys[ks.Key] = &key{state: ks} // the loser's stamp, held by nobody
 		case !before:
 			n.keys[ks.Key] = &key{state: ks, holders: []holder{{t, e.Seq, e.Req, 0}}}
 		case !ks.Exists():
@@ -135,10 +142,7 @@ func (m *model) exec(e *sim.Event) {
 			}
 			k.state = ks
 		case k.state.Value != ks.Value:
-			// A GETSET whose thread read another value than the one it
-			// replaced lost the takeover (it knows: its reply says so).
-			read, wasRead := th.read[e.Node+"\x00"+ks.Key]
-			lost := strings.EqualFold(e.Cmd[0], "GETSET") && wasRead && (!read.Exists() || read.Value != k.state.Value)
+			lost := getset && (!read.Exists() || read.Value != k.state.Value)
 			if !lost {
 				k.holders = []holder{{t, e.Seq, e.Req, 0}}
 			}

@@ -80,9 +80,12 @@ func (m *model) stockWrite(e *sim.Event, n *node, t threadID, ks sim.KeyState) {
 	}
 	value, ok := setStock(e.Cmd, m.opt.StockKey)
 	if ok && strings.EqualFold(e.Cmd[0], "MULTI") {
-		parts := strings.Split(e.Reply, "; ")
-		last := parts[len(parts)-1]
-		ok = last != "(nil)" && !strings.HasPrefix(last, "(error)")
+		// the EXEC's typed answer: (nil) when a WATCHed key changed, an
+		// error when the batch was aborted or the node refused it
+		switch e.Answer.Type {
+		case "", sim.AnswerNil, sim.AnswerError, sim.AnswerRefused:
+			ok = false
+		}
 	}
 	if !ok {
 		return

@@ -99,7 +99,7 @@ func (m *model) track(e *sim.Event) {
 // token's number (a counter that went back reissues numbers); without such
 // a mark, a token larger than n.
 func (m *model) staleWrite(e *sim.Event, t threadID) {
-	if len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") || e.Reply != "OK" || e.Client == "" {
+	if len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") || e.Answer.Type != sim.AnswerOK || e.Client == "" {
 		return
 	}
 	th := m.thread(t)
