@@ -18,14 +18,20 @@ import (
 // reportServer is a server whose card is the SQL lock under contention
 // and a crash: two cells, quick to search.
 func reportServer(t *testing.T) (*Server, string) {
+	return cardServer(t, Options{ReportLocks: []string{"mysql-unique-key"}, ReportColumns: []string{"contention", "crash"}})
+}
+
+// cardServer is a server of the built-in catalog with opt's card options.
+func cardServer(t *testing.T, opt Options) (*Server, string) {
 	t.Helper()
 	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {
 		t.Fatal(err)
 	}
-	app, err := New(Options{Catalog: f, ReportLocks: []string{"mysql-unique-key"}, ReportColumns: []string{"contention", "crash"},
-		Static:    fstest.MapFS{"app.js": {Data: []byte("//")}},
-		Templates: fstest.MapFS{"index.html": {Data: []byte(`<p></p>`)}}})
+	opt.Catalog = f
+	opt.Static = fstest.MapFS{"app.js": {Data: []byte("//")}}
+	opt.Templates = fstest.MapFS{"index.html": {Data: []byte(`<p></p>`)}}
+	app, err := New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,19 +198,8 @@ func TestAnOpenedCellIsItsOwnRun(t *testing.T) {
 // card that is not this build's (here: cut to one row) is not taken: the
 // server computes its own, as without one.
 func TestTheStoredCardAnswersAtOnce(t *testing.T) {
-	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
-	if err != nil {
-		t.Fatal(err)
-	}
-	app, err := New(Options{Catalog: f, Card: lockstep.Card,
-		Static:    fstest.MapFS{"app.js": {Data: []byte("//")}},
-		Templates: fstest.MapFS{"index.html": {Data: []byte(`<p></p>`)}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(app.Handler())
-	t.Cleanup(func() { app.Close(); ts.Close() })
-	c, _, err := dial(t, ts.URL, "")
+	app, url := cardServer(t, Options{Card: lockstep.Card})
+	c, _, err := dial(t, url, "")
 	if err != nil {
 		t.Fatal(err)
 	}
