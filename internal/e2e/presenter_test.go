@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -186,5 +187,32 @@ func TestBrowserPresenter(t *testing.T) {
 				}
 			})
 		}
+		// More lanes than any lesson has: six Redlock clients and five
+		// nodes, whose names take two lines rather than shrink or be cut.
+		t.Run(lang+"/many-lanes", func(t *testing.T) {
+			runFile(t, ctx, manyLanes(6), "many-lanes")
+			do(t, ctx, "close the editor", chromedp.Evaluate[chromedp.Void](`document.getElementById('editor-panel').open = false`))
+			step(t, ctx)
+			if bad := lanesDrawn(t, ctx, 14); len(bad) > 0 {
+				t.Errorf("six clients and five nodes at 1280x720 (whole, apart, at least 14 px): %q", bad)
+			}
+			if !eval[bool](t, ctx, `document.getElementById('lanes').classList.contains('two')`) {
+				t.Errorf("six clients and five nodes: the names are on one line, want two (the case this checks)")
+			}
+			shot(t, ctx, dir, "presenter-many-lanes-"+lang)
+			for _, p := range probs.take() {
+				t.Errorf("%s", p)
+			}
+		})
 	}
+}
+
+// manyLanes writes a Redlock scenario of n clients on five nodes.
+func manyLanes(n int) string {
+	var b strings.Builder
+	b.WriteString("scenarios:\n  - id: many-lanes\n    title: {en: Many lanes, zh: 很多泳道}\n    nodes: [{name: r1}, {name: r2}, {name: r3}, {name: r4}, {name: r5}]\n    data: {stock: \"10\"}\n    clients:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "      - {name: C%02d, algorithm: redlock, params: {ttl: 5s}, work: 10ms, start: %dms}\n", i, i)
+	}
+	return b.String()
 }

@@ -24,8 +24,8 @@ export const FONT = 'system-ui, "Noto Sans", "Noto Sans CJK SC", "PingFang SC", 
  * big (Presenter mode, read from the back of a room) goes no smaller than
  * 16 px on one line; past that the labels take two lines, every other
  * one on the lower (class low; the bar gets class two), whole and then
- * as names alone, each at the largest size down to 14 px at which they
- * clear their neighbours on their own line. Cutting is the last resort
+ * as names alone, each at the largest size from 18 down to 14 px at
+ * which they clear their neighbours on their own line. Cutting is the last resort
  * there too, and TestBrowserPresenter fails on it. (The ring of a client
  * that can move is drawn outside its box on a laptop, and so may touch a
  * neighbour there; in Presenter mode it is drawn inside.) */
@@ -33,9 +33,16 @@ function fitApart(els, head, width, big = false) {
   if (!els.length) return;
   const bar = els[0].parentElement, full = parseFloat(getComputedStyle(els[0]).fontSize);
   const long = els.map((e) => e.textContent), headLong = head ? head.textContent : '';
+  // The gutter's head holds the left of the bar as far as its text goes
+  // (and 10 px more), a short text less than the whole gutter.
+  const headEnd = () => {
+    const r = document.createRange();
+    r.selectNodeContents(head);
+    return Math.min(r.getBoundingClientRect().right + 10, head.getBoundingClientRect().right);
+  };
   const clash = () => {
     const base = bar.getBoundingClientRect().left;
-    const start = head ? base + Math.min(head.scrollWidth + 10, head.offsetWidth) : -Infinity;
+    const start = head ? headEnd() : -Infinity;
     const prev = [start, start]; // the right edge of the last label on each line
     for (const e of els) {
       const r = e.getBoundingClientRect(), line = e.classList.contains('low') ? 1 : 0;
@@ -66,7 +73,7 @@ function fitApart(els, head, width, big = false) {
     bar.classList.add('two');
     for (const short of [false, true]) {
       named(short);
-      sized(full);
+      sized(Math.min(full, 18)); // two lines of 18 px fit the bar (presenter.css)
       if (shrink(14)) return;
     }
   }
