@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,27 +53,49 @@ func smallLabels(role string, px int) string {
 }
 
 // laneClash lists the lane names (and the time view's clocks) that
-// overlap a neighbour, the gutter's head, or run past the timeline's edges.
-const laneClash = `(() => {
+// overlap another (names may take two lines: any two boxes that meet),
+// the gutter's head, or run past the timeline's edges, and the lane names
+// cut short (an ellipsis, class cut, or text wider than its box) or
+// written smaller than minPx: a name is read whole, at a size the back
+// row reads, or it is a problem.
+func laneClash(minPx int) string {
+	return `((minPx) => {
 	const out = [], tl = document.getElementById('timeline').getBoundingClientRect();
+	const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 	for (const sel of ['#lanes .lane', '#lanes .lane-clock']) {
-		const els = [...document.querySelectorAll(sel)];
-		let prev = null;
+		const seen = [];
 		const head = document.querySelector('#lanes .gutter-head');
 		if (sel === '#lanes .lane' && head) {
 			const r = document.createRange(); r.selectNodeContents(head);
-			prev = { right: Math.min(r.getBoundingClientRect().right, head.getBoundingClientRect().right), text: head.textContent };
+			const h = head.getBoundingClientRect();
+			seen.push({ left: h.left, top: h.top, bottom: h.bottom, right: Math.min(r.getBoundingClientRect().right, h.right), text: head.textContent });
 		}
-		for (const e of els) {
-			const r = e.getBoundingClientRect();
-			if (r.left < tl.left - 0.5 || r.right > tl.right + 0.5) out.push(e.textContent + ' past the edge');
-			if (prev && r.left < prev.right) out.push(e.textContent + ' over ' + prev.text);
-			if (e.scrollWidth > e.clientWidth + 1 && !e.classList.contains('cut')) out.push(e.textContent + ' clipped');
-			prev = { right: r.right, text: e.textContent };
+		for (const e of document.querySelectorAll(sel)) {
+			// A box shadow (a client's ring when it can move) is drawn outside the box, unless inset.
+			const spread = Math.max(0, ...getComputedStyle(e).boxShadow.split(/,(?![^(]*\))/).filter(b => !/inset/.test(b)).map(b => +((b.match(/(-?[\d.]+)px\s+(-?[\d.]+)px\s+(-?[\d.]+)px\s+(-?[\d.]+)px/) || [])[4] || 0)));
+			const b = e.getBoundingClientRect(), text = e.textContent;
+			const r = { left: b.left - spread, right: b.right + spread, top: b.top - spread, bottom: b.bottom + spread };
+			if (r.left < tl.left - 0.5 || r.right > tl.right + 0.5) out.push(text + ' past the edge');
+			for (const q of seen) if (meet(r, q)) out.push(text + ' over ' + q.text);
+			if (e.scrollWidth > e.clientWidth + 1 || e.classList.contains('cut')) out.push(text + ' cut');
+			if (sel === '#lanes .lane' && parseFloat(getComputedStyle(e).fontSize) < minPx) out.push(text + ' at ' + getComputedStyle(e).fontSize);
+			seen.push({ left: r.left, right: r.right, top: r.top, bottom: r.bottom, text });
 		}
 	}
 	return out;
-})()`
+})(` + fmt.Sprint(minPx) + `)`
+}
+
+// lanesDrawn is laneClash once the page has drawn two more frames (the
+// lane names are written as the timeline is drawn).
+func lanesDrawn(t *testing.T, ctx context.Context, minPx int) []string {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`new Promise(res => requestAnimationFrame(() => requestAnimationFrame(() => res(`+laneClash(minPx)+`))))`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("lane names: %v", err)
+	}
+	return v
+}
 
 // overlayFits checks that an open overlay's card is inside the window and
 // that its title and its Close button are the topmost elements at their
@@ -93,8 +116,9 @@ const overlayFits = `(() => {
 // mode on a 1280×720 projector, in English and in 中文, and checks through
 // the page's draw model that every command is drawn with its whole text
 // (SET lock d2733b18 EX 3 NX, not SET …) at the presenter's size, that no
-// reply outcome, mark or verdict is cut, that the lane names neither
-// overlap nor run off, that the code is larger than on a laptop and that
+// reply outcome, mark or verdict is cut, that the lane names are whole
+// (no ellipsis), at least 14 px, and neither overlap nor run off (Redlock's
+// seven take two lines), that the code is larger than on a laptop and that
 // the keyboard card fits the screen. LOCKSTEP_ARTIFACTS keeps a screenshot
 // of each.
 func TestBrowserPresenter(t *testing.T) {
@@ -133,6 +157,9 @@ func TestBrowserPresenter(t *testing.T) {
 			t.Run(lang+"/"+sc.ID, func(t *testing.T) {
 				load(t, ctx, sc.ID)
 				step(t, ctx)
+				if bad := lanesDrawn(t, ctx, 14); len(bad) > 0 {
+					t.Errorf("lane names at 1280x720 after a step (whole, apart, at least 14 px): %q", bad)
+				}
 				do(t, ctx, "to the end", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=end]').click()`))
 				waitFor(t, ctx, "the verdict", `lockstep.state.snap.ended && lockstep.state.model.verdicts.length > 0`)
 				waitFor(t, ctx, "drawn", fmt.Sprintf(`document.getElementById('timeline').dataset.lang === %q`, lang))
@@ -145,8 +172,8 @@ func TestBrowserPresenter(t *testing.T) {
 				if small := eval[[]string](t, ctx, smallLabels("command", 16)); len(small) > 0 {
 					t.Errorf("commands drawn smaller than 16 px: %q", small)
 				}
-				if bad := eval[[]string](t, ctx, laneClash); len(bad) > 0 {
-					t.Errorf("lane names at 1280x720: %q", bad)
+				if bad := lanesDrawn(t, ctx, 14); len(bad) > 0 {
+					t.Errorf("lane names at 1280x720 (whole, apart, at least 14 px): %q", bad)
 				}
 				if px := eval[float64](t, ctx, `(c => c ? parseFloat(getComputedStyle(c).fontSize) : 99)(document.querySelector('.code-lines'))`); px < 15 {
 					t.Errorf("the code is %.1f px in presenter mode, want at least 15", px)
@@ -160,5 +187,32 @@ func TestBrowserPresenter(t *testing.T) {
 				}
 			})
 		}
+		// More lanes than any lesson has: six Redlock clients and five
+		// nodes, whose names take two lines rather than shrink or be cut.
+		t.Run(lang+"/many-lanes", func(t *testing.T) {
+			runFile(t, ctx, manyLanes(6), "many-lanes")
+			do(t, ctx, "close the editor", chromedp.Evaluate[chromedp.Void](`document.getElementById('editor-panel').open = false`))
+			step(t, ctx)
+			if bad := lanesDrawn(t, ctx, 14); len(bad) > 0 {
+				t.Errorf("six clients and five nodes at 1280x720 (whole, apart, at least 14 px): %q", bad)
+			}
+			if !eval[bool](t, ctx, `document.getElementById('lanes').classList.contains('two')`) {
+				t.Errorf("six clients and five nodes: the names are on one line, want two (the case this checks)")
+			}
+			shot(t, ctx, dir, "presenter-many-lanes-"+lang)
+			for _, p := range probs.take() {
+				t.Errorf("%s", p)
+			}
+		})
 	}
+}
+
+// manyLanes writes a Redlock scenario of n clients on five nodes.
+func manyLanes(n int) string {
+	var b strings.Builder
+	b.WriteString("scenarios:\n  - id: many-lanes\n    title: {en: Many lanes, zh: 很多泳道}\n    nodes: [{name: r1}, {name: r2}, {name: r3}, {name: r4}, {name: r5}]\n    data: {stock: \"10\"}\n    clients:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "      - {name: C%02d, algorithm: redlock, params: {ttl: 5s}, work: 10ms, start: %dms}\n", i, i)
+	}
+	return b.String()
 }

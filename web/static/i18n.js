@@ -365,7 +365,8 @@ export function verdictNames(names, lang) {
 
 /** firstLanguage is the page's language on a visit: the one chosen before
  * (stored), else the first of the browser's languages (navigator.languages)
- * that the page speaks, else English. */
+ * that the page speaks, else English. lang.js, run before the modules,
+ * follows the same rule (keep them alike). */
 export function firstLanguage(stored, langs) {
   if (stored === 'zh' || stored === 'en') return stored;
   for (const l of langs || []) {

@@ -1,14 +1,19 @@
 // Two painters with one small drawing API, so that the same drawing code
 // fills the on-screen canvas and writes the SVG export.
 
-// The clients' colours: each at least 4.5:1 against white (it writes
-// their names and labels, and washes out on no projector), and told apart
+// The clients' colours: each at least 4.5:1 against white (the timeline
+// and the lane names) and against PANEL, the side panels' and the side by
+// side's lane bar's grey (they write their names and labels, and wash
+// out on no projector; TestBrowserPaletteContrast), and told apart
 // by colour-blind viewers: the first four differ by a colour distance
 // (CIELAB ΔE) of 25 or more under simulated protanopia, deuteranopia and
 // tritanopia (Machado et al. 2009), the first five by 10 or more; blue and
 // orange, the easiest pair, come first. Vermillion (darkened to 4.9:1) is
 // kept for what went wrong; every colour comes with a label or a shape.
-export const PALETTE = ['#0072B2', '#A85A00', '#8842F0', '#E31266', '#2E7D32', '#000000'];
+export const PALETTE = ['#0072B2', '#A85A00', '#8842F0', '#D71161', '#2E7D32', '#000000'];
+/** PANEL is the side panels' background (app.css --panel), the darkest
+ * that client colours are written on. */
+export const PANEL = '#f6f6f4';
 export const BAD = '#C4480A';
 export const INK = '#1b1b1b';
 export const MUTED = '#6b6b6b';

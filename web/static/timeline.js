@@ -20,35 +20,63 @@ export const FONT = 'system-ui, "Noto Sans", "Noto Sans CJK SC", "PingFang SC", 
  * ring) and the gutter's head as "#", down to 11 px; then each label in
  * its own lane (e.lane: a node's from its lane's left edge), cut to the
  * lane's width with an ellipsis (the whole name stays in its tooltip and
- * its accessible name). */
-function fitApart(els, head, width) {
+ * its accessible name).
+ * big (Presenter mode, read from the back of a room) goes no smaller than
+ * 16 px on one line; past that the labels take two lines, every other
+ * one on the lower (class low; the bar gets class two), whole and then
+ * as names alone, each at the largest size from 18 down to 14 px at
+ * which they clear their neighbours on their own line. Cutting is the last resort
+ * there too, and TestBrowserPresenter fails on it. (The ring of a client
+ * that can move is drawn outside its box on a laptop, and so may touch a
+ * neighbour there; in Presenter mode it is drawn inside.) */
+function fitApart(els, head, width, big = false) {
   if (!els.length) return;
+  const bar = els[0].parentElement, full = parseFloat(getComputedStyle(els[0]).fontSize);
+  const long = els.map((e) => e.textContent), headLong = head ? head.textContent : '';
+  // The gutter's head holds the left of the bar as far as its text goes
+  // (and 10 px more), a short text less than the whole gutter.
+  const headEnd = () => {
+    const r = document.createRange();
+    r.selectNodeContents(head);
+    return Math.min(r.getBoundingClientRect().right + 10, head.getBoundingClientRect().right);
+  };
   const clash = () => {
-    const rs = els.map((e) => e.getBoundingClientRect());
-    const base = els[0].parentElement.getBoundingClientRect().left;
-    let prev = head ? base + Math.min(head.scrollWidth + 10, head.offsetWidth) : -Infinity;
-    for (const r of rs) {
-      if (r.left < prev + 2 || r.right > base + width + 0.5) return true;
-      prev = r.right;
+    const base = bar.getBoundingClientRect().left;
+    const start = head ? headEnd() : -Infinity;
+    const prev = [start, start]; // the right edge of the last label on each line
+    for (const e of els) {
+      const r = e.getBoundingClientRect(), line = e.classList.contains('low') ? 1 : 0;
+      if (r.left < prev[line] + 2 || r.right > base + width + 0.5) return true;
+      prev[line] = r.right;
     }
     return false;
   };
+  const sized = (size) => { for (const e of els) e.style.fontSize = size + 'px'; };
   const shrink = (min) => {
     let size = parseFloat(getComputedStyle(els[0]).fontSize);
-    while (clash() && size > min) {
-      size--;
-      for (const e of els) e.style.fontSize = size + 'px';
-    }
+    while (clash() && size > min) sized(--size);
+    return !clash();
   };
-  shrink(13);
-  if (!clash()) return;
-  for (const e of els) {
-    if (e.dataset.short) e.textContent = e.dataset.short;
-    e.classList.add('tight');
+  // named writes the labels as their names alone (or whole again).
+  const named = (short) => {
+    els.forEach((e, i) => {
+      e.textContent = short && e.dataset.short ? e.dataset.short : long[i];
+      e.classList.toggle('tight', short);
+    });
+    if (head) head.textContent = short ? head.dataset.short || '' : headLong;
+  };
+  if (shrink(big ? 16 : 13)) return;
+  named(true);
+  if (shrink(big ? 16 : 11)) return;
+  if (big) {
+    els.forEach((e, i) => e.classList.toggle('low', i % 2 === 1));
+    bar.classList.add('two');
+    for (const short of [false, true]) {
+      named(short);
+      sized(Math.min(full, 18)); // two lines of 18 px fit the bar (presenter.css)
+      if (shrink(14)) return;
+    }
   }
-  if (head) head.textContent = head.dataset.short || '';
-  shrink(11);
-  if (!clash()) return;
   for (const e of els) {
     const l = e.lane;
     if (!l) continue;
@@ -360,8 +388,9 @@ export class Timeline {
       if (L.narrow && l.kind === 'node' && l.left + 2 + el.offsetWidth > L.width) el.style.left = Math.max(0, L.width - el.offsetWidth - 2) + 'px';
     }
     this.lanes.classList.toggle('timed', !!L.timed);
+    this.lanes.classList.remove('two');
     this.clocks(L);
-    fitApart([...this.lanes.querySelectorAll('.lane')], head, L.width);
+    fitApart([...this.lanes.querySelectorAll('.lane')], head, L.width, !!this.state.presenter);
     fitApart([...this.lanes.querySelectorAll('.lane-clock')], null, L.width);
   }
 
