@@ -243,10 +243,8 @@ func cites(say *sim.Text) error {
 		if strings.ContainsAny(x.s, "\x02\x03") {
 			return fmt.Errorf("the sentence keeps its citation marks: %q", x.s)
 		}
-		var shown, carried []string
-		for _, m := range seqRef.FindAllString(x.s, -1) {
-			shown = append(shown, m)
-		}
+		shown := seqRef.FindAllString(x.s, -1)
+		var carried []string
 		for _, c := range say.Cites {
 			if c.Zh == x.zh {
 				carried = append(carried, x.s[c.From:c.To])
