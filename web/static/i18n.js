@@ -365,8 +365,7 @@ export function verdictNames(names, lang) {
 
 /** firstLanguage is the page's language on a visit: the one chosen before
  * (stored), else the first of the browser's languages (navigator.languages)
- * that the page speaks, else English. lang.js, run before the modules,
- * follows the same rule (keep them alike). */
+ * that the page speaks, else English. */
 export function firstLanguage(stored, langs) {
   if (stored === 'zh' || stored === 'en') return stored;
   for (const l of langs || []) {
