@@ -125,7 +125,7 @@ func atWork(pid int, out *lockedBuffer, serve bool, done chan error) error {
 	for {
 		select {
 		case err := <-done:
-			return fmt.Errorf("ended before the signal (%v)", err)
+			return fmt.Errorf("ended before the signal (%w)", err)
 		case <-time.After(20 * time.Millisecond):
 		}
 		waited := time.Since(start)
