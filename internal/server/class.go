@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -74,7 +75,33 @@ type classSeat struct {
 	countVer  int // the counts the teacher's last class message showed
 	link      string
 	qr        []string
-	key       string // the teacher's key, until the answer to class-start has carried it
+	key       string    // the teacher's key, until the answer to class-start has carried it
+	switches  float64   // a student's roam/follow switches left (switchBurst, one more every switchEvery)
+	switchAt  time.Time // when switches was last topped up
+}
+
+// A student may switch between roaming and following switchBurst times at
+// once, then once every switchEvery: each switch replays the run for her
+// and changes the teacher's counts, which a script switching in a loop
+// would otherwise turn into a stream of messages to the teacher.
+const (
+	switchBurst = 20
+	switchEvery = 500 * time.Millisecond
+)
+
+// spendSwitch takes one of the seat's switches, or says how long to wait.
+func (seat *classSeat) spendSwitch(now time.Time) time.Duration {
+	if seat.switchAt.IsZero() {
+		seat.switches = switchBurst
+	} else {
+		seat.switches = min(switchBurst, seat.switches+now.Sub(seat.switchAt).Seconds()/switchEvery.Seconds())
+	}
+	seat.switchAt = now
+	if seat.switches < 1 {
+		return time.Duration((1 - seat.switches) * float64(switchEvery))
+	}
+	seat.switches--
+	return 0
 }
 
 // classView is the class message: the room as this session sees it.
@@ -169,6 +196,10 @@ func (s *session) classIn(seat *classSeat, r *Request) error {
 	}
 	switch r.Op {
 	case "class-roam", "class-follow":
+		if wait := seat.spendSwitch(time.Now()); wait > 0 {
+			secs := int(wait.Seconds() + 1)
+			return coded("switch-slow-down", map[string]any{"seconds": secs}, "too many switches between roaming and following: try again in %d s", secs)
+		}
 		seat.following = r.Op == "class-follow"
 		rm.mu.Lock()
 		seat.m.roam = !seat.following

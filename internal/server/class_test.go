@@ -463,3 +463,59 @@ func TestAFloodingStudentDoesNotStopTheClass(t *testing.T) {
 		t.Fatalf("after reconnecting: %+v", phone.class)
 	}
 }
+
+// A student who reads her answers but switches between roaming and
+// following in a loop is slowed down after switchBurst switches, and the
+// teacher, whose counts each switch changes, is not drowned: the teacher
+// stays connected and the class goes on. Her phone, reconnecting to her
+// session without asking anything, is back in the class at the teacher's
+// step at once.
+func TestAStudentSwitchingInALoopIsSlowedDown(t *testing.T) {
+	_, url := newTestServer(t, Limits{})
+	teacher, code, _ := startClass(t, url, "no-lock-oversell")
+	ann, bo := join(t, url, code, "Ann"), join(t, url, code, "Bo")
+	switched, slowed := 0, 0
+	for i := 0; i < 200; i++ {
+		op := "class-roam"
+		if i%2 == 1 {
+			op = "class-follow"
+		}
+		got := ann.ask(map[string]any{"op": op})
+		switch {
+		case got.Type == "class":
+			switched++
+		case got.Code == "switch-slow-down":
+			slowed++
+		default:
+			t.Fatalf("switch %d: %s %s %s", i, got.Type, got.Code, got.Error)
+		}
+	}
+	// The loop takes well under a second here; a slow machine may refill
+	// a few switches meanwhile.
+	if switched < switchBurst || switched > switchBurst+10 || slowed == 0 {
+		t.Fatalf("%d switches went through and %d were slowed down; the burst is %d", switched, slowed, switchBurst)
+	}
+	teacher.ask(map[string]any{"op": "step"})
+	bo.follows(teacher)
+	teacher.ask(map[string]any{"op": "step"})
+	bo.follows(teacher)
+
+	// Ann, once her budget allows, follows again, then loses her socket.
+	time.Sleep(2 * switchEvery)
+	ann.ask(map[string]any{"op": "class-follow"})
+	ann.follows(teacher)
+	_ = ann.ws.Close()
+	teacher.ask(map[string]any{"op": "step"})
+	teacher.ask(map[string]any{"op": "step"})
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello(ann.session)
+	phone := &pupil{client: c, session: ann.session}
+	phone.follows(teacher)
+	phone.until("the class message", func() bool { return phone.class != nil })
+	if phone.class.Name != "Ann" || !phone.class.Following {
+		t.Fatalf("after reconnecting: %+v", phone.class)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -270,9 +271,16 @@ func (r *room) countsLocked() *classCounts {
 // (a school's NAT) mistyping a code now and then stays well within it; a
 // script guessing codes gets one guess a second, about 28 years to find
 // one live class among a hundred.
+//
+// An IPv6 address counts by its /64 network, which one host can fill with
+// addresses of its own. When the limiter remembers its most addresses
+// (missAddrs, after dropping those whose buckets are full again), every
+// address it does not know shares one bucket: a flood of addresses then
+// guesses as slowly as one address, never faster.
 type limiter struct {
-	mu sync.Mutex
-	m  map[string]*bucket
+	mu  sync.Mutex
+	m   map[string]*bucket
+	max int // addresses remembered at most (0: missAddrs)
 }
 
 type bucket struct {
@@ -283,14 +291,34 @@ type bucket struct {
 const (
 	missBurst = 60
 	missEvery = time.Second
-	missAddrs = 100000 // addresses remembered at most; beyond, the fullest buckets are dropped
+	missAddrs = 100000 // addresses remembered at most; beyond, they share overflowKey's bucket
+	// overflowKey is the bucket of every address the full limiter does not know.
+	overflowKey = "*"
 )
+
+// limitKey is the key addr is counted under: an IPv4 address itself, an
+// IPv6 address's /64 network.
+func limitKey(addr string) string {
+	a, err := netip.ParseAddr(addr)
+	if err != nil {
+		return addr
+	}
+	a = a.Unmap()
+	if !a.Is6() {
+		return a.String()
+	}
+	p, err := a.Prefix(64)
+	if err != nil {
+		return addr
+	}
+	return p.String()
+}
 
 // wait is how long addr must wait before its next attempt (0: now).
 func (l *limiter) wait(addr string) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.refill(addr)
+	b := l.refill(l.key(addr))
 	if b == nil || b.tokens >= 1 {
 		return 0
 	}
@@ -301,30 +329,53 @@ func (l *limiter) wait(addr string) time.Duration {
 func (l *limiter) miss(addr string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	b := l.refill(addr)
+	if l.m[limitKey(addr)] == nil && len(l.m) >= l.most() {
+		l.tidy()
+	}
+	k := l.key(addr)
+	b := l.refill(k)
 	if b == nil {
 		if l.m == nil {
 			l.m = map[string]*bucket{}
 		}
-		if len(l.m) >= missAddrs {
-			for k, x := range l.m { // drop those that have refilled
-				if x.tokens+time.Since(x.at).Seconds()/missEvery.Seconds() >= missBurst {
-					delete(l.m, k)
-				}
-			}
-		}
-		if len(l.m) >= missAddrs {
-			return // under a flood of addresses the code space still holds
-		}
 		b = &bucket{tokens: missBurst, at: time.Now()}
-		l.m[addr] = b
+		l.m[k] = b
 	}
 	b.tokens--
 }
 
-// refill tops addr's bucket up for the time since it was last used.
-func (l *limiter) refill(addr string) *bucket {
-	b := l.m[addr]
+// key is the bucket addr spends from: its own, or, when the limiter is
+// full and does not know it, the shared overflow bucket. (The overflow
+// bucket itself may take the table one past its most.)
+func (l *limiter) key(addr string) string {
+	k := limitKey(addr)
+	if l.m[k] == nil && len(l.m) >= l.most() {
+		return overflowKey
+	}
+	return k
+}
+
+// tidy drops the buckets that have filled up again: their addresses have
+// nothing left to answer for.
+func (l *limiter) tidy() {
+	now := time.Now()
+	for k, x := range l.m {
+		if x.tokens+now.Sub(x.at).Seconds()/missEvery.Seconds() >= missBurst {
+			delete(l.m, k)
+		}
+	}
+}
+
+func (l *limiter) most() int {
+	if l.max > 0 {
+		return l.max
+	}
+	return missAddrs
+}
+
+// refill tops key's bucket up for the time since it was last used.
+func (l *limiter) refill(key string) *bucket {
+	b := l.m[key]
 	if b == nil {
 		return nil
 	}

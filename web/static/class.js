@@ -81,6 +81,7 @@ const S = {
 export const CLASS_ERRORS = {
   'no-class': ['no class has the code {code}: check it on the projector', '没有代码为 {code} 的课堂：请核对投影上的代码'],
   'class-slow-down': ['too many wrong codes from your address: try again in {seconds} s', '你的地址输错代码次数过多：请 {seconds} 秒后再试'],
+  'switch-slow-down': ['too many switches between roaming and following: try again in {seconds} s', '在自由探索和跟随之间切换太频繁：请 {seconds} 秒后再试'],
   'bad-key': ['that is not this class\'s teacher link', '这不是此课堂的老师链接'],
   'name-taken': ['someone in this class is already called {name}: pick another nickname', '课堂里已有人叫 {name}：请换一个昵称'],
   'bad-name': ['a nickname is 1 to {max} characters, without control characters', '昵称为 1 到 {max} 个字符，不能含控制字符'],
