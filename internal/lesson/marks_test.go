@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lockstep/lockstep"
@@ -55,6 +56,7 @@ func TestEveryEventNameIsOneTheCheckerKnows(t *testing.T) {
 		}
 	}
 	seen := map[sim.Kind]map[string]bool{}
+	cmds := map[string]bool{}
 	for _, sc := range all {
 		marks := map[string][]string{}
 		for i := range sc.Clients {
@@ -68,6 +70,14 @@ func TestEveryEventNameIsOneTheCheckerKnows(t *testing.T) {
 			t.Fatalf("%s: %v", sc.ID, err)
 		}
 		for _, e := range r.World.Log() {
+			if len(e.Cmd) > 0 {
+				i := slices.IndexFunc(scenario.Commands, func(c string) bool { return strings.EqualFold(c, e.Cmd[0]) })
+				if i < 0 {
+					t.Errorf("%s: an event carries the command %q, which the scenario checker refuses in a match's cmd: (known: %v)\n  %s", sc.ID, e.Cmd[0], scenario.Commands, e)
+				} else {
+					cmds[scenario.Commands[i]] = true
+				}
+			}
 			if e.Name == "" {
 				continue
 			}
@@ -86,6 +96,11 @@ func TestEveryEventNameIsOneTheCheckerKnows(t *testing.T) {
 		r.Close()
 	}
 	t.Logf("%d scenarios; names seen: %v", len(all), seen)
+	for _, c := range scenario.Commands {
+		if !cmds[c] {
+			t.Errorf("scenario.Commands lists %q, which no event of the corpus carries", c)
+		}
+	}
 	for _, k := range []sim.Kind{sim.KindMark, sim.KindFault, sim.KindVerdict} {
 		if len(seen[k]) < 3 {
 			t.Errorf("the corpus writes %d %s names: it checks little", len(seen[k]), k)

@@ -117,6 +117,13 @@ func (c *validator) match(m *Match, p string, sc *scope) {
 	if m.Nth < 0 {
 		c.at(p+".nth", "nth counts from 1, got %d", m.Nth)
 	}
+	if m.Cmd != "" && !knownCommand(m.Cmd) {
+		if sg := suggest(m.Cmd, Commands); sg != "" {
+			c.at(p+".cmd", "no event of any run carries the command %q, so this never fires — did you mean %q?", short(m.Cmd), sg)
+		} else {
+			c.at(p+".cmd", "no event of any run carries the command %q, so this never fires (commands: %s)", short(m.Cmd), strings.Join(Commands, ", "))
+		}
+	}
 	if m.Name != "" {
 		c.matchName(m, p, sc)
 	}
