@@ -45,9 +45,11 @@ func runawayYAML(t *testing.T) (string, *scenario.Scenario) {
 // session budget of 384 MiB to load at all, and its search reserves, from
 // explore-started to its end, one schedule's world at most (about 313 MiB)
 // and as many states as fit in the rest of a session's budget. It ends at
-// its 10 s deadline with nothing covered (its first schedule alone would
-// take a minute), not complete and with no error, and the reservation is
-// given back: the server counts the session's run alone.
+// its 10 s deadline not complete, with no verdict and no error, having
+// finished one schedule at most (its first, cut at 100,000 steps, takes
+// most of a minute on a loaded machine but has been seen to end in time),
+// and the reservation is given back: the server counts the session's run
+// alone.
 func TestTheRunawaySearchStaysInItsBudgets(t *testing.T) {
 	if testing.Short() || raceDetector {
 		t.Skip("builds the runaway world twice (16,016 threads each) and searches for 10 s")
@@ -72,8 +74,8 @@ func TestTheRunawaySearchStaysInItsBudgets(t *testing.T) {
 	sum := exploreExtra(t, done)
 	t.Logf("the runaway search: explore-done after %s, %d schedules, %d states; reserved %s (%d states kept at most)",
 		took, sum.Schedules, sum.States, mib(need), states)
-	if done.Error != "" || sum.Schedules != 0 || sum.Complete || sum.Verdict != "" {
-		t.Errorf("want the search cut at its deadline with no schedule finished, got error %q, %+v", done.Error, sum)
+	if done.Error != "" || sum.Schedules > 1 || sum.Complete || sum.Verdict != "" {
+		t.Errorf("want the search cut at its deadline with one schedule finished at most, got error %q, %+v", done.Error, sum)
 	}
 	if took > exploreTime+5*time.Second {
 		t.Errorf("explore-done came %s after explore-started: over the search's %s and a few seconds", took, exploreTime)
