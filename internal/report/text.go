@@ -58,14 +58,17 @@ func (c *Cell) Text(row *Row) sim.Text {
 }
 
 // storageNote says, for a lock judged at its storage, that two clients
-// were inside at once and the storage refused the late write.
+// were inside at once and the storage refused the late write, and what
+// the ✓ does not cover: a late write that reaches the storage before the
+// new holder's first is accepted (docs/verdicts.md), which a fault of
+// another size (a pause just past the lease) can stage.
 func (c *Cell) storageNote(row *Row) sim.Text {
 	if row == nil || !row.Storage || c.Example == nil {
 		return sim.Text{}
 	}
 	return sim.Text{
-		En: "at the storage: two clients were inside at once, and the storage refused the late write",
-		Zh: "由存储把关：两个客户端曾同时在临界区内，存储拒绝了迟到的写入",
+		En: "at the storage: two clients were inside at once, and the storage refused the late write. This holds for this column's fault; a late write that reaches the storage before the new holder's first write is accepted (a pause just past the lease can stage it)",
+		Zh: "由存储把关：两个客户端曾同时在临界区内，存储拒绝了迟到的写入。这只对本列的故障成立；若迟到的写入先于新持有者的第一次写入到达存储，它会被接受（停顿刚好超过租约即可造成）",
 	}
 }
 
