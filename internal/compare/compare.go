@@ -136,7 +136,7 @@ func Within(left, right *scenario.Scenario, seed int64, b Bounds) (*Result, erro
 		moment = func(e *sim.Event) int { return e.Step }
 	} else {
 		landed(rightLog, res.Faults, leftLog)
-		res.Notes = notes(res.Faults, res.Hand, right.ID)
+		res.Notes = notes(res.Faults, res.Hand, right.ID, usedNodes(leftLog), usedNodes(rightLog))
 		res.Unplaced = len(res.Notes)
 	}
 	res.Notes = append(res.Notes, dropped(left, under)...)

@@ -310,3 +310,39 @@ func TestTheRightsRowsWaitForTheLeftsMoment(t *testing.T) {
 		}
 	}
 }
+
+// A fault on a node the left's clients use and the right's never do lands
+// on the right and changes nothing: Redlock's clock jump on r3 and its
+// partitions of r4 and r5 against a single-node watchdog. The right's
+// "safe" would answer nothing, so each is said and the comparison is not
+// fair; the faults on r1, which both use, are not.
+func TestAFaultOnANodeTheRightNeverUsesIsSaid(t *testing.T) {
+	f := catalog(t)
+	sc, ok := f.Find("redlock-clock-jump")
+	if !ok {
+		t.Fatal("no redlock-clock-jump lesson")
+	}
+	res := compareWith(t, f, sc, "watchdog")
+	if res.Fair() {
+		t.Fatalf("fair, with notes %v: the faults on r3, r4 and r5 reach nothing on the right", res.Notes)
+	}
+	said := map[string]bool{}
+	for _, n := range res.Notes {
+		for _, node := range []string{"r1", "r3", "r4", "r5"} {
+			if strings.Contains(n.En, "no client on the right uses "+node+",") {
+				said[node] = true
+			}
+		}
+	}
+	if !said["r3"] || !said["r4"] || !said["r5"] || said["r1"] {
+		t.Errorf("nodes said unused on the right: %v, want r3, r4 and r5 only; notes %v", said, res.Notes)
+	}
+	// The same lesson against another Redlock of the same masters: every
+	// node is used on both sides, nothing to say about nodes.
+	res = compareWith(t, f, sc, "redsync")
+	for _, n := range res.Notes {
+		if strings.Contains(n.En, "no client on the right uses") {
+			t.Errorf("against redsync: %s", n.En)
+		}
+	}
+}

@@ -339,14 +339,31 @@ func landed(log []*sim.Event, taken []Taken, leftLog []*sim.Event) {
 	}
 }
 
+// usedNodes are the nodes some client of a log sent a command to.
+func usedNodes(log []*sim.Event) map[string]bool {
+	used := map[string]bool{}
+	for _, e := range log {
+		if e.Kind == sim.KindSend && e.Node != "" {
+			used[e.Node] = true
+		}
+	}
+	return used
+}
+
 // notes says, in words, what the right could not face as the left did:
-// a fault it never got to, one it refused, hand moves not carried over.
-func notes(taken []Taken, hand int, rightID string) []sim.Text {
+// a fault it never got to, one it refused, a fault on a node the left's
+// clients used and the right's never do (it lands, and changes nothing
+// there), hand moves not carried over.
+func notes(taken []Taken, hand int, rightID string, leftUsed, rightUsed map[string]bool) []sim.Text {
 	var out []sim.Text
 	for _, t := range taken {
 		f, where := FaultWords(t.Fault), t.Where()
 		switch {
 		case t.How == Verbatim:
+		case t.Fault.Node != "" && leftUsed[t.Fault.Node] && !rightUsed[t.Fault.Node]:
+			out = append(out, sim.Text{
+				En: fmt.Sprintf("No equivalent point on the right: %s %s — no client on the right uses %s, so the fault changes nothing there and the right's verdict does not answer the left's.", f.En, where.En, t.Fault.Node),
+				Zh: fmt.Sprintf("右侧没有对应的时机：%s（%s）——右侧没有客户端使用 %s，这个故障在右侧什么也没改变，它的结论回答不了左侧的问题。", f.Zh, where.Zh, t.Fault.Node)})
 		case t.Right < 0:
 			out = append(out, sim.Text{
 				En: fmt.Sprintf("No equivalent point on the right: %s %s — the right run never got there, so it did not face this fault and its verdict does not answer the left's.", f.En, where.En),
