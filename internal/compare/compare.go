@@ -145,7 +145,7 @@ func Within(left, right *scenario.Scenario, seed int64, b Bounds) (*Result, erro
 	}
 	res.Left = side(left, lrec.run, func(e *sim.Event) int { return e.Step })
 	res.Right = side(under, rrec.run, moment)
-	res.Diverge = Diverge(res.Left.Texts, res.Right.Texts)
+	res.Diverge = divergeSides(res.Left, res.Right)
 	// The rows before the divergence are the same rows: they happen at the
 	// same moment on both sides. After it, the right's rows keep their
 	// order (a row never comes before the one above it).
@@ -330,6 +330,112 @@ func Diverge(a, b []string) int {
 		return min(len(a), len(b))
 	}
 	return -1
+}
+
+// divergeSides is the index of the first row where two sides differ, up
+// to the order of rows at one instant. Clients that start or send at the
+// same instant are ordered by the engine's tie-break and, on the right,
+// by the left's winners first (race): that order alone says nothing about
+// the locks, and a first difference marked at "start bob" against "start
+// alice" would hide the one that does. So where both sides reach a
+// virtual instant with the same rows so far, the rows of that instant are
+// compared as a bag: the first difference is the first row of either side
+// (by index) that the other side's rows of that instant lack. In that
+// comparison a row's citations name the cited rows by what they say, not
+// by number: "carol entered (row 102)" on one side is "(row 103)" on the
+// other when the rows before it came in another order.
+func divergeSides(l, r Side) int {
+	a, b := l.Texts, r.Texts
+	var ka, kb []string
+	for i := 0; i < min(len(a), len(b)); {
+		if a[i] == b[i] {
+			i++
+			continue
+		}
+		if l.Rows[i].T != r.Rows[i].T {
+			return i
+		}
+		ga, ea := instant(l.Rows, i)
+		gb, eb := instant(r.Rows, i)
+		if ga != gb {
+			return i
+		}
+		if ka == nil {
+			ka, kb = bagKeys(l.Rows), bagKeys(r.Rows)
+		}
+		if d := lacking(ka[ga:ea], kb[gb:eb]); d >= 0 {
+			return max(i, ga+d)
+		}
+		if ea != eb {
+			return min(ea, eb)
+		}
+		i = ea
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
+
+// bagKeys are the rows' texts with each citation of a row replaced by
+// that row's own line (its note uncited).
+func bagKeys(rows []*sim.Event) []string {
+	bySeq := make(map[int]*sim.Event, len(rows))
+	for _, e := range rows {
+		bySeq[e.Seq] = e
+	}
+	out := make([]string, len(rows))
+	for i, e := range rows {
+		note := e.Note().Cite(func(seq int) (string, string, bool) {
+			c, ok := bySeq[seq]
+			if !ok {
+				return "", "", false
+			}
+			line := "[" + c.Line(c.Note().En) + "]"
+			return line, line, true
+		})
+		out[i] = e.Line(note.En)
+	}
+	return out
+}
+
+// instant is the run of rows at row i's virtual time: [from, to).
+func instant(rows []*sim.Event, i int) (from, to int) {
+	from, to = i, i+1
+	for from > 0 && rows[from-1].T == rows[i].T {
+		from--
+	}
+	for to < len(rows) && rows[to].T == rows[i].T {
+		to++
+	}
+	return from, to
+}
+
+// lacking is the first index at which a row of a or of b is one the other
+// lacks (counting repeats: a text twice in a and once in b is lacking the
+// second time), or -1 when both hold the same texts as many times.
+func lacking(a, b []string) int {
+	first := func(x, y []string) int {
+		n := map[string]int{}
+		for _, t := range y {
+			n[t]++
+		}
+		for i, t := range x {
+			if n[t] == 0 {
+				return i
+			}
+			n[t]--
+		}
+		return -1
+	}
+	da, db := first(a, b), first(b, a)
+	switch {
+	case da < 0:
+		return db
+	case db < 0:
+		return da
+	}
+	return min(da, db)
 }
 
 // Against gives the scenario to compare sc with. with names an algorithm

@@ -271,9 +271,11 @@ func TestDroppedParametersAreSaid(t *testing.T) {
 }
 
 // A row of the right is reached when the left has shown everything up to
-// its moment. The team lock and the watchdog part at row 2 (W3's start on
-// the left, W1's on the right: their locks' code differs), so every row of
-// the right is placed by its virtual time. Worked out before the run: at
+// its moment. The team lock and the watchdog part at row 3: the clients'
+// starts at 0s are the same rows in another order (W3 first on the left,
+// W1 on the right), and the first row either side lacks is the first
+// request (the team lock's SET against the watchdog's script), so every
+// row of the right is placed by its virtual time. Worked out before the run: at
 // the left's step 0 only the initial stock is shown, and no start of the
 // right (all at 0s) may show before the left has started all its clients;
 // and no row of the right at a time the left has not reached by that step.
@@ -283,8 +285,8 @@ func TestTheRightsRowsWaitForTheLeftsMoment(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := compareWith(t, f, &f.Scenarios[0], "watchdog")
-	if res.Diverge != 1 {
-		t.Fatalf("the runs part at row %d, want row 2", res.Diverge+1)
+	if res.Diverge != 2 || !strings.Contains(res.Left.Texts[2], "send") || !strings.Contains(res.Right.Texts[2], "EVALSHA") {
+		t.Fatalf("the runs part at row %d (left %q, right %q), want row 3, the first request", res.Diverge+1, res.Left.Texts[res.Diverge], res.Right.Texts[res.Diverge])
 	}
 	shownAt := func(s Side, step int) (n int) {
 		for _, at := range s.At {
@@ -344,5 +346,43 @@ func TestAFaultOnANodeTheRightNeverUsesIsSaid(t *testing.T) {
 		if strings.Contains(n.En, "no client on the right uses") {
 			t.Errorf("against redsync: %s", n.En)
 		}
+	}
+}
+
+// Clients that start at one instant come in the engine's tie-break order
+// on the left and the left's winners first on the right; that order alone
+// is no difference between the locks. A shop's blind-DEL lock against
+// Lua compare-and-delete: both take the lock with the same SET NX EX, so
+// the first difference, argued before the run, is a release (the left's
+// DEL where the right sends its script); against the watchdog, whose
+// acquire is a script, it is the first request at 0s, never a start.
+func TestTheOrderOfOneInstantIsNoDifference(t *testing.T) {
+	const src = `scenarios:
+  - id: shop-lock
+    title: {en: "Three buyers, alice stalls inside"}
+    seed: 7
+    horizon: 12s
+    data: {stock: "50"}
+    clients:
+      - {name: alice, algorithm: set-nx-ex-blind-del, params: {ttl: 2s, retry: 150ms}, work: 300ms}
+      - {name: bob, algorithm: set-nx-ex-blind-del, params: {ttl: 2s, retry: 150ms}, work: 300ms}
+      - {name: carol, algorithm: set-nx-ex-blind-del, params: {ttl: 2s, retry: 150ms}, work: 300ms}
+    faults:
+      - {on: {kind: mark, name: enter, client: alice}, do: pause, client: alice, for: 3s}
+`
+	f, err := scenario.Parse("shop.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &f.Scenarios[0]
+	res := compareWith(t, f, sc, "lua-compare-delete")
+	l, r := res.Left.Texts[res.Diverge], res.Right.Texts[res.Diverge]
+	if strings.Contains(l, " start ") || !strings.Contains(l+r, "compare_and_delete") && !strings.Contains(l+r, "DEL lock") && !strings.Contains(l+r, "leave") {
+		t.Errorf("against lua-compare-delete the runs part at row %d:\n left: %s\nright: %s\nwant a release", res.Diverge+1, l, r)
+	}
+	res = compareWith(t, f, sc, "watchdog")
+	l, r = res.Left.Texts[res.Diverge], res.Right.Texts[res.Diverge]
+	if !strings.Contains(l, " send ") || !strings.Contains(r, "EVALSHA") {
+		t.Errorf("against watchdog the runs part at row %d:\n left: %s\nright: %s\nwant the first request", res.Diverge+1, l, r)
 	}
 }
