@@ -134,3 +134,53 @@ func (c *client) nextWithin(typ string, d time.Duration) Message {
 		}
 	}
 }
+
+// A recording the file limit cannot hold is refused with its size, never
+// written: hand steps between the engine's own steps are written one
+// schedule entry each (only runs of hand steps fold), so 6,000 of them,
+// each after an engine step, come to more than 128 KiB of YAML. Argued
+// before the run: at about 40 bytes an entry, 6,000 entries are about
+// 240 KiB.
+func TestARecordingOverTheFileLimitIsRefused(t *testing.T) {
+	f, err := scenario.Parse("busy.yaml", []byte(busyYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := lesson.NewSession(&f.Scenarios[0], lesson.Config{Seed: 0, Servers: embedded.Servers{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for len(ls.Actions()) < 6000 {
+		if more, err := ls.Step(); err != nil || !more {
+			t.Fatalf("the run ended after %d hand steps (%v)", len(ls.Actions()), err)
+		}
+		if p := ls.Pending(); len(p) > 0 {
+			if _, err := ls.StepClient(p[len(p)-1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	actions := append([]scenario.Action(nil), ls.Actions()...)
+	ls.Close()
+	c := openSession(t, Limits{})
+	c.send(map[string]any{"op": "load", "yaml": busyYAML, "actions": actions, "step": actions[len(actions)-1].Step + 1})
+	c.answer("state")
+	c.send(map[string]any{"op": "export-yaml"})
+	_ = c.ws.SetReadDeadline(time.Now().Add(2 * time.Minute)) // the replay of 6,000 actions: seconds under -race
+	for {
+		var m Message
+		if err := c.ws.ReadJSON(&m); err != nil {
+			t.Fatalf("waiting for the answer to export-yaml: %v", err)
+		}
+		if m.Type == "yaml" {
+			t.Fatalf("a recording of %d hand steps among engine steps was written (%d bytes); want it refused over %d", len(actions), len(m.Text), scenario.MaxFileSize)
+		}
+		if m.Type == "error" && m.Re == c.id {
+			if m.Code != "recording-big" || m.Args["max"] != float64(scenario.MaxFileSize>>10) || m.Args["kib"].(float64) <= float64(scenario.MaxFileSize>>10) {
+				t.Fatalf("refused with %s %v (%s); want recording-big with its size over the limit", m.Code, m.Args, m.Error)
+			}
+			t.Logf("refused: %s", m.Error)
+			return
+		}
+	}
+}
