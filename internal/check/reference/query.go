@@ -31,6 +31,25 @@ func At(log []sim.Event, opt check.Options, upto int) *State {
 	return &State{m}
 }
 
+// Replay is the reference's model fed one event at a time, for a test
+// that questions it beside another model at every event (At replays the
+// log from its start each time).
+type Replay struct{ m *model }
+
+// NewReplay is a model of no events yet.
+func NewReplay(opt check.Options) *Replay { return &Replay{newModel(opt)} }
+
+// Observe feeds e to the model (verdicts and narration change nothing).
+func (r *Replay) Observe(e *sim.Event) {
+	if e.Kind == sim.KindVerdict || e.Kind == sim.KindSay {
+		return
+	}
+	r.m.event(e)
+}
+
+// State is the model as it stands: read it before the next Observe.
+func (r *Replay) State() *State { return &State{r.m} }
+
 // id is the thread who (A, or A/req2 as the log writes it) of incarnation
 // inc.
 func id(who string, inc int) threadID {
