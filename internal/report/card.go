@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/explore"
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
@@ -310,7 +309,7 @@ func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column, yield fun
 func wanted(row *Row) []string {
 	var out []string
 	for _, v := range sim.Verdicts {
-		if v == check.Safe || row.Storage && v == check.MutualExclusion {
+		if v == sim.VerdictSafe || row.Storage && v == sim.VerdictMutualExclusion {
 			continue
 		}
 		out = append(out, v)
@@ -325,7 +324,7 @@ func refusedWrite(ctx context.Context, sc *scenario.Scenario, opt explore.Option
 	// Unshrunk: shrinking would look for the shortest pause that still
 	// lets two in, not the column's fault.
 	opt.Strategy, opt.Steps, opt.NoShrink = explore.Exhaustive, ExhaustiveSteps, true
-	opt.Want = []string{check.MutualExclusion}
+	opt.Want = []string{sim.VerdictMutualExclusion}
 	res, err := explore.Search(ctx, sc, opt)
 	if err != nil || res.Recording == nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {

@@ -76,7 +76,7 @@ func probeScenario(a *lock.Info) *scenario.Scenario {
 		Nodes:   masters(a),
 		Data:    map[string]string{"stock": Stock},
 		Clients: []scenario.Client{{Name: "A", Algorithm: a.ID, Params: params(a), Requests: 2, Work: scenario.Duration(Work)}},
-		Expect:  []string{"safe"},
+		Expect:  []string{sim.VerdictSafe},
 	}
 }
 
@@ -94,7 +94,7 @@ func RunProbe(a *lock.Info) (*Probe, error) {
 	if err := r.RunToEnd(); err != nil {
 		return nil, err
 	}
-	if v := r.Verdicts(); !slices.Equal(v, []string{"safe"}) {
+	if v := r.Verdicts(); !slices.Equal(v, []string{sim.VerdictSafe}) {
 		return nil, errorf(nil, "report: %s alone ends %s, not safe", "报告卡：%s 单独运行的结果是 %s，不安全", a.ID, strings.Join(v, ", "))
 	}
 	return readProbe(r.World.Log()), nil

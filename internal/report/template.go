@@ -84,6 +84,6 @@ func Template(a *lock.Info, col *Column, p *Probe) *scenario.Scenario {
 	if len(col.Budget) > 0 {
 		sc.Explore = &scenario.Explore{Faults: append([]scenario.Budget(nil), col.Budget...)}
 	}
-	sc.Expect = []string{"safe"}
+	sc.Expect = []string{sim.VerdictSafe}
 	return sc
 }
