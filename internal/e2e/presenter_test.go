@@ -47,6 +47,25 @@ const rawOutcomes = `(() => {
 	return out.slice(0, 10);
 })()`
 
+// setbackColours lists the marks drawn in the colour of trouble that are
+// not setbacks, and the setbacks drawn in another colour: a mark is a
+// setback when the server's welcome names it (sim.SetbackMarks), never by
+// its name's letters.
+const setbackColours = `(async () => {
+	const base = document.querySelector('script[type=module][src$="app.js"]').src;
+	const { BAD } = await import(new URL('paint.js', base));
+	const setbacks = new Set(lockstep.state.setbacks || []);
+	const bySeq = new Map(lockstep.state.model.events.map(e => [e.seq, e]));
+	const out = [];
+	if (!setbacks.has('release-refused')) out.push('the welcome names no setback marks');
+	for (const l of lockstep.audit()) {
+		const e = bySeq.get(l.seq);
+		if (l.role !== 'mark' || !e || e.kind !== 'mark') continue;
+		if ((l.color === BAD) !== setbacks.has(e.name)) out.push('#' + l.seq + ' ' + e.name + ' in ' + l.color);
+	}
+	return out;
+})()`
+
 // smallLabels lists the labels of a role drawn smaller than px.
 func smallLabels(role string, px int) string {
 	return fmt.Sprintf(`lockstep.audit().filter(l => l.role === %q && l.size < %d).map(l => '#' + l.seq + ' ' + l.size + 'px ' + l.text).slice(0, 10)`, role, px)
@@ -168,6 +187,9 @@ func TestBrowserPresenter(t *testing.T) {
 				}
 				if bad := eval[[]string](t, ctx, rawOutcomes); len(bad) > 0 {
 					t.Errorf("replies summed up from their text, not their answer: %q", bad)
+				}
+				if bad, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](setbackColours, chromedp.EvalAwaitPromise)); err != nil || len(bad) > 0 {
+					t.Errorf("marks in the wrong colour: %q (%v)", bad, err)
 				}
 				if small := eval[[]string](t, ctx, smallLabels("command", 16)); len(small) > 0 {
 					t.Errorf("commands drawn smaller than 16 px: %q", small)

@@ -96,6 +96,11 @@ func TestEveryEventNameIsOneTheCheckerKnows(t *testing.T) {
 		r.Close()
 	}
 	t.Logf("%d scenarios; names seen: %v", len(all), seen)
+	for _, m := range sim.SetbackMarks {
+		if !seen[sim.KindMark][m] {
+			t.Errorf("sim.SetbackMarks lists %q, which no run of the corpus writes", m)
+		}
+	}
 	for _, c := range scenario.Commands {
 		if !cmds[c] {
 			t.Errorf("scenario.Commands lists %q, which no event of the corpus carries", c)

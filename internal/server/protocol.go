@@ -57,31 +57,33 @@ type faultRow struct {
 
 // Message is one message to the browser.
 type Message struct {
-	Type    string          `json:"type"` // welcome, state, error, yaml, checked, bye
-	Re      int             `json:"re,omitempty"`
-	V       int             `json:"v,omitempty"`
-	Session string          `json:"session,omitempty"`
-	Loaded  bool            `json:"loaded,omitempty"` // welcome: the session already holds a run (its state follows)
-	Error   string          `json:"error,omitempty"`
-	Code    string          `json:"code,omitempty"` // error: what went wrong, for the page's message catalogue
-	Args    map[string]any  `json:"args,omitempty"` // error: the code's arguments
-	Errors  []lineError     `json:"errors,omitempty"`
-	From    *int            `json:"from,omitempty"` // state: the browser keeps its first From events, then appends Events
-	Events  []wireEvent     `json:"events,omitempty"`
-	Snap    *Snapshot       `json:"snap,omitempty"`
-	Catalog []catalogEntry  `json:"catalog,omitempty"`
-	Faults  []faultRow      `json:"faults,omitempty"` // welcome: the fault kinds (sim.Actions)
-	Limits  *Limits         `json:"limits,omitempty"`
-	Real    string          `json:"real,omitempty"` // welcome: the real Redis servers runs are placed on ("": embedded Redis)
-	Name    string          `json:"name,omitempty"`
-	Text    string          `json:"text,omitempty"`
-	Explore *exploreSummary `json:"extra,omitempty"`   // explore-started, explore-progress, explore-done
-	Compare *compareAnswer  `json:"compare,omitempty"` // compare
-	Report  *wireCard       `json:"report,omitempty"`  // report, report-done: the card (report.go)
-	Cell    *wireCell       `json:"cell,omitempty"`    // report-cell: the cell just decided
-	Done    int             `json:"done,omitempty"`    // report-cell: cells decided so far
-	Total   int             `json:"total,omitempty"`   // report-cell: cells in all
-	Class   *classView      `json:"class,omitempty"`   // class: the room as this session sees it (class.go)
+	Type    string         `json:"type"` // welcome, state, error, yaml, checked, bye
+	Re      int            `json:"re,omitempty"`
+	V       int            `json:"v,omitempty"`
+	Session string         `json:"session,omitempty"`
+	Loaded  bool           `json:"loaded,omitempty"` // welcome: the session already holds a run (its state follows)
+	Error   string         `json:"error,omitempty"`
+	Code    string         `json:"code,omitempty"` // error: what went wrong, for the page's message catalogue
+	Args    map[string]any `json:"args,omitempty"` // error: the code's arguments
+	Errors  []lineError    `json:"errors,omitempty"`
+	From    *int           `json:"from,omitempty"` // state: the browser keeps its first From events, then appends Events
+	Events  []wireEvent    `json:"events,omitempty"`
+	Snap    *Snapshot      `json:"snap,omitempty"`
+	Catalog []catalogEntry `json:"catalog,omitempty"`
+	Faults  []faultRow     `json:"faults,omitempty"` // welcome: the fault kinds (sim.Actions)
+	// Setbacks are the mark names the page draws as trouble (sim.SetbackMarks): welcome.
+	Setbacks []string        `json:"setbacks,omitempty"`
+	Limits   *Limits         `json:"limits,omitempty"`
+	Real     string          `json:"real,omitempty"` // welcome: the real Redis servers runs are placed on ("": embedded Redis)
+	Name     string          `json:"name,omitempty"`
+	Text     string          `json:"text,omitempty"`
+	Explore  *exploreSummary `json:"extra,omitempty"`   // explore-started, explore-progress, explore-done
+	Compare  *compareAnswer  `json:"compare,omitempty"` // compare
+	Report   *wireCard       `json:"report,omitempty"`  // report, report-done: the card (report.go)
+	Cell     *wireCell       `json:"cell,omitempty"`    // report-cell: the cell just decided
+	Done     int             `json:"done,omitempty"`    // report-cell: cells decided so far
+	Total    int             `json:"total,omitempty"`   // report-cell: cells in all
+	Class    *classView      `json:"class,omitempty"`   // class: the room as this session sees it (class.go)
 }
 
 // lineError is one error of a scenario file, at a line and column when known.

@@ -178,7 +178,7 @@ func (s *session) attach(c *conn) {
 	}
 	s.conn, s.sent, s.valid = c, 0, 0
 	c.enqueue(&Message{Type: "welcome", V: ProtocolVersion, Session: s.id, Catalog: s.srv.catalog,
-		Faults: faultRows(s.srv.opts.RealRedis != ""), Limits: &s.srv.limits, Loaded: s.ls != nil, Real: s.srv.opts.RealRedis})
+		Faults: faultRows(s.srv.opts.RealRedis != ""), Setbacks: sim.SetbackMarks, Limits: &s.srv.limits, Loaded: s.ls != nil, Real: s.srv.opts.RealRedis})
 	if s.ls != nil {
 		s.push(0)
 	}

@@ -191,3 +191,12 @@ const (
 // Verdicts lists every verdict name, "safe" last.
 var Verdicts = []string{VerdictMutualExclusion, VerdictOversell, VerdictLostUpdate, VerdictForeignUnlock,
 	VerdictDeadlock, VerdictStarvation, VerdictStaleWrite, VerdictSafe}
+
+// SetbackMarks are the marks that say something went wrong for the client
+// that writes them: a release refused or failed, a renewal or extension
+// lost, a vote short of quorum or too late, a write refused, a purchase
+// missed, the stock sold out, a lock not replicated, giving up. The page
+// draws them in the colour of trouble (the welcome message carries the
+// list). A test finds every entry written by some run of the corpus.
+var SetbackMarks = []string{MarkReleaseRefused, MarkReleaseFailed, MarkGaveUp, "extend-failed", "renew-failed",
+	"renew-lost", "no-quorum", "too-late", "write-rejected", "missed", "sold-out", "not-replicated"}

@@ -28,6 +28,7 @@ import { initPicker, fillLabs, renderPicker } from './picker.js';
 import { initEditor, takeYAML, setProblems, checkExpect, relabelErrors } from './editor.js';
 import { showError, relabelToast } from './toast.js';
 import { CodeView } from './code.js';
+import { setSetbacks } from './row.js';
 import { Chapters } from './chapters.js';
 import { Challenge } from './challenge.js';
 import { Compare } from './compare.js';
@@ -103,6 +104,8 @@ function onMessage(m) {
         return;
       }
       buildFaultMenu(m.faults || []);
+      state.setbacks = m.setbacks || [];
+      setSetbacks(state.setbacks);
       state.catalog = m.catalog || [];
       fillLabs();
       state.limits = m.limits || state.limits;

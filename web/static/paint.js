@@ -90,7 +90,7 @@ export class CanvasPainter {
     c.font = `${bold ? '600 ' : ''}${size}px ${this.font}`;
     const w = c.measureText(s).width;
     const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
-    if (this.rec && role) this.rec.push({ role, seq, text: s, full, cut: s !== asked, left, right: left + w, size, y });
+    if (this.rec && role) this.rec.push({ role, seq, text: s, full, cut: s !== asked, left, right: left + w, size, y, color });
     if (bg) { c.fillStyle = bg; c.fillRect(left - 3, y - size * 0.8, w + 6, size * 1.15); }
     c.textBaseline = 'alphabetic';
     if (halo) {
@@ -157,7 +157,7 @@ export class SvgPainter {
     s = fit(this, s, size, bold, max);
     const w = this.measure(s, size, bold);
     const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
-    if (this.rec && role) this.rec.push({ role, seq, text: s, full, cut: s !== asked, left, right: left + w, size, y });
+    if (this.rec && role) this.rec.push({ role, seq, text: s, full, cut: s !== asked, left, right: left + w, size, y, color });
     if (bg) this.rect(left - 3, y - size * 0.8, w + 6, size * 1.15, bg);
     const outline = halo ? ` stroke="#ffffff" stroke-width="${Math.max(3, size * 0.22).toFixed(1)}" stroke-linejoin="round" paint-order="stroke"` : '';
     this.out.push(`<text x="${left.toFixed(1)}" y="${y.toFixed(1)}" font-size="${size}"${bold ? ' font-weight="600"' : ''} fill="${color}"${outline}>${esc(s)}</text>`);

@@ -7,6 +7,15 @@ import { fmtTime, fmtCmd, outcome, OUTCOME, keyState } from './format.js';
 import { verdictText, placeCommand, commandText } from './layout.js';
 import { clientColor, cx, nx, cross } from './lanes.js';
 
+// The mark names drawn as trouble, as the server's welcome declares them
+// (sim.SetbackMarks).
+let setbacks = new Set();
+
+/** setSetbacks takes the welcome message's list of setback marks. */
+export function setSetbacks(names) {
+  setbacks = new Set(names);
+}
+
 /** pill draws text in a rounded box centred at x (kept clear of the
  * gutter), never cut; it returns the box's right edge. */
 function pill(p, x, y, text, color, L, o = {}) {
@@ -119,7 +128,7 @@ export function drawRow(p, m, L, e, r, y, o, newTime) {
       p.text(x + f * 0.7, y + f * 0.35, thread + tr('done', lang) + (note ? ': ' + note : ''), { size: L.small, color: e.note ? BAD : MUTED, max: right - x - f, role: 'label', seq: e.seq });
       break;
     case 'mark': {
-      const bad = /refused|failed|gave-up|sold-out|no-quorum|too-late|rejected|renew-lost|missed/.test(e.name);
+      const bad = setbacks.has(e.name);
       const label = thread + nm(e.name, lang);
       const w = p.measure(label, L.small + 1, true);
       const end = pill(p, x + w / 2 + 6 + f * 0.4, y, label, bad ? BAD : c, L, { role: 'mark', seq: e.seq });
