@@ -15,6 +15,7 @@ import (
 	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden event logs in testdata/golden")
@@ -185,6 +186,24 @@ func TestEveryRowHasAScenario(t *testing.T) {
 		}
 		if !shown {
 			t.Errorf("catalog row %d (%s) has no scenario", a.Row, a.ID)
+		}
+	}
+}
+
+// Every verdict of the vocabulary is one some lesson expects, and
+// TestCatalogVerdicts holds each lesson to its expectation: a verdict
+// declared in sim.Verdicts whose rule is missing from the checker (or
+// never fires) fails here or there.
+func TestEveryVerdictIsTaught(t *testing.T) {
+	taught := map[string]bool{}
+	for _, sc := range catalog(t).Scenarios {
+		for _, v := range sc.Expect {
+			taught[v] = true
+		}
+	}
+	for _, v := range sim.Verdicts {
+		if !taught[v] {
+			t.Errorf("no lesson expects %s: add one that shows it (docs/architecture.md, Adding a verdict)", v)
 		}
 	}
 }
