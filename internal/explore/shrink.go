@@ -47,19 +47,37 @@ func (s *shrinker) holds(actions []scenario.Action, h time.Duration) (bool, erro
 	return containsStr(vs, s.verdict), nil
 }
 
-// shrink returns the shrunk schedule and its horizon.
+// shrink returns the shrunk schedule and its horizon: fewer entries,
+// then shorter faults, then an earlier horizon, each step keeping the
+// verdict.
 func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenario.Duration, error) {
 	h := s.sc.Horizon.D()
-	cur := append([]scenario.Action(nil), actions...)
-	// 1. Fewer entries: drop chunks, halving their size (ddmin's
-	// complement step), manual steps and faults alike, until no single
-	// entry can go.
+	cur, err := s.dropEntries(append([]scenario.Action(nil), actions...), h)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i := range cur {
+		if err := s.shrinkSize(cur, i, h); err != nil {
+			return nil, 0, err
+		}
+	}
+	hi, err := s.shrinkHorizon(cur, h)
+	if err != nil {
+		return nil, 0, err
+	}
+	return cur, scenario.Duration(hi), nil
+}
+
+// dropEntries gives fewer entries: it drops chunks, halving their size
+// (ddmin's complement step), manual steps and faults alike, until no
+// single entry can go.
+func (s *shrinker) dropEntries(cur []scenario.Action, h time.Duration) ([]scenario.Action, error) {
 	for n := len(cur) / 2; n >= 1; n /= 2 {
 		for i := 0; i+n <= len(cur); {
 			cand := append(append([]scenario.Action(nil), cur[:i]...), cur[i+n:]...)
 			ok, err := s.holds(cand, h)
 			if err != nil {
-				return nil, 0, err
+				return nil, err
 			}
 			if ok {
 				cur = cand
@@ -68,47 +86,51 @@ func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenari
 			}
 		}
 	}
-	// 2. Shorter faults: the smallest size, to the 10ms or to a 32nd of
-	// the size found (whichever is coarser), that keeps
-	// the verdict (binary search: a longer fault of the same kind at the
-	// same step rarely does less harm).
-	for i := range cur {
-		f := &cur[i].Fault
-		size := f.Size()
-		if *size <= 0 {
-			continue
-		}
-		grain := max(10*time.Millisecond, size.D()/32)
-		grain -= grain % (10 * time.Millisecond)
-		try := func(d time.Duration) (bool, error) {
-			*size = scenario.Duration(d)
-			return s.holds(cur, h)
-		}
-		found, least := size.D(), s.least[f.Do]
-		if least >= found {
-			continue // no smaller size is allowed
-		}
-		lo := time.Duration(0)
-		if least > 0 {
-			// The least size itself first, then between it and the found.
-			ok, err := try(least)
-			if err != nil {
-				return nil, 0, err
-			}
-			if ok {
-				continue
-			}
-			lo = least
-		}
-		hi, err := smallest(lo, found, grain, try)
-		if err != nil {
-			return nil, 0, err
-		}
-		*size = scenario.Duration(hi)
+	return cur, nil
+}
+
+// shrinkSize gives entry i's fault, in place, the smallest size, to the
+// 10ms or to a 32nd of the size found (whichever is coarser), that keeps
+// the verdict (binary search: a longer fault of the same kind at the same
+// step rarely does less harm), and no smaller than its kind's least.
+func (s *shrinker) shrinkSize(cur []scenario.Action, i int, h time.Duration) error {
+	f := &cur[i].Fault
+	size := f.Size()
+	if *size <= 0 {
+		return nil
 	}
-	// 3. An earlier horizon, to the 100ms: the shortest run that still
-	// ends with the verdict, and no earlier than any client's start or
-	// timed fault (a scenario file may not name a time past its horizon).
+	grain := max(10*time.Millisecond, size.D()/32)
+	grain -= grain % (10 * time.Millisecond)
+	try := func(d time.Duration) (bool, error) {
+		*size = scenario.Duration(d)
+		return s.holds(cur, h)
+	}
+	found, least := size.D(), s.least[f.Do]
+	if least >= found {
+		return nil // no smaller size is allowed
+	}
+	lo := time.Duration(0)
+	if least > 0 {
+		// The least size itself first, then between it and the found.
+		ok, err := try(least)
+		if err != nil || ok {
+			return err
+		}
+		lo = least
+	}
+	hi, err := smallest(lo, found, grain, try)
+	if err != nil {
+		return err
+	}
+	*size = scenario.Duration(hi)
+	return nil
+}
+
+// shrinkHorizon is an earlier horizon, to the 100ms: the shortest run
+// that still ends with the verdict, and no earlier than any client's
+// start or timed fault (a scenario file may not name a time past its
+// horizon).
+func (s *shrinker) shrinkHorizon(cur []scenario.Action, h time.Duration) (time.Duration, error) {
 	lo := time.Duration(0)
 	for _, c := range s.sc.Clients {
 		lo = max(lo, c.Start.D()-1)
@@ -118,11 +140,7 @@ func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenari
 			lo = max(lo, f.At.D()-1)
 		}
 	}
-	hi, err := smallest(lo, h, 100*time.Millisecond, func(d time.Duration) (bool, error) { return s.holds(cur, d) })
-	if err != nil {
-		return nil, 0, err
-	}
-	return cur, scenario.Duration(hi), nil
+	return smallest(lo, h, 100*time.Millisecond, func(d time.Duration) (bool, error) { return s.holds(cur, d) })
 }
 
 // smallest bisects (lo, hi], where hi holds, for the smallest duration on
