@@ -565,8 +565,10 @@ func faultLabel(f scenario.Fault) sim.Text {
 	if f.For != 0 {
 		parts = append(parts, sim.FormatTime(f.For.D()))
 	}
-	if f.By != 0 {
+	if f.By > 0 {
 		parts = append(parts, "+"+sim.FormatTime(f.By.D()))
+	} else if f.By < 0 {
+		parts = append(parts, sim.FormatTime(f.By.D())) // already "-2s"
 	}
 	tail := strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), " ")
 	return sim.Text{En: strings.TrimSpace(f.Do + " " + tail), Zh: strings.TrimSpace(sim.ZhName(f.Do) + " " + tail)}
