@@ -96,7 +96,8 @@ func (card *Card) Text(lang string) string {
 		fmt.Fprintf(&b, "  %s: %s\n", Pick(c.Title, lang), Pick(c.What, lang))
 	}
 	for _, r := range card.Rows {
-		fmt.Fprintf(&b, "\n%s (%s %d): %s\n", r.Algorithm, Pick(sim.Text{En: "catalog row", Zh: "目录第"}, lang), r.Catalog, r.Title)
+		row := Pick(sim.Text{En: fmt.Sprintf("catalog row %d", r.Catalog), Zh: fmt.Sprintf("目录第 %d 行", r.Catalog)}, lang)
+		fmt.Fprintf(&b, "\n%s (%s): %s\n", r.Algorithm, row, r.Title)
 		if zh {
 			fmt.Fprintf(&b, "  往返（加锁 / 释放）：%s；需要：%s\n", r.Trips(lang), r.needsText(lang))
 		} else {
