@@ -106,21 +106,19 @@ func TestEveryLessonAgainstItself(t *testing.T) {
 //   - GET-then-DEL vs Lua (the algorithm swapped into the same clients):
 //     the same acquire and work; the first difference is A's release, GET
 //     lock on the left, the compare-and-delete script on the right. The
-//     left's pause fires on A's GET exec, A's 9th move; on the right A's
-//     9th move is the exec of its EVALSHA, so the stall comes after the
-//     release has reached Redis: left foreign-unlock, mutual-exclusion,
-//     lost-update; right safe. Ran: that EVALSHA is answered NOSCRIPT (the
-//     script is not loaded yet), so A sends EVAL after the stall; by then
-//     B holds the lock and the script deletes nothing: safe all the same.
+//     left's pause fires on A's GET exec, placed by meaning (doc.go) at
+//     A's 1st command executed after it leaves its critical section: on
+//     the right, the script, which runs before the stall, while A still
+//     holds the lock. Left foreign-unlock, mutual-exclusion, lost-update;
+//     right safe.
 //   - no fencing vs fencing (two lessons): the fencing lock acquires with
 //     a script, so A's very first command differs (SET vs EVALSHA
-//     fencing_lock.lua). The pause hits A after its 3rd move: on the left
-//     the reply that lets A in, on the right the NOSCRIPT reply after
-//     which A sends EVAL. Left mutual-exclusion, stale-write; right safe.
-//     Ran: A's EVAL, in flight, lands at A's 4th move of the schedule
-//     (after the pause), so B takes the lock first with token 1 and is
-//     done by 0.21s; A then gets token 2, sleeps out its pause, and writes
-//     alone with the highest token.
+//     fencing_lock.lua). The pause as A enters its critical section lands
+//     as A enters on both sides, whatever A's lock did to get in: B takes
+//     the expired lock with a larger token and writes; A wakes and writes
+//     with token 1. Left mutual-exclusion, stale-write; right
+//     mutual-exclusion only (A still believed it held the lock), the
+//     storage refusing A's write (TestNoFencingVsFencingRefusesAWrite).
 //   - failover without and with WAIT (two lessons): the left's failover at
 //     100ms is the right's too (its own fault, on A's replicated mark, is
 //     dropped). Both take the SET on the master alike; after A's OK the
