@@ -110,6 +110,11 @@ func TestBrowserAccessible(t *testing.T) {
 			click(t, ctx, "compare-open")
 			waitFor(t, ctx, "both sides", `document.querySelectorAll('[data-testid^=compare-verdict-] .v').length >= 2`)
 			audit(t, ctx, "with Side by side open")
+			// Side by side and the editor open together (the case that once
+			// gave 42 findings).
+			do(t, ctx, "open the editor", chromedp.Evaluate[chromedp.Void](`document.getElementById('editor-panel').open = true`))
+			audit(t, ctx, "with Side by side and the editor open")
+			do(t, ctx, "close the editor", chromedp.Evaluate[chromedp.Void](`document.getElementById('editor-panel').open = false`))
 			click(t, ctx, "compare-close")
 
 			load(t, ctx, "no-lock-oversell")
