@@ -131,6 +131,26 @@ const overlayFits = `(() => {
 	return out;
 })()`
 
+// cardFits is overlayFits for any overlay: the card (a selector) inside
+// the window, and each element (selectors) topmost at its own centre.
+func cardFits(card string, parts ...string) string {
+	js, _ := json.Marshal(parts)
+	return fmt.Sprintf(`((card, parts) => {
+	const c = document.querySelector(card), out = [];
+	if (!c) return ['no ' + card];
+	const r = c.getBoundingClientRect();
+	if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) out.push(card + ' ' + JSON.stringify([r.left, r.top, r.right, r.bottom]) + ' outside ' + innerWidth + 'x' + innerHeight);
+	for (const sel of parts) {
+		const e = document.querySelector(sel);
+		if (!e) { out.push('no ' + sel); continue; }
+		const b = e.getBoundingClientRect();
+		const at = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+		if (!at || (at !== e && !e.contains(at))) out.push(sel + ' not in view');
+	}
+	return out;
+})(%q, %s)`, card, js)
+}
+
 // TestBrowserPresenter walks every lesson and lab to its end in Presenter
 // mode on a 1280×720 projector, in English and in 中文, and checks through
 // the page's draw model that every command is drawn with its whole text
@@ -138,8 +158,10 @@ const overlayFits = `(() => {
 // reply outcome, mark or verdict is cut, that the lane names are whole
 // (no ellipsis), at least 14 px, and neither overlap nor run off (Redlock's
 // seven take two lines), that the code is larger than on a laptop and that
-// the keyboard card fits the screen. LOCKSTEP_ARTIFACTS keeps a screenshot
-// of each.
+// the keyboard card, the class's join dialog and its big code with the QR
+// code fit the screen, and that every mark is drawn in the colour of
+// trouble exactly when it is a setback. LOCKSTEP_ARTIFACTS keeps a
+// screenshot of each.
 func TestBrowserPresenter(t *testing.T) {
 	chromium(t)
 	url := startServer(t, server.Options{})
@@ -171,6 +193,25 @@ func TestBrowserPresenter(t *testing.T) {
 			shot(t, ctx, dir, "presenter-help-"+lang)
 			do(t, ctx, "close it", chromedp.KeyEvent("\u001b"))
 			waitFor(t, ctx, "the card closed", `document.getElementById('help').hidden`)
+			// The class's overlays: the join dialog a student opens on the
+			// projector's machine, and the big code with its QR code that
+			// the teacher shows the room.
+			click(t, ctx, "join-class")
+			waitFor(t, ctx, "the join dialog", `!document.querySelector('[data-testid=join-dialog]').hidden`)
+			if bad := eval[[]string](t, ctx, cardFits(".join-card", "#join-title", "[data-testid=join-code]", "[data-testid=nickname]", "[data-testid=join]")); len(bad) > 0 {
+				t.Errorf("the join dialog at 1280x720: %q", bad)
+			}
+			do(t, ctx, "close it", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=join-dialog]').hidden = true`))
+			click(t, ctx, "start-class")
+			waitFor(t, ctx, "the big code", `!!document.querySelector('[data-testid=class-big-code]') && !document.querySelector('.class-big').closest('.overlay').hidden`)
+			if bad := eval[[]string](t, ctx, cardFits(".class-big", "#class-big-title", "[data-testid=class-big-code]", ".class-big svg.qr", ".class-big > button")); len(bad) > 0 {
+				t.Errorf("the class's big code at 1280x720: %q", bad)
+			}
+			shot(t, ctx, dir, "presenter-class-code-"+lang)
+			clickJS(t, ctx, ".class-big > button")
+			// End it, answering the page's "end the class?" for the teacher.
+			do(t, ctx, "end the class", chromedp.Evaluate[chromedp.Void](`(() => { const c = window.confirm; window.confirm = () => true; document.querySelector('[data-testid=end-class]').click(); window.confirm = c; })()`))
+			waitFor(t, ctx, "the class ended", `lockstep.classroom.cls === null`)
 		})
 		for _, sc := range all {
 			t.Run(lang+"/"+sc.ID, func(t *testing.T) {
