@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/lockstep/lockstep/internal/server"
 )
@@ -107,6 +108,12 @@ func TestBrowserClass(t *testing.T) {
 	for name, ctx := range students {
 		waitFor(t, ctx, name+" sees the teacher's view", fmt.Sprintf(`lockstep.state.timeScale === true && lockstep.state.selected === %d`, sel))
 	}
+	// The code view: the teacher picks B's code; their screens show B's.
+	do(t, teacher, "B's code", chromedp.Evaluate[chromedp.Void](`document.querySelector('.code-client[data-client=B]').click()`))
+	do(t, teacher, "render", chromedp.Evaluate[chromedp.Void](`lockstep.classroom.render()`))
+	for name, ctx := range students {
+		waitFor(t, ctx, name+" sees B's code", `lockstep.code.client === 'B' && document.querySelector('.code-client[data-client=B]').getAttribute('aria-pressed') === 'true'`)
+	}
 	// Side by side: their screens open it with the teacher's choice, and
 	// close it with the teacher.
 	click(t, teacher, "compare-open")
@@ -195,6 +202,15 @@ func TestBrowserClass(t *testing.T) {
 	}
 	if h := eval[float64](t, teacher, `document.querySelector('[data-testid=timeline]').getBoundingClientRect().height`); h < 300 {
 		t.Errorf("in Presenter mode at 1280×720 the timeline is %.0f px high", h)
+	}
+	// The clicker's PageDown steps the teacher, and the class follows.
+	before = eval[int](t, teacher, `lockstep.state.snap.step`)
+	do(t, teacher, "the clicker's PageDown", chromedp.KeyEvent(kb.PageDown))
+	waitFor(t, teacher, "a step by the clicker", fmt.Sprintf(`lockstep.state.snap.step > %d`, before))
+	for name, ctx := range students {
+		if eval[bool](t, ctx, `document.querySelector('[data-testid=follow]').dataset.following !== 'false'`) {
+			sameRun(t, ctx, teacher, name+" after the clicker")
+		}
 	}
 	shot(t, teacher, artifacts(t), "class-teacher")
 	shot(t, phone, artifacts(t), "class-phone")

@@ -279,3 +279,54 @@ func manyLanes(n int) string {
 	}
 	return b.String()
 }
+
+// Hiding the code gives its room back: on a laptop and on a wide
+// projector the timeline grows by the code's column; on a 1280x720
+// projector, where the code sits under the side panels and the timeline
+// spans the whole height already, the side panels grow into its room.
+func TestBrowserHiddenCodeGivesItsRoomBack(t *testing.T) {
+	chromium(t)
+	url := startServer(t, server.Options{})
+	b := startBrowser(t)
+	ctx, cancel := chromedp.NewContext(b, chromedp.WithNewBrowserContext())
+	defer cancel()
+	box := func(sel string) [2]float64 {
+		r := eval[[]float64](t, ctx, fmt.Sprintf(`(r => [r.width, r.height])(document.querySelector(%q).getBoundingClientRect())`, sel))
+		return [2]float64{r[0], r[1]}
+	}
+	for _, c := range []struct {
+		name      string
+		w, h      int64
+		presenter bool
+		grows     string // .tl-wrap: wider; .side: taller
+	}{{"laptop", 1366, 768, false, ".tl-wrap"}, {"projector-1280", 1280, 720, true, ".side"}, {"projector-1920", 1920, 1080, true, ".tl-wrap"}} {
+		t.Run(c.name, func(t *testing.T) {
+			do(t, ctx, "the screen", chromedp.EmulateViewport(c.w, c.h))
+			open(t, ctx, url)
+			if c.presenter {
+				do(t, ctx, "presenter mode", chromedp.KeyEvent("f"))
+				waitFor(t, ctx, "presenter mode", `document.body.classList.contains('presenter')`)
+			}
+			waitFor(t, ctx, "the code shown", `!document.body.classList.contains('no-code') && !document.getElementById('code').hidden`)
+			tl, side := box(".tl-wrap"), box(".side")
+			click(t, ctx, "code-toggle")
+			waitFor(t, ctx, "the code hidden", `document.body.classList.contains('no-code')`)
+			tl2, side2 := box(".tl-wrap"), box(".side")
+			switch c.grows {
+			case ".tl-wrap":
+				if tl2[0] < tl[0]+200 {
+					t.Errorf("the timeline is %.0f px wide with the code hidden, %.0f with it shown: want it to take the code's column", tl2[0], tl[0])
+				}
+			case ".side":
+				if side2[1] < side[1]+150 || tl2[0] < tl[0]-1 {
+					t.Errorf("with the code hidden the side panels are %.0f px high (were %.0f) and the timeline %.0f px wide (was %.0f): want the side panels to take the code's room", side2[1], side[1], tl2[0], tl[0])
+				}
+			}
+			click(t, ctx, "code-toggle") // shown again for the next screen
+			waitFor(t, ctx, "the code shown again", `!document.body.classList.contains('no-code')`)
+			if c.presenter {
+				do(t, ctx, "leave presenter mode", chromedp.KeyEvent("f"))
+			}
+		})
+	}
+}

@@ -123,6 +123,44 @@ func TestBrowserShare(t *testing.T) {
 		shot(t, got, dir, "share-found-run")
 	})
 
+	// A user's own file travels in the link: opened in a fresh browser,
+	// which has never seen it, the same file runs to the same step, with
+	// the same hand move and the same verdicts.
+	t.Run("own-file", func(t *testing.T) {
+		const own = `scenarios:
+  - id: our-shop
+    title: {en: "Our shop: two buyers, no lock", zh: "我们的店：两个买家，不加锁"}
+    data: {stock: "3"}
+    clients:
+      - {name: ann, algorithm: no-lock, requests: 2}
+      - {name: bo, algorithm: no-lock, requests: 2}
+`
+		ctx := page(t, b, url)
+		runFile(t, ctx, own, "our-shop")
+		do(t, ctx, "close the editor", chromedp.Evaluate[chromedp.Void](`document.getElementById('editor-panel').open = false`))
+		step(t, ctx)
+		waitFor(t, ctx, "bo can move", `lockstep.state.pending.includes('bo')`)
+		click(t, ctx, "move-bo")
+		waitFor(t, ctx, "bo's move recorded", `lockstep.state.snap.actions.length === 1`)
+		step(t, ctx)
+		step(t, ctx)
+		link, want := copyLink(t, ctx)
+		step := eval[int](t, ctx, `lockstep.state.snap.step`)
+		got := reopen(t, link, want, fmt.Sprintf(`lockstep.state.snap && lockstep.state.snap.scenario === 'our-shop' && lockstep.state.snap.step === %d`, step))
+		if n := eval[int](t, got, `lockstep.state.snap.actions.length`); n != 1 {
+			t.Errorf("the reopened run holds %d hand moves, want bo's one", n)
+		}
+		if e := eval[string](t, got, `(e => e ? e.textContent : '')(document.querySelector('[data-testid=error]'))`); e != "" {
+			t.Errorf("the own file's link shows an error: %q", e)
+		}
+		// The file has no lesson paragraph: off its script, there is no plan
+		// to mark as the lesson's.
+		if eval[bool](t, got, `!document.getElementById('lesson-plan').hidden`) {
+			t.Errorf("a file without a lesson paragraph shows %q", eval[string](t, got, `document.getElementById('lesson-plan').textContent`))
+		}
+		shot(t, got, dir, "share-own-file")
+	})
+
 	t.Run("first-visit-follows-the-browser", func(t *testing.T) {
 		for _, c := range []struct{ accept, want string }{{"zh-CN,zh;q=0.9,en;q=0.8", "zh"}, {"fr-FR,zh-TW;q=0.8", "zh"}, {"en-GB,zh-CN;q=0.5", "en"}, {"de-DE", "en"}} {
 			ctx := tab(t, b, true)

@@ -204,11 +204,12 @@ function render() {
 /** renderLessonPlan marks the lesson's paragraph as the lesson's plan
  * where it does not tell this run: off its script (from the step where a
  * user's action changed it) and in a challenge, which runs without the
- * script. On script the paragraph is shown plainly. */
+ * script. On script the paragraph is shown plainly; a file with no
+ * paragraph has no plan to mark. */
 function renderLessonPlan(snap, lang) {
   const label = $('lesson-plan'), text = $('lesson-text');
   const inChallenge = !!(snap.challenge && snap.challenge.active);
-  const plan = inChallenge || !!snap.offScript;
+  const plan = (inChallenge || !!snap.offScript) && !!pick(snap.lesson, lang);
   label.hidden = !plan;
   text.toggleAttribute('data-plan', plan);
   if (!plan) {
