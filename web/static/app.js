@@ -209,7 +209,8 @@ function render() {
 function renderLessonPlan(snap, lang) {
   const label = $('lesson-plan'), text = $('lesson-text');
   const inChallenge = !!(snap.challenge && snap.challenge.active);
-  const plan = (inChallenge || !!snap.offScript) && !!pick(snap.lesson, lang);
+  // (A class that hides the paragraph sends none: the plan is still there.)
+  const plan = (inChallenge || !!snap.offScript) && (!!pick(snap.lesson, lang) || classroom.hiding());
   label.hidden = !plan;
   text.toggleAttribute('data-plan', plan);
   if (!plan) {
