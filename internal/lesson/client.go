@@ -95,13 +95,10 @@ func (cl *client) run(ctx context.Context, p *sim.Proc) error {
 }
 
 // owner is the identity the lock stores, by the algorithm's owner mode
-// (ReentrantOptions.OwnerMode): a fresh uuid per request (the default), the process's uuid,
+// (lock.OwnerModeOf): a fresh uuid per request (the default), the process's uuid,
 // uuid:thread (Redisson) or the bare pool thread id (seed 002's incident).
 func (in *instance) owner(thread string) string {
-	mode := ""
-	if o, ok := in.cl.opts.(*lock.ReentrantOptions); ok {
-		mode = o.OwnerMode
-	}
+	mode := lock.OwnerModeOf(in.cl.opts)
 	if mode == lock.OwnerThread {
 		return thread
 	}

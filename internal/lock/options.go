@@ -178,6 +178,20 @@ type Backoff struct {
 	AcquireTimeout time.Duration
 }
 
+// OwnerModeOf is the owner mode options set (ReentrantOptions.OwnerMode:
+// the field bound to the owner parameter), "" for locks without one.
+func OwnerModeOf(o Options) string {
+	if o == nil {
+		return ""
+	}
+	for _, f := range o.fields() {
+		if f.name == "owner" {
+			return f.value().(string)
+		}
+	}
+	return ""
+}
+
 // KeyOf is the lock key options set: the field bound to the key parameter,
 // which every algorithm with a lock key has ("" for the others and for nil
 // options).
