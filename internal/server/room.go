@@ -278,9 +278,10 @@ func (r *room) countsLocked() *classCounts {
 // address it does not know shares one bucket: a flood of addresses then
 // guesses as slowly as one address, never faster.
 type limiter struct {
-	mu  sync.Mutex
-	m   map[string]*bucket
-	max int // addresses remembered at most (0: missAddrs)
+	mu     sync.Mutex
+	m      map[string]*bucket
+	max    int       // addresses remembered at most (0: missAddrs)
+	tidied time.Time // the last tidy: at most one a second, each a walk of the whole table
 }
 
 type bucket struct {
@@ -356,9 +357,15 @@ func (l *limiter) key(addr string) string {
 }
 
 // tidy drops the buckets that have filled up again: their addresses have
-// nothing left to answer for.
+// nothing left to answer for. It walks the table at most once a second, so
+// that a flood of new addresses against a full table costs no more than a
+// lookup each.
 func (l *limiter) tidy() {
 	now := time.Now()
+	if now.Sub(l.tidied) < time.Second {
+		return
+	}
+	l.tidied = now
 	for k, x := range l.m {
 		if x.tokens+now.Sub(x.at).Seconds()/missEvery.Seconds() >= missBurst {
 			delete(l.m, k)
