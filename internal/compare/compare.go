@@ -317,21 +317,6 @@ func RowText(e *sim.Event, rowOf map[int]int) string {
 	return e.Line(Cite(e.Note(), rowOf).En)
 }
 
-// Diverge is the index of the first row where two lists of row texts
-// differ: the first whose texts differ, or the first that one side lacks.
-// It is -1 when they are the same.
-func Diverge(a, b []string) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	if len(a) != len(b) {
-		return min(len(a), len(b))
-	}
-	return -1
-}
-
 // divergeSides is the index of the first row where two sides differ, up
 // to the order of rows at one instant. Clients that start or send at the
 // same instant are ordered by the engine's tie-break and, on the right,
