@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -39,6 +41,23 @@ var schemaRequired = map[string][]string{
 	"Fault":    {"do"},
 	"Action":   {"step", "do"},
 	"Budget":   {"do"},
+}
+
+// The descriptions that list a vocabulary are made from it: the fault kinds
+// of sim.Actions by their target, the commands of Commands.
+func init() {
+	on := func(targets ...sim.Target) string {
+		var out []string
+		for _, a := range sim.Actions {
+			if a.Fault && slices.Contains(targets, a.Target) {
+				out = append(out, a.Do)
+			}
+		}
+		return strings.Join(out, ", ")
+	}
+	schemaDocs["Fault.client"] = "The client it hits (" + on(sim.TargetClient) + "; a partition from one client only)."
+	schemaDocs["Fault.node"] = "The node it hits (" + on(sim.TargetNode, sim.TargetLink) + "; drop-request and drop-reply from one node only)."
+	schemaDocs["Match.cmd"] = "The command an event carries, any case: " + strings.Join(Commands, ", ") + "."
 }
 
 // schemaDocs describe fields, by type name and YAML key.
@@ -79,14 +98,11 @@ var schemaDocs = map[string]string{
 	"Fault.at":           "Virtual time at which the fault happens.",
 	"Fault.on":           "The event on which the fault happens.",
 	"Fault.do":           "The fault, from the fault menu.",
-	"Fault.client":       "The client it hits (crash, restart, pause, skew, drop-*; partition from one client).",
-	"Fault.node":         "The node it hits (partition, heal, node-crash, node-restart, clock-jump; drop-* from one node).",
 	"Fault.for":          "How long: pause length, partition length, restart delay after a crash.",
 	"Fault.by":           "How far: clock jump or skew (may be negative).",
 	"Fault.keep_data":    "A restarted node keeps its keys (persistence).",
 	"Match.kind":         "Event kind.",
 	"Match.name":         "Mark or fault name: acquired, enter, leave, released, pause, ...",
-	"Match.cmd":          "Redis command name, e.g. DEL.",
 	"Match.key":          "A key the event touches.",
 	"Match.nth":          "Fire on the nth matching event (1-based). Default 1.",
 	"Narration.at":       "Virtual time at which the sentence is shown.",
