@@ -180,27 +180,21 @@ type Backoff struct {
 
 // OwnerModeOf is the owner mode options set (ReentrantOptions.OwnerMode:
 // the field bound to the owner parameter), "" for locks without one.
-func OwnerModeOf(o Options) string {
-	if o == nil {
-		return ""
-	}
-	for _, f := range o.fields() {
-		if f.name == "owner" {
-			return f.value().(string)
-		}
-	}
-	return ""
-}
+func OwnerModeOf(o Options) string { return fieldString(o, "owner") }
 
 // KeyOf is the lock key options set: the field bound to the key parameter,
 // which every algorithm with a lock key has ("" for the others and for nil
 // options).
-func KeyOf(o Options) string {
+func KeyOf(o Options) string { return fieldString(o, "key") }
+
+// fieldString is the string field of o bound to parameter name ("" when
+// o is nil or has none).
+func fieldString(o Options, name string) string {
 	if o == nil {
 		return ""
 	}
 	for _, f := range o.fields() {
-		if f.name == "key" {
+		if f.name == name {
 			return f.value().(string)
 		}
 	}

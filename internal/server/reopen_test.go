@@ -27,14 +27,7 @@ const busyYAML = `scenarios:
 // recorded actions.
 func handSteps(t *testing.T, n int) []scenario.Action {
 	t.Helper()
-	f, err := scenario.Parse("busy.yaml", []byte(busyYAML))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ls, err := lesson.NewSession(&f.Scenarios[0], lesson.Config{Seed: 0, Servers: embedded.Servers{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ls := busySession(t)
 	defer ls.Close()
 	for i := 0; len(ls.Actions()) < n; i++ {
 		p := ls.Pending()
@@ -49,6 +42,20 @@ func handSteps(t *testing.T, n int) []scenario.Action {
 		}
 	}
 	return append([]scenario.Action(nil), ls.Actions()...)
+}
+
+// busySession is a session of busyYAML on embedded Redis, seed 0.
+func busySession(t *testing.T) *lesson.Session {
+	t.Helper()
+	f, err := scenario.Parse("busy.yaml", []byte(busyYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := lesson.NewSession(&f.Scenarios[0], lesson.Config{Seed: 0, Servers: embedded.Servers{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ls
 }
 
 // The app reopens everything it saves. A share link replays the most
@@ -142,14 +149,7 @@ func (c *client) nextWithin(typ string, d time.Duration) Message {
 // before the run: at about 40 bytes an entry, 6,000 entries are about
 // 240 KiB.
 func TestARecordingOverTheFileLimitIsRefused(t *testing.T) {
-	f, err := scenario.Parse("busy.yaml", []byte(busyYAML))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ls, err := lesson.NewSession(&f.Scenarios[0], lesson.Config{Seed: 0, Servers: embedded.Servers{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ls := busySession(t)
 	for len(ls.Actions()) < 6000 {
 		if more, err := ls.Step(); err != nil || !more {
 			t.Fatalf("the run ended after %d hand steps (%v)", len(ls.Actions()), err)

@@ -164,6 +164,18 @@ var FaultKinds = func() []FaultKind {
 	return out
 }()
 
+// ScheduleActions lists the actions of Actions that are not faults (the
+// moves a viewer records, such as step), in order.
+var ScheduleActions = func() []string {
+	var out []string
+	for _, a := range Actions {
+		if !a.Fault {
+			out = append(out, a.Do)
+		}
+	}
+	return out
+}()
+
 // SearchKinds lists the fault kinds a schedule search can place, in order.
 var SearchKinds = func() []string {
 	var out []string
