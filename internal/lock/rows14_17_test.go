@@ -339,8 +339,8 @@ func newSQLite(t *testing.T) *sqliteDB {
 	}
 	db.SetMaxOpenConns(1) // one connection holds the in-memory database
 	t.Cleanup(func() { db.Close() })
-	// sim.LocksTable's statement: the lock code may not import the engine
-	// (TestImportDirection), tests included.
+	// sim.LocksTable's statement: the lock code does not import the engine
+	// (the package map, TestPackageMap), and its tests keep to that too.
 	if _, err := db.Exec("CREATE TABLE locks (name TEXT PRIMARY KEY, owner TEXT NOT NULL, created_ms INTEGER NOT NULL)"); err != nil {
 		t.Fatal(err)
 	}

@@ -2,11 +2,8 @@ package sim
 
 import (
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"maps"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -57,42 +54,6 @@ func checkPure(t *testing.T, f *gosrc.File) {
 		}
 		return true
 	})
-}
-
-// The engine imports no adapter and no layer above it; the lock code does
-// not know the engine; the backends and services beside the engine know
-// nothing of the lessons, the server or each other. (Their tests may: they
-// run the engine on a backend.)
-func TestImportDirection(t *testing.T) {
-	banned := map[string][]string{
-		".": {"internal/lesson", "internal/check", "internal/scenario", "internal/server", "internal/realredis", "internal/lock",
-			"internal/embedded", "internal/service/sqldb", "internal/service/storage"},
-		"../lock": {"internal/sim", "internal/lesson", "internal/check", "internal/scenario", "internal/server", "internal/realredis",
-			"internal/embedded", "internal/service/sqldb", "internal/service/storage"},
-		"../embedded":        {"internal/lesson", "internal/server", "internal/realredis", "internal/explore", "internal/compare"},
-		"../realredis":       {"internal/lesson", "internal/server", "internal/embedded", "internal/explore", "internal/compare"},
-		"../service/sqldb":   {"internal/lesson", "internal/server", "internal/realredis", "internal/embedded"},
-		"../service/storage": {"internal/lesson", "internal/server", "internal/realredis", "internal/embedded"},
-	}
-	for dir, bad := range banned {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-		for _, path := range files {
-			if strings.HasSuffix(path, "_test.go") {
-				continue // a test may run the engine on a backend
-			}
-			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, imp := range f.Imports {
-				for _, b := range bad {
-					if strings.HasSuffix(strings.Trim(imp.Path.Value, `"`), b) {
-						t.Errorf("%s imports %s", path, imp.Path.Value)
-					}
-				}
-			}
-		}
-	}
 }
 
 // The engine is the bottom of the import graph: beside the standard
