@@ -58,6 +58,42 @@ func TestBrowser(t *testing.T) {
 		})
 	}
 
+	// The page draws a fault by its effect (docs/protocol.md, "Events"),
+	// never by its kind: a pause hatches A's lane until A runs again, a
+	// partition and a node crash draw their stretches on the node's lane,
+	// and a replica's init names its master.
+	t.Run("faults-drawn-by-their-effect", func(t *testing.T) {
+		ctx := tab(t, b, false)
+		open(t, ctx, url)
+		spans := func(ty string) []map[string]any {
+			return eval[[]map[string]any](t, ctx, `lockstep.state.model.spans.filter(s => s.type === '`+ty+`').map(s => ({client: s.client || '', node: s.node || '', closed: s.r1 !== undefined}))`)
+		}
+		load(t, ctx, "blind-del-slow-release")
+		click(t, ctx, "end")
+		waitFor(t, ctx, "the end", `lockstep.state.snap.ended`)
+		if got := spans("stopped"); len(got) != 1 || got[0]["client"] != "A" || got[0]["closed"] != true {
+			t.Errorf("the pause: hatched stretches %v, want one of A's, ended when A runs again", got)
+		}
+		load(t, ctx, "redlock-restart-empty")
+		click(t, ctx, "end")
+		waitFor(t, ctx, "the end", `lockstep.state.snap.ended`)
+		if got := spans("cut"); len(got) != 2 {
+			t.Errorf("two partitions: cut stretches %v, want 2", got)
+		}
+		if got := spans("down"); len(got) != 1 {
+			t.Errorf("a node crash: down stretches %v, want 1", got)
+		}
+		load(t, ctx, "failover-lost-lock")
+		click(t, ctx, "end")
+		waitFor(t, ctx, "the end", `lockstep.state.snap.ended`)
+		if got := spans("down"); len(got) != 1 || got[0]["node"] != "master" {
+			t.Errorf("a failover: down stretches %v, want the master's", got)
+		}
+		if got := eval[[]string](t, ctx, `lockstep.state.model.masters`); !slices.Equal(got, []string{"master"}) {
+			t.Errorf("the masters the replicas' init events name: %v, want [master]", got)
+		}
+	})
+
 	// The fencing lesson ends red (A was inside while B entered), but its
 	// point is the refusal: the verdict panel says, as a positive line in
 	// both languages, that the storage refused A's stale write, and only
@@ -332,7 +368,7 @@ func TestBrowser(t *testing.T) {
 		waitFor(t, ctx, "中文", `document.querySelector('[data-testid=fault-pause]').textContent === '停顿 1 秒'`)
 		click(t, ctx, "lang")
 		click(t, ctx, "fault-pause")
-		waitFor(t, ctx, "the pause", `lockstep.state.model.events.some(e => e.kind === 'fault' && e.name === 'pause' && e.fact && e.fact.key === 'paused' && e.fact.for === 1e9)`)
+		waitFor(t, ctx, "the pause", `lockstep.state.model.events.some(e => e.kind === 'fault' && e.name === 'pause' && e.effect === 'client-stops' && e.note && e.note.en.endsWith(' stops the world for 1s'))`)
 		do(t, ctx, "a welcome of another version", chromedp.Evaluate[chromedp.Void](`lockstep.link.onMessage({type: 'welcome', v: 999, session: 'x'})`))
 		waitFor(t, ctx, "the reload notice", `!document.querySelector('[data-testid=stale-page]').hidden`)
 	})

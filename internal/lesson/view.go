@@ -159,10 +159,10 @@ func (f *keyFold) add(log []*sim.Event) {
 			continue
 		}
 		switch {
-		case e.Kind == sim.KindFault && (e.Name == string(sim.FaultNodeCrash) || e.Name == string(sim.FaultFailover)):
+		case e.Effect() == sim.EffectDown:
 			f.down[e.Node] = true
 			continue
-		case e.Kind == sim.KindFault && e.Name == string(sim.FaultNodeRestart):
+		case e.Effect() == sim.EffectUp:
 			f.down[e.Node] = false
 			clear(m)
 		case e.Kind != sim.KindInit && e.Kind != sim.KindExec && e.Kind != sim.KindExpire && e.Kind != sim.KindReplicate:

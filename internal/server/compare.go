@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/compare"
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lesson"
@@ -28,18 +27,15 @@ const compareTime = 10 * time.Second
 // of the session's run at which the row has happened (compare.Side.At).
 // The page draws each side with the main timeline's renderer.
 type compareRow struct {
-	*sim.Event
-	At       int                  `json:"at"`
-	Text     string               `json:"text"`
-	Note     *sim.Text            `json:"note,omitempty"` // the event's fact in words, citing rows
-	Sections *check.SectionChange `json:"cs,omitempty"`   // who came into or left a critical section
+	wireEvent
+	At int `json:"at"`
 }
 
 // compareSide is one side of a comparison on the wire.
 type compareSide struct {
 	ID       string       `json:"id"`
 	Title    sim.Text     `json:"title"`
-	Verdicts []*sim.Event `json:"verdicts"` // each verdict's first event, with its sentence in both languages
+	Verdicts []wireEvent  `json:"verdicts"` // each verdict's first event, with its sentence in both languages
 	Rows     []compareRow `json:"rows"`
 }
 
@@ -186,7 +182,7 @@ func compareError(err error, id, with string) error {
 
 func wireSide(sd compare.Side) *compareSide {
 	out := &compareSide{ID: sd.Scenario.ID, Title: sd.Scenario.Title,
-		Verdicts: []*sim.Event{}, Rows: make([]compareRow, len(sd.Rows))}
+		Verdicts: []wireEvent{}, Rows: make([]compareRow, len(sd.Rows))}
 	// A verdict's sentence cites events by sequence number; the view
 	// numbers rows, so it cites their rows.
 	row := compare.RowNumbers(sd.Rows)
@@ -203,7 +199,8 @@ func wireSide(sd compare.Side) *compareSide {
 			say := compare.Cite(*e.Say, row)
 			ev.Say = &say
 		}
-		out.Rows[i] = compareRow{Event: &ev, At: sd.At[i], Text: sd.Texts[i]}
+		out.Rows[i] = compareRow{wireEvent: toWire(&ev), At: sd.At[i]}
+		out.Rows[i].Text = sd.Texts[i]
 		if e.Fact != nil {
 			note := compare.Cite(e.Words(), row)
 			out.Rows[i].Note = &note
@@ -219,7 +216,9 @@ func wireSide(sd compare.Side) *compareSide {
 				say := compare.Cite(*v.Say, row)
 				v.Say = &say
 			}
-			out.Verdicts = append(out.Verdicts, &v)
+			wv := toWire(&v)
+			wv.Text, wv.Note = "", nil
+			out.Verdicts = append(out.Verdicts, wv)
 		}
 	}
 	return out

@@ -12,7 +12,7 @@ import (
 
 // ProtocolVersion is the version of the WebSocket protocol in
 // docs/protocol.md. It changes whenever a message changes incompatibly.
-const ProtocolVersion = 2
+const ProtocolVersion = 3
 
 // Request is one message from the browser. Op names what to do; the other
 // fields are the op's arguments. ID is echoed in the answer as Re.
@@ -92,16 +92,6 @@ type lineError struct {
 	Col  int    `json:"col,omitempty"`
 	Msg  string `json:"msg"`
 	Zh   string `json:"zh,omitempty"` // the problem in Chinese
-}
-
-// wireEvent is an event as sent: the engine's JSON form plus its one
-// canonical text line, and for an event that lets a client into its
-// critical section or takes one out, the change as the checker holds it.
-type wireEvent struct {
-	*sim.Event
-	Text     string               `json:"text"`
-	Note     *sim.Text            `json:"note,omitempty"` // what the event says, {en, zh}: its fact as the catalogue renders it (sim.Event.Words)
-	Sections *check.SectionChange `json:"cs,omitempty"`
 }
 
 // catalogEntry describes one scenario the browser may load.

@@ -44,11 +44,7 @@ func (s *session) stateMessage(re int, incremental bool) *Message {
 	}
 	evs := make([]wireEvent, 0, len(log)-from)
 	for _, e := range log[from:] {
-		w := wireEvent{Event: e, Text: e.String()}
-		if e.Fact != nil {
-			note := e.Words()
-			w.Note = &note
-		}
+		w := toWire(e)
 		if ch := s.ls.Sections(e.Seq); ch.Enter != nil || ch.Leave != nil {
 			w.Sections = &ch
 		}

@@ -128,6 +128,20 @@ func (e *Event) Applied() bool {
 	return e.Kind != KindFault || e.Fact == nil || e.Fact.Key != fact.NotApplied
 }
 
+// Effect is what a fault event did to the picture of the run (its kind's
+// declared Effect; a pause's end goes on): EffectNone for any other event
+// and for a fault the engine refused.
+func (e *Event) Effect() Effect {
+	if e.Kind != KindFault || !e.Applied() {
+		return EffectNone
+	}
+	if e.Name == ResumeEvent {
+		return EffectGoOn
+	}
+	a, _ := FaultKind(e.Name).Spec()
+	return a.Effect
+}
+
 // Words is what the event says beyond its fields, in English and Chinese:
 // its fact as the catalogue renders it.
 func (e *Event) Words() Text { return e.Fact.Render() }

@@ -281,7 +281,7 @@ func (w *World) resume(p *Proc, until time.Duration) {
 	p.paused = false
 	held := p.held
 	p.held = nil
-	w.emit(Event{Kind: KindFault, Name: "resume", Client: p.name, Fact: &fact.Fact{Key: fact.RunsAgain, Client: p.name}})
+	w.emit(Event{Kind: KindFault, Name: ResumeEvent, Client: p.name, Fact: &fact.Fact{Key: fact.RunsAgain, Client: p.name}})
 	for _, it := range held {
 		if it.t < w.now {
 			it.t = w.now

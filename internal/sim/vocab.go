@@ -70,6 +70,44 @@ const (
 	NodeMaster NodeState = "master" // a master with a replica, up
 )
 
+// Effect is what a fault does to the picture of a run: which stretch of a
+// lane it opens or closes. The page draws effects, never fault kinds, and
+// the view of the nodes reads them too: a new kind with an effect that
+// exists needs no drawing code (docs/protocol.md, "Events").
+type Effect string
+
+// The effects.
+const (
+	EffectNone Effect = ""
+	// EffectStop: the client stands still (its lane hatched) until it
+	// goes on or dies.
+	EffectStop Effect = "client-stops"
+	// EffectGoOn: the client moves again: its hatched stretch ends.
+	EffectGoOn Effect = "client-goes-on"
+	// EffectDie: the client's process is gone (a cross on its lane); a
+	// hatched stretch ends.
+	EffectDie Effect = "client-dies"
+	// EffectCut: the node is cut off from the client, or from all (a
+	// dashed line beside the node) until mended.
+	EffectCut Effect = "link-cut"
+	// EffectMend: the node's cut ends.
+	EffectMend Effect = "link-mended"
+	// EffectDown: the node is down (a cross, then a grey stretch on its
+	// lane); its keys are out of reach.
+	EffectDown Effect = "node-down"
+	// EffectUp: the node is back: its grey stretch ends, and its keys are
+	// what the event's keys say (the leases it held before are gone).
+	EffectUp Effect = "node-up"
+)
+
+// Effects are the effects a fault event can have, in the order the
+// protocol's documentation lists them.
+var Effects = []Effect{EffectStop, EffectGoOn, EffectDie, EffectCut, EffectMend, EffectDown, EffectUp}
+
+// ResumeEvent is the name of the fault event that ends a pause when its
+// time is up (no scenario asks for it: a pause's For schedules it).
+const ResumeEvent = "resume"
+
 // Action declares one fault kind or schedule action: one row of Actions.
 type Action struct {
 	Do       string // the name in scenario files, the protocol and the event log
@@ -87,6 +125,8 @@ type Action struct {
 	MenuEmbedded bool
 	Default      time.Duration
 	Applies      NodeState
+	// Effect is what the fault, applied, does to the picture of the run.
+	Effect Effect
 }
 
 // StepAction is the Do of a schedule entry that moves a client by hand.
@@ -96,22 +136,23 @@ const StepAction = "step"
 // order menus and messages list them.
 var Actions = []Action{
 	{Do: StepAction, Zh: "单步", Target: TargetClient, Amount: AmountNone},
-	{Do: string(FaultCrash), Zh: "崩溃", Fault: true, Target: TargetClient, Amount: AmountDuration, Search: SearchPlain, Menu: true},
+	{Do: string(FaultCrash), Zh: "崩溃", Fault: true, Target: TargetClient, Amount: AmountDuration, Search: SearchPlain, Menu: true, Effect: EffectDie},
 	{Do: string(FaultRestart), Zh: "重启", Fault: true, Target: TargetClient, Amount: AmountNone},
 	{Do: string(FaultPause), Zh: "停顿", Fault: true, Target: TargetClient, Amount: AmountDuration, Required: true, Hint: "how long, e.g. 1s",
-		Search: SearchSized, Menu: true, Default: time.Second},
+		Search: SearchSized, Menu: true, Default: time.Second, Effect: EffectStop},
 	{Do: string(FaultDropRequest), Zh: "丢弃请求", Fault: true, Target: TargetClient, Amount: AmountNone, Search: SearchPlain, Menu: true},
 	{Do: string(FaultDropReply), Zh: "丢弃回复", Fault: true, Target: TargetClient, Amount: AmountNone, Search: SearchPlain, Menu: true},
 	{Do: string(FaultPartition), Zh: "网络分区", Fault: true, Target: TargetLink, Amount: AmountDuration, Search: SearchSized,
-		Menu: true, Default: 2 * time.Second, Applies: NodeUp},
-	{Do: string(FaultHeal), Zh: "分区恢复", Fault: true, Target: TargetLink, Amount: AmountNone},
-	{Do: string(FaultNodeCrash), Zh: "节点宕机", Fault: true, Target: TargetNode, Amount: AmountDuration, Search: SearchSized, Menu: true, Applies: NodeUp},
-	{Do: string(FaultNodeRestart), Zh: "节点重启", Fault: true, Target: TargetNode, Amount: AmountNone, Menu: true, Applies: NodeDown},
+		Menu: true, Default: 2 * time.Second, Applies: NodeUp, Effect: EffectCut},
+	{Do: string(FaultHeal), Zh: "分区恢复", Fault: true, Target: TargetLink, Amount: AmountNone, Effect: EffectMend},
+	{Do: string(FaultNodeCrash), Zh: "节点宕机", Fault: true, Target: TargetNode, Amount: AmountDuration, Search: SearchSized, Menu: true, Applies: NodeUp,
+		Effect: EffectDown},
+	{Do: string(FaultNodeRestart), Zh: "节点重启", Fault: true, Target: TargetNode, Amount: AmountNone, Menu: true, Applies: NodeDown, Effect: EffectUp},
 	{Do: string(FaultClockJump), Zh: "时钟跳变", Fault: true, Target: TargetNode, Amount: AmountJump, Required: true, Hint: "how far, e.g. 5s or -5s",
 		Search: SearchSized, Menu: true, Default: 5 * time.Second, Applies: NodeUp},
 	{Do: string(FaultSkew), Zh: "时钟偏移", Fault: true, Target: TargetClient, Amount: AmountOffset, Required: true, Hint: "how far ahead the clock runs, e.g. 2s"},
 	{Do: string(FaultFailover), Zh: "主从切换", Fault: true, Target: TargetNode, Amount: AmountNone, Search: SearchPlain, Menu: true, MenuEmbedded: true,
-		Applies: NodeMaster},
+		Applies: NodeMaster, Effect: EffectDown},
 }
 
 // ActionOf gives the row of Actions for do, and whether there is one.

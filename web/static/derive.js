@@ -109,7 +109,7 @@ function add(m, e) {
     }
     case 'expire': case 'init': {
       if (e.keys) lease(m, e, r);
-      const of = e.kind === 'init' && e.fact && e.fact.key === 'replica-of' && e.fact.node; // the replica's master
+      const of = e.kind === 'init' && e.master; // a replica's master
       if (of && !m.masters.includes(of)) m.masters.push(of);
       break;
     }
@@ -166,35 +166,33 @@ function lease(m, e, r) {
   }
 }
 
+// fault draws what a fault event did, by its effect (sim.Effects, declared
+// beside each fault kind on the server): the page knows effects, never
+// fault kinds, so a new kind with a known effect needs no code here.
 function fault(m, e, r) {
-  switch (e.name) {
-    case 'pause': {
+  switch (e.effect) {
+    case 'client-stops': {
       const cur = m.byWho.get(e.client) || {};
-      if (!cur.pause) cur.pause = openSpan(m, { type: 'pause', r0: r, client: e.client });
+      if (!cur.stopped) cur.stopped = openSpan(m, { type: 'stopped', r0: r, client: e.client });
       m.byWho.set(e.client, cur);
       break;
     }
-    case 'resume': {
+    case 'client-goes-on':
+    case 'client-dies': {
       const cur = m.byWho.get(e.client);
-      if (cur && cur.pause) { closeSpan(m, cur.pause, r); cur.pause = null; }
+      if (cur && cur.stopped) { closeSpan(m, cur.stopped, r); cur.stopped = null; }
       break;
     }
-    case 'crash': {
-      const cur = m.byWho.get(e.client);
-      if (cur && cur.pause) { closeSpan(m, cur.pause, r); cur.pause = null; }
+    case 'link-cut':
+      if (!m.parts.has(e.node)) m.parts.set(e.node, openSpan(m, { type: 'cut', r0: r, node: e.node, client: e.client }));
       break;
-    }
-    case 'partition':
-      if (!m.parts.has(e.node)) m.parts.set(e.node, openSpan(m, { type: 'partition', r0: r, node: e.node, client: e.client }));
-      break;
-    case 'heal':
+    case 'link-mended':
       if (m.parts.has(e.node)) { closeSpan(m, m.parts.get(e.node), r); m.parts.delete(e.node); }
       break;
-    case 'node-crash':
-    case 'failover':
+    case 'node-down':
       if (!m.downs.has(e.node)) m.downs.set(e.node, openSpan(m, { type: 'down', r0: r, node: e.node }));
       break;
-    case 'node-restart':
+    case 'node-up':
       if (m.downs.has(e.node)) { closeSpan(m, m.downs.get(e.node), r); m.downs.delete(e.node); }
       for (const [id, s] of m.leases) if (s.node === e.node) { closeSpan(m, s, r); m.leases.delete(id); }
       if (e.keys) lease(m, e, r);

@@ -66,7 +66,7 @@ export function drawRows(p, m, L, r0, r1, top, o) {
         p.rect(x - w / 2, a, w, Math.max(b - a, 2), c + '55', c);
         break;
       }
-      case 'pause': {
+      case 'stopped': {
         const x = cx(L, s.client);
         for (let yy = a; yy < b; yy += 10) p.line(x - 6, yy, x + 6, Math.min(yy + 5, b), MUTED, 2);
         break;
@@ -76,7 +76,7 @@ export function drawRows(p, m, L, r0, r1, top, o) {
         p.rect(x - 6, a, 12, b - a, 'rgba(0,0,0,0.18)', INK, [4, 3]);
         break;
       }
-      case 'partition': {
+      case 'cut': {
         const x = nx(L, s.node) - Math.min(L.lw * 0.3, 40);
         p.line(x, a, x, b, BAD, 3, [8, 5]);
         break;

@@ -156,7 +156,7 @@ export function drawRow(p, m, L, e, r, y, o, newTime) {
     }
     case 'fault': {
       const at = e.client && !e.node ? x : e.node ? n : x;
-      if (e.name === 'crash' || e.name === 'node-crash' || e.name === 'failover') cross(p, at, y, f * 0.55, BAD, 4);
+      if (e.effect === 'client-dies' || e.effect === 'node-down') cross(p, at, y, f * 0.55, BAD, 4);
       else p.poly([[at, y - f * 0.55], [at + f * 0.55, y], [at, y + f * 0.55], [at - f * 0.55, y]], BAD);
       const label = '⚡ ' + nm(e.name, lang);
       const w = p.measure(label, f, true);

@@ -4,7 +4,7 @@
 /** PROTOCOL is the protocol version this page speaks: the server's
  * ProtocolVersion when they were built together (a Go test holds them
  * equal); a welcome with another version is from a server updated since. */
-export const PROTOCOL = 2;
+export const PROTOCOL = 3;
 
 export class Link {
   constructor(onMessage, onStatus) {
