@@ -10,7 +10,7 @@ import (
 	"github.com/lockstep/lockstep/internal/server"
 )
 
-// TestBrowserClassKeepsTheTeachersSettings walks the README's 50-minute
+// TestBrowserClassKeepsTheTeachersSettings walks the 50-minute
 // class in the order a teacher does it: tick "Hide what gives it away",
 // start the class, go to Presenter mode and 中文, ask which verdict the run
 // will end with, reveal, and take the tally home after ending the class.
