@@ -24,6 +24,7 @@ var packageMap = map[string][]string{
 	"internal/fact":                {},
 	"internal/qr":                  {},
 	"internal/gosrc":               {},
+	"internal/zookeeper":           {},
 	"internal/sim":                 {"internal/fact"},
 	"internal/lock":                {"internal/fact"},
 	"internal/lockbench":           {"internal/lock"},

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lockstep's whole test suite: installs what the tests need when it is
-# missing (redis-server, chromium, zbarimg), then runs formatting and vet checks, every
+# missing (redis-server, chromium, zbarimg, a JRE and ZooKeeper's jars), then runs formatting and vet checks, every
 # Go test under the race detector (browser tests in real headless Chromium,
 # real-Redis tests on redis-server processes it starts on loopback), the
 # built-in catalog, and a bounded fuzz run of the scenario parser.
@@ -11,6 +11,10 @@ need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v node >/dev/null 2>&1 || need+=(nodejs) # node --check on the page's scripts
+# A real ZooKeeper server (internal/zookeeper): Debian's headless JRE and
+# ZooKeeper's jars (about 230 MB on a fresh machine, mostly the JRE).
+command -v java >/dev/null 2>&1 || need+=(default-jre-headless)
+[ -f /usr/share/java/zookeeper.jar ] || need+=(libzookeeper-java)
 # A QR code scanner, which reads the class's join codes (internal/qr).
 command -v zbarimg >/dev/null 2>&1 || need+=(zbar-tools)
 # A Chinese font, so that the browser tests' screenshots show the 中文 pages
