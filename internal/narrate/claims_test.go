@@ -80,7 +80,7 @@ func TestEveryStorySentenceIsTrue(t *testing.T) {
 	}
 	for _, k := range []narrate.ClaimKind{narrate.ClaimAcquires, narrate.ClaimEnters, narrate.ClaimReleases, narrate.ClaimRemovedNot,
 		narrate.ClaimDeletedNone, narrate.ClaimRemoves, narrate.ClaimOverwrites, narrate.ClaimExpires, narrate.ClaimShort,
-		narrate.ClaimStaleWrite, narrate.ClaimVotes, narrate.ClaimNow, narrate.ClaimGivesBack, narrate.ClaimRefused} {
+		narrate.ClaimStaleWrite, narrate.ClaimLapsedWrite, narrate.ClaimVotes, narrate.ClaimNow, narrate.ClaimGivesBack, narrate.ClaimRefused} {
 		if kinds[k] == 0 {
 			t.Errorf("no line of the corpus claims %s: the test checks nothing of it", k)
 		}
@@ -425,7 +425,7 @@ func (a *account) check(v check.View, chs []check.Change, e *sim.Event, rest []*
 		if !v.Believes(c.Who, c.Lock) || on != c.On || need != c.Need || on >= need {
 			return fmt.Errorf("the model has %s on %d of %d (believes: %v), the line says %d of %d", c.Who, on, need, v.Believes(c.Who, c.Lock), c.On, c.Need)
 		}
-	case narrate.ClaimStaleWrite:
+	case narrate.ClaimStaleWrite, narrate.ClaimLapsedWrite:
 		if e.Kind != sim.KindExec || e.Client != c.Who || e.Answer.Type != sim.AnswerOK {
 			return fmt.Errorf("not an accepted write of %s", c.Who)
 		}

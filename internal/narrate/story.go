@@ -63,7 +63,8 @@ const (
 	ClaimOverwrites  ClaimKind = "overwrites"   // Who's command replaced Whose hold of Key on Node
 	ClaimExpires     ClaimKind = "expires"      // Key on Node, Whose lock, went without a command; Inside of them still inside
 	ClaimShort       ClaimKind = "short"        // Who believes it holds Lock, whose keys stand on On < Need nodes
-	ClaimStaleWrite  ClaimKind = "stale-write"  // the storage accepted Who's write while Who holds Lock on fewer nodes than its quorum
+	ClaimStaleWrite  ClaimKind = "stale-write"  // the storage accepted Who's write while Who holds Lock on fewer nodes than its quorum, and the checker found it stale
+	ClaimLapsedWrite ClaimKind = "lapsed-write" // the fenced storage accepted Who's write while Who holds Lock on fewer nodes than its quorum, and no client took Lock since Who's token
 	ClaimVotes       ClaimKind = "votes"        // a Redlock vote as the lock reports it (the fact's Votes; a failed one's releases follow in the log)
 	ClaimStock       ClaimKind = "stock"        // Who writes the stock while Inside are inside
 	ClaimNow         ClaimKind = "now"          // where things stand: Inside are inside, Holds on the nodes that are up and serving
@@ -394,8 +395,16 @@ func (n *Narrator) storage(e *sim.Event) []Line {
 		if f.Key != fact.PlainStorage {
 			token, token2 = fmt.Sprintf(" with token %d", f.Token), fmt.Sprintf("（令牌 %d）", f.Token)
 		}
-		return n.one(e, Claim{Kind: ClaimStaleWrite, Who: e.Client, Lock: l}, fmt.Sprintf("The storage accepts %s's write%s, though %s no longer holds %s: a stale write.", who, token, e.Client, lockName(l)),
-			fmt.Sprintf("存储接受了 %s 的写入%s，尽管 %s 已不再持有%s：这是一次过期的写入。", who, token2, e.Client, lockNameZh(l)))
+		switch {
+		case n.c.Revealed(sim.VerdictStaleWrite):
+			return n.one(e, Claim{Kind: ClaimStaleWrite, Who: e.Client, Lock: l}, fmt.Sprintf("The storage accepts %s's write%s, though %s no longer holds %s: a stale write.", who, token, e.Client, lockName(l)),
+				fmt.Sprintf("存储接受了 %s 的写入%s，尽管 %s 已不再持有%s：这是一次过期的写入。", who, token2, e.Client, lockNameZh(l)))
+		case f.Key != fact.PlainStorage:
+			// fenced, and by the checker not stale: no later token, no
+			// holder without one since the writer's token
+			return n.one(e, Claim{Kind: ClaimLapsedWrite, Who: e.Client, Lock: l}, fmt.Sprintf("The storage accepts %s's write%s: %s no longer holds %s, but no other client has been issued a later token, nor taken the lock with one that draws none, so the write is not stale.", who, token, e.Client, lockName(l)),
+				fmt.Sprintf("存储接受了 %s 的写入%s：%s 已不再持有%s，但之后没有别的客户端拿到更晚的令牌，也没有别的客户端用不发令牌的锁拿到它，所以这次写入并不过期。", who, token2, e.Client, lockNameZh(l)))
+		}
 	}
 	return nil
 }

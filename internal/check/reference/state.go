@@ -22,6 +22,7 @@ type model struct {
 	tokens   []token
 	holding  map[incRes]bool // whether an incarnation holds a resource (quorum)
 	cameSeq  map[incRes]int  // the event at which it last came to hold it
+	came     []cameAt        // every time an incarnation came to hold a resource, in order
 	fellSeq  map[incRes]int  // the event at which it last fell below the quorum
 	initial  *string         // the initial stock
 	writes   []*write
@@ -39,6 +40,12 @@ type incRes struct {
 }
 
 // token is a fencing token issued by a token mark.
+// cameAt is an incarnation that came to hold a resource at seq.
+type cameAt struct {
+	seq int
+	ir  incRes
+}
+
 type token struct {
 	seq    int
 	client string
