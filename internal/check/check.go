@@ -17,6 +17,7 @@ const (
 	Deadlock        = sim.VerdictDeadlock
 	Starvation      = sim.VerdictStarvation
 	StaleWrite      = sim.VerdictStaleWrite
+	NoProgress      = sim.VerdictNoProgress
 	Safe            = sim.VerdictSafe
 )
 
@@ -100,13 +101,15 @@ func (c *Checker) StoppedShort() { c.short = true }
 // verdicts are reported at the horizon.
 func New(opt Options) *Checker {
 	dl := newDeadlockRule()
+	st := newStarvationRule(dl)
 	return &Checker{model: newModel(opt), rules: []rule{
 		&mutexRule{},
 		&unlockRule{},
 		newStaleWriteRule(),
 		newStockRule(opt.StockKey),
 		dl,
-		newStarvationRule(dl),
+		st,
+		newProgressRule(dl, st),
 	}}
 }
 

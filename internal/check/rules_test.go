@@ -186,3 +186,46 @@ func TestStaleWriteOnAFencedStorageAfterATokenlessHolder(t *testing.T) {
 		t.Errorf("the token-less holder comes after A's write: want [safe], got %v", got)
 	}
 }
+
+// A and B take turns on the lock for 12s, each giving its key back at
+// once (a WAIT that always times out): nobody ever enters. A's tries (the
+// SETs that gave it the key, those B's key refused) span 12s: no progress.
+// Had one of them acquired the lock and entered once, or the tries spanned under StarveAfter,
+// the run would be safe; with a key stuck for ever beside it (deadlock),
+// the deadlock alone says why nobody got in.
+func TestNoProgressWhenEveryLockIsGivenBack(t *testing.T) {
+	run := func(span time.Duration, enter, stuck bool) []string {
+		var evs []sim.Event
+		for at := time.Duration(0); at <= span; at += time.Second {
+			evs = append(evs,
+				exec(at, "A", "SET", "A", 10000),
+				exec(at+100*time.Millisecond, "B", "SET", "A", 10000),
+				exec(at+200*time.Millisecond, "A", "DEL", "", 0),
+				exec(at+300*time.Millisecond, "B", "SET", "B", 10000),
+				exec(at+400*time.Millisecond, "A", "SET", "B", 10000),
+				exec(at+500*time.Millisecond, "B", "DEL", "", 0))
+		}
+		if enter {
+			evs = append(evs, sim.Event{T: span, Kind: sim.KindMark, Name: sim.MarkAcquired, Lock: "lock", Client: "B", Thread: "main"},
+				sim.Event{T: span, Kind: sim.KindMark, Name: sim.MarkEnter, Lock: "lock", Client: "B", Thread: "main"})
+		}
+		if stuck {
+			evs = append(evs, sim.Event{T: span, Kind: sim.KindExec, Client: "C", Thread: "main", Node: "redis", Cmd: []string{"SETNX", "lock"},
+				Keys: []sim.KeyState{{Key: "lock", Type: "string", Value: "C", Owner: "C", TTL: -1}}},
+				sim.Event{T: span, Kind: sim.KindFault, Name: "crash", Client: "C"})
+		}
+		return feed(t, evs)
+	}
+	if got := run(12*time.Second, false, false); !slices.Equal(got, []string{NoProgress}) {
+		t.Errorf("12s of tries, nobody in: want [no-progress], got %v", got)
+	}
+	if got := run(12*time.Second, true, false); !slices.Equal(got, []string{Safe}) {
+		t.Errorf("12s of tries, then B enters: want [safe], got %v", got)
+	}
+	if got := run(5*time.Second, false, false); !slices.Equal(got, []string{Safe}) {
+		t.Errorf("5s of tries: want [safe], got %v", got)
+	}
+	if got := run(12*time.Second, false, true); !slices.Equal(got, []string{Deadlock}) {
+		t.Errorf("12s of tries, and a key stuck for ever: want [deadlock] alone, got %v", got)
+	}
+}

@@ -527,6 +527,36 @@ func TestStaleWriteFencedCounterWentBack(t *testing.T) {
 	}
 }
 
+// A and B take turns on the key for 12s, each giving it back at once (no
+// acquired mark: a WAIT that timed out): nobody ever acquires or enters.
+// A's tries — its SETs that got the key or found B's — span 12s: no
+// progress, proved by A's first and last tries. One acquired mark anywhere
+// makes the run safe.
+func TestNoProgress(t *testing.T) {
+	for _, acquired := range []bool{false, true} {
+		b := &logb{}
+		first, last := 0, 0
+		for at := time.Duration(0); at <= 12*time.Second; at += time.Second {
+			b.at(at)
+			x := b.call("A", "redis", []string{"SET", "lock", "a", "NX"}, "OK", str("lock", "a", "A", 10000))
+			if first == 0 {
+				first = x
+			}
+			b.call("B", "redis", []string{"SET", "lock", "b", "NX"}, "(nil)", str("lock", "a", "A", 10000))
+			b.call("A", "redis", []string{"DEL", "lock"}, "(integer) 1", gone("lock"))
+			b.call("B", "redis", []string{"SET", "lock", "b", "NX"}, "OK", str("lock", "b", "B", 10000))
+			last = b.call("A", "redis", []string{"SET", "lock", "a", "NX"}, "(nil)", str("lock", "b", "B", 10000))
+			b.call("B", "redis", []string{"DEL", "lock"}, "(integer) 1", gone("lock"))
+		}
+		if acquired {
+			b.mark("B", "acquired", "lock")
+			want(t, Check(b.evs, opts("lock")), v(safe, 0))
+		} else {
+			want(t, Check(b.evs, opts("lock")), v(noProgress, 0, first, last))
+		}
+	}
+}
+
 // One item, two buyers who both read 1 and both write 0: two writes from
 // reads of a positive stock, more than the one item. Oversell names both.
 func TestOversell(t *testing.T) {

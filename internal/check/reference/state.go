@@ -27,6 +27,7 @@ type model struct {
 	initial  *string         // the initial stock
 	writes   []*write
 	endT     time.Duration
+	entered  bool // some thread marked acquiring a lock or entering a critical section
 	found    []Verdict
 	threadOf []threadID      // threads in the order first seen
 	deadRes  map[string]bool // resources found deadlocked at the horizon
