@@ -376,8 +376,13 @@ func (a *account) check(v check.View, chs []check.Change, e *sim.Event, rest []*
 		if slices.ContainsFunc(v.Insiders(), func(in check.Insider) bool { return in.Who == c.Who && in.Lock == e.Lock }) {
 			return fmt.Errorf("%s is still inside %s", c.Who, e.Lock)
 		}
-	case narrate.ClaimEnters, narrate.ClaimStock:
-		if err := mark(sim.MarkEnter, "deduct"); err != nil {
+	case narrate.ClaimEnters:
+		if err := mark(sim.MarkEnter); err != nil {
+			return err
+		}
+		return sameSet("inside", c.Inside, insideWith(v, c.Who, c.Lock))
+	case narrate.ClaimStock:
+		if err := mark("deduct"); err != nil {
 			return err
 		}
 		return sameSet("inside", c.Inside, othersInside(v, client))
@@ -604,6 +609,17 @@ func change(chs []check.Change, node, key string) (check.Change, bool) {
 		}
 	}
 	return check.Change{}, false
+}
+
+// insideWith are the threads other than who inside lock l.
+func insideWith(v check.View, who, l string) []string {
+	var out []string
+	for _, in := range v.Insiders() {
+		if in.Who != who && in.Lock == l && !slices.Contains(out, in.Who) {
+			out = append(out, in.Who)
+		}
+	}
+	return out
 }
 
 // othersInside are the threads inside of clients other than client.

@@ -176,7 +176,7 @@ func (n *Narrator) mark(e *sim.Event) []Line {
 		}
 		return n.one(e, Claim{Kind: ClaimAcquires}, fmt.Sprintf("%s acquires %s.", who, lockName(e.Lock)), fmt.Sprintf("%s 拿到了%s。", who, lockNameZh(e.Lock)))
 	case sim.MarkEnter:
-		if others := n.othersInside(e.Client); len(others) > 0 {
+		if others := n.insideWith(who, e.Lock); len(others) > 0 {
 			names, seqs := insiders(others)
 			return n.one(e, Claim{Kind: ClaimEnters, Inside: names}, fmt.Sprintf("%s enters the critical section while %s %s still inside.", who, strings.Join(names, ", "), isAre(len(names))),
 				fmt.Sprintf("%s 进入临界区，而 %s 还在里面。", who, strings.Join(names, "、")), seqs...)
@@ -461,6 +461,19 @@ func (n *Narrator) quorums(e *sim.Event) []Line {
 				Refs: []int{e.Seq, who.Seq}, Claim: Claim{Kind: ClaimShort, Who: c, Lock: who.Lock, On: on, Need: need}})
 		case !short && n.short[key]:
 			delete(n.short, key)
+		}
+	}
+	return out
+}
+
+// insideWith are the threads other than who inside lock l's critical
+// section: the ones a thread entering l is inside with (two threads of
+// one process are two, a thread inside another lock is not with it).
+func (n *Narrator) insideWith(who, l string) []check.Insider {
+	var out []check.Insider
+	for _, in := range n.c.View().Insiders() {
+		if in.Who != who && in.Lock == l && !slices.ContainsFunc(out, func(o check.Insider) bool { return o.Who == in.Who }) {
+			out = append(out, in)
 		}
 	}
 	return out
