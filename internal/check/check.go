@@ -17,6 +17,7 @@ const (
 	Deadlock        = sim.VerdictDeadlock
 	Starvation      = sim.VerdictStarvation
 	StaleWrite      = sim.VerdictStaleWrite
+	NoProgress      = sim.VerdictNoProgress
 	Safe            = sim.VerdictSafe
 )
 
@@ -39,6 +40,12 @@ type Options struct {
 	// FencedStorage says the storage service checks fencing tokens: a
 	// write is then stale only once a newer token was issued.
 	FencedStorage bool
+	// Tokenless are the clients whose algorithm draws no fencing token
+	// (lock.Info.Fencing is false). On a fenced storage, one of them
+	// coming to hold a lock after a writer's token makes the writer's
+	// later write stale: the storage cannot know of a holder without a
+	// token.
+	Tokenless []string
 	// Recoverers are who frees a lock's stuck key by the algorithm's own
 	// recovery when they find it: a client whose algorithm takes such a
 	// key over or gives it an expiry (the timestamp lock, SETNX-then-EXPIRE
@@ -81,6 +88,7 @@ type Checker struct {
 	explained []Explained
 	kept      []Kept
 	last      []change // what the last event observed did to the keys (Changes)
+	lastFound []string // the verdicts the last event observed revealed (Revealed)
 	finished  bool
 	short     bool // the run was stopped before its horizon
 }
@@ -93,13 +101,15 @@ func (c *Checker) StoppedShort() { c.short = true }
 // verdicts are reported at the horizon.
 func New(opt Options) *Checker {
 	dl := newDeadlockRule()
+	st := newStarvationRule(dl)
 	return &Checker{model: newModel(opt), rules: []rule{
 		&mutexRule{},
 		&unlockRule{},
 		newStaleWriteRule(),
 		newStockRule(opt.StockKey),
 		dl,
-		newStarvationRule(dl),
+		st,
+		newProgressRule(dl, st),
 	}}
 }
 
@@ -138,8 +148,18 @@ func (c *Checker) Observe(e *sim.Event) []sim.Event {
 	for _, r := range c.rules {
 		out = append(out, r.observe(e, chs, c.model)...)
 	}
-	return c.note(out)
+	vs := c.note(out)
+	c.lastFound = c.lastFound[:0]
+	for _, v := range vs {
+		c.lastFound = append(c.lastFound, v.Name)
+	}
+	return vs
 }
+
+// Revealed reports whether the last event observed revealed the verdict
+// name (a stale write at the storage's exec, mutual exclusion at an
+// enter): the story says a verdict's words only where the checker gave it.
+func (c *Checker) Revealed(name string) bool { return slices.Contains(c.lastFound, name) }
 
 // Finish checks the end state and returns the final verdict events, then
 // "safe" if nothing was found at all.

@@ -65,6 +65,13 @@ const (
 	// Until the last, and from At to the end Who's incarnation never came
 	// to hold the key nor marked acquiring or giving up any lock.
 	ClaimRefused ClaimKind = "refused"
+	// ClaimNoEntry: no thread marked acquiring a lock or entering a
+	// critical section in the whole log.
+	ClaimNoEntry ClaimKind = "no-entry"
+	// ClaimTried: Who's tries to take a lock key (execs that made it a
+	// holder of one, or found one held by others): N of them, At the
+	// first and Until the last, at least StarveAfter apart.
+	ClaimTried ClaimKind = "tried"
 	// ClaimFree: at the end nobody holds Key on Node.
 	ClaimFree ClaimKind = "free"
 	// ClaimAccepted: At is an exec of a WRITE by Who on Node answered OK.

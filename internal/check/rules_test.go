@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -137,5 +138,94 @@ func TestASafeRunStoppedShortSaysSo(t *testing.T) {
 	vs := c.Finish()
 	if len(vs) != 1 || vs[0].Name != Safe || !strings.Contains(vs[0].Say.En, "stopped before its horizon") {
 		t.Fatalf("want one safe verdict that says the run was stopped, got %+v", vs)
+	}
+}
+
+// A's lease (token 1) runs out; B takes the lock with an algorithm that
+// draws no token; A's write with token 1 then reaches the fenced storage,
+// which has seen no larger token and accepts it. B came to hold the lock
+// after A's token: the storage could not know of B, but A's write is stale
+// all the same. Were B a client that draws tokens (not Tokenless), no
+// later token was issued and the write is not stale; nor is it when B took
+// the lock only after A's write.
+func TestStaleWriteOnAFencedStorageAfterATokenlessHolder(t *testing.T) {
+	run := func(tokenless, bFirst bool) []string {
+		opt := Options{Locks: []string{"lock"}, FencedStorage: true}
+		if tokenless {
+			opt.Tokenless = []string{"B"}
+		}
+		c := New(opt)
+		write := sim.Event{T: 5 * time.Second, Kind: sim.KindExec, Client: "A", Thread: "main", Node: "storage", Cmd: []string{"WRITE", "file", "a", "TOKEN", "1"},
+			Answer: sim.Answer{Type: sim.AnswerOK}, Keys: []sim.KeyState{{Key: "file", Type: "string", Value: "a", TTL: -1}}}
+		takeB := exec(3100*time.Millisecond, "B", "SET", "B", 3000)
+		evs := []sim.Event{
+			exec(0, "A", "SET", "A", 3000),
+			{T: time.Millisecond, Kind: sim.KindMark, Name: sim.MarkAcquired, Lock: "lock", Client: "A", Thread: "main"},
+			{T: time.Millisecond, Kind: sim.KindMark, Name: sim.MarkToken, Lock: "lock", Client: "A", Thread: "main", Fact: &fact.Fact{Key: fact.Token, Token: 1}},
+			{T: 3 * time.Second, Kind: sim.KindExpire, Node: "redis", Keys: lockState("", 0)},
+		}
+		if bFirst {
+			evs = append(evs, takeB, write)
+		} else {
+			evs = append(evs, write, takeB)
+		}
+		for i := range evs {
+			evs[i].Seq = i + 1
+			c.Observe(&evs[i])
+		}
+		c.Finish()
+		return c.Verdicts()
+	}
+	if got := run(true, true); !slices.Equal(got, []string{StaleWrite}) {
+		t.Errorf("a token-less holder before A's write: want [stale-write], got %v", got)
+	}
+	if got := run(false, true); !slices.Equal(got, []string{Safe}) {
+		t.Errorf("a holder that draws tokens, none issued yet: want [safe], got %v", got)
+	}
+	if got := run(true, false); !slices.Equal(got, []string{Safe}) {
+		t.Errorf("the token-less holder comes after A's write: want [safe], got %v", got)
+	}
+}
+
+// A and B take turns on the lock for 12s, each giving its key back at
+// once (a WAIT that always times out): nobody ever enters. A's tries (the
+// SETs that gave it the key, those B's key refused) span 12s: no progress.
+// Had one of them acquired the lock and entered once, or the tries spanned under StarveAfter,
+// the run would be safe; with a key stuck for ever beside it (deadlock),
+// the deadlock alone says why nobody got in.
+func TestNoProgressWhenEveryLockIsGivenBack(t *testing.T) {
+	run := func(span time.Duration, enter, stuck bool) []string {
+		var evs []sim.Event
+		for at := time.Duration(0); at <= span; at += time.Second {
+			evs = append(evs,
+				exec(at, "A", "SET", "A", 10000),
+				exec(at+100*time.Millisecond, "B", "SET", "A", 10000),
+				exec(at+200*time.Millisecond, "A", "DEL", "", 0),
+				exec(at+300*time.Millisecond, "B", "SET", "B", 10000),
+				exec(at+400*time.Millisecond, "A", "SET", "B", 10000),
+				exec(at+500*time.Millisecond, "B", "DEL", "", 0))
+		}
+		if enter {
+			evs = append(evs, sim.Event{T: span, Kind: sim.KindMark, Name: sim.MarkAcquired, Lock: "lock", Client: "B", Thread: "main"},
+				sim.Event{T: span, Kind: sim.KindMark, Name: sim.MarkEnter, Lock: "lock", Client: "B", Thread: "main"})
+		}
+		if stuck {
+			evs = append(evs, sim.Event{T: span, Kind: sim.KindExec, Client: "C", Thread: "main", Node: "redis", Cmd: []string{"SETNX", "lock"},
+				Keys: []sim.KeyState{{Key: "lock", Type: "string", Value: "C", Owner: "C", TTL: -1}}},
+				sim.Event{T: span, Kind: sim.KindFault, Name: "crash", Client: "C"})
+		}
+		return feed(t, evs)
+	}
+	if got := run(12*time.Second, false, false); !slices.Equal(got, []string{NoProgress}) {
+		t.Errorf("12s of tries, nobody in: want [no-progress], got %v", got)
+	}
+	if got := run(12*time.Second, true, false); !slices.Equal(got, []string{Safe}) {
+		t.Errorf("12s of tries, then B enters: want [safe], got %v", got)
+	}
+	if got := run(5*time.Second, false, false); !slices.Equal(got, []string{Safe}) {
+		t.Errorf("5s of tries: want [safe], got %v", got)
+	}
+	if got := run(12*time.Second, false, true); !slices.Equal(got, []string{Deadlock}) {
+		t.Errorf("12s of tries, and a key stuck for ever: want [deadlock] alone, got %v", got)
 	}
 }

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,12 +20,22 @@ import (
 // write is stale only once another client was issued a token after the
 // writer's own. That token is normally larger; when the counter went back
 // (its node restarted empty, or failed over before replicating it), it may
-// be the same number or smaller, and the storage cannot tell.
+// be the same number or smaller, and the storage cannot tell. A later
+// holder that draws no token at all (Options.Tokenless: a
+// compare-and-delete client on the same key) makes the write stale too,
+// from when it came to hold the lock: the storage cannot know of it.
 type staleWriteRule struct {
 	held   map[lease]bool      // leases that hold now
 	began  map[lease]int       // seq at which each last came to hold
 	ended  map[lease]int       // seq at which each last stopped holding
 	tokens map[string][]issued // lock -> tokens issued, in order
+	starts map[string][]start  // lock -> leases that came to hold it, in order
+}
+
+// start is a lease that came to hold its lock at seq.
+type start struct {
+	seq int
+	ls  lease
 }
 
 // issued is a fencing token issued to a client (a token mark).
@@ -42,7 +53,7 @@ type lease struct {
 }
 
 func newStaleWriteRule() *staleWriteRule {
-	return &staleWriteRule{held: map[lease]bool{}, began: map[lease]int{}, ended: map[lease]int{}, tokens: map[string][]issued{}}
+	return &staleWriteRule{held: map[lease]bool{}, began: map[lease]int{}, ended: map[lease]int{}, tokens: map[string][]issued{}, starts: map[string][]start{}}
 }
 
 func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []claimed {
@@ -73,61 +84,101 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []claimed
 			// holding, or never held by its keys (an in-process mutex)
 			continue
 		}
-		var own, later issued
-		fenced := false
-		if tok, ok := writeToken(e.Cmd); ok && m.opt.FencedStorage {
-			fenced = true
-			if own, later, ok = r.laterToken(l, t.client, tok); !ok {
-				continue
-			}
-		}
-		if refused {
-			if !fenced {
-				continue
-			}
-			return []claimed{r.kept(e, t, ls, later)}
-		}
-		var refs []int
-		wentBack := fenced && own.seq > 0 && later.n <= own.n
-		if !wentBack {
-			own = issued{} // not cited
-		}
-		for _, s := range []int{r.began[ls], r.ended[ls], own.seq, later.seq} {
-			if s > 0 {
-				refs = append(refs, s)
-			}
-		}
-		refs = append(refs, e.Seq)
-		claims := []Claim{t.claim(ClaimAccepted, Claim{At: e.Seq, Node: e.Node}),
-			{Kind: ClaimLease, Who: t.client, Inc: t.inc, Lock: l, At: r.began[ls], Until: r.ended[ls], N: int64(m.quorum(t.client, l))},
-			{Kind: ClaimHolding, Who: t.client, Inc: t.inc, Lock: l, Until: e.Seq}}
-		en := fmt.Sprintf("%s at #%d accepted %s's write, but %s no longer held %s", e.Node, fact.Seq(e.Seq), t.who(), t.client, l)
-		zh := fmt.Sprintf("%s 在 #%d 接受了 %s 的写入，但 %s 已不再持有 %s", e.Node, fact.Seq(e.Seq), t.who(), t.client, l)
-		if q := m.quorum(t.client, l); q > 1 {
-			en += fmt.Sprintf(" on a quorum of %d nodes", q)
-			zh += fmt.Sprintf("（需要 %d 个节点的多数）", q)
-		}
-		if r.ended[ls] > 0 {
-			en += fmt.Sprintf(" (taken at #%d, lost at #%d)", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls]))
-			zh += fmt.Sprintf("（#%d 获得，#%d 失去）", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls]))
-		}
-		en += ": the resource took a write from a client that no longer held the lock."
-		zh += "：被保护的资源接受了一个已不再持有锁的客户端的写入。"
+		f, ok := r.fencing(e, ls, m, refused)
 		switch {
-		case wentBack:
-			en += fmt.Sprintf(" Fencing failed because the token counter went back: %s was issued token %d at #%d, after %s's token %d at #%d, so the storage could not tell the old holder's write from the new holder's.", later.client, later.n, fact.Seq(later.seq), t.client, own.n, fact.Seq(own.seq))
-			zh += fmt.Sprintf("Fencing 失效，因为 token 计数器倒退了：%s 在 #%d 拿到 token %d，晚于 %s 在 #%d 拿到的 token %d，存储因此分不清旧持有者和新持有者的写入。", later.client, fact.Seq(later.seq), later.n, t.client, fact.Seq(own.seq), own.n)
-			claims = append(claims, Claim{Kind: ClaimToken, At: own.seq, Who: own.client, Lock: l, N: own.n})
-		case fenced:
-			en += fmt.Sprintf(" %s had been issued a newer token (%d, at #%d) before this write.", later.client, later.n, fact.Seq(later.seq))
-			zh += fmt.Sprintf("在这次写入之前，%s 已经拿到更新的 token（%d，#%d）。", later.client, later.n, fact.Seq(later.seq))
+		case !ok:
+			continue
+		case refused && !f.fenced:
+			continue
+		case refused:
+			return []claimed{r.kept(e, t, ls, f.later)}
 		}
-		if fenced {
-			claims = append(claims, Claim{Kind: ClaimToken, At: later.seq, Who: later.client, Lock: l, N: later.n})
-		}
-		return []claimed{verdict(StaleWrite, refs, en, zh, claims...)}
+		return []claimed{r.stale(e, t, ls, f, m)}
 	}
 	return nil
+}
+
+// fencedBy is what made a fenced write stale: a later token (later; with
+// the writer's own, own, when the counter went back), or a later holder
+// without a token (after). fenced is false for a write the storage does
+// not fence (no token, or a plain storage): its lease alone decides.
+type fencedBy struct {
+	own, later issued
+	after      start
+	fenced     bool
+}
+
+// fencing reads, for a write of lease ls that no longer holds, whether a
+// fenced storage should count it stale: ok is false when no later token
+// (nor, for an accepted write, a later holder without one) exists.
+func (r *staleWriteRule) fencing(e *sim.Event, ls lease, m *model, refused bool) (fencedBy, bool) {
+	tok, has := writeToken(e.Cmd)
+	if !has || !m.opt.FencedStorage {
+		return fencedBy{}, true
+	}
+	f := fencedBy{fenced: true}
+	var ok bool
+	if f.own, f.later, ok = r.laterToken(ls.lock, ls.client, tok); ok {
+		if f.own.seq > 0 && f.later.n > f.own.n {
+			f.own = issued{} // a newer, larger token: the writer's own is not cited
+		}
+		return f, true
+	}
+	if refused {
+		return f, false
+	}
+	since := f.own.seq
+	if since == 0 {
+		since = r.began[ls]
+	}
+	f.own = issued{}
+	f.after, ok = r.tokenlessAfter(ls.lock, ls.client, since, m.opt.Tokenless)
+	return f, ok
+}
+
+// stale is the verdict for an accepted write of lease ls, which no longer
+// holds, made stale by f.
+func (r *staleWriteRule) stale(e *sim.Event, t thread, ls lease, f fencedBy, m *model) claimed {
+	l, own, later, after := ls.lock, f.own, f.later, f.after
+	var refs []int
+	for _, s := range []int{r.began[ls], r.ended[ls], own.seq, later.seq, after.seq} {
+		if s > 0 {
+			refs = append(refs, s)
+		}
+	}
+	refs = append(refs, e.Seq)
+	claims := []Claim{t.claim(ClaimAccepted, Claim{At: e.Seq, Node: e.Node}),
+		{Kind: ClaimLease, Who: t.client, Inc: t.inc, Lock: l, At: r.began[ls], Until: r.ended[ls], N: int64(m.quorum(t.client, l))},
+		{Kind: ClaimHolding, Who: t.client, Inc: t.inc, Lock: l, Until: e.Seq}}
+	en := fmt.Sprintf("%s at #%d accepted %s's write, but %s no longer held %s", e.Node, fact.Seq(e.Seq), t.who(), t.client, l)
+	zh := fmt.Sprintf("%s 在 #%d 接受了 %s 的写入，但 %s 已不再持有 %s", e.Node, fact.Seq(e.Seq), t.who(), t.client, l)
+	if q := m.quorum(t.client, l); q > 1 {
+		en += fmt.Sprintf(" on a quorum of %d nodes", q)
+		zh += fmt.Sprintf("（需要 %d 个节点的多数）", q)
+	}
+	if r.ended[ls] > 0 {
+		en += fmt.Sprintf(" (taken at #%d, lost at #%d)", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls]))
+		zh += fmt.Sprintf("（#%d 获得，#%d 失去）", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls]))
+	}
+	en += ": the resource took a write from a client that no longer held the lock."
+	zh += "：被保护的资源接受了一个已不再持有锁的客户端的写入。"
+	switch {
+	case own.seq > 0:
+		en += fmt.Sprintf(" Fencing failed because the token counter went back: %s was issued token %d at #%d, after %s's token %d at #%d, so the storage could not tell the old holder's write from the new holder's.", later.client, later.n, fact.Seq(later.seq), t.client, own.n, fact.Seq(own.seq))
+		zh += fmt.Sprintf("Fencing 失效，因为 token 计数器倒退了：%s 在 #%d 拿到 token %d，晚于 %s 在 #%d 拿到的 token %d，存储因此分不清旧持有者和新持有者的写入。", later.client, fact.Seq(later.seq), later.n, t.client, fact.Seq(own.seq), own.n)
+		claims = append(claims, Claim{Kind: ClaimToken, At: own.seq, Who: own.client, Lock: l, N: own.n})
+	case after.seq > 0:
+		en += fmt.Sprintf(" %s, whose lock draws no fencing token, came to hold %s at #%d, after %s's token was issued: the storage cannot know of a holder without a token, so fencing could not refuse this write.", after.ls.client, l, fact.Seq(after.seq), t.client)
+		zh += fmt.Sprintf("%s 的锁不发 fencing token，它在 %s 的 token 发出之后于 #%d 拿到了 %s：存储无从知道一个没有 token 的持有者，所以 fencing 拦不住这次写入。", after.ls.client, t.client, fact.Seq(after.seq), l)
+		claims = append(claims, Claim{Kind: ClaimLease, Who: after.ls.client, Inc: after.ls.inc, Lock: l, At: after.seq, N: int64(m.quorum(after.ls.client, l))})
+	case f.fenced:
+		en += fmt.Sprintf(" %s had been issued a newer token (%d, at #%d) before this write.", later.client, later.n, fact.Seq(later.seq))
+		zh += fmt.Sprintf("在这次写入之前，%s 已经拿到更新的 token（%d，#%d）。", later.client, later.n, fact.Seq(later.seq))
+	}
+	if later.seq > 0 {
+		claims = append(claims, Claim{Kind: ClaimToken, At: later.seq, Who: later.client, Lock: l, N: later.n})
+	}
+	return verdict(StaleWrite, refs, en, zh, claims...)
 }
 
 // kept is the line for a stale write the fenced storage refused: the
@@ -176,6 +227,7 @@ func (r *staleWriteRule) track(e *sim.Event, chs []change, m *model) {
 		switch {
 		case now && !was:
 			r.began[ls] = e.Seq
+			r.starts[ls.lock] = append(r.starts[ls.lock], start{e.Seq, ls})
 		case was && !now:
 			r.ended[ls] = e.Seq
 		}
@@ -203,6 +255,21 @@ func (r *staleWriteRule) laterToken(l, client string, tok int64) (own, later iss
 		}
 	}
 	return own, issued{}, false
+}
+
+// tokenlessAfter finds the first lease of lock l, of a client other than
+// client among tokenless, that came to hold l after seq since: a later
+// holder the fenced storage cannot know of. ok is false when there is none.
+func (r *staleWriteRule) tokenlessAfter(l, client string, since int, tokenless []string) (first start, ok bool) {
+	for _, s := range r.starts[l] {
+		if s.seq <= since || s.ls.client == client || !slices.Contains(tokenless, s.ls.client) {
+			continue
+		}
+		if !ok || s.seq < first.seq || s.seq == first.seq && s.ls.client < first.ls.client {
+			first, ok = s, true
+		}
+	}
+	return first, ok
 }
 
 // writeToken reads a fenced WRITE's token (WRITE key value TOKEN n).

@@ -23,6 +23,7 @@ type starvationRule struct {
 	dl      *deadlockRule
 	waiting map[thread]*waiter
 	lastT   time.Duration
+	starved bool // a starvation was reported at the horizon
 }
 
 type waiter struct {
@@ -124,5 +125,6 @@ func (r *starvationRule) finish(m *model) []claimed {
 		}
 		out = append(out, verdict(Starvation, refs, en, zh, claims...))
 	}
+	r.starved = len(out) > 0
 	return out
 }

@@ -10,8 +10,8 @@ import (
 
 // CheckOptions tells the checker what the scenario's log does not: the
 // stock key, the keys of its clients' locks, Redlock's quorum, which nodes
-// are replicas and who frees a stuck lock key by the algorithm's own
-// recovery.
+// are replicas, which clients draw no fencing token and who frees a stuck
+// lock key by the algorithm's own recovery.
 func CheckOptions(sc *scenario.Scenario) check.Options {
 	opt := check.Options{StockKey: StockKey, Quorum: map[string]int{}, ClientQuorum: map[string]map[string]int{}, ReplicaOf: map[string]string{},
 		FencedStorage: sc.Storage != nil && sc.Storage.Fencing}
@@ -30,6 +30,9 @@ func CheckOptions(sc *scenario.Scenario) check.Options {
 		algo, ok := lock.Lookup(c.Algorithm)
 		if !ok || algo.Unguarded {
 			continue
+		}
+		if !algo.Fencing && !slices.Contains(opt.Tokenless, c.Name) {
+			opt.Tokenless = append(opt.Tokenless, c.Name)
 		}
 		opts, err := algo.Decode(c.Params)
 		if err != nil {

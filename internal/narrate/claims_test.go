@@ -80,7 +80,7 @@ func TestEveryStorySentenceIsTrue(t *testing.T) {
 	}
 	for _, k := range []narrate.ClaimKind{narrate.ClaimAcquires, narrate.ClaimEnters, narrate.ClaimReleases, narrate.ClaimRemovedNot,
 		narrate.ClaimDeletedNone, narrate.ClaimRemoves, narrate.ClaimOverwrites, narrate.ClaimExpires, narrate.ClaimShort,
-		narrate.ClaimStaleWrite, narrate.ClaimVotes, narrate.ClaimNow, narrate.ClaimGivesBack, narrate.ClaimRefused} {
+		narrate.ClaimStaleWrite, narrate.ClaimLapsedWrite, narrate.ClaimVotes, narrate.ClaimNow, narrate.ClaimGivesBack, narrate.ClaimRefused} {
 		if kinds[k] == 0 {
 			t.Errorf("no line of the corpus claims %s: the test checks nothing of it", k)
 		}
@@ -376,8 +376,13 @@ func (a *account) check(v check.View, chs []check.Change, e *sim.Event, rest []*
 		if slices.ContainsFunc(v.Insiders(), func(in check.Insider) bool { return in.Who == c.Who && in.Lock == e.Lock }) {
 			return fmt.Errorf("%s is still inside %s", c.Who, e.Lock)
 		}
-	case narrate.ClaimEnters, narrate.ClaimStock:
-		if err := mark(sim.MarkEnter, "deduct"); err != nil {
+	case narrate.ClaimEnters:
+		if err := mark(sim.MarkEnter); err != nil {
+			return err
+		}
+		return sameSet("inside", c.Inside, insideWith(v, c.Who, c.Lock))
+	case narrate.ClaimStock:
+		if err := mark("deduct"); err != nil {
 			return err
 		}
 		return sameSet("inside", c.Inside, othersInside(v, client))
@@ -425,7 +430,7 @@ func (a *account) check(v check.View, chs []check.Change, e *sim.Event, rest []*
 		if !v.Believes(c.Who, c.Lock) || on != c.On || need != c.Need || on >= need {
 			return fmt.Errorf("the model has %s on %d of %d (believes: %v), the line says %d of %d", c.Who, on, need, v.Believes(c.Who, c.Lock), c.On, c.Need)
 		}
-	case narrate.ClaimStaleWrite:
+	case narrate.ClaimStaleWrite, narrate.ClaimLapsedWrite:
 		if e.Kind != sim.KindExec || e.Client != c.Who || e.Answer.Type != sim.AnswerOK {
 			return fmt.Errorf("not an accepted write of %s", c.Who)
 		}
@@ -604,6 +609,17 @@ func change(chs []check.Change, node, key string) (check.Change, bool) {
 		}
 	}
 	return check.Change{}, false
+}
+
+// insideWith are the threads other than who inside lock l.
+func insideWith(v check.View, who, l string) []string {
+	var out []string
+	for _, in := range v.Insiders() {
+		if in.Who != who && in.Lock == l && !slices.Contains(out, in.Who) {
+			out = append(out, in.Who)
+		}
+	}
+	return out
 }
 
 // othersInside are the threads inside of clients other than client.

@@ -63,7 +63,8 @@ const (
 	ClaimOverwrites  ClaimKind = "overwrites"   // Who's command replaced Whose hold of Key on Node
 	ClaimExpires     ClaimKind = "expires"      // Key on Node, Whose lock, went without a command; Inside of them still inside
 	ClaimShort       ClaimKind = "short"        // Who believes it holds Lock, whose keys stand on On < Need nodes
-	ClaimStaleWrite  ClaimKind = "stale-write"  // the storage accepted Who's write while Who holds Lock on fewer nodes than its quorum
+	ClaimStaleWrite  ClaimKind = "stale-write"  // the storage accepted Who's write while Who holds Lock on fewer nodes than its quorum, and the checker found it stale
+	ClaimLapsedWrite ClaimKind = "lapsed-write" // the fenced storage accepted Who's write while Who holds Lock on fewer nodes than its quorum, and no client took Lock since Who's token
 	ClaimVotes       ClaimKind = "votes"        // a Redlock vote as the lock reports it (the fact's Votes; a failed one's releases follow in the log)
 	ClaimStock       ClaimKind = "stock"        // Who writes the stock while Inside are inside
 	ClaimNow         ClaimKind = "now"          // where things stand: Inside are inside, Holds on the nodes that are up and serving
@@ -175,7 +176,7 @@ func (n *Narrator) mark(e *sim.Event) []Line {
 		}
 		return n.one(e, Claim{Kind: ClaimAcquires}, fmt.Sprintf("%s acquires %s.", who, lockName(e.Lock)), fmt.Sprintf("%s 拿到了%s。", who, lockNameZh(e.Lock)))
 	case sim.MarkEnter:
-		if others := n.othersInside(e.Client); len(others) > 0 {
+		if others := n.insideWith(who, e.Lock); len(others) > 0 {
 			names, seqs := insiders(others)
 			return n.one(e, Claim{Kind: ClaimEnters, Inside: names}, fmt.Sprintf("%s enters the critical section while %s %s still inside.", who, strings.Join(names, ", "), isAre(len(names))),
 				fmt.Sprintf("%s 进入临界区，而 %s 还在里面。", who, strings.Join(names, "、")), seqs...)
@@ -394,8 +395,16 @@ func (n *Narrator) storage(e *sim.Event) []Line {
 		if f.Key != fact.PlainStorage {
 			token, token2 = fmt.Sprintf(" with token %d", f.Token), fmt.Sprintf("（令牌 %d）", f.Token)
 		}
-		return n.one(e, Claim{Kind: ClaimStaleWrite, Who: e.Client, Lock: l}, fmt.Sprintf("The storage accepts %s's write%s, though %s no longer holds %s: a stale write.", who, token, e.Client, lockName(l)),
-			fmt.Sprintf("存储接受了 %s 的写入%s，尽管 %s 已不再持有%s：这是一次过期的写入。", who, token2, e.Client, lockNameZh(l)))
+		switch {
+		case n.c.Revealed(sim.VerdictStaleWrite):
+			return n.one(e, Claim{Kind: ClaimStaleWrite, Who: e.Client, Lock: l}, fmt.Sprintf("The storage accepts %s's write%s, though %s no longer holds %s: a stale write.", who, token, e.Client, lockName(l)),
+				fmt.Sprintf("存储接受了 %s 的写入%s，尽管 %s 已不再持有%s：这是一次过期的写入。", who, token2, e.Client, lockNameZh(l)))
+		case f.Key != fact.PlainStorage:
+			// fenced, and by the checker not stale: no later token, no
+			// holder without one since the writer's token
+			return n.one(e, Claim{Kind: ClaimLapsedWrite, Who: e.Client, Lock: l}, fmt.Sprintf("The storage accepts %s's write%s: %s no longer holds %s, but no other client has been issued a later token, nor taken the lock with one that draws none, so the write is not stale.", who, token, e.Client, lockName(l)),
+				fmt.Sprintf("存储接受了 %s 的写入%s：%s 已不再持有%s，但之后没有别的客户端拿到更晚的令牌，也没有别的客户端用不发令牌的锁拿到它，所以这次写入并不过期。", who, token2, e.Client, lockNameZh(l)))
+		}
 	}
 	return nil
 }
@@ -452,6 +461,19 @@ func (n *Narrator) quorums(e *sim.Event) []Line {
 				Refs: []int{e.Seq, who.Seq}, Claim: Claim{Kind: ClaimShort, Who: c, Lock: who.Lock, On: on, Need: need}})
 		case !short && n.short[key]:
 			delete(n.short, key)
+		}
+	}
+	return out
+}
+
+// insideWith are the threads other than who inside lock l's critical
+// section: the ones a thread entering l is inside with (two threads of
+// one process are two, a thread inside another lock is not with it).
+func (n *Narrator) insideWith(who, l string) []check.Insider {
+	var out []check.Insider
+	for _, in := range n.c.View().Insiders() {
+		if in.Who != who && in.Lock == l && !slices.ContainsFunc(out, func(o check.Insider) bool { return o.Who == in.Who }) {
+			out = append(out, in)
 		}
 	}
 	return out

@@ -238,12 +238,13 @@ const (
 	VerdictDeadlock        = "deadlock"         // a key that never expires, held by no one who can release it
 	VerdictStarvation      = "starvation"       // a live thread found the lock held by others for 10s or more, to the end
 	VerdictStaleWrite      = "stale-write"      // the protected resource accepted a write from a client whose lease had ended
+	VerdictNoProgress      = "no-progress"      // nobody ever acquired a lock or entered, though a thread kept trying for 10s or more
 	VerdictSafe            = "safe"             // no violation; it stands alone
 )
 
 // Verdicts lists every verdict name, "safe" last.
 var Verdicts = []string{VerdictMutualExclusion, VerdictOversell, VerdictLostUpdate, VerdictForeignUnlock,
-	VerdictDeadlock, VerdictStarvation, VerdictStaleWrite, VerdictSafe}
+	VerdictDeadlock, VerdictStarvation, VerdictStaleWrite, VerdictNoProgress, VerdictSafe}
 
 // SetbackMarks are the marks that say something went wrong for the client
 // that writes them: a release refused or failed, a renewal or extension

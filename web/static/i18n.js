@@ -344,6 +344,7 @@ const NAMES = {
 const VERDICTS = {
   safe: '安全', 'mutual-exclusion': '互斥被打破', 'foreign-unlock': '误删他人的锁', deadlock: '死锁',
   starvation: '饥饿', 'stale-write': '过期写入', oversell: '超卖', 'lost-update': '更新丢失',
+  'no-progress': '毫无进展',
 };
 
 /** verdictName gives a verdict's name as the page shows it in lang:

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/check/reference"
@@ -229,6 +230,7 @@ func TestDifferentialCatalog(t *testing.T) {
 func TestDifferentialGenerated(t *testing.T) {
 	n, seed := corpusSize(), corpusSeed()
 	algos, applied, variants, shapes := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
+	verdicts := map[string]int{}
 	var ds []diff
 	refused, ran := 0, 0
 	for i := range n {
@@ -264,12 +266,15 @@ func TestDifferentialGenerated(t *testing.T) {
 		for _, sh := range shapesOf(sc, log) {
 			shapes[sh]++
 		}
+		for _, v := range prod {
+			verdicts[v.Name]++
+		}
 		ref := reference.Check(log, lesson.CheckOptions(sc))
 		if !same(prod, ref) {
 			ds = append(ds, diff{what: fmt.Sprintf("generated %d (corpus seed %d)", i, seed), yaml: g.YAML, seed: sc.Seed, log: log, prod: prod, ref: ref})
 		}
 	}
-	t.Logf("corpus seed %d: %d generated, %d ran, %d refused; algorithms %v; faults applied %v; shapes %v", seed, n, ran, refused, algos, applied, shapes)
+	t.Logf("corpus seed %d: %d generated, %d ran, %d refused; algorithms %v; faults applied %v; shapes %v; verdicts %v", seed, n, ran, refused, algos, applied, shapes, verdicts)
 	if refused*10 > n {
 		t.Errorf("%d of %d generated scenarios were refused: the generator should rarely make invalid ones", refused, n)
 	}
@@ -287,6 +292,11 @@ func TestDifferentialGenerated(t *testing.T) {
 		for _, sh := range []string{shapeMixed, shapeReissued, shapeFailoverStock} {
 			if shapes[sh] == 0 {
 				t.Errorf("no generated run has the shape %q", sh)
+			}
+		}
+		for _, sh := range []string{shapeTokenless, shapeNobodyIn} {
+			if n >= largeCorpus && shapes[sh] == 0 {
+				t.Errorf("no generated run of %d has the shape %q", n, sh)
 			}
 		}
 		for _, v := range []string{"crash", "crash for", "node-crash", "node-crash for", "node-crash keep_data",
@@ -337,7 +347,14 @@ const (
 	shapeMixed         = "two algorithms on one key"
 	shapeReissued      = "a fencing token issued twice"
 	shapeFailoverStock = "a stock write lost on failover"
+	// rarer, required of a larger corpus (largeCorpus)
+	shapeTokenless = "a token-less holder before a fenced write"
+	shapeNobodyIn  = "nobody in, tries for 10s"
 )
+
+// largeCorpus is the corpus size from which the rarer shapes are required
+// (scripts/test.sh runs 3,000).
+const largeCorpus = 1000
 
 // shapesOf names the shapes a run has: clients of two algorithms on one
 // lock key, a fencing token number issued to two clients, a failover that
@@ -373,6 +390,12 @@ func shapesOf(sc *scenario.Scenario, log []sim.Event) []string {
 		}
 		issued[n] = e.Client
 	}
+	if tokenlessBeforeFencedWrite(sc, log) {
+		out = append(out, shapeTokenless)
+	}
+	if nobodyIn(sc, log) {
+		out = append(out, shapeNobodyIn)
+	}
 	for _, e := range log {
 		if e.Kind == sim.KindFault && e.Name == "failover" && e.Applied() && e.Fact != nil && slices.ContainsFunc(e.Fact.Cmds, func(c string) bool { return strings.HasPrefix(c, "SET stock") }) {
 			out = append(out, shapeFailoverStock)
@@ -380,4 +403,52 @@ func shapesOf(sc *scenario.Scenario, log []sim.Event) []string {
 		}
 	}
 	return out
+}
+
+// tokenlessBeforeFencedWrite: on a fenced storage, a client whose
+// algorithm draws no token wrote a lock key (SET, SETNX, EVAL...) between
+// another client's token mark for that lock and that client's accepted
+// WRITE with a token.
+func tokenlessBeforeFencedWrite(sc *scenario.Scenario, log []sim.Event) bool {
+	opt := lesson.CheckOptions(sc)
+	if !opt.FencedStorage || len(opt.Tokenless) == 0 {
+		return false
+	}
+	tokenAt := map[string]int{} // client -> its latest token mark
+	wroteLock := map[string][]int{}
+	for _, e := range log {
+		switch {
+		case e.Kind == sim.KindMark && e.Name == sim.MarkToken:
+			tokenAt[e.Client] = e.Seq
+		case e.Kind == sim.KindExec && slices.Contains(opt.Tokenless, e.Client) && slices.ContainsFunc(e.Keys, func(k sim.KeyState) bool { return slices.Contains(opt.Locks, k.Key) }):
+			wroteLock[e.Client] = append(wroteLock[e.Client], e.Seq)
+		case e.Kind == sim.KindExec && len(e.Cmd) == 5 && strings.EqualFold(e.Cmd[0], "WRITE") && e.Answer.Type == sim.AnswerOK && tokenAt[e.Client] > 0:
+			for c, seqs := range wroteLock {
+				if c != e.Client && slices.ContainsFunc(seqs, func(s int) bool { return s > tokenAt[e.Client] }) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// nobodyIn: no acquired or enter mark in the whole log, and clients'
+// commands on lock keys span 10s or more.
+func nobodyIn(sc *scenario.Scenario, log []sim.Event) bool {
+	opt := lesson.CheckOptions(sc)
+	var first, last time.Duration
+	seen := false
+	for _, e := range log {
+		if e.Kind == sim.KindMark && (e.Name == sim.MarkAcquired || e.Name == sim.MarkEnter) {
+			return false
+		}
+		if e.Kind == sim.KindExec && e.Client != "" && slices.ContainsFunc(e.Keys, func(k sim.KeyState) bool { return slices.Contains(opt.Locks, k.Key) }) {
+			if !seen {
+				first, seen = e.T, true
+			}
+			last = e.T
+		}
+	}
+	return seen && last-first >= 10*time.Second
 }

@@ -273,6 +273,18 @@ func holds(log []sim.Event, opt check.Options, seq int, c check.Claim) string {
 				return fmt.Sprintf("it got a lock key, acquired or gave up at #%d", s)
 			}
 		}
+	case check.ClaimNoEntry:
+		if end.Entered() {
+			return "a thread entered a critical section"
+		}
+	case check.ClaimTried:
+		ts := end.Tries(c.Who, c.Inc)
+		if len(ts) == 0 || ts[0] != c.At || ts[len(ts)-1] != c.Until || int64(len(ts)) != c.N {
+			return fmt.Sprintf("its tries are %v", ts)
+		}
+		if e, l := ev(c.At), ev(c.Until); e == nil || l == nil || l.T-e.T < check.StarveAfter {
+			return "its tries span less than check.StarveAfter"
+		}
 	case check.ClaimFree:
 		if hs := end.Holders(c.Node, c.Key); len(hs) > 0 {
 			return fmt.Sprintf("held at the end by %+v", hs)

@@ -1,6 +1,7 @@
 package reference
 
-// The verdicts reported when the run is over: deadlock, starvation, safe.
+// The verdicts reported when the run is over: deadlock, starvation,
+// no progress, safe.
 
 import (
 	"slices"
@@ -15,8 +16,12 @@ func (m *model) horizon() []Verdict {
 	if m.opt.StockKey != "" {
 		out = append(out, m.stock()...)
 	}
-	out = append(out, m.deadlocks()...)
-	out = append(out, m.starving()...)
+	dl, st := m.deadlocks(), m.starving()
+	out = append(out, dl...)
+	out = append(out, st...)
+	if len(dl) == 0 && len(st) == 0 {
+		out = append(out, m.noProgress()...)
+	}
 	if len(m.found) == 0 && len(out) == 0 {
 		out = append(out, Verdict{Name: safe})
 	}
@@ -194,4 +199,30 @@ func (m *model) starving() []Verdict {
 		out = append(out, c.v)
 	}
 	return out
+}
+
+// noProgress: no thread ever acquired a lock or entered a critical
+// section, and a thread's
+// tries to take a lock (execs that gave it a lock key or were refused one)
+// span at least starveAfter, first to last; the thread whose first try
+// came first is cited. (Not asked when a deadlock or a starvation was
+// found.)
+func (m *model) noProgress() []Verdict {
+	if m.entered {
+		return nil
+	}
+	var best []try
+	for _, th := range m.threads {
+		ts := th.tries
+		if len(ts) == 0 || ts[len(ts)-1].t-ts[0].t < int64(starveAfter) {
+			continue
+		}
+		if best == nil || ts[0].seq < best[0].seq {
+			best = ts
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return []Verdict{{Name: noProgress, Refs: refs(best[0].seq, best[len(best)-1].seq)}}
 }

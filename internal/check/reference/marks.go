@@ -18,6 +18,7 @@ func (m *model) mark(e *sim.Event) {
 	}
 	switch e.Name {
 	case "acquired":
+		m.entered = true
 		th.believe[r]++
 		th.acquired[r] = append(th.acquired[r], e.Seq)
 	case "released", "release-refused", "release-failed":
@@ -33,6 +34,7 @@ func (m *model) mark(e *sim.Event) {
 			m.tokens = append(m.tokens, token{seq: e.Seq, client: e.Client, res: r, n: n})
 		}
 	case "enter":
+		m.entered = true
 		m.enter(e, t, th, r)
 	case "leave":
 		delete(th.inside, r)

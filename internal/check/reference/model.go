@@ -84,6 +84,7 @@ type thread struct {
 	acquired map[string][]int
 	gaveUp   map[string][]int
 	gotKey   []int // execs of its that made it a holder of a lock key
+	tries    []try // execs of its that made it a holder of a lock key or were refused one
 	done     int   // seq of its done event, 0 while running
 	failed   bool  // ended with an error (a done with a note)
 	lastRead *read
@@ -92,6 +93,13 @@ type thread struct {
 	refused  []refusal
 	// read is what its latest GET of each node/key showed.
 	read map[string]sim.KeyState
+}
+
+// try is an exec by which a thread came to hold a lock key or found one
+// held by others: a try to take a lock.
+type try struct {
+	seq int
+	t   int64 // virtual time, ns
 }
 
 type attempt struct {

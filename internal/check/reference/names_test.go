@@ -11,7 +11,7 @@ import (
 // vocabulary declares (sim.Verdicts), and no other: a verdict added there
 // needs its definition here too.
 func TestReferenceNamesEveryVerdict(t *testing.T) {
-	own := []string{mutualExclusion, foreignUnlock, deadlock, starvation, staleWrite, oversell, lostUpdate, safe}
+	own := []string{mutualExclusion, foreignUnlock, deadlock, starvation, staleWrite, noProgress, oversell, lostUpdate, safe}
 	slices.Sort(own)
 	want := slices.Sorted(slices.Values(sim.Verdicts))
 	if !slices.Equal(own, want) {

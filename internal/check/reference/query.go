@@ -166,6 +166,20 @@ func (s *State) Turns(who string, inc int) []int {
 	return out
 }
 
+// Tries are the thread's tries to take a lock: its execs that made it a
+// holder of a lock key or were refused one, in order.
+func (s *State) Tries(who string, inc int) []int {
+	var out []int
+	for _, t := range s.m.thread(id(who, inc)).tries {
+		out = append(out, t.seq)
+	}
+	return out
+}
+
+// Entered reports whether some thread has marked acquiring a lock or
+// entering a critical section.
+func (s *State) Entered() bool { return s.m.entered }
+
 // Reenters are the thread's reenter marks for lock.
 func (s *State) Reenter(who string, inc int, lock string) (int, bool) {
 	seq, ok := s.m.thread(id(who, inc)).reenter[lock]

@@ -45,6 +45,7 @@ const (
 	deadlock        = "deadlock"
 	starvation      = "starvation"
 	staleWrite      = "stale-write"
+	noProgress      = "no-progress"
 	oversell        = "oversell"
 	lostUpdate      = "lost-update"
 	safe            = "safe"

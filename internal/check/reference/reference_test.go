@@ -477,6 +477,33 @@ func TestStaleWriteFenced(t *testing.T) {
 	}
 }
 
+// A's lease (token 1) ends; B takes the lock with an algorithm that draws
+// no token (Options.Tokenless); A's write with token 1 is accepted by the
+// fenced storage, which never saw a larger token. B came to hold the lock
+// after A's token: a stale write, proved by B's SET. Without B among the
+// token-less (a fencing client whose token is not issued yet), not stale.
+func TestStaleWriteFencedTokenlessHolder(t *testing.T) {
+	for _, tokenless := range []bool{true, false} {
+		b := &logb{}
+		exec := b.acquire("A", "redis", "lock", "a", 1000)
+		b.token("A", "lock", 1)
+		exp := b.at(time.Second).expire("redis", gone("lock"))
+		execB := b.acquire("B", "redis", "lock", "b", 1000)
+		cmd := []string{"WRITE", "file", "by-A", "TOKEN", "1"}
+		send := b.add(sim.Event{Kind: sim.KindSend, Client: "A", Thread: "main", Node: "storage", Cmd: cmd})
+		w := b.add(sim.Event{Kind: sim.KindExec, Client: "A", Thread: "main", Node: "storage", Req: send, Cmd: cmd,
+			Reply: "OK", Answer: sim.Answer{Type: sim.AnswerOK}, Keys: []sim.KeyState{str("file", "by-A", "", -1)}})
+		o := opts("lock")
+		o.FencedStorage = true
+		if tokenless {
+			o.Tokenless = []string{"B"}
+			want(t, Check(b.evs, o), v(mutualExclusion, execB+3, exec+3, execB+3), v(staleWrite, w, exec, exp, execB, w))
+		} else {
+			want(t, Check(b.evs, o), v(mutualExclusion, execB+3, exec+3, execB+3))
+		}
+	}
+}
+
 // The token counter goes back (its node restarted empty): B is issued
 // token 1 again, after A's token 1. The fencing storage accepts A's late
 // write (1 >= highest seen 1), though A no longer holds the lock and B was
@@ -497,6 +524,36 @@ func TestStaleWriteFencedCounterWentBack(t *testing.T) {
 		o := opts("lock")
 		o.FencedStorage = true
 		want(t, Check(b.evs, o), v(mutualExclusion, 12, exec+3, 12), v(staleWrite, w, exec, tokA, exp, tokB, w))
+	}
+}
+
+// A and B take turns on the key for 12s, each giving it back at once (no
+// acquired mark: a WAIT that timed out): nobody ever acquires or enters.
+// A's tries — its SETs that got the key or found B's — span 12s: no
+// progress, proved by A's first and last tries. One acquired mark anywhere
+// makes the run safe.
+func TestNoProgress(t *testing.T) {
+	for _, acquired := range []bool{false, true} {
+		b := &logb{}
+		first, last := 0, 0
+		for at := time.Duration(0); at <= 12*time.Second; at += time.Second {
+			b.at(at)
+			x := b.call("A", "redis", []string{"SET", "lock", "a", "NX"}, "OK", str("lock", "a", "A", 10000))
+			if first == 0 {
+				first = x
+			}
+			b.call("B", "redis", []string{"SET", "lock", "b", "NX"}, "(nil)", str("lock", "a", "A", 10000))
+			b.call("A", "redis", []string{"DEL", "lock"}, "(integer) 1", gone("lock"))
+			b.call("B", "redis", []string{"SET", "lock", "b", "NX"}, "OK", str("lock", "b", "B", 10000))
+			last = b.call("A", "redis", []string{"SET", "lock", "a", "NX"}, "(nil)", str("lock", "b", "B", 10000))
+			b.call("B", "redis", []string{"DEL", "lock"}, "(integer) 1", gone("lock"))
+		}
+		if acquired {
+			b.mark("B", "acquired", "lock")
+			want(t, Check(b.evs, opts("lock")), v(safe, 0))
+		} else {
+			want(t, Check(b.evs, opts("lock")), v(noProgress, 0, first, last))
+		}
 	}
 }
 

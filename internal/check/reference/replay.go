@@ -157,7 +157,18 @@ func (m *model) exec(e *sim.Event) {
 		m.refusal(e, n, t, ks)
 		m.remember(n, ks)
 	}
+	m.tried(e, th)
 	m.staleWrite(e, t)
+}
+
+// tried records the exec as a try to take a lock when it gave the thread a
+// lock key or was refused one (once, whatever the number of keys).
+func (m *model) tried(e *sim.Event, th *thread) {
+	got := len(th.gotKey) > 0 && th.gotKey[len(th.gotKey)-1] == e.Seq
+	refused := len(th.refused) > 0 && th.refused[len(th.refused)-1].seq == e.Seq
+	if (got || refused) && (len(th.tries) == 0 || th.tries[len(th.tries)-1].seq != e.Seq) {
+		th.tries = append(th.tries, try{e.Seq, int64(e.T)})
+	}
 }
 
 // observedKey takes one key's new state when no client wrote it: gone, or

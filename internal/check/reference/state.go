@@ -22,10 +22,12 @@ type model struct {
 	tokens   []token
 	holding  map[incRes]bool // whether an incarnation holds a resource (quorum)
 	cameSeq  map[incRes]int  // the event at which it last came to hold it
+	came     []cameAt        // every time an incarnation came to hold a resource, in order
 	fellSeq  map[incRes]int  // the event at which it last fell below the quorum
 	initial  *string         // the initial stock
 	writes   []*write
 	endT     time.Duration
+	entered  bool // some thread marked acquiring a lock or entering a critical section
 	found    []Verdict
 	threadOf []threadID      // threads in the order first seen
 	deadRes  map[string]bool // resources found deadlocked at the horizon
@@ -39,6 +41,12 @@ type incRes struct {
 }
 
 // token is a fencing token issued by a token mark.
+// cameAt is an incarnation that came to hold a resource at seq.
+type cameAt struct {
+	seq int
+	ir  incRes
+}
+
 type token struct {
 	seq    int
 	client string

@@ -82,6 +82,7 @@ func (m *model) track(e *sim.Event) {
 		if c >= m.quorum(ir.client, ir.res) && !m.holding[ir] {
 			m.holding[ir] = true
 			m.cameSeq[ir] = e.Seq
+			m.came = append(m.came, cameAt{e.Seq, ir})
 		}
 	}
 	for ir, held := range m.holding {
@@ -97,7 +98,9 @@ func (m *model) track(e *sim.Event) {
 // n), only if another client was issued a token for R after the writer's
 // own token n (its latest token mark with that number), whatever that
 // token's number (a counter that went back reissues numbers); without such
-// a mark, a token larger than n.
+// a mark, a token larger than n; or, when there is no such token, if a
+// client whose algorithm draws no token came to hold R after the writer's
+// own token (without one, after the writer last came to hold R).
 func (m *model) staleWrite(e *sim.Event, t threadID) {
 	if len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") || e.Answer.Type != sim.AnswerOK || e.Client == "" {
 		return
@@ -139,15 +142,36 @@ func (m *model) staleWrite(e *sim.Event, t threadID) {
 				}
 			}
 			if later == 0 {
-				continue
-			}
-			if laterN, ownN := m.tokenAt(later), tok; own != 0 && laterN > ownN {
+				// a client whose algorithm draws no token came to hold R
+				// after the writer's token (or its holding): the storage
+				// cannot know of it
+				since := own
+				if since == 0 {
+					since = m.cameSeq[ir]
+				}
+				if later = m.tokenlessHolder(t.client, r, since); later == 0 {
+					continue
+				}
+				own = 0
+			} else if laterN, ownN := m.tokenAt(later), tok; own != 0 && laterN > ownN {
 				own = 0 // a newer, larger token: the writer's own is not cited
 			}
 		}
 		m.found = append(m.found, Verdict{Name: staleWrite, Refs: refs(m.cameSeq[ir], m.fellSeq[ir], own, later, e.Seq), After: e.Seq})
 		return
 	}
+}
+
+// tokenlessHolder is the first event after since at which a client other
+// than client, one of Options.Tokenless, came to hold resource r (0: none).
+func (m *model) tokenlessHolder(client, r string, since int) int {
+	first := 0
+	for _, c := range m.came {
+		if c.seq > since && c.ir.res == r && c.ir.client != client && slices.Contains(m.opt.Tokenless, c.ir.client) && (first == 0 || c.seq < first) {
+			first = c.seq
+		}
+	}
+	return first
 }
 
 // tokenAt is the number of the token issued at seq.
