@@ -13,6 +13,7 @@ require (
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/yuin/gopher-lua v1.1.1
 	go.yaml.in/yaml/v4 v4.0.0
+	golang.org/x/time v0.16.0
 	modernc.org/sqlite v1.61.1
 )
 

@@ -256,7 +256,7 @@ func (s *session) classStart(origin string) error {
 		}
 		s.classLeave("left")
 	}
-	rm, key, err := s.srv.openRoom(s)
+	rm, key, err := s.srv.openRoom(s, s.guessAddr())
 	if err != nil {
 		return err
 	}
@@ -283,7 +283,7 @@ func joinLink(origin string) (string, error) {
 // takes the room's run; the previous teacher's session leaves the room.
 func (s *session) classTeach(code, key string) error {
 	addr := s.guessAddr()
-	rm, err := s.srv.findRoom(code, addr)
+	rm, err := s.srv.findRoom(code, addr, func(r *room) bool { return r.checkKey(key) })
 	if err != nil {
 		return err
 	}
@@ -339,7 +339,7 @@ func (s *session) classJoin(code, name, token, browser string) error {
 	if len(browser) > maxBrowserID {
 		return badArg("class-join", "browser", both("browser is at most %d characters", "browser 最多 %d 个字符", maxBrowserID))
 	}
-	rm, err := s.srv.findRoom(code, s.guessAddr())
+	rm, err := s.srv.findRoom(code, s.guessAddr(), func(r *room) bool { return r.isMember(token) })
 	if err != nil {
 		return err
 	}
@@ -462,6 +462,9 @@ func (s *session) classLeave(why string) {
 		rm.mu.Lock()
 		mine := rm.teacher == s
 		rm.mu.Unlock()
+		if mine && why == "gone" && rm.awayGrace() && !s.srv.isClosed() {
+			return // an away teacher's session evicted: the room waits for the key all the same
+		}
 		if mine {
 			rm.end("teacher-ended")
 		}
@@ -472,7 +475,6 @@ func (s *session) classLeave(why string) {
 		rm.dropLocked(seat.m)
 	}
 	rm.mu.Unlock()
-	_ = why
 }
 
 // dropLocked forgets a member.
