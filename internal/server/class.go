@@ -196,6 +196,13 @@ func (s *session) classIn(seat *classSeat, r *Request) error {
 	}
 	switch r.Op {
 	case "class-roam", "class-follow":
+		if (r.Op == "class-follow") == seat.following {
+			if seat.following { // not a switch: a page catching up (a reconnected phone) is never slowed
+				seat.posVer = -1
+				return s.classFollow()
+			}
+			return nil
+		}
 		if wait := seat.spendSwitch(time.Now()); wait > 0 {
 			secs := int(wait.Seconds() + 1)
 			return coded("switch-slow-down", map[string]any{"seconds": secs}, "too many switches between roaming and following: try again in %d s", secs)

@@ -461,7 +461,20 @@ func TestAFloodingStudentDoesNotStopTheClass(t *testing.T) {
 	}
 	c.hello(ann.session)
 	phone := &pupil{client: c, session: ann.session}
-	phone.ask(map[string]any{"op": "class-follow"})
+	// Her flood spent her switches between roaming and following: if it
+	// left her roaming, the phone waits the seconds the server says, as
+	// the page does, before it follows again (if it left her following,
+	// class-follow is no switch and answers at once).
+	for tries := 0; ; tries++ {
+		m := phone.ask(map[string]any{"op": "class-follow"})
+		if m.Type == "class" {
+			break
+		}
+		if m.Code != "switch-slow-down" || tries > switchBurst {
+			t.Fatalf("class-follow on her phone: got %s %s", m.Code, m.Error)
+		}
+		time.Sleep(time.Duration(m.Args["seconds"].(float64)) * time.Second)
+	}
 	phone.follows(teacher)
 	if phone.class == nil || phone.class.Name != "Ann" || phone.class.Question.Mine == nil {
 		t.Fatalf("after reconnecting: %+v", phone.class)
@@ -481,9 +494,9 @@ func TestAStudentSwitchingInALoopIsSlowedDown(t *testing.T) {
 	switched, slowed := 0, 0
 	start := time.Now()
 	for i := 0; i < 200; i++ {
-		op := "class-roam"
-		if i%2 == 1 {
-			op = "class-follow"
+		op := "class-follow" // each request a switch: to the other of roaming and following
+		if ann.class.Following {
+			op = "class-roam"
 		}
 		got := ann.ask(map[string]any{"op": op})
 		switch {
