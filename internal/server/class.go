@@ -417,11 +417,14 @@ func (s *session) classJoin(code, name, token, browser string) error {
 }
 
 // checkName cleans a nickname: trimmed, 1 to maxNameRunes characters, no
-// control or invisible formatting characters.
+// control or invisible formatting characters, no line or paragraph
+// separators (U+2028, U+2029: a line break in the teacher's list).
 func checkName(name string) (string, error) {
 	n := strings.TrimSpace(name)
 	bad := n == "" || !utf8.ValidString(n) || utf8.RuneCountInString(n) > maxNameRunes ||
-		strings.ContainsFunc(n, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) })
+		strings.ContainsFunc(n, func(r rune) bool {
+			return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
+		})
 	if bad {
 		return "", coded("bad-name", map[string]any{"max": maxNameRunes}, "a nickname is 1 to %d characters, without control characters", maxNameRunes)
 	}

@@ -296,7 +296,7 @@ func TestStudentsCannotDriveTheClass(t *testing.T) {
 	// Nicknames: taken (in any case), empty, too long, with control characters.
 	p := newPupil(t, url)
 	p.refused("name-taken", map[string]any{"op": "class-join", "code": code, "name": "ANN"})
-	for _, n := range []string{"", "   ", strings.Repeat("x", 25), "a\x00b", "a\u202eb"} {
+	for _, n := range []string{"", "   ", strings.Repeat("x", 25), "a\x00b", "a\u202eb", "a\u2028b", "a\u2029b", "a\u0085b"} {
 		p.refused("bad-name", map[string]any{"op": "class-join", "code": code, "name": n})
 	}
 	// The teacher's key: a wrong one is refused, the right one moves the
