@@ -515,6 +515,10 @@ func (r *room) countChangedLocked() {
 	r.teacher.poke()
 }
 
+// viewEvery is how often a teacher's view choices reach the students at
+// most (setView).
+const viewEvery = 250 * time.Millisecond
+
 // setView keeps the teacher's view choices for the students.
 func (r *room) setView(v json.RawMessage) error {
 	if len(v) > maxViewBytes {
@@ -526,9 +530,33 @@ func (r *room) setView(v json.RawMessage) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.view = slices.Clone(v)
-	r.infoChangedLocked()
+	r.viewNext = slices.Clone(v)
+	if r.viewTimer != nil {
+		return nil // a publish is due: it takes the latest
+	}
+	wait := time.Until(r.viewAt.Add(viewEvery))
+	if wait <= 0 {
+		r.publishViewLocked()
+		return nil
+	}
+	r.viewTimer = time.AfterFunc(wait, func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.viewTimer = nil
+		if r.ended == "" {
+			r.publishViewLocked()
+		}
+	})
 	return nil
+}
+
+// publishViewLocked shows the students the teacher's latest view choices.
+// A teacher's views coalesce: one message per student every viewEvery at
+// most, with the latest (a burst of them would otherwise be a burst of
+// messages to every student).
+func (r *room) publishViewLocked() {
+	r.view, r.viewAt = r.viewNext, time.Now()
+	r.infoChangedLocked()
 }
 
 // classPublish makes the teacher's run the room's position, when it moved:

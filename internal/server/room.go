@@ -36,27 +36,30 @@ type room struct {
 	srv     *Server
 	addr    string // the limitKey of the address that opened it, whose classes it counts against
 
-	mu       sync.Mutex
-	teacher  *session
-	away     *time.Timer // the teacher's socket is gone: the room ends when it fires
-	awaySet  bool
-	awayAt   time.Time // when the teacher's socket went
-	awayGen  int       // which absence the timer is for
-	pos      *position // the teacher's run, as students replay it
-	posVer   int
-	infoVer  int             // bumped on every change of what everyone's class message shows
-	countVer int             // bumped on every change of the teacher's counts
-	view     json.RawMessage // the teacher's view choices (time view, selected row, code tab, side by side)
-	hide     bool            // hide what gives the answer away (expected verdict, chapters ahead)
-	members  map[string]*member
-	names    map[string]*member // by folded nickname
-	browsers map[string]*member // by the page's id for its browser: one membership each (classJoin)
-	question *question
-	asked    int                 // questions asked so far (ids count from 1)
-	history  []*question         // every question asked, for the teacher's tally and CSV
-	ended    string              // why the room ended ("" while it lives)
-	frameVer int                 // the position the shared state messages show
-	frames   map[frameKey][]byte // the state messages students at that position get (sharedPush)
+	mu        sync.Mutex
+	teacher   *session
+	away      *time.Timer // the teacher's socket is gone: the room ends when it fires
+	awaySet   bool
+	awayAt    time.Time // when the teacher's socket went
+	awayGen   int       // which absence the timer is for
+	pos       *position // the teacher's run, as students replay it
+	posVer    int
+	infoVer   int             // bumped on every change of what everyone's class message shows
+	countVer  int             // bumped on every change of the teacher's counts
+	view      json.RawMessage // the teacher's view choices (time view, selected row, code tab, side by side)
+	viewNext  json.RawMessage // the latest of them, which view shows at most viewEvery after the last (setView)
+	viewAt    time.Time       // when view was last shown
+	viewTimer *time.Timer     // shows viewNext when it fires
+	hide      bool            // hide what gives the answer away (expected verdict, chapters ahead)
+	members   map[string]*member
+	names     map[string]*member // by folded nickname
+	browsers  map[string]*member // by the page's id for its browser: one membership each (classJoin)
+	question  *question
+	asked     int                 // questions asked so far (ids count from 1)
+	history   []*question         // every question asked, for the teacher's tally and CSV
+	ended     string              // why the room ended ("" while it lives)
+	frameVer  int                 // the position the shared state messages show
+	frames    map[frameKey][]byte // the state messages students at that position get (sharedPush)
 }
 
 // member is one student in a room.
@@ -263,6 +266,9 @@ func (r *room) end(why string) {
 	r.infoVer++
 	if r.away != nil {
 		r.away.Stop()
+	}
+	if r.viewTimer != nil {
+		r.viewTimer.Stop()
 	}
 	sessions := []*session{r.teacher}
 	for _, m := range r.members {
