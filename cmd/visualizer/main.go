@@ -104,7 +104,8 @@ commands:
   run ID [--seed N] [--json] [--file F]              one line per event, then the verdict
   test  [--file F]                                   run every scenario, compare verdicts
   serve, run and test take --redis redis://HOST:PORT[,...] (one URL per node) to
-  use real Redis servers instead of embedded ones; see docs/real-redis.md
+  use real Redis servers instead of embedded ones, and --redis-password-file F
+  (or $LOCKSTEP_REDIS_PASSWORD) for a password kept out of argv; see docs/real-redis.md
   check FILE...                                      validate scenario files
   explore ID|--file F [--strategy random|pct|exhaustive] [--budget pause:5s,...]
         [--time 10s] [--seed N] [--want V,...] [--neutral] [--json]   search the schedules for a violation
@@ -130,9 +131,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "list":
 		return cmdList(args, stdout, stderr)
 	case "run":
-		return cmdRun(ctx, args, stdout, stderr)
+		return cmdRun(ctx, args, getenv, stdout, stderr)
 	case "test":
-		return cmdTest(ctx, args, stdout, stderr)
+		return cmdTest(ctx, args, getenv, stdout, stderr)
 	case "check":
 		return cmdCheck(ctx, args, stdout, stderr)
 	case "explore":

@@ -3,7 +3,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +84,49 @@ func TestRunOnARedisServerLostMidRun(t *testing.T) {
 			}
 			t.Logf("%s: status %d %v after; %s", c.name, r.code, took.Round(time.Millisecond), strings.TrimSpace(r.stderr))
 		})
+	}
+}
+
+// The school review: the Redis password could be given only in argv,
+// which ps shows to every user of the machine. It comes from a file
+// (--redis-password-file) or the environment (LOCKSTEP_REDIS_PASSWORD)
+// as well; without it the server refuses the run, and a password given
+// twice is refused before any dial.
+func TestTheRedisPasswordStaysOutOfArgv(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a scenario on a real Redis server")
+	}
+	s := redistest.Start(t, "--notify-keyspace-events", "Kx")
+	admin := s.Client()
+	err := admin.ConfigSet(context.Background(), "requirepass", "s3cret-pw").Err()
+	admin.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"run", "no-lock-oversell", "--redis", s.URL()}
+	if r := visualizer(t, args...); r.code == 0 {
+		t.Fatalf("a run without the password succeeded: %s", r.stdout)
+	}
+	file := filepath.Join(t.TempDir(), "pw")
+	if err := os.WriteFile(file, []byte("s3cret-pw\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := visualizer(t, append(args, "--redis-password-file", file)...); r.code != 1 && r.code != 0 || !strings.Contains(r.stdout, "verdict") {
+		t.Fatalf("with --redis-password-file: status %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	var out, errOut bytes.Buffer
+	env := func(k string) string {
+		if k == passwordEnv {
+			return "s3cret-pw"
+		}
+		return testEnv(k)
+	}
+	err = run(context.Background(), args, env, &out, &errOut)
+	if !strings.Contains(out.String(), "verdict") {
+		t.Fatalf("with $%s: %v\n%s\n%s", passwordEnv, err, out.String(), errOut.String())
+	}
+	twice := []string{"run", "no-lock-oversell", "--redis", "redis://:x@" + strings.TrimPrefix(s.URL(), "redis://"), "--redis-password-file", file}
+	if r := visualizer(t, twice...); r.code == 0 || !strings.Contains(r.stderr, "one place") || strings.Contains(r.stderr, "s3cret") {
+		t.Fatalf("a password in the URL and in a file: status %d\n%s", r.code, r.stderr)
 	}
 }

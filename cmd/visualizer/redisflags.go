@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"flag"
+	"os"
+	"strings"
 	"sync"
 
 	"github.com/lockstep/lockstep/internal/embedded"
@@ -11,12 +13,18 @@ import (
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
-// redisFlags adds --redis, --allow-remote and --allow-shared-db to a
-// command; the function it returns gives the servers the flags choose (nil:
-// embedded Redis), after the flags are parsed. A long-lived process names
-// itself with instance (see realredis.NewServersFor); "" for none.
-func redisFlags(fs *flag.FlagSet) func(instance string) (*realredis.Servers, error) {
-	urls := fs.String("redis", "", "real Redis servers instead of embedded ones: redis://HOST:PORT[,...], one URL per node, in the scenario's node order")
+// passwordEnv is the environment variable that may hold the Redis
+// password, so that it need not be in argv (which ps shows).
+const passwordEnv = "LOCKSTEP_REDIS_PASSWORD"
+
+// redisFlags adds --redis, --redis-password-file, --allow-remote and
+// --allow-shared-db to a command; the function it returns gives the
+// servers the flags choose (nil: embedded Redis), after the flags are
+// parsed. A long-lived process names itself with instance (see
+// realredis.NewServersFor); "" for none.
+func redisFlags(fs *flag.FlagSet, getenv func(string) string) func(instance string) (*realredis.Servers, error) {
+	urls := fs.String("redis", "", "real Redis servers instead of embedded ones: redis://[USER@]HOST:PORT[,...], one URL per node, in the scenario's node order")
+	pwFile := fs.String("redis-password-file", "", "with --redis: read the servers' password from this file (its first line), not the URL; or set "+passwordEnv)
 	remote := fs.Bool("allow-remote", false, "with --redis: allow servers outside loopback")
 	shared := fs.Bool("allow-shared-db", false, "with --redis: use servers whose keyspace is not empty (Lockstep touches only keys under "+realredis.PrefixRoot+")")
 	return func(instance string) (*realredis.Servers, error) {
@@ -27,8 +35,39 @@ func redisFlags(fs *flag.FlagSet) func(instance string) (*realredis.Servers, err
 		if err != nil {
 			return nil, err
 		}
+		if err := givePassword(targets, *pwFile, getenv(passwordEnv)); err != nil {
+			return nil, err
+		}
 		return realredis.NewServersFor(targets, *shared, instance)
 	}
+}
+
+// givePassword sets the password of every target from the file path's
+// first line or else from env: one password for every server, given in
+// one place only (a URL that holds one as well is refused).
+func givePassword(targets []realredis.Target, path, env string) error {
+	pw, from := env, "$"+passwordEnv
+	if path != "" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return badUsage("--redis-password-file: %v", err)
+		}
+		line, _, _ := strings.Cut(string(b), "\n")
+		pw, from = strings.TrimSuffix(line, "\r"), "--redis-password-file"
+		if pw == "" {
+			return badUsage("--redis-password-file %s: its first line is empty", path)
+		}
+	}
+	if pw == "" {
+		return nil
+	}
+	for i := range targets {
+		if targets[i].Password != "" {
+			return badUsage("%s: %s gives a password too: give it in one place", targets[i].URL, from)
+		}
+		targets[i].Password = pw
+	}
+	return nil
 }
 
 // placement turns chosen servers into what lesson takes: embedded Redis

@@ -66,12 +66,12 @@ func listAlgorithms(w io.Writer, scs []scenario.Scenario) {
 }
 
 // cmdRun prints one scenario's event log and its verdict.
-func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
 	seed := fs.Int64("seed", 0, "random seed (default: the scenario's own)")
 	asJSON := fs.Bool("json", false, "print JSON Lines")
-	chosen := redisFlags(fs)
+	chosen := redisFlags(fs, getenv)
 	pos, err := interleave(fs, args)
 	if err != nil {
 		return err
@@ -148,10 +148,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 }
 
 // cmdTest runs every scenario and compares its verdicts with its expect:.
-func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdTest(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("test", stderr)
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
-	chosen := redisFlags(fs)
+	chosen := redisFlags(fs, getenv)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	allow := fs.String("allow-origin", "", "comma-separated browser origins allowed besides the page's own host (e.g. http://localhost:8080, or *)")
 	proxies := fs.String("trust-proxy", "", "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For names the client (per-address limits)")
 	perAddress := fs.Int("per-address", 0, "sessions and sockets one client address may hold (default 128; a classroom behind one NAT address shares them)")
-	chosen := redisFlags(fs)
+	chosen := redisFlags(fs, getenv)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 
 // Target is one real server, from a redis:// URL.
 type Target struct {
-	URL      string // as given, without the password
+	URL      string // as given, with its user information as xxxxx: the form messages name
 	Addr     string // host:port
 	Username string
 	Password string
@@ -85,11 +85,14 @@ func parseURL(raw string, allowRemote bool) (Target, error) {
 		}
 		t.DB = n
 	}
+	// The URL messages name: its user information, the user's name as much
+	// as the password, is xxxxx (docs/real-redis.md).
+	hadUser := u.User != nil
 	u.User = nil
-	if t.Username != "" {
-		u.User = url.User(t.Username)
-	}
 	t.URL = u.String()
+	if hadUser {
+		t.URL = "redis://xxxxx@" + strings.TrimPrefix(t.URL, "redis://")
+	}
 	return t, nil
 }
 

@@ -53,4 +53,13 @@ func TestThePasswordIsNeverPrinted(t *testing.T) {
 	if ts[0].Password != "s3cret" || strings.Contains(ts[0].URL, "s3cret") {
 		t.Errorf("a server's URL: %q (password %q); want the password kept apart", ts[0].URL, ts[0].Password)
 	}
+	// The school review: a dial error named the user (redis://lockstep@...)
+	// where the docs say xxxxx; every message names a URL by Target.URL.
+	if ts[0].Username != "lockstep" || ts[0].URL != "redis://xxxxx@localhost:6379" {
+		t.Errorf("a server's URL with a user: %q (user %q); want redis://xxxxx@localhost:6379, the user kept apart", ts[0].URL, ts[0].Username)
+	}
+	_, err = Open(Target{URL: ts[0].URL, Addr: "127.0.0.1:1", Username: "lockstep", Password: "s3cret"}, "lockstep:test:")
+	if err == nil || strings.Contains(err.Error(), "lockstep@") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("a dial error: %v; want the URL with xxxxx for its user information", err)
+	}
 }

@@ -196,6 +196,13 @@ func (s *session) classIn(seat *classSeat, r *Request) error {
 	}
 	switch r.Op {
 	case "class-roam", "class-follow":
+		if (r.Op == "class-follow") == seat.following {
+			if seat.following { // not a switch: a page catching up (a reconnected phone) is never slowed
+				seat.posVer = -1
+				return s.classFollow()
+			}
+			return nil
+		}
 		if wait := seat.spendSwitch(time.Now()); wait > 0 {
 			secs := int(wait.Seconds() + 1)
 			return coded("switch-slow-down", map[string]any{"seconds": secs}, "too many switches between roaming and following: try again in %d s", secs)
@@ -256,7 +263,7 @@ func (s *session) classStart(origin string) error {
 		}
 		s.classLeave("left")
 	}
-	rm, key, err := s.srv.openRoom(s)
+	rm, key, err := s.srv.openRoom(s, s.guessAddr())
 	if err != nil {
 		return err
 	}
@@ -283,7 +290,7 @@ func joinLink(origin string) (string, error) {
 // takes the room's run; the previous teacher's session leaves the room.
 func (s *session) classTeach(code, key string) error {
 	addr := s.guessAddr()
-	rm, err := s.srv.findRoom(code, addr)
+	rm, err := s.srv.findRoom(code, addr, func(r *room) bool { return r.checkKey(key) })
 	if err != nil {
 		return err
 	}
@@ -339,7 +346,7 @@ func (s *session) classJoin(code, name, token, browser string) error {
 	if len(browser) > maxBrowserID {
 		return badArg("class-join", "browser", both("browser is at most %d characters", "browser 最多 %d 个字符", maxBrowserID))
 	}
-	rm, err := s.srv.findRoom(code, s.guessAddr())
+	rm, err := s.srv.findRoom(code, s.guessAddr(), func(r *room) bool { return r.isMember(token) })
 	if err != nil {
 		return err
 	}
@@ -410,11 +417,14 @@ func (s *session) classJoin(code, name, token, browser string) error {
 }
 
 // checkName cleans a nickname: trimmed, 1 to maxNameRunes characters, no
-// control or invisible formatting characters.
+// control or invisible formatting characters, no line or paragraph
+// separators (U+2028, U+2029: a line break in the teacher's list).
 func checkName(name string) (string, error) {
 	n := strings.TrimSpace(name)
 	bad := n == "" || !utf8.ValidString(n) || utf8.RuneCountInString(n) > maxNameRunes ||
-		strings.ContainsFunc(n, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) })
+		strings.ContainsFunc(n, func(r rune) bool {
+			return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
+		})
 	if bad {
 		return "", coded("bad-name", map[string]any{"max": maxNameRunes}, "a nickname is 1 to %d characters, without control characters", maxNameRunes)
 	}
@@ -462,6 +472,9 @@ func (s *session) classLeave(why string) {
 		rm.mu.Lock()
 		mine := rm.teacher == s
 		rm.mu.Unlock()
+		if mine && why == "gone" && rm.awayGrace() && !s.srv.isClosed() {
+			return // an away teacher's session evicted: the room waits for the key all the same
+		}
 		if mine {
 			rm.end("teacher-ended")
 		}
@@ -472,7 +485,6 @@ func (s *session) classLeave(why string) {
 		rm.dropLocked(seat.m)
 	}
 	rm.mu.Unlock()
-	_ = why
 }
 
 // dropLocked forgets a member.
@@ -501,22 +513,6 @@ func (r *room) infoChangedLocked() {
 func (r *room) countChangedLocked() {
 	r.countVer++
 	r.teacher.poke()
-}
-
-// setView keeps the teacher's view choices for the students.
-func (r *room) setView(v json.RawMessage) error {
-	if len(v) > maxViewBytes {
-		return badArg("class-view", "view", both("the view is at most %d bytes", "view 最多 %d 字节", maxViewBytes))
-	}
-	var obj map[string]any
-	if json.Unmarshal(v, &obj) != nil || obj == nil {
-		return badArg("class-view", "view", both("the view is a JSON object", "view 必须是一个 JSON 对象"))
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.view = slices.Clone(v)
-	r.infoChangedLocked()
-	return nil
 }
 
 // classPublish makes the teacher's run the room's position, when it moved:

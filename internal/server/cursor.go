@@ -1,7 +1,11 @@
 package server
 
 import (
+	"errors"
+	"io"
 	"math"
+	"net"
+	"syscall"
 	"time"
 
 	"github.com/lockstep/lockstep/internal/lesson"
@@ -110,6 +114,22 @@ func lost(ls *lesson.Session) error {
 			"the run stopped at step %d: %s (see the last event); check the Redis server, then reload the run", ls.Cursor(), err)
 	}
 	return nil
+}
+
+// unreachable is the error of a load or a reset that could not reach a
+// real Redis server: redis-lost, as for a run whose server stopped
+// answering mid-run (lost), not a bare error.
+func (s *session) unreachable(err error) error {
+	if err == nil || s.srv.opts.Servers == nil {
+		return err
+	}
+	var ce *codedError
+	var oe *net.OpError
+	if errors.As(err, &ce) || !(errors.As(err, &oe) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, io.EOF)) {
+		return err
+	}
+	return coded("redis-lost", map[string]any{"detail": err.Error()},
+		"the run stopped: a Redis server stopped answering (%s); check the server, then reload the run", err)
 }
 
 // stepN takes up to n steps within the session's step cap, in the

@@ -6,20 +6,47 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
-// csp is the page's Content-Security-Policy: everything from this server
-// only, sockets to it, and no framing by any page (clickjacking).
-const csp = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; connect-src 'self' ws: wss:; " +
-	"frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+// cspFor is the page's Content-Security-Policy for a request to host:
+// everything from this server only, WebSockets to its own host only (ws:
+// and wss:, for browsers whose 'self' leaves them out), and no framing by
+// any page (clickjacking). A host that is not a plain host[:port] (it
+// passed allowedHost, yet carries other text) names no WebSocket host.
+func cspFor(host string) string {
+	connect := "'self'"
+	if plainHost(host) {
+		connect += " ws://" + host + " wss://" + host
+	}
+	return "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; connect-src " + connect + "; " +
+		"frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+}
+
+// plainHost reports whether host is letters, digits, dots, dashes and
+// colons, in brackets for IPv6, with a numeric port if any.
+func plainHost(host string) bool {
+	if host == "" || len(host) > 260 {
+		return false
+	}
+	if h, port, err := net.SplitHostPort(host); err == nil {
+		if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+			return false
+		}
+		host = h
+	}
+	return strings.Trim(host, "[]") != "" && !strings.ContainsFunc(strings.Trim(host, "[]"), func(r rune) bool {
+		return !(r == '.' || r == '-' || r == ':' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	})
+}
 
 // guard sets the security headers on every response and refuses a request
 // whose Host the server does not answer to (see allowedHost).
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", csp)
+		h.Set("Content-Security-Policy", cspFor(r.Host))
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "no-referrer")

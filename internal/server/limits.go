@@ -31,12 +31,16 @@ type Limits struct {
 	// idle first; if that is not enough, the run that grew stops with an
 	// error naming it.
 	MaxMemory int64 `json:"max_memory"`
-	// Classes (class.go): live classes at once (default 50), students in
-	// one (default 400), and how long a class outlives its teacher's
-	// socket (default 5m).
-	MaxRooms     int           `json:"max_classes"`
-	MaxClassSize int           `json:"max_class_size"`
-	ClassGrace   time.Duration `json:"class_grace"`
+	// Classes (class.go): live classes at once (default 50), opened from
+	// one client address (default 10: a school's classes behind its one
+	// address), students in one (default 400), and how long a class
+	// outlives its teacher's socket (default 5m; a class nobody has joined,
+	// EmptyClassGrace, default 15s: time for the teacher's page to reload).
+	MaxRooms           int           `json:"max_classes"`
+	MaxRoomsPerAddress int           `json:"max_classes_per_address"`
+	MaxClassSize       int           `json:"max_class_size"`
+	ClassGrace         time.Duration `json:"class_grace"`
+	EmptyClassGrace    time.Duration `json:"empty_class_grace"`
 
 	// Per client address (the peer's IP; behind a trusted proxy, the
 	// address it forwards): WebSockets open at once (default 128),
@@ -130,9 +134,14 @@ func (l Limits) withDefaults() Limits {
 	}
 	def(&l.MaxRooms, 50)
 	def(&l.MaxClassSize, 400)
+	def(&l.MaxRoomsPerAddress, 10)
 	if l.ClassGrace <= 0 {
 		l.ClassGrace = 5 * time.Minute
 	}
+	if l.EmptyClassGrace <= 0 {
+		l.EmptyClassGrace = 15 * time.Second
+	}
+	l.EmptyClassGrace = min(l.EmptyClassGrace, l.ClassGrace)
 	if l.Idle <= 0 {
 		l.Idle = 30 * time.Minute
 	}

@@ -76,3 +76,41 @@ func TestARealRedisWaitHoldsNoSlot(t *testing.T) {
 		t.Errorf("a step took %s while another session waited for Redis' clock (%s in all)", took, whole)
 	}
 }
+
+// Finding 9 of the school review: with its Redis server gone, a load or
+// a reset answered `error`; like a step, they answer `redis-lost`, which
+// tells the teacher to check the Redis server.
+func TestLoadAndResetDuringARedisOutageSayRedisLost(t *testing.T) {
+	redis := redistest.Start(t, "--notify-keyspace-events", "Kx")
+	targets, err := realredis.ParseURLs(redis.URL(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers, err := realredis.NewServers(targets, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, err := New(Options{Catalog: f, Servers: servers, RealRedis: redis.URL(),
+		Static:    fstest.MapFS{"app.js": {Data: []byte("//")}},
+		Templates: fstest.MapFS{"index.html": {Data: []byte(`<p></p>`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(app.Handler())
+	t.Cleanup(func() { app.Close(); ts.Close() })
+	c, _, _ := dial(t, ts.URL, "")
+	c.hello("")
+	c.send(map[string]any{"op": "load", "scenario": "no-lock-oversell"})
+	c.next("state")
+	redis.Kill()
+	for _, req := range []map[string]any{{"op": "reset"}, {"op": "load", "scenario": "no-lock-oversell"}} {
+		c.send(req)
+		if m := c.next("error"); m.Code != "redis-lost" {
+			t.Errorf("%v with the Redis server gone: got code %q (%s), want redis-lost", req["op"], m.Code, m.Error)
+		}
+	}
+}

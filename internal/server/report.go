@@ -344,6 +344,7 @@ func (s *session) openCell(lock, column string) error {
 	}
 	j.mu.Unlock()
 	if rec == nil {
+		lock, column = short(lock), short(column) // echoed: without the request's control characters
 		return coded("report-cell", map[string]any{"lock": lock, "column": column},
 			"report: the cell %s/%s has no schedule to open (not decided yet, or nothing found)", lock, column)
 	}

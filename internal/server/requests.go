@@ -57,7 +57,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 	}
 	switch r.Op {
 	case "load":
-		return nil, s.load(r)
+		return nil, s.unreachable(s.load(r))
 	case "check":
 		return s.check(r.YAML), nil
 	case "report":
@@ -91,7 +91,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 	case "inject":
 		return nil, s.inject(*r.Fault)
 	case "reset", "seed":
-		return nil, s.reset(r.Seed)
+		return nil, s.unreachable(s.reset(r.Seed))
 	case "export-yaml":
 		b, err := s.recording()
 		if err != nil {

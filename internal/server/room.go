@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"net/netip"
 	"strings"
 	"sync"
 	"time"
@@ -35,26 +34,32 @@ type room struct {
 	code    string
 	keyHash [32]byte // sha256 of the teacher's key; the key itself is never kept
 	srv     *Server
+	addr    string // the limitKey of the address that opened it, whose classes it counts against
 
-	mu       sync.Mutex
-	teacher  *session
-	away     *time.Timer // the teacher's socket is gone: the room ends when it fires
-	awaySet  bool
-	pos      *position // the teacher's run, as students replay it
-	posVer   int
-	infoVer  int             // bumped on every change of what everyone's class message shows
-	countVer int             // bumped on every change of the teacher's counts
-	view     json.RawMessage // the teacher's view choices (time view, selected row, code tab, side by side)
-	hide     bool            // hide what gives the answer away (expected verdict, chapters ahead)
-	members  map[string]*member
-	names    map[string]*member // by folded nickname
-	browsers map[string]*member // by the page's id for its browser: one membership each (classJoin)
-	question *question
-	asked    int                 // questions asked so far (ids count from 1)
-	history  []*question         // every question asked, for the teacher's tally and CSV
-	ended    string              // why the room ended ("" while it lives)
-	frameVer int                 // the position the shared state messages show
-	frames   map[frameKey][]byte // the state messages students at that position get (sharedPush)
+	mu        sync.Mutex
+	teacher   *session
+	away      *time.Timer // the teacher's socket is gone: the room ends when it fires
+	awaySet   bool
+	awayAt    time.Time // when the teacher's socket went
+	awayGen   int       // which absence the timer is for
+	pos       *position // the teacher's run, as students replay it
+	posVer    int
+	infoVer   int             // bumped on every change of what everyone's class message shows
+	countVer  int             // bumped on every change of the teacher's counts
+	view      json.RawMessage // the teacher's view choices (time view, selected row, code tab, side by side)
+	viewNext  json.RawMessage // the latest of them, which view shows at most viewEvery after the last (setView)
+	viewAt    time.Time       // when view was last shown
+	viewTimer *time.Timer     // shows viewNext when it fires
+	hide      bool            // hide what gives the answer away (expected verdict, chapters ahead)
+	members   map[string]*member
+	names     map[string]*member // by folded nickname
+	browsers  map[string]*member // by the page's id for its browser: one membership each (classJoin)
+	question  *question
+	asked     int                 // questions asked so far (ids count from 1)
+	history   []*question         // every question asked, for the teacher's tally and CSV
+	ended     string              // why the room ended ("" while it lives)
+	frameVer  int                 // the position the shared state messages show
+	frames    map[frameKey][]byte // the state messages students at that position get (sharedPush)
 }
 
 // member is one student in a room.
@@ -82,12 +87,13 @@ type position struct {
 	playing   bool
 }
 
-// classTable is the server's rooms by join code, and the limiter of join
-// attempts.
+// classTable is the server's rooms by join code and by the address that
+// opened them, and the limiter of join attempts.
 type classTable struct {
 	mu     sync.Mutex
 	rooms  map[string]*room
-	misses limiter // failed joins and teacher claims, by address
+	byAddr map[string]int // rooms open, by limitKey of the opening address
+	misses limiter        // failed joins and teacher claims, by address
 }
 
 // newKey makes a random secret of n bytes, base64url.
@@ -135,51 +141,117 @@ func normCode(s string) string {
 	return b.String()
 }
 
-// openRoom makes a room driven by teacher and returns it with the
-// teacher's key (given once, never kept).
-func (s *Server) openRoom(teacher *session) (*room, string, error) {
+// openRoom makes a room driven by teacher, whose browser is at addr, and
+// returns it with the teacher's key (given once, never kept). An address
+// opens at most Limits.MaxRoomsPerAddress rooms at once: one client cannot
+// take every room of the server.
+func (s *Server) openRoom(teacher *session, addr string) (*room, string, error) {
 	t := &s.classes
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.rooms == nil {
-		t.rooms = map[string]*room{}
+		t.rooms, t.byAddr = map[string]*room{}, map[string]int{}
 	}
 	if len(t.rooms) >= s.limits.MaxRooms {
 		return nil, "", coded("rooms-cap", map[string]any{"max": s.limits.MaxRooms}, "too many classes on this server (the cap is %d): try again later", s.limits.MaxRooms)
+	}
+	at := limitKey(addr)
+	if t.byAddr[at] >= s.limits.MaxRoomsPerAddress {
+		return nil, "", coded("address-classes", map[string]any{"max": s.limits.MaxRoomsPerAddress},
+			"your address has %d classes open, the most one address may: end one and try again", s.limits.MaxRoomsPerAddress)
 	}
 	code := newJoinCode()
 	for t.rooms[code] != nil {
 		code = newJoinCode()
 	}
 	key := newKey(16)
-	r := &room{code: code, keyHash: sha256.Sum256([]byte(key)), srv: s, teacher: teacher,
+	r := &room{code: code, keyHash: sha256.Sum256([]byte(key)), srv: s, teacher: teacher, addr: at,
 		members: map[string]*member{}, names: map[string]*member{}, browsers: map[string]*member{}}
 	t.rooms[code] = r
+	t.byAddr[at]++
 	return r, key, nil
 }
 
-// findRoom looks a room up by code for addr, counting a miss against the
-// address's budget of failed attempts.
-func (s *Server) findRoom(code, addr string) (*room, error) {
+// findRoom looks a room up by code for a request from addr. The code is
+// looked up first, and only a miss spends one of the address's attempts
+// (limiter): a school behind one address, where one student guesses
+// codes, still gets into its classes. A room found gets in when proves
+// says the request holds its secret (a member's token, the teacher's key:
+// nobody guesses those), when the address is not slowed down, or when the
+// room is already on the address (its teacher or a member there). A
+// slowed address's right code for a room elsewhere is answered as a miss
+// is, so that a guesser past its budget cannot tell a hit from a miss.
+func (s *Server) findRoom(code, addr string, proves func(*room) bool) (*room, error) {
 	t := &s.classes
-	if wait := t.misses.wait(addr); wait > 0 {
-		return nil, coded("class-slow-down", map[string]any{"seconds": int(wait.Seconds() + 1)}, "too many wrong codes from your address: try again in %d s", int(wait.Seconds()+1))
-	}
 	c := normCode(code)
 	t.mu.Lock()
 	r := t.rooms[c]
 	t.mu.Unlock()
-	if r == nil {
-		t.misses.miss(addr)
-		return nil, coded("no-class", map[string]any{"code": short(code)}, "no class has the code %q: check it on the projector", short(code))
+	if r != nil && proves != nil && proves(r) {
+		return r, nil
 	}
-	return r, nil
+	wait := t.misses.wait(addr)
+	if r != nil && (wait == 0 || r.onAddress(addr)) {
+		return r, nil
+	}
+	if wait > 0 {
+		secs := int(wait.Seconds() + 1)
+		return nil, coded("class-slow-down", map[string]any{"seconds": secs}, "too many wrong codes from your address: try again in %d s", secs)
+	}
+	t.misses.miss(addr)
+	return nil, coded("no-class", map[string]any{"code": short(code)}, "no class has the code %q: check it on the projector", short(code))
+}
+
+// onAddress reports whether the room's teacher or one of its members made
+// their session from addr's network (limitKey): the class is there.
+func (r *room) onAddress(addr string) bool {
+	k := limitKey(addr)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.addr == k || limitKey(r.teacher.addr) == k {
+		return true
+	}
+	for _, m := range r.members {
+		if limitKey(m.sess.addr) == k {
+			return true
+		}
+	}
+	return false
 }
 
 // checkKey reports whether key is the room's teacher key, in constant time.
 func (r *room) checkKey(key string) bool {
 	h := sha256.Sum256([]byte(key))
 	return subtle.ConstantTimeCompare(h[:], r.keyHash[:]) == 1
+}
+
+// awayTeachers are the sessions of the teachers whose rooms wait for
+// them. (Lock order: Server.mu, classTable.mu, room.mu.)
+func (t *classTable) awayTeachers() map[*session]bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out map[*session]bool
+	for _, r := range t.rooms {
+		r.mu.Lock()
+		if r.awaySet && r.ended == "" {
+			if out == nil {
+				out = map[*session]bool{}
+			}
+			out[r.teacher] = true
+		}
+		r.mu.Unlock()
+	}
+	return out
+}
+
+// isMember reports whether token is a member's of the room.
+func (r *room) isMember(token string) bool {
+	if token == "" {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.members[token] != nil
 }
 
 // end closes the room for why: every member and the teacher are told, the
@@ -195,6 +267,9 @@ func (r *room) end(why string) {
 	if r.away != nil {
 		r.away.Stop()
 	}
+	if r.viewTimer != nil {
+		r.viewTimer.Stop()
+	}
 	sessions := []*session{r.teacher}
 	for _, m := range r.members {
 		sessions = append(sessions, m.sess)
@@ -206,6 +281,9 @@ func (r *room) end(why string) {
 	t.mu.Lock()
 	if t.rooms[r.code] == r {
 		delete(t.rooms, r.code)
+		if t.byAddr[r.addr]--; t.byAddr[r.addr] <= 0 {
+			delete(t.byAddr, r.addr)
+		}
 	}
 	t.mu.Unlock()
 	for _, s := range sessions {
@@ -214,17 +292,53 @@ func (r *room) end(why string) {
 }
 
 // teacherAway starts the room's grace: it ends unless the teacher is back
-// within Limits.ClassGrace.
+// within Limits.ClassGrace, or Limits.EmptyClassGrace while nobody has
+// joined (a class of nobody holds no one's place: its room is free for
+// others soon after its teacher's socket goes).
 func (r *room) teacherAway() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ended != "" || r.awaySet {
 		return
 	}
-	r.awaySet = true
+	r.awaySet, r.awayAt = true, time.Now()
+	r.awayGen++
+	gen := r.awayGen
 	r.infoVer++
-	r.away = time.AfterFunc(r.srv.limits.ClassGrace, func() { r.end("teacher-gone") })
+	r.away = time.AfterFunc(r.graceLocked(), func() { r.graceOver(gen) })
 	r.pokeMembersLocked()
+}
+
+// graceLocked is how long the room waits for its away teacher.
+func (r *room) graceLocked() time.Duration {
+	if len(r.members) == 0 {
+		return r.srv.limits.EmptyClassGrace
+	}
+	return r.srv.limits.ClassGrace
+}
+
+// graceOver ends the room of the absence gen, unless the teacher is back,
+// or students joined meanwhile and their grace has yet to run out.
+func (r *room) graceOver(gen int) {
+	r.mu.Lock()
+	if r.ended != "" || !r.awaySet || r.awayGen != gen {
+		r.mu.Unlock()
+		return
+	}
+	if left := time.Until(r.awayAt.Add(r.graceLocked())); left > 0 {
+		r.away = time.AfterFunc(left, func() { r.graceOver(gen) })
+		r.mu.Unlock()
+		return
+	}
+	r.mu.Unlock()
+	r.end("teacher-gone")
+}
+
+// awayGrace reports whether the room waits for its away teacher.
+func (r *room) awayGrace() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.awaySet && r.ended == ""
 }
 
 // teacherBack cancels the grace.
@@ -264,132 +378,6 @@ func (r *room) countsLocked() *classCounts {
 		c.Answered = q.answered
 	}
 	return c
-}
-
-// limiter counts failed attempts by address in a token bucket: missBurst
-// misses at once, then one every missEvery. A classroom behind one address
-// (a school's NAT) mistyping a code now and then stays well within it; a
-// script guessing codes gets one guess a second, about 28 years to find
-// one live class among a hundred.
-//
-// An IPv6 address counts by its /64 network, which one host can fill with
-// addresses of its own. When the limiter remembers its most addresses
-// (missAddrs, after dropping those whose buckets are full again), every
-// address it does not know shares one bucket: a flood of addresses then
-// guesses as slowly as one address, never faster.
-type limiter struct {
-	mu     sync.Mutex
-	m      map[string]*bucket
-	max    int       // addresses remembered at most (0: missAddrs)
-	tidied time.Time // the last tidy: at most one a second, each a walk of the whole table
-}
-
-type bucket struct {
-	tokens float64
-	at     time.Time
-}
-
-const (
-	missBurst = 60
-	missEvery = time.Second
-	missAddrs = 100000 // addresses remembered at most; beyond, they share overflowKey's bucket
-	// overflowKey is the bucket of every address the full limiter does not know.
-	overflowKey = "*"
-)
-
-// limitKey is the key addr is counted under: an IPv4 address itself, an
-// IPv6 address's /64 network.
-func limitKey(addr string) string {
-	a, err := netip.ParseAddr(addr)
-	if err != nil {
-		return addr
-	}
-	a = a.Unmap()
-	if !a.Is6() {
-		return a.String()
-	}
-	p, err := a.Prefix(64)
-	if err != nil {
-		return addr
-	}
-	return p.String()
-}
-
-// wait is how long addr must wait before its next attempt (0: now).
-func (l *limiter) wait(addr string) time.Duration {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	b := l.refill(l.key(addr))
-	if b == nil || b.tokens >= 1 {
-		return 0
-	}
-	return time.Duration((1 - b.tokens) * float64(missEvery))
-}
-
-// miss spends one of addr's attempts.
-func (l *limiter) miss(addr string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.m[limitKey(addr)] == nil && len(l.m) >= l.most() {
-		l.tidy()
-	}
-	k := l.key(addr)
-	b := l.refill(k)
-	if b == nil {
-		if l.m == nil {
-			l.m = map[string]*bucket{}
-		}
-		b = &bucket{tokens: missBurst, at: time.Now()}
-		l.m[k] = b
-	}
-	b.tokens--
-}
-
-// key is the bucket addr spends from: its own, or, when the limiter is
-// full and does not know it, the shared overflow bucket. (The overflow
-// bucket itself may take the table one past its most.)
-func (l *limiter) key(addr string) string {
-	k := limitKey(addr)
-	if l.m[k] == nil && len(l.m) >= l.most() {
-		return overflowKey
-	}
-	return k
-}
-
-// tidy drops the buckets that have filled up again: their addresses have
-// nothing left to answer for. It walks the table at most once a second, so
-// that a flood of new addresses against a full table costs no more than a
-// lookup each.
-func (l *limiter) tidy() {
-	now := time.Now()
-	if now.Sub(l.tidied) < time.Second {
-		return
-	}
-	l.tidied = now
-	for k, x := range l.m {
-		if x.tokens+now.Sub(x.at).Seconds()/missEvery.Seconds() >= missBurst {
-			delete(l.m, k)
-		}
-	}
-}
-
-func (l *limiter) most() int {
-	if l.max > 0 {
-		return l.max
-	}
-	return missAddrs
-}
-
-// refill tops key's bucket up for the time since it was last used.
-func (l *limiter) refill(key string) *bucket {
-	b := l.m[key]
-	if b == nil {
-		return nil
-	}
-	now := time.Now()
-	b.tokens = min(missBurst, b.tokens+now.Sub(b.at).Seconds()/missEvery.Seconds())
-	b.at = now
-	return b
 }
 
 // newToken makes a member's token.

@@ -45,12 +45,17 @@ func (s *Server) open(id, addr string) (*session, error) {
 }
 
 // evictOneLocked ends the session with no socket that has been idle
-// longest, of addr ("": of any address), if there is one.
+// longest, of addr ("": of any address), if there is one. The session of
+// a teacher whose class waits for them (room.teacherAway) goes last: the
+// class keeps its grace under any pressure on the table, and even when
+// its session goes, its room waits for the key (classLeave).
 func (s *Server) evictOneLocked(addr string) {
+	away := s.classes.awayTeachers()
 	var oldest *session
 	for _, sess := range s.sessions {
 		if sess.open.Load() == 0 && (addr == "" || sess.addr == addr) &&
-			(oldest == nil || sess.used.Load() < oldest.used.Load()) {
+			(oldest == nil || away[oldest] && !away[sess] ||
+				away[oldest] == away[sess] && sess.used.Load() < oldest.used.Load()) {
 			oldest = sess
 		}
 	}
@@ -103,6 +108,13 @@ func (s *Server) forget(sess *session) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.removeLocked(sess)
+}
+
+// isClosed reports whether Close has begun.
+func (s *Server) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
 }
 
 // Sessions counts the live sessions.

@@ -12,8 +12,8 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// checkOrigin allows the page's own host, the listed origins, and clients
-// that send no Origin (not browsers).
+// checkOrigin allows the page's own origin (its scheme and host), the
+// listed origins, and clients that send no Origin (not browsers).
 func (s *Server) checkOrigin(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
@@ -23,7 +23,7 @@ func (s *Server) checkOrigin(r *http.Request) bool {
 	if err != nil {
 		return false
 	}
-	if strings.EqualFold(u.Host, r.Host) {
+	if strings.EqualFold(u.Host, r.Host) && strings.EqualFold(u.Scheme, s.scheme(r)) {
 		return true
 	}
 	for _, a := range s.opts.AllowOrigins {
@@ -32,6 +32,20 @@ func (s *Server) checkOrigin(r *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// scheme is the scheme the page was served by: https over TLS, or as a
+// trusted proxy says it (X-Forwarded-Proto), else http.
+func (s *Server) scheme(r *http.Request) string {
+	if r.TLS != nil {
+		return "https"
+	}
+	if s.trusted(hostOf(r.RemoteAddr)) {
+		if p := strings.ToLower(r.Header.Get("X-Forwarded-Proto")); p == "https" || p == "http" {
+			return p
+		}
+	}
+	return "http"
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {

@@ -3,6 +3,9 @@ package server
 import (
 	"encoding/json"
 	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ops are the requests a browser may send, each with the arguments it reads.
@@ -105,10 +108,20 @@ func checkSpeed(v float64, lim Limits) error {
 	return nil
 }
 
-// short cuts a string quoted in an error to a readable length.
+// short cuts a string quoted in an error to a readable length (40
+// characters), with its control, formatting and line-breaking characters
+// (a NUL, U+2028) and invalid UTF-8 shown as U+FFFD: what a request sent
+// is never echoed raw.
 func short(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
+			return '\uFFFD' // a request's NUL or line break is not echoed into an error
+		}
+		return r
+	}, s)
+	if utf8.RuneCountInString(s) > 40 {
+		return string([]rune(s)[:40]) + "…"
 	}
 	return s
 }

@@ -87,6 +87,7 @@ export const CLASS_ERRORS = {
   'bad-name': ['a nickname is 1 to {max} characters, without control characters', '昵称为 1 到 {max} 个字符，不能含控制字符'],
   'class-full': ['the class is full ({max} students)', '课堂已满（{max} 名学生）'],
   'class-one-seat': ['this browser is in the class already, as {name}: one nickname a browser', '这个浏览器已经以 {name} 的身份在课堂中：每个浏览器只能用一个昵称'],
+  'address-classes': ['your address has {max} classes open, the most one address may: end one and try again', '你的地址已开设 {max} 个课堂，这是一个地址的上限：请结束一个后再试'],
   'rooms-cap': ['too many classes on this server (the cap is {max}): try again later', '此服务器上的课堂过多（上限 {max}）：请稍后再试'],
   'class-following': ['you follow the class: press Roam to step on your own', '你正在跟随课堂：按“自由探索”后可自己操作'],
   'not-teacher': ['only the teacher may do that', '只有老师可以这样做'],
