@@ -68,6 +68,9 @@ budget of engine steps and a random walk found nothing either. The card is the o
 		fmt.Fprintf(&b, " %s | %s |\n", r.Trips("en"), mdEscape(r.needsText("en"))+"<br>"+mdEscape(r.needsText("zh")))
 	}
 	b.WriteString("\n" + Legend().En + "\n\n" + Legend().Zh + "\n\n")
+	if card.Unsearched != nil {
+		b.WriteString("**" + card.Unsearched.En + ".**\n\n**" + card.Unsearched.Zh + "。**\n\n")
+	}
 	b.WriteString("## The bound of every cell · 每一格的界限\n\n")
 	b.WriteString(Bound().En + ".\n\n" + Bound().Zh + "。\n\n")
 	b.WriteString("| column · 列 | its fault, and where the search may place it | 故障，以及搜索可以把它放在哪里 |\n|---|---|---|\n")
