@@ -77,6 +77,15 @@ type Options struct {
 	// and partitions are placed everywhere as usual.
 	Marks []string
 
+	// Points are further points where a client fault of the budget may
+	// land, with Marks or without: every event that matches one of them
+	// (its kind, command, name), as it happens, the fault hitting the
+	// event's client. A lock's known flaw point is one
+	// (lock.Info.FlawAfter): {kind: exec, cmd: SETNX} is right after a node
+	// ran a client's SETNX, before the client has the reply. A fault placed
+	// there is recorded on that event, by its client and count.
+	Points []scenario.Match
+
 	noSleep bool // exhaustive without sleep sets (tests of the reduction)
 }
 
@@ -204,7 +213,7 @@ func newSearch(ctx context.Context, sc *scenario.Scenario, opt Options) (*search
 	if err != nil {
 		return nil, err
 	}
-	b.exact, b.anyClient, b.marks = opt.Exact, opt.Strategy != Exhaustive, opt.Marks
+	b.exact, b.anyClient, b.marks, b.points = opt.Exact, opt.Strategy != Exhaustive, opt.Marks, opt.Points
 	return &searching{opt: opt, sc: sc, bsc: searchScenario(sc, b), b: b, p: newPacer(ctx, opt.Yield),
 		res: &Result{Strategy: opt.Strategy, Counts: map[string]int{}}, states: newStateSet(opt.States), traces: map[uint64]bool{}}, nil
 }

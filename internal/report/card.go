@@ -323,7 +323,7 @@ func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column, yield fun
 		return nil, cellError(a, col, err)
 	}
 	opt := explore.Options{Strategy: explore.Exhaustive, Steps: ExhaustiveSteps,
-		Exact: col.Exact, KeepSizes: true, Marks: col.Marks, Want: wanted(row), First: true, Yield: yield}
+		Exact: col.Exact, KeepSizes: true, Marks: col.Marks, Points: flawPoints(a, col), Want: wanted(row), First: true, Yield: yield}
 	res, err := explore.Search(ctx, sc, opt)
 	if err != nil {
 		return nil, cellError(a, col, err)
@@ -375,6 +375,22 @@ func stoppedWhy(algorithm, column string, schedules int) *sim.Text {
 		Zh: fmt.Sprintf("报告卡的时限让它的搜索在 %d 个调度之后、预算用完之前就停止了：它对这种故障什么也没说明（visualizer report --cell %s/%s 可以单独搜索这一格）",
 			schedules, algorithm, column),
 	}
+}
+
+// flawPoints are, for a column that places a client's fault only at
+// chosen marks, the lock's own flaw points (lock.Info.FlawAfter), where
+// the fault may land too: right after a node ran one of those commands
+// for the client. Every other column places its fault after any step,
+// which those points are among.
+func flawPoints(a *lock.Info, col *Column) []scenario.Match {
+	if len(col.Marks) == 0 {
+		return nil
+	}
+	var out []scenario.Match
+	for _, cmd := range a.FlawAfter {
+		out = append(out, scenario.Match{Kind: string(sim.KindExec), Cmd: cmd})
+	}
+	return out
 }
 
 // wanted are the verdicts that break a lock: any violation, or for a lock
