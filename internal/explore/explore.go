@@ -341,7 +341,8 @@ func (s *searching) shrink(ctx context.Context) error {
 }
 
 // record replays the shrunk schedule as a scenario of its own and keeps
-// it as the result's Recording, its expect set to what it replays to.
+// it as the result's Recording, its expect set to what it replays to, and
+// with a fault a real server cannot apply, its real_redis declaration.
 func (s *searching) record() (*Result, error) {
 	res := s.res
 	rec := Recording(s.sc, res.Shrunk, res.Horizon)
@@ -362,6 +363,12 @@ func (s *searching) record() (*Result, error) {
 			strings.Join(res.Verdicts, ", "), res.Verdict)
 	}
 	rec.Expect = res.Verdicts
+	if rec.RealRedis, err = onRealRedis(s.p, rec); err != nil {
+		if stopped(err) {
+			return nil, fmt.Errorf("explore: found %s in schedule %d, but the time ran out while replaying it as a real server would run it: give the search more time", res.Verdict, res.FoundAt)
+		}
+		return nil, err
+	}
 	res.Recording = rec
 	return res, nil
 }
