@@ -20,7 +20,9 @@ import (
 // every fault column, each cell decided by a schedule search
 // (internal/report). The searches are bounded by counts of engine steps,
 // so the card is the same on every machine; --time only stops a card
-// that runs too long, and the cells it stopped say so.
+// that runs too long (by default a time that grows as fewer workers share
+// it), and the cells it stopped say so, with the limit, and advise
+// nothing.
 func cmdReport(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", stderr)
 	asJSON := fs.Bool("json", false, "print the card as one JSON object")
@@ -29,7 +31,7 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 	cell := fs.String("cell", "", "compute one cell, LOCK/COLUMN, and print its counterexample as a scenario file (or what it found)")
 	markdown := fs.Bool("markdown", false, "print docs/choosing-a-lock.md")
 	yml := fs.Bool("yaml", false, "print every counterexample as one scenario file (docs/choosing-a-lock.yaml)")
-	limit := fs.Duration("time", 5*time.Minute, "wall-clock limit of the whole card")
+	limit := fs.Duration("time", 0, "wall-clock limit of the whole card (default: report.CardCPU, 20m, shared among the workers, at least 5m); the cells it stops say so and give no advice")
 	workers := fs.Int("workers", 0, "cells searched at once (default: the number of CPUs)")
 	pos, err := interleave(fs, args)
 	if err != nil {
@@ -51,12 +53,15 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 		return badUsage("give at most one of --json, --markdown, --yaml and --cell")
 	}
 	defer cardGC(getenv)()
-	sctx, cancel := context.WithTimeout(ctx, *limit)
-	defer cancel()
+	if *limit <= 0 {
+		*limit = report.DefaultLimit(*workers)
+	}
 	if *cell != "" {
+		sctx, cancel := context.WithTimeout(ctx, *limit)
+		defer cancel()
 		return reportCell(sctx, ctx, *cell, *lang, stdout)
 	}
-	opt := report.Options{Workers: *workers}
+	opt := report.Options{Workers: *workers, Limit: *limit}
 	if *only != "" {
 		for _, id := range strings.Split(*only, ",") {
 			id = strings.TrimSpace(id)
@@ -72,7 +77,7 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 			fmt.Fprintf(stderr, "\r%d of %d cells, %.1fs: %s/%s %s   ", done, total, time.Since(start).Seconds(), algorithm, c.Column, report.Symbol(c.Kind))
 		}
 	}
-	card, err := report.Build(sctx, opt)
+	card, err := report.Build(ctx, opt)
 	if opt.Progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}

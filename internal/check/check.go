@@ -68,6 +68,11 @@ type Recoverer struct {
 	// timestamp lock takes over only a value that is a timestamp); nil:
 	// every key.
 	Frees func(typ, value string) bool
+	// Lease says the key's value is its lease (the timestamp lock): any
+	// client of the algorithm, one that comes after the horizon too, takes
+	// a key it frees over once the lease has passed. Such a key is no
+	// deadlock, live or not the client: like a key with a TTL, it ends.
+	Lease bool
 }
 
 // rule is one invariant: it reads every event, with what the event did to

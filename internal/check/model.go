@@ -192,10 +192,12 @@ func (m *model) slots() []*slot {
 }
 
 // recovered reports whether a live recoverer (Options.Recoverers) will free
-// key s, stuck as it is: a service's cleanup job, or a client whose
-// program is not over (its current incarnation is up and its main thread
-// not done) and whose algorithm frees a key holding this value. When none
-// will, why tells, recoverer by recoverer, why it does not.
+// key s, stuck as it is: a service's cleanup job, a client whose program
+// is not over (its current incarnation is up and its main thread not
+// done) and whose algorithm frees a key holding this value, or any client
+// of an algorithm whose lease is the value it frees (Recoverer.Lease): a
+// later one takes it over. When none will, why tells, recoverer by
+// recoverer, why it does not.
 func (m *model) recovered(s *slot) (ok bool, why []notRecovered) {
 	for _, rc := range m.opt.Recoverers {
 		if rc.Lock != s.lock {
@@ -205,7 +207,7 @@ func (m *model) recovered(s *slot) (ok bool, why []notRecovered) {
 			why = append(why, notRecovered{client: rc.Client, value: true})
 			continue
 		}
-		if rc.Client == "" {
+		if rc.Client == "" || rc.Lease {
 			return true, nil
 		}
 		inc := m.inc[rc.Client]

@@ -22,6 +22,7 @@ type bounds struct {
 	exact     bool              // faults take their max only (no smaller sizes)
 	anyClient bool              // a client fault may hit any client at any step (else: the step's actors)
 	marks     []string          // client faults only at these marks (none: everywhere)
+	points    []scenario.Match  // besides marks, events where a client fault may land on the event's client
 	masters   []string          // the nodes with a replica (a failover's targets)
 }
 

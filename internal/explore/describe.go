@@ -101,6 +101,12 @@ func describeFault(log []*sim.Event, a scenario.Action, e *sim.Event) sim.Text {
 		}
 		p := sim.MarkPhrase(a.On.Name, who)
 		when = sim.Text{En: p.En + " (at " + at(e.T) + ")", Zh: p.Zh + "（" + at(e.T) + "）就"}
+		if a.On.Kind == string(sim.KindExec) {
+			// a point (Options.Points): right after a node ran the command
+			cmd := strings.ToUpper(a.On.Cmd)
+			when = sim.Text{En: fmt.Sprintf("right after its %s ran, before the reply reached it (at %s)", cmd, at(e.T)),
+				Zh: fmt.Sprintf("在它的 %s 刚执行完、回复还没到它手里时（%s）就", cmd, at(e.T))}
+		}
 	}
 	c, n := a.Client, a.Node
 	switch sim.FaultKind(a.Do) {

@@ -77,6 +77,15 @@ type Options struct {
 	// and partitions are placed everywhere as usual.
 	Marks []string
 
+	// Points are further points where a client fault of the budget may
+	// land, with Marks or without: every event that matches one of them
+	// (its kind, command, name), as it happens, the fault hitting the
+	// event's client. A lock's known flaw point is one
+	// (lock.Info.FlawAfter): {kind: exec, cmd: SETNX} is right after a node
+	// ran a client's SETNX, before the client has the reply. A fault placed
+	// there is recorded on that event, by its client and count.
+	Points []scenario.Match
+
 	noSleep bool // exhaustive without sleep sets (tests of the reduction)
 }
 
@@ -204,7 +213,7 @@ func newSearch(ctx context.Context, sc *scenario.Scenario, opt Options) (*search
 	if err != nil {
 		return nil, err
 	}
-	b.exact, b.anyClient, b.marks = opt.Exact, opt.Strategy != Exhaustive, opt.Marks
+	b.exact, b.anyClient, b.marks, b.points = opt.Exact, opt.Strategy != Exhaustive, opt.Marks, opt.Points
 	return &searching{opt: opt, sc: sc, bsc: searchScenario(sc, b), b: b, p: newPacer(ctx, opt.Yield),
 		res: &Result{Strategy: opt.Strategy, Counts: map[string]int{}}, states: newStateSet(opt.States), traces: map[uint64]bool{}}, nil
 }
@@ -332,7 +341,8 @@ func (s *searching) shrink(ctx context.Context) error {
 }
 
 // record replays the shrunk schedule as a scenario of its own and keeps
-// it as the result's Recording, its expect set to what it replays to.
+// it as the result's Recording, its expect set to what it replays to, and
+// with a fault a real server cannot apply, its real_redis declaration.
 func (s *searching) record() (*Result, error) {
 	res := s.res
 	rec := Recording(s.sc, res.Shrunk, res.Horizon)
@@ -353,6 +363,12 @@ func (s *searching) record() (*Result, error) {
 			strings.Join(res.Verdicts, ", "), res.Verdict)
 	}
 	rec.Expect = res.Verdicts
+	if rec.RealRedis, err = onRealRedis(s.p, rec); err != nil {
+		if stopped(err) {
+			return nil, fmt.Errorf("explore: found %s in schedule %d, but the time ran out while replaying it as a real server would run it: give the search more time", res.Verdict, res.FoundAt)
+		}
+		return nil, err
+	}
 	res.Recording = rec
 	return res, nil
 }

@@ -3,6 +3,7 @@ package explore
 import (
 	"testing"
 
+	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -58,5 +59,39 @@ func TestFirstStopsTheExhaustiveSearch(t *testing.T) {
 	}
 	if full.Schedules <= first.Schedules || !full.Complete {
 		t.Errorf("without First: %d schedules, complete %v; want all of them", full.Schedules, full.Complete)
+	}
+}
+
+// Points add a lock's flaw point to the marks a client fault may land at.
+// setnx-expire-crash-between's two clients with a crash budget kept to
+// the acquired and enter marks: both come after the EXPIRE, so every
+// crash there leaves a key that expires, and the exhaustive search finds
+// nothing. With the point {kind: exec, cmd: SETNX} a crash may also land
+// right after a client's SETNX ran, before its EXPIRE: the key is left
+// without a TTL and nobody frees it, the deadlock this lock is known for,
+// recorded as a scripted fault on that exec event.
+func TestPointsAddTheFlawPoint(t *testing.T) {
+	sc := lessonNamed(t, "setnx-expire-crash-between", "crash")
+	marks := []string{sim.MarkAcquired, sim.MarkEnter}
+	without := search(t, sc, Options{Strategy: Exhaustive, Marks: marks, NoShrink: true})
+	if without.Verdict != "" || !without.Complete {
+		t.Fatalf("crashes at acquired and enter only: found %q (complete %v); want nothing, every schedule run", without.Verdict, without.Complete)
+	}
+	with := search(t, sc, Options{Strategy: Exhaustive, Marks: marks, First: true,
+		Points: []scenario.Match{{Kind: string(sim.KindExec), Cmd: "SETNX"}}})
+	if with.Verdict != "deadlock" {
+		t.Fatalf("with the SETNX point: found %q, want deadlock", with.Verdict)
+	}
+	var on *scenario.Match
+	for _, a := range with.Shrunk {
+		if a.Do == string(sim.FaultCrash) {
+			on = a.On
+		}
+	}
+	if on == nil || on.Kind != string(sim.KindExec) || on.Cmd != "SETNX" || on.Client == "" {
+		t.Fatalf("the crash is not recorded on a SETNX exec: %+v", with.Shrunk)
+	}
+	if got := with.Recording.Expect; len(got) != 1 || got[0] != "deadlock" {
+		t.Errorf("the recording replays to %v, want [deadlock]", got)
 	}
 }

@@ -1,6 +1,9 @@
 package explore
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -76,8 +79,8 @@ func targets(w *sim.World, b bounds, do string, actors []string, mark string) []
 		for _, n := range w.NodeNames() {
 			ts = append(ts, target{node: n})
 		}
-	case len(b.marks) > 0 && !containsStr(b.marks, mark):
-		// a client fault, placed only at the marks named
+	case len(b.marks) > 0 && mark != pointMark && !containsStr(b.marks, mark):
+		// a client fault, placed only at the marks named (and the points)
 	default:
 		clients := actors
 		if b.anyClient && len(b.marks) == 0 {
@@ -160,16 +163,40 @@ func (p *placer) after(actors []string) bool {
 // point.
 type stacker interface{ stacks() bool }
 
+// pointMark stands, for faultDecision, for a point of Options.Points:
+// never the name of a mark (a mark's name has no spaces).
+const pointMark = "a point"
+
 // mark offers the budget's faults at mark e of a client, as it happens.
 // The fault chosen fires through a trigger on e itself, right after every
 // watcher has seen e, exactly as a scenario's fault on that mark fires
 // when the recording is replayed.
 func (p *placer) mark(e *sim.Event) {
-	key := [2]string{e.Name, e.Client}
+	p.offer(e, e.Name, scenario.Match{Kind: string(sim.KindMark), Name: e.Name, Client: e.Client})
+}
+
+// point offers the budget's faults at e when it matches one of the
+// search's points, as a mark's: recorded on an event of e's kind, command
+// and name by e's client, counted as the replay counts them.
+func (p *placer) point(e *sim.Event) {
+	for _, m := range p.b.points {
+		if !lesson.Matches(&m, e) {
+			continue
+		}
+		m.Client, m.Nth = e.Client, 0
+		p.offer(e, pointMark, m)
+		return
+	}
+}
+
+// offer offers the budget's faults at e, a mark (name) or a point, and
+// records the one chosen on match, its Nth the count of e's matches.
+func (p *placer) offer(e *sim.Event, name string, match scenario.Match) {
+	key := [2]string{fmt.Sprintf("%s/%s/%s", match.Kind, match.Name, strings.ToUpper(match.Cmd)), e.Client}
 	p.marks[key]++
 	p.out.moments++
 	actors := []string{e.Client}
-	d := faultDecision(p.w, p.b, p.left, actors, e.Name)
+	d := faultDecision(p.w, p.b, p.left, actors, name)
 	if d == nil {
 		return
 	}
@@ -185,6 +212,7 @@ func (p *placer) mark(e *sim.Event) {
 	p.left[o.budget]--
 	p.w.On(func(x *sim.Event) bool { return x == e }, lesson.SimFault(o.fault))
 	f := o.fault
-	f.On = &scenario.Match{Kind: string(sim.KindMark), Name: e.Name, Client: e.Client, Nth: p.marks[key]}
+	match.Nth = p.marks[key]
+	f.On = &match
 	p.out.actions = append(p.out.actions, scenario.Action{Step: p.w.Steps(), Fault: f})
 }

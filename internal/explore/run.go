@@ -142,6 +142,8 @@ func (x *execution) watch(e *sim.Event) {
 	}
 	if e.Kind == sim.KindMark && e.Client != "" {
 		x.pl.mark(e)
+	} else if e.Client != "" {
+		x.pl.point(e)
 	}
 }
 

@@ -7,9 +7,21 @@ import (
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
+// Margin is the slack a shrunk schedule keeps past the least that still
+// gives its verdict: each fault Margin longer than the shortest of its
+// kind and place that does (never longer than the search placed it), and
+// the horizon Margin later than the earliest that does, each only when
+// the verdict holds there too. A schedule shrunk to the millisecond
+// (a pause 7ms past a lease) breaks the lock on embedded Redis's virtual
+// clock, but on a real redis-server, whose round trips take real time,
+// the next holder arrives those few milliseconds late and the run ends
+// safe: a margin of 100ms, hundreds of round trips on loopback, is what
+// real latency cannot erase (docs/real-redis.md).
+const Margin = 100 * time.Millisecond
+
 // shrinker reduces a schedule that gives a verdict to a smaller one that
 // still gives it (DSLabs, Hypothesis): fewer entries, then shorter faults,
-// then an earlier horizon. Every candidate is replayed from the start;
+// then an earlier horizon, each size and the horizon then given Margin. Every candidate is replayed from the start;
 // one that cannot be replayed (a manual step of a client with nothing to
 // do) does not count. Once p says the search must stop, no candidate
 // holds: the shrinking ends at once with the smallest schedule found so
@@ -92,7 +104,8 @@ func (s *shrinker) dropEntries(cur []scenario.Action, h time.Duration) ([]scenar
 // shrinkSize gives entry i's fault, in place, the smallest size, to the
 // 10ms or to a 32nd of the size found (whichever is coarser), that keeps
 // the verdict (binary search: a longer fault of the same kind at the same
-// step rarely does less harm), and no smaller than its kind's least.
+// step rarely does less harm), and no smaller than its kind's least; then
+// Margin more, up to the size found, when the verdict holds there too.
 func (s *shrinker) shrinkSize(cur []scenario.Action, i int, h time.Duration) error {
 	f := &cur[i].Fault
 	size := f.Size()
@@ -123,13 +136,22 @@ func (s *shrinker) shrinkSize(cur []scenario.Action, i int, h time.Duration) err
 		return err
 	}
 	*size = scenario.Duration(hi)
+	if wide := min(hi+Margin, found); wide > hi {
+		ok, err := try(wide)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			*size = scenario.Duration(hi)
+		}
+	}
 	return nil
 }
 
 // shrinkHorizon is an earlier horizon, to the 100ms: the shortest run
 // that still ends with the verdict, and no earlier than any client's
 // start or timed fault (a scenario file may not name a time past its
-// horizon).
+// horizon), then Margin later when the verdict holds there too.
 func (s *shrinker) shrinkHorizon(cur []scenario.Action, h time.Duration) (time.Duration, error) {
 	lo := time.Duration(0)
 	for _, c := range s.sc.Clients {
@@ -140,7 +162,16 @@ func (s *shrinker) shrinkHorizon(cur []scenario.Action, h time.Duration) (time.D
 			lo = max(lo, f.At.D()-1)
 		}
 	}
-	return smallest(lo, h, 100*time.Millisecond, func(d time.Duration) (bool, error) { return s.holds(cur, d) })
+	least, err := smallest(lo, h, 100*time.Millisecond, func(d time.Duration) (bool, error) { return s.holds(cur, d) })
+	if err != nil {
+		return 0, err
+	}
+	if wide := min(least+Margin, h); wide > least {
+		if ok, err := s.holds(cur, wide); err != nil || ok {
+			return wide, err
+		}
+	}
+	return least, nil
 }
 
 // smallest bisects (lo, hi], where hi holds, for the smallest duration on

@@ -44,7 +44,7 @@ func CheckOptions(sc *scenario.Scenario) check.Options {
 		}
 		if algo.Recovery != nil {
 			if frees := algo.Recovery(opts); frees != nil {
-				opt.Recoverers = append(opt.Recoverers, check.Recoverer{Lock: res, Client: c.Name, Frees: frees})
+				opt.Recoverers = append(opt.Recoverers, check.Recoverer{Lock: res, Client: c.Name, Frees: frees, Lease: algo.LeaseInValue})
 			}
 		}
 		if algo.SQL && sc.SQL != nil && sc.SQL.SweepEvery > 0 &&

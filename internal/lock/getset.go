@@ -13,8 +13,9 @@ import (
 
 func init() {
 	register(typed(&Info{ID: "setnx-getset-timestamp", Row: 6, Title: "SETNX with an expiry timestamp, GETSET to take over", Seed: "001",
-		Flaw:     "it trusts every client's clock: a skewed clock steals a live lock, and a holder past its timeout DELs the next owner's lock",
-		Recovery: func(Options) func(typ, value string) bool { return isTimestamp }},
+		Flaw:         "it trusts every client's clock: a skewed clock steals a live lock, and a holder past its timeout DELs the next owner's lock",
+		Recovery:     func(Options) func(typ, value string) bool { return isTimestamp },
+		LeaseInValue: true},
 		DefaultSetNXGetSetOptions, NewSetNXGetSet))
 }
 

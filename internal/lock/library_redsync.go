@@ -22,6 +22,7 @@ func init() {
 			URL: "https://github.com/go-redsync/redsync"},
 		CompareNodes: 3,
 		Quorum:       func(_ Options, masters int) int { return masters/2 + 1 }, // mutex.go: quorum = len(pools)/2 + 1
+		FlawAfter:    []string{"SET"},                                           // a vote (SET NX PX), before the quorum is counted
 		CompareParams: func(lease, retry time.Duration) map[string]any {
 			// its 32 tries would stop it after about 32 retries: these outlast any run beside the others
 			return map[string]any{"expiry": lease.String(), "retry_delay": retry.String(), "tries": 1000}

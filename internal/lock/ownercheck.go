@@ -9,10 +9,12 @@ import (
 
 func init() {
 	register(typed(&Info{ID: "owner-check-get-del", Row: 8, Title: "SET NX PX uuid, released by GET == uuid then DEL", Seed: "000 ③, 004",
-		Flaw: "the check and the delete are two commands: the lock can expire and change hands between them"},
+		Flaw:      "the check and the delete are two commands: the lock can expire and change hands between them",
+		FlawAfter: []string{"GET"}},
 		DefaultSetNXOptions, NewOwnerCheckGetDel))
 	register(typed(&Info{ID: "watch-release", Row: 10, Title: "SET NX PX uuid, released by WATCH / GET / MULTI DEL EXEC", Seed: "003 releaseLock",
-		Flaw: "safe release by transaction: if the lock changes hands after the GET, EXEC does nothing"},
+		Flaw:      "safe release by transaction: if the lock changes hands after the GET, EXEC does nothing",
+		FlawAfter: []string{"GET"}},
 		DefaultSetNXOptions, NewWatchRelease))
 }
 

@@ -74,6 +74,20 @@ type Info struct {
 	// expiry), by type and value. A nil result, or a nil Recovery: it
 	// leaves every stuck key alone.
 	Recovery func(o Options) func(typ, value string) bool
+	// LeaseInValue says the lock's lease lives in its key's value (an
+	// expiry timestamp), not in a TTL: every client of the algorithm, one
+	// that comes later too, takes over a key whose lease has passed, by
+	// the algorithm itself, not by an option. A key of it that Recovery
+	// frees is then no deadlock whoever is live at the horizon, as a key
+	// with a TTL is none: its lease ends.
+	LeaseInValue bool
+	// FlawAfter are the commands right after whose run on a node (before
+	// the client has the reply) the algorithm's known flaw shows, if a
+	// client is stopped there: SETNX before its EXPIRE, the GET before
+	// the DEL that trusts it, a Redlock vote before the quorum is counted.
+	// A search that places a client's fault only at chosen marks (the
+	// report card's pause and crash columns) places it there too.
+	FlawAfter []string
 	// Marks are the marks the algorithm's own code writes (Config.mark),
 	// besides the lock steps every request writes: a scenario's fault or
 	// line on another mark of a client running it can never fire.

@@ -9,7 +9,8 @@ import (
 func init() {
 	register(typed(&Info{ID: "redlock", Row: 15, Title: "Redlock: the same key on a majority of N independent masters", Seed: "000 ⑦, 004 RedLock",
 		Flaw:  "survives a dead node; but a node that restarts without its data, a node clock jump or a pause after acquiring lets two clients in",
-		Nodes: 3, Quorum: redlockQuorum},
+		Nodes: 3, Quorum: redlockQuorum,
+		FlawAfter: []string{"SET"}}, // a vote, before the quorum is counted and checked against the validity
 		DefaultRedlockOptions, NewRedlock))
 }
 

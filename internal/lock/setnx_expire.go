@@ -8,7 +8,8 @@ import (
 
 func init() {
 	register(typed(&Info{ID: "setnx-then-expire", Row: 5, Title: "SETNX, then EXPIRE in a second round trip", Seed: "004 错误示范二, 003 acquireLockWithTimeout",
-		Flaw: "a crash between SETNX and EXPIRE leaves a lock with no TTL (deadlock); 003's repair gives such a lock a TTL when it finds one",
+		Flaw:      "a crash between SETNX and EXPIRE leaves a lock with no TTL (deadlock); 003's repair gives such a lock a TTL when it finds one",
+		FlawAfter: []string{"SETNX"},
 		Recovery: func(o Options) func(typ, value string) bool {
 			if x, ok := o.(*SetNXThenExpireOptions); ok && x.Repair {
 				return anyKey // a failed SETNX asks TTL: -1 gets an EXPIRE

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/lockstep/lockstep/internal/explore"
 	"github.com/lockstep/lockstep/internal/fact"
@@ -20,7 +21,11 @@ const (
 	Fails    = "fails"      // ✗: a schedule breaks the lock; its shrunk counterexample is kept
 	Holds    = "holds"      // ✓: the exhaustive search covered every schedule within the bound, none breaks it
 	NotFound = "none-found" // ~: no schedule found that breaks it, the search not complete (not a proof)
-	NA       = "n/a"        // the fault cannot apply to this lock
+	// Unsearched: ?: the card's time limit (or a cancel) stopped the search
+	// before the end of its budget, nothing found: the cell says nothing,
+	// and no advice is read from it.
+	Unsearched = "unsearched"
+	NA         = "n/a" // the fault cannot apply to this lock
 )
 
 // The bounds of each cell's search: the exhaustive search up to
@@ -38,7 +43,7 @@ const (
 // Cell is what the search found for one lock under one fault.
 type Cell struct {
 	Column string `json:"column"`
-	Kind   string `json:"kind"` // Fails, Holds, NotFound or NA
+	Kind   string `json:"kind"` // Fails, Holds, NotFound, Unsearched or NA
 	// Verdict is the violation found (Fails).
 	Verdict string `json:"verdict,omitempty"`
 	// Verdicts are what the counterexample replays to (Fails).
@@ -52,8 +57,8 @@ type Cell struct {
 	// Why says why a fault does not apply (NA), or why a search stopped
 	// short (the card's deadline).
 	Why *sim.Text `json:"why,omitempty"`
-	// Stopped: the card's deadline or a cancel cut the search short; the
-	// cell is then NotFound whatever it might have found.
+	// Stopped: the card's time limit or a cancel cut the search short; the
+	// cell is then Unsearched whatever it might have found.
 	Stopped bool `json:"stopped,omitempty"`
 	// Story says in plain words what the counterexample is (Fails).
 	Story *sim.Text `json:"story,omitempty"`
@@ -86,12 +91,33 @@ type Row struct {
 type Card struct {
 	Columns []Column `json:"columns"`
 	Rows    []*Row   `json:"rows"`
+	// Unsearched, when the time limit stopped some cells, says how many
+	// and what the limit was (nil: every cell was searched to its end).
+	Unsearched *sim.Text `json:"unsearched,omitempty"`
+}
+
+// CardCPU is the processor time a whole card is given by default: about
+// ten times what it takes on one core of an idle machine (49-70 s with
+// the collector set as visualizer report sets it, docs/performance.md),
+// so that a loaded machine still finishes it.
+const CardCPU = 20 * time.Minute
+
+// DefaultLimit is the wall-clock limit of a card searched by workers
+// workers at once: CardCPU shared among them, and never under 5 minutes.
+func DefaultLimit(workers int) time.Duration {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return max(5*time.Minute, CardCPU/time.Duration(workers))
 }
 
 // Options bound a card.
 type Options struct {
 	// Workers run cells at once (default: the number of CPUs).
 	Workers int
+	// Limit stops the card after this long (0: only ctx stops it); the
+	// cells it stopped are Unsearched and the card says so, with the limit.
+	Limit time.Duration
 	// Algorithms limits the card to these locks (nil: every one).
 	Algorithms []string
 	// Columns limits the card to these columns (nil: every one).
@@ -118,6 +144,11 @@ func Build(ctx context.Context, opt Options) (*Card, error) {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.Limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opt.Limit)
+		defer cancel()
 	}
 	card := &Card{}
 	for _, c := range Columns {
@@ -200,7 +231,36 @@ func Build(ctx context.Context, opt Options) (*Card, error) {
 	for _, row := range card.Rows {
 		row.Advice = Advice(row)
 	}
+	card.Unsearched = unsearchedNote(card, opt.Limit, workers)
 	return card, ctx.Err()
+}
+
+// unsearchedNote says how many of the card's cells its time limit
+// stopped, and the limit; nil when it stopped none.
+func unsearchedNote(card *Card, limit time.Duration, workers int) *sim.Text {
+	n, total := 0, 0
+	for _, r := range card.Rows {
+		for _, c := range r.Cells {
+			total++
+			if c.Kind == Unsearched {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	lim, limZh := "the card's time limit", "报告卡的时限"
+	if limit > 0 {
+		lim = fmt.Sprintf("the card's time limit of %v (%s at once)", limit, plural(workers, "cell", "cells"))
+		limZh = fmt.Sprintf("报告卡 %v 的时限（同时搜索 %d 格）", limit, workers)
+	}
+	return &sim.Text{
+		En: fmt.Sprintf("%d of %d cells were not searched to their end: %s stopped them. They say nothing and give no advice; "+
+			"give the card more time (visualizer report --time) or fewer cells (--only)", n, total, lim),
+		Zh: fmt.Sprintf("%d 格（共 %d 格）没有搜索完：%s让它们提前停止。它们什么也没说明，也不产生建议；"+
+			"请给报告卡更多时间（visualizer report --time）或更少的格（--only）", n, total, limZh),
+	}
 }
 
 // ComputeCell computes one cell of the card on its own, with its row
@@ -263,7 +323,7 @@ func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column, yield fun
 		return nil, cellError(a, col, err)
 	}
 	opt := explore.Options{Strategy: explore.Exhaustive, Steps: ExhaustiveSteps,
-		Exact: col.Exact, KeepSizes: true, Marks: col.Marks, Want: wanted(row), First: true, Yield: yield}
+		Exact: col.Exact, KeepSizes: true, Marks: col.Marks, Points: flawPoints(a, col), Want: wanted(row), First: true, Yield: yield}
 	res, err := explore.Search(ctx, sc, opt)
 	if err != nil {
 		return nil, cellError(a, col, err)
@@ -278,9 +338,11 @@ func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column, yield fun
 	}
 	c.Strategy, c.Schedules = res.Strategy, res.Schedules
 	switch {
-	case ctx.Err() != nil && res.Verdict == "":
-		c.Kind, c.Stopped = NotFound, true
-		c.Why = &sim.Text{En: "the card's deadline stopped this search", Zh: "报告卡的时限让这次搜索提前停止"}
+	case res.Verdict == "" && !res.Complete && ctx.Err() != nil:
+		// Stopped before the end of its budget: whatever it sampled, the
+		// cell says nothing (Advice reads no unsearched cell).
+		c.Kind, c.Stopped = Unsearched, true
+		c.Why = stoppedWhy(a.ID, col.ID, c.Schedules)
 	case res.Verdict != "":
 		c.Kind, c.Verdict, c.Verdicts, c.FoundAt = Fails, res.Verdict, res.Verdicts, res.FoundAt
 		c.Counterexample = res.Recording
@@ -302,6 +364,33 @@ func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column, yield fun
 		}
 	}
 	return c, nil
+}
+
+// stoppedWhy says why a cell is Unsearched: the card's time limit stopped
+// its search after schedules schedules.
+func stoppedWhy(algorithm, column string, schedules int) *sim.Text {
+	return &sim.Text{
+		En: fmt.Sprintf("the card's time limit stopped its search after %s, before the end of its budget: it says nothing of this fault (visualizer report --cell %s/%s searches it alone)",
+			plural(schedules, "schedule", "schedules"), algorithm, column),
+		Zh: fmt.Sprintf("报告卡的时限让它的搜索在 %d 个调度之后、预算用完之前就停止了：它对这种故障什么也没说明（visualizer report --cell %s/%s 可以单独搜索这一格）",
+			schedules, algorithm, column),
+	}
+}
+
+// flawPoints are, for a column that places a client's fault only at
+// chosen marks, the lock's own flaw points (lock.Info.FlawAfter), where
+// the fault may land too: right after a node ran one of those commands
+// for the client. Every other column places its fault after any step,
+// which those points are among.
+func flawPoints(a *lock.Info, col *Column) []scenario.Match {
+	if len(col.Marks) == 0 {
+		return nil
+	}
+	var out []scenario.Match
+	for _, cmd := range a.FlawAfter {
+		out = append(out, scenario.Match{Kind: string(sim.KindExec), Cmd: cmd})
+	}
+	return out
 }
 
 // wanted are the verdicts that break a lock: any violation, or for a lock

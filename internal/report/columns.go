@@ -30,7 +30,8 @@ type Column struct {
 	// of the clients' moves).
 	Budget []scenario.Budget `json:"-"`
 	// Marks, when not empty, are the only places a client fault lands
-	// (explore.Options.Marks): "inside the critical section" is enter.
+	// (explore.Options.Marks), with the lock's own flaw points
+	// (lock.Info.FlawAfter): "inside the critical section" is enter.
 	Marks []string `json:"-"`
 	// Exact: a sized fault takes its max only (else its quarters).
 	Exact bool `json:"-"`
@@ -61,17 +62,19 @@ var Columns = []Column{
 		Network: true,
 	},
 	{
-		ID:     "pause",
-		Title:  sim.Text{En: "a pause longer than the lease", Zh: "停顿超过租约"},
-		What:   sim.Text{En: "a client stops the world for 2× the lease (2s) as it enters its critical section", Zh: "客户端刚进入临界区时整个进程停顿租约的 2 倍（2 秒）"},
+		ID:    "pause",
+		Title: sim.Text{En: "a pause longer than the lease", Zh: "停顿超过租约"},
+		What: sim.Text{En: "a client stops the world for 2× the lease (2s) as it enters its critical section, or at its lock's known flaw point (right after the GET its release trusts, a Redlock vote)",
+			Zh: "客户端刚进入临界区时，或在它的锁已知的缺陷点（释放所依据的 GET 刚执行完、Redlock 的一票刚投下），整个进程停顿租约的 2 倍（2 秒）"},
 		Budget: []scenario.Budget{{Do: string(sim.FaultPause), Count: 1, Max: scenario.Duration(2 * Lease)}},
 		Marks:  []string{sim.MarkEnter},
 		Exact:  true,
 	},
 	{
-		ID:     "crash",
-		Title:  sim.Text{En: "a crash while holding", Zh: "持锁时崩溃"},
-		What:   sim.Text{En: "a client dies for good once it holds the lock (as it acquires or enters)", Zh: "客户端拿到锁之后（加锁成功或进入临界区时）永久崩溃"},
+		ID:    "crash",
+		Title: sim.Text{En: "a crash while holding", Zh: "持锁时崩溃"},
+		What: sim.Text{En: "a client dies for good once it holds the lock (as it acquires or enters), or at its lock's known flaw point (right after its SETNX, before the EXPIRE; after the GET of its release; after a Redlock vote)",
+			Zh: "客户端拿到锁之后（加锁成功或进入临界区时），或在它的锁已知的缺陷点（SETNX 刚执行完、EXPIRE 之前；释放时的 GET 之后；Redlock 的一票之后）永久崩溃"},
 		Budget: []scenario.Budget{{Do: string(sim.FaultCrash), Count: 1}},
 		Marks:  []string{sim.MarkAcquired, sim.MarkEnter},
 	},

@@ -34,7 +34,9 @@ shrunk counterexample is in [choosing-a-lock.yaml](choosing-a-lock.yaml) and rep
 opens in the browser's **Which lock?** view. A ✓ is a proof only within its bound: the
 exhaustive search ran every schedule of the cell's scenario (up to moves that commute) and none
 broke the lock. A ~ is a sample, not a proof: the exhaustive search did not finish within its
-budget of engine steps and a random walk found nothing either. The card is the output of
+budget of engine steps and a random walk found nothing either. A ? is a cell the card's time
+limit (` + "`--time`" + `) stopped before the end of its budget: it says nothing, and the lock's sentence
+draws nothing from it. The card is the output of
 ` + "`visualizer report`" + ` (` + "`--json`" + ` for all of it, ` + "`--cell LOCK/COLUMN`" + ` for one cell and its counterexample).
 
 目录中的每一把锁对每一种令人担心的故障，每一格都由一次调度搜索（` + "`visualizer explore`" + `）决定：
@@ -43,7 +45,8 @@ budget of engine steps and a random walk found nothing either. The card is the o
 [choosing-a-lock.yaml](choosing-a-lock.yaml) 中，可以用 ` + "`visualizer run --file docs/choosing-a-lock.yaml ID`" + `
 重放，也可以在浏览器的 **选哪把锁？** 视图中打开。✓ 只在其界限内是证明：穷举搜索跑遍了这一格场景的
 每一个调度（可交换的移动只算一次），没有一个打破这把锁。~ 是抽样而不是证明：穷举搜索在步数预算内
-没有跑完，随机搜索也没有发现问题。
+没有跑完，随机搜索也没有发现问题。? 表示报告卡的时限（` + "`--time`" + `）让这一格的搜索在预算用完之前就停止了：
+它什么也没说明，这把锁的建议也不从它得出。
 
 `)
 	// The grid.
@@ -68,6 +71,9 @@ budget of engine steps and a random walk found nothing either. The card is the o
 		fmt.Fprintf(&b, " %s | %s |\n", r.Trips("en"), mdEscape(r.needsText("en"))+"<br>"+mdEscape(r.needsText("zh")))
 	}
 	b.WriteString("\n" + Legend().En + "\n\n" + Legend().Zh + "\n\n")
+	if card.Unsearched != nil {
+		b.WriteString("**" + card.Unsearched.En + ".**\n\n**" + card.Unsearched.Zh + "。**\n\n")
+	}
 	b.WriteString("## The bound of every cell · 每一格的界限\n\n")
 	b.WriteString(Bound().En + ".\n\n" + Bound().Zh + "。\n\n")
 	b.WriteString("| column · 列 | its fault, and where the search may place it | 故障，以及搜索可以把它放在哪里 |\n|---|---|---|\n")

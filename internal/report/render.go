@@ -91,6 +91,9 @@ func (card *Card) Text(lang string) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n" + Pick(Legend(), lang) + "\n")
+	if card.Unsearched != nil {
+		b.WriteString("\n" + Pick(*card.Unsearched, lang) + ".\n")
+	}
 	b.WriteString("\n" + Pick(sim.Text{En: "Every cell: ", Zh: "每一格："}, lang) + Pick(Bound(), lang) + ".\n")
 	for _, c := range card.Columns {
 		fmt.Fprintf(&b, "  %s: %s\n", Pick(c.Title, lang), Pick(c.What, lang))
@@ -116,10 +119,10 @@ func Legend() sim.Text {
 	return sim.Text{
 		En: "✗ a schedule breaks it (its shrunk counterexample replays: visualizer report --cell LOCK/COLUMN)   " +
 			"✓ no schedule within the bound breaks it (the search covered them all)   " +
-			"~ none found in the schedules sampled (not a proof)   n/a the fault cannot apply",
+			"~ none found in the schedules sampled (not a proof)   ? not searched to its end: the card's time limit stopped it, it says nothing   n/a the fault cannot apply",
 		Zh: "✗ 有调度能打破它（精简后的反例可重放：visualizer report --cell 锁/列）   " +
 			"✓ 界限内没有任何调度能打破它（搜索覆盖了全部调度）   " +
-			"~ 在抽样的调度中没有发现（不是证明）   n/a 这种故障不适用",
+			"~ 在抽样的调度中没有发现（不是证明）   ? 没有搜索完：报告卡的时限让它提前停止，它什么也没说明   n/a 这种故障不适用",
 	}
 }
 

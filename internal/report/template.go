@@ -12,7 +12,7 @@ import (
 const Stock = "10"
 
 // params gives a client of algorithm a the card's lease and retry, for the
-// parameters it has, and its defaults otherwise.
+// parameters it has, and its defaults otherwise (nil: it has neither).
 func params(a *lock.Info) map[string]any {
 	if a.CompareParams != nil {
 		return a.CompareParams(Lease, Retry)
@@ -23,6 +23,9 @@ func params(a *lock.Info) map[string]any {
 	}
 	if p, ok := a.Param("retry"); ok && p.Kind == lock.Dur {
 		out["retry"] = Retry.String()
+	}
+	if len(out) == 0 {
+		return nil // none: written as no params, as the card's JSON reads back
 	}
 	return out
 }

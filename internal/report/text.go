@@ -7,7 +7,7 @@ import (
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// Symbol is a cell kind's mark: ✗, ✓, ~ or n/a.
+// Symbol is a cell kind's mark: ✗, ✓, ~, ? or n/a.
 func Symbol(kind string) string {
 	switch kind {
 	case Fails:
@@ -16,6 +16,8 @@ func Symbol(kind string) string {
 		return "✓"
 	case NotFound:
 		return "~"
+	case Unsearched:
+		return "?"
 	}
 	return "n/a"
 }
@@ -23,7 +25,8 @@ func Symbol(kind string) string {
 // Text says what a cell found, in one line of each language: the
 // verdict and how the counterexample was found (✗), the count of
 // schedules and the bound (✓), the count and that it is not a proof (~),
-// or why the fault does not apply (n/a).
+// that its search was stopped before its end and says nothing (?), or why
+// the fault does not apply (n/a).
 func (c *Cell) Text(row *Row) sim.Text {
 	switch c.Kind {
 	case Fails:
@@ -49,10 +52,13 @@ func (c *Cell) Text(row *Row) sim.Text {
 			En: fmt.Sprintf("~ none found in %s (%s search; not a proof)", plural(c.Schedules, "sampled schedule", "sampled schedules"), c.Strategy),
 			Zh: fmt.Sprintf("~ 在抽样的 %d 个调度中没有发现（%s；不是证明）", c.Schedules, strategyZh(c.Strategy)),
 		}
-		if c.Stopped {
-			t = and(t, *c.Why)
-		}
 		return and(t, c.storageNote(row))
+	case Unsearched:
+		why := sim.Text{}
+		if c.Why != nil {
+			why = *c.Why
+		}
+		return sim.Text{En: "? not searched to its end: " + why.En, Zh: "? 没有搜索完：" + why.Zh}
 	}
 	return sim.Text{En: "n/a: " + c.Why.En, Zh: "不适用：" + c.Why.Zh}
 }

@@ -9,7 +9,7 @@ import { t, fill, pick } from './i18n.js';
 import { el } from './dom.js';
 import { serverError } from './messages.js';
 
-const MARK = { fails: '✗', holds: '✓', 'none-found': '~', 'n/a': 'n/a' };
+const MARK = { fails: '✗', holds: '✓', 'none-found': '~', unsearched: '?', 'n/a': 'n/a' };
 
 /** Report drives the view. */
 export class Report {

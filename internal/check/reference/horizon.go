@@ -71,16 +71,17 @@ func (m *model) deadlocks() []Verdict {
 	return out
 }
 
-// recoverer reports whether someone live will free a stuck key of resource
-// r by the algorithm's own recovery: a service's cleanup job, or a client
-// that is up, whose main thread is not done, and whose algorithm frees a
-// key of this type and value.
+// recoverer reports whether someone will free a stuck key of resource r by
+// the algorithm's own recovery: a service's cleanup job, a client that is
+// up, whose main thread is not done, and whose algorithm frees a key of
+// this type and value, or, when that value is the key's lease (the
+// timestamp lock), any client of the algorithm, a later one too.
 func (m *model) recoverer(r string, ks sim.KeyState) bool {
 	for _, rc := range m.opt.Recoverers {
 		if rc.Lock != r || rc.Frees != nil && !rc.Frees(ks.Type, ks.Value) {
 			continue
 		}
-		if rc.Client == "" {
+		if rc.Client == "" || rc.Lease {
 			return true
 		}
 		c := m.client(rc.Client)
