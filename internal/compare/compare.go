@@ -180,8 +180,8 @@ func dropped(left, right *scenario.Scenario) []sim.Text {
 				continue
 			}
 			var from map[string]any
-			if ra, ok := lock.Lookup(rc.Algorithm); ok {
-				if given, f, ok := carry(lc, ra); ok && holds(rc.Params, given) {
+			if ra, ok := right.Lookup(rc.Algorithm); ok {
+				if given, f, ok := carry(left, lc, ra); ok && holds(rc.Params, given) {
 					p := pv{"\x00" + said(f), said(given)}
 					if who[p] == nil {
 						order = append(order, p)
@@ -435,7 +435,7 @@ func Against(sc *scenario.Scenario, with string, others []scenario.Scenario) (*s
 		}
 		with = p
 	}
-	if algo, ok := lock.Lookup(with); ok {
+	if algo, ok := sc.Lookup(with); ok {
 		return withAlgorithm(sc, algo)
 	}
 	for i := range others {
@@ -448,7 +448,7 @@ func Against(sc *scenario.Scenario, with string, others []scenario.Scenario) (*s
 		}
 	}
 	return nil, fmt.Errorf("%w %q: give an algorithm (%s) or a scenario id with the same clients as %s",
-		ErrUnknown, with, strings.Join(lock.IDs(), ", "), sc.ID)
+		ErrUnknown, with, strings.Join(sc.AlgorithmIDs(), ", "), sc.ID)
 }
 
 // withAlgorithm is sc with every client running algo. A parameter algo does
@@ -470,7 +470,7 @@ func withAlgorithm(sc *scenario.Scenario, algo *lock.Info) (*scenario.Scenario, 
 				kept[k] = v
 			}
 		}
-		if given, _, ok := carry(sc.Clients[i], algo); ok {
+		if given, _, ok := carry(sc, sc.Clients[i], algo); ok {
 			maps.Copy(kept, given)
 		}
 		c.Params = kept
@@ -487,8 +487,8 @@ func withAlgorithm(sc *scenario.Scenario, algo *lock.Info) (*scenario.Scenario, 
 // retry, the catalog's usual 100ms). from are the values of c's lock they
 // stand for, by c's names. ok is false when c already runs algo, when algo
 // takes its lease under the common names, or when c's lock has no lease.
-func carry(c scenario.Client, algo *lock.Info) (given, from map[string]any, ok bool) {
-	left, found := lock.Lookup(c.Algorithm)
+func carry(sc *scenario.Scenario, c scenario.Client, algo *lock.Info) (given, from map[string]any, ok bool) {
+	left, found := sc.Lookup(c.Algorithm)
 	if algo.CompareParams == nil || !found || left.ID == algo.ID {
 		return nil, nil, false
 	}

@@ -38,9 +38,13 @@ type Lock struct {
 // another, or one Lua script with its KEYS and ARGV.
 type LockStep struct {
 	Commands []LockCommand `yaml:"commands,omitempty" json:"commands,omitempty"`
-	Lua      string        `yaml:"lua,omitempty" json:"lua,omitempty"`
-	Keys     []string      `yaml:"keys,omitempty" json:"keys,omitempty"`
-	Args     []string      `yaml:"args,omitempty" json:"args,omitempty"`
+	// Watch are keys WATCHed before the commands, which then share one
+	// connection; MULTI … EXEC among them is one transaction, discarded
+	// (the step fails) when a watched key changed.
+	Watch []string `yaml:"watch,omitempty" json:"watch,omitempty"`
+	Lua   string   `yaml:"lua,omitempty" json:"lua,omitempty"`
+	Keys  []string `yaml:"keys,omitempty" json:"keys,omitempty"`
+	Args  []string `yaml:"args,omitempty" json:"args,omitempty"`
 	// OK is the script's reply that means success: an integer, a string,
 	// nil for the nil reply (default: any reply but an error).
 	OK    string   `yaml:"ok,omitempty" json:"ok,omitempty"`
@@ -117,7 +121,7 @@ func (st *LockStep) spec() userlock.Step {
 	if st == nil {
 		return userlock.Step{}
 	}
-	out := userlock.Step{Lua: st.Lua, Keys: st.Keys, Args: st.Args, OK: st.OK}
+	out := userlock.Step{Lua: st.Lua, Keys: st.Keys, Args: st.Args, OK: st.OK, Watch: st.Watch}
 	for _, c := range st.Commands {
 		out.Commands = append(out.Commands, userlock.Command{Args: c.Run, OK: c.OK})
 	}

@@ -25,7 +25,7 @@ type Scenario struct {
 
 	Nodes   []Node            `yaml:"nodes,omitempty" json:"nodes,omitempty"` // default: one node "redis"
 	Network Network           `yaml:"network,omitempty" json:"network,omitempty"`
-	Data    map[string]string `yaml:"data,omitempty" json:"data,omitempty"` // string keys written to every master before the run
+	Data    map[string]string `yaml:"data,omitempty" json:"data,omitempty"`   // string keys written to every master before the run
 	Locks   []Lock            `yaml:"locks,omitempty" json:"locks,omitempty"` // locks of its own, named by clients as algorithms (locks.go)
 	Clients []Client          `yaml:"clients" json:"clients"`
 	Faults  []Fault           `yaml:"faults,omitempty" json:"faults,omitempty"`

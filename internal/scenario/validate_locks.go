@@ -46,7 +46,7 @@ func (c *validator) locks(s *Scenario, p string) {
 			switch {
 			case !paramName.MatchString(prm.Name):
 				c.atKey(lp+".params."+prm.Name, "parameter %q: name it with lower-case letters, digits and _", short(prm.Name))
-			case slices.Contains([]string{"key", "ttl", "retry", "token", "ttl_s"}, prm.Name):
+			case slices.Contains([]string{"key", "ttl", "retry", "retry_jitter", "acquire_timeout", "token", "ttl_s"}, prm.Name):
 				c.atKey(lp+".params."+prm.Name, "parameter %q is one every lock has: set it as a field of the lock", prm.Name)
 			}
 		}
@@ -86,12 +86,26 @@ func (c *validator) lockStep(st *LockStep, sp, name string, params []lock.Param)
 		if st.OK != "" {
 			c.at(sp+".ok", "ok: of a step goes with a Lua script; give each command its own ok")
 		}
+		for j, k := range st.Watch {
+			c.placeholders(k, fmt.Sprintf("%s.watch[%d]", sp, j), params)
+		}
+		open := false
 		for j, cmd := range st.Commands {
 			cp := fmt.Sprintf("%s.commands[%d]", sp, j)
+			if len(cmd.Run) > 0 && slices.Contains(userlock.TxCommands, strings.ToUpper(cmd.Run[0])) {
+				c.transaction(cmd.Run, cp+".run", len(st.Watch) > 0, &open)
+				continue
+			}
 			c.command(cmd.Run, cp+".run", params)
 			c.placeholders(cmd.OK, cp+".ok", params)
 		}
+		if open {
+			c.at(sp+".commands", "MULTI without EXEC: end the transaction with [EXEC]")
+		}
 		return
+	}
+	if len(st.Watch) > 0 {
+		c.at(sp+".watch", "watch: goes with commands; a script is atomic already")
 	}
 	c.lua(st.Lua, sp+".lua")
 	for j, k := range st.Keys {
@@ -116,6 +130,23 @@ func (c *validator) command(run []string, path string, params []lock.Param) {
 	for i, a := range run {
 		c.placeholders(a, fmt.Sprintf("%s[%d]", path, i), params)
 	}
+}
+
+// transaction checks a MULTI or EXEC of a step: only on a WATCHed
+// connection (watch:), in pairs, with no arguments.
+func (c *validator) transaction(run []string, path string, watched bool, open *bool) {
+	name := strings.ToUpper(run[0])
+	switch {
+	case !watched:
+		c.at(path+"[0]", "%s needs the step's watch: keys (a transaction runs on the WATCHed connection)", name)
+	case len(run) > 1:
+		c.at(path, "%s takes no arguments", name)
+	case name == "MULTI" && *open:
+		c.at(path+"[0]", "MULTI inside a transaction: end the first with [EXEC]")
+	case name == "EXEC" && !*open:
+		c.at(path+"[0]", "EXEC without MULTI")
+	}
+	*open = name == "MULTI"
 }
 
 // placeholders checks that every $word in s is a placeholder.

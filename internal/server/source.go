@@ -55,7 +55,7 @@ type libView struct {
 func codeLibs(sc *scenario.Scenario) map[string]libView {
 	var out map[string]libView
 	for _, c := range sc.Clients {
-		a, ok := lock.Lookup(c.Algorithm)
+		a, ok := sc.Lookup(c.Algorithm)
 		if !ok || a.Library == nil {
 			continue
 		}

@@ -17,6 +17,10 @@ var Commands = []string{
 	"TIME", "TTL", "UNLINK", "UNWATCH", "WATCH",
 }
 
+// TxCommands are the commands that open and close a transaction, which a
+// step may send only on a WATCHed connection (its watch: keys).
+var TxCommands = []string{"MULTI", "EXEC"}
+
 // Known reports whether cmd is one of Commands, in any case.
 func Known(cmd string) bool { return slices.Contains(Commands, strings.ToUpper(cmd)) }
 

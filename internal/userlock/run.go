@@ -18,14 +18,17 @@ import (
 // steps of every request: its extend's and its fencing token's.
 var Marks = []string{"renewed", "renew-failed", "renew-lost", "token"}
 
-// Declare makes the lock.Info of a declared lock: its parameters key, ttl
-// and retry (with the spec's defaults) and its own, and the code that runs
-// its steps.
+// Declare makes the lock.Info of a declared lock: its parameters key,
+// ttl, retry, retry_jitter and acquire_timeout (with the spec's defaults,
+// under the catalog's names) and its own, and the code that runs its
+// steps.
 func Declare(s *Spec) *lock.Info {
 	params := append([]lock.Param{
 		{Name: "key", Kind: lock.Str, Default: s.Key, Doc: "the lock key ($key)"},
 		{Name: "ttl", Kind: lock.Dur, Default: s.TTL, Doc: "the lease ($ttl in ms, $ttl_s in seconds)"},
 		{Name: "retry", Kind: lock.Dur, Default: s.Retry, Doc: "the wait between acquire attempts"},
+		{Name: "retry_jitter", Kind: lock.Dur, Default: s.RetryJitter, Doc: "extra random wait in [0, retry_jitter)"},
+		{Name: "acquire_timeout", Kind: lock.Dur, Default: s.AcquireTimeout, Doc: "give up acquiring after this long (0: never)"},
 	}, s.Params...)
 	a := &lock.Info{ID: s.Name, Title: s.Name, Seed: s.Source, Fencing: len(s.Fencing) > 0, Marks: Marks}
 	return lock.Declare(a, params, func(c lock.Config, v *lock.Values) lock.Locker {
@@ -45,7 +48,8 @@ type declared struct {
 // Lock runs the acquire until it succeeds, retrying as declared; then it
 // draws the fencing token and starts the extend, if declared.
 func (l *declared) Lock(ctx context.Context) error {
-	b := lock.Backoff{Retry: l.x.v.Duration("retry"), RetryJitter: l.s.RetryJitter, AcquireTimeout: l.s.AcquireTimeout}
+	v := l.x.v
+	b := lock.Backoff{Retry: v.Duration("retry"), RetryJitter: v.Duration("retry_jitter"), AcquireTimeout: v.Duration("acquire_timeout")}
 	if err := lock.Retry(ctx, &l.c, b, func() (bool, error) { return l.run(ctx, &l.s.Acquire) }); err != nil {
 		return err
 	}
@@ -98,19 +102,91 @@ func (l *declared) run(ctx context.Context, st *Step) (bool, error) {
 		}
 		return st.OK == "" || reply == l.x.expand(st.OK), nil
 	}
-	for _, c := range st.Commands {
-		args := l.x.all(c.Args)
-		cmd := redis.NewCmd(ctx, anys(args)...)
-		_ = l.c.Redis.Process(ctx, cmd)
-		reply, err := Reply(cmd)
-		if err != nil {
-			return false, err
+	if len(st.Watch) == 0 {
+		return l.commands(ctx, l.c.Redis, st.Commands)
+	}
+	var ok bool
+	err := l.c.Redis.Watch(ctx, func(tx *redis.Tx) error {
+		var err error
+		ok, err = l.commands(ctx, tx, st.Commands)
+		return err
+	}, l.x.all(st.Watch)...)
+	if errors.Is(err, redis.TxFailedErr) {
+		return false, nil // a watched key changed: EXEC discarded the transaction
+	}
+	return ok, err
+}
+
+// processor sends one command: a client, or a WATCHed connection.
+type processor interface {
+	Process(ctx context.Context, cmd redis.Cmder) error
+}
+
+// txPipeliner is a WATCHed connection, which sends MULTI … EXEC.
+type txPipeliner interface {
+	TxPipelined(ctx context.Context, fn func(redis.Pipeliner) error) ([]redis.Cmder, error)
+}
+
+// commands sends cmds one after another on r, stopping at the first whose
+// reply is not the declared one; on a WATCHed connection the commands
+// between MULTI and EXEC go as one transaction, and their replies are
+// compared once EXEC has answered.
+func (l *declared) commands(ctx context.Context, r processor, cmds []Command) (bool, error) {
+	for i := 0; i < len(cmds); i++ {
+		c := cmds[i]
+		if len(c.Args) == 0 {
+			continue
 		}
-		if c.OK != "" && reply != l.x.expand(c.OK) {
-			return false, nil
+		if tx, ok := r.(txPipeliner); ok && strings.EqualFold(c.Args[0], "MULTI") {
+			j := i + 1
+			for j < len(cmds) && (len(cmds[j].Args) == 0 || !strings.EqualFold(cmds[j].Args[0], "EXEC")) {
+				j++
+			}
+			ok, err := l.transaction(ctx, tx, cmds[i+1:j])
+			if err != nil || !ok {
+				return ok, err
+			}
+			i = j
+			continue
+		}
+		cmd := redis.NewCmd(ctx, anys(l.x.all(c.Args))...)
+		_ = r.Process(ctx, cmd)
+		if ok, err := l.replied(cmd, c.OK); err != nil || !ok {
+			return ok, err
 		}
 	}
 	return true, nil
+}
+
+// transaction sends cmds as MULTI … EXEC on a WATCHed connection.
+func (l *declared) transaction(ctx context.Context, tx txPipeliner, cmds []Command) (bool, error) {
+	sent := make([]*redis.Cmd, len(cmds))
+	_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for k, c := range cmds {
+			sent[k] = redis.NewCmd(ctx, anys(l.x.all(c.Args))...)
+			_ = p.Process(ctx, sent[k])
+		}
+		return nil
+	})
+	if errors.Is(err, redis.TxFailedErr) {
+		return false, err
+	}
+	for k, c := range cmds {
+		if ok, err := l.replied(sent[k], c.OK); err != nil || !ok {
+			return ok, err
+		}
+	}
+	return true, nil
+}
+
+// replied reports whether cmd's reply is the declared one (any reply but
+// an error when none is declared).
+func (l *declared) replied(cmd *redis.Cmd, want string) (bool, error) {
+	reply, err := Reply(cmd)
+	if err != nil {
+		return false, err
+	}
+	return want == "" || reply == l.x.expand(want), nil
 }
 
 // fence runs the fencing command and hands its reply to the critical

@@ -40,6 +40,10 @@ type Step struct {
 	Lua      string
 	Keys     []string // the script's KEYS
 	Args     []string // the script's ARGV
+	// Watch are keys WATCHed before the commands, which then run on one
+	// connection; MULTI … EXEC among them is one transaction, which a
+	// change to a watched key discards (the step fails).
+	Watch []string
 	// OK is the script's reply that means success (Reply's form); "":
 	// any reply but an error.
 	OK string
