@@ -126,3 +126,34 @@ func TestDeclaredLocksJudgedAsTheCatalogs(t *testing.T) {
 	}
 	t.Logf("compared %v scenarios by first client's lock, %d of them unsafe", ran, unsafe)
 }
+
+// The in-house locks of labs/your-lock.yaml end with the verdicts their
+// comments argued, like the built-in catalog; each scenario's clients run
+// a lock the scenario declares, and each lock says where it comes from.
+func TestYourLockLabScenarios(t *testing.T) {
+	f, err := scenario.Load("../../labs/your-lock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Scenarios) < 6 {
+		t.Fatalf("labs/your-lock.yaml has %d scenarios, want at least six in-house locks", len(f.Scenarios))
+	}
+	for i := range f.Scenarios {
+		sc := &f.Scenarios[i]
+		for _, c := range sc.Clients {
+			if _, own := sc.Own(c.Algorithm); !own {
+				t.Errorf("%s: client %s runs %s, not a lock of the file", sc.ID, c.Name, c.Algorithm)
+			}
+		}
+		if sc.Source == "" {
+			t.Errorf("%s: no source: cite the thread the lock comes from", sc.ID)
+		}
+		got, err := replayVerdicts(sc, cfg(sc.Seed))
+		if err != nil {
+			t.Fatalf("%s: %v", sc.ID, err)
+		}
+		if !SameVerdicts(got, sc.Expect) {
+			t.Errorf("%s: want %v, got %v", sc.ID, sc.Expect, got)
+		}
+	}
+}
