@@ -128,6 +128,7 @@ func lockConfig(p *sim.Proc, node string, opts lock.Options, res, owner string) 
 		Runtime:  p,
 		Observer: observer{p, res},
 		SQL:      sqldb.NewClient(p, scenario.DBService),
+		Site:     sim.WithSite,
 	}
 }
 

@@ -117,6 +117,20 @@ func (l *Lock) Spec() *userlock.Spec {
 	return s
 }
 
+// Code is the lock's code as the code view shows it, by the path the view
+// asks for: its declaration (locks/<name>.yaml, userlock.Spec.Code) and
+// each of its scripts (scripts/<name>.<step>.lua).
+func (l *Lock) Code() map[string]string {
+	sp := l.Spec()
+	out := map[string]string{sp.File(): sp.Code()}
+	for name, st := range map[string]*userlock.Step{"acquire": &sp.Acquire, "release": &sp.Release, "extend": sp.Extend} {
+		if st != nil && st.Scripted() {
+			out[sp.ScriptFile(name)] = st.Lua
+		}
+	}
+	return out
+}
+
 func (st *LockStep) spec() userlock.Step {
 	if st == nil {
 		return userlock.Step{}

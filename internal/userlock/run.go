@@ -30,6 +30,7 @@ func Declare(s *Spec) *lock.Info {
 		{Name: "retry_jitter", Kind: lock.Dur, Default: s.RetryJitter, Doc: "extra random wait in [0, retry_jitter)"},
 		{Name: "acquire_timeout", Kind: lock.Dur, Default: s.AcquireTimeout, Doc: "give up acquiring after this long (0: never)"},
 	}, s.Params...)
+	s.Code() // numbers the lines the code view lights
 	a := &lock.Info{ID: s.Name, Title: s.Name, Seed: s.Source, Fencing: len(s.Fencing) > 0, Marks: Marks}
 	return lock.Declare(a, params, func(c lock.Config, v *lock.Values) lock.Locker {
 		return &declared{s: s, c: c, x: expander{token: c.Owner, v: v}, scripts: map[*Step]*redis.Script{}}
@@ -96,7 +97,7 @@ func (l *declared) run(ctx context.Context, st *Step) (bool, error) {
 		for i, a := range args {
 			argv[i] = a
 		}
-		reply, err := Reply(sc.Run(ctx, l.c.Redis, keys, argv...))
+		reply, err := Reply(sc.Run(l.site(ctx, st.Line), l.c.Redis, keys, argv...))
 		if err != nil {
 			return false, err
 		}
@@ -150,7 +151,7 @@ func (l *declared) commands(ctx context.Context, r processor, cmds []Command) (b
 			continue
 		}
 		cmd := redis.NewCmd(ctx, anys(l.x.all(c.Args))...)
-		_ = r.Process(ctx, cmd)
+		_ = r.Process(l.site(ctx, c.Line), cmd)
 		if ok, err := l.replied(cmd, c.OK); err != nil || !ok {
 			return ok, err
 		}
@@ -161,7 +162,11 @@ func (l *declared) commands(ctx context.Context, r processor, cmds []Command) (b
 // transaction sends cmds as MULTI … EXEC on a WATCHed connection.
 func (l *declared) transaction(ctx context.Context, tx txPipeliner, cmds []Command) (bool, error) {
 	sent := make([]*redis.Cmd, len(cmds))
-	_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+	line := 0
+	if len(cmds) > 0 {
+		line = cmds[0].Line
+	}
+	_, err := tx.TxPipelined(l.site(ctx, line), func(p redis.Pipeliner) error {
 		for k, c := range cmds {
 			sent[k] = redis.NewCmd(ctx, anys(l.x.all(c.Args))...)
 			_ = p.Process(ctx, sent[k])
@@ -240,6 +245,15 @@ func (l *declared) startExtend() {
 			}
 		}
 	})
+}
+
+// site is ctx with the code view's line of the lock's declaration for
+// the commands sent with it.
+func (l *declared) site(ctx context.Context, line int) context.Context {
+	if l.c.Site == nil || line <= 0 {
+		return ctx
+	}
+	return l.c.Site(ctx, l.s.File(), line)
 }
 
 func (l *declared) mark(name string, f *fact.Fact) {
