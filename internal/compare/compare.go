@@ -465,6 +465,11 @@ func withAlgorithm(sc *scenario.Scenario, algo *lock.Info) (*scenario.Scenario, 
 		c := &out.Clients[i]
 		c.Algorithm = algo.ID
 		kept := map[string]any{}
+		for k, v := range declaredParams(sc, sc.Clients[i]) {
+			if _, ok := algo.Param(k); ok {
+				kept[k] = v
+			}
+		}
 		for k, v := range c.Params {
 			if _, ok := algo.Param(k); ok {
 				kept[k] = v
@@ -479,6 +484,19 @@ func withAlgorithm(sc *scenario.Scenario, algo *lock.Info) (*scenario.Scenario, 
 		}
 	}
 	return &out, nil
+}
+
+// declaredParams are the key, lease and retry that client c's lock
+// declares, when it is one of the scenario's own (locks:), under the
+// catalog's names: what the client's params leave to the lock, which a
+// catalog lock put in its place must take too (nil for a catalog lock).
+func declaredParams(sc *scenario.Scenario, c scenario.Client) map[string]any {
+	l, own := sc.Own(c.Algorithm)
+	if !own {
+		return nil
+	}
+	sp := l.Spec()
+	return map[string]any{"key": sp.Key, "ttl": sp.TTL.String(), "retry": sp.Retry.String()}
 }
 
 // carry gives the parameters under which algo, a lock with its own names
