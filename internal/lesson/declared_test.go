@@ -19,6 +19,7 @@ var declaredAs = map[string]string{
 	"setnx-then-expire":   "my-setnx-expire",
 	"owner-check-get-del": "my-get-del",
 	"watch-release":       "my-watch-release",
+	"fencing-token":       "my-fencing",
 }
 
 // declaredLocks reads the declared twins.
@@ -82,7 +83,7 @@ func runVerdicts(t *testing.T, sc *scenario.Scenario) []string {
 // The checker knows nothing of a declared lock beyond what its commands
 // wrote and the replies it took for success: a declared twin of a catalog
 // lock (blind DEL, Lua compare-and-delete, SETNX then EXPIRE, GET then DEL,
-// WATCH release) gets the catalog lock's verdicts on every catalog lesson
+// WATCH release, fencing tokens drawn by its fencing: command) gets the catalog lock's verdicts on every catalog lesson
 // of that lock and on generated scenarios (reference/gen), which were
 // written for neither. Expected: equal verdicts everywhere, since each
 // twin sends the same commands and takes the same replies for success; a
