@@ -111,4 +111,6 @@ if grep -rq 'func FuzzParse' internal/scenario 2>/dev/null; then
   # may fail the run with "context deadline exceeded" as time runs out on a
   # busy machine (golang/go#75804, fixed in Go 1.27), with no failing input.
   go test -run '^$' -fuzz '^FuzzParse$' -fuzztime "${FUZZTIME:-150000x}" ./internal/scenario
+  # A scenario's own locks: arbitrary Lua and commands in a declared lock.
+  go test -run '^$' -fuzz '^FuzzLocks$' -fuzztime "${FUZZTIME_LOCKS:-5000x}" ./internal/scenario
 fi

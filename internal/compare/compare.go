@@ -180,8 +180,8 @@ func dropped(left, right *scenario.Scenario) []sim.Text {
 				continue
 			}
 			var from map[string]any
-			if ra, ok := lock.Lookup(rc.Algorithm); ok {
-				if given, f, ok := carry(lc, ra); ok && holds(rc.Params, given) {
+			if ra, ok := right.Lookup(rc.Algorithm); ok {
+				if given, f, ok := carry(left, lc, ra); ok && holds(rc.Params, given) {
 					p := pv{"\x00" + said(f), said(given)}
 					if who[p] == nil {
 						order = append(order, p)
@@ -435,7 +435,7 @@ func Against(sc *scenario.Scenario, with string, others []scenario.Scenario) (*s
 		}
 		with = p
 	}
-	if algo, ok := lock.Lookup(with); ok {
+	if algo, ok := sc.Lookup(with); ok {
 		return withAlgorithm(sc, algo)
 	}
 	for i := range others {
@@ -448,7 +448,7 @@ func Against(sc *scenario.Scenario, with string, others []scenario.Scenario) (*s
 		}
 	}
 	return nil, fmt.Errorf("%w %q: give an algorithm (%s) or a scenario id with the same clients as %s",
-		ErrUnknown, with, strings.Join(lock.IDs(), ", "), sc.ID)
+		ErrUnknown, with, strings.Join(sc.AlgorithmIDs(), ", "), sc.ID)
 }
 
 // withAlgorithm is sc with every client running algo. A parameter algo does
@@ -465,12 +465,17 @@ func withAlgorithm(sc *scenario.Scenario, algo *lock.Info) (*scenario.Scenario, 
 		c := &out.Clients[i]
 		c.Algorithm = algo.ID
 		kept := map[string]any{}
+		for k, v := range declaredParams(sc, sc.Clients[i]) {
+			if _, ok := algo.Param(k); ok {
+				kept[k] = v
+			}
+		}
 		for k, v := range c.Params {
 			if _, ok := algo.Param(k); ok {
 				kept[k] = v
 			}
 		}
-		if given, _, ok := carry(sc.Clients[i], algo); ok {
+		if given, _, ok := carry(sc, sc.Clients[i], algo); ok {
 			maps.Copy(kept, given)
 		}
 		c.Params = kept
@@ -481,14 +486,27 @@ func withAlgorithm(sc *scenario.Scenario, algo *lock.Info) (*scenario.Scenario, 
 	return &out, nil
 }
 
+// declaredParams are the key, lease and retry that client c's lock
+// declares, when it is one of the scenario's own (locks:), under the
+// catalog's names: what the client's params leave to the lock, which a
+// catalog lock put in its place must take too (nil for a catalog lock).
+func declaredParams(sc *scenario.Scenario, c scenario.Client) map[string]any {
+	l, own := sc.Own(c.Algorithm)
+	if !own {
+		return nil
+	}
+	sp := l.Spec()
+	return map[string]any{"key": sp.Key, "ttl": sp.TTL.String(), "retry": sp.Retry.String()}
+}
+
 // carry gives the parameters under which algo, a lock with its own names
 // for them (Info.CompareParams), takes the lease and the wait between tries
 // of client c's lock: its ttl and retry, typed or its defaults (without a
 // retry, the catalog's usual 100ms). from are the values of c's lock they
 // stand for, by c's names. ok is false when c already runs algo, when algo
 // takes its lease under the common names, or when c's lock has no lease.
-func carry(c scenario.Client, algo *lock.Info) (given, from map[string]any, ok bool) {
-	left, found := lock.Lookup(c.Algorithm)
+func carry(sc *scenario.Scenario, c scenario.Client, algo *lock.Info) (given, from map[string]any, ok bool) {
+	left, found := sc.Lookup(c.Algorithm)
 	if algo.CompareParams == nil || !found || left.ID == algo.ID {
 		return nil, nil, false
 	}

@@ -47,6 +47,9 @@ func build(sc *scenario.Scenario, cfg Config) (*Run, error) {
 		w.AddNodeOn(name, backends[i])
 	}
 	w.NameScripts(lock.ScriptNames())
+	for i := range sc.Locks {
+		w.NameScripts(sc.Locks[i].Spec().ScriptNames())
+	}
 	if !cfg.Quiet {
 		w.TraceSources(lock.TracedPackages()) // the code view's lit line
 	}

@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/lockstep/lockstep/internal/check"
-	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
@@ -27,7 +26,7 @@ func CheckOptions(sc *scenario.Scenario) check.Options {
 		masters = 1
 	}
 	for _, c := range sc.Clients {
-		algo, ok := lock.Lookup(c.Algorithm)
+		algo, ok := sc.Lookup(c.Algorithm)
 		if !ok || algo.Unguarded {
 			continue
 		}

@@ -40,7 +40,7 @@ type instance struct {
 
 // program builds a client's code: its algorithm around its workload.
 func program(sc *scenario.Scenario, c scenario.Client) (sim.Program, error) {
-	algo, ok := lock.Lookup(c.Algorithm)
+	algo, ok := sc.Lookup(c.Algorithm)
 	if !ok {
 		return nil, fmt.Errorf("unknown algorithm %q", c.Algorithm)
 	}
@@ -128,6 +128,7 @@ func lockConfig(p *sim.Proc, node string, opts lock.Options, res, owner string) 
 		Runtime:  p,
 		Observer: observer{p, res},
 		SQL:      sqldb.NewClient(p, scenario.DBService),
+		Site:     sim.WithSite,
 	}
 }
 

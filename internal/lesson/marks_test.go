@@ -60,7 +60,7 @@ func TestEveryEventNameIsOneTheCheckerKnows(t *testing.T) {
 	for _, sc := range all {
 		marks := map[string][]string{}
 		for i := range sc.Clients {
-			marks[sc.Clients[i].Name] = scenario.MarksOf(&sc.Clients[i])
+			marks[sc.Clients[i].Name] = scenario.MarksOf(sc, &sc.Clients[i])
 		}
 		r, err := lesson.New(sc, lesson.Config{Seed: sc.Seed, Servers: embedded.Servers{}})
 		if err != nil {

@@ -111,6 +111,11 @@ type Config struct {
 	// Observer sees the lock's steps, owned values and fencing tokens;
 	// nil: nobody.
 	Observer Observer
+	// Site, when set, makes the commands sent with the context it returns
+	// come from line of file in the code view: a lock declared in a
+	// scenario, whose code is not Go, names its own lines (nil: the Go
+	// call site is the line).
+	Site func(ctx context.Context, file string, line int) context.Context
 }
 
 // LocalMutex is an in-process lock shared by one process's threads.

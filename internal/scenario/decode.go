@@ -21,6 +21,7 @@ type decoder struct {
 	vals map[string]*yaml.Node // value node by path, e.g. scenarios[0].clients[1].work
 	keys map[string]*yaml.Node // key node by path
 	bad  map[string]bool       // paths whose value could not be read
+	src  []byte                // the file's text (a Lua script's lines are placed in it)
 }
 
 var (

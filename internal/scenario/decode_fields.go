@@ -81,6 +81,10 @@ func what(t reflect.Type) sim.Text {
 		return sim.Text{En: "a schedule entry", Zh: "schedule 条目"}
 	case "match":
 		return sim.Text{En: "a match (on:)", Zh: "匹配条件（on:）"}
+	case "lockstep":
+		return sim.Text{En: "a lock's step (acquire, release, extend)", Zh: "锁的步骤（acquire、release、extend）"}
+	case "lockcommand":
+		return sim.Text{En: "a lock's command (run, ok)", Zh: "锁的命令（run、ok）"}
 	}
 	return aThing(n)
 }

@@ -26,6 +26,9 @@ const (
 	// MaxScenarios is the largest number of scenarios in one file.
 	MaxScenarios = 200
 
+	// MaxLocks is the largest number of locks one scenario declares.
+	MaxLocks = 16
+
 	// MaxClients is the largest number of clients in one scenario.
 	MaxClients = 16
 

@@ -3,7 +3,6 @@ package scenario
 import (
 	"slices"
 
-	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -21,15 +20,15 @@ var taskMarks = map[string][]string{
 	TaskBuyItem: {"bought", "missed", "empty", sim.MarkGaveUp, sim.MarkReleaseFailed},
 }
 
-// MarksOf lists the mark names client c can write: its algorithm's own
+// MarksOf lists the mark names client c of scenario s can write: its algorithm's own
 // (lock.Info.Marks), the lock steps of a request when it runs a lock
 // (reenter with reentry above 1, kept with keep_lock), its task's, and a
 // pool's dispatch. A fault or a line on any other mark of c never fires.
 // A test runs the catalog and a generated corpus and finds every mark a
 // client wrote in this list.
-func MarksOf(c *Client) []string {
+func MarksOf(s *Scenario, c *Client) []string {
 	var out []string
-	algo, ok := lock.Lookup(c.Algorithm)
+	algo, ok := s.Lookup(c.Algorithm)
 	if ok {
 		out = append(out, algo.Marks...)
 	}

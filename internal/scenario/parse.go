@@ -57,7 +57,7 @@ func checkFile(name string, data []byte, maxSize int) (*File, []*Error) {
 	if !limits(r, &root) {
 		return nil, r.capped()
 	}
-	d := &decoder{r: r, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}, bad: map[string]bool{}}
+	d := &decoder{r: r, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}, bad: map[string]bool{}, src: data}
 	var f File
 	top := &root
 	if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {

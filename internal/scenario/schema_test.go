@@ -222,3 +222,29 @@ func nodeType(n *yaml.Node) string {
 	}
 	return "string"
 }
+
+// The schema accepts every lab (labs/*.yaml), the scenarios' own locks
+// included (labs/your-lock.yaml: replies and arguments that YAML reads as
+// numbers, commands, Lua): an editor shows no false alarm on a lock
+// declared as the docs show.
+func TestSchemaAcceptsTheLabs(t *testing.T) {
+	var schema map[string]any
+	if err := json.Unmarshal(JSONSchema(), &schema); err != nil {
+		t.Fatal(err)
+	}
+	names, files := lockstep.Labs()
+	if !slices.Contains(names, "labs/your-lock.yaml") {
+		t.Fatalf("labs %v: want labs/your-lock.yaml among them", names)
+	}
+	for i, name := range names {
+		var root yaml.Node
+		if err := yaml.Load(files[i], &root); err != nil {
+			t.Fatal(err)
+		}
+		v := &schemaCheck{defs: schema["$defs"].(map[string]any)}
+		v.check(schema, root.Content[0], "")
+		for _, e := range v.errs {
+			t.Errorf("%s: %v", name, e)
+		}
+	}
+}

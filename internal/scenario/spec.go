@@ -3,7 +3,6 @@ package scenario
 import (
 	"time"
 
-	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -26,7 +25,8 @@ type Scenario struct {
 
 	Nodes   []Node            `yaml:"nodes,omitempty" json:"nodes,omitempty"` // default: one node "redis"
 	Network Network           `yaml:"network,omitempty" json:"network,omitempty"`
-	Data    map[string]string `yaml:"data,omitempty" json:"data,omitempty"` // string keys written to every master before the run
+	Data    map[string]string `yaml:"data,omitempty" json:"data,omitempty"`   // string keys written to every master before the run
+	Locks   []Lock            `yaml:"locks,omitempty" json:"locks,omitempty"` // locks of its own, named by clients as algorithms (locks.go)
 	Clients []Client          `yaml:"clients" json:"clients"`
 	Faults  []Fault           `yaml:"faults,omitempty" json:"faults,omitempty"`
 	Storage *Storage          `yaml:"storage,omitempty" json:"storage,omitempty"` // the protected resource of the write task (row 16)
@@ -233,7 +233,7 @@ func (s *Scenario) Services() []string {
 	writes, sql := s.Storage != nil, s.SQL != nil
 	for _, c := range s.Clients {
 		writes = writes || c.Task == "write"
-		a, ok := lock.Lookup(c.Algorithm)
+		a, ok := s.Lookup(c.Algorithm)
 		sql = sql || ok && a.SQL
 	}
 	var out []string

@@ -162,6 +162,7 @@ func (c *validator) scenario(s *Scenario, p string) {
 		c.at(p+".horizon", "horizon %s is longer than the limit of %s", fmtDuration(s.Horizon.D()), fmtDuration(MaxHorizon))
 	}
 	c.nodes(s, p, &sc)
+	c.locks(s, p)
 	c.clients(s, p, &sc)
 	c.services(s, p, &sc)
 	c.unused(s, p)

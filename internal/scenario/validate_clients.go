@@ -34,8 +34,8 @@ func (c *validator) clients(s *Scenario, p string, sc *scope) {
 			if sc.marks == nil {
 				sc.marks, sc.algos = map[string][]string{}, map[string]string{}
 			}
-			if _, known := lock.Lookup(cl.Algorithm); known {
-				sc.marks[cl.Name], sc.algos[cl.Name] = MarksOf(cl), cl.Algorithm
+			if _, known := s.Lookup(cl.Algorithm); known {
+				sc.marks[cl.Name], sc.algos[cl.Name] = MarksOf(s, cl), cl.Algorithm
 			}
 		}
 		c.client(s, cl, cp, sc)
@@ -59,12 +59,12 @@ func (c *validator) client(s *Scenario, cl *Client, cp string, sc *scope) {
 		c.unknownName(cp+".task", "task", cl.Task, Tasks)
 	}
 	if strings.TrimSpace(cl.Algorithm) == "" {
-		c.at(cp+".algorithm", "a client needs an algorithm (one of: %s)", strings.Join(lock.IDs(), ", "))
+		c.at(cp+".algorithm", "a client needs an algorithm (one of: %s)", strings.Join(s.AlgorithmIDs(), ", "))
 		return
 	}
-	algo, ok := lock.Lookup(cl.Algorithm)
+	algo, ok := s.Lookup(cl.Algorithm)
 	if !ok {
-		c.unknownName(cp+".algorithm", "algorithm", cl.Algorithm, lock.IDs())
+		c.unknownName(cp+".algorithm", "algorithm", cl.Algorithm, s.AlgorithmIDs())
 		return
 	}
 	c.uses(cl, algo, cp)

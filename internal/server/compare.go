@@ -8,7 +8,6 @@ import (
 	"github.com/lockstep/lockstep/internal/compare"
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lesson"
-	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -78,7 +77,7 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	}
 	left := *s.ls.Scenario()
 	left.Schedule = append([]scenario.Action(nil), s.ls.Actions()...)
-	ans := compareAnswer{Algorithms: lock.IDs(), Groups: compare.Groups(), Seed: s.ls.Seed(), Actions: len(left.Schedule), Diverge: -1}
+	ans := compareAnswer{Algorithms: left.AlgorithmIDs(), Groups: compare.Groups(), Seed: s.ls.Seed(), Actions: len(left.Schedule), Diverge: -1}
 	ans.Partner, _ = compare.Partner(left.ID)
 	with := r.With
 	if with == "" && ans.Partner == "" {

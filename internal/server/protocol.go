@@ -153,4 +153,7 @@ type Snapshot struct {
 	// Libs describes, by its directory in /source/, each library whose
 	// own code a client runs (rows 18-19): the code view's header.
 	Libs map[string]libView `json:"libs,omitempty"`
+	// Own is the code of the scenario's own locks (locks:), by the path
+	// the code view asks for: locks/<name>.yaml, scripts/<name>.<step>.lua.
+	Own map[string]string `json:"own,omitempty"`
 }

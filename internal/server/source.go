@@ -1,6 +1,7 @@
 package server
 
 import (
+	"maps"
 	"net/http"
 	"strings"
 
@@ -33,7 +34,9 @@ func (s *Server) lockSource(w http.ResponseWriter, r *http.Request) {
 func codeFiles(sc *scenario.Scenario) map[string]string {
 	out := map[string]string{}
 	for _, c := range sc.Clients {
-		if f := lock.SourceOf(c.Algorithm); f != "" {
+		if l, own := sc.Own(c.Algorithm); own {
+			out[c.Name] = l.Spec().File()
+		} else if f := lock.SourceOf(c.Algorithm); f != "" {
 			out[c.Name] = f
 		}
 	}
@@ -50,12 +53,26 @@ type libView struct {
 	Scripts string `json:"scripts,omitempty"` // e.g. scripts.go: where redsync.deleteScript is written
 }
 
+// ownCode is the code of the scenario's own locks, as the code view shows
+// it (userlock.Spec.Code), and each of their scripts, by the path the view
+// asks for; nil when the scenario declares none.
+func ownCode(sc *scenario.Scenario) map[string]string {
+	var out map[string]string
+	for i := range sc.Locks {
+		if out == nil {
+			out = map[string]string{}
+		}
+		maps.Copy(out, sc.Locks[i].Code())
+	}
+	return out
+}
+
 // codeLibs describes the libraries the scenario's clients run, by their
 // directory in lock.Source (nil when none does).
 func codeLibs(sc *scenario.Scenario) map[string]libView {
 	var out map[string]libView
 	for _, c := range sc.Clients {
-		a, ok := lock.Lookup(c.Algorithm)
+		a, ok := sc.Lookup(c.Algorithm)
 		if !ok || a.Library == nil {
 			continue
 		}

@@ -41,6 +41,7 @@ type codeCache struct {
 	sc    *scenario.Scenario
 	files map[string]string
 	libs  map[string]libView
+	own   map[string]string
 }
 
 // challengeView is a challenge as the browser shows it: what it asks and,
@@ -55,9 +56,9 @@ type challengeView struct {
 func (s *session) teach(snap *Snapshot) {
 	sc := s.ls.Scenario()
 	if s.code.sc != sc {
-		s.code.sc, s.code.files, s.code.libs = sc, codeFiles(sc), codeLibs(sc)
+		s.code.sc, s.code.files, s.code.libs, s.code.own = sc, codeFiles(sc), codeLibs(sc), ownCode(sc)
 	}
-	snap.Code, snap.Libs = s.code.files, s.code.libs
+	snap.Code, snap.Libs, snap.Own = s.code.files, s.code.libs, s.code.own
 	if sc.Challenge != nil {
 		v := &challengeView{Challenge: sc.Challenge, Active: s.challenge}
 		if s.challenge {

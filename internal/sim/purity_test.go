@@ -27,7 +27,7 @@ var forbidden = map[string]map[string]bool{
 // use a global random source, or start a goroutine the engine does not
 // schedule: the same seed must give the same run on any machine.
 func TestEngineAndLocksArePure(t *testing.T) {
-	for _, dir := range []string{".", "../lock"} {
+	for _, dir := range []string{".", "../lock", "../userlock"} {
 		files, err := gosrc.Dir(dir)
 		if err != nil {
 			t.Fatal(err)

@@ -90,7 +90,7 @@ func (w *World) roundTrip(ctx context.Context, h *hook, one redis.Cmder, process
 			req.args[i] = w.cmdArgs(c)
 		}
 	}
-	req.src = w.callSite()
+	req.src = w.siteOf(ctx)
 	req.seq = w.emit(Event{Kind: KindSend, Client: h.p.name, Thread: th.name, Node: req.node.name, Cmd: flatten(req.args), Src: req.src})
 	if h.n.cut(h.p.name) || h.p.takeDrop(h.p.dropReq, h.n.name) {
 		req.lostReq = true

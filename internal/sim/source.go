@@ -2,6 +2,7 @@ package sim
 
 import (
 	"cmp"
+	"context"
 	"path"
 	"runtime"
 	"slices"
@@ -138,4 +139,24 @@ func (w *World) traceScript(req *request) func() *Source {
 	}
 	stop := tr.TraceScript()
 	return func() *Source { return withCalls(req.src, stop()) }
+}
+
+// siteKey carries a call site given by the lock code itself (WithSite).
+type siteKey struct{}
+
+// WithSite makes the commands sent with the returned context come from
+// line of file, whatever the Go call stack: a lock declared in a scenario
+// (internal/userlock) names the lines of its own declaration. Recorded
+// only when the world records sources (TraceSources).
+func WithSite(ctx context.Context, file string, line int) context.Context {
+	return context.WithValue(ctx, siteKey{}, Site{File: file, Line: line})
+}
+
+// siteOf is the call site of a command sent with ctx: the one WithSite
+// gave, else the traced packages' frames on the stack.
+func (w *World) siteOf(ctx context.Context) *Source {
+	if s, ok := ctx.Value(siteKey{}).(Site); ok && len(w.srcPkgs) > 0 {
+		return &Source{Site: s}
+	}
+	return w.callSite()
 }

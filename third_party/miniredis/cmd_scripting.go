@@ -38,6 +38,7 @@ type luaState struct {
 	l        *lua.LState
 	redisMod *lua.LTable
 	pristine []tableSnap
+	budget   *scriptBudget // the running call's, nil between calls
 }
 
 // tableSnap is what a table held, and its metatable, when the interpreter
@@ -148,8 +149,11 @@ func newLuaState() *luaState {
 		l.SetGlobal(name, redisMod)
 	}
 	l.RegisterModule("os", mkLuaOS())
+	st := &luaState{l: l, redisMod: redisMod}
+	st.budgetLibraries()
 	_ = doScript(l, protectGlobals)
-	return &luaState{l: l, redisMod: redisMod, pristine: snapTables(l)}
+	st.pristine = snapTables(l)
+	return st
 }
 
 // Execute lua. Needs to run m.Lock()ed, from within withTx().
@@ -158,10 +162,15 @@ func (m *Miniredis) runLuaScript(c *server.Peer, sha, script string, readOnly bo
 	st := luaStatePool.Get().(*luaState)
 	l := st.l
 	l.SetTop(0)
+	st.budget = newScriptBudget(l, m.scriptLimits)
+	l.SetContext(st.budget)
 	reuse := false
 	var redisFuncs map[string]lua.LGFunction
 	defer func() {
-		if !reuse {
+		l.RemoveContext()
+		stopped := st.budget.err != nil
+		st.budget = nil
+		if !reuse || stopped {
 			l.Close()
 			return
 		}

@@ -73,6 +73,8 @@ type Miniredis struct {
 	rand        *rand.Rand
 	Ctx         context.Context
 	CtxCancel   context.CancelFunc
+	// scriptLimits is the budget of one script call (lua_budget.go).
+	scriptLimits ScriptLimits
 }
 
 type txCmd func(*server.Peer, *connCtx)

@@ -107,6 +107,7 @@ export class CodeView {
     this.root = root;
     this.client = ''; // '' follows the newest command
     this.files = new Map(); // path -> text (or a promise)
+    this.own = null; // the scenario's own locks' code, path -> text (snap.own)
     this.frame = 0; // which frame of the call site is shown: 0 the innermost
     this.key = '';
     this.hidden = localStorage.getItem('lockstep.code') === 'off';
@@ -114,6 +115,8 @@ export class CodeView {
   }
 
   fetch(path) {
+    // A lock the scenario declares comes with the snapshot, not /source/.
+    if (this.own && Object.prototype.hasOwnProperty.call(this.own, path)) return this.own[path];
     const got = this.files.get(path);
     if (typeof got === 'string') return got;
     if (!got) {
@@ -141,6 +144,7 @@ export class CodeView {
     this.root.hidden = this.hidden;
     const snap = st.snap;
     if (!snap) return;
+    this.own = snap.own || null;
     const clients = snap.clients || [];
     if (this.client && !clients.includes(this.client)) this.client = '';
     const cur = current(st.model.events, this.client, st.selected);
@@ -206,7 +210,7 @@ export class CodeView {
   pane(path, lit, how, lang, libs) {
     const text = this.fetch(path);
     // A region of its own, reachable by the keyboard, to scroll through.
-    const title = fileTitle(path, libs, lang);
+    const title = fileTitle(path, libs, lang, this.own);
     const box = el('div', { class: 'code-pane', 'data-file': path, tabindex: '0', role: 'region', 'aria-label': title });
     box.append(el('div', { class: 'code-file' }, title));
     if (text == null) {
@@ -233,8 +237,10 @@ export class CodeView {
   }
 }
 
-/** fileTitle names a file of /source/ for the code view's header. */
-export function fileTitle(path, libs, lang) {
+/** fileTitle names a file of /source/ for the code view's header; a file
+ * of a lock the scenario declares (own) is named as the scenario's. */
+export function fileTitle(path, libs, lang, own) {
+  if (own && Object.prototype.hasOwnProperty.call(own, path)) return fill('codeOwn', lang, { file: path });
   const dir = path.split('/')[0];
   const lib = (libs || {})[dir];
   if (!lib || !path.includes('/')) return 'internal/lock/' + path;

@@ -278,6 +278,7 @@ const S = {
   codeRan: ['Lit: the redis.call lines this run of the script executed.', '高亮：这次脚本执行到的 redis.call 行。'],
   codeAll: ['The script is about to run (or its node cannot tell which lines ran): the whole script is lit.', '脚本即将执行（或节点无法告知执行了哪些行）：整段脚本都高亮。'],
   codeLoading: ['Loading {file}…', '正在加载 {file}…'],
+  codeOwn: ['{file} (declared in the scenario: its own lock, run as written)', '{file}（在场景中声明的锁，按原样运行）'],
   codeLib: ['{module}@{version} ({license}, the library\'s own code, run as it is) — {file}', '{module}@{version}（{license}，库自己的代码，原样运行）— {file}'],
   chapters: ['Chapters', '章节'],
   paced: ['Stop at each chapter when playing', '播放时在每一章停下'],

@@ -345,7 +345,7 @@ func randomMatch(r *rand.Rand, sc *scenario.Scenario) *scenario.Match {
 	cl := &sc.Clients[r.IntN(len(sc.Clients))]
 	c := cl.Name
 	k := r.IntN(5)
-	if k < 3 && !slices.Contains(scenario.MarksOf(cl), sim.MarkEnter) {
+	if k < 3 && !slices.Contains(scenario.MarksOf(sc, cl), sim.MarkEnter) {
 		k = 3 // no lock steps: a command instead
 	}
 	switch k {
