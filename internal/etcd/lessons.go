@@ -29,11 +29,20 @@ const (
 	Plain
 )
 
-// Pause is a stop of a worker's world at one point of its program: its
-// program and its connection (its keep-alive with it) freeze for For.
-type Pause struct {
-	At  string // the mark after which it stops: sim.MarkAcquired or sim.MarkEnter
-	For time.Duration
+// Fault is what happens to a worker at one point of its program (its
+// first round), through its proxy or its interceptor:
+//
+//   - sim.FaultPause: its program and its connection (its keep-alive with
+//     it) freeze for For, as in a GC pause;
+//   - sim.FaultPartition: its connection freezes for For, its program goes on;
+//   - sim.FaultCrash: its process dies: its connection is closed, its
+//     program ends, its lease runs out on the server;
+//   - sim.FaultDropReply: the reply to its next request is lost (the
+//     server ran the request).
+type Fault struct {
+	Kind sim.FaultKind
+	At   string // the mark after which it happens: sim.MarkAcquired or sim.MarkEnter
+	For  time.Duration
 }
 
 // Worker is one client: a session (a lease of the lesson's TTL) and a
@@ -45,7 +54,7 @@ type Worker struct {
 	Rounds int           // how many times it takes the lock; 0 is 1
 	Work   time.Duration // how long it stays inside
 	Write  Write
-	Pause  Pause // none when For is 0 (its first round only)
+	Fault  Fault // none when Kind is empty
 }
 
 // Lesson is one etcd lesson: workers running the real, unmodified
@@ -93,7 +102,7 @@ var Lessons = []Lesson{
 		Lease:  1,
 		Expect: []string{sim.VerdictMutualExclusion},
 		Workers: []Worker{
-			{Name: "A", Work: 100 * time.Millisecond, Pause: Pause{At: sim.MarkEnter, For: 3 * time.Second}},
+			{Name: "A", Work: 100 * time.Millisecond, Fault: Fault{Kind: sim.FaultPause, At: sim.MarkEnter, For: 3 * time.Second}},
 			{Name: "B", Start: 200 * time.Millisecond, Work: 100 * time.Millisecond},
 		},
 	},
@@ -107,7 +116,7 @@ var Lessons = []Lesson{
 		Lease:  1,
 		Expect: []string{sim.VerdictSafe},
 		Workers: []Worker{
-			{Name: "A", Work: 100 * time.Millisecond, Write: Guarded, Pause: Pause{At: sim.MarkAcquired, For: 3 * time.Second}},
+			{Name: "A", Work: 100 * time.Millisecond, Write: Guarded, Fault: Fault{Kind: sim.FaultPause, At: sim.MarkAcquired, For: 3 * time.Second}},
 			{Name: "B", Start: 200 * time.Millisecond, Work: 100 * time.Millisecond, Write: Guarded},
 		},
 	},
@@ -121,7 +130,7 @@ var Lessons = []Lesson{
 		Lease:  1,
 		Expect: []string{sim.VerdictStaleWrite},
 		Workers: []Worker{
-			{Name: "A", Work: 100 * time.Millisecond, Write: Plain, Pause: Pause{At: sim.MarkAcquired, For: 3 * time.Second}},
+			{Name: "A", Work: 100 * time.Millisecond, Write: Plain, Fault: Fault{Kind: sim.FaultPause, At: sim.MarkAcquired, For: 3 * time.Second}},
 			{Name: "B", Start: 200 * time.Millisecond, Work: 100 * time.Millisecond, Write: Guarded},
 		},
 	},

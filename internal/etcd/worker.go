@@ -2,6 +2,7 @@ package etcd
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"time"
 
@@ -16,13 +17,15 @@ import (
 // proxy, its session, and its program.
 type worker struct {
 	Worker
-	lesson *Lesson
-	rec    *Recorder
-	watch  *watcher
-	ns     string
-	server string
-	proxy  *Proxy
-	tap    *tap
+	lesson  *Lesson
+	rec     *Recorder
+	watch   *watcher
+	ns      string
+	server  string
+	proxy   *Proxy
+	tap     *tap
+	cli     *clientv3.Client
+	closing atomic.Bool // the session ends by the program's own hand (or its crash)
 }
 
 // run plays the worker's program: it starts at its time, opens a session
@@ -38,7 +41,9 @@ func (w *worker) run(ctx context.Context) {
 	}
 	w.rec.Add(sim.Event{Kind: sim.KindStart, Client: w.Name})
 	err := w.program(ctx)
-	done(w.rec, w.Name, err)
+	if !errors.Is(err, errCrashed) {
+		done(w.rec, w.Name, err) // a crashed process says nothing more
+	}
 }
 
 func (w *worker) program(ctx context.Context) error {
@@ -54,18 +59,18 @@ func (w *worker) program(ctx context.Context) error {
 		return err
 	}
 	defer func() { _ = cli.Close() }()
+	w.cli = cli
 	s, err := concurrency.NewSession(cli, concurrency.WithTTL(w.lesson.Lease), concurrency.WithContext(ctx))
 	if err != nil {
 		return err
 	}
 	w.watch.own(s.Lease(), w.Name)
-	var closing atomic.Bool
 	learned := make(chan struct{})
 	go func() {
 		defer close(learned)
 		select {
 		case <-s.Done():
-			if !closing.Load() {
+			if !w.closing.Load() {
 				w.rec.Add(sim.Event{Kind: sim.KindMark, Client: w.Name, Name: "session-done", Lock: LockName,
 					Fact: &fact.Fact{Key: fact.SessionDone, Client: w.Name}})
 			}
@@ -79,7 +84,10 @@ func (w *worker) program(ctx context.Context) error {
 			break
 		}
 	}
-	closing.Store(true)
+	if errors.Is(err, errCrashed) {
+		return err // its process is gone: nobody is left to learn anything
+	}
+	w.closing.Store(true)
 	_ = s.Close()
 	<-learned
 	return err
@@ -92,12 +100,12 @@ func (w *worker) round(ctx context.Context, cli *clientv3.Client, m *concurrency
 		return err
 	}
 	w.mark(sim.MarkAcquired, nil)
-	if first {
-		w.pause(sim.MarkAcquired)
+	if first && w.fault(sim.MarkAcquired) {
+		return errCrashed
 	}
 	w.mark(sim.MarkEnter, nil)
-	if first {
-		w.pause(sim.MarkEnter)
+	if first && w.fault(sim.MarkEnter) {
+		return errCrashed
 	}
 	if !sleep(ctx, w.Work) {
 		return ctx.Err()
@@ -137,19 +145,53 @@ func (w *worker) write(ctx context.Context, cli *clientv3.Client, m *concurrency
 	return nil
 }
 
-// pause stops the worker's world after mark at, if its pause is there: its
-// connection is held (the keep-alive cannot reach the server) and its
-// program waits, for the pause's length.
-func (w *worker) pause(at string) {
-	if w.Pause.For == 0 || w.Pause.At != at {
-		return
+// errCrashed ends the program of a worker that crashed.
+var errCrashed = errors.New("etcd: the client crashed")
+
+// fault applies the worker's fault if it is due after mark at, and
+// reports whether the worker crashed.
+func (w *worker) fault(at string) (crashed bool) {
+	f := w.Fault
+	if f.Kind == "" || f.At != at {
+		return false
 	}
-	w.proxy.Hold()
-	w.rec.Add(sim.Event{Kind: sim.KindFault, Name: string(sim.FaultPause), Client: w.Name,
-		Fact: &fact.Fact{Key: fact.Paused, Client: w.Name, For: w.Pause.For}})
-	time.Sleep(w.Pause.For)
-	w.proxy.Release()
-	w.rec.Add(sim.Event{Kind: sim.KindFault, Name: "resume", Client: w.Name, Fact: &fact.Fact{Key: fact.RunsAgain, Client: w.Name}})
+	ev := sim.Event{Kind: sim.KindFault, Name: string(f.Kind), Client: w.Name}
+	switch f.Kind {
+	case sim.FaultPause:
+		w.proxy.Hold()
+		ev.Fact = &fact.Fact{Key: fact.Paused, Client: w.Name, For: f.For}
+		w.rec.Add(ev)
+		time.Sleep(f.For)
+		w.proxy.Release()
+		w.rec.Add(sim.Event{Kind: sim.KindFault, Name: "resume", Client: w.Name, Fact: &fact.Fact{Key: fact.RunsAgain, Client: w.Name}})
+	case sim.FaultPartition:
+		w.proxy.Hold()
+		ev.Node, ev.Fact = Node, &fact.Fact{Key: fact.CutOff, Node: Node, Client: w.Name}
+		w.rec.Add(ev)
+		time.AfterFunc(f.For, func() {
+			w.proxy.Release()
+			w.rec.Add(sim.Event{Kind: sim.KindFault, Name: string(sim.FaultHeal), Node: Node, Client: w.Name,
+				Fact: &fact.Fact{Key: fact.Reachable, Node: Node}})
+		})
+	case sim.FaultCrash:
+		ev.Fact = &fact.Fact{Key: fact.Crashed, Client: w.Name}
+		w.rec.Add(ev)
+		w.crash()
+		return true
+	case sim.FaultDropReply:
+		w.tap.loseNext.Store(true)
+		ev.Fact = &fact.Fact{Key: fact.NextReplyLost, Client: w.Name}
+		w.rec.Add(ev)
+	}
+	return false
+}
+
+// crash ends the worker's process: its client stops (its keep-alive with
+// it) without revoking its lease, and its connections close.
+func (w *worker) crash() {
+	w.closing.Store(true)
+	_ = w.cli.Close()
+	w.proxy.Cut()
 }
 
 // mark records a step of the worker's program on the lock.
