@@ -100,11 +100,11 @@ func (w *worker) round(ctx context.Context, cli *clientv3.Client, m *concurrency
 		return err
 	}
 	w.mark(sim.MarkAcquired, nil)
-	if first && w.fault(sim.MarkAcquired) {
+	if first && w.fault(ctx, sim.MarkAcquired) {
 		return errCrashed
 	}
 	w.mark(sim.MarkEnter, nil)
-	if first && w.fault(sim.MarkEnter) {
+	if first && w.fault(ctx, sim.MarkEnter) {
 		return errCrashed
 	}
 	if !sleep(ctx, w.Work) {
@@ -149,8 +149,8 @@ func (w *worker) write(ctx context.Context, cli *clientv3.Client, m *concurrency
 var errCrashed = errors.New("etcd: the client crashed")
 
 // fault applies the worker's fault if it is due after mark at, and
-// reports whether the worker crashed.
-func (w *worker) fault(at string) (crashed bool) {
+// reports whether the worker crashed. A pause ends early when ctx does.
+func (w *worker) fault(ctx context.Context, at string) (crashed bool) {
 	f := w.Fault
 	if f.Kind == "" || f.At != at {
 		return false
@@ -161,7 +161,7 @@ func (w *worker) fault(at string) (crashed bool) {
 		w.proxy.Hold()
 		ev.Fact = &fact.Fact{Key: fact.Paused, Client: w.Name, For: f.For}
 		w.rec.Add(ev)
-		time.Sleep(f.For)
+		sleep(ctx, f.For) // a run stopped (Ctrl-C) ends the pause
 		w.proxy.Release()
 		w.rec.Add(sim.Event{Kind: sim.KindFault, Name: "resume", Client: w.Name, Fact: &fact.Fact{Key: fact.RunsAgain, Client: w.Name}})
 	case sim.FaultPartition:
