@@ -96,8 +96,8 @@ var Lessons = []Lesson{
 		ID:    "etcd-pause-past-lease",
 		Title: fact.Text{En: "etcd's Mutex: a pause past the lease gives two holders", Zh: "etcd 的 Mutex：停顿超过租约，出现两个持有者"},
 		Story: fact.Text{
-			En: "A holds etcd's lock and stops the world for 3s inside (a GC pause: its program and its connection freeze, its keep-alive with them). The server ends A's 1s lease by its own clock and deletes A's key; B's watch fires and B enters while A is still inside. A's Session.Done fires only when the client's own deadline passes, after B has the lock (Jepsen, etcd 3.4.3: etcd's locks cannot guarantee mutual exclusion).",
-			Zh: "A 持有 etcd 的锁，在临界区内停顿 3 秒（GC 停顿：程序和连接一起冻结，续约也冻结了）。服务器按自己的时钟结束 A 的 1 秒租约并删除 A 的键；B 的 watch 触发，B 在 A 仍在临界区内时进入。A 的 Session.Done 要等客户端自己的截止时间过去才触发，那时 B 已经拿到锁（Jepsen 对 etcd 3.4.3 的结论：etcd 的锁无法保证互斥）。",
+			En: "A holds etcd's lock and stops the world for 3s inside (a GC pause: its program and its connection freeze, its keep-alive with them). The server ends A's 1s lease by its own clock and deletes A's key; B's watch fires and B enters while A is still inside. A's Session.Done fires by the client's own deadline, racing the server's: in some runs just before B has the lock, in others up to two seconds after (Jepsen, etcd 3.4.3: etcd's locks cannot guarantee mutual exclusion). Either way A's program, inside, never looks.",
+			Zh: "A 持有 etcd 的锁，在临界区内停顿 3 秒（GC 停顿：程序和连接一起冻结，续约也冻结了）。服务器按自己的时钟结束 A 的 1 秒租约并删除 A 的键；B 的 watch 触发，B 在 A 仍在临界区内时进入。A 的 Session.Done 按客户端自己的截止时间触发，和服务器的时钟赛跑：有的运行里就在 B 拿到锁之前，有的运行里晚了将近两秒（Jepsen 对 etcd 3.4.3 的结论：etcd 的锁无法保证互斥）。无论哪种，临界区里的 A 的程序都不会去看它。",
 		},
 		Lease:  1,
 		Expect: []string{sim.VerdictMutualExclusion},

@@ -88,8 +88,8 @@ func TestTwoWorkersTakeTurns(t *testing.T) {
 // A pause of the holder past its 1s lease: B enters while A is inside.
 // Argued: A's keep-alive is held in the proxy for 3s, the server ends the
 // lease after 1-1.5s and deletes A's key, B's watch fires and B enters
-// long before A resumes: mutual-exclusion. A's Session.Done, when it
-// fires, comes after B's acquisition (the client learns late).
+// long before A resumes: mutual-exclusion. A's Session.Done fires (by
+// the client's own deadline, or when A wakes).
 func TestPausePastTheLeaseGivesTwoHolders(t *testing.T) {
 	t.Parallel()
 	evs := play(t, lesson(t, "etcd-pause-past-lease"))
@@ -101,8 +101,11 @@ func TestPausePastTheLeaseGivesTwoHolders(t *testing.T) {
 	if d := bGot.T; d < 900*time.Millisecond {
 		t.Errorf("B acquired at %s, before A's 1s lease could have ended", d)
 	}
-	if done := first(evs, marked("A", "session-done")); done != nil && done.Seq < bGot.Seq {
-		t.Errorf("A's Session.Done (#%d) before B's acquisition (#%d): drawn early", done.Seq, bGot.Seq)
+	// Session.Done fires by the client's own deadline, which races the
+	// server's expiry (before B's acquisition in about half the runs of
+	// scripts/etcd-series.sh): its order is not asserted, its firing is
+	if first(evs, marked("A", "session-done")) == nil {
+		t.Error("A's Session.Done never fired")
 	}
 }
 
