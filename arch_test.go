@@ -37,6 +37,7 @@ var packageMap = map[string][]string{
 	"internal/embedded":            {"internal/scenario", "internal/sim"},
 	"internal/realredis":           {"internal/scenario", "internal/sim"},
 	"internal/service/storage":     {"internal/fact", "internal/sim"},
+	"internal/etcd":                {"internal/check", "internal/fact", "internal/sim"},
 	"internal/service/sqldb":       {"internal/fact", "internal/sim"},
 	"internal/lesson":              {"internal/check", "internal/fact", "internal/lock", "internal/narrate", "internal/scenario", "internal/service/sqldb", "internal/service/storage", "internal/sim"},
 	"internal/explore":             {"internal/embedded", "internal/lesson", "internal/scenario", "internal/sim"},

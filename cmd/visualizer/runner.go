@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lockstep/lockstep/internal/embedded"
+	"github.com/lockstep/lockstep/internal/etcd"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -33,6 +34,7 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	}
 	if *algorithms {
 		listAlgorithms(stdout, f.Scenarios)
+		listEtcd(stdout)
 		return nil
 	}
 	for _, s := range f.Scenarios {
@@ -72,12 +74,16 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	seed := fs.Int64("seed", 0, "random seed (default: the scenario's own)")
 	asJSON := fs.Bool("json", false, "print JSON Lines")
 	chosen := redisFlags(fs, getenv)
+	etcdAt := etcdFlag(fs)
 	pos, err := interleave(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return badUsage("run takes one scenario id (see visualizer list)")
+	}
+	if l, ok := etcd.Find(pos[0]); ok && *file == "" {
+		return runEtcd(ctx, l, *etcdAt, *asJSON, stdout)
 	}
 	f, err := loadFile(*file)
 	if err != nil {
@@ -152,11 +158,15 @@ func cmdTest(ctx context.Context, args []string, getenv func(string) string, std
 	fs := newFlags("test", stderr)
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
 	chosen := redisFlags(fs, getenv)
+	etcdAt := etcdFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return badUsage("test takes no arguments, got %q", fs.Arg(0))
+	}
+	if *etcdAt != "" {
+		return testEtcd(ctx, *etcdAt, stdout)
 	}
 	f, err := loadFile(*file)
 	if err != nil {

@@ -53,6 +53,17 @@ type Options struct {
 	// key without expiry whose holders cannot release it is no deadlock
 	// while a recoverer that frees its value is live at the horizon.
 	Recoverers []Recoverer
+	// Queues are the locks whose holder the service names, by the lock
+	// family's own rule, in the Owner of the lock's key state: a queue lock
+	// (etcd's Mutex) is held by the waiter with the lowest create revision
+	// under the lock's prefix, not by whoever wrote last, so its adapter
+	// reports the lock as one key owned by that waiter (internal/etcd).
+	Queues []string
+	// Resource is a key of the service's own store that the lock protects
+	// (etcd's lessons keep it beside the lock): a client's accepted command
+	// that changes it is a write to the protected resource, as a storage
+	// service's WRITE is.
+	Resource string
 }
 
 // Recoverer is one client (or a service's job) that frees a lock's stuck

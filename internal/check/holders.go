@@ -37,6 +37,8 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 		m.got[t][id] = now
 	}
 	switch {
+	case m.queues[s.lock]:
+		s.holders = m.named(s.holders, now, e.Seq)
 	case e.Kind == sim.KindExec && e.Client != "" && sim.Writes(e.Cmd):
 		t := m.threadOf(e)
 		me := holder{th: t, since: e.Seq, req: e.Req}
@@ -85,6 +87,20 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 	}
 	s.state = now
 	return ch
+}
+
+// named is who holds a queue lock (Options.Queues) after an event: the
+// client its key state names as owner, since the event that first named
+// it; nobody when the key is gone or names no one.
+func (m *model) named(hs []holder, now sim.KeyState, seq int) []holder {
+	if !now.Exists() || now.Owner == "" {
+		return nil
+	}
+	t := thread{client: now.Owner, inc: m.inc[now.Owner], name: "main"}
+	if len(hs) == 1 && hs[0].th == t {
+		return hs
+	}
+	return []holder{{th: t, since: seq}}
 }
 
 // lostGetSet reports whether an exec is a GETSET that lost a takeover: its

@@ -74,6 +74,7 @@ type change struct {
 type model struct {
 	opt        Options
 	locks      map[string]bool
+	queues     map[string]bool    // locks whose key state names its holder (Options.Queues)
 	keys       map[string]*slot   // node + "\x00" + key
 	history    map[string][]write // node + "\x00" + key -> values clients wrote
 	inc        map[string]int     // client -> current incarnation (its crashes so far)
@@ -106,6 +107,10 @@ func newModel(opt Options) *model {
 		unanswered: map[int]int{}, timedOut: map[int]bool{}, sent: map[int]thread{}, got: map[thread]map[string]sim.KeyState{}, down: map[string]bool{}}
 	for _, l := range opt.Locks {
 		m.locks[l] = true
+	}
+	m.queues = map[string]bool{}
+	for _, l := range opt.Queues {
+		m.locks[l], m.queues[l] = true, true
 	}
 	return m
 }

@@ -61,7 +61,7 @@ func (r *staleWriteRule) observe(e *sim.Event, chs []change, m *model) []claimed
 	if n, ok := e.FencingToken(); ok {
 		r.tokens[e.Lock] = append(r.tokens[e.Lock], issued{e.Seq, e.Client, n})
 	}
-	if e.Kind != sim.KindExec || e.Client == "" || len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") {
+	if e.Kind != sim.KindExec || e.Client == "" || len(e.Cmd) == 0 || !strings.EqualFold(e.Cmd[0], "WRITE") && !wroteResource(chs, m) {
 		return nil
 	}
 	// A write the fenced storage refused for an older token: had it been
@@ -270,6 +270,17 @@ func (r *staleWriteRule) tokenlessAfter(l, client string, since int, tokenless [
 		}
 	}
 	return first, ok
+}
+
+// wroteResource reports whether an event changed the lock's protected
+// resource on the service's own store (Options.Resource).
+func wroteResource(chs []change, m *model) bool {
+	for _, ch := range chs {
+		if m.opt.Resource != "" && ch.slot.key == m.opt.Resource && ch.moved {
+			return true
+		}
+	}
+	return false
 }
 
 // writeToken reads a fenced WRITE's token (WRITE key value TOKEN n).

@@ -126,6 +126,12 @@ const (
 	ExtendFailed  Key = "extend-failed"  // Text (or none): the caller's extend loop stops
 	Refreshed     Key = "refreshed"      // For: redislock's Refresh set the TTL again
 	RefreshFailed Key = "refresh-failed" // Text: the caller's refresh loop stops
+
+	// A coordination service run in real time (etcd).
+	LeaseEnded  Key = "lease-ended"  // Holder (or none), Item: the waiter's key the server deleted with its lease
+	SessionDone Key = "session-done" // Client: the client's Session.Done fired: it can learn its lease is gone
+	NotOwner    Key = "not-owner"    // Client: a Txn If IsOwner() failed; nothing written
+	RealTime    Key = "real-time"    // a run on a live server, in real time
 )
 
 // Keys lists every key of the catalogue.
@@ -143,6 +149,7 @@ var Keys = []Key{
 	Replicated, NotReplicated, Repair, NoWatchdog, RenewLost, Renewed, Token, ExecFailed, ExecRetry,
 	StampPassed, Quorum, TooLate, NoQuorum,
 	ValidUntil, Extended, ExtendFailed, Refreshed, RefreshFailed,
+	LeaseEnded, SessionDone, NotOwner, RealTime,
 }
 
 // Render says the fact in English and Chinese. A key the catalogue does
@@ -412,6 +419,21 @@ func (f *Fact) marked() Text {
 		return t("pexpire "+s(f.For), "PEXPIRE 续期到 "+s(f.For))
 	case RefreshFailed:
 		return libSays(t("Refresh failed; the loop stops", "刷新失败；循环停止"), f.Text)
+	case LeaseEnded:
+		if f.Holder == "" {
+			return t("the lease ended: etcd deleted "+f.Item, "租约结束：etcd 删除了 "+f.Item)
+		}
+		return t("the lease of "+f.Holder+"'s session ended: etcd deleted "+f.Item+"; "+f.Holder+" has not been told",
+			f.Holder+" 的会话租约结束：etcd 删除了 "+f.Item+"；"+f.Holder+" 还没有被告知")
+	case SessionDone:
+		return t(f.Client+"'s Session.Done fired: only now can it learn that its lease is gone",
+			f.Client+" 的 Session.Done 触发了：直到此刻它才能得知自己的租约已经没了")
+	case NotOwner:
+		return t("Txn If IsOwner() failed: "+f.Client+"'s key is no longer the lock's first, so nothing was written",
+			"Txn If IsOwner() 失败："+f.Client+" 的键已不是锁的第一个，所以什么也没写")
+	case RealTime:
+		return t("live server, real time: the same schedule gives the same verdict, not the same milliseconds",
+			"真实服务器、真实时间：同样的安排得到同样的结论，但不是同样的毫秒数")
 	case Token:
 		return t(fmt.Sprintf("fencing token %d", f.Token), fmt.Sprintf("fencing 令牌 %d", f.Token))
 	case ExecFailed:

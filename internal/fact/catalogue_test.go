@@ -124,6 +124,10 @@ var examples = []struct {
 		`Extend failed: the lock is not held on a quorum any more; the loop stops (the library says: "lock already taken, locked nodes: [2 1]")`},
 	{Fact{Key: Refreshed, For: 3 * time.Second}, "pexpire 3s"},
 	{Fact{Key: RefreshFailed, Text: "redislock: not obtained"}, `Refresh failed; the loop stops (the library says: "redislock: not obtained")`},
+	{Fact{Key: LeaseEnded, Holder: "A", Item: "job/694d"}, "the lease of A's session ended: etcd deleted job/694d; A has not been told"},
+	{Fact{Key: SessionDone, Client: "A"}, "A's Session.Done fired: only now can it learn that its lease is gone"},
+	{Fact{Key: NotOwner, Client: "A"}, "Txn If IsOwner() failed: A's key is no longer the lock's first, so nothing was written"},
+	{Fact{Key: RealTime}, "live server, real time: the same schedule gives the same verdict, not the same milliseconds"},
 }
 
 // Every key of the catalogue has its sentence in English, as the log has

@@ -19,6 +19,7 @@ const (
 	KindSend    Kind = "send"    // a client puts a request on the wire
 	KindExec    Kind = "exec"    // a node executes a request (reply and key state after it)
 	KindReply   Kind = "reply"   // the client receives the reply
+	KindPush    Kind = "push"    // a server sends a client what it did not ask for by a request (an etcd watch's event)
 	KindLost    Kind = "lost"    // a request or reply was lost on the wire
 	KindTimeout Kind = "timeout" // the client gave up waiting for a reply
 	KindExpire  Kind = "expire"  // a key's TTL ran out on a node
@@ -32,7 +33,7 @@ const (
 
 // Kinds lists every kind of event a world records, in the order above,
 // and the replicate events of replica.go.
-var Kinds = []Kind{KindInit, KindStart, KindSend, KindExec, KindReply, KindLost, KindTimeout,
+var Kinds = []Kind{KindInit, KindStart, KindSend, KindExec, KindReply, KindPush, KindLost, KindTimeout,
 	KindExpire, KindMark, KindFault, KindDone, KindSay, KindVerdict, KindError, KindReplicate}
 
 // The marks of a lock's life, which the checker reads: a lock algorithm
@@ -228,7 +229,7 @@ func (e *Event) Line(note string) string {
 		fmt.Fprintf(&b, "%s -> %s: %s", who, node, e.CmdText())
 	case KindExec:
 		fmt.Fprintf(&b, "%s <- %s: %s -> %s", node, who, e.CmdText(), escapeReply(e.Reply))
-	case KindReply:
+	case KindReply, KindPush:
 		fmt.Fprintf(&b, "%s <- %s: %s", who, node, escapeReply(e.Reply))
 	case KindLost, KindTimeout:
 		fmt.Fprintf(&b, "%s %s: %s", who, node, e.CmdText())

@@ -75,7 +75,7 @@ func hostileEvent(r *rand.Rand, k Kind) *Event {
 		}
 	}
 	switch k {
-	case KindSend, KindExec, KindReply, KindLost, KindTimeout:
+	case KindSend, KindExec, KindReply, KindPush, KindLost, KindTimeout:
 	default:
 		e.Cmd, e.Reply = nil, ""
 	}
@@ -230,6 +230,7 @@ func readBack(e *Event, line string) error {
 		KindSend:    {who, lit(p, " -> "), node, lit(p, ": "), cmd(p, e)},
 		KindExec:    {node, lit(p, " <- "), who, lit(p, ": "), cmd(p, e), lit(p, " -> "), reply(p, e)},
 		KindReply:   {who, lit(p, " <- "), node, lit(p, ": "), reply(p, e)},
+		KindPush:    {who, lit(p, " <- "), node, lit(p, ": "), reply(p, e)},
 		KindLost:    {who, lit(p, " "), node, lit(p, ": "), cmd(p, e)},
 		KindTimeout: {who, lit(p, " "), node, lit(p, ": "), cmd(p, e)},
 		KindExpire:  {node},

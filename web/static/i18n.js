@@ -336,7 +336,7 @@ const NAMES = {
   refused: ['refused', '被拒绝'], request: ['request lost', '请求丢失'], reply: ['reply lost', '回复丢失'],
   'valid-until': ['valid until', '有效期至'], extended: ['extended', '已延期'], 'extend-failed': ['extend failed', '延期失败'],
   'no-extend': ['no extend loop', '没有延期循环'], refreshed: ['refreshed', '已刷新'], 'refresh-failed': ['refresh failed', '刷新失败'],
-  'no-refresh': ['no refresh loop', '没有刷新循环'],
+  'no-refresh': ['no refresh loop', '没有刷新循环'], 'session-done': ['session done', '会话结束'],
 };
 
 // The checker's verdicts (docs/verdicts.md). In 中文 a verdict reads in

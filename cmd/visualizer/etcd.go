@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lockstep/lockstep/internal/etcd"
+	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/lesson"
+)
+
+// etcdFlag adds --etcd, where the etcd lessons run, to a command's flags.
+func etcdFlag(fs *flag.FlagSet) *string {
+	return fs.String("etcd", "", `where the etcd lessons run: "embedded" (a real etcd in this process, run's default) or an external server's client URL (http://127.0.0.1:2379); test runs the etcd lessons only with it`)
+}
+
+// etcdServer starts or finds the etcd server a command's --etcd names.
+func etcdServer(where string) (*etcd.Server, error) {
+	if where == "" || where == "embedded" {
+		return etcd.StartEmbedded()
+	}
+	return etcd.External(where)
+}
+
+// listEtcd prints etcd's lock as list --algorithms prints a lock of the
+// registry: no report-card row yet ("-"), its library, its lessons.
+func listEtcd(w io.Writer) {
+	ids := make([]string, len(etcd.Lessons))
+	for i, l := range etcd.Lessons {
+		ids[i] = l.ID
+	}
+	fmt.Fprintf(w, "-\t%s\tetcd's concurrency.Mutex, real time (%s)\t%s\n", etcd.AlgorithmID, etcd.Library, strings.Join(ids, ", "))
+}
+
+// realTime is the notice every real-time run prints first.
+func realTime(srv *etcd.Server) string {
+	where := "external etcd at " + srv.Addr
+	if srv.Embedded {
+		where = "embedded etcd at " + srv.Addr
+	}
+	notice := fact.Fact{Key: fact.RealTime}
+	return fmt.Sprintf("%s (%s)", notice.Render().En, where)
+}
+
+// runEtcd prints one etcd lesson's log and its verdict, as run does a
+// scenario's.
+func runEtcd(ctx context.Context, l *etcd.Lesson, where string, asJSON bool, stdout io.Writer) error {
+	srv, err := etcdServer(where)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	rec, err := etcd.Run(ctx, srv, l)
+	if err != nil {
+		return fmt.Errorf("%s: %w", l.ID, err)
+	}
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
+	enc := json.NewEncoder(stdout)
+	if !asJSON {
+		fmt.Fprintf(stdout, "live: %s\n", realTime(srv))
+	}
+	for _, e := range rec.Events() {
+		if asJSON {
+			if err := enc.Encode(e); err != nil {
+				return err
+			}
+			continue
+		}
+		fmt.Fprintln(stdout, e.String())
+	}
+	if asJSON {
+		return enc.Encode(map[string]any{"verdict": rec.Verdicts(), "live": realTime(srv)})
+	}
+	fmt.Fprintf(stdout, "verdict: %s\n", strings.Join(rec.Verdicts(), ", "))
+	return nil
+}
+
+// testEtcd runs every etcd lesson on the server where names and compares
+// its verdicts with the lesson's.
+func testEtcd(ctx context.Context, where string, stdout io.Writer) error {
+	srv, err := etcdServer(where)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	fmt.Fprintf(stdout, "live: %s\n", realTime(srv))
+	passed, failed := 0, 0
+	for i := range etcd.Lessons {
+		l := &etcd.Lessons[i]
+		rec, err := etcd.Run(ctx, srv, l)
+		switch {
+		case ctx.Err() != nil:
+			return errInterrupted
+		case err != nil:
+			failed++
+			fmt.Fprintf(stdout, "FAIL %s: %v\n", l.ID, err)
+		case !lesson.SameVerdicts(rec.Verdicts(), l.Expect):
+			failed++
+			fmt.Fprintf(stdout, "FAIL %s: got %s, want %s\n", l.ID, strings.Join(rec.Verdicts(), ", "), strings.Join(l.Expect, ", "))
+		default:
+			passed++
+			fmt.Fprintf(stdout, "ok   %s: %s\n", l.ID, strings.Join(rec.Verdicts(), ", "))
+		}
+	}
+	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)
+	if failed > 0 {
+		return errFailed
+	}
+	return nil
+}

@@ -1,0 +1,147 @@
+package etcd
+
+import (
+	"time"
+
+	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// AlgorithmID is the id of etcd's lock among the algorithms
+// (visualizer list --algorithms).
+const AlgorithmID = "etcd-mutex"
+
+// Library is the client library whose Mutex the lessons run as it is.
+const Library = "go.etcd.io/etcd/client/v3 v3.7.3, Apache-2.0"
+
+// Write is what a worker writes to the protected resource while it
+// believes it holds the lock.
+type Write int
+
+// The writes a worker makes.
+const (
+	NoWrite Write = iota
+	// Guarded is Txn().If(mutex.IsOwner()).Then(Put): the write lands only
+	// while the worker's key is the lock's first (its create revision is
+	// the lock's fencing token, checked by the store itself).
+	Guarded
+	// Plain is a Put: the store takes it from anyone.
+	Plain
+)
+
+// Fault is what happens to a worker at one point of its program (its
+// first round), through its proxy or its interceptor:
+//
+//   - sim.FaultPause: its program and its connection (its keep-alive with
+//     it) freeze for For, as in a GC pause;
+//   - sim.FaultPartition: its connection freezes for For, its program goes on;
+//   - sim.FaultCrash: its process dies: its connection is closed, its
+//     program ends, its lease runs out on the server;
+//   - sim.FaultDropReply: the reply to its next request is lost (the
+//     server ran the request).
+type Fault struct {
+	Kind sim.FaultKind
+	At   string // the mark after which it happens: sim.MarkAcquired or sim.MarkEnter
+	For  time.Duration
+}
+
+// Worker is one client: a session (a lease of the lesson's TTL) and a
+// program that takes the lock Rounds times, works inside for Work, and
+// writes the resource as Write says.
+type Worker struct {
+	Name   string
+	Start  time.Duration // when it starts, after the run's start
+	Rounds int           // how many times it takes the lock; 0 is 1
+	Work   time.Duration // how long it stays inside
+	Write  Write
+	Fault  Fault // none when Kind is empty
+}
+
+// Lesson is one etcd lesson: workers running the real, unmodified
+// concurrency.Mutex on one lock against a live server, and the verdicts
+// the run must end with. The verdicts are stable because the margins are
+// wide (a 3 s pause against a 1 s lease); the milliseconds are not.
+type Lesson struct {
+	ID      string
+	Title   fact.Text
+	Story   fact.Text
+	Lease   int // the sessions' TTL, in whole seconds (etcd's unit)
+	Expect  []string
+	Workers []Worker
+}
+
+// The lessons' lock and resource, as the log names them.
+const (
+	LockName = "job"
+	Resource = "account"
+)
+
+// Lessons are the etcd lessons, in the order they teach.
+var Lessons = []Lesson{
+	{
+		ID:    "etcd-two-workers",
+		Title: fact.Text{En: "etcd's Mutex: two workers take turns", Zh: "etcd 的 Mutex：两个 worker 轮流持锁"},
+		Story: fact.Text{
+			En: "A and B each take etcd's lock three times (the real concurrency.Mutex, a 1s lease kept alive by the client) and write the account with Txn If IsOwner. Each waiter puts its own key under job/; the one with the lowest create revision holds, the next watches the key before it. They never overlap.",
+			Zh: "A 和 B 各自三次拿 etcd 的锁（真实的 concurrency.Mutex，1 秒租约由客户端续约），并用 Txn If IsOwner 写账户。每个等待者在 job/ 下放一个自己的键；create revision 最小的持有锁，下一个监视排在它前面的键。它们从不重叠。",
+		},
+		Lease:  1,
+		Expect: []string{sim.VerdictSafe},
+		Workers: []Worker{
+			{Name: "A", Rounds: 3, Work: 100 * time.Millisecond, Write: Guarded},
+			{Name: "B", Rounds: 3, Work: 100 * time.Millisecond, Write: Guarded},
+		},
+	},
+	{
+		ID:    "etcd-pause-past-lease",
+		Title: fact.Text{En: "etcd's Mutex: a pause past the lease gives two holders", Zh: "etcd 的 Mutex：停顿超过租约，出现两个持有者"},
+		Story: fact.Text{
+			En: "A holds etcd's lock and stops the world for 3s inside (a GC pause: its program and its connection freeze, its keep-alive with them). The server ends A's 1s lease by its own clock and deletes A's key; B's watch fires and B enters while A is still inside. A's Session.Done fires by the client's own deadline, racing the server's: in some runs just before B has the lock, in others up to two seconds after (Jepsen, etcd 3.4.3: etcd's locks cannot guarantee mutual exclusion). Either way A's program, inside, never looks.",
+			Zh: "A 持有 etcd 的锁，在临界区内停顿 3 秒（GC 停顿：程序和连接一起冻结，续约也冻结了）。服务器按自己的时钟结束 A 的 1 秒租约并删除 A 的键；B 的 watch 触发，B 在 A 仍在临界区内时进入。A 的 Session.Done 按客户端自己的截止时间触发，和服务器的时钟赛跑：有的运行里就在 B 拿到锁之前，有的运行里晚了将近两秒（Jepsen 对 etcd 3.4.3 的结论：etcd 的锁无法保证互斥）。无论哪种，临界区里的 A 的程序都不会去看它。",
+		},
+		Lease:  1,
+		Expect: []string{sim.VerdictMutualExclusion},
+		Workers: []Worker{
+			{Name: "A", Work: 100 * time.Millisecond, Fault: Fault{Kind: sim.FaultPause, At: sim.MarkEnter, For: 3 * time.Second}},
+			{Name: "B", Start: 200 * time.Millisecond, Work: 100 * time.Millisecond},
+		},
+	},
+	{
+		ID:    "etcd-guarded-write",
+		Title: fact.Text{En: "etcd's Mutex: Txn If IsOwner refuses the stale holder", Zh: "etcd 的 Mutex：Txn If IsOwner 拒绝过期的持有者"},
+		Story: fact.Text{
+			En: "A's Lock() returns, and A stops the world for 3s before it writes. Its 1s lease ends, B takes the lock and writes the account. A wakes up still believing it holds the lock and writes with Txn().If(mutex.IsOwner()).Then(Put): the comparison on its key's create revision (etcd's fencing token) fails, and nothing is written.",
+			Zh: "A 的 Lock() 返回后，A 在写入前停顿了 3 秒。它的 1 秒租约结束，B 拿到锁并写了账户。A 醒来后仍以为自己持有锁，用 Txn().If(mutex.IsOwner()).Then(Put) 写入：对它的键的 create revision（etcd 的 fencing token）的比较失败，什么也没写。",
+		},
+		Lease:  1,
+		Expect: []string{sim.VerdictSafe},
+		Workers: []Worker{
+			{Name: "A", Work: 100 * time.Millisecond, Write: Guarded, Fault: Fault{Kind: sim.FaultPause, At: sim.MarkAcquired, For: 3 * time.Second}},
+			{Name: "B", Start: 200 * time.Millisecond, Work: 100 * time.Millisecond, Write: Guarded},
+		},
+	},
+	{
+		ID:    "etcd-plain-put",
+		Title: fact.Text{En: "etcd's Mutex: a plain Put from the stale holder lands", Zh: "etcd 的 Mutex：过期持有者的普通 Put 落地了"},
+		Story: fact.Text{
+			En: "The same pause, and A writes with a plain Put. The store takes it: A's lease ended seconds ago and B has written since, but a Put checks nothing. The lock alone does not protect the account; the write must carry the check (Txn If IsOwner).",
+			Zh: "同样的停顿，A 用普通的 Put 写入。存储接受了：A 的租约几秒前就结束了，B 也已经写过，但 Put 什么也不检查。光靠锁保护不了账户；写入本身必须带上检查（Txn If IsOwner）。",
+		},
+		Lease:  1,
+		Expect: []string{sim.VerdictStaleWrite},
+		Workers: []Worker{
+			{Name: "A", Work: 100 * time.Millisecond, Write: Plain, Fault: Fault{Kind: sim.FaultPause, At: sim.MarkAcquired, For: 3 * time.Second}},
+			{Name: "B", Start: 200 * time.Millisecond, Work: 100 * time.Millisecond, Write: Guarded},
+		},
+	},
+}
+
+// Find is the lesson with this id.
+func Find(id string) (*Lesson, bool) {
+	for i := range Lessons {
+		if Lessons[i].ID == id {
+			return &Lessons[i], true
+		}
+	}
+	return nil, false
+}

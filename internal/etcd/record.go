@@ -1,0 +1,86 @@
+package etcd
+
+import (
+	"sync"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// Node is the name the log gives the etcd server.
+const Node = "etcd"
+
+// Recorder is a service run's log: events from many goroutines (the
+// clients' programs, their interceptors, the lock's watcher) put in one
+// order, each stamped with the wall clock since the run's start, each
+// shown to the checker as it is recorded (its verdicts follow it).
+type Recorder struct {
+	mu      sync.Mutex
+	start   time.Time
+	events  []sim.Event
+	checker *check.Checker
+	closed  bool
+}
+
+// NewRecorder starts a log whose time 0 is now, checked by c.
+func NewRecorder(c *check.Checker) *Recorder {
+	return &Recorder{start: time.Now(), checker: c}
+}
+
+// Since is the wall-clock time since the run's start.
+func (r *Recorder) Since() time.Duration { return time.Since(r.start) }
+
+// Add records e (its Seq and T are the log's) and gives its Seq; after
+// Finish it records nothing and gives 0.
+func (r *Recorder) Add(e sim.Event) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return 0
+	}
+	e.T = time.Since(r.start).Round(time.Millisecond)
+	if e.Sent > 0 {
+		e.Sent = e.Sent.Round(time.Millisecond)
+	}
+	r.append(&e)
+	for _, v := range r.checker.Observe(&r.events[len(r.events)-1]) {
+		v.T = e.T
+		r.append(&v)
+	}
+	return e.Seq
+}
+
+func (r *Recorder) append(e *sim.Event) {
+	e.Seq = len(r.events) + 1
+	r.events = append(r.events, *e)
+}
+
+// Finish closes the log and adds the checker's verdicts at the end.
+func (r *Recorder) Finish() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	r.closed = true
+	t := time.Since(r.start).Round(time.Millisecond)
+	for _, v := range r.checker.Finish() {
+		v.T = t
+		r.append(&v)
+	}
+}
+
+// Events gives a copy of the log so far.
+func (r *Recorder) Events() []sim.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]sim.Event(nil), r.events...)
+}
+
+// Verdicts are the checker's verdicts (after Finish: "safe" when none).
+func (r *Recorder) Verdicts() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.checker.Verdicts()...)
+}
