@@ -59,6 +59,8 @@ const (
 	ClaimRemovedNot  ClaimKind = "removed-not"  // Who's release removed Whose lock, not its own
 	ClaimDeletedNone ClaimKind = "deleted-none" // Who's release removed nothing
 	ClaimRefused     ClaimKind = "refused"      // Who's release found the lock another's and left it
+	ClaimFoundNone   ClaimKind = "found-none"   // Who's release found no key of Lock that holds anyone: its lock was gone
+	ClaimEnds        ClaimKind = "ends"         // Who's thread ended with an error; Inside (Who) if it was inside until then, Holds its keys it leaves behind
 	ClaimRemoves     ClaimKind = "removes"      // Who's command made Key on Node disappear, which Whose held
 	ClaimOverwrites  ClaimKind = "overwrites"   // Who's command replaced Whose hold of Key on Node
 	ClaimExpires     ClaimKind = "expires"      // Key on Node, Whose lock, went without a command; Inside of them still inside
@@ -124,7 +126,12 @@ func (n *Narrator) Observe(e *sim.Event) []Line {
 	case sim.KindExec:
 		out = append(n.storage(e), n.exec(e)...)
 	case sim.KindExpire:
-		out = n.gone(e, "expires")
+		out = n.gone(e, goneExpires)
+		if e.Fact != nil && e.Fact.Key == fact.Cleanup {
+			out = n.gone(e, goneSwept)
+		}
+	case sim.KindDone:
+		out = n.ended(e)
 	case sim.KindLost:
 		w := e.Words()
 		out = n.one(e, Claim{}, fmt.Sprintf("%s's %s to %s is lost: %s.", e.Who(), e.CmdText(), e.Node, w.En),
@@ -134,7 +141,7 @@ func (n *Narrator) Observe(e *sim.Event) []Line {
 			fmt.Sprintf("%s 等不到 %s 的回复，放弃了。", e.Who(), e.Node))
 	case sim.KindFault:
 		en, zh := faultText(e)
-		out = append(n.one(e, Claim{}, en, zh), n.gone(e, "is gone")...)
+		out = append(n.one(e, Claim{}, en, zh), n.gone(e, goneLost)...)
 	case sim.KindVerdict:
 		if e.Name == sim.VerdictSafe {
 			return n.one(e, Claim{}, "The checker finds the run safe.", "检查器判定：这次运行是安全的。")
@@ -196,8 +203,7 @@ func (n *Narrator) mark(e *sim.Event) []Line {
 		return n.released(e)
 	case sim.MarkReleaseRefused:
 		n.wrote[who] = nil
-		return n.one(e, Claim{Kind: ClaimRefused}, who+"'s release finds the lock is no longer "+who+"'s and leaves it alone.",
-			who+" 释放时发现锁已不是自己的，于是不动它。")
+		return n.refused(e)
 	}
 	return n.otherMark(e, who, f)
 }
@@ -398,36 +404,6 @@ func (n *Narrator) storage(e *sim.Event) []Line {
 			fmt.Sprintf("存储接受了 %s 的写入%s，尽管 %s 已不再持有%s：这是一次过期的写入。", who, token2, e.Client, lockNameZh(l)))
 	}
 	return nil
-}
-
-// gone tells of the locks an event took away without a client's command:
-// an expiry, a cleanup job, a node that came back without its keys.
-func (n *Narrator) gone(e *sim.Event, verb string) []Line {
-	var out []Line
-	for _, ch := range n.c.Changes() {
-		if !ch.IsLock || ch.Removed || !ch.Existed || ch.Exists || len(ch.Before) == 0 {
-			continue
-		}
-		var owners []string
-		for _, h := range ch.Before {
-			owners = appendNew(owners, h.Client)
-		}
-		var inside []string
-		for _, o := range owners {
-			if n.c.View().Inside(o) {
-				inside = append(inside, o)
-			}
-		}
-		en := fmt.Sprintf("%s %s", lockOf(owners, ch.Key, ch.Node), verb)
-		zh := lockOfZh(owners, ch.Key, ch.Node) + map[bool]string{true: "过期了", false: "没了"}[verb == "expires"]
-		if len(inside) > 0 {
-			en += fmt.Sprintf(" while %s %s still inside", strings.Join(inside, ", "), isAre(len(inside)))
-			zh += fmt.Sprintf("，而 %s 还在临界区里", strings.Join(inside, "、"))
-		}
-		out = append(out, Line{Text: sim.Text{En: en + ".", Zh: zh + "。"}, Refs: []int{e.Seq},
-			Claim: Claim{Kind: ClaimExpires, Lock: ch.Lock, Node: ch.Node, Key: ch.Key, Whose: owners, Inside: inside}})
-	}
-	return out
 }
 
 // quorums tells when a client that believes it holds a lock of a quorum
