@@ -111,6 +111,7 @@ const (
 	NoWatchdog    Key = "no-watchdog"    // the process cannot start threads
 	RenewLost     Key = "renew-lost"     // the watchdog found the lock another's
 	Renewed       Key = "renewed"        // For: the TTL set again
+	RenewedOrphan Key = "renewed-orphan" // For: the TTL set again for a request whose thread died on an error
 	Token         Key = "token"          // Token: a lease's fencing token
 	ExecFailed    Key = "exec-failed"    // Tries: optimistic transactions that all failed
 	ExecRetry     Key = "exec-retry"     // Tries: a watched key changed
@@ -140,7 +141,7 @@ var Keys = []Key{
 	PlainStorage, FirstToken, TokenAccepted, RejectedNoToken, RejectedOlder, DuplicateRow,
 	HoldOf, HoldGivenBack, AsksAgain, NotInTime, CouldNotLock, Kept, NoLongerOurs, Stock, NoStock,
 	Dispatch, NothingListed, ItemNamed, AlreadySold, StorageRefused, StorageAccepted, LocalMutex, LocalMutexHeldBy,
-	Replicated, NotReplicated, Repair, NoWatchdog, RenewLost, Renewed, Token, ExecFailed, ExecRetry,
+	Replicated, NotReplicated, Repair, NoWatchdog, RenewLost, Renewed, RenewedOrphan, Token, ExecFailed, ExecRetry,
 	StampPassed, Quorum, TooLate, NoQuorum,
 	ValidUntil, Extended, ExtendFailed, Refreshed, RefreshFailed,
 }
@@ -402,6 +403,9 @@ func (f *Fact) marked() Text {
 		return t("the lock is no longer ours: the watchdog stops", "锁已经不是我们的了：看门狗停止")
 	case Renewed:
 		return t("expire "+s(f.For), "续期到 "+s(f.For))
+	case RenewedOrphan:
+		return t("expire "+s(f.For)+", for a thread that died on an error: an orphaned watchdog, nobody will release the lock",
+			"续期到 "+s(f.For)+"，可它续期的线程已经因错误死了：孤儿看门狗，再也没有人会释放这把锁")
 	case ValidUntil:
 		return t("Until() is "+s(f.For)+" from now (now + expiry - elapsed - drift)", "Until() 距现在还有 "+s(f.For)+"（now + expiry − 耗时 − 漂移）")
 	case Extended:

@@ -107,6 +107,7 @@ var examples = []struct {
 	{Fact{Key: NoWatchdog}, "this process cannot start threads"},
 	{Fact{Key: RenewLost}, "the lock is no longer ours: the watchdog stops"},
 	{Fact{Key: Renewed, For: 30 * time.Second}, "expire 30s"},
+	{Fact{Key: RenewedOrphan, For: 3 * time.Second}, "expire 3s, for a thread that died on an error: an orphaned watchdog, nobody will release the lock"},
 	{Fact{Key: Token, Token: 33}, "fencing token 33"},
 	{Fact{Key: ExecFailed, Tries: 3}, "EXEC failed 3 times"},
 	{Fact{Key: ExecRetry, Tries: 1}, "EXEC answered nil: a watched key changed (retry 1)"},

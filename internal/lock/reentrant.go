@@ -224,7 +224,14 @@ func (l *Reentrant) startWatchdog() {
 				c.mark("renew-lost", fact.New(fact.RenewLost))
 				return nil
 			default:
-				c.mark("renewed", &fact.Fact{Key: fact.Renewed, For: time.Duration(secs) * time.Second})
+				said := &fact.Fact{Key: fact.Renewed, For: time.Duration(secs) * time.Second}
+				if o, ok := c.Threads.(Orphans); ok && o.Orphaned() {
+					// the request that took the lock died on an error
+					// without its unlock: the renewal goes on, for nobody
+					// (Redisson's watchdog does the same)
+					said.Key = fact.RenewedOrphan
+				}
+				c.mark("renewed", said)
 			}
 		}
 	})

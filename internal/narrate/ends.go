@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -88,9 +89,20 @@ func (n *Narrator) ended(e *sim.Event) []Line {
 	who, w := e.Who(), e.Words()
 	if slices.Contains(n.c.Sections(e.Seq).Leave, e.Client) {
 		return n.one(e, Claim{Kind: ClaimEnds, Inside: []string{who}},
-			fmt.Sprintf("%s's program stops on an error inside the critical section (%s): it leaves the critical section here, without releasing the lock.", who, w.En),
-			fmt.Sprintf("%s 的程序在临界区里因错误停止（%s）：它就此离开临界区，没有释放锁。", who, w.Zh))
+			fmt.Sprintf("%s's program stops on an error inside the critical section: %s. It leaves the critical section here, without releasing the lock.", who, w.En),
+			fmt.Sprintf("%s 的程序在临界区里因错误停止：%s。它就此离开临界区，没有释放锁。", who, w.Zh))
 	}
 	return n.one(e, Claim{Kind: ClaimEnds}, fmt.Sprintf("%s's program stops on an error: %s.", who, w.En),
 		fmt.Sprintf("%s 的程序因错误停止：%s。", who, w.Zh))
+}
+
+// orphan tells, once, of a watchdog that renews a lock for a thread that
+// died on an error: nobody will ever release the lock it keeps alive.
+func (n *Narrator) orphan(e *sim.Event, f *fact.Fact) []Line {
+	if f.Key != fact.RenewedOrphan || n.orphans[e.Who()] {
+		return nil
+	}
+	n.orphans[e.Who()] = true
+	return n.one(e, Claim{}, fmt.Sprintf("%s's watchdog renews %s for a thread of %s that died on an error: an orphaned watchdog keeps the lock alive for as long as %s runs, and nobody will release it.", e.Client, lockName(e.Lock), e.Client, e.Client),
+		fmt.Sprintf("%s 的看门狗还在续期%s，可它续期的 %s 的线程已经因错误死了：这只孤儿看门狗会在 %s 运行期间一直让锁活着，而没有人会释放它。", e.Client, lockNameZh(e.Lock), e.Client, e.Client))
 }

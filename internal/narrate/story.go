@@ -74,16 +74,17 @@ const (
 // Narrator tells a run's story event by event, from the checker's model
 // of the run and the facts the events carry.
 type Narrator struct {
-	c     *check.Checker
-	wrote map[string][]check.Change // thread (A, A/req2) -> what its commands did to lock keys since it last acquired or released
-	short map[string]bool           // client + "\x00" + lock -> it believes it holds the lock but its keys stand on fewer nodes than the quorum
+	c       *check.Checker
+	wrote   map[string][]check.Change // thread (A, A/req2) -> what its commands did to lock keys since it last acquired or released
+	short   map[string]bool           // client + "\x00" + lock -> it believes it holds the lock but its keys stand on fewer nodes than the quorum
+	orphans map[string]bool           // watchdog threads told to renew for a thread that died
 }
 
 // New is a narrator that reads c's model. Feed c each event first, then
 // the narrator (Observe): the story is told from the state the event
 // leaves.
 func New(c *check.Checker) *Narrator {
-	return &Narrator{c: c, wrote: map[string][]check.Change{}, short: map[string]bool{}}
+	return &Narrator{c: c, wrote: map[string][]check.Change{}, short: map[string]bool{}, orphans: map[string]bool{}}
 }
 
 // Tell tells the story of a finished log from its events alone, with a
@@ -233,6 +234,8 @@ func (n *Narrator) otherMark(e *sim.Event, who string, f *fact.Fact) []Line {
 				fmt.Sprintf("%s counts a majority, but its time ran out while it was asking: it does not take the lock, and releases on %s.", who, where),
 				fmt.Sprintf("%s 数到了多数票，但在请求的过程中时间已经用完：它不能持有锁，并在%s释放。", who, whereZh))
 		}
+	case "renewed":
+		return n.orphan(e, f)
 	case "deduct":
 		if others := n.othersInside(e.Client); len(others) > 0 && f.Key == fact.Stock {
 			names, seqs := insiders(others)
