@@ -94,6 +94,7 @@ const (
 	Kept             Key = "kept"             // the request ends holding the lock
 	NoLongerOurs     Key = "no-longer-ours"   // a release that found the lock another's; Text: what a library said
 	Stock            Key = "stock"            // From, To
+	StockRead        Key = "stock-read"       // From: the stock a task read, not yet written back
 	NoStock          Key = "no-stock"         // the stock is 0
 	Dispatch         Key = "dispatch"         // Request, Thread
 	NothingListed    Key = "nothing-listed"   // the market is empty
@@ -139,7 +140,7 @@ var Keys = []Key{
 	BadFault, UnknownKind, AlreadyCrashed, HasCrashed, AlreadyPaused, IsRunning, RestartsItself, NeedsAmount, AlreadyDown, NotDown,
 	ClockCannotJump, NoReplica, ReplicaDown, NodeFailed, UnknownClient, UnknownNode, ClockNotSet,
 	PlainStorage, FirstToken, TokenAccepted, RejectedNoToken, RejectedOlder, DuplicateRow,
-	HoldOf, HoldGivenBack, AsksAgain, NotInTime, CouldNotLock, Kept, NoLongerOurs, Stock, NoStock,
+	HoldOf, HoldGivenBack, AsksAgain, NotInTime, CouldNotLock, Kept, NoLongerOurs, Stock, StockRead, NoStock,
 	Dispatch, NothingListed, ItemNamed, AlreadySold, StorageRefused, StorageAccepted, LocalMutex, LocalMutexHeldBy,
 	Replicated, NotReplicated, Repair, NoWatchdog, RenewLost, Renewed, RenewedOrphan, Token, ExecFailed, ExecRetry,
 	StampPassed, Quorum, TooLate, NoQuorum,
@@ -364,6 +365,8 @@ func (f *Fact) marked() Text {
 		return libSays(t("the lock was no longer ours; left it alone", "锁已经不是我们的了；不去动它"), f.Text)
 	case Stock:
 		return t(fmt.Sprintf("stock %d -> %d", f.From, f.To), fmt.Sprintf("库存 %d → %d", f.From, f.To))
+	case StockRead:
+		return t(fmt.Sprintf("read stock %d; not written back yet", f.From), fmt.Sprintf("读到库存 %d，还没写回", f.From))
 	case NoStock:
 		return t("no stock left", "没有库存了")
 	case Dispatch:

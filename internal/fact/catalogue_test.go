@@ -92,6 +92,7 @@ var examples = []struct {
 	{Fact{Key: Kept}, "the request ends without releasing: the unlock is left to a later callback"},
 	{Fact{Key: NoLongerOurs}, "the lock was no longer ours; left it alone"},
 	{Fact{Key: Stock, From: 10, To: 9}, "stock 10 -> 9"},
+	{Fact{Key: StockRead, From: 10}, "read stock 10; not written back yet"},
 	{Fact{Key: NoStock}, "no stock left"},
 	{Fact{Key: Dispatch, Request: 1, Thread: "exec-1"}, "request 1 runs on pool thread exec-1"},
 	{Fact{Key: NothingListed}, "nothing listed"},

@@ -236,7 +236,7 @@ func (n *Narrator) otherMark(e *sim.Event, who string, f *fact.Fact) []Line {
 		}
 	case "renewed":
 		return n.orphan(e, f)
-	case "deduct":
+	case sim.MarkDeduct:
 		if others := n.othersInside(e.Client); len(others) > 0 && f.Key == fact.Stock {
 			names, seqs := insiders(others)
 			return n.one(e, Claim{Kind: ClaimStock, Inside: names}, fmt.Sprintf("%s writes the stock (%d -> %d) while %s %s inside too.", who, f.From, f.To, strings.Join(names, ", "), isAre(len(names))),

@@ -13,8 +13,8 @@ var lockSteps = []string{sim.MarkAcquired, sim.MarkEnter, sim.MarkLeave, sim.Mar
 
 // taskMarks are the marks each task writes.
 var taskMarks = map[string][]string{
-	"":          {"deduct", "sold-out"},
-	TaskDeduct:  {"deduct", "sold-out"},
+	"":          {sim.MarkRead, sim.MarkDeduct, "sold-out"},
+	TaskDeduct:  {sim.MarkRead, sim.MarkDeduct, "sold-out"},
 	TaskWrite:   {"wrote", "write-rejected"},
 	TaskList:    {"listed"},
 	TaskBuy:     {"bought", "missed", "empty"},
