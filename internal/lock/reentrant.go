@@ -131,7 +131,7 @@ func (l *Reentrant) script002() bool { return l.o.Script == Script002 }
 
 // seconds is the TTL in whole seconds, rounded up, for EXPIRE.
 func (l *Reentrant) seconds() int64 {
-	return int64((l.o.TTL + time.Second - 1) / time.Second)
+	return int64(l.o.ttlRuns() / time.Second)
 }
 
 // Lock runs the acquire script until it answers "held".

@@ -79,6 +79,8 @@ func aThing(en string) sim.Text {
 // zhFormats is the Chinese of every problem format. Arguments keep their
 // order; %[n]s picks them where Chinese orders them otherwise.
 var zhFormats = map[string]string{
+	"ttl %s runs as %s: %s sets its TTL with EXPIRE, in whole seconds":                                                                   "ttl %s 实际按 %s 运行：%s 用 EXPIRE 设置 TTL，单位是整秒",
+	"the fenced storage refuses every write that carries no fencing token, and %s issues none: every write of client %s will be refused": "带 fencing 的存储拒绝所有不带 fencing token 的写入，而 %s 不发放 token：客户端 %s 的每次写入都会被拒绝",
 	"%s":                           "%s",
 	"%s: %s":                       "%s：%s",
 	"%s: %v":                       "%s：%v",
