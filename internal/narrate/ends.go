@@ -83,11 +83,13 @@ func (n *Narrator) refused(e *sim.Event) []Line {
 // its code does not handle): the end of its critical section, when it was
 // inside, with no release.
 func (n *Narrator) ended(e *sim.Event) []Line {
+	who, w := e.Who(), e.Words()
+	inside := n.in[who]
+	delete(n.in, who)
 	if !e.Failed() {
 		return nil
 	}
-	who, w := e.Who(), e.Words()
-	if slices.Contains(n.c.Sections(e.Seq).Leave, e.Client) {
+	if inside {
 		return n.one(e, Claim{Kind: ClaimEnds, Inside: []string{who}},
 			fmt.Sprintf("%s's program stops on an error inside the critical section: %s. It leaves the critical section here, without releasing the lock.", who, w.En),
 			fmt.Sprintf("%s 的程序在临界区里因错误停止：%s。它就此离开临界区，没有释放锁。", who, w.Zh))

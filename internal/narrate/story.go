@@ -78,13 +78,14 @@ type Narrator struct {
 	wrote   map[string][]check.Change // thread (A, A/req2) -> what its commands did to lock keys since it last acquired or released
 	short   map[string]bool           // client + "\x00" + lock -> it believes it holds the lock but its keys stand on fewer nodes than the quorum
 	orphans map[string]bool           // watchdog threads told to renew for a thread that died
+	in      map[string]bool           // threads (A, A/req2) between their enter and leave marks
 }
 
 // New is a narrator that reads c's model. Feed c each event first, then
 // the narrator (Observe): the story is told from the state the event
 // leaves.
 func New(c *check.Checker) *Narrator {
-	return &Narrator{c: c, wrote: map[string][]check.Change{}, short: map[string]bool{}, orphans: map[string]bool{}}
+	return &Narrator{c: c, wrote: map[string][]check.Change{}, short: map[string]bool{}, orphans: map[string]bool{}, in: map[string]bool{}}
 }
 
 // Tell tells the story of a finished log from its events alone, with a
@@ -141,6 +142,13 @@ func (n *Narrator) Observe(e *sim.Event) []Line {
 		out = n.one(e, Claim{}, fmt.Sprintf("%s gives up waiting for %s's reply.", e.Who(), e.Node),
 			fmt.Sprintf("%s 等不到 %s 的回复，放弃了。", e.Who(), e.Node))
 	case sim.KindFault:
+		if e.Name == string(sim.FaultCrash) && e.Applied() {
+			for who := range n.in {
+				if clientOf(who) == e.Client {
+					delete(n.in, who) // a crashed process's threads are gone, inside or not
+				}
+			}
+		}
 		en, zh := faultText(e)
 		out = append(n.one(e, Claim{}, en, zh), n.gone(e, goneLost)...)
 	case sim.KindVerdict:
@@ -183,6 +191,7 @@ func (n *Narrator) mark(e *sim.Event) []Line {
 		}
 		return n.one(e, Claim{Kind: ClaimAcquires}, fmt.Sprintf("%s acquires %s.", who, lockName(e.Lock)), fmt.Sprintf("%s 拿到了%s。", who, lockNameZh(e.Lock)))
 	case sim.MarkEnter:
+		n.in[who] = true
 		if others := n.othersInside(e.Client); len(others) > 0 {
 			names, seqs := insiders(others)
 			return n.one(e, Claim{Kind: ClaimEnters, Inside: names}, fmt.Sprintf("%s enters the critical section while %s %s still inside.", who, strings.Join(names, ", "), isAre(len(names))),
@@ -190,6 +199,7 @@ func (n *Narrator) mark(e *sim.Event) []Line {
 		}
 		return n.one(e, Claim{Kind: ClaimEnters}, who+" enters the critical section.", who+" 进入临界区。")
 	case sim.MarkLeave:
+		delete(n.in, who)
 		return n.one(e, Claim{Kind: ClaimLeaves}, who+" leaves the critical section.", who+" 离开临界区。")
 	case sim.MarkReleased:
 		defer func() { n.wrote[who] = nil }()
