@@ -89,6 +89,9 @@ func (n *Narrator) ended(e *sim.Event) []Line {
 	if !e.Failed() {
 		return nil
 	}
+	if f := e.Fact; f.Key == fact.Failed && f.Reason == nil {
+		w.Zh = f.Text // the error's own words, without the catalogue's "出错：" the sentence already says
+	}
 	if inside {
 		return n.one(e, Claim{Kind: ClaimEnds, Inside: []string{who}},
 			fmt.Sprintf("%s's program stops on an error inside the critical section: %s. It leaves the critical section here, without releasing the lock.", who, w.En),
