@@ -50,6 +50,19 @@ func MarksOf(c *Client) []string {
 	return slices.Compact(out)
 }
 
+// AllMarks lists every mark name some client can write: MarksOf over every
+// algorithm, with every task, a pool, re-entry and a kept lock.
+func AllMarks() []string {
+	var out []string
+	for _, id := range lock.IDs() {
+		for _, task := range []string{"", TaskWrite, TaskNone, TaskList, TaskBuy, TaskBuyItem} {
+			out = append(out, MarksOf(&Client{Algorithm: id, Task: task, Threads: 2, Reentry: 2, KeepLock: true})...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // namedKinds are the event kinds that carry a name a match's name: can
 // select: a mark's, a fault's, a verdict's, a say's, a lost message's, an
 // error's.
