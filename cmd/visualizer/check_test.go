@@ -109,3 +109,33 @@ func TestCheckTakesFileAsTheOtherCommands(t *testing.T) {
 		}
 	}
 }
+
+// What a file says that would run otherwise than written is a warning, at
+// its line and column, and the file still passes: a watchdog TTL of 1500ms
+// that the scripts' EXPIRE runs as 2s, and a compare-and-delete client
+// writing to a fenced storage, which refuses every write without a token.
+// A whole-second TTL and the fencing lock's own writer say nothing.
+func TestCheckWarns(t *testing.T) {
+	path := writeFile(t, "warn.yaml", `scenarios:
+  - id: rounded
+    title: {en: "A TTL the scripts round"}
+    data: {stock: "10"}
+    clients:
+      - {name: A, algorithm: watchdog, params: {ttl: 1500ms}, work: 100ms}
+      - {name: B, algorithm: watchdog, params: {ttl: 2s}, work: 100ms}
+  - id: fenced
+    title: {en: "A writer with no token on a fenced storage"}
+    storage: {fencing: true}
+    clients:
+      - {name: A, algorithm: fencing-token, task: write, work: 100ms}
+      - {name: B, algorithm: lua-compare-delete, task: write, work: 100ms}
+`)
+	r := visualizer(t, "check", path)
+	r.expect(t, "check warn", 0)
+	want := path + ":6:54: warning: ttl 1.5s runs as 2s: watchdog sets its TTL with EXPIRE, in whole seconds\n" +
+		path + ":13:56: warning: the fenced storage refuses every write that carries no fencing token, and lua-compare-delete issues none: every write of client B will be refused\n" +
+		path + ": ok, 2 scenarios\n"
+	if r.stdout != want {
+		t.Errorf("check printed\n%s\nwant\n%s", r.stdout, want)
+	}
+}

@@ -18,8 +18,8 @@ func TestCompareCanonicalPair(t *testing.T) {
 	}
 	for _, want := range []string{
 		"left:  blind-del-slow-release\nright: lua-cad-slow-release\n",
-		"\n>>   50 L 3.506s send A -> redis: DEL lock\n       R 3.506s send A -> redis: EVALSHA compare_and_delete.lua",
-		"\ndiverge: row 50\n",
+		"\n>>   52 L 3.506s send A -> redis: DEL lock\n       R 3.506s send A -> redis: EVALSHA compare_and_delete.lua",
+		"\ndiverge: row 52\n",
 		"\nright verdict: safe\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -136,8 +136,8 @@ func TestCompareUserFileOtherNames(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, want := range []string{
-		"\n>>   46 L 2.506s send alice -> redis: DEL order-lock\n       R 2.506s send alice -> redis: EVALSHA compare_and_delete.lua 1 order-lock ",
-		"\ndiverge: row 46\n",
+		"\n>>   48 L 2.506s send alice -> redis: DEL order-lock\n       R 2.506s send alice -> redis: EVALSHA compare_and_delete.lua 1 order-lock ",
+		"\ndiverge: row 48\n",
 		"\nleft verdict: foreign-unlock, mutual-exclusion, lost-update\nright verdict: safe\n",
 		"timeout bob redis: SET order-lock",
 	} {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -268,6 +269,12 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if err != nil && !errors.Is(err, lesson.ErrStepCap) {
 				fmt.Fprintf(stdout, "%s: scenario %s: schedule: %s\n", path, sim.Escape(sc.ID), sim.Escape(err.Error()))
 				replayed, bad = false, true
+			}
+		}
+		// What runs otherwise than written: said, not refused.
+		if data, err := os.ReadFile(path); err == nil {
+			for _, w := range scenario.Warnings(path, data) {
+				fmt.Fprintf(stdout, "%s:%d:%d: warning: %s\n", w.File, w.Line, w.Col, sim.Escape(w.Msg))
 			}
 		}
 		if replayed {

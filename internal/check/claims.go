@@ -91,6 +91,10 @@ const (
 	// ClaimOverwrote: when the write At executed, the latest version of
 	// the stock on its node was the one written (or first shown) at Until.
 	ClaimOverwrote ClaimKind = "overwrote"
+	// ClaimReleased: At is Who's released mark for Lock, after Until.
+	ClaimReleased ClaimKind = "released"
+	// ClaimPromoted: At is an applied failover that promoted replica Node.
+	ClaimPromoted ClaimKind = "promoted"
 	// ClaimFailover: At is the applied failover of Node.
 	ClaimFailover ClaimKind = "failover"
 	// ClaimSales: N stock writes were derived from reads of a positive

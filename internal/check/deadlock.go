@@ -22,6 +22,8 @@ import (
 // deadlock: it will expire.
 type deadlockRule struct {
 	reenter map[thread]map[string]int // thread -> lock -> seq of its latest reenter mark
+	release map[thread]map[string]int // thread -> lock -> seq of its latest released mark
+	promote map[string]int            // replica -> seq of the failover that promoted it
 	asks    map[thread]map[*slot]*asking
 	stuck   map[string]bool // locks with a key stuck for ever
 }
@@ -35,7 +37,7 @@ type asking struct {
 }
 
 func newDeadlockRule() *deadlockRule {
-	return &deadlockRule{reenter: map[thread]map[string]int{}, asks: map[thread]map[*slot]*asking{}, stuck: map[string]bool{}}
+	return &deadlockRule{reenter: map[thread]map[string]int{}, release: map[thread]map[string]int{}, promote: map[string]int{}, asks: map[thread]map[*slot]*asking{}, stuck: map[string]bool{}}
 }
 
 func (r *deadlockRule) observe(e *sim.Event, chs []change, m *model) []claimed {
@@ -46,6 +48,14 @@ func (r *deadlockRule) observe(e *sim.Event, chs []change, m *model) []claimed {
 			r.reenter[t] = map[string]int{}
 		}
 		r.reenter[t][e.Lock] = e.Seq
+	case e.Kind == sim.KindMark && e.Name == sim.MarkReleased:
+		t := m.threadOf(e)
+		if r.release[t] == nil {
+			r.release[t] = map[string]int{}
+		}
+		r.release[t][e.Lock] = e.Seq
+	case e.Kind == sim.KindFault && e.Name == string(sim.FaultFailover) && e.Applied() && e.Fact != nil && e.Fact.Replica != "":
+		r.promote[e.Fact.Replica] = e.Seq
 	case e.Kind == sim.KindExec && e.Client != "" && sim.Writes(e.Cmd):
 		t := m.threadOf(e)
 		for _, ch := range chs {
@@ -152,6 +162,13 @@ func (r *deadlockRule) cannotRelease(h holder, s *slot, m *model) release {
 	}
 	if at, ok := m.finished[t]; ok {
 		// requests run in turn on main: its end is the program's
+		if rel, fo := r.release[t][l], r.promote[s.node]; rel > h.since && fo > rel {
+			// its release removed the key on the old master; the failover
+			// promoted a copy that never heard of it
+			return release{at, fmt.Sprintf("released it at #%d, but the failover at #%d promoted a copy of the key that release never reached; it finished its program at #%d", fact.Seq(rel), fact.Seq(fo), fact.Seq(at)),
+				fmt.Sprintf("在 #%d 释放了它，但 #%d 的主从切换提升了一份那次释放从未到达的键副本；它在 #%d 运行结束", fact.Seq(rel), fact.Seq(fo), fact.Seq(at)),
+				[]Claim{t.claim(ClaimReleased, Claim{At: rel, Until: h.since, Lock: l}), {Kind: ClaimPromoted, At: fo, Node: s.node}, t.claim(ClaimEnded, Claim{At: at})}}
+		}
 		return release{at, fmt.Sprintf("finished its program at #%d without releasing it", fact.Seq(at)), fmt.Sprintf("在 #%d 运行结束，没有释放", fact.Seq(at)),
 			[]Claim{t.claim(ClaimEnded, Claim{At: at})}}
 	}

@@ -25,7 +25,7 @@ func cursorRow(t *testing.T, ctx context.Context, side string) int {
 
 // The canonical pair GET-then-DEL vs Lua, side by side. The view opens on
 // the pair (the algorithm preselected), both timelines line up, the first
-// row where they part is row 32 (A's release: GET lock on the left, the
+// row where they part is row 33 (A's release: GET lock on the left, the
 // compare-and-delete script on the right, as internal/compare's tests
 // work out), with the left's three verdicts and the right's safe. Stepping
 // moves both cursors together until the runs part; clicking a row seeks
@@ -46,8 +46,8 @@ func TestBrowserCompareSideBySide(t *testing.T) {
 	row := eval[string](t, ctx, `document.querySelector('[data-testid=compare-divergence]').dataset.row`)
 	l := eval[string](t, ctx, `document.querySelector('[data-testid=compare-divergence] .cmp-cell.l').textContent`)
 	r := eval[string](t, ctx, `document.querySelector('[data-testid=compare-divergence] .cmp-cell.r').textContent`)
-	if row != "32" || !strings.HasSuffix(l, "send A -> redis: GET lock") || !strings.Contains(r, "send A -> redis: EVALSHA compare_and_delete.lua") {
-		t.Errorf("divergence: row %s, left %q, right %q; want row 32, A's GET lock against its script", row, l, r)
+	if row != "33" || !strings.HasSuffix(l, "send A -> redis: GET lock") || !strings.Contains(r, "send A -> redis: EVALSHA compare_and_delete.lua") {
+		t.Errorf("divergence: row %s, left %q, right %q; want row 33, A's GET lock against its script", row, l, r)
 	}
 	left, right := text(t, ctx, "compare-verdict-left"), text(t, ctx, "compare-verdict-right")
 	for _, v := range []string{"mutual-exclusion", "foreign-unlock", "lost-update"} {
@@ -92,7 +92,7 @@ func TestBrowserCompareSideBySide(t *testing.T) {
 	do(t, ctx, "click row 40", chromedp.Click(chromedp.CSS(`tr[data-row="40"] .cmp-cell.l button`)))
 	at := eval[int](t, ctx, `lockstep.state.snap.step`)
 	waitFor(t, ctx, "the seek", `lockstep.state.snap.step !== `+fmt.Sprint(at)+` || +document.querySelector('[data-testid=compare-cursor-left]').closest('tr').dataset.row >= 40`)
-	waitFor(t, ctx, "the cursors at row 40", `+document.querySelector('[data-testid=compare-cursor-left]').closest('tr').dataset.row >= 40 && +document.querySelector('[data-testid=compare-cursor-right]').closest('tr').dataset.row > 32`)
+	waitFor(t, ctx, "the cursors at row 40", `+document.querySelector('[data-testid=compare-cursor-left]').closest('tr').dataset.row >= 40 && +document.querySelector('[data-testid=compare-cursor-right]').closest('tr').dataset.row > 33`)
 	if n := eval[int](t, ctx, `document.querySelectorAll('.cmp-cell.l.future').length`); n == 0 {
 		t.Errorf("at row 40 no left row is still ahead")
 	}
@@ -108,7 +108,7 @@ func TestBrowserCompareSideBySide(t *testing.T) {
 	en := text(t, ctx, "compare-status")
 	click(t, ctx, "lang")
 	waitFor(t, ctx, "中文", `document.documentElement.lang === 'zh-CN'`)
-	if zh := text(t, ctx, "compare-status"); zh == en || !strings.Contains(zh, "第 32 行") {
+	if zh := text(t, ctx, "compare-status"); zh == en || !strings.Contains(zh, "第 33 行") {
 		t.Errorf("the status in 中文: %q (English: %q)", zh, en)
 	}
 	if zh := text(t, ctx, "compare-verdict-right"); !strings.Contains(zh, "✓ 安全（safe）") || zh == right {
@@ -117,17 +117,17 @@ func TestBrowserCompareSideBySide(t *testing.T) {
 	if zh := text(t, ctx, "compare-verdict-left"); !strings.Contains(zh, "行") || !strings.Contains(text(t, ctx, "compare-schedule"), "故障按含义放到右侧") {
 		t.Errorf("the left verdict or the schedule line in 中文: %q", zh)
 	}
-	if got := eval[string](t, ctx, `document.querySelector('[data-testid=compare-divergence]').dataset.row`); got != "32" {
-		t.Errorf("in 中文 the divergence row is %s, want 32", got)
+	if got := eval[string](t, ctx, `document.querySelector('[data-testid=compare-divergence]').dataset.row`); got != "33" {
+		t.Errorf("in 中文 the divergence row is %s, want 33", got)
 	}
 	shot(t, ctx, dir, "compare-owner-check-vs-lua-zh")
 	click(t, ctx, "lang")
 	waitFor(t, ctx, "English", `document.getElementById('timeline').dataset.lang === 'en'`)
 
 	// A lesson against another lesson, picked in the view: blind DEL vs
-	// compare-and-delete part at A's late release, row 50.
+	// compare-and-delete part at A's late release, row 52.
 	load(t, ctx, "blind-del-slow-release")
-	waitFor(t, ctx, "the pair compared again", `(d => d && d.dataset.row === '50')(document.querySelector('[data-testid=compare-divergence]'))`)
+	waitFor(t, ctx, "the pair compared again", `(d => d && d.dataset.row === '52')(document.querySelector('[data-testid=compare-divergence]'))`)
 	if got := eval[string](t, ctx, `document.querySelector('[data-testid=compare-with]').value`); got != "lua-cad-slow-release" {
 		t.Errorf("the pair's lesson should be preselected: got %q", got)
 	}
@@ -286,7 +286,7 @@ func first(ls []sbsLabel, role string, seq int) *sbsLabel {
 // canonical pair) at a projector's 1280×720, both timelines drawn by the
 // main renderer. The draw model has every row of each run (its "#n"
 // labels are the rows of the server's answer, its commands theirs), the
-// mark of the first difference on both sides right above row 32 (A's
+// mark of the first difference on both sides right above row 33 (A's
 // GET lock on the left, the Lua release on the right, as internal/compare
 // works out), each side's verdict rows (the left's three, the right's
 // safe), and the rows in 中文 in 中文. The keyboard selects a row and
@@ -318,8 +318,8 @@ func TestBrowserCompareDrawn(t *testing.T) {
 		}
 	}
 	ans := eval[answer](t, ctx, `lockstep.compare.answer()`)
-	if ans.Diverge != 31 {
-		t.Fatalf("the answer parts at index %d, want 31 (row 32)", ans.Diverge)
+	if ans.Diverge != 32 {
+		t.Fatalf("the answer parts at index %d, want 32 (row 33)", ans.Diverge)
 	}
 	drawn := sbsAudit(t, ctx)
 	for side, rows := range map[string]int{"left": len(ans.Left.Rows), "right": len(ans.Right.Rows)} {
@@ -351,25 +351,25 @@ func TestBrowserCompareDrawn(t *testing.T) {
 			t.Errorf("left row %d: command %v drawn as %v", i+1, r.Cmd, l)
 		}
 	}
-	// The first difference: marked on both sides, right above row 32, where
+	// The first difference: marked on both sides, right above row 33, where
 	// the left sends GET lock and the right its compare-and-delete script.
 	for _, s := range []string{"left", "right"} {
-		mark, row := first(drawn[s], "diverge", 32), first(drawn[s], "seq", 32)
-		if mark == nil || row == nil || mark.Text != "▼ first difference: row 32 ▼" {
+		mark, row := first(drawn[s], "diverge", 33), first(drawn[s], "seq", 33)
+		if mark == nil || row == nil || mark.Text != "▼ first difference: row 33 ▼" {
 			t.Fatalf("%s: the first difference's mark %v over row %v", s, mark, row)
 		}
-		// Between rows 31 and 32, in a band of its own: clear of both rows'
+		// Between rows 32 and 33, in a band of its own: clear of both rows'
 		// labels by more than half a row (28px).
-		prev := first(drawn[s], "seq", 31)
+		prev := first(drawn[s], "seq", 32)
 		if prev == nil || mark.Y-prev.Y < 14 || row.Y-mark.Y < 14 || row.Y-mark.Y > 60 {
-			t.Errorf("%s: the mark at y %.0f, row 31's label at %v, row 32's at %.0f: want it in a band right above row 32", s, mark.Y, prev, row.Y)
+			t.Errorf("%s: the mark at y %.0f, row 32's label at %v, row 33's at %.0f: want it in a band right above row 33", s, mark.Y, prev, row.Y)
 		}
 		if n := len(slices.DeleteFunc(slices.Clone(drawn[s]), func(l sbsLabel) bool { return l.Role != "diverge" })); n != 1 {
 			t.Errorf("%s: %d first-difference marks", s, n)
 		}
 	}
-	if l, r := first(drawn["left"], "command", 32), first(drawn["right"], "command", 32); l == nil || r == nil || l.Full != "GET lock" || !strings.HasPrefix(r.Full, "EVALSHA compare_and_delete.lua") {
-		t.Errorf("row 32: left %v, right %v; want GET lock against the script", l, r)
+	if l, r := first(drawn["left"], "command", 33), first(drawn["right"], "command", 33); l == nil || r == nil || l.Full != "GET lock" || !strings.HasPrefix(r.Full, "EVALSHA compare_and_delete.lua") {
+		t.Errorf("row 33: left %v, right %v; want GET lock against the script", l, r)
 	}
 	// Each side's verdicts: drawn as its last rows and over its timeline.
 	verdicts := func(s string) string {
@@ -392,41 +392,41 @@ func TestBrowserCompareDrawn(t *testing.T) {
 	dir := artifacts(t)
 	shot(t, ctx, dir, "sbs-owner-check-vs-lua-step0-en")
 
-	// The first difference, by its button: both lists have row 32 in view,
+	// The first difference, by its button: both lists have row 33 in view,
 	// said as the first difference.
 	click(t, ctx, "compare-first")
-	waitFor(t, ctx, "row 32 in view", `[...document.querySelectorAll('[data-testid=sbs-row][data-first=true]')].map(li => li.dataset.side + li.dataset.row).sort().join() === 'left32,right32'`)
-	if s := eval[string](t, ctx, `document.querySelector('[data-testid=sbs-rows-right] li[data-first=true]').textContent`); !strings.HasPrefix(s, "first difference: row 32: #32") || !strings.Contains(s, "EVALSHA compare_and_delete.lua") {
-		t.Errorf("the right's row 32 reads %q", s)
+	waitFor(t, ctx, "row 33 in view", `[...document.querySelectorAll('[data-testid=sbs-row][data-first=true]')].map(li => li.dataset.side + li.dataset.row).sort().join() === 'left33,right33'`)
+	if s := eval[string](t, ctx, `document.querySelector('[data-testid=sbs-rows-right] li[data-first=true]').textContent`); !strings.HasPrefix(s, "first difference: row 33: #33") || !strings.Contains(s, "EVALSHA compare_and_delete.lua") {
+		t.Errorf("the right's row 33 reads %q", s)
 	}
 	shot(t, ctx, dir, "sbs-owner-check-vs-lua-first-en")
 
-	// The keyboard: the scroller has the focus; ↓ selects row 33, Enter
-	// goes there in both runs (the left's row 33 has happened at its step).
+	// The keyboard: the scroller has the focus; ↓ selects row 34, Enter
+	// goes there in both runs (the left's row 34 has happened at its step).
 	if !eval[bool](t, ctx, `document.activeElement === document.querySelector('[data-testid=sbs-scroll]')`) {
 		t.Error("the first difference's button leaves the focus off the timelines")
 	}
 	do(t, ctx, "↓ and Enter", chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.Enter))
-	at := eval[int](t, ctx, `lockstep.compare.answer().left.rows[32].at`)
-	waitFor(t, ctx, "the run at row 33", fmt.Sprintf(`lockstep.state.snap.step === %d`, at))
+	at := eval[int](t, ctx, `lockstep.compare.answer().left.rows[33].at`)
+	waitFor(t, ctx, "the run at row 34", fmt.Sprintf(`lockstep.state.snap.step === %d`, at))
 	// Each side's cursor is its last row reached at that step (a step has
-	// several rows: the left's row 33 and the ones after it of its step).
+	// several rows: the left's row 34 and the ones after it of its step).
 	want := eval[string](t, ctx, `(a => ['left', 'right'].map(s => s + a[s].rows.filter(r => r.at <= lockstep.state.snap.step).length).join())(lockstep.compare.answer())`)
 	if !strings.HasPrefix(want, "left3") {
-		t.Errorf("the cursors should be past row 32: %s", want)
+		t.Errorf("the cursors should be past row 33: %s", want)
 	}
 	waitFor(t, ctx, "both cursors at their last row of that step", `[...document.querySelectorAll('[data-testid=sbs-row][data-cursor=true]')].map(li => li.dataset.side + li.dataset.row).sort().join() === '`+want+`'`)
 	if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=sbs-row][data-future=true]').length`); n == 0 {
-		t.Error("at row 33 no row is still ahead")
+		t.Error("at row 34 no row is still ahead")
 	}
-	shot(t, ctx, dir, "sbs-owner-check-vs-lua-row-33-en")
+	shot(t, ctx, dir, "sbs-owner-check-vs-lua-row-34-en")
 
 	// 中文: every label of both timelines in the reader's words.
 	click(t, ctx, "lang")
 	waitFor(t, ctx, "drawn in 中文", `document.getElementById('compare-draw').dataset.lang === 'zh' && lockstep.compare.drawn().left.some(l => l.role === 'diverge' || l.role === 'seq')`)
 	drawn = sbsAudit(t, ctx)
 	for _, s := range []string{"left", "right"} {
-		if mark := first(drawn[s], "diverge", 32); mark == nil || mark.Text != "▼ 第一处不同：第 32 行 ▼" {
+		if mark := first(drawn[s], "diverge", 33); mark == nil || mark.Text != "▼ 第一处不同：第 33 行 ▼" {
 			t.Errorf("%s: the mark in 中文: %v", s, mark)
 		}
 		for _, l := range drawn[s] {
@@ -443,7 +443,7 @@ func TestBrowserCompareDrawn(t *testing.T) {
 			t.Errorf("%s in 中文: %q", id, s)
 		}
 	}
-	shot(t, ctx, dir, "sbs-owner-check-vs-lua-row-33-zh")
+	shot(t, ctx, dir, "sbs-owner-check-vs-lua-row-34-zh")
 	do(t, ctx, "presenter mode", chromedp.KeyEvent("f"))
 	waitFor(t, ctx, "presenter rows", `document.body.classList.contains('presenter')`)
 	click(t, ctx, "compare-first")
@@ -453,7 +453,7 @@ func TestBrowserCompareDrawn(t *testing.T) {
 	// The text form stays one press away, with the same rows.
 	click(t, ctx, "compare-text")
 	waitFor(t, ctx, "the text rows", `!!document.querySelector('[data-testid=compare-divergence]') && document.getElementById('compare-draw').hidden`)
-	if row := eval[string](t, ctx, `document.querySelector('[data-testid=compare-divergence]').dataset.row`); row != "32" {
+	if row := eval[string](t, ctx, `document.querySelector('[data-testid=compare-divergence]').dataset.row`); row != "33" {
 		t.Errorf("the text form parts at row %s", row)
 	}
 	click(t, ctx, "compare-text")

@@ -50,12 +50,12 @@ func TestBrowserTimeView(t *testing.T) {
 			t.Error("the toggle should say it is pressed")
 		}
 		// #3 SET sent at 0s, #4 run at 1 ms: a row apart (they cannot be
-		// closer). #10 at 4 ms, #11 at 100 ms: 96 px. #14 at 102 ms, #15
+		// closer). #11 at 4 ms, #12 at 100 ms: 96 px. #15 at 102 ms, #16
 		// at 602 ms (B's retry): 500 px, under the 600 ms a break takes.
 		for _, c := range []struct {
 			a, b int
 			want float64
-		}{{3, 4, 28}, {10, 11, 96}, {14, 15, 500}, {26, 27, 394}} {
+		}{{3, 4, 28}, {11, 12, 96}, {15, 16, 500}, {27, 28, 394}} {
 			if g := gap(t, ctx, c.a, c.b); math.Abs(g-c.want) > 0.5 {
 				t.Errorf("time view: #%d to #%d is %.1f px, want %.0f", c.a, c.b, g, c.want)
 			}

@@ -94,6 +94,7 @@ const (
 	Kept             Key = "kept"             // the request ends holding the lock
 	NoLongerOurs     Key = "no-longer-ours"   // a release that found the lock another's; Text: what a library said
 	Stock            Key = "stock"            // From, To
+	StockRead        Key = "stock-read"       // From: the stock a task read, not yet written back
 	NoStock          Key = "no-stock"         // the stock is 0
 	Dispatch         Key = "dispatch"         // Request, Thread
 	NothingListed    Key = "nothing-listed"   // the market is empty
@@ -111,6 +112,7 @@ const (
 	NoWatchdog    Key = "no-watchdog"    // the process cannot start threads
 	RenewLost     Key = "renew-lost"     // the watchdog found the lock another's
 	Renewed       Key = "renewed"        // For: the TTL set again
+	RenewedOrphan Key = "renewed-orphan" // For: the TTL set again for a request whose thread died on an error
 	Token         Key = "token"          // Token: a lease's fencing token
 	ExecFailed    Key = "exec-failed"    // Tries: optimistic transactions that all failed
 	ExecRetry     Key = "exec-retry"     // Tries: a watched key changed
@@ -144,9 +146,9 @@ var Keys = []Key{
 	BadFault, UnknownKind, AlreadyCrashed, HasCrashed, AlreadyPaused, IsRunning, RestartsItself, NeedsAmount, AlreadyDown, NotDown,
 	ClockCannotJump, NoReplica, ReplicaDown, NodeFailed, UnknownClient, UnknownNode, ClockNotSet,
 	PlainStorage, FirstToken, TokenAccepted, RejectedNoToken, RejectedOlder, DuplicateRow,
-	HoldOf, HoldGivenBack, AsksAgain, NotInTime, CouldNotLock, Kept, NoLongerOurs, Stock, NoStock,
+	HoldOf, HoldGivenBack, AsksAgain, NotInTime, CouldNotLock, Kept, NoLongerOurs, Stock, StockRead, NoStock,
 	Dispatch, NothingListed, ItemNamed, AlreadySold, StorageRefused, StorageAccepted, LocalMutex, LocalMutexHeldBy,
-	Replicated, NotReplicated, Repair, NoWatchdog, RenewLost, Renewed, Token, ExecFailed, ExecRetry,
+	Replicated, NotReplicated, Repair, NoWatchdog, RenewLost, Renewed, RenewedOrphan, Token, ExecFailed, ExecRetry,
 	StampPassed, Quorum, TooLate, NoQuorum,
 	ValidUntil, Extended, ExtendFailed, Refreshed, RefreshFailed,
 	LeaseEnded, SessionDone, NotOwner, RealTime,
@@ -370,6 +372,8 @@ func (f *Fact) marked() Text {
 		return libSays(t("the lock was no longer ours; left it alone", "锁已经不是我们的了；不去动它"), f.Text)
 	case Stock:
 		return t(fmt.Sprintf("stock %d -> %d", f.From, f.To), fmt.Sprintf("库存 %d → %d", f.From, f.To))
+	case StockRead:
+		return t(fmt.Sprintf("read stock %d; not written back yet", f.From), fmt.Sprintf("读到库存 %d，还没写回", f.From))
 	case NoStock:
 		return t("no stock left", "没有库存了")
 	case Dispatch:
@@ -409,6 +413,9 @@ func (f *Fact) marked() Text {
 		return t("the lock is no longer ours: the watchdog stops", "锁已经不是我们的了：看门狗停止")
 	case Renewed:
 		return t("expire "+s(f.For), "续期到 "+s(f.For))
+	case RenewedOrphan:
+		return t("expire "+s(f.For)+", for a thread that died on an error: an orphaned watchdog, nobody will release the lock",
+			"续期到 "+s(f.For)+"，可它续期的线程已经因错误死了：孤儿看门狗，再也没有人会释放这把锁")
 	case ValidUntil:
 		return t("Until() is "+s(f.For)+" from now (now + expiry - elapsed - drift)", "Until() 距现在还有 "+s(f.For)+"（now + expiry − 耗时 − 漂移）")
 	case Extended:

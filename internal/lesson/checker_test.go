@@ -1,8 +1,10 @@
 package lesson
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -71,5 +73,50 @@ func storyCallsOnlyLocksLocks(t *testing.T, log []*sim.Event) {
 				t.Errorf("#%d calls %s a lock, but no mark names it one: %q", e.Seq, m[1], e.Say.En)
 			}
 		}
+	}
+}
+
+// A release the failover lost is no program that finished without
+// releasing: truth.yaml's failover-loses-the-release (argued there) must
+// say A released at its mark, name the failover, and never say A finished
+// without releasing.
+func TestDeadlockTextNamesAReleaseLostInAFailover(t *testing.T) {
+	f, err := scenario.Load("testdata/checker/truth.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, ok := f.Find("failover-loses-the-release")
+	if !ok {
+		t.Fatal("no scenario failover-loses-the-release")
+	}
+	r, err := New(sc, cfg(sc.Seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := r.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
+	var say *sim.Text
+	var released, failover int
+	for _, e := range r.World.Log() {
+		switch {
+		case e.Kind == sim.KindVerdict && e.Name == sim.VerdictDeadlock:
+			say = e.Say
+		case e.Kind == sim.KindMark && e.Name == sim.MarkReleased && e.Client == "A":
+			released = e.Seq
+		case e.Kind == sim.KindFault && e.Name == string(sim.FaultFailover):
+			failover = e.Seq
+		}
+	}
+	if say == nil || released == 0 || failover == 0 {
+		t.Fatalf("deadlock %v, A's release #%d, failover #%d: the run is not the one argued\n%s", say, released, failover, text(r.World.Log()))
+	}
+	want := fmt.Sprintf("released it at #%d, but the failover at #%d promoted", released, failover)
+	if !strings.Contains(say.En, want) || strings.Contains(say.En, "without releasing") {
+		t.Errorf("the deadlock says %q, want %q and no \"without releasing\"", say.En, want)
+	}
+	if !strings.Contains(say.Zh, fmt.Sprintf("在 #%d 释放了它", released)) {
+		t.Errorf("the deadlock's Chinese says %q", say.Zh)
 	}
 }

@@ -27,6 +27,7 @@ func task(ctx context.Context, p *sim.Proc, c scenario.Client, node string) erro
 			return err
 		}
 		n, _ := strconv.Atoi(v)
+		p.Mark(sim.MarkRead, &fact.Fact{Key: fact.StockRead, From: int64(n)})
 		if n <= 0 {
 			p.Mark("sold-out", fact.New(fact.NoStock))
 			return p.Sleep(ctx, c.Work.D())
@@ -37,7 +38,7 @@ func task(ctx context.Context, p *sim.Proc, c scenario.Client, node string) erro
 		if err := r.Set(ctx, StockKey, n-1, 0).Err(); err != nil {
 			return err
 		}
-		p.Mark("deduct", &fact.Fact{Key: fact.Stock, From: int64(n), To: int64(n - 1)})
+		p.Mark(sim.MarkDeduct, &fact.Fact{Key: fact.Stock, From: int64(n), To: int64(n - 1)})
 		return nil
 	case scenario.TaskNone:
 		return p.Sleep(ctx, c.Work.D())
@@ -65,6 +66,7 @@ func (in *instance) optimistic(ctx context.Context, opt lock.Optimistic) error {
 			return nil, err
 		}
 		n, _ := strconv.Atoi(v)
+		p.Mark(sim.MarkRead, &fact.Fact{Key: fact.StockRead, From: int64(n)})
 		if n <= 0 {
 			p.Mark("sold-out", fact.New(fact.NoStock))
 			return nil, p.Sleep(ctx, cl.c.Work.D())
@@ -81,7 +83,7 @@ func (in *instance) optimistic(ctx context.Context, opt lock.Optimistic) error {
 	case err != nil:
 		return err
 	case from > 0:
-		p.Mark("deduct", &fact.Fact{Key: fact.Stock, From: int64(from), To: int64(from - 1)})
+		p.Mark(sim.MarkDeduct, &fact.Fact{Key: fact.Stock, From: int64(from), To: int64(from - 1)})
 	}
 	return nil
 }

@@ -52,6 +52,12 @@ type Threads interface {
 	Each(ctx context.Context, n int, fn func(ctx context.Context, i int)) error
 }
 
+// Orphans is what a Threads may also tell a thread it started: whether
+// the thread that started it has ended on an error, leaving it behind.
+type Orphans interface {
+	Orphaned() bool
+}
+
 // Observer is what a lock shows of itself beyond its commands: the steps
 // of its algorithm, the values it writes that stand for its owner, and
 // the fencing tokens it hands to the critical section. The engine's

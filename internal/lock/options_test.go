@@ -111,3 +111,35 @@ func TestDurationIsTypedOrDefault(t *testing.T) {
 		t.Errorf("a bad ttl reads %v", d)
 	}
 }
+
+// The TTL the re-entrant scripts and SETNX-then-EXPIRE really set is the
+// one a run shows: 000's scripts round 1500ms up to 2s, 002's keep it,
+// go-redis's EXPIRE truncates 1500ms to 1s and lifts 500ms to 1s; a whole
+// number of seconds is no rounding.
+func TestRoundedTTL(t *testing.T) {
+	for _, tc := range []struct {
+		algo   string
+		params map[string]any
+		runs   time.Duration
+		ok     bool
+	}{
+		{"reentrant-hash", map[string]any{"ttl": 1500 * time.Millisecond}, 2 * time.Second, true},
+		{"watchdog", map[string]any{"ttl": 2100 * time.Millisecond}, 3 * time.Second, true},
+		{"reentrant-thread-id", map[string]any{"ttl": 1500 * time.Millisecond}, 1500 * time.Millisecond, false}, // script 002
+		{"reentrant-hash", map[string]any{"ttl": 1500 * time.Millisecond, "script": "002"}, 1500 * time.Millisecond, false},
+		{"reentrant-hash", map[string]any{"ttl": 3 * time.Second}, 3 * time.Second, false},
+		{"setnx-then-expire", map[string]any{"ttl": 1500 * time.Millisecond}, time.Second, true},
+		{"setnx-then-expire", map[string]any{"ttl": 500 * time.Millisecond}, time.Second, true},
+		{"lua-compare-delete", map[string]any{"ttl": 1500 * time.Millisecond}, 0, false}, // PX: milliseconds
+	} {
+		algo, _ := Lookup(tc.algo)
+		o, err := algo.Decode(tc.params)
+		if err != nil {
+			t.Fatalf("%s %v: %v", tc.algo, tc.params, err)
+		}
+		_, runs, ok := RoundedTTL(o)
+		if ok != tc.ok || ok && runs != tc.runs {
+			t.Errorf("%s %v: runs %v (rounded %v), want %v (rounded %v)", tc.algo, tc.params, runs, ok, tc.runs, tc.ok)
+		}
+	}
+}

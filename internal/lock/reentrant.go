@@ -131,7 +131,7 @@ func (l *Reentrant) script002() bool { return l.o.Script == Script002 }
 
 // seconds is the TTL in whole seconds, rounded up, for EXPIRE.
 func (l *Reentrant) seconds() int64 {
-	return int64((l.o.TTL + time.Second - 1) / time.Second)
+	return int64(l.o.ttlRuns() / time.Second)
 }
 
 // Lock runs the acquire script until it answers "held".
@@ -224,7 +224,14 @@ func (l *Reentrant) startWatchdog() {
 				c.mark("renew-lost", fact.New(fact.RenewLost))
 				return nil
 			default:
-				c.mark("renewed", &fact.Fact{Key: fact.Renewed, For: time.Duration(secs) * time.Second})
+				said := &fact.Fact{Key: fact.Renewed, For: time.Duration(secs) * time.Second}
+				if o, ok := c.Threads.(Orphans); ok && o.Orphaned() {
+					// the request that took the lock died on an error
+					// without its unlock: the renewal goes on, for nobody
+					// (Redisson's watchdog does the same)
+					said.Key = fact.RenewedOrphan
+				}
+				c.mark("renewed", said)
 			}
 		}
 	})

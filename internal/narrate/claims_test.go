@@ -80,7 +80,8 @@ func TestEveryStorySentenceIsTrue(t *testing.T) {
 	}
 	for _, k := range []narrate.ClaimKind{narrate.ClaimAcquires, narrate.ClaimEnters, narrate.ClaimReleases, narrate.ClaimRemovedNot,
 		narrate.ClaimDeletedNone, narrate.ClaimRemoves, narrate.ClaimOverwrites, narrate.ClaimExpires, narrate.ClaimShort,
-		narrate.ClaimStaleWrite, narrate.ClaimLapsedWrite, narrate.ClaimVotes, narrate.ClaimNow, narrate.ClaimGivesBack, narrate.ClaimRefused} {
+		narrate.ClaimStaleWrite, narrate.ClaimLapsedWrite, narrate.ClaimVotes, narrate.ClaimNow, narrate.ClaimGivesBack, narrate.ClaimRefused,
+		narrate.ClaimFoundNone, narrate.ClaimEnds} {
 		if kinds[k] == 0 {
 			t.Errorf("no line of the corpus claims %s: the test checks nothing of it", k)
 		}
@@ -204,7 +205,7 @@ func verify(t *testing.T, sc *scenario.Scenario, log []*sim.Event) []narrate.Lin
 	c := check.New(lesson.CheckOptions(sc))
 	ref := reference.NewReplay(lesson.CheckOptions(sc))
 	n := narrate.New(c)
-	a := &account{since: map[string][]check.Change{}}
+	a := &account{since: map[string][]check.Change{}, inside: map[string]bool{}}
 	var out []narrate.Line
 	fail := func(e *sim.Event, l narrate.Line, err error) {
 		t.Errorf("%s #%d %q: %v\n  event: %s", sc.ID, e.Seq, l.Text.En, err, e)
@@ -338,7 +339,8 @@ func cites(say *sim.Text) error {
 // account is the test's own record of what each thread's commands did to
 // lock keys since it last acquired or released.
 type account struct {
-	since map[string][]check.Change
+	since  map[string][]check.Change
+	inside map[string]bool // threads inside a critical section, by their enter and leave marks
 }
 
 // note records e's changes, once its lines are checked.
@@ -352,6 +354,18 @@ func (a *account) note(c *check.Checker, e *sim.Event) {
 		}
 	case e.Kind == sim.KindMark && (e.Name == sim.MarkAcquired || e.Name == sim.MarkReleased || e.Name == sim.MarkReleaseRefused):
 		delete(a.since, e.Who())
+	}
+	switch {
+	case e.Kind == sim.KindMark && e.Name == sim.MarkEnter:
+		a.inside[e.Who()] = true
+	case e.Kind == sim.KindMark && e.Name == sim.MarkLeave, e.Kind == sim.KindDone:
+		delete(a.inside, e.Who())
+	case e.Kind == sim.KindFault && e.Name == string(sim.FaultCrash):
+		for who := range a.inside {
+			if c, _, _ := strings.Cut(who, "/"); c == e.Client {
+				delete(a.inside, who)
+			}
+		}
 	}
 }
 
@@ -402,6 +416,25 @@ func (a *account) check(v check.View, chs []check.Change, e *sim.Event, rest []*
 			if on >= need {
 				return fmt.Errorf("%s still holds %s on %d of the %d nodes it needs", c.Who, c.Lock, on, need)
 			}
+		}
+	case narrate.ClaimFoundNone:
+		if err := mark(sim.MarkReleaseRefused); err != nil {
+			return err
+		}
+		for _, k := range v.Held() {
+			if k.IsLock && k.Lock == c.Lock && !v.Down(k.Node) && v.Serving(k.Node) {
+				return fmt.Errorf("%s on %s holds %v's lock", k.Key, k.Node, k.After)
+			}
+		}
+	case narrate.ClaimEnds:
+		if !e.Failed() || e.Who() != c.Who {
+			return fmt.Errorf("claims %s ended on an error at an event that is not its failed done", c.Who)
+		}
+		if wasIn := slices.Contains(c.Inside, c.Who); wasIn != a.inside[c.Who] {
+			return fmt.Errorf("the line says %s was inside: %v; its marks say %v", c.Who, wasIn, a.inside[c.Who])
+		}
+		if v.Inside(c.Who) {
+			return fmt.Errorf("%s is still inside", c.Who)
 		}
 	case narrate.ClaimReleases, narrate.ClaimRemovedNot, narrate.ClaimDeletedNone:
 		if err := mark(sim.MarkReleased); err != nil {

@@ -59,6 +59,8 @@ const (
 	ClaimRemovedNot  ClaimKind = "removed-not"  // Who's release removed Whose lock, not its own
 	ClaimDeletedNone ClaimKind = "deleted-none" // Who's release removed nothing
 	ClaimRefused     ClaimKind = "refused"      // Who's release found the lock another's and left it
+	ClaimFoundNone   ClaimKind = "found-none"   // Who's release found no key of Lock that holds anyone: its lock was gone
+	ClaimEnds        ClaimKind = "ends"         // Who's thread ended with an error; Inside (Who) if it was inside until then, Holds its keys it leaves behind
 	ClaimRemoves     ClaimKind = "removes"      // Who's command made Key on Node disappear, which Whose held
 	ClaimOverwrites  ClaimKind = "overwrites"   // Who's command replaced Whose hold of Key on Node
 	ClaimExpires     ClaimKind = "expires"      // Key on Node, Whose lock, went without a command; Inside of them still inside
@@ -73,16 +75,18 @@ const (
 // Narrator tells a run's story event by event, from the checker's model
 // of the run and the facts the events carry.
 type Narrator struct {
-	c     *check.Checker
-	wrote map[string][]check.Change // thread (A, A/req2) -> what its commands did to lock keys since it last acquired or released
-	short map[string]bool           // client + "\x00" + lock -> it believes it holds the lock but its keys stand on fewer nodes than the quorum
+	c       *check.Checker
+	wrote   map[string][]check.Change // thread (A, A/req2) -> what its commands did to lock keys since it last acquired or released
+	short   map[string]bool           // client + "\x00" + lock -> it believes it holds the lock but its keys stand on fewer nodes than the quorum
+	orphans map[string]bool           // watchdog threads told to renew for a thread that died
+	in      map[string]bool           // threads (A, A/req2) between their enter and leave marks
 }
 
 // New is a narrator that reads c's model. Feed c each event first, then
 // the narrator (Observe): the story is told from the state the event
 // leaves.
 func New(c *check.Checker) *Narrator {
-	return &Narrator{c: c, wrote: map[string][]check.Change{}, short: map[string]bool{}}
+	return &Narrator{c: c, wrote: map[string][]check.Change{}, short: map[string]bool{}, orphans: map[string]bool{}, in: map[string]bool{}}
 }
 
 // Tell tells the story of a finished log from its events alone, with a
@@ -125,7 +129,12 @@ func (n *Narrator) Observe(e *sim.Event) []Line {
 	case sim.KindExec:
 		out = append(n.storage(e), n.exec(e)...)
 	case sim.KindExpire:
-		out = n.gone(e, "expires")
+		out = n.gone(e, goneExpires)
+		if e.Fact != nil && e.Fact.Key == fact.Cleanup {
+			out = n.gone(e, goneSwept)
+		}
+	case sim.KindDone:
+		out = n.ended(e)
 	case sim.KindLost:
 		w := e.Words()
 		out = n.one(e, Claim{}, fmt.Sprintf("%s's %s to %s is lost: %s.", e.Who(), e.CmdText(), e.Node, w.En),
@@ -134,8 +143,15 @@ func (n *Narrator) Observe(e *sim.Event) []Line {
 		out = n.one(e, Claim{}, fmt.Sprintf("%s gives up waiting for %s's reply.", e.Who(), e.Node),
 			fmt.Sprintf("%s 等不到 %s 的回复，放弃了。", e.Who(), e.Node))
 	case sim.KindFault:
+		if e.Name == string(sim.FaultCrash) && e.Applied() {
+			for who := range n.in {
+				if clientOf(who) == e.Client {
+					delete(n.in, who) // a crashed process's threads are gone, inside or not
+				}
+			}
+		}
 		en, zh := faultText(e)
-		out = append(n.one(e, Claim{}, en, zh), n.gone(e, "is gone")...)
+		out = append(n.one(e, Claim{}, en, zh), n.gone(e, goneLost)...)
 	case sim.KindVerdict:
 		if e.Name == sim.VerdictSafe {
 			return n.one(e, Claim{}, "The checker finds the run safe.", "检查器判定：这次运行是安全的。")
@@ -176,6 +192,7 @@ func (n *Narrator) mark(e *sim.Event) []Line {
 		}
 		return n.one(e, Claim{Kind: ClaimAcquires}, fmt.Sprintf("%s acquires %s.", who, lockName(e.Lock)), fmt.Sprintf("%s 拿到了%s。", who, lockNameZh(e.Lock)))
 	case sim.MarkEnter:
+		n.in[who] = true
 		if others := n.insideWith(who, e.Lock); len(others) > 0 {
 			names, seqs := insiders(others)
 			return n.one(e, Claim{Kind: ClaimEnters, Inside: names}, fmt.Sprintf("%s enters the critical section while %s %s still inside.", who, strings.Join(names, ", "), isAre(len(names))),
@@ -183,6 +200,7 @@ func (n *Narrator) mark(e *sim.Event) []Line {
 		}
 		return n.one(e, Claim{Kind: ClaimEnters}, who+" enters the critical section.", who+" 进入临界区。")
 	case sim.MarkLeave:
+		delete(n.in, who)
 		return n.one(e, Claim{Kind: ClaimLeaves}, who+" leaves the critical section.", who+" 离开临界区。")
 	case sim.MarkReleased:
 		defer func() { n.wrote[who] = nil }()
@@ -197,8 +215,7 @@ func (n *Narrator) mark(e *sim.Event) []Line {
 		return n.released(e)
 	case sim.MarkReleaseRefused:
 		n.wrote[who] = nil
-		return n.one(e, Claim{Kind: ClaimRefused}, who+"'s release finds the lock is no longer "+who+"'s and leaves it alone.",
-			who+" 释放时发现锁已不是自己的，于是不动它。")
+		return n.refused(e)
 	}
 	return n.otherMark(e, who, f)
 }
@@ -228,7 +245,9 @@ func (n *Narrator) otherMark(e *sim.Event, who string, f *fact.Fact) []Line {
 				fmt.Sprintf("%s counts a majority, but its time ran out while it was asking: it does not take the lock, and releases on %s.", who, where),
 				fmt.Sprintf("%s 数到了多数票，但在请求的过程中时间已经用完：它不能持有锁，并在%s释放。", who, whereZh))
 		}
-	case "deduct":
+	case "renewed":
+		return n.orphan(e, f)
+	case sim.MarkDeduct:
 		if others := n.othersInside(e.Client); len(others) > 0 && f.Key == fact.Stock {
 			names, seqs := insiders(others)
 			return n.one(e, Claim{Kind: ClaimStock, Inside: names}, fmt.Sprintf("%s writes the stock (%d -> %d) while %s %s inside too.", who, f.From, f.To, strings.Join(names, ", "), isAre(len(names))),
@@ -407,36 +426,6 @@ func (n *Narrator) storage(e *sim.Event) []Line {
 		}
 	}
 	return nil
-}
-
-// gone tells of the locks an event took away without a client's command:
-// an expiry, a cleanup job, a node that came back without its keys.
-func (n *Narrator) gone(e *sim.Event, verb string) []Line {
-	var out []Line
-	for _, ch := range n.c.Changes() {
-		if !ch.IsLock || ch.Removed || !ch.Existed || ch.Exists || len(ch.Before) == 0 {
-			continue
-		}
-		var owners []string
-		for _, h := range ch.Before {
-			owners = appendNew(owners, h.Client)
-		}
-		var inside []string
-		for _, o := range owners {
-			if n.c.View().Inside(o) {
-				inside = append(inside, o)
-			}
-		}
-		en := fmt.Sprintf("%s %s", lockOf(owners, ch.Key, ch.Node), verb)
-		zh := lockOfZh(owners, ch.Key, ch.Node) + map[bool]string{true: "过期了", false: "没了"}[verb == "expires"]
-		if len(inside) > 0 {
-			en += fmt.Sprintf(" while %s %s still inside", strings.Join(inside, ", "), isAre(len(inside)))
-			zh += fmt.Sprintf("，而 %s 还在临界区里", strings.Join(inside, "、"))
-		}
-		out = append(out, Line{Text: sim.Text{En: en + ".", Zh: zh + "。"}, Refs: []int{e.Seq},
-			Claim: Claim{Kind: ClaimExpires, Lock: ch.Lock, Node: ch.Node, Key: ch.Key, Whose: owners, Inside: inside}})
-	}
-	return out
 }
 
 // quorums tells when a client that believes it holds a lock of a quorum

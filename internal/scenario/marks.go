@@ -3,6 +3,7 @@ package scenario
 import (
 	"slices"
 
+	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -12,8 +13,8 @@ var lockSteps = []string{sim.MarkAcquired, sim.MarkEnter, sim.MarkLeave, sim.Mar
 
 // taskMarks are the marks each task writes.
 var taskMarks = map[string][]string{
-	"":          {"deduct", "sold-out"},
-	TaskDeduct:  {"deduct", "sold-out"},
+	"":          {sim.MarkRead, sim.MarkDeduct, "sold-out"},
+	TaskDeduct:  {sim.MarkRead, sim.MarkDeduct, "sold-out"},
 	TaskWrite:   {"wrote", "write-rejected"},
 	TaskList:    {"listed"},
 	TaskBuy:     {"bought", "missed", "empty"},
@@ -49,6 +50,21 @@ func MarksOf(s *Scenario, c *Client) []string {
 	return slices.Compact(out)
 }
 
+// AllMarks lists every mark name some client can write: MarksOf over every
+// catalog algorithm, with every task, a pool, re-entry and a kept lock (a
+// scenario's own locks write the lock steps, which are among them).
+func AllMarks() []string {
+	var out []string
+	catalog := &Scenario{}
+	for _, id := range lock.IDs() {
+		for _, task := range []string{"", TaskWrite, TaskNone, TaskList, TaskBuy, TaskBuyItem} {
+			out = append(out, MarksOf(catalog, &Client{Algorithm: id, Task: task, Threads: 2, Reentry: 2, KeepLock: true})...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // namedKinds are the event kinds that carry a name a match's name: can
 // select: a mark's, a fault's, a verdict's, a say's, a lost message's, an
 // error's.
@@ -61,7 +77,7 @@ func faultNames() []string {
 	for _, k := range sim.FaultKinds {
 		out = append(out, string(k))
 	}
-	return append(out, "resume")
+	return append(out, sim.ResumeEvent)
 }
 
 // sayNames are the names of say events the engine writes beside a lesson's

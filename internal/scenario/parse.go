@@ -40,22 +40,29 @@ func parse(name string, data []byte, maxSize int) (*File, error) {
 }
 
 func checkFile(name string, data []byte, maxSize int) (*File, []*Error) {
+	f, _, errs := decodeFile(name, data, maxSize)
+	return f, errs
+}
+
+// decodeFile reads and validates a file, and gives the decoder that knows
+// where each value stands in it (nil when the file was not decoded).
+func decodeFile(name string, data []byte, maxSize int) (*File, *decoder, []*Error) {
 	r := &report{file: name}
 	if len(data) > maxSize {
 		r.add(1, 1, "the file is %s; the limit is %s", size(len(data)), size(maxSize))
-		return nil, r.errs
+		return nil, nil, r.errs
 	}
 	if !prescan(r, data) { // before the parser builds every node
-		return nil, r.capped()
+		return nil, nil, r.capped()
 	}
 	var root yaml.Node
 	err := yaml.Load(data, &root, yaml.WithPlugin(loaderlimits.New(loaderlimits.DepthValue(MaxDepth))))
 	if err != nil {
 		syntax(r, err)
-		return nil, r.capped()
+		return nil, nil, r.capped()
 	}
 	if !limits(r, &root) {
-		return nil, r.capped()
+		return nil, nil, r.capped()
 	}
 	d := &decoder{r: r, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}, bad: map[string]bool{}, src: data}
 	var f File
@@ -66,7 +73,7 @@ func checkFile(name string, data []byte, maxSize int) (*File, []*Error) {
 	d.value(top, reflect.ValueOf(&f).Elem(), "", "", 1)
 	d.expandRuns(&f)
 	validate(&f, d)
-	return &f, r.capped()
+	return &f, d, r.capped()
 }
 
 // syntax turns the YAML library's errors into positioned problems.

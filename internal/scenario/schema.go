@@ -61,6 +61,8 @@ func init() {
 	schemaDocs["Fault.client"] = "The client it hits (" + on(sim.TargetClient) + "; a partition from one client only)."
 	schemaDocs["Fault.node"] = "The node it hits (" + on(sim.TargetNode, sim.TargetLink) + "; drop-request and drop-reply from one node only)."
 	schemaDocs["Match.cmd"] = "The command an event carries, any case: " + strings.Join(Commands, ", ") + "."
+	schemaDocs["Match.name"] = "The name of a mark (" + strings.Join(AllMarks(), ", ") + ": each client writes its algorithm's and its task's), of a fault (" +
+		strings.Join(faultNames(), ", ") + "), a verdict, a lost message (" + strings.Join(lostNames, ", ") + ") or an error (" + strings.Join(errorNames, ", ") + ")."
 }
 
 // schemaDocs describe fields, by type name and YAML key.
@@ -126,7 +128,6 @@ var schemaDocs = map[string]string{
 	"Fault.by":             "How far: clock jump or skew (may be negative).",
 	"Fault.keep_data":      "A restarted node keeps its keys (persistence).",
 	"Match.kind":           "Event kind.",
-	"Match.name":           "Mark or fault name: acquired, enter, leave, released, pause, ...",
 	"Match.key":            "A key the event touches.",
 	"Match.nth":            "Fire on the nth matching event (1-based). Default 1.",
 	"Narration.at":         "Virtual time at which the sentence is shown.",

@@ -70,19 +70,19 @@ func spansFromChecker(ls *lesson.Session) []span {
 // the checker, which the verdicts of those lessons follow too.
 func TestSectionsAreTheCheckers(t *testing.T) {
 	differ := map[string][]span{
-		// A's watchdog thread ends at #86; A's main thread is still inside
-		// until its leave mark at #91, and its stale write (#88) is inside.
-		"watchdog-process-pause": {{"A", 10, 91}, {"B", 55, 70}},
+		// A's watchdog thread ends at #88; A's main thread is still inside
+		// until its leave mark at #93, and its stale write (#90) is inside.
+		"watchdog-process-pause": {{"A", 10, 93}, {"B", 56, 72}},
 		// A/req1 keeps the lock and never leaves: A stays inside, and
 		// A/req2 enters while A/req1 is inside (the mutual-exclusion
-		// verdict at #32).
+		// verdict at #33).
 		"thread-id-pool-reuse": {{"A", 14, 0}},
-		// A's extend loop (its own thread) stops at #114 when an extend
-		// fails; A's main thread works on, inside, until its leave at #145.
-		"redsync-extend-after-restart": {{"A", 14, 145}, {"B", 97, 119}},
-		// A's watchdog gives up at #134 (the lock is no longer A's); A's
-		// main thread is inside until its leave at #157.
-		"redisson-watchdog-misses-renewals": {{"A", 10, 157}, {"B", 120, 143}},
+		// A's extend loop (its own thread) stops at #116 when an extend
+		// fails; A's main thread works on, inside, until its leave at #147.
+		"redsync-extend-after-restart": {{"A", 14, 147}, {"B", 98, 121}},
+		// A's watchdog gives up at #136 (the lock is no longer A's); A's
+		// main thread is inside until its leave at #159.
+		"redisson-watchdog-misses-renewals": {{"A", 10, 159}, {"B", 121, 145}},
 	}
 	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {

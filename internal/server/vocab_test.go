@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 	"github.com/lockstep/lockstep/web"
 )
@@ -77,6 +78,35 @@ func TestEveryMenuFaultHasALabel(t *testing.T) {
 // NAMES (the timeline's and the log's name of a fault event): name()
 // would show a kind without one by its raw name, untranslated.
 func TestEveryFaultKindHasAnEventName(t *testing.T) {
+	named := namesTable(t)
+	for _, k := range sim.FaultKinds {
+		if !named(string(k)) {
+			t.Errorf("fault kind %s has no event name in i18n.js's NAMES: %s: ['English', '中文']", k, k)
+		}
+	}
+}
+
+// Every mark a client can write has its name in both languages in
+// NAMES: every algorithm's marks with every task, a pool, re-entry and a
+// kept lock (scenario.AllMarks, from the MarksOf the scenario checker reads).
+func TestEveryMarkHasAName(t *testing.T) {
+	named := namesTable(t)
+	seen := map[string]bool{}
+	for _, m := range scenario.AllMarks() {
+		if !named(m) {
+			t.Errorf("mark %s has no name in i18n.js's NAMES: %s: ['English', '中文']", m, m)
+		}
+		seen[m] = true
+	}
+	if !seen[sim.MarkRead] || !seen[sim.MarkEnter] {
+		t.Errorf("the marks checked %v lack read or enter: the test checks little", seen)
+	}
+}
+
+// namesTable reads i18n.js's NAMES and tells whether it names n in both
+// languages.
+func namesTable(t *testing.T) func(n string) bool {
+	t.Helper()
 	static, _ := web.Embedded()
 	src, err := fs.ReadFile(static, "i18n.js")
 	if err != nil {
@@ -87,11 +117,9 @@ func TestEveryFaultKindHasAnEventName(t *testing.T) {
 	if !ok || !closed {
 		t.Fatal("i18n.js has no table const NAMES = { … };")
 	}
-	for _, k := range sim.FaultKinds {
-		key := regexp.QuoteMeta(string(k))
+	return func(n string) bool {
+		key := regexp.QuoteMeta(n)
 		entry := regexp.MustCompile(`(^|[\s,{])('` + key + `'|` + key + `): \['[^']+', '[^']+'\]`)
-		if !entry.MatchString(table) {
-			t.Errorf("fault kind %s has no event name in i18n.js's NAMES: %s: ['English', '中文']", k, k)
-		}
+		return entry.MatchString(table)
 	}
 }

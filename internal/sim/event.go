@@ -51,6 +51,14 @@ const (
 	MarkToken          = "token"           // the fencing token of its lease: "fencing token N"
 )
 
+// The marks of the deduct task, the work inside the critical section: a
+// fault placed on read falls between the task's read of the stock and its
+// write (on enter, it falls before the read).
+const (
+	MarkRead   = "read"   // it has read the stock and not yet written it back
+	MarkDeduct = "deduct" // it wrote the stock back, one less
+)
+
 // KeyState is the state of one key on one node right after an event.
 type KeyState struct {
 	Key    string `json:"key"`

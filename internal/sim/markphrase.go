@@ -17,7 +17,9 @@ func MarkPhrase(name, who string) Text {
 		return Text{En: "as " + it + " takes the lock", Zh: zh + "刚拿到锁"}
 	case MarkLeave:
 		return Text{En: "as " + it + " leaves its critical section, before its release", Zh: zh + "刚离开临界区、还没释放锁"}
-	case "deduct":
+	case MarkRead:
+		return Text{En: "right after " + it + " reads the stock, before it writes it back", Zh: zh + "刚读完库存、还没写回"}
+	case MarkDeduct:
 		return Text{En: "right after " + it + " writes the stock back, still inside", Zh: zh + "刚写回库存、还在临界区内"}
 	case MarkReleased:
 		return Text{En: "right after " + it + " releases the lock", Zh: zh + "刚释放锁"}

@@ -128,7 +128,15 @@ func (p *Proc) MarkLock(name, lock string, said *fact.Fact) {
 func (p *Proc) Go(name string, fn func(ctx context.Context) error) {
 	th := p.w.current(p)
 	th.live()
-	p.w.spawn(p, name, p.w.now, fn)
+	p.w.spawn(p, name, p.w.now, fn).parent = th
+}
+
+// Orphaned reports whether the thread that started the calling one (Go)
+// has ended on an error, leaving it behind: a watchdog that renews a lock
+// for a request whose program died keeps it for ever, for nobody.
+func (p *Proc) Orphaned() bool {
+	th := p.w.current(p)
+	return th.parent != nil && th.parent.failed
 }
 
 // Each runs fn(ctx, i) for every i < n at once, each on a helper thread

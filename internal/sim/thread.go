@@ -23,6 +23,8 @@ type thread struct {
 	yield   func(struct{}) bool
 	started bool
 	done    bool
+	failed  bool    // it ended on an error (not a crash)
+	parent  *thread // the thread that started it (Proc.Go), if any
 	ctx     context.Context
 	req     *request // its last request, kept for its next (roundTrip)
 
@@ -126,6 +128,7 @@ func (th *thread) main(fn func(ctx context.Context) error) {
 	if errors.Is(err, ErrCrashed) {
 		return
 	}
+	th.failed = err != nil
 	if th.helper {
 		th.returned()
 		return

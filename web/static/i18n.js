@@ -317,7 +317,7 @@ const S = {
 const NAMES = {
   acquired: ['acquired', '拿到锁'], enter: ['enter', '进入'], leave: ['leave', '离开'],
   released: ['released', '已释放'], 'release-refused': ['release refused', '拒绝释放'],
-  deduct: ['deduct', '扣库存'], bought: ['bought', '买到'], listed: ['listed', '上架'],
+  read: ['read', '已读库存'], deduct: ['deduct', '扣库存'], bought: ['bought', '买到'], listed: ['listed', '上架'],
   retry: ['retry', '重试'], 'sold-out': ['sold out', '卖完了'], missed: ['missed', '没买到'],
   empty: ['empty', '空'], dispatch: ['dispatch', '分派'], expired: ['expired', '已过期'],
   kept: ['kept', '未释放'], 'local-lock': ['local lock', '本地加锁'], 'local-unlock': ['local unlock', '本地解锁'],
@@ -336,7 +336,7 @@ const NAMES = {
   refused: ['refused', '被拒绝'], request: ['request lost', '请求丢失'], reply: ['reply lost', '回复丢失'],
   'valid-until': ['valid until', '有效期至'], extended: ['extended', '已延期'], 'extend-failed': ['extend failed', '延期失败'],
   'no-extend': ['no extend loop', '没有延期循环'], refreshed: ['refreshed', '已刷新'], 'refresh-failed': ['refresh failed', '刷新失败'],
-  'no-refresh': ['no refresh loop', '没有刷新循环'], 'session-done': ['session done', '会话结束'],
+  'no-refresh': ['no refresh loop', '没有刷新循环'], 'session-done': ['session done', '会话结束'], 'no-watchdog': ['no watchdog', '没有看门狗'],
 };
 
 // The checker's verdicts (docs/verdicts.md). In 中文 a verdict reads in

@@ -198,6 +198,16 @@ func holds(log []sim.Event, opt check.Options, seq int, c check.Claim) string {
 		if e == nil || e.Kind != sim.KindDone || whoOf(e) != c.Who || e.Failed() != (c.N == 1) || incAt(c.At) != c.Inc {
 			return "no such done"
 		}
+	case check.ClaimReleased:
+		e := ev(c.At)
+		if e == nil || e.Kind != sim.KindMark || e.Name != sim.MarkReleased || whoOf(e) != c.Who || e.Lock != c.Lock || c.At <= c.Until || incAt(c.At) != c.Inc {
+			return "no such released mark"
+		}
+	case check.ClaimPromoted:
+		e := ev(c.At)
+		if e == nil || e.Kind != sim.KindFault || e.Name != string(sim.FaultFailover) || !e.Applied() || opt.ReplicaOf[c.Node] != e.Node {
+			return "no such failover"
+		}
 	case check.ClaimUnanswered:
 		e := ev(c.At)
 		want := sim.KindLost
