@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -183,7 +184,8 @@ func TestClassViewsCoalesce(t *testing.T) {
 		var m Message
 		err := ann.ws.ReadJSON(&m)
 		if err != nil {
-			if ne, ok := err.(net.Error); !ok || !ne.Timeout() {
+			var ne net.Error
+			if !errors.As(err, &ne) || !ne.Timeout() {
 				t.Fatalf("Ann's socket after %d views: %v", views, err)
 			}
 			break
