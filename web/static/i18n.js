@@ -113,6 +113,8 @@ const S = {
   start: ['start', '开始'],
   done: ['done', '结束'],
   init: ['init', '初始'],
+  replicate: ['replicate', '复制'],
+  push: ['push', '推送'],
   gone: ['gone', '已删除'],
   items: ['{n} items', '{n} 项'],
   gutterHead: ['# event · time', '# 事件 · 时间'],
