@@ -45,6 +45,11 @@ const checkEvery = 4
 // for its Done channel before every instruction, which counts the
 // instruction, and looks at the strings the running function holds. Once
 // the budget is spent the channel is closed and Err says why.
+//
+// It is used by the script's own goroutine alone. A coroutine derives its
+// context with context.WithCancel, which would watch a foreign parent
+// from a goroutine of its own (calling Done there, a data race); the
+// budget's AfterFunc lets the context package register the child instead.
 type scriptBudget struct {
 	left, limit int
 	maxString   int
@@ -52,6 +57,8 @@ type scriptBudget struct {
 	done        chan struct{}
 	err         error
 	ticks       int
+	after       map[int]func() // AfterFunc's functions, run when the budget is spent
+	nextAfter   int
 }
 
 func newScriptBudget(l *lua.LState, lim ScriptLimits) *scriptBudget {
@@ -95,6 +102,31 @@ func (b *scriptBudget) Done() <-chan struct{} {
 func (b *scriptBudget) stop(err error) {
 	b.err = err
 	close(b.done)
+	for _, f := range b.after {
+		f()
+	}
+	b.after = nil
+}
+
+// AfterFunc runs f when the budget is spent (at once, if it is), and gives
+// a function that unregisters it. With it, a context derived from the
+// budget (a coroutine's) is cancelled with it, on the script's goroutine.
+func (b *scriptBudget) AfterFunc(f func()) func() bool {
+	if b.err != nil {
+		go f() // as context.AfterFunc does: the caller may hold a lock f takes
+		return func() bool { return false }
+	}
+	if b.after == nil {
+		b.after = map[int]func(){}
+	}
+	id := b.nextAfter
+	b.nextAfter++
+	b.after[id] = f
+	return func() bool {
+		_, ok := b.after[id]
+		delete(b.after, id)
+		return ok
+	}
 }
 
 // longest is the length of the longest string in the registers of the
