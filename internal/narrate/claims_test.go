@@ -33,35 +33,11 @@ import (
 // that a release's sentence is checked by other code than the one that
 // wrote it.
 func TestEveryStorySentenceIsTrue(t *testing.T) {
-	var all []*scenario.Scenario
-	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range f.Scenarios {
-		all = append(all, &f.Scenarios[i])
-	}
-	names, files := lockstep.Labs()
-	for i := range names {
-		lf, err := scenario.ParseBuiltin(names[i], files[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		for j := range lf.Scenarios {
-			all = append(all, &lf.Scenarios[j])
-		}
-	}
-	all = append(all, userScenarios(t)...)
-	all = append(all, checkerScenarios(t)...)
 	n := 150
 	if testing.Short() {
 		n = 40
 	}
-	for i := 0; i < n; i++ {
-		if g := gen.Generate(20, i); g.Scenario != nil {
-			all = append(all, g.Scenario)
-		}
-	}
+	all := corpus(t, 20, n)
 	kinds := map[narrate.ClaimKind]int{}
 	lines, crossChecked := 0, 0 // crossChecked: lines verify also checked in the reference's model
 	for _, sc := range all {
@@ -684,4 +660,37 @@ func sameSet(what string, said, model []string) error {
 		return fmt.Errorf("%s: the line says %v, the model has %v", what, said, model)
 	}
 	return nil
+}
+
+// corpus is what the story tests read: the catalog, the labs, the
+// stories and checker scenarios of testdata, and n scenarios generated
+// from seed.
+func corpus(t *testing.T, seed uint64, n int) []*scenario.Scenario {
+	t.Helper()
+	var all []*scenario.Scenario
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range f.Scenarios {
+		all = append(all, &f.Scenarios[i])
+	}
+	names, files := lockstep.Labs()
+	for i := range names {
+		lf, err := scenario.ParseBuiltin(names[i], files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range lf.Scenarios {
+			all = append(all, &lf.Scenarios[j])
+		}
+	}
+	all = append(all, userScenarios(t)...)
+	all = append(all, checkerScenarios(t)...)
+	for i := range n {
+		if g := gen.Generate(seed, i); g.Scenario != nil {
+			all = append(all, g.Scenario)
+		}
+	}
+	return all
 }

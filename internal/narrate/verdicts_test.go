@@ -6,9 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/check/reference"
-	"github.com/lockstep/lockstep/internal/check/reference/gen"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/narrate"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -44,35 +42,11 @@ var verdictWords = []verdictWord{
 // closing lines ("The checker finds …") name exactly the reference's
 // verdicts.
 func TestStoryAndVerdictsAgree(t *testing.T) {
-	var all []*scenario.Scenario
-	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range f.Scenarios {
-		all = append(all, &f.Scenarios[i])
-	}
-	names, files := lockstep.Labs()
-	for i := range names {
-		lf, err := scenario.ParseBuiltin(names[i], files[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		for j := range lf.Scenarios {
-			all = append(all, &lf.Scenarios[j])
-		}
-	}
-	all = append(all, userScenarios(t)...)
-	all = append(all, checkerScenarios(t)...)
 	n := 200
 	if testing.Short() {
 		n = 50
 	}
-	for i := range n {
-		if g := gen.Generate(33, i); g.Scenario != nil {
-			all = append(all, g.Scenario)
-		}
-	}
+	all := corpus(t, 33, n)
 	asserted := map[string]int{}
 	for _, sc := range all {
 		log := run(t, sc)
