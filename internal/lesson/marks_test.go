@@ -57,6 +57,7 @@ func TestEveryEventNameIsOneTheCheckerKnows(t *testing.T) {
 	}
 	seen := map[sim.Kind]map[string]bool{}
 	cmds := map[string]bool{}
+	carries := map[sim.Kind]int{}
 	for _, sc := range all {
 		marks := map[string][]string{}
 		for i := range sc.Clients {
@@ -70,6 +71,15 @@ func TestEveryEventNameIsOneTheCheckerKnows(t *testing.T) {
 			t.Fatalf("%s: %v", sc.ID, err)
 		}
 		for _, e := range r.World.Log() {
+			if len(e.Cmd) > 0 && !e.Kind.CarriesCmd() || (len(e.Keys) > 0 || e.Lock != "") && !e.Kind.CarriesKey() {
+				t.Errorf("%s: a %s event carries a command or a key its kind does not declare (sim.Kind.CarriesCmd, CarriesKey): the scenario checker would refuse a match that fires on it\n  %s", sc.ID, e.Kind, e)
+			}
+			if len(e.Cmd) > 0 {
+				carries[e.Kind] |= 1
+			}
+			if len(e.Keys) > 0 || e.Lock != "" {
+				carries[e.Kind] |= 2
+			}
 			if len(e.Cmd) > 0 {
 				i := slices.IndexFunc(scenario.Commands, func(c string) bool { return strings.EqualFold(c, e.Cmd[0]) })
 				if i < 0 {
@@ -99,6 +109,14 @@ func TestEveryEventNameIsOneTheCheckerKnows(t *testing.T) {
 	for _, m := range sim.SetbackMarks {
 		if !seen[sim.KindMark][m] {
 			t.Errorf("sim.SetbackMarks lists %q, which no run of the corpus writes", m)
+		}
+	}
+	for _, k := range sim.Kinds {
+		if k.CarriesCmd() && carries[k]&1 == 0 {
+			t.Errorf("sim.Kind.CarriesCmd says %s events carry a command, and none of the corpus does", k)
+		}
+		if k.CarriesKey() && carries[k]&2 == 0 {
+			t.Errorf("sim.Kind.CarriesKey says %s events name a key, and none of the corpus does", k)
 		}
 	}
 	for _, c := range scenario.Commands {

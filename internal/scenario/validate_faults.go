@@ -117,6 +117,7 @@ func (c *validator) match(m *Match, p string, sc *scope) {
 	if m.Nth < 0 {
 		c.at(p+".nth", "nth counts from 1, got %d", m.Nth)
 	}
+	c.matchCarries(m, p)
 	if m.Cmd != "" && !knownCommand(m.Cmd) {
 		if sg := suggest(m.Cmd, Commands); sg != "" {
 			c.at(p+".cmd", "no event of any run carries the command %q, so this never fires — did you mean %q?", short(m.Cmd), sg)
@@ -126,6 +127,30 @@ func (c *validator) match(m *Match, p string, sc *scope) {
 	}
 	if m.Name != "" {
 		c.matchName(m, p, sc)
+	}
+}
+
+// matchCarries refuses a cmd: or key: on a kind of event that never
+// carries one (a reply carries neither: it answers a send, which does).
+func (c *validator) matchCarries(m *Match, p string) {
+	kind := sim.Kind(m.Kind)
+	if m.Kind == "" || !slices.Contains(sim.Kinds, kind) {
+		return
+	}
+	carriers := func(has func(sim.Kind) bool) string {
+		var names []string
+		for _, k := range sim.Kinds {
+			if has(k) {
+				names = append(names, string(k))
+			}
+		}
+		return strings.Join(names, ", ")
+	}
+	if m.Cmd != "" && !kind.CarriesCmd() {
+		c.at(p+".cmd", "a %s event carries no command, so this never fires: cmd: matches %s events", m.Kind, carriers(sim.Kind.CarriesCmd))
+	}
+	if m.Key != "" && !kind.CarriesKey() {
+		c.at(p+".key", "a %s event names no key, so this never fires: key: matches %s events", m.Kind, carriers(sim.Kind.CarriesKey))
 	}
 }
 

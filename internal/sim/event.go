@@ -36,6 +36,26 @@ const (
 var Kinds = []Kind{KindInit, KindStart, KindSend, KindExec, KindReply, KindPush, KindLost, KindTimeout,
 	KindExpire, KindMark, KindFault, KindDone, KindSay, KindVerdict, KindError, KindReplicate}
 
+// CarriesCmd reports whether events of the kind can carry a command
+// (Event.Cmd): a scenario's match on cmd: fires only on these.
+func (k Kind) CarriesCmd() bool {
+	switch k {
+	case KindSend, KindExec, KindLost, KindTimeout, KindReplicate, KindExpire:
+		return true // an expire carries one when a cleanup job deleted the key
+	}
+	return false
+}
+
+// CarriesKey reports whether events of the kind can name a key (Event.Keys,
+// or a mark's Event.Lock): a scenario's match on key: fires only on these.
+func (k Kind) CarriesKey() bool {
+	switch k {
+	case KindInit, KindExec, KindExpire, KindReplicate, KindMark, KindFault:
+		return true // a node-restart fault carries the data the node came back with
+	}
+	return false
+}
+
 // The marks of a lock's life, which the checker reads: a lock algorithm
 // reports each with the lock it is about (Proc.MarkLock).
 const (
