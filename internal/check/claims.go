@@ -91,7 +91,8 @@ const (
 	// ClaimOverwrote: when the write At executed, the latest version of
 	// the stock on its node was the one written (or first shown) at Until.
 	ClaimOverwrote ClaimKind = "overwrote"
-	// ClaimReleased: At is Who's released mark for Lock, after Until.
+	// ClaimReleased: At is Who's released mark for Lock, after Until;
+	// with N 1, its release-failed mark (a release it tried that failed).
 	ClaimReleased ClaimKind = "released"
 	// ClaimPromoted: At is an applied failover that promoted replica Node.
 	ClaimPromoted ClaimKind = "promoted"

@@ -23,6 +23,7 @@ import (
 type deadlockRule struct {
 	reenter map[thread]map[string]int // thread -> lock -> seq of its latest reenter mark
 	release map[thread]map[string]int // thread -> lock -> seq of its latest released mark
+	failed  map[thread]map[string]int // thread -> lock -> seq of its latest release-failed mark
 	promote map[string]int            // replica -> seq of the failover that promoted it
 	asks    map[thread]map[*slot]*asking
 	stuck   map[string]bool // locks with a key stuck for ever
@@ -37,7 +38,7 @@ type asking struct {
 }
 
 func newDeadlockRule() *deadlockRule {
-	return &deadlockRule{reenter: map[thread]map[string]int{}, release: map[thread]map[string]int{}, promote: map[string]int{}, asks: map[thread]map[*slot]*asking{}, stuck: map[string]bool{}}
+	return &deadlockRule{reenter: map[thread]map[string]int{}, release: map[thread]map[string]int{}, failed: map[thread]map[string]int{}, promote: map[string]int{}, asks: map[thread]map[*slot]*asking{}, stuck: map[string]bool{}}
 }
 
 func (r *deadlockRule) observe(e *sim.Event, chs []change, m *model) []claimed {
@@ -54,6 +55,12 @@ func (r *deadlockRule) observe(e *sim.Event, chs []change, m *model) []claimed {
 			r.release[t] = map[string]int{}
 		}
 		r.release[t][e.Lock] = e.Seq
+	case e.Kind == sim.KindMark && e.Name == sim.MarkReleaseFailed:
+		t := m.threadOf(e)
+		if r.failed[t] == nil {
+			r.failed[t] = map[string]int{}
+		}
+		r.failed[t][e.Lock] = e.Seq
 	case e.Kind == sim.KindFault && e.Name == string(sim.FaultFailover) && e.Applied() && e.Fact != nil && e.Fact.Replica != "":
 		r.promote[e.Fact.Replica] = e.Seq
 	case e.Kind == sim.KindExec && e.Client != "" && sim.Writes(e.Cmd):
@@ -96,7 +103,9 @@ func (r *deadlockRule) finish(m *model) []claimed {
 				refs = nil
 				break
 			}
-			refs = append(refs, h.since, why.at)
+			refs = append(refs, h.since)
+			refs = append(refs, why.cites...)
+			refs = append(refs, why.at)
 			claims = append(claims, h.th.claim(ClaimHeld, Claim{At: h.since, Node: s.node, Key: s.key}))
 			claims = append(claims, why.claims...)
 			en = append(en, fmt.Sprintf("%s has held it since #%d and %s", h.th.who(), fact.Seq(h.since), why.en))
@@ -144,6 +153,7 @@ func (r *deadlockRule) finish(m *model) []claimed {
 // it (0: it still can), the reason in both languages and its claims.
 type release struct {
 	at     int
+	cites  []int // the earlier events the reason names (a release, a failover)
 	en, zh string
 	claims []Claim
 }
@@ -153,11 +163,11 @@ func (r *deadlockRule) cannotRelease(h holder, s *slot, m *model) release {
 	t, l := h.th, s.lock
 	if t.inc != m.inc[t.client] {
 		at := m.crashes[t.client][t.inc]
-		return release{at, fmt.Sprintf("crashed at #%d without releasing it", fact.Seq(at)), fmt.Sprintf("在 #%d 崩溃，没有释放", fact.Seq(at)),
+		return release{at, nil, fmt.Sprintf("crashed at #%d without releasing it", fact.Seq(at)), fmt.Sprintf("在 #%d 崩溃，没有释放", fact.Seq(at)),
 			[]Claim{t.claim(ClaimCrashed, Claim{At: at})}}
 	}
 	if at, ok := m.ended[t]; ok {
-		return release{at, fmt.Sprintf("ended with an error at #%d", fact.Seq(at)), fmt.Sprintf("在 #%d 出错结束", fact.Seq(at)),
+		return release{at, nil, fmt.Sprintf("ended with an error at #%d", fact.Seq(at)), fmt.Sprintf("在 #%d 出错结束", fact.Seq(at)),
 			[]Claim{t.claim(ClaimEnded, Claim{At: at, N: 1})}}
 	}
 	if at, ok := m.finished[t]; ok {
@@ -165,11 +175,16 @@ func (r *deadlockRule) cannotRelease(h holder, s *slot, m *model) release {
 		if rel, fo := r.release[t][l], r.promote[s.node]; rel > h.since && fo > rel {
 			// its release removed the key on the old master; the failover
 			// promoted a copy that never heard of it
-			return release{at, fmt.Sprintf("released it at #%d, but the failover at #%d promoted a copy of the key that release never reached; it finished its program at #%d", fact.Seq(rel), fact.Seq(fo), fact.Seq(at)),
+			return release{at, []int{rel, fo}, fmt.Sprintf("released it at #%d, but the failover at #%d promoted a copy of the key that release never reached; it finished its program at #%d", fact.Seq(rel), fact.Seq(fo), fact.Seq(at)),
 				fmt.Sprintf("在 #%d 释放了它，但 #%d 的主从切换提升了一份那次释放从未到达的键副本；它在 #%d 运行结束", fact.Seq(rel), fact.Seq(fo), fact.Seq(at)),
 				[]Claim{t.claim(ClaimReleased, Claim{At: rel, Until: h.since, Lock: l}), {Kind: ClaimPromoted, At: fo, Node: s.node}, t.claim(ClaimEnded, Claim{At: at})}}
 		}
-		return release{at, fmt.Sprintf("finished its program at #%d without releasing it", fact.Seq(at)), fmt.Sprintf("在 #%d 运行结束，没有释放", fact.Seq(at)),
+		if fl := r.failed[t][l]; fl > h.since {
+			return release{at, []int{fl}, fmt.Sprintf("its release failed at #%d and it finished its program at #%d without another try", fact.Seq(fl), fact.Seq(at)),
+				fmt.Sprintf("它在 #%d 的释放失败了，之后没有再试，在 #%d 运行结束", fact.Seq(fl), fact.Seq(at)),
+				[]Claim{t.claim(ClaimReleased, Claim{At: fl, Until: h.since, Lock: l, N: 1}), t.claim(ClaimEnded, Claim{At: at})}}
+		}
+		return release{at, nil, fmt.Sprintf("finished its program at #%d without releasing it", fact.Seq(at)), fmt.Sprintf("在 #%d 运行结束，没有释放", fact.Seq(at)),
 			[]Claim{t.claim(ClaimEnded, Claim{At: at})}}
 	}
 	if at, lost := m.unanswered[h.req]; lost && !m.believes(t, l) {
@@ -177,7 +192,7 @@ func (r *deadlockRule) cannotRelease(h holder, s *slot, m *model) release {
 		if m.timedOut[h.req] {
 			what, zhWhat, n = "never came in time (the request timed out)", "没有按时到达（请求超时）", 1
 		}
-		return release{at, fmt.Sprintf("never learnt it: the reply %s (#%d)", what, fact.Seq(at)), fmt.Sprintf("却不知道：回复%s（#%d）", zhWhat, fact.Seq(at)),
+		return release{at, nil, fmt.Sprintf("never learnt it: the reply %s (#%d)", what, fact.Seq(at)), fmt.Sprintf("却不知道：回复%s（#%d）", zhWhat, fact.Seq(at)),
 			[]Claim{t.claim(ClaimUnanswered, Claim{At: at, Until: h.since, Node: s.node, Key: s.key, N: n}), t.claim(ClaimBelieved, Claim{Lock: l})}}
 	}
 	if a := r.asks[t][s]; a != nil && a.since == h.since && a.n > 0 && !a.moved {
@@ -185,7 +200,7 @@ func (r *deadlockRule) cannotRelease(h holder, s *slot, m *model) release {
 		if re := r.reenter[t][l]; re > h.since {
 			at = re
 		}
-		return release{at, fmt.Sprintf("asked for it again at #%d while holding it: none of its %d writes to the key since #%d changed it, it waits for itself (the lock is not re-entrant)", fact.Seq(at), a.n, fact.Seq(h.since)),
+		return release{at, nil, fmt.Sprintf("asked for it again at #%d while holding it: none of its %d writes to the key since #%d changed it, it waits for itself (the lock is not re-entrant)", fact.Seq(at), a.n, fact.Seq(h.since)),
 			fmt.Sprintf("在持有它的同时于 #%d 又申请了一次：自 #%d 起它对这个键的 %d 次写入都没有改变它，它在等它自己（这把锁不可重入）", fact.Seq(at), fact.Seq(h.since), a.n),
 			[]Claim{t.claim(ClaimAsksSelf, Claim{At: at, Until: h.since, Node: s.node, Key: s.key, Lock: l, N: int64(a.n)})}}
 	}

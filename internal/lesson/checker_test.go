@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,11 +99,12 @@ func TestDeadlockTextNamesAReleaseLostInAFailover(t *testing.T) {
 		t.Fatal(err)
 	}
 	var say *sim.Text
+	var refs []int
 	var released, failover int
 	for _, e := range r.World.Log() {
 		switch {
 		case e.Kind == sim.KindVerdict && e.Name == sim.VerdictDeadlock:
-			say = e.Say
+			say, refs = e.Say, e.Refs
 		case e.Kind == sim.KindMark && e.Name == sim.MarkReleased && e.Client == "A":
 			released = e.Seq
 		case e.Kind == sim.KindFault && e.Name == string(sim.FaultFailover):
@@ -118,5 +120,54 @@ func TestDeadlockTextNamesAReleaseLostInAFailover(t *testing.T) {
 	}
 	if !strings.Contains(say.Zh, fmt.Sprintf("在 #%d 释放了它", released)) {
 		t.Errorf("the deadlock's Chinese says %q", say.Zh)
+	}
+	if !slices.Contains(refs, released) || !slices.Contains(refs, failover) {
+		t.Errorf("the deadlock points at %v, want A's release #%d and the failover #%d among them", refs, released, failover)
+	}
+}
+
+// A release lost on the way is no program that finished without
+// releasing either: truth.yaml's lost-release-no-expiry (argued there)
+// must name A's failed release, point at it, and never say A finished
+// without releasing.
+func TestDeadlockTextNamesAFailedRelease(t *testing.T) {
+	f, err := scenario.Load("testdata/checker/truth.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, ok := f.Find("lost-release-no-expiry")
+	if !ok {
+		t.Fatal("no scenario lost-release-no-expiry")
+	}
+	r, err := New(sc, cfg(sc.Seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := r.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
+	var say *sim.Text
+	var refs []int
+	failed := 0
+	for _, e := range r.World.Log() {
+		switch {
+		case e.Kind == sim.KindVerdict && e.Name == sim.VerdictDeadlock:
+			say, refs = e.Say, e.Refs
+		case e.Kind == sim.KindMark && e.Name == sim.MarkReleaseFailed && e.Client == "A":
+			failed = e.Seq
+		}
+	}
+	if say == nil || failed == 0 {
+		t.Fatalf("deadlock %v, A's failed release #%d: the run is not the one argued\n%s", say, failed, text(r.World.Log()))
+	}
+	if want := fmt.Sprintf("its release failed at #%d", failed); !strings.Contains(say.En, want) || strings.Contains(say.En, "without releasing") {
+		t.Errorf("the deadlock says %q, want %q and no \"without releasing\"", say.En, want)
+	}
+	if !strings.Contains(say.Zh, fmt.Sprintf("在 #%d 的释放失败了", failed)) {
+		t.Errorf("the deadlock's Chinese says %q", say.Zh)
+	}
+	if !slices.Contains(refs, failed) {
+		t.Errorf("the deadlock points at %v, want A's failed release #%d among them", refs, failed)
 	}
 }

@@ -200,7 +200,11 @@ func holds(log []sim.Event, opt check.Options, seq int, c check.Claim) string {
 		}
 	case check.ClaimReleased:
 		e := ev(c.At)
-		if e == nil || e.Kind != sim.KindMark || e.Name != sim.MarkReleased || whoOf(e) != c.Who || e.Lock != c.Lock || c.At <= c.Until || incAt(c.At) != c.Inc {
+		name := sim.MarkReleased
+		if c.N == 1 {
+			name = sim.MarkReleaseFailed
+		}
+		if e == nil || e.Kind != sim.KindMark || e.Name != name || whoOf(e) != c.Who || e.Lock != c.Lock || c.At <= c.Until || incAt(c.At) != c.Inc {
 			return "no such released mark"
 		}
 	case check.ClaimPromoted:

@@ -56,11 +56,12 @@ func (m *model) deadlocks() []Verdict {
 			stuck := true
 			for _, h := range k.holders {
 				why := m.cannotRelease(name, kname, h)
-				if why == 0 {
+				if len(why) == 0 {
 					stuck = false
 					break
 				}
-				seqs = append(seqs, h.since, why)
+				seqs = append(seqs, h.since)
+				seqs = append(seqs, why...)
 			}
 			if stuck {
 				m.deadRes[resourceOf(kname)] = true
@@ -93,26 +94,35 @@ func (m *model) recoverer(r string, ks sim.KeyState) bool {
 	return false
 }
 
-// cannotRelease gives the event that explains why a holder can never
-// release a key (0: it can): dead, ended with an error, finished its
-// program (its main thread is done), does not know it holds it, or waits
-// for itself.
-func (m *model) cannotRelease(nodeName, kname string, h holder) int {
+// cannotRelease gives the events that explain why a holder can never
+// release a key (none: it can): dead, ended with an error, finished its
+// program (its main thread is done; with the release a failover lost, or
+// the release that failed, when there was one), does not know it holds
+// it, or waits for itself.
+func (m *model) cannotRelease(nodeName, kname string, h holder) []int {
 	c := m.client(h.t.client)
 	th := m.thread(h.t)
 	r := resourceOf(kname)
 	switch {
 	case c.inc != h.t.inc || c.crashed:
 		// the crash that ended the holder's incarnation
-		return c.crashes[min(h.t.inc, len(c.crashes)-1)]
+		return []int{c.crashes[min(h.t.inc, len(c.crashes)-1)]}
 	case th.failed:
-		return th.done
+		return []int{th.done}
 	case h.t.name == "main" && th.done != 0:
 		// the program is over: nothing will ever send a release again
-		return th.done
+		if rel := th.released[r]; rel > h.since {
+			if fo := m.failedOver[m.opt.ReplicaOf[nodeName]]; fo > rel {
+				return []int{rel, fo, th.done} // its release stayed on the old master
+			}
+		}
+		if fl := th.relFailed[r]; fl > h.since {
+			return []int{fl, th.done}
+		}
+		return []int{th.done}
 	}
 	if lost := m.reqFail[h.req]; th.believe[r] == 0 && h.req != 0 && lost != 0 {
-		return lost
+		return []int{lost}
 	}
 	// Waits for itself: it has written to the key since it came to hold
 	// it, and no such write changed it. The event: its latest reenter mark
@@ -123,7 +133,7 @@ func (m *model) cannotRelease(nodeName, kname string, h holder) int {
 			continue
 		}
 		if a.changed {
-			return 0
+			return nil
 		}
 		if first == 0 {
 			first = a.seq
@@ -131,12 +141,12 @@ func (m *model) cannotRelease(nodeName, kname string, h holder) int {
 		n++
 	}
 	if n == 0 {
-		return 0
+		return nil
 	}
 	if re, ok := th.reenter[r]; ok && re > h.since {
-		return re
+		return []int{re}
 	}
-	return first
+	return []int{first}
 }
 
 // starving: live threads that, from their first refused attempt to the end

@@ -25,6 +25,12 @@ func (m *model) mark(e *sim.Event) {
 		if th.believe[r] > 0 {
 			th.believe[r]--
 		}
+		switch e.Name {
+		case "released":
+			th.released[r] = e.Seq
+		case "release-failed":
+			th.relFailed[r] = e.Seq
+		}
 	case "reenter":
 		th.reenter[r] = e.Seq
 	case "gave-up":
@@ -69,6 +75,7 @@ func (m *model) fault(e *sim.Event) {
 			k.state.Expire = 0
 		}
 	case sim.FaultFailover:
+		m.failedOver[e.Node] = e.Seq
 		n := m.node(e.Node)
 		n.down, n.outOfService = true, true
 		m.failoverStock(e)

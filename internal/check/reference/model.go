@@ -78,16 +78,18 @@ type client struct {
 
 // thread is one thread of one incarnation.
 type thread struct {
-	believe  map[string]int // resource -> depth of acquired minus released
-	inside   map[string]int // resource -> seq of the enter mark (absent: outside)
-	reenter  map[string]int // resource -> seq of its latest reenter mark
-	acquired map[string][]int
-	gaveUp   map[string][]int
-	gotKey   []int // execs of its that made it a holder of a lock key
-	tries    []try // execs of its that made it a holder of a lock key or were refused one
-	done     int   // seq of its done event, 0 while running
-	failed   bool  // ended with an error (a done with a note)
-	lastRead *read
+	believe   map[string]int // resource -> depth of acquired minus released
+	inside    map[string]int // resource -> seq of the enter mark (absent: outside)
+	reenter   map[string]int // resource -> seq of its latest reenter mark
+	released  map[string]int // resource -> seq of its latest released mark
+	relFailed map[string]int // resource -> seq of its latest release-failed mark
+	acquired  map[string][]int
+	gaveUp    map[string][]int
+	gotKey    []int // execs of its that made it a holder of a lock key
+	tries     []try // execs of its that made it a holder of a lock key or were refused one
+	done      int   // seq of its done event, 0 while running
+	failed    bool  // ended with an error (a done with a note)
+	lastRead  *read
 	// execs on each node/key, in order: whether each changed the key.
 	attempts map[string][]attempt
 	refused  []refusal

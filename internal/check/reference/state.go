@@ -31,6 +31,8 @@ type model struct {
 	found    []Verdict
 	threadOf []threadID      // threads in the order first seen
 	deadRes  map[string]bool // resources found deadlocked at the horizon
+	// failedOver is each master's latest applied failover.
+	failedOver map[string]int
 }
 
 // incRes is one incarnation of a client and one resource.
@@ -58,7 +60,7 @@ func newModel(opt check.Options) *model {
 	return &model{opt: opt, nodes: map[string]*node{}, clients: map[string]*client{},
 		threads: map[threadID]*thread{}, reqInc: map[int]int{}, reqFail: map[int]int{},
 		marked: map[string]bool{}, holding: map[incRes]bool{}, cameSeq: map[incRes]int{},
-		fellSeq: map[incRes]int{}, deadRes: map[string]bool{}}
+		fellSeq: map[incRes]int{}, deadRes: map[string]bool{}, failedOver: map[string]int{}}
 }
 
 func (m *model) node(name string) *node {
@@ -83,7 +85,7 @@ func (m *model) thread(t threadID) *thread {
 	th := m.threads[t]
 	if th == nil {
 		th = &thread{believe: map[string]int{}, inside: map[string]int{}, reenter: map[string]int{},
-			acquired: map[string][]int{}, gaveUp: map[string][]int{}, attempts: map[string][]attempt{}, read: map[string]sim.KeyState{}}
+			acquired: map[string][]int{}, gaveUp: map[string][]int{}, released: map[string]int{}, relFailed: map[string]int{}, attempts: map[string][]attempt{}, read: map[string]sim.KeyState{}}
 		m.threads[t] = th
 		m.threadOf = append(m.threadOf, t)
 	}
