@@ -21,6 +21,9 @@ func render(m Message) []string {
 		for _, e := range m.Errors {
 			out = append(out, fmt.Sprintf("line %d col %d: %s", e.Line, e.Col, e.Msg))
 		}
+		for _, e := range m.Warnings {
+			out = append(out, fmt.Sprintf("warning: line %d col %d: %s", e.Line, e.Col, e.Msg))
+		}
 		return out
 	case "state":
 		s := m.Snap

@@ -66,6 +66,9 @@ type Message struct {
 	Code    string         `json:"code,omitempty"` // error: what went wrong, for the page's message catalogue
 	Args    map[string]any `json:"args,omitempty"` // error: the code's arguments
 	Errors  []lineError    `json:"errors,omitempty"`
+	// Warnings: checked, for a good file: what it says that its run would
+	// do otherwise than written (scenario.Warnings).
+	Warnings []lineError `json:"warnings,omitempty"`
 	From    *int           `json:"from,omitempty"` // state: the browser keeps its first From events, then appends Events
 	Events  []wireEvent    `json:"events,omitempty"`
 	Snap    *Snapshot      `json:"snap,omitempty"`

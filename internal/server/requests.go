@@ -115,12 +115,18 @@ func (s *session) apply(r *Request) (*Message, error) {
 
 // check answers a file's problems, each at its line (none: an empty list).
 func (s *session) check(yaml string) *Message {
-	var errs lineErrors
-	s.bulkTurn(func() { _, errs = s.srv.parse(yaml) })
+	var errs, warns lineErrors
+	s.bulkTurn(func() {
+		if _, errs = s.srv.parse(yaml); errs == nil {
+			for _, w := range scenario.Warnings("scenario", []byte(yaml)) {
+				warns = append(warns, lineError{Line: w.Line, Col: w.Col, Msg: w.Msg, Zh: w.Zh})
+			}
+		}
+	})
 	if errs == nil {
 		errs = lineErrors{}
 	}
-	return &Message{Type: "checked", Errors: errs}
+	return &Message{Type: "checked", Errors: errs, Warnings: warns}
 }
 
 // stepClient lets one client make its next move, within the step cap.

@@ -223,6 +223,26 @@ func TestYAMLErrorsCarryLines(t *testing.T) {
 	}
 }
 
+// A good file that runs otherwise than written is checked with warnings
+// at their lines, as visualizer check prints them: setnx-then-expire sets
+// its TTL with EXPIRE, in whole seconds, so ttl 1500ms runs as 1s (line
+// 6); a file with problems gets its problems and no warnings.
+func TestCheckWarnsWhatRunsOtherwiseThanWritten(t *testing.T) {
+	_, url := newTestServer(t, Limits{})
+	c, _, _ := dial(t, url, "")
+	c.hello("")
+	good := "scenarios:\n  - id: x\n    title: {en: x}\n    expect: [safe]\n    clients:\n      - {name: A, algorithm: setnx-then-expire, params: {ttl: 1500ms}}\n"
+	c.send(map[string]any{"op": "check", "yaml": good})
+	m := c.next("checked")
+	if len(m.Errors) != 0 || len(m.Warnings) != 1 || m.Warnings[0].Line != 6 || !strings.Contains(m.Warnings[0].Msg, "runs as 1s") || m.Warnings[0].Zh == "" {
+		t.Fatalf("check: expected no errors and the rounded TTL at line 6 in both languages, got %+v %+v", m.Errors, m.Warnings)
+	}
+	c.send(map[string]any{"op": "check", "yaml": good + "    colour: red\n"})
+	if m := c.next("checked"); len(m.Errors) == 0 || len(m.Warnings) != 0 {
+		t.Fatalf("check: expected the unknown field and no warnings, got %+v %+v", m.Errors, m.Warnings)
+	}
+}
+
 func TestOriginIsChecked(t *testing.T) {
 	_, url := newTestServer(t, Limits{}, "http://localhost:9999")
 	if _, resp, err := dial(t, url, "http://evil.example"); err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {

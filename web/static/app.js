@@ -142,7 +142,7 @@ function onMessage(m) {
       if (m.errors) setProblems(m.errors);
       break;
     case 'checked':
-      setProblems(m.errors);
+      setProblems(m.errors, m.warnings);
       break;
     case 'yaml':
       if (!takeYAML(m.text)) download(m.name, m.text, 'text/yaml');

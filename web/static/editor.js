@@ -32,6 +32,7 @@ export function initEditor(l, onRun) {
     state.customYAML = $('editor').value;
     onRun();
     state.errors = [];
+    state.warnings = [];
     renderErrors();
     link.send('load', { yaml: state.customYAML });
   };
@@ -66,8 +67,9 @@ export function takeYAML(text) {
 }
 
 /** setProblems shows the checker's problems (messages from the server). */
-export function setProblems(errors) {
+export function setProblems(errors, warnings) {
   state.errors = errors || [];
+  state.warnings = warnings || [];
   renderErrors();
 }
 
@@ -108,15 +110,18 @@ export function renderErrors() {
     li.textContent = t('errorsNone', state.lang);
     ul.append(li);
   }
-  for (const e of state.errors) {
+  const warnings = state.errors.length ? [] : state.warnings || [];
+  for (const e of [...state.errors, ...warnings]) {
     const li = document.createElement('li');
     const where = e.line ? fill(e.col ? 'lineColAt' : 'lineAt', state.lang, { line: e.line, col: e.col }) + ' — ' : '';
-    li.textContent = where + message(e);
+    const warn = !state.errors.includes(e);
+    li.textContent = (warn ? t('warningLabel', state.lang) : '') + where + message(e);
+    if (warn) li.className = 'warn';
     li.dataset.line = String(e.line || 0);
     li.addEventListener('click', () => selectLine(e.line));
     ul.append(li);
   }
-  gutter();
+  gutter(warnings);
 }
 
 /** relabelErrors lists the problems again after a language change. */
@@ -131,11 +136,12 @@ function message(e) {
 }
 
 /** gutter numbers the editor's lines and marks those with a problem. */
-function gutter() {
+function gutter(warnings = []) {
   const bad = new Set(state.errors.map((e) => e.line));
+  const odd = new Set(warnings.map((e) => e.line));
   const n = $('editor').value.split('\n').length;
   const out = [];
-  for (let i = 1; i <= n; i++) out.push(bad.has(i) ? `▶${i}` : String(i));
+  for (let i = 1; i <= n; i++) out.push(bad.has(i) ? `▶${i}` : odd.has(i) ? `!${i}` : String(i));
   $('editor-gutter').textContent = out.join('\n');
 }
 

@@ -86,6 +86,7 @@ const S = {
   realBanner: ["Real Redis ({urls}). Time runs on Redis' clock from your first step: a paused view does not pause Redis, so TTLs run out meanwhile and the next step shows those expiries first. Node clock jumps are not applied. Seeking back replays the run from the start, in real time. Redis ran each command between the moment it went out and the moment its reply came in (the grey whisker beside it); each expiry is one Redis reported.", '真实 Redis（{urls}）。从你走第一步起，时间以 Redis 的时钟为准：暂停界面并不会暂停 Redis，TTL 照样流逝，下一步会先显示这些过期。节点时钟跳变不会执行。向后跳转会从头实时重放。Redis 在命令发出到回复收到之间执行了它（旁边的灰色误差线）；每次过期都是 Redis 自己报告的。'],
   onReal: ['on real Redis:', '在真实 Redis 上：'],
   errorsNone: ['No errors.', '没有错误。'],
+  warningLabel: ['Note: ', '提醒：'],
   lineAt: ['line {line}', '第 {line} 行'],
   lineColAt: ['line {line}:{col}', '第 {line} 行第 {col} 列'],
   kStep: ['Step one move', '前进一步'],

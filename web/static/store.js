@@ -26,6 +26,7 @@ export const state = {
   faults: [], // the fault kinds of the welcome message (docs/protocol.md)
   customYAML: '',
   errors: [],
+  warnings: [], // the good file's warnings (checked)
   real: '', // the real Redis servers runs are placed on ('': embedded)
   branch: [], // the recorded actions of the branch whose end is endStep
   lastError: null, // the last error message, re-rendered on a language change
