@@ -251,6 +251,31 @@ func TestBrowser(t *testing.T) {
 		shot(t, ctx, dir, "editor-error")
 	})
 
+	t.Run("editor-warns-of-a-rounded-ttl", func(t *testing.T) {
+		ctx := tab(t, b, false)
+		open(t, ctx, url)
+		// A good file whose ttl 1500ms runs as 1s (setnx-then-expire sets
+		// it with EXPIRE, in whole seconds): no errors, a note at line 5.
+		src := "scenarios:\n  - id: mine\n    title: {en: \"Mine\"}\n    clients:\n      - {name: A, algorithm: setnx-then-expire, params: {ttl: 1500ms}}\n    expect: [safe]\n"
+		js, _ := json.Marshal(src)
+		do(t, ctx, "type a scenario", chromedp.Evaluate[chromedp.Void](`(() => {
+			document.getElementById('editor-panel').open = true;
+			const ta = document.querySelector('[data-testid=editor]');
+			ta.value = `+string(js)+`;
+			ta.dispatchEvent(new Event('input'));
+		})()`))
+		waitFor(t, ctx, "a warning on line 5", `[...document.querySelectorAll('[data-testid=editor-errors] li.warn')].some(li => li.dataset.line === '5')`)
+		items := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=editor-errors] li')].map(li => li.className + '|' + li.textContent)`)
+		if len(items) != 2 || !strings.HasPrefix(items[0], "ok|") || !strings.Contains(items[1], "runs as 1s") || !strings.HasPrefix(items[1], "warn|Note: line 5") {
+			t.Errorf("the editor should say no errors, then note the rounded TTL at line 5, got %q", items)
+		}
+		if g := eval[string](t, ctx, `document.getElementById('editor-gutter').textContent.split('\n')[4]`); g != "!5" {
+			t.Errorf("the gutter should mark line 5 with !, got %q", g)
+		}
+		do(t, ctx, "show the editor", chromedp.Evaluate[chromedp.Void](`document.getElementById('editor-panel').scrollIntoView()`))
+		shot(t, ctx, dir, "editor-warning")
+	})
+
 	t.Run("share-link-reproduces-the-view", func(t *testing.T) {
 		if shared == "" {
 			t.Skip("needs manual-oversell")
