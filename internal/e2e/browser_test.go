@@ -276,6 +276,32 @@ func TestBrowser(t *testing.T) {
 		shot(t, ctx, dir, "editor-warning")
 	})
 
+	t.Run("editor-shows-what-is-loaded", func(t *testing.T) {
+		ctx := tab(t, b, false)
+		open(t, ctx, url)
+		editor := `document.querySelector('[data-testid=editor]').value`
+		do(t, ctx, "open the editor", chromedp.Evaluate[chromedp.Void](`document.getElementById('editor-panel').open = true`))
+		waitFor(t, ctx, "the first lesson's YAML", editor+`.includes('id: no-lock-oversell')`)
+		// Another lesson picked: the untouched text follows it.
+		load(t, ctx, "blind-del-long-work")
+		waitFor(t, ctx, "the picked lesson's YAML", editor+`.includes('id: blind-del-long-work') && !`+editor+`.includes('id: no-lock-oversell')`)
+		// An edited text is the user's: another pick keeps it and says so.
+		do(t, ctx, "edit it", chromedp.Evaluate[chromedp.Void](`(() => {
+			const ta = document.querySelector('[data-testid=editor]');
+			ta.value = ta.value.replace('id: blind-del-long-work', 'id: mine');
+			ta.dispatchEvent(new Event('input'));
+		})()`))
+		load(t, ctx, "lua-cad-long-work")
+		waitFor(t, ctx, "the note that the text is not the loaded one", `!document.querySelector('[data-testid=editor-stale]').hidden`)
+		if got := eval[string](t, ctx, editor); !strings.Contains(got, "id: mine") {
+			t.Fatalf("the edited text was replaced by a pick: %.80q", got)
+		}
+		click(t, ctx, "editor-stale-load")
+		waitFor(t, ctx, "the loaded lesson's YAML, the text kept aside", editor+`.includes('id: lua-cad-long-work') && !document.querySelector('[data-testid=editor-draft]').hidden && document.querySelector('[data-testid=editor-stale]').hidden`)
+		click(t, ctx, "editor-draft-back")
+		waitFor(t, ctx, "the user's text back", editor+`.includes('id: mine') && document.querySelector('[data-testid=editor-draft]').hidden`)
+	})
+
 	t.Run("share-link-reproduces-the-view", func(t *testing.T) {
 		if shared == "" {
 			t.Skip("needs manual-oversell")

@@ -25,7 +25,7 @@ import { state, reduce, focus, onChange } from './store.js';
 import { initControls, renderControls, buildFaultMenu } from './controls.js';
 import { initKeyboard } from './keyboard.js';
 import { initPicker, fillLabs, renderPicker } from './picker.js';
-import { initEditor, takeYAML, setProblems, checkExpect, relabelErrors } from './editor.js';
+import { initEditor, takeYAML, setProblems, checkExpect, relabelErrors, followLoaded } from './editor.js';
 import { showError, relabelToast } from './toast.js';
 import { CodeView } from './code.js';
 import { setSetbacks } from './row.js';
@@ -176,6 +176,7 @@ function render() {
     $('share-link').href = shareURL();
   }
   renderPicker();
+  followLoaded();
   renderControls();
   apply(document, st.lang);
   explorer.follow(st.snap);

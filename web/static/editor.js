@@ -15,6 +15,22 @@ let link = null;
 let wantText = false; // the editor asked the server for the current scenario's YAML
 let checkTimer = 0;
 let shownIn = ''; // the language the problems were listed in ('' before the first list)
+// The editor holds the text of what is loaded: held names the run its text
+// is of (loadedKey), edited that the user changed it since. A new run
+// replaces an untouched text; an edited one stays, said not to be the
+// loaded one, until the user asks for the loaded one's.
+let held = '';
+let edited = false;
+let draft = ''; // the user's edited text, put aside to show the loaded one's
+
+/** loadedKey names a loaded run as the editor's text is of it: a lesson or
+ * lab by its id; a run of the user's own text (edited, uploaded, a
+ * search's, a share link's: state.customYAML) by that text, any of its
+ * scenarios. */
+function loadedKey(snap) {
+  if (!snap) return '';
+  return snap.custom ? 'own:' + state.customYAML : snap.scenario;
+}
 
 /** initEditor wires the editor to the server link; onRun is called before
  * an edited scenario is loaded (the timeline starts a new view). */
@@ -22,13 +38,31 @@ export function initEditor(l, onRun) {
   link = l;
   $('editor-panel').addEventListener('toggle', () => { if ($('editor-panel').open) openEditor(); });
   $('editor').addEventListener('input', () => {
+    edited = true;
     gutter();
     clearTimeout(checkTimer);
     checkTimer = setTimeout(check, 400);
   });
   $('editor').addEventListener('scroll', () => { $('editor-gutter').scrollTop = $('editor').scrollTop; });
   $('editor-check').onclick = check;
+  $('editor-stale-load').onclick = () => {
+    draft = $('editor').value;
+    edited = false;
+    held = '';
+    followLoaded();
+  };
+  $('editor-draft-back').onclick = () => {
+    $('editor').value = draft;
+    draft = '';
+    edited = true;
+    held = '';
+    gutter();
+    followLoaded();
+    check();
+  };
   $('editor-run').onclick = () => {
+    edited = false;
+    held = 'own:' + $('editor').value;
     state.customYAML = $('editor').value;
     onRun();
     state.errors = [];
@@ -42,6 +76,8 @@ export function initEditor(l, onRun) {
     const text = await f.text();
     $('editor').value = text;
     gutter();
+    edited = false;
+    held = 'own:' + text;
     state.customYAML = text;
     link.send('load', { yaml: text });
     $('upload-yaml').value = '';
@@ -52,8 +88,41 @@ export function initEditor(l, onRun) {
  * user's own, or the built-in one's YAML from the server). */
 export function openEditor() {
   $('editor-panel').open = true;
+  followLoaded();
   if ($('editor').value) return;
-  if (state.customYAML) { $('editor').value = state.customYAML; gutter(); } else { wantText = true; link.send('export-yaml'); }
+  fillEditor();
+}
+
+/** fillEditor puts the loaded run's text in the empty editor: the user's own
+ * file, else its YAML from the server. */
+function fillEditor() {
+  const key = loadedKey(state.snap);
+  if (state.snap && state.snap.custom && state.customYAML) {
+    $('editor').value = state.customYAML;
+    held = key;
+    edited = false;
+    gutter();
+  } else if (key) {
+    wantText = true;
+    link.send('export-yaml');
+  }
+}
+
+/** followLoaded keeps the editor on what is loaded, after every state: an
+ * untouched text of another run is replaced (asked for only while the
+ * editor is open), an edited one is kept with a note that says so. */
+export function followLoaded() {
+  const key = loadedKey(state.snap), ta = $('editor');
+  const stale = !!key && !!ta.value && held !== key;
+  $('editor-stale').hidden = !(stale && edited);
+  $('editor-draft').hidden = !draft || edited;
+  if (!stale || edited) return;
+  ta.value = '';
+  held = '';
+  state.errors = [];
+  state.warnings = [];
+  renderErrors();
+  if ($('editor-panel').open) fillEditor();
 }
 
 /** takeYAML fills the editor with a scenario's YAML if it asked for it;
@@ -61,7 +130,11 @@ export function openEditor() {
 export function takeYAML(text) {
   if (!wantText) return false;
   wantText = false;
-  if (!$('editor').value) $('editor').value = text;
+  if (!$('editor').value) {
+    $('editor').value = text;
+    held = loadedKey(state.snap);
+    edited = false;
+  }
   gutter();
   return true;
 }
