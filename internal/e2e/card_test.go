@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -104,6 +105,17 @@ func cardLaptop(t *testing.T, ctx context.Context, lang string) {
 	}
 	if got := eval[string](t, ctx, cellOf("fencing-token", "pause")); !strings.Contains(got, map[string]string{"en": "1s", "zh": "1秒"}[lang]) {
 		t.Errorf("the fencing ✓ under a pause reads %q: want its lease beside it", got)
+	}
+	// A row is two lines at most; a lock clicked opens its row in full.
+	clamped := eval[string](t, ctx, `(a => a ? a.closest('tr').dataset.lock : '')([...document.querySelectorAll('[data-testid=report-advice] > *')].find(a => a.scrollHeight > a.clientHeight + 2))`)
+	if clamped == "" {
+		t.Errorf("no lock's \"use it when…\" is cut to its first lines")
+	} else {
+		do(t, ctx, "open "+clamped+"'s row", chromedp.Click(chromedp.CSS(fmt.Sprintf(`tr[data-lock=%q] th button`, clamped))))
+		if !eval[bool](t, ctx, fmt.Sprintf(`(a => a.scrollHeight <= a.clientHeight + 2)(document.querySelector('tr[data-lock=%q] [data-testid=report-advice] > *'))`, clamped)) {
+			t.Errorf("%s clicked: its \"use it when…\" is still cut", clamped)
+		}
+		do(t, ctx, "close "+clamped+"'s row", chromedp.Click(chromedp.CSS(fmt.Sprintf(`tr[data-lock=%q] th button`, clamped))))
 	}
 	plain := map[string]string{"en": "not searched", "zh": "未搜索"}[lang]
 	for _, c := range eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=report-cell][data-kind=unsearched]')].map(c => c.textContent.trim())`) {
