@@ -12,7 +12,7 @@
 // a ✓ says beside it the bound it holds within; every mark is said in the
 // page's language.
 
-import { t, fill, pick, verdictWord } from './i18n.js';
+import { t, fill, pick, verdictWord, verdictName } from './i18n.js';
 import { el } from './dom.js';
 import { serverError } from './messages.js';
 
@@ -154,7 +154,7 @@ export class Report {
     const mark = MARK[c.kind] ?? '…';
     const label = [mark && el('span', { class: 'rep-mark' }, mark), mark && beside && ' ', beside && el('span', { class: 'rep-word' }, beside)];
     let tip = text;
-    if (c.kind === 'fails') tip = c.verdict + ' — ' + text;
+    if (c.kind === 'fails') tip = verdictName(c.verdict, lang) + ' — ' + text;
     else if (c.kind === 'holds') tip = text + ' (' + pick(row.within_text, lang) + ')';
     const props = { class: 'rep-cell k-' + kind, 'data-testid': 'report-cell', 'data-lock': c.lock, 'data-column': c.column, 'data-kind': kind,
       'data-label': pick(col && col.title, lang), title: tip };
