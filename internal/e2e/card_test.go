@@ -78,6 +78,7 @@ func cardLaptop(t *testing.T, ctx context.Context, lang string) {
 			return b.height > 0 && b.top >= top - 1 && b.bottom <= bottom + 1;
 		}).length;
 	})()`)
+	t.Logf("%d of 19 locks on screen at 1400×900 (%s)", visible, lang)
 	if visible < 12 {
 		t.Errorf("%d of 19 locks on screen at 1400×900, want at least 12", visible)
 	}
