@@ -69,10 +69,10 @@ func TestBrowserWhichLock(t *testing.T) {
 	}
 	for _, tc := range []struct{ lock, column, want string }{
 		{"watchdog", "pause", "fails ✗ mutual-exclusion"},
-		{"watchdog", "contention", "holds ✓"},
-		{"fencing-token", "pause", "holds ✓"},
+		{"watchdog", "contention", "holds ✓ 2×1 · 1s"},
+		{"fencing-token", "pause", "holds ✓ 2×1 · 1s"},
 		{"mysql-unique-key", "crash", "fails ✗ deadlock"},
-		{"mysql-unique-key", "pause", "holds ✓"},
+		{"mysql-unique-key", "pause", "holds ✓ 2×1"},
 	} {
 		if got := eval[string](t, ctx, cellOf(tc.lock, tc.column)); got != tc.want {
 			t.Errorf("%s under %s: %q, want %q", tc.lock, tc.column, got, tc.want)

@@ -70,13 +70,18 @@ type wireColumn struct {
 }
 
 type wireRow struct {
-	Lock    string      `json:"lock"`
-	Catalog int         `json:"catalog"`
-	Title   string      `json:"title"`
-	Trips   sim.Text    `json:"trips"`
-	Needs   sim.Text    `json:"needs"`
-	Advice  sim.Text    `json:"advice"`
-	Cells   []*wireCell `json:"cells"`
+	Lock    string   `json:"lock"`
+	Catalog int      `json:"catalog"`
+	Title   string   `json:"title"`
+	Name    sim.Text `json:"name"` // the lock in words (report.Name)
+	// Within is the bound its ✓ hold within, short ("2×1 · 1s") and in
+	// words (report.Row.Within).
+	Within     sim.Text    `json:"within"`
+	WithinText sim.Text    `json:"within_text"`
+	Trips      sim.Text    `json:"trips"`
+	Needs      sim.Text    `json:"needs"`
+	Advice     sim.Text    `json:"advice"`
+	Cells      []*wireCell `json:"cells"`
 }
 
 // wireCell is one cell; Kind "" while it is being searched.
@@ -112,8 +117,9 @@ func wireCellOf(row *report.Row, c *report.Cell) *wireCell {
 func wireOf(card *report.Card) []*wireRow {
 	rows := make([]*wireRow, len(card.Rows))
 	for i, r := range card.Rows {
-		w := &wireRow{Lock: r.Algorithm, Catalog: r.Catalog, Title: r.Title, Advice: r.Advice,
+		w := &wireRow{Lock: r.Algorithm, Catalog: r.Catalog, Title: r.Title, Name: report.Name(r.Algorithm), Advice: r.Advice,
 			Trips: sim.Text{En: r.Trips("en"), Zh: r.Trips("zh")}, Needs: r.NeedsText()}
+		w.Within, w.WithinText = r.Within()
 		for _, c := range r.Cells {
 			if c.Kind == "" {
 				w.Cells = append(w.Cells, &wireCell{Lock: r.Algorithm, Column: c.Column})

@@ -212,6 +212,11 @@ func TestTheStoredCardAnswersAtOnce(t *testing.T) {
 	}
 	var pause *wireCell
 	for _, r := range m.Report.Rows {
+		// Each row names its lock in words and says the bound of its ✓
+		// (report.Name, report.Row.Within).
+		if r.Name.En == "" || r.Name.Zh == "" || r.Name.En == r.Lock || !strings.HasPrefix(r.Within.En, "2×1") || r.WithinText.Zh == "" {
+			t.Errorf("row %s: name %+v, within %+v (%+v): want words and the bound", r.Lock, r.Name, r.Within, r.WithinText)
+		}
 		for _, cell := range r.Cells {
 			if cell.Kind == "" {
 				t.Fatalf("cell %s/%s undecided in the stored card", r.Lock, cell.Column)

@@ -232,15 +232,22 @@ const S = {
   repProgress: ['{n} of {total} cells decided…', '已得出 {n} / {total} 格……'],
   repStarting: ['Running each lock alone first…', '先让每把锁单独运行一次……'],
   repDone: ['Every cell decided: {n} cells.', '全部 {n} 格都已得出结果。'],
-  repStored: ['Every cell decided: {n} cells, searched when this build was made (the same card as docs/choosing-a-lock.md; visualizer report computes it again).', '全部 {n} 格都已得出结果：在构建这个版本时搜索得出（与 docs/choosing-a-lock.md 是同一张卡；visualizer report 会重新计算）。'],
+  repStored: ['Every cell decided: {n} cells, searched when this build was made.', '全部 {n} 格都已得出结果：在构建这个版本时搜索得出。'],
   repStopped: ['The card stopped: {e}', '报告卡停止了：{e}'],
   repLock: ['lock', '锁'],
+  repLockTip: ['{id}: {title}. Click to read its row in full.', '{id}：{title}。点击可读完整的一行。'],
+  repNotSearched: ['not searched', '未搜索'],
+  repNoneFound: ['none found', '未发现'],
+  repNA: ['n/a', '不适用'],
+  repLegend: ['✗ a schedule breaks it (click it to watch) · ✓ no schedule breaks it within the bound beside it: clients × requests each · the lease · ~ none found in the schedules sampled (not a proof) · ? not searched: the card\'s time ran out · n/a the fault cannot hit this lock',
+    '✗ 有调度能打破它（点击观看） · ✓ 在旁边写的界限内没有调度能打破它：客户端数 × 每个的请求数 · 租约 · ~ 在抽样的调度中没有发现（不是证明） · ? 未搜索：报告卡的时间用完了 · 不适用：这种故障打不到这把锁'],
+  repSearched: ['What each cell searched', '每一格搜索了什么'],
   repTrips: ['round trips (acquire / release)', '往返（加锁 / 释放）'],
   repNeeds: ['needs', '需要'],
   repAdvice: ['use it when…', '什么时候用'],
   repPending: ['being searched', '搜索中'],
   repOpenCell: ['{lock} under {column}: open its schedule in the timeline', '{lock}：{column}——在时间线中打开它的调度'],
-  repHint: ['Click a ✗ to open its counterexample in the timeline (or a fencing ✓ to see the storage refuse the late write).', '点击 ✗ 会在时间线中打开它的反例（点击栅栏令牌的 ✓ 可以看到存储拒绝迟到的写入）。'],
+  repHint: ['Click a ✗ to open its counterexample in the timeline (or a fencing ✓ to see the storage refuse the late write); click a lock to read its row in full.', '点击 ✗ 会在时间线中打开它的反例（点击栅栏令牌的 ✓ 可以看到存储拒绝迟到的写入）；点击一把锁可读完整的一行。'],
   cmpOpen: ['Side by side', '并排对比'],
   cmpTitle: ['Side by side: the same faults, two locks', '并排对比：同样的故障，两把锁'],
   cmpWith: ['Compare with', '对比对象'],
@@ -365,6 +372,14 @@ export function verdictName(n, lang) {
     return n;
   }
   return z + '（' + n + '）';
+}
+
+/** verdictWord gives a verdict's name alone, as a narrow cell shows it:
+ * oversell, or 超卖 (its name then goes in the cell's tooltip). */
+export function verdictWord(n, lang) {
+  if (lang !== 'zh' || !n) return n;
+  if (!VERDICTS[n]) untranslated.add('verdict: ' + n);
+  return VERDICTS[n] || n;
 }
 
 /** verdictNames writes a list of verdict names in lang, comma-separated. */

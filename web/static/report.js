@@ -4,12 +4,21 @@
 // for the progress, and beside each lock its round trips, what it needs
 // and when to use it. A cell with a schedule (a ✗'s counterexample, the
 // refused write of a fencing ✓) opens it in the timeline.
+//
+// Read on a laptop, the grid keeps its header row and its lock column in
+// view however it is scrolled, and a row is two lines at most (a lock
+// clicked opens its row in full); on a phone each lock is a card of its
+// own (report.css). Every lock is named in words, its id in the tooltip;
+// a ✓ says beside it the bound it holds within; every mark is said in the
+// page's language.
 
-import { t, fill, pick } from './i18n.js';
+import { t, fill, pick, verdictWord, verdictName } from './i18n.js';
 import { el } from './dom.js';
 import { serverError } from './messages.js';
 
-const MARK = { fails: '✗', holds: '✓', 'none-found': '~', unsearched: '?', 'n/a': 'n/a' };
+const MARK = { fails: '✗', holds: '✓', 'none-found': '~', unsearched: '?', 'n/a': '' };
+// The word said beside a mark (none for ✗ and ✓: a verdict, a bound).
+const WORD = { 'none-found': 'repNoneFound', unsearched: 'repNotSearched', 'n/a': 'repNA' };
 
 /** Report drives the view. */
 export class Report {
@@ -81,6 +90,8 @@ export class Report {
     this.$('report-title').textContent = t('repTitle', lang);
     this.$('report-close').textContent = t('close', lang);
     this.$('report-hint').textContent = t('repHint', lang);
+    this.$('report-legend').textContent = t('repLegend', lang);
+    this.$('report-searched').textContent = t('repSearched', lang);
     const bar = this.$('report-bar'), status = this.$('report-status');
     if (!card) {
       bar.value = 0;
@@ -95,37 +106,63 @@ export class Report {
     else if (!card.running) status.textContent = fill(card.stored ? 'repStored' : 'repDone', lang, { n: total });
     else if (!total) status.textContent = t('repStarting', lang);
     else status.textContent = fill('repProgress', lang, { n: done, total });
-    this.$('report-bound').textContent = pick(card.bound, lang) + (lang === 'zh' ? '。' : '. ') + pick(card.legend, lang);
+    this.$('report-bound').textContent = pick(card.bound, lang) + (lang === 'zh' ? '。' : '.');
     this.draw(card, lang);
   }
 
-  /** draw builds the grid: a row per lock, a column per fault. */
+  /** draw builds the grid: a row per lock, a column per fault. Each
+   * cell carries its column's title (data-label) for the phone's cards. */
   draw(card, lang) {
     const body = this.$('report-body');
     const cols = card.columns || [];
-    const head = el('tr', {}, el('th', { scope: 'col' }, t('repLock', lang)),
+    const head = el('tr', {}, el('th', { scope: 'col', class: 'rep-lock' }, t('repLock', lang)),
       ...cols.map((c) => el('th', { scope: 'col', title: pick(c.what, lang) }, pick(c.title, lang))),
-      el('th', { scope: 'col' }, t('repTrips', lang)), el('th', { scope: 'col' }, t('repNeeds', lang)),
+      el('th', { scope: 'col', class: 'rep-trips' }, t('repTrips', lang)), el('th', { scope: 'col', class: 'rep-needs' }, t('repNeeds', lang)),
       el('th', { scope: 'col', class: 'rep-advice' }, t('repAdvice', lang)));
-    const rows = (card.rows || []).map((r) => el('tr', { 'data-lock': r.lock },
-      el('th', { scope: 'row', title: r.title }, el('code', {}, r.lock)),
-      ...r.cells.map((c, i) => this.cell(c, cols[i], lang)),
-      el('td', { class: 'rep-trips' }, pick(r.trips, lang)),
-      el('td', { class: 'rep-needs' }, pick(r.needs, lang)),
-      el('td', { class: 'rep-advice', 'data-testid': 'report-advice' }, pick(r.advice, lang))));
+    const rows = (card.rows || []).map((r) => this.row(r, cols, lang));
     body.replaceChildren(el('table', { class: 'rep-table', 'data-testid': 'report-table' }, el('thead', {}, head), el('tbody', {}, ...rows)));
   }
 
-  cell(c, col, lang) {
+  /** row is one lock's line: its name (a button that opens the row in
+   * full), its cells, its round trips, needs and advice. */
+  row(r, cols, lang) {
+    const tr = el('tr', { 'data-lock': r.lock });
+    const name = pick(r.name, lang) || r.lock;
+    const btn = el('button', { class: 'rep-name', 'aria-expanded': 'false', onclick: () => {
+      const open = tr.classList.toggle('open');
+      btn.setAttribute('aria-expanded', String(open));
+    } }, name);
+    const text = (cls, label, s) => el('td', { class: cls, 'data-label': label }, el('div', { class: 'rep-clamp' }, s));
+    tr.append(el('th', { scope: 'row', class: 'rep-lock', title: fill('repLockTip', lang, { id: r.lock, title: r.title }) }, btn),
+      ...r.cells.map((c, i) => this.cell(c, cols[i], r, lang)),
+      text('rep-trips', t('repTrips', lang), pick(r.trips, lang)),
+      text('rep-needs', t('repNeeds', lang), pick(r.needs, lang)),
+      el('td', { class: 'rep-advice', 'data-testid': 'report-advice', 'data-label': t('repAdvice', lang) }, el('div', { class: 'rep-clamp' }, pick(r.advice, lang))));
+    return tr;
+  }
+
+  /** cell is one lock under one fault: its mark and, beside it, the
+   * verdict (✗), the bound it holds within (✓) or a word (~, ?, n/a);
+   * the whole of what the search found in its tooltip. */
+  cell(c, col, row, lang) {
     const kind = c.kind || 'pending';
     const text = c.kind ? pick(c.text, lang) : t('repPending', lang);
-    const label = (MARK[c.kind] || '…') + (c.kind === 'fails' && c.verdict ? ' ' + c.verdict : '');
-    const props = { class: 'rep-cell k-' + kind, 'data-testid': 'report-cell', 'data-lock': c.lock, 'data-column': c.column, 'data-kind': kind, title: text };
+    let beside = '';
+    if (c.kind === 'fails' && c.verdict) beside = verdictWord(c.verdict, lang);
+    else if (c.kind === 'holds') beside = pick(row.within, lang);
+    else if (WORD[c.kind]) beside = t(WORD[c.kind], lang);
+    const mark = MARK[c.kind] ?? '…';
+    const label = [mark && el('span', { class: 'rep-mark' }, mark), mark && beside && ' ', beside && el('span', { class: 'rep-word' }, beside)];
+    let tip = text;
+    if (c.kind === 'fails') tip = verdictName(c.verdict, lang) + ' — ' + text;
+    else if (c.kind === 'holds') tip = text + ' (' + pick(row.within_text, lang) + ')';
+    const props = { class: 'rep-cell k-' + kind, 'data-testid': 'report-cell', 'data-lock': c.lock, 'data-column': c.column, 'data-kind': kind,
+      'data-label': pick(col && col.title, lang), title: tip };
     if (c.replay) {
-      const b = el('button', { class: 'rep-open', title: fill('repOpenCell', lang, { lock: c.lock, column: pick(col.title, lang) }) + ' — ' + text,
-        onclick: () => this.openCell(c) }, label);
+      const b = el('button', { class: 'rep-open', title: fill('repOpenCell', lang, { lock: pick(row.name, lang) || c.lock, column: pick(col.title, lang) }) + ' — ' + tip,
+        onclick: () => this.openCell(c) }, ...label);
       return el('td', props, b);
     }
-    return el('td', props, label);
+    return el('td', props, ...label);
   }
 }
