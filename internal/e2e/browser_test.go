@@ -302,6 +302,25 @@ func TestBrowser(t *testing.T) {
 		waitFor(t, ctx, "the user's text back", editor+`.includes('id: mine') && document.querySelector('[data-testid=editor-draft]').hidden`)
 	})
 
+	t.Run("the-verdict-comes-into-view-at-the-end", func(t *testing.T) {
+		ctx := tab(t, b, false)
+		open(t, ctx, url)
+		// A user's file run from the editor, at the bottom of the side
+		// panel; To the end: its last rows read well ("done"), its verdict
+		// does not, and must be seen.
+		src := "scenarios:\n  - id: mine\n    title: {en: \"Mine\"}\n    data: {stock: \"1\"}\n    clients:\n      - {name: A, algorithm: set-nx-ex-blind-del, params: {ttl: 1s}, work: 2s}\n      - {name: B, algorithm: set-nx-ex-blind-del, params: {ttl: 1s}, start: 1500ms}\n    expect: [oversell]\n"
+		runFile(t, ctx, src, "mine")
+		do(t, ctx, "show the editor", chromedp.Evaluate[chromedp.Void](`document.getElementById('editor-panel').scrollIntoView()`))
+		inView := `(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector('[data-testid=verdict]').closest('section').getBoundingClientRect())`
+		if eval[bool](t, ctx, inView) {
+			t.Fatal("the verdict is in view before the end: the test shows nothing")
+		}
+		do(t, ctx, "to the end", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=end]').click()`))
+		waitFor(t, ctx, "the end of the run", `lockstep.state.snap.ended`)
+		waitFor(t, ctx, "the verdict in view", inView)
+		shot(t, ctx, dir, "verdict-in-view")
+	})
+
 	t.Run("share-link-reproduces-the-view", func(t *testing.T) {
 		if shared == "" {
 			t.Skip("needs manual-oversell")

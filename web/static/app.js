@@ -150,6 +150,21 @@ function onMessage(m) {
   }
 }
 
+let wasEnded = false; // the run drawn last had ended
+
+/** verdictIntoView brings the verdict into view when the run ends, if it
+ * is off screen: the last rows alone may read well ("release refused",
+ * "done") when the verdict says the lock failed. */
+function verdictIntoView(snap) {
+  const ended = !!(snap && snap.ended);
+  if (ended && !wasEnded) {
+    const panel = $('verdict').closest('section');
+    const r = panel.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > innerHeight) panel.scrollIntoView({ block: 'nearest' });
+  }
+  wasEnded = ended;
+}
+
 /** render draws the whole page from the state. */
 function render() {
   const st = state, snap = st.snap;
@@ -189,6 +204,7 @@ function render() {
   renderHelp();
   renderNarration($('narration'), $('narration-history'), st, goTo);
   renderVerdict($('verdict'), st, goTo);
+  verdictIntoView(st.snap);
   renderKeys($('keys'), st);
   renderPending($('pending'), st, (c) => link.send('step-client', { client: c }));
   renderDetail($('detail'), st, goTo);
