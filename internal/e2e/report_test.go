@@ -101,6 +101,10 @@ func TestBrowserWhichLock(t *testing.T) {
 	if !eval[bool](t, ctx, `document.querySelector('[data-testid=report]').hidden && !document.querySelector('[data-testid=timeline]').closest('main').hidden`) {
 		t.Errorf("the view did not give way to the timeline")
 	}
+	// The picker names what is loaded: the counterexample, by its title.
+	if got, want := eval[string](t, ctx, `(s => s.selectedIndex < 0 ? '' : s.options[s.selectedIndex].textContent)(document.querySelector('[data-testid=scenario-select]'))`), eval[string](t, ctx, `lockstep.state.snap.title.en`); want == "" || got != want {
+		t.Errorf("the picker after opening a cell reads %q, want the counterexample's title %q", got, want)
+	}
 	// Again: the card is kept, and the fencing ✓ shows the refused write.
 	click(t, ctx, "report-open")
 	waitFor(t, ctx, "the kept card", `document.querySelector('[data-testid=report-status]').dataset.state === 'done'`)
