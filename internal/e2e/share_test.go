@@ -18,6 +18,7 @@ import (
 // verdict and the marked events).
 const viewOf = `JSON.stringify({
 	scenario: lockstep.state.snap.scenario, seed: lockstep.state.snap.seed, step: lockstep.state.snap.step,
+	ended: lockstep.state.snap.ended, endStep: lockstep.state.endStep ?? null,
 	log: lockstep.state.model.events.map(e => e.text).join('\n'),
 	lang: document.documentElement.lang, drawn: document.getElementById('timeline').dataset.lang,
 	scale: document.getElementById('timeline').dataset.scale,
@@ -121,6 +122,24 @@ func TestBrowserShare(t *testing.T) {
 		do(t, got, "to the end", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=end]').click()`))
 		waitFor(t, got, "the violation", `lockstep.state.snap.ended && lockstep.state.snap.verdicts.includes('mutual-exclusion')`)
 		shot(t, got, dir, "share-found-run")
+	})
+
+	// A found run shared at its end opens at its end: run over, the same
+	// last step, Step disabled (it once opened at step 111 of 121).
+	t.Run("found-run-at-its-end", func(t *testing.T) {
+		ctx := page(t, b, url)
+		load(t, ctx, "blind-del-slow-release")
+		choose(t, ctx, "explore-budget", "pause:5s")
+		click(t, ctx, "explore-go")
+		waitFor(t, ctx, "the found run", `document.querySelector('[data-testid=explore-status]').dataset.verdict === 'mutual-exclusion' && lockstep.state.snap.ended && lockstep.state.snap.scenario === 'blind-del-slow-release-explored'`)
+		link, want := copyLink(t, ctx)
+		if !strings.Contains(want, `"ended":true`) {
+			t.Fatalf("the found run is not at its end: %s", want)
+		}
+		got := reopen(t, link, want, `lockstep.state.snap && lockstep.state.snap.scenario === 'blind-del-slow-release-explored' && !!document.querySelector('[data-testid=explore-status]').dataset.verdict`)
+		if !eval[bool](t, got, `document.querySelector('[data-testid=step]').disabled`) {
+			t.Errorf("the shared run at its end offers Step")
+		}
 	})
 
 	// A user's own file travels in the link: opened in a fresh browser,

@@ -125,7 +125,9 @@ function onMessage(m) {
         if (run.y) state.customYAML = run.y;
         restoring = run;
         render();
-        link.send('load', { scenario: run.s || '', yaml: run.y || '', seed: run.seed, actions: run.a || [], step: run.c || 0 });
+        // A run over at step c ended on a step that found no move: asking
+        // for one more (a seek stops at the end) ends it here too.
+        link.send('load', { scenario: run.s || '', yaml: run.y || '', seed: run.seed, actions: run.a || [], step: (run.c || 0) + (run.e ? 1 : 0) });
       } else if (!m.loaded) {
         link.send('load', { scenario: $('scenario').value === '__custom' ? state.catalog[0].id : $('scenario').value });
       }
@@ -268,6 +270,9 @@ function renderHelp() {
 /** restore applies the rest of a share link's view to the run it loaded. */
 function restore(run) {
   restoring = null;
+  // The same file, seed and moves end at the same step: the sender's
+  // known end is this run's too.
+  if (Number.isInteger(run.n) && run.n >= state.snap.step && state.endStep == null) state.endStep = run.n;
   if (run.f) explorer.restore(run.f, state.snap.scenario);
   if (typeof run.cmp === 'string') comparer.show(run.cmp);
   // after the frame that draws the new rows (which follows the newest)

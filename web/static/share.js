@@ -124,11 +124,14 @@ export function download(name, data, type) {
  * run, l the language, t the time view (1), sel the selected event, and
  * what view() adds: cmp (Side by side's choice, '' its canonical pair),
  * f (a search's result: v the verdict, n schedules, m moves, k the marked
- * events). */
+ * events); e (1) the run was over at c, else n the step it ends at, when
+ * known. */
 export function shareURL() {
   const s = state.snap;
   if (!s) return location.href;
   const run = { seed: s.seed, a: s.actions, c: s.step, l: state.lang };
+  if (s.ended) run.e = 1; // a run learns its end by a step that finds none: the receiver takes it too
+  else if (state.endStep != null) run.n = state.endStep; // where this branch ends, known from having been there
   if (s.custom) {
     run.y = state.customYAML;
     if (s.file && s.file.length > 1) run.s = s.scenario; // which scenario of the file
