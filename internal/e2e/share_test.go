@@ -92,6 +92,15 @@ func TestBrowserShare(t *testing.T) {
 		click(t, ctx, "compare-go")
 		waitFor(t, ctx, "the comparison with "+alt, fmt.Sprintf(`lockstep.state && document.querySelector('[data-testid=compare-with]').value === %q && document.querySelectorAll('[data-testid^=compare-verdict-] .v').length >= 2 && !/…|\.\.\./.test(document.querySelector('[data-testid=compare-status]').textContent)`, alt))
 		waitFor(t, ctx, "drawn in 中文 on the time scale", `document.getElementById('timeline').dataset.lang === 'zh' && document.getElementById('timeline').dataset.scale === 'time'`)
+		// Side by side covers the side panel's link: its bar has its own.
+		if !eval[bool](t, ctx, `(b => !!b.offsetParent && (r => r.bottom > 0 && r.top < innerHeight)(b.getBoundingClientRect()))(document.querySelector('[data-testid=compare-share]'))`) {
+			t.Errorf("Side by side open: no Copy link in view")
+		}
+		do(t, ctx, "reset the link", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=share-link]').href = '#'`))
+		click(t, ctx, "compare-share")
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=share-link]').href`); !strings.Contains(got, "#run=") {
+			t.Errorf("Side by side's Copy link made no link: %q", got)
+		}
 		link, want := copyLink(t, ctx)
 		if !strings.Contains(want, `"lang":"zh-CN"`) || !strings.Contains(want, `"scale":"time"`) || !strings.Contains(want, `"compare":true`) {
 			t.Fatalf("the view to share is not the one set up: %s", want)

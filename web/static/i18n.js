@@ -37,6 +37,7 @@ const S = {
   fFailover: ['Fail over', '主从切换'],
   share: ['Share and export', '分享与导出'],
   shareLink: ['Copy link to this view', '复制此视图的链接'],
+  cmpShare: ['Copy link', '复制链接'],
   exportJSON: ['Event log (JSON)', '事件日志 (JSON)'],
   exportRows: ['A slide (16:9) of', '导出一页幻灯片 (16:9)：'],
   exportView: ['the rows in view', '当前可见的行'],

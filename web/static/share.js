@@ -20,7 +20,7 @@ let extra = () => ({});
  * carries of the view (Side by side, a search's result). */
 export function initShare(link, tl, view) {
   if (view) extra = view;
-  $('share-link').onclick = (ev) => {
+  const copy = (ev) => {
     ev.preventDefault();
     const url = shareURL();
     $('share-link').href = url;
@@ -28,6 +28,8 @@ export function initShare(link, tl, view) {
       navigator.clipboard.writeText(url).then(() => toast(t('linkCopied', state.lang)), () => toast(t('linkShown', state.lang)));
     } else toast(t('linkShown', state.lang));
   };
+  $('share-link').onclick = copy;
+  $('compare-share').onclick = copy; // Side by side covers the side panel: its bar offers the link too
   // A slide of the rows in view, or of a range of events (prefilled with
   // the rows in view when chosen).
   $('export-rows').onchange = () => {
