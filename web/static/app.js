@@ -153,6 +153,37 @@ function onMessage(m) {
 }
 
 let wasEnded = false; // the run drawn last had ended
+let lastSel = null, selAt = -1; // the selected event, and the step it was chosen at
+
+/** dockDetail: on a phone the bottom dock shows the tapped row's detail
+ * until the next step, then what is happening again (app.css). */
+function dockDetail(st) {
+  if (st.selected !== lastSel) {
+    lastSel = st.selected;
+    selAt = st.snap ? st.snap.step : -1;
+  }
+  document.body.classList.toggle('dock-detail', st.selected != null && !!st.snap && st.snap.step === selAt);
+}
+
+/** swipeToStep steps on a sideways swipe over el: to the left the next
+ * step, to the right the one before; a swipe that is more up than across
+ * scrolls, as before. */
+function swipeToStep(el) {
+  let x0 = null, y0 = 0;
+  el.addEventListener('touchstart', (e) => {
+    if (e.touches.length !== 1) { x0 = null; return; }
+    x0 = e.touches[0].clientX;
+    y0 = e.touches[0].clientY;
+  }, { passive: true });
+  el.addEventListener('touchend', (e) => {
+    if (x0 == null || !e.changedTouches.length) return;
+    const p = e.changedTouches[0], dx = p.clientX - x0, dy = p.clientY - y0;
+    x0 = null;
+    if (Math.abs(dx) < 60 || Math.abs(dy) > Math.abs(dx) / 2) return;
+    $(dx < 0 ? 'step' : 'back').click();
+  });
+}
+swipeToStep(document.querySelector('.tl-wrap'));
 
 /** verdictIntoView brings the verdict into view when the run ends, if it
  * is off screen: the last rows alone may read well ("release refused",
@@ -207,6 +238,7 @@ function render() {
   renderNarration($('narration'), $('narration-history'), st, goTo);
   renderVerdict($('verdict'), st, goTo);
   verdictIntoView(st.snap);
+  dockDetail(st);
   renderKeys($('keys'), st);
   renderPending($('pending'), st, (c) => link.send('step-client', { client: c }));
   renderDetail($('detail'), st, goTo);
