@@ -530,8 +530,9 @@ export class Classroom {
 
   /** hideGiveaways hides, until the run ends, the expected verdict and
    * the lesson's paragraph (it states how the run ends: "the stock is sold
-   * twice"), and the chapters the run has not reached (the setting, or the
-   * teacher's). The page's render writes them afresh each time, so what is
+   * twice"), the setting or the teacher's. (The chapters the run has not
+   * reached and the narration's future are never shown: chapters.js,
+   * panels.js.) The page's render writes them afresh each time, so what is
    * hidden comes back at the end or when hiding stops. The lesson's-plan
    * label over the paragraph stays: it says what the paragraph is, not
    * what it tells. */
@@ -550,22 +551,6 @@ export class Classroom {
     if (lesson) {
       if (before) lesson.textContent = tr('hiddenLesson');
       lesson.toggleAttribute('data-hidden', before);
-    }
-    // Before the first narration line the narration panel repeats the
-    // lesson's paragraph.
-    const intro = document.querySelector('#narration .say.intro');
-    if (before && intro && snap && snap.step > 0) intro.textContent = tr('hiddenLesson');
-    for (const li of document.querySelectorAll('#chapters li')) {
-      const ahead = !li.classList.contains('current') && !li.classList.contains('past') && !li.classList.contains('beat-stop');
-      const a = li.querySelector('.authored');
-      if (!a) continue;
-      if (on && ahead) {
-        if (!a.dataset.text) a.dataset.text = a.textContent;
-        a.textContent = '(' + tr('hidden') + ')';
-      } else if (a.dataset.text) {
-        a.textContent = a.dataset.text;
-        delete a.dataset.text;
-      }
     }
   }
 
