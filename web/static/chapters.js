@@ -2,9 +2,9 @@
 // chapters, listed to jump back to (the server sends each with the step at
 // which the lesson's own run says it). Only the chapters the cursor has
 // reached are listed: a chapter ahead tells what has not happened yet, so
-// the list only counts them (lesson.ShownAt states the rule). With paced play on (remembered), Play
-// stops at each chapter until the user presses Play again: the server's
-// play loop stops after a step that says one.
+// the list only counts them (lesson.ShownAt states the rule). With paced
+// play on (remembered), Play stops at each chapter until the user presses
+// Play again: the server's play loop stops after a step that says one.
 
 import { fill, pick } from './i18n.js';
 import { el } from './dom.js';
