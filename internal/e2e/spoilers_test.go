@@ -10,6 +10,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/lockstep/lockstep/internal/embedded"
+	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/server"
 )
 
@@ -23,7 +25,9 @@ import (
 // beside it (the same ending), and no chapter the run has not reached.
 // What the screens must not show is read from the teacher's page, which
 // the server still sends everything: the test knows the ending and looks
-// for it.
+// for it. The projector's narration and chapter list are, line for line,
+// what lesson.ShownAt says of the same run at that step (the rule
+// TestNarrationSpeaksOnlyOfThePast holds every lesson to).
 func TestBrowserClassHidesInPresenter(t *testing.T) {
 	base := startServer(t, server.Options{})
 	browser := startBrowser(t)
@@ -86,6 +90,8 @@ func TestBrowserClassHidesInPresenter(t *testing.T) {
 					}
 				}
 			}
+			// The same lesson run in Go, to hold the page to lesson.ShownAt.
+			rule := newShownRule(t, "blind-del-slow-release", int64(eval[float64](t, teacher, `lockstep.state.snap.seed`)))
 			shotAt := map[int]bool{12: true, 40: true}
 			for steps := 0; ; steps++ {
 				// While a question is open, and after its reveal, as in
@@ -131,6 +137,9 @@ func TestBrowserClassHidesInPresenter(t *testing.T) {
 							t.Fatalf("%s at step %d: the screen shows chapter %q, said at step %d", name, at, c.En, c.Step)
 						}
 					}
+					if name == "projector" {
+						rule.check(t, ctx, at, lang)
+					}
 					if shotAt[at] {
 						shot(t, ctx, dir, fmt.Sprintf("spoilers-%s-%s-step%d", lang, name, at))
 					}
@@ -164,4 +173,61 @@ func joinClass(t *testing.T, ctx context.Context, code, name string) {
 	choose(t, ctx, "nickname", name)
 	click(t, ctx, "join")
 	waitFor(t, ctx, name+" in the class", `(c => c && c.role === 'student')(lockstep.classroom.cls)`)
+}
+
+// shownRule runs a lesson in Go beside the page: what lesson.ShownAt says
+// the page shows of its story at a step.
+type shownRule struct {
+	s        *lesson.Session
+	chapters []lesson.Chapter
+}
+
+func newShownRule(t *testing.T, id string, seed int64) *shownRule {
+	t.Helper()
+	sc, ok := catalog(t).Find(id)
+	if !ok {
+		t.Fatalf("no lesson %s", id)
+	}
+	cfg := lesson.Config{Seed: seed, Servers: embedded.Servers{}}
+	chs, err := lesson.Chapters(sc, cfg, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := lesson.NewSession(sc, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return &shownRule{s: s, chapters: chs}
+}
+
+// check holds the page's narration and chapter list at step at to
+// lesson.ShownAt, line for line, in lang.
+func (r *shownRule) check(t *testing.T, ctx context.Context, at int, lang string) {
+	t.Helper()
+	if err := r.s.Seek(at); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, l := range lesson.ShownAt(r.s.Log(), r.chapters, at) {
+		if lang == "zh" {
+			want = append(want, l.Text.Zh)
+		} else {
+			want = append(want, l.Text.En)
+		}
+	}
+	// Before the first line the panel says only that the story is told as
+	// it happens.
+	if len(want) == 0 && at > 0 {
+		intro := map[string]string{"en": "The run is under way. Its story is told here as it happens, never ahead of it.", "zh": "运行已经开始。这里随着事情的发生讲述它的经过，绝不提前透露。"}[lang]
+		if got := eval[string](t, ctx, `document.querySelector('#narration').textContent`); got != intro {
+			t.Fatalf("step %d (%s): before the story's first line the narration reads %q", at, lang, got)
+		}
+	}
+	got := eval[[]string](t, ctx, `[...document.querySelectorAll('#narration .say:not(.intro), #narration-history button, #chapters .authored')].map(e => e.textContent)`)
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("step %d (%s): the page shows\n%q\nlesson.ShownAt says\n%q", at, lang, got, want)
+	}
 }
