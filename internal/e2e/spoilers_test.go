@@ -43,10 +43,11 @@ func TestBrowserClassHidesInPresenter(t *testing.T) {
 			waitFor(t, teacher, "the class's code", `!!document.querySelector('[data-testid=class-code]')`)
 			code := text(t, teacher, "class-code")
 			clickJS(t, teacher, ".class-big button")
-			// The box is on the projector's bar, inside the screen, and a
-			// real click (at its place on the screen) ticks it.
-			waitFor(t, teacher, "Hide in the Presenter bar", `(b => !!b && b.offsetParent !== null && (r => r.right <= innerWidth && r.bottom <= innerHeight && r.width > 0)(b.getBoundingClientRect()))(document.querySelector('[data-testid=class-hide]'))`)
-			click(t, teacher, "class-hide")
+			// The box is on the projector's bar, inside the screen, with
+			// nothing over it (the bar is drawn afresh at each render, so
+			// the click goes by selector once that is so).
+			waitFor(t, teacher, "Hide in the Presenter bar", `(b => !!b && b.offsetParent !== null && (r => r.right <= innerWidth && r.bottom <= innerHeight && r.width > 0 && b.closest('label').contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)))(b.getBoundingClientRect()))(document.querySelector('[data-testid=class-hide]'))`)
+			clickJS(t, teacher, "[data-testid=class-hide]")
 			waitFor(t, teacher, "the room hides", `lockstep.classroom.cls.hide === true`)
 
 			laptop := page(t, browser, base)
