@@ -153,7 +153,8 @@ func TestBrowserTeach(t *testing.T) {
 	t.Run("chapters", func(t *testing.T) {
 		ctx := page(t, b, url)
 		load(t, ctx, "blind-del-long-work")
-		waitFor(t, ctx, "the chapters", `document.querySelectorAll('[data-testid=chapters] .chapter').length === 5`)
+		// A chapter ahead is not listed, only counted: at step 0, none.
+		waitFor(t, ctx, "the chapters", `document.querySelectorAll('[data-testid=chapters] .chapter').length === 0 && /^5 more ahead/.test(document.querySelector('[data-testid=chapters-ahead]').textContent)`)
 		steps := eval[[]int](t, ctx, `lockstep.state.snap.chapters.map(c => c.step)`)
 		if !eval[bool](t, ctx, `document.querySelector('[data-testid=paced]').checked`) {
 			t.Fatal("paced play should be on by default")
@@ -169,8 +170,13 @@ func TestBrowserTeach(t *testing.T) {
 				t.Errorf("stopped at chapter %d: narration %q, want %q", i+1, got, say)
 			}
 		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=chapters] .chapter').length`); n != 2 {
+			t.Errorf("at chapter 2, %d chapters listed, want the 2 reached", n)
+		}
 		shot(t, ctx, dir, "teach-chapters-en")
-		// Jump to chapter 4.
+		// At the end every chapter is listed; jump back to chapter 4.
+		click(t, ctx, "end")
+		waitFor(t, ctx, "all five chapters", `lockstep.state.snap.ended && document.querySelectorAll('[data-testid=chapters] .chapter').length === 5 && !document.querySelector('[data-testid=chapters-ahead]')`)
 		do(t, ctx, "chapter 4", chromedp.Click(chromedp.CSS(`[data-testid=chapters] li:nth-child(4) .chapter`)))
 		waitFor(t, ctx, "chapter 4", fmt.Sprintf(`lockstep.state.snap.step === %d && document.querySelector('[data-testid=chapters] li[aria-current]') === document.querySelector('[data-testid=chapters] li:nth-child(4)')`, steps[3]))
 		// A jump, or a step by hand onto a chapter, is no stop of paced

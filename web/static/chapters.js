@@ -1,8 +1,10 @@
 // Chapters and paced play: a lesson's scripted narration lines are its
-// chapters, listed to jump to (the server sends each with the step at which
-// the lesson's own run says it). With paced play on (remembered), Play
-// stops at each chapter until the user presses Play again: the server's
-// play loop stops after a step that says one.
+// chapters, listed to jump back to (the server sends each with the step at
+// which the lesson's own run says it). Only the chapters the cursor has
+// reached are listed: a chapter ahead tells what has not happened yet, so
+// the list only counts them (lesson.ShownAt states the rule). With paced
+// play on (remembered), Play stops at each chapter until the user presses
+// Play again: the server's play loop stops after a step that says one.
 
 import { fill, pick } from './i18n.js';
 import { el } from './dom.js';
@@ -35,11 +37,12 @@ export class Chapters {
     // the user changed it: a chapter after it is the lesson's plan, shown
     // as such and not a link into this run, which may never say it.
     const cut = snap.offScript ? snap.offScriptAt : Infinity;
-    const key = JSON.stringify([st.lang, chs.map((c) => c.seq), at, stopped, cut]);
+    const key = JSON.stringify([st.lang, chs.map((c) => c.seq), at, stopped, cut, snap.step]);
     if (key === this.key) return;
     this.key = key;
     this.list.textContent = '';
     chs.forEach((c, i) => {
+      if (c.step > snap.step) return;
       const plan = c.step > cut;
       if (plan && (i === 0 || chs[i - 1].step <= cut)) {
         this.list.append(el('li', { class: 'chapters-plan', 'data-testid': 'chapters-plan' }, fill('chaptersPlan', st.lang, { step: cut })));
@@ -52,6 +55,8 @@ export class Chapters {
       if (i === at && !plan) li.setAttribute('aria-current', 'step');
       this.list.append(li);
     });
+    const ahead = chs.filter((c) => c.step > snap.step).length;
+    if (ahead) this.list.append(el('li', { class: 'chapters-ahead', 'data-testid': 'chapters-ahead' }, fill('chaptersAhead', st.lang, { n: ahead })));
     if (stopped) this.list.append(el('li', { class: 'beat-stop', 'data-testid': 'beat-stop', role: 'status' }, fill('beatStop', st.lang)));
   }
 }

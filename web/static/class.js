@@ -530,9 +530,12 @@ export class Classroom {
 
   /** hideGiveaways hides, until the run ends, the expected verdict and
    * the lesson's paragraph (it states how the run ends: "the stock is sold
-   * twice"), and the chapters the run has not reached (the setting, or the
-   * teacher's). The page's render writes them afresh each time, so what is
-   * hidden comes back at the end or when hiding stops. The lesson's-plan
+   * twice") and the challenge's goal beside the lesson's run (most often
+   * the same ending), the setting or the teacher's. (The chapters the run
+   * has not reached and the narration's future are never shown:
+   * chapters.js, panels.js.) The page's render writes the first two afresh
+   * each time, and the goal keeps its text aside, so what is hidden comes
+   * back at the end or when hiding stops. The lesson's-plan
    * label over the paragraph stays: it says what the paragraph is, not
    * what it tells. */
   hideGiveaways() {
@@ -551,20 +554,17 @@ export class Classroom {
       if (before) lesson.textContent = tr('hiddenLesson');
       lesson.toggleAttribute('data-hidden', before);
     }
-    // Before the first narration line the narration panel repeats the
-    // lesson's paragraph.
-    const intro = document.querySelector('#narration .say.intro');
-    if (before && intro && snap && snap.step > 0) intro.textContent = tr('hiddenLesson');
-    for (const li of document.querySelectorAll('#chapters li')) {
-      const ahead = !li.classList.contains('current') && !li.classList.contains('past') && !li.classList.contains('beat-stop');
-      const a = li.querySelector('.authored');
-      if (!a) continue;
-      if (on && ahead) {
-        if (!a.dataset.text) a.dataset.text = a.textContent;
-        a.textContent = '(' + tr('hidden') + ')';
-      } else if (a.dataset.text) {
-        a.textContent = a.dataset.text;
-        delete a.dataset.text;
+    // The challenge's goal, offered beside the lesson's run, is most often
+    // the lesson's ending ("Get B's lock deleted by A"); in the challenge
+    // it is the task, and stays.
+    const goal = document.querySelector('[data-testid=challenge-goal] .authored');
+    if (goal) {
+      if (before && !(snap && snap.challenge && snap.challenge.active)) {
+        if (!goal.dataset.text) goal.dataset.text = goal.textContent;
+        goal.textContent = tr('hiddenLesson');
+      } else if (goal.dataset.text) {
+        goal.textContent = goal.dataset.text;
+        delete goal.dataset.text;
       }
     }
   }

@@ -7,13 +7,17 @@ import { fmtTime, outcome, OUTCOME } from './format.js';
 import { el } from './dom.js';
 
 
-/** narration shows the latest narration line big, earlier ones small. */
+/** narration shows the latest narration line big, earlier ones small:
+ * the run's say events up to the cursor, nothing it has not reached.
+ * Before the first one it says the story is told as it happens (never the
+ * lesson's paragraph: that tells how the run ends). lesson.ShownAt states
+ * the rule; its test holds every lesson to it. */
 export function renderNarration(root, history, st, onRef) {
   const says = st.model.says;
   root.textContent = '';
   history.textContent = '';
   if (!says.length) {
-    root.append(el('p', { class: 'say intro' }, st.snap && st.snap.step > 0 ? (pick(st.snap.lesson, st.lang)) : t('welcome', st.lang)));
+    root.append(el('p', { class: 'say intro' }, t(st.snap && st.snap.step > 0 ? 'storyAhead' : 'welcome', st.lang)));
     return;
   }
   const last = says[says.length - 1];
