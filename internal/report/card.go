@@ -82,6 +82,11 @@ type Row struct {
 	Storage bool     `json:"storage,omitempty"`
 	Cells   []*Cell  `json:"cells"`
 	Advice  sim.Text `json:"advice"`
+	// Yours marks, on the card for a user's setup, a lock their scenario
+	// runs; Bound is what every search of the row covered there (the
+	// user's clients, requests, lease and work), said beside each ✓ and ~.
+	Yours bool      `json:"yours,omitempty"`
+	Bound *sim.Text `json:"bound,omitempty"`
 }
 
 // Card is the report card: every lock of the registry against every
