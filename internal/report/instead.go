@@ -16,13 +16,16 @@ type Alternative struct {
 	// Everywhere: it holds (✓, ~ or n/a) in every column of the card.
 	// When no lock does, the closest are listed with the columns they
 	// fail (Fails).
-	Everywhere bool       `json:"everywhere"`
-	Fails      []string   `json:"fails,omitempty"`
-	Holds      int        `json:"holds"`   // its ✓ cells (proven within the bound)
-	Sampled    int        `json:"sampled"` // its ~ cells (sampled, not proven)
-	Acquire    int        `json:"acquire"` // round trips of an acquire
-	Release    int        `json:"release"` // round trips of a release
-	Needs      []sim.Text `json:"needs"`
+	Everywhere bool     `json:"everywhere"`
+	Fails      []string `json:"fails,omitempty"`
+	// NA are the columns whose fault the card could not put on it (n/a,
+	// with the reason in its cell): it neither holds nor fails there.
+	NA      []string   `json:"na,omitempty"`
+	Holds   int        `json:"holds"`   // its ✓ cells (proven within the bound)
+	Sampled int        `json:"sampled"` // its ~ cells (sampled, not proven)
+	Acquire int        `json:"acquire"` // round trips of an acquire
+	Release int        `json:"release"` // round trips of a release
+	Needs   []sim.Text `json:"needs"`
 	// Extra counts what it needs beyond one Redis node (a storage that
 	// checks fencing tokens, several masters, an SQL database): the first
 	// key of the ranking.
@@ -39,7 +42,8 @@ const closest = 3
 // (nothing, then a fencing storage, several masters, an SQL database: a
 // lock that needs what the user lacks is the larger change), then by
 // round trips (acquire plus release), then proven (✓) before sampled
-// (~), then by catalog row. A row with a cell not searched to its end
+// (~), then by catalog row; a lock a column's fault could not be put on
+// (n/a) comes after those it was put on. A row with a cell not searched to its end
 // (?) is never proposed: the card knows nothing of that column. When no
 // lock holds everywhere, the closest are given: fewest failing columns
 // first, then the same order.
@@ -65,6 +69,8 @@ func Instead(rows []*Row) []Alternative {
 		switch {
 		case len(a.Fails) != len(b.Fails):
 			return len(a.Fails) - len(b.Fails)
+		case len(a.NA) != len(b.NA):
+			return len(a.NA) - len(b.NA)
 		case a.Extra != b.Extra:
 			return a.Extra - b.Extra
 		case a.Acquire+a.Release != b.Acquire+b.Release:
@@ -100,6 +106,8 @@ func alternative(r *Row, yours *Row) (Alternative, bool) {
 			alt.Holds++
 		case NotFound:
 			alt.Sampled++
+		case NA:
+			alt.NA = append(alt.NA, c.Column)
 		}
 	}
 	alt.Everywhere = len(alt.Fails) == 0
@@ -126,6 +134,12 @@ func extra(p *Probe) int {
 func difference(r, yours *Row) sim.Text {
 	p, q := r.Probe, yours.Probe
 	var en, zh []string
+	if !p.Locks {
+		return sim.Text{
+			En: "no lock at all: each client's read-modify-write of the data is its own WATCH / MULTI / EXEC transaction, retried when the data changed; it guards only data on one node, and only writes made that way",
+			Zh: "根本不用锁：每个客户端对数据的读-改-写都是它自己的 WATCH / MULTI / EXEC 事务，数据变了就重试；它只保护同一节点上、以这种方式写入的数据",
+		}
+	}
 	step := func(what, whatZh string, theirs, mine []string) {
 		if slices.Equal(theirs, mine) {
 			en = append(en, fmt.Sprintf("the same %s (%s)", what, sent(theirs, "nothing")))

@@ -190,3 +190,20 @@ func TestInsteadRanking(t *testing.T) {
 		t.Errorf("closest: want %v, got %v", want, got)
 	}
 }
+
+// A lock a column's fault could not be put on (n/a: an SQL lock under a
+// node fault) is not proven there: it comes after one that held in that
+// column, and says so.
+func TestInsteadNotApplicableComesLater(t *testing.T) {
+	row := func(id string, kinds ...string) *Row {
+		r := &Row{Algorithm: id, Probe: &Probe{Locks: true, Network: true, Acquire: 1, Release: 1}}
+		for i, k := range kinds {
+			r.Cells = append(r.Cells, &Cell{Column: Columns[i].ID, Kind: k})
+		}
+		return r
+	}
+	alts := Instead([]*Row{row("na", Holds, NA), row("held", Holds, Holds)})
+	if len(alts) != 2 || alts[0].Algorithm != "held" || len(alts[1].NA) != 1 {
+		t.Errorf("want held, then na with its n/a column; got %+v", alts)
+	}
+}

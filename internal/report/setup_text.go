@@ -116,6 +116,10 @@ func (card *SetupCard) insteadText() sim.Text {
 		if len(a.Fails) > 0 {
 			fails = sim.Text{En: "; fails " + strings.Join(a.Fails, ", "), Zh: "；在 " + strings.Join(a.Fails, "、") + " 失败"}
 		}
+		if len(a.NA) > 0 {
+			fails.En += "; n/a " + strings.Join(a.NA, ", ")
+			fails.Zh += "；" + strings.Join(a.NA, "、") + " 不适用"
+		}
 		t.En += fmt.Sprintf("  %d. %s: %d ✓, %d ~%s; %s\n", i+1, a.Algorithm, a.Holds, a.Sampled, fails.En, a.Difference.En)
 		t.Zh += fmt.Sprintf("  %d. %s：%d ✓，%d ~%s；%s\n", i+1, a.Algorithm, a.Holds, a.Sampled, fails.Zh, a.Difference.Zh)
 	}
