@@ -150,11 +150,11 @@ func SetupColumns(lease time.Duration) []Column {
 	var out []Column
 	for _, c := range Columns {
 		switch c.ID {
-		case "pause":
+		case pauseColumn(lease).ID:
 			out = append(out, pauseColumn(lease), pauseReleaseColumn(lease))
-		case "clock-jump":
+		case clockJumpColumn(lease).ID:
 			out = append(out, clockJumpColumn(lease))
-		case "contention":
+		case Columns[0].ID: // contention alone
 			c.What = sim.Text{En: "your clients as they start; every order of their moves, no fault",
 				Zh: "你的客户端按各自的时间开始；它们移动的每一种先后顺序，没有故障"}
 			out = append(out, c)

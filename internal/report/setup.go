@@ -68,7 +68,6 @@ type SetupCard struct {
 	Rows       []*Row        `json:"rows"`
 	Instead    []Alternative `json:"instead"`
 	Unsearched *sim.Text     `json:"unsearched,omitempty"`
-	user       *scenario.Scenario
 }
 
 // BuildSetup computes the card for the user's scenario sc (parsed from a
@@ -94,7 +93,7 @@ func BuildSetup(ctx context.Context, sc *scenario.Scenario, opt SetupOptions) (*
 	}
 	w := newWorkload(sc)
 	card := &SetupCard{File: opt.File, Scenario: sc.ID, Setup: w.words(), Lease: scenario.Duration(w.lease),
-		Retry: scenario.Duration(w.retry), Steps: opt.Steps, Random: opt.Random, user: sc}
+		Retry: scenario.Duration(w.retry), Steps: opt.Steps, Random: opt.Random}
 	for _, c := range SetupColumns(w.lease) {
 		if opt.Columns == nil || slices.Contains(opt.Columns, c.ID) {
 			card.Columns = append(card.Columns, c)
@@ -139,15 +138,4 @@ func setupAlgorithms(sc *scenario.Scenario, only []string) []string {
 		}
 	}
 	return out
-}
-
-// Yours reports whether the row is one of the user's own (a lock their
-// scenario runs).
-func (card *SetupCard) Yours(algorithm string) bool {
-	for _, r := range card.Rows {
-		if r.Algorithm == algorithm {
-			return r.Yours
-		}
-	}
-	return false
 }

@@ -66,6 +66,7 @@ func (card *SetupCard) grid(b *strings.Builder, lang string) {
 	for _, r := range card.Rows {
 		width = max(width, len(r.Algorithm)+len(" (yours)"))
 	}
+	// Column widths count a Chinese character as two.
 	fmt.Fprintf(b, "%-*s", width+2, "")
 	for _, c := range card.Columns {
 		fmt.Fprintf(b, "%-15s", c.ID)
@@ -76,7 +77,7 @@ func (card *SetupCard) grid(b *strings.Builder, lang string) {
 		if r.Yours {
 			name += Pick(sim.Text{En: " (yours)", Zh: " (你的)"}, lang)
 		}
-		b.WriteString(pad(name, width+2))
+		b.WriteString(name + strings.Repeat(" ", max(1, width+2-displayWidth(name))))
 		for _, c := range r.Cells {
 			b.WriteString(pad(Symbol(c.Kind), 15))
 		}
@@ -154,4 +155,20 @@ func (card *SetupCard) ReplayHow() sim.Text {
 // --file).
 func (card *SetupCard) Counterexamples() *scenario.File {
 	return (&Card{Rows: card.Rows}).Counterexamples()
+}
+
+// displayWidth is how many columns a terminal gives s: two for each
+// wide (Chinese, full-width) character, one for any other.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r >= 0x2E80 && r <= 0xA4CF, r >= 0xAC00 && r <= 0xD7A3, r >= 0xF900 && r <= 0xFAFF,
+			r >= 0xFE30 && r <= 0xFE4F, r >= 0xFF00 && r <= 0xFF60, r >= 0xFFE0 && r <= 0xFFE6:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
 }

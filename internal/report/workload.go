@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -143,9 +144,20 @@ func (w *workload) cell(ctx context.Context, row *Row, col *Column, opt SetupOpt
 	if why := notApplicable(row.Probe, col); why != nil {
 		return &Cell{Column: col.ID, Kind: NA, Why: why}, nil
 	}
+	if task := w.task(); !row.Probe.Locks && task != "" {
+		return &Cell{Column: col.ID, Kind: NA, Why: &sim.Text{
+			En: "code without a lock is judged by the data it reads and writes (the deduct task); your clients' task is " + task,
+			Zh: "没有锁的代码要看它读写的数据（扣减任务）才能评判；你的客户端的任务是 " + task}}, nil
+	}
 	sc, err := normalize(w.place(a, row, col))
 	if err != nil {
-		return nil, cellError(a, col, err)
+		// The lock cannot run this workload as written (the optimistic
+		// transaction and a task it does not run): the fault cannot be
+		// put on it here, and the cell says why.
+		why := fact.Error(err).Render()
+		return &Cell{Column: col.ID, Kind: NA, Why: &sim.Text{
+			En: "it cannot run this workload as written: " + why.En,
+			Zh: "它无法按原样运行这个工作负载：" + why.Zh}}, nil
 	}
 	again := "visualizer report --file " + opt.File + " --scenario " + w.sc.ID + " --only " + row.Algorithm + " --faults " + col.ID
 	return searchCell(ctx, search{a: a, sc: sc, steps: opt.Steps, random: opt.Random, again: again}, row, col, yield)
@@ -155,8 +167,8 @@ func (w *workload) cell(ctx context.Context, row *Row, col *Column, opt SetupOpt
 // client running row's lock, the user's own faults, schedule, narration
 // and expectations left out, and col's fault budget as its explore
 // section. A lock that hands out fencing tokens writes to a storage that
-// checks them (where it is judged); code without a lock deducts from the
-// stock, where its harm shows.
+// checks them (where it is judged); code without a lock, given no task,
+// deducts from the stock, where its harm shows.
 func (w *workload) place(a *lock.Info, row *Row, col *Column) *scenario.Scenario {
 	u := w.sc
 	sc := &scenario.Scenario{
@@ -187,7 +199,11 @@ func (w *workload) place(a *lock.Info, row *Row, col *Column) *scenario.Scenario
 		case row.Probe.Tokens:
 			cl.Task = scenario.TaskWrite
 			sc.Storage = &scenario.Storage{Fencing: true}
-		case !row.Probe.Locks:
+		case !row.Probe.Locks && cl.Task == scenario.TaskNone:
+			// Code without a lock does nothing a checker can see when
+			// there is no data to work on: it deducts from the stock.
+			// Another task stays the user's; one it cannot run makes
+			// the cell n/a.
 			cl.Task = scenario.TaskDeduct
 		}
 		sc.Clients = append(sc.Clients, cl)
@@ -205,6 +221,18 @@ func (w *workload) place(a *lock.Info, row *Row, col *Column) *scenario.Scenario
 		}
 	}
 	return sc
+}
+
+// task is the first task of the user's clients other than deduct (the
+// default) and none: one on which code without a lock shows no harm the
+// checker can see, or cannot run. "" when there is none.
+func (w *workload) task() string {
+	for _, c := range w.sc.Clients {
+		if c.Task != "" && c.Task != scenario.TaskDeduct && c.Task != scenario.TaskNone {
+			return c.Task
+		}
+	}
+	return ""
 }
 
 // params are the parameters every client of the cell runs lock a with:
