@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockstep/lockstep/internal/explore"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -205,5 +206,45 @@ func TestInsteadNotApplicableComesLater(t *testing.T) {
 	alts := Instead([]*Row{row("na", Holds, NA), row("held", Holds, Holds)})
 	if len(alts) != 2 || alts[0].Algorithm != "held" || len(alts[1].NA) != 1 {
 		t.Errorf("want held, then na with its n/a column; got %+v", alts)
+	}
+}
+
+// A card whose time runs out returns at once with the cells it did not
+// search marked ?, says so, and proposes nothing from them; a cancelled
+// card likewise.
+func TestSetupCardStopsAtItsLimit(t *testing.T) {
+	f, err := scenario.Load("../../labs/your-lock.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := f.Find("your-lock-get-compare-del")
+	for name, opt := range map[string]SetupOptions{
+		"limit":     {Workers: 1, Limit: time.Nanosecond},
+		"cancelled": {Workers: 1},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		if name == "cancelled" {
+			cancel()
+		}
+		opt.Algorithms, opt.Columns = []string{"lua-compare-delete"}, []string{"contention", "pause-release"}
+		start := time.Now()
+		card, err := BuildSetup(ctx, sc, opt)
+		cancel()
+		if card == nil || err == nil {
+			t.Fatalf("%s: card %v, error %v: want the card and the context's error", name, card, err)
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("%s: took %v after its end", name, d)
+		}
+		for _, r := range card.Rows {
+			for _, c := range r.Cells {
+				if c.Kind != Unsearched || c.Why == nil {
+					t.Errorf("%s: %s/%s is %s, want unsearched with why", name, r.Algorithm, c.Column, c.Kind)
+				}
+			}
+		}
+		if card.Unsearched == nil || len(card.Instead) != 0 {
+			t.Errorf("%s: the card's note %v, alternatives %+v: want the note and none", name, card.Unsearched, card.Instead)
+		}
 	}
 }
