@@ -13,7 +13,7 @@ import (
 type Alternative struct {
 	Algorithm string `json:"algorithm"`
 	Catalog   int    `json:"catalog"`
-	// Everywhere: it holds (✓, ~ or n/a) in every column of the card.
+	// Everywhere: it holds (✓ or ~) in every column of the card.
 	// When no lock does, the closest are listed with the columns they
 	// fail (Fails).
 	Everywhere bool     `json:"everywhere"`
@@ -42,8 +42,9 @@ const closest = 3
 // (nothing, then a fencing storage, several masters, an SQL database: a
 // lock that needs what the user lacks is the larger change), then by
 // round trips (acquire plus release), then proven (✓) before sampled
-// (~), then by catalog row; a lock a column's fault could not be put on
-// (n/a) comes after those it was put on. A row with a cell not searched to its end
+// (~), then by catalog row. A lock a column's fault could not be put on
+// (n/a) does not hold everywhere: it is among the closest, after those
+// with fewer failing and n/a columns. A row with a cell not searched to its end
 // (?) is never proposed: the card knows nothing of that column. When no
 // lock holds everywhere, the closest are given: fewest failing columns
 // first, then the same order.
@@ -110,7 +111,9 @@ func alternative(r *Row, yours *Row) (Alternative, bool) {
 			alt.NA = append(alt.NA, c.Column)
 		}
 	}
-	alt.Everywhere = len(alt.Fails) == 0
+	// n/a is no proof: a lock the card could not put a chosen fault on
+	// is among the closest, with the column named, never "everywhere".
+	alt.Everywhere = len(alt.Fails) == 0 && len(alt.NA) == 0
 	if yours != nil {
 		alt.Difference = difference(r, yours)
 	}

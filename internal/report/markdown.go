@@ -161,7 +161,7 @@ A worked example, the GET-then-DEL lock of ` + "`labs/your-lock.yaml`" + ` (thre
       1. lua-compare-delete: 1 ✓, 0 ~; the same acquire (SET); release sends EVALSHA where yours sends GET, DEL;
          round trips 1 / 1 (yours 1 / 2)
 
-    get-compare-del (yours): declared in your-lock-get-compare-del
+    get-compare-del (yours): your-lock-get-compare-del: locks[0]
       a pause before the release: ✗ foreign-unlock: B stops for 0.75s right after its GET ran, before the reply
       reached it (at 5.117s). The lock on redis expires at 5.611s; C's SET lock f3b467ae NX PX 3000 takes it at
       5.711s, 0.1s later. B's DEL at #99 removed lock on redis, which C had taken at #85 and still believed it

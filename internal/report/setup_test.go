@@ -193,8 +193,8 @@ func TestInsteadRanking(t *testing.T) {
 }
 
 // A lock a column's fault could not be put on (n/a: an SQL lock under a
-// node fault) is not proven there: it comes after one that held in that
-// column, and says so.
+// node fault) is not proven there: it never holds "everywhere", and among
+// the closest it comes before one that failed a column, and says so.
 func TestInsteadNotApplicableComesLater(t *testing.T) {
 	row := func(id string, kinds ...string) *Row {
 		r := &Row{Algorithm: id, Probe: &Probe{Locks: true, Network: true, Acquire: 1, Release: 1}}
@@ -204,8 +204,12 @@ func TestInsteadNotApplicableComesLater(t *testing.T) {
 		return r
 	}
 	alts := Instead([]*Row{row("na", Holds, NA), row("held", Holds, Holds)})
-	if len(alts) != 2 || alts[0].Algorithm != "held" || len(alts[1].NA) != 1 {
-		t.Errorf("want held, then na with its n/a column; got %+v", alts)
+	if len(alts) != 1 || alts[0].Algorithm != "held" {
+		t.Errorf("want held alone (n/a is no proof); got %+v", alts)
+	}
+	alts = Instead([]*Row{row("na", Holds, NA), row("fails", Fails, Holds)})
+	if len(alts) != 2 || alts[0].Algorithm != "na" || alts[0].Everywhere || len(alts[0].NA) != 1 {
+		t.Errorf("want na among the closest with its n/a column, then fails; got %+v", alts)
 	}
 }
 

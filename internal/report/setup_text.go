@@ -109,8 +109,8 @@ func (card *SetupCard) insteadText() sim.Text {
 		t.En += " (holds in every column; ranked by what it needs beyond one Redis node, then round trips):\n"
 		t.Zh += "（在每一列都成立；先按除一个 Redis 节点之外还需要什么排序，再按往返次数）：\n"
 	} else {
-		t.En += ": no lock holds in every column of your setup; the closest (fewest columns failed, then what it needs, then round trips):\n"
-		t.Zh += "：在你的设置中没有一把锁在每一列都成立；最接近的是（先按失败的列数，再按需要什么，再按往返次数）：\n"
+		t.En += ": no lock was shown to hold (✓ or ~) in every column of your setup; the closest (fewest columns failed or n/a, then what it needs, then round trips):\n"
+		t.Zh += "：在你的设置中没有一把锁被证明在每一列都成立（✓ 或 ~）；最接近的是（先按失败或不适用的列数，再按需要什么，再按往返次数）：\n"
 	}
 	for i, a := range card.Instead {
 		fails := sim.Text{}

@@ -98,10 +98,12 @@ func (w *workload) row(id string, cols []Column) (*Row, error) {
 		return nil, err
 	}
 	title := a.Title
-	if own, ok := w.sc.Own(id); ok {
-		title = "declared in " + w.sc.ID
-		if own.Source != "" {
-			title += " (" + own.Source + ")"
+	for i, l := range w.sc.Locks {
+		if l.Name == id { // the user's own: where the file declares it
+			title = fmt.Sprintf("%s: locks[%d]", w.sc.ID, i)
+			if l.Source != "" {
+				title += " (" + l.Source + ")"
+			}
 		}
 	}
 	row := &Row{Algorithm: id, Catalog: a.Row, Title: title, Probe: p, Needs: p.Needs(), Storage: p.Tokens, Yours: yours}
