@@ -113,6 +113,8 @@ commands:
         (default --with: ID's canonical pair; exit 0 when compared, 1 when it could not be; docs/compare.md)
   report [--json] [--lang zh] [--only LOCK,...] [--cell LOCK/COLUMN] [--markdown] [--yaml]
         every lock against every fault, each cell decided by a schedule search (docs/choosing-a-lock.md)
+  report --file F [--scenario ID] [--only LOCK,...] [--faults COLUMN,...] [--json|--markdown|--yaml]
+        the card for your setup: your locks and every catalog lock in your scenario's workload, and what to use instead
   docs  [--out F]                                    docs/lessons.md, from the lock catalog and scenarios.yaml
 
 exit status: 0 when all went well, 1 when something failed (a scenario's

@@ -33,6 +33,9 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 	yml := fs.Bool("yaml", false, "print every counterexample as one scenario file (docs/choosing-a-lock.yaml)")
 	limit := fs.Duration("time", 0, "wall-clock limit of the whole card (default: report.CardCPU, 20m, shared among the workers, at least 5m); the cells it stops say so and give no advice")
 	workers := fs.Int("workers", 0, "cells searched at once (default: the number of CPUs)")
+	file := fs.String("file", "", "the card for your setup: the locks of this scenario file and every catalog lock, placed in its workload")
+	id := fs.String("scenario", "", "with --file: the scenario whose workload the locks are placed in (default: the file's only one)")
+	faults := fs.String("faults", "", "with --file: only these columns, the faults you fear, e.g. contention,pause-release (default: every one)")
 	pos, err := interleave(fs, args)
 	if err != nil {
 		return err
@@ -53,6 +56,16 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 		return badUsage("give at most one of --json, --markdown, --yaml and --cell")
 	}
 	defer cardGC(getenv)()
+	if *file == "" && (*id != "" || *faults != "") {
+		return badUsage("--scenario and --faults go with --file")
+	}
+	if *file != "" {
+		if *cell != "" {
+			return badUsage("--cell is a cell of the catalog's card; with --file, use --only LOCK --faults COLUMN")
+		}
+		return reportSetup(ctx, setupFlags{file: *file, id: *id, only: *only, faults: *faults, lang: *lang,
+			json: *asJSON, markdown: *markdown, yaml: *yml, limit: *limit, workers: *workers}, stdout, stderr)
+	}
 	if *limit <= 0 {
 		*limit = report.DefaultLimit(*workers)
 	}

@@ -28,10 +28,7 @@ type bounds struct {
 
 // resolve fills in the defaults of an explore section for scenario sc.
 func resolve(sc *scenario.Scenario, e *scenario.Explore) (bounds, error) {
-	b := bounds{steps: DefaultSteps, horizon: scenario.DefaultHorizon}
-	if sc.Horizon > 0 {
-		b.horizon = sc.Horizon.D()
-	}
+	b := bounds{steps: DefaultSteps, horizon: sc.HorizonOrDefault()}
 	for _, n := range sc.Nodes {
 		if n.ReplicaOf != "" && !containsStr(b.masters, n.ReplicaOf) {
 			b.masters = append(b.masters, n.ReplicaOf)

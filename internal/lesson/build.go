@@ -31,12 +31,13 @@ func build(sc *scenario.Scenario, cfg Config) (*Run, error) {
 		}
 		return nil, fmt.Errorf("scenario %s: %d nodes, %d servers placed", sc.ID, len(nodes), len(backends))
 	}
+	def := scenario.WithDefaults(sc) // the world is given what a file's blank fields stand for
 	w := sim.New(sim.Config{
 		Seed:    cfg.Seed,
-		Horizon: sc.Horizon.D(),
-		Latency: sc.Network.Latency.D(),
+		Horizon: def.Horizon.D(),
+		Latency: def.Network.Latency.D(),
 		Jitter:  sc.Network.Jitter.D(),
-		Timeout: sc.Network.Timeout.D(),
+		Timeout: def.Network.Timeout.D(),
 		Pace:    pace,
 
 		MaxSteps: cmp.Or(cfg.MaxSteps, scenario.MaxSteps),
@@ -73,17 +74,9 @@ func build(sc *scenario.Scenario, cfg Config) (*Run, error) {
 	return r, nil
 }
 
-// NodeNames gives the scenario's nodes (one "redis" node by default).
-func NodeNames(sc *scenario.Scenario) []string {
-	if len(sc.Nodes) == 0 {
-		return []string{"redis"}
-	}
-	out := make([]string, len(sc.Nodes))
-	for i, n := range sc.Nodes {
-		out[i] = n.Name
-	}
-	return out
-}
+// NodeNames gives the scenario's nodes (scenario.DefaultNode when it
+// lists none).
+func NodeNames(sc *scenario.Scenario) []string { return sc.NodeNames() }
 
 func (r *Run) build() error {
 	sc, w := r.Scenario, r.World

@@ -50,7 +50,7 @@ func program(sc *scenario.Scenario, c scenario.Client) (sim.Program, error) {
 	}
 	requests := c.Requests
 	if requests <= 0 {
-		requests = 1
+		requests = scenario.DefaultRequests
 	}
 	cl := &client{sc: sc, c: c, algo: algo, opts: opts, resource: Resource(opts), node: NodeNames(sc)[0], requests: requests}
 	return cl.run, nil

@@ -9,14 +9,15 @@ import (
 
 // phrase names each column's fault inside a sentence.
 var phrase = map[string]sim.Text{
-	"contention": {En: "contention", Zh: "竞争"},
-	"lost-reply": {En: "a lost reply", Zh: "丢失回复"},
-	"pause":      {En: "a pause longer than the lease", Zh: "超过租约的停顿"},
-	"crash":      {En: "a crash while holding", Zh: "持锁时崩溃"},
-	"clock-jump": {En: "a clock jump on a node", Zh: "节点时钟跳变"},
-	"restart":    {En: "a restart without persistence", Zh: "无持久化重启"},
-	"failover":   {En: "a failover before replication", Zh: "复制前的主从切换"},
-	"partition":  {En: "a partition", Zh: "网络分区"},
+	"contention":    {En: "contention", Zh: "竞争"},
+	"lost-reply":    {En: "a lost reply", Zh: "丢失回复"},
+	"pause":         {En: "a pause longer than the lease", Zh: "超过租约的停顿"},
+	"pause-release": {En: "a pause before the release", Zh: "释放前的停顿"},
+	"crash":         {En: "a crash while holding", Zh: "持锁时崩溃"},
+	"clock-jump":    {En: "a clock jump on a node", Zh: "节点时钟跳变"},
+	"restart":       {En: "a restart without persistence", Zh: "无持久化重启"},
+	"failover":      {En: "a failover before replication", Zh: "复制前的主从切换"},
+	"partition":     {En: "a partition", Zh: "网络分区"},
 }
 
 // Advice is the row's one sentence, read from its finished cells only:

@@ -2,14 +2,12 @@ package report
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"sync"
 	"time"
 
-	"github.com/lockstep/lockstep/internal/explore"
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -84,6 +82,11 @@ type Row struct {
 	Storage bool     `json:"storage,omitempty"`
 	Cells   []*Cell  `json:"cells"`
 	Advice  sim.Text `json:"advice"`
+	// Yours marks, on the card for a user's setup, a lock their scenario
+	// runs; Bound is what every search of the row covered there (the
+	// user's clients, requests, lease and work), said beside each ✓ and ~.
+	Yours bool      `json:"yours,omitempty"`
+	Bound *sim.Text `json:"bound,omitempty"`
 }
 
 // Card is the report card: every lock of the registry against every
@@ -173,6 +176,25 @@ func Build(ctx context.Context, opt Options) (*Card, error) {
 	if opt.Started != nil {
 		opt.Started(card)
 	}
+	err := searchCells(ctx, card, workers, opt, func(ctx context.Context, row *Row, col *Column, yield func() error) (*Cell, error) {
+		a, _ := lock.Lookup(row.Algorithm)
+		return runCell(ctx, a, row, col, yield)
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range card.Rows {
+		row.Advice = Advice(row)
+	}
+	card.Unsearched = unsearchedNote(card, opt.Limit, workers)
+	return card, ctx.Err()
+}
+
+// searchCells fills every cell of the card's rows, workers at a time,
+// each by run; the first error stops the others (the jobs left are
+// drained) and is returned.
+func searchCells(ctx context.Context, card *Card, workers int, opt Options,
+	run func(ctx context.Context, row *Row, col *Column, yield func() error) (*Cell, error)) error {
 	type job struct {
 		row *Row
 		col int
@@ -200,8 +222,7 @@ func Build(ctx context.Context, opt Options) (*Card, error) {
 				if failed {
 					continue // the card has failed: drain the jobs
 				}
-				a, _ := lock.Lookup(j.row.Algorithm)
-				c, err := runCell(ctx, a, j.row, &card.Columns[j.col], yield)
+				c, err := run(ctx, j.row, &card.Columns[j.col], yield)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -225,14 +246,7 @@ func Build(ctx context.Context, opt Options) (*Card, error) {
 	}
 	close(jobs)
 	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	for _, row := range card.Rows {
-		row.Advice = Advice(row)
-	}
-	card.Unsearched = unsearchedNote(card, opt.Limit, workers)
-	return card, ctx.Err()
+	return firstErr
 }
 
 // unsearchedNote says how many of the card's cells its time limit
@@ -309,135 +323,6 @@ func cellError(a *lock.Info, col *Column, err error) *Error {
 	return &Error{Err: err, Words: sim.Text{
 		En: fmt.Sprintf("report: %s under %s: %s", a.ID, col.ID, why.En),
 		Zh: fmt.Sprintf("报告卡：%s 在“%s”之下：%s", a.ID, col.ID, why.Zh)}}
-}
-
-// runCell searches one cell.
-func runCell(ctx context.Context, a *lock.Info, row *Row, col *Column, yield func() error) (*Cell, error) {
-	c := &Cell{Column: col.ID}
-	if why := notApplicable(row.Probe, col); why != nil {
-		c.Kind, c.Why = NA, why
-		return c, nil
-	}
-	sc, err := normalize(Template(a, col, row.Probe))
-	if err != nil {
-		return nil, cellError(a, col, err)
-	}
-	opt := explore.Options{Strategy: explore.Exhaustive, Steps: ExhaustiveSteps,
-		Exact: col.Exact, KeepSizes: true, Marks: col.Marks, Points: flawPoints(a, col), Want: wanted(row), First: true, Yield: yield}
-	res, err := explore.Search(ctx, sc, opt)
-	if err != nil {
-		return nil, cellError(a, col, err)
-	}
-	c.Steps = res.Steps
-	if res.Verdict == "" && !res.Complete && ctx.Err() == nil {
-		opt.Strategy, opt.Runs, opt.Steps = explore.Random, 0, RandomSteps
-		if res, err = explore.Search(ctx, sc, opt); err != nil {
-			return nil, cellError(a, col, err)
-		}
-		c.Steps += res.Steps
-	}
-	c.Strategy, c.Schedules = res.Strategy, res.Schedules
-	switch {
-	case res.Verdict == "" && !res.Complete && ctx.Err() != nil:
-		// Stopped before the end of its budget: whatever it sampled, the
-		// cell says nothing (Advice reads no unsearched cell).
-		c.Kind, c.Stopped = Unsearched, true
-		c.Why = stoppedWhy(a.ID, col.ID, c.Schedules)
-	case res.Verdict != "":
-		c.Kind, c.Verdict, c.Verdicts, c.FoundAt = Fails, res.Verdict, res.Verdicts, res.FoundAt
-		c.Counterexample = res.Recording
-		s, err := explore.Replay(res.Recording)
-		if err != nil {
-			return nil, cellError(a, col, err)
-		}
-		story := explore.Describe(s.Log(), res.Shrunk, res.Verdict)
-		s.Close()
-		c.Story = &story
-	case res.Complete:
-		c.Kind, c.Counts = Holds, res.Counts
-	default:
-		c.Kind = NotFound
-	}
-	if row.Storage && c.Kind != Fails && ctx.Err() == nil {
-		if c.Example, err = refusedWrite(ctx, sc, opt); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
-}
-
-// stoppedWhy says why a cell is Unsearched: the card's time limit stopped
-// its search after schedules schedules.
-func stoppedWhy(algorithm, column string, schedules int) *sim.Text {
-	return &sim.Text{
-		En: fmt.Sprintf("the card's time limit stopped its search after %s, before the end of its budget: it says nothing of this fault (visualizer report --cell %s/%s searches it alone)",
-			plural(schedules, "schedule", "schedules"), algorithm, column),
-		Zh: fmt.Sprintf("报告卡的时限让它的搜索在 %d 个调度之后、预算用完之前就停止了：它对这种故障什么也没说明（visualizer report --cell %s/%s 可以单独搜索这一格）",
-			schedules, algorithm, column),
-	}
-}
-
-// flawPoints are, for a column that places a client's fault only at
-// chosen marks, the lock's own flaw points (lock.Info.FlawAfter), where
-// the fault may land too: right after a node ran one of those commands
-// for the client. Every other column places its fault after any step,
-// which those points are among.
-func flawPoints(a *lock.Info, col *Column) []scenario.Match {
-	if len(col.Marks) == 0 {
-		return nil
-	}
-	var out []scenario.Match
-	for _, cmd := range a.FlawAfter {
-		out = append(out, scenario.Match{Kind: string(sim.KindExec), Cmd: cmd})
-	}
-	return out
-}
-
-// wanted are the verdicts that break a lock: any violation, or for a lock
-// judged at its storage, any but two clients inside at once.
-func wanted(row *Row) []string {
-	var out []string
-	for _, v := range sim.Verdicts {
-		if v == sim.VerdictSafe || row.Storage && v == sim.VerdictMutualExclusion {
-			continue
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
-// refusedWrite finds, for a lock judged at its storage, a schedule of the
-// cell in which two clients were inside at once: what the storage's
-// refusal is shown on. nil when there is none.
-func refusedWrite(ctx context.Context, sc *scenario.Scenario, opt explore.Options) (*scenario.Scenario, error) {
-	// Unshrunk: shrinking would look for the shortest pause that still
-	// lets two in, not the column's fault.
-	opt.Strategy, opt.Steps, opt.NoShrink = explore.Exhaustive, ExhaustiveSteps, true
-	opt.Want = []string{sim.VerdictMutualExclusion}
-	res, err := explore.Search(ctx, sc, opt)
-	if err != nil || res.Recording == nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			err = nil
-		}
-		return nil, err
-	}
-	rec := res.Recording
-	s, err := explore.Replay(rec)
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
-	refused := false
-	for _, e := range s.Log() {
-		refused = refused || e.Kind == sim.KindMark && e.Name == MarkWriteRejected
-	}
-	if !refused {
-		return nil, nil // two were inside, but no late write reached the storage
-	}
-	rec.Expect = append([]string(nil), s.Run().Verdicts()...)
-	rec.ID = sc.ID + "-refused"
-	rec.Title = sim.Text{En: sc.Title.En + ": the storage refuses the late write", Zh: sc.Title.Zh + "：存储拒绝迟到的写入"}
-	return rec, nil
 }
 
 // MarkWriteRejected is the mark of a write the storage refused (a token

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -61,15 +62,7 @@ var Columns = []Column{
 		Budget:  []scenario.Budget{{Do: string(sim.FaultDropReply), Count: 1}},
 		Network: true,
 	},
-	{
-		ID:    "pause",
-		Title: sim.Text{En: "a pause longer than the lease", Zh: "停顿超过租约"},
-		What: sim.Text{En: "a client stops the world for 2× the lease (2s) as it enters its critical section, or at its lock's known flaw point (right after the GET its release trusts, a Redlock vote)",
-			Zh: "客户端刚进入临界区时，或在它的锁已知的缺陷点（释放所依据的 GET 刚执行完、Redlock 的一票刚投下），整个进程停顿租约的 2 倍（2 秒）"},
-		Budget: []scenario.Budget{{Do: string(sim.FaultPause), Count: 1, Max: scenario.Duration(2 * Lease)}},
-		Marks:  []string{sim.MarkEnter},
-		Exact:  true,
-	},
+	pauseColumn(Lease),
 	{
 		ID:    "crash",
 		Title: sim.Text{En: "a crash while holding", Zh: "持锁时崩溃"},
@@ -78,14 +71,7 @@ var Columns = []Column{
 		Budget: []scenario.Budget{{Do: string(sim.FaultCrash), Count: 1}},
 		Marks:  []string{sim.MarkAcquired, sim.MarkEnter},
 	},
-	{
-		ID:     "clock-jump",
-		Title:  sim.Text{En: "a clock jump on a node", Zh: "节点时钟跳变"},
-		What:   sim.Text{En: "one Redis node's clock jumps 2× the lease (2s) forward, after any step", Zh: "任意一步之后，一个 Redis 节点的时钟向前跳租约的 2 倍（2 秒）"},
-		Budget: []scenario.Budget{{Do: string(sim.FaultClockJump), Count: 1, Max: scenario.Duration(2 * Lease)}},
-		Node:   true,
-		Exact:  true,
-	},
+	clockJumpColumn(Lease),
 	{
 		ID:     "restart",
 		Title:  sim.Text{En: "a restart without persistence", Zh: "无持久化重启"},
@@ -109,6 +95,83 @@ var Columns = []Column{
 		Node:    true,
 		Network: true,
 	},
+}
+
+// pauseColumn is the column of a pause of 2× lease as a client enters,
+// or at its lock's known flaw point.
+func pauseColumn(lease time.Duration) Column {
+	return Column{
+		ID:    "pause",
+		Title: sim.Text{En: "a pause longer than the lease", Zh: "停顿超过租约"},
+		What: sim.Text{En: "a client stops the world for 2× the lease (" + scenario.FormatDuration(2*lease) + ") as it enters its critical section, or at its lock's known flaw point (right after the GET its release trusts, a Redlock vote)",
+			Zh: "客户端刚进入临界区时，或在它的锁已知的缺陷点（释放所依据的 GET 刚执行完、Redlock 的一票刚投下），整个进程停顿租约的 2 倍（" + zhDuration(2*lease) + "）"},
+		Budget: []scenario.Budget{{Do: string(sim.FaultPause), Count: 1, Max: scenario.Duration(2 * lease)}},
+		Marks:  []string{sim.MarkEnter},
+		Exact:  true,
+	}
+}
+
+// clockJumpColumn is the column of a node's clock jumping 2× lease.
+func clockJumpColumn(lease time.Duration) Column {
+	return Column{
+		ID:    "clock-jump",
+		Title: sim.Text{En: "a clock jump on a node", Zh: "节点时钟跳变"},
+		What: sim.Text{En: "one Redis node's clock jumps 2× the lease (" + scenario.FormatDuration(2*lease) + ") forward, after any step",
+			Zh: "任意一步之后，一个 Redis 节点的时钟向前跳租约的 2 倍（" + zhDuration(2*lease) + "）"},
+		Budget: []scenario.Budget{{Do: string(sim.FaultClockJump), Count: 1, Max: scenario.Duration(2 * lease)}},
+		Node:   true,
+		Exact:  true,
+	}
+}
+
+// pauseReleaseColumn, a column of the card for a user's setup, is a
+// pause of up to the lease after the work, as the client leaves its
+// critical section and before its release: the stall that shows whose
+// lock a release deletes. Its sizes are the quarters of the lease, not
+// twice it: the release harms the next holder only if it comes while
+// that holder still holds, which a pause longer than the lease plus the
+// next holder's work misses.
+func pauseReleaseColumn(lease time.Duration) Column {
+	return Column{
+		ID:    "pause-release",
+		Title: sim.Text{En: "a pause before the release", Zh: "释放前停顿"},
+		What: sim.Text{En: "a client stops the world for a quarter, a half, three quarters or all of the lease (" + scenario.FormatDuration(lease) + ") after its work, as it leaves its critical section and before it releases",
+			Zh: "客户端干完活、离开临界区、尚未释放时，整个进程停顿租约（" + zhDuration(lease) + "）的四分之一、一半、四分之三或全部"},
+		Budget: []scenario.Budget{{Do: string(sim.FaultPause), Count: 1, Max: scenario.Duration(lease)}},
+		Marks:  []string{sim.MarkLeave},
+	}
+}
+
+// SetupColumns are the columns of the card for a user's setup whose lock
+// takes a lease of lease: the card's columns with their faults sized to
+// that lease, and a pause before the release after the pause as a client
+// enters.
+func SetupColumns(lease time.Duration) []Column {
+	var out []Column
+	for _, c := range Columns {
+		switch c.ID {
+		case pauseColumn(lease).ID:
+			out = append(out, pauseColumn(lease), pauseReleaseColumn(lease))
+		case clockJumpColumn(lease).ID:
+			out = append(out, clockJumpColumn(lease))
+		case Columns[0].ID: // contention alone
+			c.What = sim.Text{En: "your clients as they start; every order of their moves, no fault",
+				Zh: "你的客户端按各自的时间开始；它们移动的每一种先后顺序，没有故障"}
+			out = append(out, c)
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// zhDuration writes a duration for a Chinese sentence: whole seconds as
+// "2 秒", else as a scenario file writes it.
+func zhDuration(d time.Duration) string {
+	if d > 0 && d%time.Second == 0 {
+		return strconv.Itoa(int(d/time.Second)) + " 秒"
+	}
+	return scenario.FormatDuration(d)
 }
 
 // ColumnByID finds a column.

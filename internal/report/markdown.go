@@ -74,6 +74,7 @@ draws nothing from it. The card is the output of
 	if card.Unsearched != nil {
 		b.WriteString("**" + card.Unsearched.En + ".**\n\n**" + card.Unsearched.Zh + "。**\n\n")
 	}
+	b.WriteString(ownLockSection)
 	b.WriteString("## The bound of every cell · 每一格的界限\n\n")
 	b.WriteString(Bound().En + ".\n\n" + Bound().Zh + "。\n\n")
 	b.WriteString("| column · 列 | its fault, and where the search may place it | 故障，以及搜索可以把它放在哪里 |\n|---|---|---|\n")
@@ -125,3 +126,68 @@ func replayID(c *Cell) string {
 
 // mdEscape keeps a text inside a table cell.
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// ownLockSection is docs/choosing-a-lock.md's section on the card for a
+// user's own setup (visualizer report --file), with a worked example
+// that TestReportFileSetupCard (cmd/visualizer) holds to the code.
+const ownLockSection = `## Checking your own lock · 检查你自己的锁
+
+` + "`visualizer report --file F [--scenario ID]`" + ` makes this card for your setup: the locks your scenario
+runs (a catalog lock, or one it declares in ` + "`locks:`" + `, [scenarios.md](scenarios.md)) and every lock of the
+catalog, each placed in your workload (your clients, their start times, work and requests, your data,
+your lease and retry) against each column, its fault sized to your lease, and one more column: a
+pause before the release (a quarter to all of the lease, after the work), where a release that deletes
+someone else's lock shows. Your own faults and schedule are left out: the columns are the faults. A ✓
+or ~ says beside it the bound it covers (clients, requests, lease, work); a ✗ keeps its shrunk
+counterexample on your setup, which ` + "`--yaml`" + ` writes as one file that ` + "`visualizer test --file`" + ` replays; a ?
+was not searched before the time limit (` + "`--time`" + `, 55 s by default). **What to use instead** lists the
+other locks that hold in every column you chose (` + "`--faults`" + `), ranked by what they need beyond one
+Redis node (a storage that checks fencing tokens, several masters, an SQL database), then by round
+trips, each with how its commands differ from yours; when none holds everywhere, the three closest and
+the columns they fail. Each cell's search is bounded by counts of engine steps (20,000 exhaustive, then
+8,000 random), never by time. Text, ` + "`--json`" + ` or ` + "`--markdown`" + `, ` + "`--lang zh`" + `.
+
+A worked example, the GET-then-DEL lock of ` + "`labs/your-lock.yaml`" + ` (three workers, 2.5 s of work under a
+3 s lease):
+
+    go run ./cmd/visualizer report --file labs/your-lock.yaml --scenario your-lock-get-compare-del \
+        --only lua-compare-delete --faults pause-release
+
+                                pause-release
+    get-compare-del (yours)     ✗
+    lua-compare-delete          ✓
+
+    What to use instead (holds in every column; ranked by what it needs beyond one Redis node, then round trips):
+      1. lua-compare-delete: 1 ✓, 0 ~; the same acquire (SET); release sends EVALSHA where yours sends GET, DEL;
+         round trips 1 / 1 (yours 1 / 2)
+
+    get-compare-del (yours): your-lock-get-compare-del: locks[0]
+      a pause before the release: ✗ foreign-unlock: B stops for 0.75s right after its GET ran, before the reply
+      reached it (at 5.117s). The lock on redis expires at 5.611s; C's SET lock f3b467ae NX PX 3000 takes it at
+      5.711s, 0.1s later. B's DEL at #99 removed lock on redis, which C had taken at #85 and still believed it
+      held: C's lock, not B's. […] [replays as mine-your-lock-get-compare-del-get-compare-del-pause-release-explored]
+    lua-compare-delete: SET NX PX, released by Lua compare-and-delete
+      a pause before the release: ✓ within 3 clients, 3 requests, lease 3s, work up to 2500ms: no violation in any
+      of 13 schedules (exhaustive)
+
+The release checks the owner with a GET and deletes in a second round trip; a worker that stalls
+between the two (the point between a step's commands is where a declared lock's fault may land)
+deletes the next worker's key. Compare-and-delete in one script holds. Without ` + "`--only`" + ` and ` + "`--faults`" + `
+the card has all 20 locks and 9 columns, and shows more of this workload: a pause as a client enters,
+a lost reply (its 1 s timeout on top of 2.5 s of work outlasts the 3 s lease), a clock jump, a
+restart, a failover or a partition breaks every lock with a lease here, so no lock holds in every
+column, and the closest are listed.
+
+` + "`visualizer report --file F [--scenario ID]`" + ` 为你的设置生成这张报告卡：你的场景运行的锁（目录中的锁，或它在
+` + "`locks:`" + ` 中自己声明的锁）以及目录中的每一把锁，都放进你的工作负载（你的客户端、它们的开始时间、工作和请求、
+你的数据、你的租约和重试），对每一列检查，故障按你的租约调整大小，另外多一列：释放前停顿（干完活后停顿租约的
+四分之一到全部），删掉别人的锁的释放就在这里暴露。你自己的故障和调度不算在内：各列就是故障。✓ 或 ~ 旁边写明它覆盖的
+界限（客户端、请求、租约、工作）；✗ 保留它在你的设置上精简后的反例，` + "`--yaml`" + ` 把它们写成一个文件，
+` + "`visualizer test --file`" + ` 可以重放；? 表示在时限（` + "`--time`" + `，默认 55 秒）之前没有搜索。**改用什么** 列出在你选择的
+每一列（` + "`--faults`" + `）都成立的其他锁，先按除一个 Redis 节点之外还需要什么（检查栅栏令牌的存储、多个主节点、SQL
+数据库）排序，再按往返次数，并说明它的命令与你的有何不同；若没有一把锁处处成立，则列出最接近的三把及它们失败的列。
+每一格的搜索由引擎步数限定（穷举 20,000 步，随机 8,000 步），从不以时间限定。上面的例子中，释放先用 GET 检查
+所有者，再用第二次往返删除；在两者之间卡住的工作者删掉了下一个工作者的锁（✗ foreign-unlock）。在一个脚本里
+比较并删除则成立（✓）。
+
+`

@@ -31,6 +31,11 @@ type Probe struct {
 	Network                          bool // it sends commands (a lock in the process sends none)
 	Expires                          bool // its key on a node has a TTL (a lease)
 	Watch                            bool // it runs WATCH / MULTI / EXEC on the data itself
+	// AcquireSent and ReleaseSent name the commands of that acquire and
+	// that release, in order (SET, EVALSHA, …): what the card for a
+	// user's setup compares with the user's own code. Not stored with the
+	// catalog's card.
+	AcquireSent, ReleaseSent []string `json:"-"`
 }
 
 // Needs are what the lock needs beyond one Redis node, read from its
@@ -81,8 +86,12 @@ func probeScenario(a *lock.Info) *scenario.Scenario {
 }
 
 // RunProbe runs a alone and reads its probe from the log.
-func RunProbe(a *lock.Info) (*Probe, error) {
-	sc, err := normalize(probeScenario(a))
+func RunProbe(a *lock.Info) (*Probe, error) { return runProbe(a, probeScenario(a)) }
+
+// runProbe runs a probe's scenario (one client A running a, twice) and
+// reads the probe from its log.
+func runProbe(a *lock.Info, sc *scenario.Scenario) (*Probe, error) {
+	sc, err := normalize(sc)
 	if err != nil {
 		return nil, err
 	}
@@ -151,8 +160,10 @@ func readProbe(log []*sim.Event) *Probe {
 			switch {
 			case released == 1 && acquired == 1:
 				acq.send(e.Req, e.Seq)
+				p.AcquireSent = append(p.AcquireSent, strings.ToUpper(e.Cmd[0]))
 			case leaves == 2 && released == 1:
 				rel.send(e.Req, e.Seq)
+				p.ReleaseSent = append(p.ReleaseSent, strings.ToUpper(e.Cmd[0]))
 			}
 		case sim.KindReply, sim.KindLost, sim.KindTimeout:
 			acq.done(e.Req)
@@ -188,16 +199,12 @@ func (t *roundTrips) send(req, seq int) {
 
 func (t *roundTrips) done(req int) { delete(t.waiting, req) }
 
-// normalize gives a scenario as its YAML reads back: checked, with every
-// default a file gets.
+// normalize checks a scenario the card built by the rules a file is held
+// to (scenario.Validate); the engine reads its blank fields as a file's
+// (scenario.WithDefaults), so it needs no round trip through YAML.
 func normalize(sc *scenario.Scenario) (*scenario.Scenario, error) {
-	data, err := scenario.MarshalScenario(sc)
-	if err != nil {
+	if err := scenario.Validate(sc); err != nil {
 		return nil, err
 	}
-	f, err := scenario.Parse(sc.ID+".yaml", data)
-	if err != nil {
-		return nil, err
-	}
-	return &f.Scenarios[0], nil
+	return sc, nil
 }

@@ -46,11 +46,21 @@ func (c *Cell) Text(row *Row) sim.Text {
 			En: fmt.Sprintf("✓ no violation in any of %s within the bound (exhaustive)", plural(c.Schedules, "schedule", "schedules")),
 			Zh: fmt.Sprintf("✓ 在界限内的全部 %d 个调度中都没有违规（穷举）", c.Schedules),
 		}
+		if row != nil && row.Bound != nil {
+			t = sim.Text{
+				En: fmt.Sprintf("✓ within %s: no violation in any of %s (exhaustive)", row.Bound.En, plural(c.Schedules, "schedule", "schedules")),
+				Zh: fmt.Sprintf("✓ 在%s的界限内：全部 %d 个调度中都没有违规（穷举）", row.Bound.Zh, c.Schedules),
+			}
+		}
 		return and(t, c.storageNote(row))
 	case NotFound:
 		t := sim.Text{
 			En: fmt.Sprintf("~ none found in %s (%s search; not a proof)", plural(c.Schedules, "sampled schedule", "sampled schedules"), c.Strategy),
 			Zh: fmt.Sprintf("~ 在抽样的 %d 个调度中没有发现（%s；不是证明）", c.Schedules, strategyZh(c.Strategy)),
+		}
+		if row != nil && row.Bound != nil {
+			t.En = fmt.Sprintf("~ within %s: none found in %s (%s search; not a proof)", row.Bound.En, plural(c.Schedules, "sampled schedule", "sampled schedules"), c.Strategy)
+			t.Zh = fmt.Sprintf("~ 在%s的界限内：抽样的 %d 个调度中没有发现（%s；不是证明）", row.Bound.Zh, c.Schedules, strategyZh(c.Strategy))
 		}
 		return and(t, c.storageNote(row))
 	case Unsearched:

@@ -37,15 +37,9 @@ func CheckSchedule(s *Scenario, actions []Action) error {
 
 func checkActions(s *Scenario, name string, actions []Action, schedule bool) error {
 	c := &validator{d: &decoder{r: &report{}, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}, bad: map[string]bool{}}, flat: true}
-	sc := &scope{horizon: DefaultHorizon}
+	sc := &scope{horizon: s.HorizonOrDefault(), nodes: s.NodeNames()}
 	for _, cl := range s.Clients {
 		sc.clients = append(sc.clients, cl.Name)
-	}
-	for _, n := range s.Nodes {
-		sc.nodes = append(sc.nodes, n.Name)
-	}
-	if len(s.Nodes) == 0 {
-		sc.nodes = []string{"redis"}
 	}
 	last := 0
 	for i := range actions {

@@ -154,10 +154,7 @@ func (c *validator) scenario(s *Scenario, p string) {
 			c.at(fmt.Sprintf("%s.catalog[%d]", p, i), "no catalog row %d: the rows are %d to %d", row, rows[0], rows[len(rows)-1])
 		}
 	}
-	sc := scope{horizon: DefaultHorizon}
-	if s.Horizon > 0 {
-		sc.horizon = s.Horizon.D()
-	}
+	sc := scope{horizon: s.HorizonOrDefault()}
 	if s.Horizon.D() > MaxHorizon {
 		c.at(p+".horizon", "horizon %s is longer than the limit of %s", fmtDuration(s.Horizon.D()), fmtDuration(MaxHorizon))
 	}

@@ -26,7 +26,7 @@ func (c *validator) nodes(s *Scenario, p string, sc *scope) {
 		sc.nodes = append(sc.nodes, n.Name)
 	}
 	if len(s.Nodes) == 0 {
-		sc.nodes = []string{"redis"}
+		sc.nodes = s.NodeNames()
 	}
 	sc.masters = replicated(s)
 	if len(s.Nodes) > 1 && s.Nodes[0].ReplicaOf != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,10 +32,32 @@ func Declare(s *Spec) *lock.Info {
 		{Name: "acquire_timeout", Kind: lock.Dur, Default: s.AcquireTimeout, Doc: "give up acquiring after this long (0: never)"},
 	}, s.Params...)
 	s.Code() // numbers the lines the code view lights
-	a := &lock.Info{ID: s.Name, Title: s.Name, Seed: s.Source, Fencing: len(s.Fencing) > 0, Marks: Marks}
+	a := &lock.Info{ID: s.Name, Title: s.Name, Seed: s.Source, Fencing: len(s.Fencing) > 0, Marks: Marks, FlawAfter: flawAfter(s)}
 	return lock.Declare(a, params, func(c lock.Config, v *lock.Values) lock.Locker {
 		return &declared{s: s, c: c, x: expander{token: c.Owner, v: v}, scripts: map[*Step]*redis.Script{}}
 	})
+}
+
+// flawAfter are the declared lock's points between round trips of one
+// step: every command of an acquire or a release but its last, which the
+// client sends and waits for before it sends the next (a SETNX before its
+// PEXPIRE, a GET before its DEL). What the step decided can change
+// there; a fault of the report card may land right after one
+// (lock.Info.FlawAfter). A script is one round trip: it has none.
+func flawAfter(s *Spec) []string {
+	var out []string
+	for _, st := range []*Step{&s.Acquire, &s.Release} {
+		for i, c := range st.Commands {
+			if i == len(st.Commands)-1 || len(c.Args) == 0 || strings.EqualFold(c.Args[0], "MULTI") {
+				continue
+			}
+			name := strings.ToUpper(c.Args[0])
+			if !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
 
 // declared is one request's lock: the spec run on the request's Config.
