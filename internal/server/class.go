@@ -496,7 +496,7 @@ func (r *room) dropLocked(m *member) {
 			delete(r.browsers, m.browser)
 		}
 		if q := r.question; q != nil {
-			q.forget(m.token)
+			q.Forget(m.token)
 		}
 		r.countChangedLocked()
 	}
@@ -676,15 +676,15 @@ func (s *session) classMessage(force bool) *Message {
 		seat.key = ""
 		v.Counts = rm.countsLocked()
 		for _, q := range rm.history {
-			v.History = append(v.History, q.view("", true))
+			v.History = append(v.History, (*questionView)(q.View("", true)))
 		}
 		if q := rm.question; q != nil {
-			v.Question = q.view("", true)
+			v.Question = (*questionView)(q.View("", true))
 		}
 	} else {
 		v.Role, v.Name, v.Token = "student", seat.m.name, seat.m.token
 		if q := rm.question; q != nil {
-			v.Question = q.view(seat.m.token, false)
+			v.Question = (*questionView)(q.View(seat.m.token, false))
 		}
 	}
 	return &Message{Type: "class", Class: v}

@@ -4,24 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/lockstep/lockstep/internal/scenario"
 )
-
-// A class vote's choices name a clock jump with its sign once: "+2s"
-// forward, "-2s" back (not "+-2s").
-func TestAFaultLabelSignsAJumpOnce(t *testing.T) {
-	for _, c := range []struct {
-		by   time.Duration
-		want string
-	}{{2 * time.Second, "clock-jump r1 +2s"}, {-2 * time.Second, "clock-jump r1 -2s"}} {
-		got := faultLabel(scenario.Fault{Do: "clock-jump", Node: "r1", By: scenario.Duration(c.by)}).En
-		if got != c.want {
-			t.Errorf("a jump by %v is labelled %q, want %q", c.by, got, c.want)
-		}
-	}
-}
 
 // The truths of the "who holds" and "what reply" questions are what the
 // run then does, read from the teacher's own log, not from the code that

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/class"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
@@ -54,9 +55,9 @@ type room struct {
 	members   map[string]*member
 	names     map[string]*member // by folded nickname
 	browsers  map[string]*member // by the page's id for its browser: one membership each (classJoin)
-	question  *question
+	question  *class.Question
 	asked     int                 // questions asked so far (ids count from 1)
-	history   []*question         // every question asked, for the teacher's tally and CSV
+	history   []*class.Question   // every question asked, for the teacher's tally and CSV
 	ended     string              // why the room ended ("" while it lives)
 	frameVer  int                 // the position the shared state messages show
 	frames    map[frameKey][]byte // the state messages students at that position get (sharedPush)
@@ -375,7 +376,7 @@ func (r *room) countsLocked() *classCounts {
 		}
 	}
 	if q := r.question; q != nil {
-		c.Answered = q.answered
+		c.Answered = q.Answered()
 	}
 	return c
 }

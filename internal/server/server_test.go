@@ -365,7 +365,8 @@ func TestErrorsCarryCodes(t *testing.T) {
 	}
 }
 
-// Every error code the server sends has its sentence, in English and
+// Every error code the server sends (its own and the class's, refused by
+// internal/class) has its sentence, in English and
 // 中文, in the page's catalogue of codes (web/static/messages.js, and the
 // class's in class.js): the page says every error from its code; and
 // docs/protocol.md names it.
@@ -382,11 +383,16 @@ func TestEveryErrorCodeIsInThePageCatalogue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	classSrc, err := filepath.Glob(filepath.Join("..", "class", "*.go"))
+	if err != nil || len(classSrc) == 0 {
+		t.Fatalf("internal/class's source: %v", err)
+	}
+	src = append(src, classSrc...)
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "protocol.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	used := regexp.MustCompile(`coded\("([a-z-]+)"|badArg\(|m\.Code, m\.Args = "([a-z-]+)"`)
+	used := regexp.MustCompile(`(?:coded|refuse)\("([a-z-]+)"|badArg\(|m\.Code, m\.Args = "([a-z-]+)"`)
 	n := 0
 	for _, f := range src {
 		if strings.HasSuffix(f, "_test.go") {
