@@ -78,9 +78,9 @@ type QuestionView struct {
 	Mine     *int
 }
 
-// View is the question as the member with token sees it ("": nobody's),
+// view is the question as the member with token sees it ("": nobody's),
 // or the teacher.
-func (q *Question) View(token string, teacher bool) *QuestionView {
+func (q *Question) view(token string, teacher bool) *QuestionView {
 	v := &QuestionView{ID: q.id, Kind: q.kind, Text: q.text, About: q.about, At: q.at, Open: q.open, Revealed: q.revealed}
 	for _, c := range q.choices {
 		v.Choices = append(v.Choices, c.label)
@@ -97,44 +97,8 @@ func (q *Question) View(token string, teacher bool) *QuestionView {
 	return v
 }
 
-// Opened opens the question as the room's id-th, asked at the teacher's
-// cursor at.
-func (q *Question) Opened(id, at int) {
-	q.id, q.at = id, at
-	q.open, q.counts, q.answers = true, make([]int, len(q.choices)), map[string]int{}
-}
-
-// Kind is the question's kind.
-func (q *Question) Kind() string { return q.kind }
-
-// Answered is how many students answered.
-func (q *Question) Answered() int { return q.answered }
-
-// Close closes the question: no more answers.
-func (q *Question) Close() { q.open = false }
-
-// Reveal closes the question and shows its tally and truth.
-func (q *Question) Reveal() { q.open, q.revealed = false, true }
-
-// Answer counts the answer c of the member with token, once.
-func (q *Question) Answer(token string, id int, c *int) error {
-	if q == nil || q.id != id || !q.open {
-		return refuse("question-closed", map[string]any{"question": id}, "that question is no longer open")
-	}
-	if c == nil || *c < 0 || *c >= len(q.choices) {
-		return refuse("bad-choice", map[string]any{"max": len(q.choices) - 1}, "choose one of the %d choices", len(q.choices))
-	}
-	if _, ok := q.answers[token]; ok {
-		return refuse("already-answered", nil, "you have answered this question")
-	}
-	q.answers[token] = *c
-	q.counts[*c]++
-	q.answered++
-	return nil
-}
-
-// Forget drops a leaving member's answer from the tally.
-func (q *Question) Forget(token string) {
+// forget drops a leaving member's answer from the tally.
+func (q *Question) forget(token string) {
 	if a, ok := q.answers[token]; ok {
 		delete(q.answers, token)
 		if q.open {
@@ -144,9 +108,9 @@ func (q *Question) Forget(token string) {
 	}
 }
 
-// Winner is the move a vote chose: the one with most votes, the first of
+// winner is the move a vote chose: the one with most votes, the first of
 // a tie; nil while nobody has voted.
-func (q *Question) Winner() *scenario.Fault {
+func (q *Question) winner() *scenario.Fault {
 	best := -1
 	for i, n := range q.counts {
 		if n > 0 && (best < 0 || n > q.counts[best]) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockstep/lockstep/internal/class"
 )
 
 // pupil is a test browser that keeps the log its state messages build, as
@@ -107,7 +109,7 @@ func startClass(t *testing.T, url, lesson string) (*pupil, string, string) {
 	teacher := newPupil(t, url)
 	teacher.ask(map[string]any{"op": "load", "scenario": lesson})
 	m := teacher.ask(map[string]any{"op": "class-start", "origin": "http://127.0.0.1:8080"})
-	if m.Type != "class" || m.Class.Role != "teacher" || m.Class.Key == "" || len(m.Class.Code) != joinCodeLen {
+	if m.Type != "class" || m.Class.Role != "teacher" || m.Class.Key == "" || len(m.Class.Code) != class.CodeLen {
 		t.Fatalf("class-start: got %+v", m)
 	}
 	if !strings.HasSuffix(m.Class.Link, "/#join="+m.Class.Code) || len(m.Class.QR) < 21 {
@@ -470,7 +472,7 @@ func TestAFloodingStudentDoesNotStopTheClass(t *testing.T) {
 		if m.Type == "class" {
 			break
 		}
-		if m.Code != "switch-slow-down" || tries > switchBurst {
+		if m.Code != "switch-slow-down" || tries > class.SwitchBurst {
 			t.Fatalf("class-follow on her phone: got %s %s", m.Code, m.Error)
 		}
 		time.Sleep(time.Duration(m.Args["seconds"].(float64)) * time.Second)
@@ -482,7 +484,7 @@ func TestAFloodingStudentDoesNotStopTheClass(t *testing.T) {
 }
 
 // A student who reads her answers but switches between roaming and
-// following in a loop is slowed down after switchBurst switches, and the
+// following in a loop is slowed down after class.SwitchBurst switches, and the
 // teacher, whose counts each switch changes, is not drowned: the teacher
 // stays connected and the class goes on. Her phone, reconnecting to her
 // session without asking anything, is back in the class at the teacher's
@@ -509,10 +511,10 @@ func TestAStudentSwitchingInALoopIsSlowedDown(t *testing.T) {
 		}
 	}
 	// The loop takes well under a second here; a slow machine refills one
-	// switch every switchEvery meanwhile.
-	most := switchBurst + int(time.Since(start)/switchEvery) + 1
-	if switched < switchBurst || switched > most || slowed == 0 {
-		t.Fatalf("%d switches went through and %d were slowed down; the burst is %d, at most %d in %v", switched, slowed, switchBurst, most, time.Since(start))
+	// switch every class.SwitchEvery meanwhile.
+	most := class.SwitchBurst + int(time.Since(start)/class.SwitchEvery) + 1
+	if switched < class.SwitchBurst || switched > most || slowed == 0 {
+		t.Fatalf("%d switches went through and %d were slowed down; the burst is %d, at most %d in %v", switched, slowed, class.SwitchBurst, most, time.Since(start))
 	}
 	teacher.ask(map[string]any{"op": "step"})
 	bo.follows(teacher)
@@ -520,7 +522,7 @@ func TestAStudentSwitchingInALoopIsSlowedDown(t *testing.T) {
 	bo.follows(teacher)
 
 	// Ann, once her budget allows, follows again, then loses her socket.
-	time.Sleep(2 * switchEvery)
+	time.Sleep(2 * class.SwitchEvery)
 	ann.ask(map[string]any{"op": "class-follow"})
 	ann.follows(teacher)
 	_ = ann.ws.Close()

@@ -57,25 +57,9 @@ func (s *session) classAsk(a *askRequest) error {
 	if s.ls != nil {
 		at = s.ls.Cursor()
 	}
-	rm := s.seat.room
-	rm.mu.Lock()
-	defer rm.mu.Unlock()
-	if rm.question != nil {
-		rm.question.Close()
-	}
-	rm.asked++
-	q.Opened(rm.asked, at)
-	rm.question = q
-	rm.history = append(rm.history, q)
-	if len(rm.history) > maxHistory {
-		rm.history = rm.history[1:]
-	}
-	rm.infoChangedLocked()
+	s.seat.room.Ask(q, at)
 	return nil
 }
-
-// maxHistory is how many questions a room keeps for its tally.
-const maxHistory = 200
 
 // teacherRuns steps copies of a session's run for class.Compute, in the
 // engine's slices and within the session's budgets.
@@ -130,51 +114,13 @@ func (t teacherRuns) ToEnd(fork *lesson.Session) error {
 	})
 }
 
-// answer counts a student's answer, once.
-func (r *room) answer(m *member, id int, c *int) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err := r.question.Answer(m.token, id, c); err != nil {
-		return err
-	}
-	r.countChangedLocked()
-	return nil
-}
-
-// reveal closes the open question and shows everyone its tally and truth.
-func (r *room) reveal() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	q := r.question
-	if q == nil {
-		return coded("no-question", nil, "no question has been asked")
-	}
-	q.Reveal()
-	r.infoChangedLocked()
-	return nil
-}
-
 // classPlay plays the move the class voted for most (the first of a tie)
 // on the teacher's run.
 func (s *session) classPlay() error {
-	rm := s.seat.room
-	rm.mu.Lock()
-	q := rm.question
-	var win *scenario.Fault
-	if q != nil && q.Kind() == class.Move {
-		if win = q.Winner(); win != nil {
-			q.Reveal()
-			rm.infoChangedLocked()
-		}
+	win, err := s.seat.room.Vote()
+	if err != nil {
+		return err
 	}
-	rm.mu.Unlock()
-	if q == nil || q.Kind() != class.Move {
-		return coded("no-vote", nil, "ask the class to vote on a move first")
-	}
-	if win == nil {
-		return coded("no-votes", nil, "nobody has voted yet")
-	}
-	var err error
 	switch win.Do {
 	case class.EngineMove:
 		err = s.stepN(1)

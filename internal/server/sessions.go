@@ -50,7 +50,7 @@ func (s *Server) open(id, addr string) (*session, error) {
 // class keeps its grace under any pressure on the table, and even when
 // its session goes, its room waits for the key (classLeave).
 func (s *Server) evictOneLocked(addr string) {
-	away := s.classes.awayTeachers()
+	away := s.classes.AwayTeachers()
 	var oldest *session
 	for _, sess := range s.sessions {
 		if sess.open.Load() == 0 && (addr == "" || sess.addr == addr) &&
