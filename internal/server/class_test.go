@@ -190,6 +190,18 @@ func TestStudentsFollowTheTeacher(t *testing.T) {
 	ann.ask(map[string]any{"op": "back"})
 }
 
+// firstMover is the first client named in the log lines after before.
+func firstMover(p *pupil, before int) string {
+	for _, line := range p.log[before:] {
+		for _, c := range p.snap.Clients {
+			if strings.Contains(line, " "+c+" ") || strings.Contains(line, " "+c+":") || strings.Contains(line, "<- "+c) {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
 // A question computed from the run: the students answer, the teacher sees
 // how many did, and the reveal gives the tally and the truth, which is what
 // the teacher's next step then does.
@@ -233,19 +245,7 @@ func TestAQuestionIsAnsweredAndRevealed(t *testing.T) {
 	truth := q.Choices[kids[0].class.Question.Truth[0]].En
 	before := len(teacher.log)
 	teacher.ask(map[string]any{"op": "step"})
-	mover := ""
-	for _, line := range teacher.log[before:] {
-		for _, c := range teacher.snap.Clients {
-			if strings.Contains(line, " "+c+" ") || strings.Contains(line, " "+c+":") || strings.Contains(line, "<- "+c) {
-				mover = c
-				break
-			}
-		}
-		if mover != "" {
-			break
-		}
-	}
-	if mover != truth {
+	if mover := firstMover(teacher, before); mover != truth {
 		t.Fatalf("the truth said %s moves next; the teacher's step logged %q", truth, teacher.log[before:])
 	}
 	// Each kind of question is computed, with its truth among its choices.
