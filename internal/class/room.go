@@ -107,6 +107,8 @@ func (r *Room) onNetwork(network string) bool {
 
 // Publish makes the teacher's run p the room's position, when it moved:
 // every student who follows replays it. Only the room's teacher publishes.
+// A question about another lesson (another scenario: a new lesson, a
+// file, the lesson's challenge) is dismissed.
 func (r *Room) Publish(teacher Participant, p *Position) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -116,6 +118,9 @@ func (r *Room) Publish(teacher Participant, p *Position) {
 	if o := r.pos; o != nil && o.Scenario == p.Scenario && o.Seed == p.Seed && o.Cursor == p.Cursor && o.Challenge == p.Challenge &&
 		o.Playing == p.Playing && lesson.Diverge(o.Actions, p.Actions) < 0 {
 		return
+	}
+	if r.question != nil && r.pos != nil && r.pos.Scenario != p.Scenario {
+		r.dismissLocked() // the question goes with the lesson it was about
 	}
 	r.posVer++
 	p.Ver = r.posVer

@@ -51,11 +51,30 @@ func (r *Room) Reveal() error {
 	defer r.mu.Unlock()
 	q := r.question
 	if q == nil {
-		return refuse("no-question", nil, "no question has been asked")
+		return refuse("no-question", nil, "no question is on the screens: ask one first")
 	}
 	q.open, q.revealed = false, true
 	r.infoChangedLocked()
 	return nil
+}
+
+// Dismiss takes the question off every screen: an open one closes, and
+// its tally stays in the history.
+func (r *Room) Dismiss() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.question == nil {
+		return refuse("no-question", nil, "no question is on the screens: ask one first")
+	}
+	r.dismissLocked()
+	return nil
+}
+
+// dismissLocked takes the question off every screen.
+func (r *Room) dismissLocked() {
+	r.question.open = false
+	r.question = nil
+	r.infoChangedLocked()
 }
 
 // Vote closes the vote on a move and reveals it, and gives the move the

@@ -116,3 +116,58 @@ func TestAVotePlaysTheMoveWithMostVotes(t *testing.T) {
 }
 
 func stepOf(c string) *scenario.Fault { return &scenario.Fault{Do: scenario.StepAction, Client: c} }
+
+// A revealed question stays on every screen until the teacher dismisses
+// it; its tally stays in the teacher's history. A dismissed open question
+// takes no more answers.
+func TestADismissedQuestionLeavesEveryScreen(t *testing.T) {
+	_, rm, _, _ := openClass(t, roomy)
+	refused(t, "dismissing before any question", rm.Dismiss(), "no-question")
+	ann, _ := rm.Join(newDesk("school"), "Ann", "", "")
+	q, _ := freeQuestion(Ask{Kind: Free, Text: "Ready?", Choices: []string{"yes", "no"}})
+	rm.Ask(q, 0)
+	if err := rm.Reveal(); err != nil {
+		t.Fatal(err)
+	}
+	if rm.Look(ann, &Seen{}, true).Question == nil {
+		t.Fatal("the revealed question is not on Ann's screen")
+	}
+	if err := rm.Dismiss(); err != nil {
+		t.Fatal(err)
+	}
+	if l := rm.Look(ann, &Seen{}, true); l.Question != nil {
+		t.Fatalf("Ann still sees the dismissed question: %+v", l.Question)
+	}
+	if l := rm.Look(nil, &Seen{}, true); l.Question != nil || len(l.History) != 1 || !l.History[0].Revealed {
+		t.Fatalf("the teacher sees %+v and the history %+v: no question, the revealed one kept", l.Question, l.History)
+	}
+	q, _ = freeQuestion(Ask{Kind: Free, Text: "Again?", Choices: []string{"yes", "no"}})
+	rm.Ask(q, 0)
+	if err := rm.Dismiss(); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, "an answer to a dismissed question", rm.Answer(ann, 2, new(int)), "question-closed")
+}
+
+// A question is about the lesson it was asked in: when the teacher's run
+// moves to another lesson, the question leaves every screen; a step of
+// the same lesson keeps it.
+func TestTheQuestionGoesWithTheLesson(t *testing.T) {
+	_, rm, teacher, _ := openClass(t, roomy)
+	ann, _ := rm.Join(newDesk("school"), "Ann", "", "")
+	first, second := &scenario.Scenario{ID: "first"}, &scenario.Scenario{ID: "second"}
+	rm.Publish(teacher, &Position{Scenario: first, Cursor: 3})
+	q, _ := freeQuestion(Ask{Kind: Free, Text: "Ready?", Choices: []string{"yes", "no"}})
+	rm.Ask(q, 3)
+	rm.Publish(teacher, &Position{Scenario: first, Cursor: 4})
+	if rm.Look(ann, &Seen{}, true).Question == nil {
+		t.Fatal("a step of the same lesson took the question away")
+	}
+	seen := Seen{}
+	rm.Look(ann, &seen, true)
+	rm.Publish(teacher, &Position{Scenario: second})
+	l := rm.Look(ann, &seen, false)
+	if l == nil || l.Question != nil {
+		t.Fatalf("after the teacher loaded another lesson Ann sees %+v, want a new look without the question", l)
+	}
+}

@@ -32,7 +32,7 @@ type classRequest struct {
 // session's run, which a student following the class may not send.
 var (
 	classOps = []string{"class-start", "class-teach", "class-join", "class-roam", "class-follow", "class-leave",
-		"class-view", "class-hide", "class-ask", "class-answer", "class-reveal", "class-play", "class-end"}
+		"class-view", "class-hide", "class-ask", "class-answer", "class-reveal", "class-dismiss", "class-play", "class-end"}
 	classDrives = map[string]bool{"load": true, "step": true, "step-client": true, "back": true, "seek": true,
 		"play": true, "pause": true, "inject": true, "reset": true, "seed": true, "explore": true, "explore-cancel": true}
 )
@@ -187,6 +187,8 @@ func (s *session) classIn(seat *classSeat, r *Request) error {
 		return rm.Answer(seat.m, r.Question, r.Choice)
 	case "class-reveal":
 		return rm.Reveal()
+	case "class-dismiss":
+		return rm.Dismiss()
 	case "class-play":
 		return s.classPlay()
 	case "class-end":
