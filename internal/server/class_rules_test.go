@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -204,4 +205,50 @@ func TestHiddenFromStudentsUntilTheEnd(t *testing.T) {
 	}
 	bo.ask(map[string]any{"op": "class-leave"})
 	bo.until("the lesson after leaving", func() bool { return shown(bo) })
+}
+
+// In a challenge the class votes on the next move among those the run
+// allows, and the teacher plays the winner: the teacher's run takes that
+// move, recorded as the teacher's own, and the students follow.
+func TestTheClassVotesOnAMove(t *testing.T) {
+	_, url := newTestServer(t, Limits{})
+	teacher := newPupil(t, url)
+	teacher.ask(map[string]any{"op": "load", "scenario": "no-lock-oversell", "challenge": true})
+	m := teacher.ask(map[string]any{"op": "class-start", "origin": "http://127.0.0.1:8080"})
+	code := m.Class.Code
+	kids := []*pupil{join(t, url, code, "Ann"), join(t, url, code, "Bo"), join(t, url, code, "Cy")}
+	teacher.ask(map[string]any{"op": "step"})
+	m = teacher.ask(map[string]any{"op": "class-ask", "ask": map[string]any{"kind": "move"}})
+	q := m.Class.Question
+	step := -1
+	for i, c := range q.Choices {
+		if strings.HasPrefix(c.En, "step ") {
+			step = i
+		}
+	}
+	if step < 0 || q.Choices[0].En != "let the engine choose" {
+		t.Fatalf("move choices %v: want the engine's step and each client's", q.Choices)
+	}
+	client := strings.TrimPrefix(q.Choices[step].En, "step ")
+	teacher.refused("no-votes", map[string]any{"op": "class-play"})
+	for i, k := range kids {
+		c := step
+		if i == 2 {
+			c = 0
+		}
+		k.until("the vote", func() bool { return k.class.Question != nil && k.class.Question.ID == q.ID })
+		k.ask(map[string]any{"op": "class-answer", "question": q.ID, "choice": c})
+	}
+	teacher.until("three votes", func() bool { return teacher.class.Counts.Answered == 3 })
+	teacher.ask(map[string]any{"op": "class-play"})
+	teacher.until("the move played", func() bool { return len(teacher.snap.Actions) == 1 })
+	if a := teacher.snap.Actions[0]; a.Do != "step" || a.Client != client {
+		t.Fatalf("played %+v, want the winner: step %s", a, client)
+	}
+	for _, k := range kids {
+		k.follows(teacher)
+	}
+	// Outside a challenge there is no vote.
+	teacher.ask(map[string]any{"op": "load", "scenario": "no-lock-oversell"})
+	teacher.refused("class-no-challenge", map[string]any{"op": "class-ask", "ask": map[string]any{"kind": "move"}})
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lockstep/lockstep/internal/class"
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -47,11 +48,14 @@ func badArg(op, arg string, detail sim.Text) error {
 func errorMessage(re int, err error) *Message {
 	m := &Message{Type: "error", Re: re, Error: err.Error()}
 	var ce *codedError
+	var cle *class.Error
 	var le lineErrors
 	var ae *scenario.ActionError
 	switch {
 	case errors.As(err, &ce):
 		m.Code, m.Args = ce.code, ce.args
+	case errors.As(err, &cle):
+		m.Code, m.Args = cle.Code, cle.Args
 	case errors.As(err, &le):
 		m.Errors = le
 		m.Code, m.Args = "yaml", map[string]any{"detail": le.words()}

@@ -22,4 +22,8 @@
 //   - budget.go and limits.go: the memory and CPU budgets and the caps;
 //     validate.go and parse.go: requests and YAML checked at the edge.
 //   - explore.go: the schedule search started from the page.
+//   - class.go, classjoin.go, classfollow.go, question.go: a session's part
+//     in a class, the socket edge of internal/class (which holds the rooms,
+//     questions and tallies): the class requests read and applied, the
+//     teacher's run published and replayed, the class messages sent.
 package server

@@ -13,7 +13,7 @@ import (
 // every missEvery. A classroom behind one address (a school's NAT)
 // mistyping a code now and then stays well within it; a script guessing
 // codes gets one guess a second, about 28 years to find one live class
-// among a hundred. Only misses spend (findRoom): a right code, a member's
+// among a hundred. Only misses spend (class.Table.Find): a right code, a member's
 // token and the teacher's key are looked up first.
 //
 // An IPv6 address counts by its /64 network, which one host can fill with

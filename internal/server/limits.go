@@ -31,7 +31,7 @@ type Limits struct {
 	// idle first; if that is not enough, the run that grew stops with an
 	// error naming it.
 	MaxMemory int64 `json:"max_memory"`
-	// Classes (class.go): live classes at once (default 50), opened from
+	// Classes (internal/class): live classes at once (default 50), opened from
 	// one client address (default 10: a school's classes behind its one
 	// address), students in one (default 400), and how long a class
 	// outlives its teacher's socket (default 5m; a class nobody has joined,

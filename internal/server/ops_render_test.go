@@ -25,6 +25,8 @@ func render(m Message) []string {
 			out = append(out, fmt.Sprintf("warning: line %d col %d: %s", e.Line, e.Col, e.Msg))
 		}
 		return out
+	case "class":
+		return renderClass(m)
 	case "state":
 		s := m.Snap
 		out := []string{fmt.Sprintf("state: keep %d events, then %d: step %d at %s, %d events", *m.From, len(m.Events), s.Step, time.Duration(s.T), s.Events)}
@@ -67,4 +69,38 @@ func render(m Message) []string {
 	}
 	b, _ := json.Marshal(m)
 	return []string{m.Type + " " + string(b)}
+}
+
+// renderClass writes a class message that answers a request without what
+// is drawn anew for each class (the join code, the key, the link and its
+// QR code). A class message the room sends unasked (Re 0: the session's
+// goroutine saw the room change) is left out: whether it comes before or
+// after the answer to the next request is the goroutine's choice.
+func renderClass(m Message) []string {
+	c := m.Class
+	if m.Re == 0 {
+		return nil
+	}
+	if c.Ended != "" {
+		return []string{"class: ended " + c.Ended}
+	}
+	out := []string{fmt.Sprintf("class: %s, following %v, hide %v, questions asked: %d", c.Role, c.Following, c.Hide, len(c.History))}
+	q := c.Question
+	if q == nil {
+		return append(out, "  no question on the screens")
+	}
+	var choices []string
+	for _, ch := range q.Choices {
+		choices = append(choices, ch.En)
+	}
+	out = append(out, fmt.Sprintf("  question %d (%s) at step %d: %s [%s]", q.ID, q.Kind, q.At, q.Text.En, strings.Join(choices, " | ")))
+	switch {
+	case q.Revealed:
+		out = append(out, fmt.Sprintf("  revealed: %d answered, counts %v, truth %v", q.Answered, q.Counts, q.Truth))
+	case q.Open:
+		out = append(out, fmt.Sprintf("  open: %d answered", q.Answered))
+	default:
+		out = append(out, "  closed")
+	}
+	return out
 }

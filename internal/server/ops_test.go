@@ -23,6 +23,7 @@ var update = flag.Bool("update", false, "rewrite the expected outputs of testdat
 //	step [N] | step-client C | back | seek N
 //	inject DO [C] [client=C] [node=N] [for=D] [by=D] [keep_data]
 //	reset [seed=N] | sync | export | check (the YAML follows on the next lines)
+//	class-start origin=URL | class-ask KIND | class-hide on|off | class-reveal | class-dismiss
 //
 // A state is written as the events it adds (the browser keeps its first
 // "from" events), each with the critical sections it opens and closes,
@@ -198,6 +199,19 @@ func opRequest(cmd, input string) (map[string]any, error) {
 				return nil, err
 			}
 		}
+	case "class-start":
+		for _, a := range args {
+			if _, err := keyed(req, a); err != nil {
+				return nil, err
+			}
+		}
+	case "class-ask":
+		if len(args) != 1 {
+			return nil, fmt.Errorf("class-ask: which kind?")
+		}
+		req["ask"] = map[string]any{"kind": args[0]}
+	case "class-hide":
+		req["hide"] = len(args) == 1 && args[0] == "on"
 	case "export":
 		req["op"] = "export-yaml"
 	case "check":

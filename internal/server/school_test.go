@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockstep/lockstep/internal/class"
 )
 
 // A school is a few shared addresses (a NAT each): these tests dial from
@@ -165,7 +167,7 @@ func TestAnAwayTeachersClassOutlivesAFullSessionTable(t *testing.T) {
 // Finding 7: every class-view went to every student at once (1,000 views
 // of about 1 KiB to 300 students: 249 MB in 52 s, and others' steps
 // waited). A teacher's views now reach the students at most once every
-// viewEvery, the latest of them: a teacher sending a hundred in a burst
+// class.ViewEvery, the latest of them: a teacher sending a hundred in a burst
 // costs each student a few messages, and the last view arrives.
 func TestClassViewsCoalesce(t *testing.T) {
 	_, url := newTestServer(t, Limits{})
@@ -178,7 +180,7 @@ func TestClassViewsCoalesce(t *testing.T) {
 	}
 	took := time.Since(began)
 	views, last := 0, ""
-	until := time.Now().Add(took + 4*viewEvery)
+	until := time.Now().Add(took + 4*class.ViewEvery)
 	for {
 		_ = ann.ws.SetReadDeadline(until)
 		var m Message
@@ -194,8 +196,8 @@ func TestClassViewsCoalesce(t *testing.T) {
 			views, last = views+1, string(m.Class.View)
 		}
 	}
-	most := int(took/viewEvery) + 2
+	most := int(took/class.ViewEvery) + 2
 	if views > most || !strings.Contains(last, `"row":99`) {
-		t.Fatalf("100 views in %v reached Ann as %d messages (at most %d: one every %v), the last %.20q", took, views, most, viewEvery, last)
+		t.Fatalf("100 views in %v reached Ann as %d messages (at most %d: one every %v), the last %.20q", took, views, most, class.ViewEvery, last)
 	}
 }

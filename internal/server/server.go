@@ -14,6 +14,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/lockstep/lockstep/internal/class"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -82,9 +83,10 @@ type Server struct {
 	bulk  chan struct{} // bulk slots: a slice of long work holds one too (budget.go)
 	total atomic.Int64  // the estimated memory of every session's world, bytes
 
-	chapters chapterBook // the built-in lessons' chapters (teach.go)
-	card     cardJob     // the report card, computed once (report.go)
-	classes  classTable  // the live classes by join code (room.go)
+	chapters chapterBook  // the built-in lessons' chapters (teach.go)
+	card     cardJob      // the report card, computed once (report.go)
+	classes  *class.Table // the live classes by join code (internal/class)
+	misses   limiter      // failed joins and teacher claims, by address (class.Guard)
 
 	static *assets // the page's static files, versioned and gzipped (nil in Dev: read from disk)
 	source *assets // the lock code the code view shows
@@ -111,6 +113,9 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{opts: o, limits: o.Limits.withDefaults(), sessions: map[string]*session{},
 		conns: map[*conn]bool{}, addrs: map[string]*addrUse{}, stopJan: make(chan struct{}), cpu: make(chan struct{}, engineSlots()), bulk: make(chan struct{}, bulkSlots()), slice: sliceTime}
+	s.classes = class.NewTable(class.Limits{MaxRooms: s.limits.MaxRooms, MaxRoomsPerAddress: s.limits.MaxRoomsPerAddress,
+		MaxClassSize: s.limits.MaxClassSize, ClassGrace: s.limits.ClassGrace, EmptyClassGrace: s.limits.EmptyClassGrace},
+		classGuard{&s.misses})
 	if s.opts.Logf == nil {
 		s.opts.Logf = func(string, ...any) {}
 	}

@@ -46,11 +46,11 @@ func (s *Server) open(id, addr string) (*session, error) {
 
 // evictOneLocked ends the session with no socket that has been idle
 // longest, of addr ("": of any address), if there is one. The session of
-// a teacher whose class waits for them (room.teacherAway) goes last: the
+// a teacher whose class waits for them (class.Room.TeacherAway) goes last: the
 // class keeps its grace under any pressure on the table, and even when
 // its session goes, its room waits for the key (classLeave).
 func (s *Server) evictOneLocked(addr string) {
-	away := s.classes.awayTeachers()
+	away := s.classes.AwayTeachers()
 	var oldest *session
 	for _, sess := range s.sessions {
 		if sess.open.Load() == 0 && (addr == "" || sess.addr == addr) &&

@@ -47,6 +47,8 @@ const S = {
   freeText: ['Question text', '题目'],
   freeChoices: ['Choices, one a line', '选项，每行一个'],
   reveal: ['Reveal', '揭晓'],
+  dismiss: ['Dismiss', '收起'],
+  dismissTitle: ['Take the question off every screen (its tally stays in the CSV)', '把问题从所有屏幕上收起（统计仍保留在 CSV 中）'],
   playWinner: ['Play the winner', '执行得票最多的一步'],
   hide: ['Hide what gives it away', '隐藏会泄露答案的内容'],
   hidden: ['hidden until the run gets there', '运行到那里之前隐藏'],
@@ -97,7 +99,7 @@ export const CLASS_ERRORS = {
   'question-closed': ['that question is no longer open', '这个问题已经关闭'],
   'bad-choice': ['choose one of the choices', '请从选项中选择'],
   'already-answered': ['you have answered this question', '你已经回答过这个问题'],
-  'no-question': ['no question has been asked', '还没有提问'],
+  'no-question': ['no question is on the screens: ask one first', '屏幕上没有问题：请先提问'],
   'bad-question': ['the question needs a text and 2 to 8 choices', '问题需要题目和 2 到 8 个选项'],
   'class-no-command': ['no client sends a command from here: ask another question', '从这里起没有客户端发送命令：换一个问题'],
   'class-no-challenge': ['a vote on moves is for a challenge: take the challenge first', '投票选步骤用于挑战：请先开始挑战'],
@@ -416,6 +418,7 @@ export class Classroom {
     } }, tr('ask')));
     const q = c.question;
     line.append(el('button', { 'data-testid': 'reveal', disabled: !q || q.revealed, onclick: () => this.link.send('class-reveal') }, tr('reveal')));
+    if (q) line.append(el('button', { 'data-testid': 'dismiss-question', title: tr('dismissTitle'), onclick: () => this.link.send('class-dismiss') }, tr('dismiss')));
     if (q && q.kind === 'move') line.append(el('button', { 'data-testid': 'play-winner', onclick: () => this.link.send('class-play') }, tr('playWinner')));
     const hide = el('input', { type: 'checkbox', 'data-testid': 'class-hide', checked: this.hiding(), onchange: (e) => this.setHide(e.target.checked) });
     line.append(el('label', { class: 'class-hide' }, hide, ' ', tr('hide')));

@@ -1,0 +1,170 @@
+package class
+
+import (
+	"encoding/json"
+	"slices"
+	"time"
+)
+
+// The room as a session sees it: what its class message shows, made when
+// it changed since the session last looked; and the teacher's view
+// choices (class-view), kept by the room and shown to the students,
+// coalesced.
+
+// maxViewBytes caps the teacher's view choices.
+const maxViewBytes = 1024
+
+// ViewEvery is how often a teacher's view choices reach the students at
+// most (SetView).
+const ViewEvery = 250 * time.Millisecond
+
+// Look is the room as one session sees it.
+type Look struct {
+	Code     string
+	Away     bool            // the teacher's socket is gone; the room ends if they are not back soon
+	View     json.RawMessage // the teacher's view choices
+	Hide     bool
+	Question *QuestionView   // the open or last question
+	Counts   *Counts         // the teacher's
+	History  []*QuestionView // the teacher's: every question asked
+}
+
+// Counts are the teacher's figures.
+type Counts struct {
+	Members   int // students who joined
+	Online    int // of them, with a socket now
+	Following int // following the teacher
+	Roaming   int // in a private copy
+	Answered  int // answers to the open question
+}
+
+// Seen is what a session's last look at the room showed. The zero value
+// has seen nothing.
+type Seen struct{ info, count int }
+
+// Look is the room as the teacher (m nil) or the member m sees it, when
+// it changed since seen (or always, with force); nil when nothing did.
+func (r *Room) Look(m *Member, seen *Seen, force bool) *Look {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	teacher := m == nil
+	if !force && seen.info == r.infoVer+1 && (!teacher || seen.count == r.countVer+1) {
+		return nil
+	}
+	seen.info, seen.count = r.infoVer+1, r.countVer+1
+	l := &Look{Code: r.code, Away: r.awaySet, View: r.view, Hide: r.hide}
+	if teacher {
+		l.Counts = r.countsLocked()
+		for _, q := range r.history {
+			l.History = append(l.History, q.view("", true))
+		}
+		if q := r.question; q != nil {
+			l.Question = q.view("", true)
+		}
+	} else if q := r.question; q != nil {
+		l.Question = q.view(m.token, false)
+	}
+	return l
+}
+
+// countsLocked is how the class is doing, for the teacher.
+func (r *Room) countsLocked() *Counts {
+	c := &Counts{Members: len(r.members)}
+	for _, m := range r.members {
+		if m.p.Online() {
+			c.Online++
+		}
+		if m.roam {
+			c.Roaming++
+		} else {
+			c.Following++
+		}
+	}
+	if q := r.question; q != nil {
+		c.Answered = q.answered
+	}
+	return c
+}
+
+// SetView keeps the teacher's view choices (a JSON object of at most
+// maxViewBytes) for the students. A teacher's views coalesce: one message
+// per student every ViewEvery at most, with the latest (a burst of them
+// would otherwise be a burst of messages to every student).
+func (r *Room) SetView(v json.RawMessage) error {
+	if len(v) > maxViewBytes {
+		return badArg("class-view", "view", both("the view is at most %d bytes", "view 最多 %d 字节", maxViewBytes))
+	}
+	var obj map[string]any
+	if json.Unmarshal(v, &obj) != nil || obj == nil {
+		return badArg("class-view", "view", both("the view is a JSON object", "view 必须是一个 JSON 对象"))
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.viewNext = slices.Clone(v)
+	if r.viewTimer != nil {
+		return nil // a publish is due: it takes the latest
+	}
+	wait := time.Until(r.viewAt.Add(ViewEvery))
+	if wait <= 0 {
+		r.publishViewLocked()
+		return nil
+	}
+	r.viewTimer = time.AfterFunc(wait, func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.viewTimer = nil
+		if r.ended == "" {
+			r.publishViewLocked()
+		}
+	})
+	return nil
+}
+
+// publishViewLocked shows the students the teacher's latest view choices.
+func (r *Room) publishViewLocked() {
+	r.view, r.viewAt = r.viewNext, time.Now()
+	r.infoChangedLocked()
+}
+
+// FrameKey names a shared state message: the position it shows, the
+// events the browser held before it, and whether it hides what gives the
+// answer away.
+type FrameKey struct {
+	ver, from, n int
+	hide         bool
+}
+
+// Hides reports whether the message hides what gives the answer away.
+func (k FrameKey) Hides() bool { return k.hide }
+
+// maxFrames bounds the shared messages a room keeps for one position (a
+// student who roamed and came back may start from anywhere).
+const maxFrames = 64
+
+// Frame is the state message kept for students at position ver whose
+// browsers hold from of the run's n events (nil when none is kept yet),
+// and its key; ok is false when the room's position is no longer ver.
+// Every student who follows replays the same run, so the message is the
+// same bytes for all of them: the first to need it makes it (KeepFrame).
+func (r *Room) Frame(ver, from, n int) (k FrameKey, b []byte, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k = FrameKey{ver: ver, from: from, n: n, hide: r.hide && r.ended == ""}
+	if r.pos == nil || r.pos.Ver != ver {
+		return k, nil, false
+	}
+	if r.frameVer != ver {
+		r.frameVer, r.frames = ver, map[FrameKey][]byte{}
+	}
+	return k, r.frames[k], true
+}
+
+// KeepFrame keeps the state message b under k, while its position is the
+// room's and the room keeps fewer than maxFrames.
+func (r *Room) KeepFrame(k FrameKey, b []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.frameVer == k.ver && len(r.frames) < maxFrames {
+		r.frames[k] = b
+	}
+}

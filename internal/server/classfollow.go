@@ -1,0 +1,242 @@
+package server
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/lockstep/lockstep/internal/class"
+	"github.com/lockstep/lockstep/internal/lesson"
+)
+
+// How a session keeps up with its room: the teacher's run published as
+// the room's position, students' runs replaying it, and the class and
+// state messages sent when the room changes.
+
+// pageOfRun is what a class.Position carries for the page besides the
+// run: what the teacher's browser was shown with it, which a following
+// student's browser is shown too.
+type pageOfRun struct {
+	custom   bool
+	file     []catalogEntry
+	builtin  string
+	chapters json.RawMessage
+}
+
+// classPublish makes the teacher's run the room's position, when it moved:
+// every student who follows replays it.
+func (s *session) classPublish() {
+	seat := s.seat
+	if seat == nil || !seat.teacher || s.ls == nil {
+		return
+	}
+	seat.room.Publish(s, &class.Position{Scenario: s.ls.Scenario(), Seed: s.ls.Seed(), Actions: slices.Clone(s.ls.Actions()),
+		Cursor: s.ls.Cursor(), Challenge: s.challenge, Playing: s.playing,
+		Page: pageOfRun{custom: s.custom, file: s.file, builtin: s.builtin, chapters: s.chapters.json}})
+}
+
+// classTick runs when the room pokes the session: it sends the browser
+// what changed, and a student who follows replays the teacher's new
+// position.
+func (s *session) classTick() {
+	seat := s.seat
+	if seat == nil {
+		return
+	}
+	if s.classGone() {
+		why := "teacher-moved"
+		if ended := seat.room.Ended(); ended != "" {
+			why = ended
+		} else if !seat.teacher {
+			why = "left" // the member rejoined from another session
+		}
+		s.seat = nil
+		if s.conn != nil {
+			s.conn.enqueue(&Message{Type: "class", Class: &classView{Code: seat.room.Code(), Ended: why}})
+		}
+		s.reshow()
+		return
+	}
+	if !seat.teacher && seat.following {
+		if err := s.classFollow(); err != nil && s.conn != nil {
+			s.conn.enqueue(errorMessage(0, err))
+		}
+	}
+	if m := s.classMessage(false); m != nil && s.conn != nil {
+		s.conn.enqueue(m)
+	}
+	s.reshow()
+}
+
+// classHides reports whether the room hides what gives the answer away
+// from this session: a student's, while the teacher hides. Its state
+// messages then leave out the lesson's paragraph and the expected verdict
+// until the run ends (snapshot). The chapters stay: they travel once per
+// lesson, whole, and the page hides those the run has not reached.
+func (s *session) classHides() bool {
+	seat := s.seat
+	return seat != nil && !seat.teacher && seat.room.Hides()
+}
+
+// reshow sends the state again when what the room hides from this session
+// changed since the last state message: the teacher stopped or started
+// hiding, or the session left the room.
+func (s *session) reshow() {
+	if s.ls == nil || s.conn == nil || s.classHides() == s.hidSent {
+		return
+	}
+	s.push(0)
+}
+
+// classFollow replays the teacher's position on this student's world when
+// it is not there yet, and pushes the new state.
+func (s *session) classFollow() error {
+	seat := s.seat
+	p := seat.room.Position()
+	if p == nil || p.Ver == seat.posVer {
+		return nil
+	}
+	err := s.followTo(p)
+	seat.posVer = p.Ver
+	s.push(0)
+	return err
+}
+
+// followTo makes the session's world the run at position p: a new world
+// when the scenario or seed differs, else the same one stepped or replayed
+// to the cursor, in the engine's slices and within the budgets.
+func (s *session) followTo(p *class.Position) error {
+	s.setPlaying(false)
+	if s.ls == nil || s.ls.Scenario() != p.Scenario || s.ls.Seed() != p.Seed {
+		var ls *lesson.Session
+		var err error
+		s.bulkTurn(func() { ls, err = lesson.NewSession(p.Scenario, lesson.Config{Seed: p.Seed, Servers: s.servers()}) })
+		if err != nil {
+			return err
+		}
+		if s.ls != nil {
+			s.ls.Close()
+		}
+		s.ls, s.valid = ls, 0
+	}
+	d := lesson.Diverge(s.ls.Actions(), p.Actions)
+	var err error
+	s.bulkTurn(func() { err = s.ls.Follow(p.Actions) })
+	if err == nil {
+		err = seekIn(s, s.ls, p.Cursor)
+	}
+	s.valid = min(s.valid, lesson.EventsBefore(s.ls.Log(), d))
+	page, _ := p.Page.(pageOfRun)
+	s.custom, s.file, s.challenge, s.builtin = page.custom, page.file, p.Challenge, page.builtin
+	s.chapters = chapterCache{sc: p.Scenario, seed: p.Seed, json: page.chapters}
+	if err != nil {
+		return err
+	}
+	return s.account()
+}
+
+// classMessage is the class message for this session; with force it is
+// made even when nothing changed since the last (nil then otherwise).
+func (s *session) classMessage(force bool) *Message {
+	seat := s.seat
+	var l *class.Look
+	if seat.teacher {
+		l = seat.room.Look(nil, &seat.seen, force)
+	} else {
+		l = seat.room.Look(seat.m, &seat.seen, force)
+	}
+	if l == nil {
+		return nil
+	}
+	v := &classView{Code: l.Code, Following: seat.teacher || seat.following, Away: l.Away, View: l.View, Hide: l.Hide,
+		Question: (*questionView)(l.Question), Counts: (*classCounts)(l.Counts)}
+	for _, q := range l.History {
+		v.History = append(v.History, (*questionView)(q))
+	}
+	if seat.teacher {
+		v.Role, v.Link, v.QR, v.Key = "teacher", seat.link, seat.qr, seat.key
+		seat.key = ""
+	} else {
+		v.Role, v.Name, v.Token = "student", seat.m.Name(), seat.m.Token()
+	}
+	return &Message{Type: "class", Class: v}
+}
+
+// classAttached and classDetached tell the room that the session's socket
+// came or went: a teacher's leaving starts the room's grace, a student's
+// changes the counts.
+func (s *session) classAttached() {
+	seat := s.seat
+	if seat == nil {
+		return
+	}
+	if s.classGone() {
+		s.classTick()
+		return
+	}
+	if seat.teacher {
+		seat.room.TeacherBack()
+	} else {
+		seat.room.Recount()
+	}
+	seat.seen = class.Seen{}
+	if !seat.teacher && seat.following {
+		seat.posVer = -1 // a reconnecting phone catches up at once
+		_ = s.classFollow()
+	}
+	if s.conn != nil {
+		s.conn.enqueue(s.classMessage(true))
+	}
+}
+
+func (s *session) classDetached() {
+	seat := s.seat
+	if seat == nil || s.classGone() {
+		return
+	}
+	if seat.teacher {
+		seat.room.TeacherAway()
+		return
+	}
+	seat.room.Recount()
+}
+
+// sharedPush sends a following student the state message every student
+// at the same place gets: all of them replay the same run, so the message
+// is the same bytes, made once per room, position and starting event (the
+// first student to need it marshals it, class.Room.Frame). It reports
+// whether it sent.
+func (s *session) sharedPush(re int) bool {
+	seat := s.seat
+	if re != 0 || seat == nil || seat.teacher || !seat.following {
+		return false
+	}
+	log := s.ls.Log()
+	key, b, ok := seat.room.Frame(seat.posVer, min(s.sent, s.valid, len(log)), len(log))
+	if !ok {
+		return false
+	}
+	if b == nil {
+		var err error
+		if b, err = json.Marshal(s.stateMessage(0, false)); err != nil {
+			return false
+		}
+		if s.hidSent == key.Hides() {
+			seat.room.KeepFrame(key, b)
+		}
+	}
+	s.sent, s.valid, s.hidSent = len(log), len(log), key.Hides()
+	s.conn.enqueueRaw(b)
+	return true
+}
+
+// enqueueRaw queues an encoded message as enqueue does.
+func (c *conn) enqueueRaw(b []byte) {
+	select {
+	case <-c.done:
+	case c.send <- b:
+	default:
+		c.close(websocket.ClosePolicyViolation, "too slow: the send queue is full")
+	}
+}

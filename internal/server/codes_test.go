@@ -1,0 +1,66 @@
+package server
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Every error code the server sends (its own and the class's, refused by
+// internal/class) has its sentence, in English and
+// 中文, in the page's catalogue of codes (web/static/messages.js, and the
+// class's in class.js): the page says every error from its code; and
+// docs/protocol.md names it.
+func TestEveryErrorCodeIsInThePageCatalogue(t *testing.T) {
+	var page strings.Builder
+	for _, f := range []string{"messages.js", "class.js"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "web", "static", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		page.Write(b)
+	}
+	src, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	classSrc, err := filepath.Glob(filepath.Join("..", "class", "*.go"))
+	if err != nil || len(classSrc) == 0 {
+		t.Fatalf("internal/class's source: %v", err)
+	}
+	src = append(src, classSrc...)
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "protocol.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := regexp.MustCompile(`(?:coded|refuse)\("([a-z-]+)"|badArg\(|m\.Code, m\.Args = "([a-z-]+)"`)
+	n := 0
+	for _, f := range src {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range used.FindAllStringSubmatch(string(b), -1) {
+			code := m[1] + m[2]
+			if code == "" {
+				code = "bad-argument"
+			}
+			n++
+			entry := regexp.MustCompile(`'` + regexp.QuoteMeta(code) + `': \['[^']*(?:\\'[^']*)*', '[^']*\p{Han}`)
+			if !entry.MatchString(page.String()) {
+				t.Errorf("%s: the code %q has no sentence in English and 中文 in the page's catalogue", f, code)
+			}
+			if !strings.Contains(string(doc), "`"+code+"`") {
+				t.Errorf("%s: the code %q is not in docs/protocol.md", f, code)
+			}
+		}
+	}
+	if n < 40 {
+		t.Errorf("found %d codes in the server's source: the test reads less than it should", n)
+	}
+}
