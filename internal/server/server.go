@@ -15,6 +15,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/live"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -44,6 +45,10 @@ type Options struct {
 	// RealRedis describes them for the page (the URLs, without passwords).
 	Servers   lesson.Servers
 	RealRedis string
+	// Live are the coordination services whose lessons run in real time
+	// on a live server (etcd): the page lists their lessons after the
+	// catalog's, and a session runs one through its service (live.go).
+	Live []live.Service
 	// ReportLocks and ReportColumns limit the report card ("Which
 	// lock?") to these locks and columns (nil: all of them): a test's
 	// smaller card.
@@ -67,6 +72,7 @@ type Server struct {
 	opts     Options
 	limits   Limits
 	catalog  []catalogEntry
+	lives    map[string]liveLesson // the services' lessons by id (live.go)
 	upgrader websocket.Upgrader
 	tmpl     *template.Template
 
@@ -116,6 +122,9 @@ func New(o Options) (*Server, error) {
 	}
 	for _, sc := range o.Catalog.Scenarios {
 		s.catalog = append(s.catalog, s.entry(&sc, false))
+	}
+	if err := s.liveLessons(o.Live); err != nil {
+		return nil, err
 	}
 	if o.Labs != nil {
 		for _, sc := range o.Labs.Scenarios {
