@@ -161,9 +161,15 @@ func (s *session) liveDone() <-chan struct{} {
 	return s.live.done
 }
 
-// liveTick shows what the run logged since the last look.
+// liveTick shows what the run logged since the last look. A session
+// that has an engine's run again (a class it follows set one) ends the
+// live run.
 func (s *session) liveTick() {
 	if s.live == nil {
+		return
+	}
+	if s.ls != nil {
+		s.stopLive()
 		return
 	}
 	was := s.live.cursor
@@ -178,6 +184,10 @@ func (s *session) liveTick() {
 func (s *session) liveEnd() {
 	l := s.live
 	if l == nil || l.run == nil {
+		return
+	}
+	if s.ls != nil {
+		s.stopLive()
 		return
 	}
 	l.done, l.ended = nil, true

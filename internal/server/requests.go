@@ -65,7 +65,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 	case "report-open":
 		return nil, s.openCell(r.Lock, r.Column)
 	}
-	if s.live != nil {
+	if s.live != nil && s.ls == nil {
 		return nil, s.applyLive(r)
 	}
 	if s.ls == nil {

@@ -32,7 +32,7 @@ type session struct {
 	searchCost atomic.Int64
 
 	ls      *lesson.Session
-	live    *liveState // a service's lesson in real time, instead of ls (live.go)
+	live    *liveState // a service's lesson in real time, while ls is nil (live.go)
 	custom  bool
 	file    []catalogEntry // custom: the loaded file's scenarios
 	conn    *conn
