@@ -81,7 +81,7 @@ func TestBrowserEtcdLessonInRealTime(t *testing.T) {
 		// drawn over rows whose times pass that end, it narrows to nothing.
 		bar := eval[[]float64](t, ctx, `(() => {
 			const m = lockstep.state.model;
-			const s = m.spans.find((s) => s.type === 'lease' && s.key === 'job' && s.owner === 'A' && s.expire > 0);
+			const s = m.spans.findLast((s) => s.type === 'lease' && s.key === 'job' && s.owner === 'A' && s.expire > 0);
 			if (!s) return [];
 			const r1 = s.r1 ?? m.rows.length - 1;
 			return [s.ttl, s.expire * 1e6 - m.rows[s.r0].t, s.expire * 1e6 - m.rows[r1].t];

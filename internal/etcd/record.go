@@ -86,6 +86,14 @@ func (r *Recorder) Finish() {
 	r.nudge()
 }
 
+// Abort closes the log without verdicts: the run could not play.
+func (r *Recorder) Abort() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	r.nudge()
+}
+
 // Events gives a copy of the log so far.
 func (r *Recorder) Events() []sim.Event {
 	r.mu.Lock()

@@ -21,6 +21,10 @@ import (
 // have not finished by then ends there.
 const Horizon = 20 * time.Second
 
+// answerWithin is how long a run waits for the server to set up its watch
+// on the lock before it says the server does not answer.
+const answerWithin = 5 * time.Second
+
 // Run plays lesson l against srv in real time and gives its log, with the
 // checker's verdicts at its end. The run's keys live under a namespace of
 // their own on the server (so runs can share one), which the log leaves
@@ -53,7 +57,10 @@ func Begin(ctx context.Context, srv *Server, l *Lesson) *Play {
 	go func() {
 		defer close(p.done)
 		defer cancel()
-		p.err = perform(ctx, srv, l, p.rec)
+		if p.err = perform(ctx, srv, l, p.rec); p.err != nil {
+			p.rec.Abort() // a run that could not play has no verdict
+			return
+		}
 		p.rec.Finish()
 	}()
 	return p
@@ -112,6 +119,9 @@ func perform(ctx context.Context, srv *Server, l *Lesson, rec *Recorder) error {
 	go func() { w.run(wctx, ready); close(watched) }()
 	select {
 	case <-ready:
+	case <-time.After(answerWithin):
+		stopWatch()
+		return fmt.Errorf("etcd: the server at %s did not answer within %s", srv.Addr, answerWithin)
 	case <-ctx.Done():
 		stopWatch()
 		return fmt.Errorf("etcd: no watch on the lock at %s: %w", srv.Addr, ctx.Err())
