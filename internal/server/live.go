@@ -18,6 +18,11 @@ import (
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
+// maxLiveRuns is how many live runs the server holds at once: each is a
+// handful of goroutines, connections and proxies against one server for
+// up to etcd.Horizon, not counted in the sessions' memory budget.
+const maxLiveRuns = 8
+
 // liveLesson is a service's lesson as the server offers it.
 type liveLesson struct {
 	svc    live.Service
@@ -30,6 +35,7 @@ type liveState struct {
 	run    live.Run        // nil until the viewer's first move
 	events []sim.Event     // the log as last read from run
 	done   <-chan struct{} // run.Done() until it is seen closed, then nil
+	slot   bool            // it holds one of the server's liveRuns slots
 	ended  bool            // the run is over and its verdicts are in events
 	cursor int             // the events the viewer is shown
 	target int             // where the viewer asked the cursor to go (math.MaxInt: to the end)
@@ -69,7 +75,16 @@ func (s *session) stopLive() {
 	if s.live != nil && s.live.run != nil {
 		s.live.run.Stop()
 	}
+	s.freeLiveSlot()
 	s.live = nil
+}
+
+// freeLiveSlot gives back the run's slot once it has ended.
+func (s *session) freeLiveSlot() {
+	if s.live != nil && s.live.slot {
+		s.live.slot = false
+		<-s.srv.liveRuns
+	}
 }
 
 // liveOnly is the error of a request a live run cannot take.
@@ -119,8 +134,18 @@ func (s *session) liveMove(to int) error {
 	l := s.live
 	l.target = max(to, 0)
 	if l.run == nil && l.target > 0 {
+		select {
+		case s.srv.liveRuns <- struct{}{}:
+			l.slot = true
+		default:
+			l.target = 0
+			s.playing = false
+			return coded("live-busy", map[string]any{"max": maxLiveRuns, "service": l.svc.Name()},
+				"%d runs on a live server are running on this server, the most it holds at once: try again in a few seconds", maxLiveRuns)
+		}
 		run, err := l.svc.Start(context.Background(), l.lesson.ID)
 		if err != nil {
+			s.freeLiveSlot()
 			l.target = 0
 			s.playing = false
 			name := l.svc.Name()
@@ -191,6 +216,7 @@ func (s *session) liveEnd() {
 		return
 	}
 	l.done, l.ended = nil, true
+	s.freeLiveSlot()
 	s.liveRead()
 	if err := l.run.Err(); err != nil && s.conn != nil {
 		name := l.svc.Name()

@@ -17,6 +17,12 @@ import (
 
 // liveServer runs the app with the etcd lessons on svc.
 func liveServer(t *testing.T, svc *etcd.Service) string {
+	_, url := liveApp(t, svc)
+	return url
+}
+
+// liveApp is liveServer with the app itself.
+func liveApp(t *testing.T, svc *etcd.Service) (*Server, string) {
 	t.Helper()
 	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {
@@ -30,7 +36,7 @@ func liveServer(t *testing.T, svc *etcd.Service) string {
 	}
 	ts := httptest.NewServer(app.Handler())
 	t.Cleanup(func() { app.Close(); ts.Close(); svc.Close() })
-	return ts.URL
+	return app, ts.URL
 }
 
 // follow reads state messages, keeping the events as the page does (the
@@ -202,5 +208,36 @@ func TestAnEtcdServerThatDoesNotAnswerIsSaid(t *testing.T) {
 	}
 	if s := c.next("state"); len(s.Snap.Verdicts) != 0 || !s.Snap.Ended {
 		t.Errorf("a run that could not play should end without a verdict, got %v (ended %v)", s.Snap.Verdicts, s.Snap.Ended)
+	}
+}
+
+// The server holds a bounded number of live runs at once: one more is
+// refused (live-busy) while they run, and taken once one has ended.
+func TestLiveRunsAreCapped(t *testing.T) {
+	svc, err := etcd.NewService("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	app, url := liveApp(t, svc)
+	app.liveRuns = make(chan struct{}, 1) // a cap of one
+	var cs [2]*client
+	for i := range cs {
+		if cs[i], _, err = dial(t, url, ""); err != nil {
+			t.Fatal(err)
+		}
+		cs[i].hello("")
+		cs[i].send(map[string]any{"op": "load", "scenario": "etcd-two-workers"})
+		cs[i].next("state")
+	}
+	cs[0].send(map[string]any{"op": "seek", "step": 50000})
+	cs[0].next("state")
+	cs[1].send(map[string]any{"op": "step"})
+	if m := cs[1].next("error"); m.Code != "live-busy" {
+		t.Fatalf("a second live run over the cap should be refused with live-busy, got %s (%s)", m.Code, m.Error)
+	}
+	cs[0].follow(nil, 30*time.Second, func(s *Snapshot) bool { return s.Ended })
+	cs[1].send(map[string]any{"op": "step"})
+	if _, snap := cs[1].follow(nil, 30*time.Second, func(s *Snapshot) bool { return s.Step > 0 }); snap.Live.Server == "" {
+		t.Error("once the first run ended, the second should run")
 	}
 }

@@ -73,6 +73,7 @@ type Server struct {
 	limits   Limits
 	catalog  []catalogEntry
 	lives    map[string]liveLesson // the services' lessons by id (live.go)
+	liveRuns chan struct{}         // a slot per live run at once (maxLiveRuns)
 	upgrader websocket.Upgrader
 	tmpl     *template.Template
 
@@ -123,6 +124,7 @@ func New(o Options) (*Server, error) {
 	for _, sc := range o.Catalog.Scenarios {
 		s.catalog = append(s.catalog, s.entry(&sc, false))
 	}
+	s.liveRuns = make(chan struct{}, maxLiveRuns)
 	if err := s.liveLessons(o.Live); err != nil {
 		return nil, err
 	}
