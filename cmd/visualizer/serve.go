@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/etcd"
+	"github.com/lockstep/lockstep/internal/live"
 	"github.com/lockstep/lockstep/internal/server"
 	"github.com/lockstep/lockstep/web"
 )
@@ -32,6 +34,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	proxies := fs.String("trust-proxy", "", "comma-separated addresses or CIDR prefixes of proxies whose X-Forwarded-For names the client (per-address limits)")
 	perAddress := fs.Int("per-address", 0, "sessions and sockets one client address may hold (default 128; a classroom behind one NAT address shares them)")
 	chosen := redisFlags(fs, getenv)
+	etcdAt := fs.String("etcd", "", `where the etcd lessons run: "embedded" (the default: a real etcd started in this process when a page first runs one) or an external server's client URL (http://127.0.0.1:2379)`)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -100,7 +103,15 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		// the RSS; the soft limit above still holds the process under 1 GiB.
 		debug.SetGCPercent(400)
 	}
-	opts := server.Options{Catalog: f, Labs: labs, Static: static, Templates: templates, Dev: *dev, Card: lockstep.Card,
+	etcdLessons, err := etcd.NewService(*etcdAt)
+	if err != nil {
+		return badUsage("--etcd: %v", err)
+	}
+	etcdLessons.Started = func(srv *etcd.Server, took time.Duration) {
+		fmt.Fprintf(stderr, "etcd: %s, ready in %s\n", srv, took.Round(time.Millisecond))
+	}
+	defer etcdLessons.Close()
+	opts := server.Options{Live: []live.Service{etcdLessons}, Catalog: f, Labs: labs, Static: static, Templates: templates, Dev: *dev, Card: lockstep.Card,
 		AllowOrigins: origins, Addr: *addr, TrustedProxies: trusted,
 		Limits: server.Limits{Idle: *idle, MaxFiles: openFileLimit(), MaxSessionsPerAddress: *perAddress, MaxSocketsPerAddress: *perAddress}, RealRedis: reals, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
 	if servers != nil {

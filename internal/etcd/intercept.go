@@ -7,6 +7,7 @@ import (
 	"time"
 
 	pb "go.etcd.io/etcd/api/v3/etcdserverpb"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -53,8 +54,25 @@ func (t *tap) unary(ctx context.Context, method string, req, resp any, cc *grpc.
 		return err
 	}
 	t.wrote(seq, sent, req, resp)
-	t.rec.Add(sim.Event{Kind: sim.KindReply, Client: t.client, Node: Node, Req: seq, Reply: t.reply(resp), Answer: answer(resp)})
+	e := sim.Event{Kind: sim.KindReply, Client: t.client, Node: Node, Req: seq, Reply: t.reply(resp), Answer: answer(resp)}
+	if g, ok := resp.(*pb.LeaseGrantResponse); ok {
+		t.renewed(&e, clientv3.LeaseID(g.ID), g.TTL)
+	}
+	t.rec.Add(e)
 	return nil
+}
+
+// renewed tells the lock's watcher that the reply e granted or kept alive
+// a lease for ttl seconds; when the lease is the lock's holder's, e
+// carries the lock's state with the lease's new end (its TTL bar full
+// again).
+func (t *tap) renewed(e *sim.Event, lease clientv3.LeaseID, ttl int64) {
+	if t.watch == nil {
+		return
+	}
+	if k, ok := t.watch.renewed(lease, ttl, t.rec.Since()); ok {
+		e.Keys = []sim.KeyState{k}
+	}
 }
 
 // wrote records, for a request that put the protected resource (a Put, or
@@ -153,6 +171,10 @@ func (s *tappedStream) RecvMsg(m any) error {
 	s.mu.Lock()
 	req := s.last
 	s.mu.Unlock()
-	s.t.rec.Add(sim.Event{Kind: sim.KindReply, Client: s.t.client, Thread: s.thread, Node: Node, Req: req, Reply: s.t.reply(m), Answer: sim.Answer{Type: sim.AnswerOK}})
+	e := sim.Event{Kind: sim.KindReply, Client: s.t.client, Thread: s.thread, Node: Node, Req: req, Reply: s.t.reply(m), Answer: sim.Answer{Type: sim.AnswerOK}}
+	if k, ok := m.(*pb.LeaseKeepAliveResponse); ok {
+		s.t.renewed(&e, clientv3.LeaseID(k.ID), k.TTL)
+	}
+	s.t.rec.Add(e)
 	return nil
 }

@@ -21,11 +21,24 @@ type Recorder struct {
 	events  []sim.Event
 	checker *check.Checker
 	closed  bool
+	changed chan struct{} // nudged after events are added
 }
 
 // NewRecorder starts a log whose time 0 is now, checked by c.
 func NewRecorder(c *check.Checker) *Recorder {
-	return &Recorder{start: time.Now(), checker: c}
+	return &Recorder{start: time.Now(), checker: c, changed: make(chan struct{}, 1)}
+}
+
+// Changed is nudged after events are added; it holds at most one nudge,
+// so a reader reads Events after it and sees everything so far.
+func (r *Recorder) Changed() <-chan struct{} { return r.changed }
+
+// nudge tells a reader of Changed that the log grew.
+func (r *Recorder) nudge() {
+	select {
+	case r.changed <- struct{}{}:
+	default:
+	}
 }
 
 // Since is the wall-clock time since the run's start.
@@ -48,6 +61,7 @@ func (r *Recorder) Add(e sim.Event) int {
 		v.T = e.T
 		r.append(&v)
 	}
+	r.nudge()
 	return e.Seq
 }
 
@@ -69,6 +83,15 @@ func (r *Recorder) Finish() {
 		v.T = t
 		r.append(&v)
 	}
+	r.nudge()
+}
+
+// Abort closes the log without verdicts: the run could not play.
+func (r *Recorder) Abort() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	r.nudge()
 }
 
 // Events gives a copy of the log so far.
@@ -83,4 +106,11 @@ func (r *Recorder) Verdicts() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]string(nil), r.checker.Verdicts()...)
+}
+
+// Sections is who came into or left a critical section with event seq.
+func (r *Recorder) Sections(seq int) check.SectionChange {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.checker.Sections(seq)
 }

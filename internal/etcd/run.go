@@ -21,34 +21,110 @@ import (
 // have not finished by then ends there.
 const Horizon = 20 * time.Second
 
+// answerWithin is how long a run waits for the server to set up its watch
+// on the lock before it says the server does not answer.
+const answerWithin = 5 * time.Second
+
 // Run plays lesson l against srv in real time and gives its log, with the
 // checker's verdicts at its end. The run's keys live under a namespace of
 // their own on the server (so runs can share one), which the log leaves
 // out: the lock is job/, the resource account.
 func Run(ctx context.Context, srv *Server, l *Lesson) (*Recorder, error) {
-	ns, err := namespace()
-	if err != nil {
+	p := Begin(ctx, srv, l)
+	<-p.Done()
+	if err := p.Err(); err != nil {
 		return nil, err
 	}
-	rec := NewRecorder(check.New(check.Options{Locks: []string{LockName}, Queues: []string{LockName}, Resource: Resource}))
+	return p.rec, nil
+}
+
+// Play is one lesson playing in real time on a server, its log growing
+// as it goes (a live.Run: the browser app streams it).
+type Play struct {
+	rec    *Recorder
+	where  string
+	done   chan struct{}
+	err    error
+	cancel context.CancelFunc
+}
+
+// Begin starts lesson l against srv and returns at once; the run goes on
+// in goroutines of its own until its workers finish (or Horizon, or
+// Stop).
+func Begin(ctx context.Context, srv *Server, l *Lesson) *Play {
+	ctx, cancel := context.WithCancel(ctx)
+	p := &Play{rec: newLessonRecorder(), where: srv.String(), done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(p.done)
+		defer cancel()
+		if p.err = perform(ctx, srv, l, p.rec); p.err != nil {
+			p.rec.Abort() // a run that could not play has no verdict
+			return
+		}
+		p.rec.Finish()
+	}()
+	return p
+}
+
+// Events is the log so far.
+func (p *Play) Events() []sim.Event { return p.rec.Events() }
+
+// Sections is who came into or left a critical section with event seq.
+func (p *Play) Sections(seq int) check.SectionChange { return p.rec.Sections(seq) }
+
+// Changed is nudged after events are added.
+func (p *Play) Changed() <-chan struct{} { return p.rec.Changed() }
+
+// Done is closed when the run has ended and its verdicts are logged.
+func (p *Play) Done() <-chan struct{} { return p.done }
+
+// Err is what stopped the run before its lesson could play (after Done).
+func (p *Play) Err() error { return p.err }
+
+// Since is the wall-clock time since the run's start.
+func (p *Play) Since() time.Duration { return p.rec.Since() }
+
+// Server says which etcd the run is on.
+func (p *Play) Server() string { return p.where }
+
+// Stop ends the run early (its workers' context is cancelled) and waits
+// until its goroutines are done.
+func (p *Play) Stop() {
+	p.cancel()
+	<-p.done
+}
+
+// newLessonRecorder is a log checked for the lessons' lock and resource.
+func newLessonRecorder() *Recorder {
+	return NewRecorder(check.New(check.Options{Locks: []string{LockName}, Queues: []string{LockName}, Resource: Resource}))
+}
+
+// perform runs l's workers against srv, recording into rec.
+func perform(ctx context.Context, srv *Server, l *Lesson, rec *Recorder) error {
+	ns, err := namespace()
+	if err != nil {
+		return err
+	}
 	obs, err := dial(srv.Addr, nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer func() { _ = obs.Close() }()
 	ctx, cancel := context.WithTimeout(ctx, Horizon)
 	defer cancel()
-	w := &watcher{cli: obs, rec: rec, ns: ns, lock: LockName, ttl: int64(l.Lease) * 1000,
-		owners: map[clientv3.LeaseID]string{}, asked: map[string]bool{}}
+	w := newWatcher(obs, rec, ns, l.Lease)
 	wctx, stopWatch := context.WithCancel(ctx)
 	ready := make(chan struct{})
 	watched := make(chan struct{})
 	go func() { w.run(wctx, ready); close(watched) }()
 	select {
 	case <-ready:
+	case <-time.After(answerWithin):
+		stopWatch()
+		return fmt.Errorf("etcd: the server at %s did not answer within %s", srv.Addr, answerWithin)
 	case <-ctx.Done():
 		stopWatch()
-		return nil, fmt.Errorf("etcd: no watch on the lock at %s: %w", srv.Addr, ctx.Err())
+		return fmt.Errorf("etcd: no watch on the lock at %s: %w", srv.Addr, ctx.Err())
 	}
 	var wg sync.WaitGroup
 	for i := range l.Workers {
@@ -58,11 +134,10 @@ func Run(ctx context.Context, srv *Server, l *Lesson) (*Recorder, error) {
 	wg.Wait()
 	// the watch may still carry the last changes (the lease's end of a
 	// session that closed): let it catch up before the log closes
-	time.Sleep(200 * time.Millisecond)
+	sleep(ctx, 200*time.Millisecond)
 	stopWatch()
 	<-watched
-	rec.Finish()
-	return rec, nil
+	return nil
 }
 
 // namespace is a fresh prefix for one run's keys.

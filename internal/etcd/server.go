@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/version"
 	"go.etcd.io/etcd/server/v3/embed"
 	"go.uber.org/zap"
 )
@@ -75,6 +76,15 @@ func External(rawURL string) (*Server, error) {
 		return nil, fmt.Errorf("etcd: %q is not an etcd client URL (http://host:port)", rawURL)
 	}
 	return &Server{Addr: u.Host}, nil
+}
+
+// String says which server it is: "embedded etcd v3.7.3 at 127.0.0.1:…"
+// or "etcd at host:port".
+func (s *Server) String() string {
+	if s.Embedded {
+		return "embedded etcd v" + version.Version + " at " + s.Addr
+	}
+	return "etcd at " + s.Addr
 }
 
 // Close stops an embedded server and removes its data; an external server

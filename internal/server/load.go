@@ -35,6 +35,9 @@ func (s *session) load(r *Request) error {
 		if r.Scenario == "" {
 			return coded("load-what", nil, "load: give a scenario id or yaml")
 		}
+		if ll, ok := s.srv.lives[r.Scenario]; ok {
+			return s.loadLive(r, ll) // its service runs it, in real time
+		}
 		found, ok := s.srv.find(r.Scenario)
 		if !ok {
 			return coded("no-builtin", map[string]any{"id": r.Scenario}, "no built-in scenario %q", r.Scenario)
@@ -113,6 +116,7 @@ type loadedRun struct {
 // before carries over to the one opened (a report cell, a found schedule).
 func (s *session) replaceRun(ls *lesson.Session, k loadedRun) {
 	s.setPlaying(false)
+	s.stopLive()
 	if s.ls != nil {
 		s.ls.Close()
 	}

@@ -105,6 +105,9 @@ type catalogEntry struct {
 	Expect  []string `json:"expect"`
 	Clients []string `json:"clients"`
 	Lab     bool     `json:"lab,omitempty"` // a lab (labs/*.yaml), not a lesson
+	// Live names the service a lesson runs on in real time ("etcd"),
+	// outside the engine; empty for the engine's scenarios.
+	Live string `json:"live,omitempty"`
 }
 
 // Snapshot is the state of a session at its cursor.
@@ -120,6 +123,7 @@ type Snapshot struct {
 	Verdicts []string          `json:"verdicts"`
 	Expect   []string          `json:"expect"`
 	RealWhy  *sim.Text         `json:"realWhy,omitempty"` // on real Redis: why the lesson ends otherwise than on embedded Redis
+	Live     *liveView         `json:"live,omitempty"`    // a run in real time on a live server (live.go)
 	Clients  []string          `json:"clients"`
 	Nodes    []lesson.NodeView `json:"nodes"`
 	// Skews: how far each client's clock runs ahead of the world's at the

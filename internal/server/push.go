@@ -7,6 +7,10 @@ import (
 
 // push sends the attached browser the events it lacks and the snapshot.
 func (s *session) push(re int) {
+	if s.conn != nil && s.live != nil && s.ls == nil {
+		s.livePush(re)
+		return
+	}
 	if s.conn == nil || s.ls == nil || s.sharedPush(re) {
 		return
 	}

@@ -65,6 +65,9 @@ func (s *session) apply(r *Request) (*Message, error) {
 	case "report-open":
 		return nil, s.openCell(r.Lock, r.Column)
 	}
+	if s.live != nil && s.ls == nil {
+		return nil, s.applyLive(r)
+	}
 	if s.ls == nil {
 		return nil, coded("no-scenario", nil, "no scenario loaded: send load first")
 	}

@@ -80,10 +80,11 @@ type pageData struct {
 	Static  string
 	Modules []string
 	First   *catalogEntry // the lesson a first visit opens, written into the page so that nothing moves when it arrives
+	Live    bool          // the catalog has lessons of a live service (the picker's group for them)
 }
 
 func (s *Server) pageData() pageData {
-	d := pageData{Catalog: s.catalog, Static: "/static"}
+	d := pageData{Catalog: s.catalog, Static: "/static", Live: len(s.lives) > 0}
 	if len(s.catalog) > 0 {
 		d.First = &s.catalog[0]
 	}

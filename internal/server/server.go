@@ -16,6 +16,7 @@ import (
 
 	"github.com/lockstep/lockstep/internal/class"
 	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/live"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -45,6 +46,10 @@ type Options struct {
 	// RealRedis describes them for the page (the URLs, without passwords).
 	Servers   lesson.Servers
 	RealRedis string
+	// Live are the coordination services whose lessons run in real time
+	// on a live server (etcd): the page lists their lessons after the
+	// catalog's, and a session runs one through its service (live.go).
+	Live []live.Service
 	// ReportLocks and ReportColumns limit the report card ("Which
 	// lock?") to these locks and columns (nil: all of them): a test's
 	// smaller card.
@@ -68,6 +73,8 @@ type Server struct {
 	opts     Options
 	limits   Limits
 	catalog  []catalogEntry
+	lives    map[string]liveLesson // the services' lessons by id (live.go)
+	liveRuns chan struct{}         // a slot per live run at once (maxLiveRuns)
 	upgrader websocket.Upgrader
 	tmpl     *template.Template
 
@@ -121,6 +128,10 @@ func New(o Options) (*Server, error) {
 	}
 	for _, sc := range o.Catalog.Scenarios {
 		s.catalog = append(s.catalog, s.entry(&sc, false))
+	}
+	s.liveRuns = make(chan struct{}, maxLiveRuns)
+	if err := s.liveLessons(o.Live); err != nil {
+		return nil, err
 	}
 	if o.Labs != nil {
 		for _, sc := range o.Labs.Scenarios {

@@ -32,6 +32,7 @@ type session struct {
 	searchCost atomic.Int64
 
 	ls      *lesson.Session
+	live    *liveState // a service's lesson in real time, while ls is nil (live.go)
 	custom  bool
 	file    []catalogEntry // custom: the loaded file's scenarios
 	conn    *conn
@@ -115,6 +116,7 @@ func (s *session) loop() {
 		s.cancelExplore()
 		s.setPlaying(false)
 		s.classLeave("gone")
+		s.stopLive()
 		if s.ls != nil {
 			s.ls.Close()
 		}
@@ -132,6 +134,14 @@ func (s *session) loop() {
 			}
 		case <-tick:
 			if !s.safely(s.playTick) {
+				return
+			}
+		case <-s.liveChanged():
+			if !s.safely(s.liveTick) {
+				return
+			}
+		case <-s.liveDone():
+			if !s.safely(s.liveEnd) {
 				return
 			}
 		case <-s.nudge:
@@ -179,7 +189,7 @@ func (s *session) attach(c *conn) {
 	s.conn, s.sent, s.valid = c, 0, 0
 	c.enqueue(&Message{Type: "welcome", V: ProtocolVersion, Session: s.id, Catalog: s.srv.catalog,
 		Faults: faultRows(s.srv.opts.RealRedis != ""), Setbacks: sim.SetbackMarks, Limits: &s.srv.limits, Loaded: s.ls != nil, Real: s.srv.opts.RealRedis})
-	if s.ls != nil {
+	if s.ls != nil || s.live != nil {
 		s.push(0)
 	}
 	s.classAttached()

@@ -204,6 +204,12 @@ function render() {
   const banner = $('real-banner');
   banner.hidden = !st.real;
   if (st.real) banner.textContent = t('realBanner', st.lang).replace('{urls}', st.real);
+  const live = $('live-banner'), lv = snap && snap.live;
+  live.hidden = !lv;
+  if (lv) {
+    const s = fill('liveBanner', st.lang, { service: lv.service, server: lv.server || t('liveNotStarted', st.lang) });
+    if (live.textContent !== s) live.textContent = s;
+  }
   focus();
   explorer.marks(st.snap).forEach((r) => st.highlight.add(r)); // the search's moves (explore.js)
   document.body.classList.toggle('presenter', st.presenter);

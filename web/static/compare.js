@@ -259,7 +259,7 @@ export class Compare {
     const r = this.res, lang = st.lang;
     const groups = (r && r.groups) || ((r && r.algorithms) ? [{ title: { en: t('cmpAlgorithms', 'en'), zh: t('cmpAlgorithms', 'zh') }, ids: r.algorithms }] : []);
     const mine = ((st.snap && st.snap.clients) || []).slice().sort().join(',');
-    const lessons = (st.catalog || []).filter((c) => !mine || (c.clients || []).slice().sort().join(',') === mine);
+    const lessons = (st.catalog || []).filter((c) => !c.live && (!mine || (c.clients || []).slice().sort().join(',') === mine));
     const sig = JSON.stringify([groups, lessons.map((c) => c.id), lang, r && r.partner]);
     if (sel.dataset.sig !== sig) {
       sel.dataset.sig = sig;

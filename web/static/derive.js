@@ -100,6 +100,7 @@ function add(m, e) {
     case 'reply': case 'timeout': {
       const s = m.reqs.get(e.req);
       if (s) { s[e.kind] = r; closeSpan(m, s, r); m.reqs.delete(e.req); }
+      if (e.keys) lease(m, e, r); // a live lease renewed: its key's TTL full again
       break;
     }
     case 'lost': {

@@ -1,0 +1,63 @@
+// Package live is the edge between the browser app and a coordination
+// service whose lessons run in real time on a live server (etcd today,
+// ZooKeeper next) rather than on the engine's virtual clock. The server
+// asks a lesson which service it needs and runs it through this
+// interface: it never names a service.
+package live
+
+import (
+	"context"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// Lesson describes one lesson of a service for the page's list.
+type Lesson struct {
+	ID      string
+	Title   fact.Text
+	Story   fact.Text
+	Expect  []string // the verdicts its run must end with
+	Clients []string
+}
+
+// Service is a coordination service whose lessons run on a live server.
+// Its server starts when a run first needs it (Start), not before: a
+// page that never opens one of its lessons costs nothing.
+type Service interface {
+	// Name is the service as the page names it ("etcd").
+	Name() string
+	// Lessons are its lessons, in the order they teach.
+	Lessons() []Lesson
+	// Start begins lesson id on the service's server, starting the server
+	// first if it is not running. An error says why the server cannot
+	// run or the lesson cannot start.
+	Start(ctx context.Context, id string) (Run, error)
+}
+
+// Run is one lesson playing in real time: its events arrive from the
+// service's own goroutines (clients, keep-alives, watches) as they
+// happen.
+type Run interface {
+	// Events is the log so far, in its one order.
+	Events() []sim.Event
+	// Sections is who came into or left a critical section with event
+	// seq, as the run's checker saw it.
+	Sections(seq int) check.SectionChange
+	// Changed is nudged after events are added (it holds at most one
+	// nudge: read Events after it).
+	Changed() <-chan struct{}
+	// Done is closed when the run has ended and its verdicts are in the
+	// log.
+	Done() <-chan struct{}
+	// Err is what stopped the run early, if anything (after Done).
+	Err() error
+	// Since is the wall-clock time since the run's start.
+	Since() time.Duration
+	// Server says where it runs ("embedded etcd v3.7.3 at 127.0.0.1:2379").
+	Server() string
+	// Stop ends the run early and waits for its goroutines.
+	Stop()
+}
