@@ -68,12 +68,12 @@ type Message struct {
 	Errors  []lineError    `json:"errors,omitempty"`
 	// Warnings: checked, for a good file: what it says that its run would
 	// do otherwise than written (scenario.Warnings).
-	Warnings []lineError `json:"warnings,omitempty"`
-	From    *int           `json:"from,omitempty"` // state: the browser keeps its first From events, then appends Events
-	Events  []wireEvent    `json:"events,omitempty"`
-	Snap    *Snapshot      `json:"snap,omitempty"`
-	Catalog []catalogEntry `json:"catalog,omitempty"`
-	Faults  []faultRow     `json:"faults,omitempty"` // welcome: the fault kinds (sim.Actions)
+	Warnings []lineError    `json:"warnings,omitempty"`
+	From     *int           `json:"from,omitempty"` // state: the browser keeps its first From events, then appends Events
+	Events   []wireEvent    `json:"events,omitempty"`
+	Snap     *Snapshot      `json:"snap,omitempty"`
+	Catalog  []catalogEntry `json:"catalog,omitempty"`
+	Faults   []faultRow     `json:"faults,omitempty"` // welcome: the fault kinds (sim.Actions)
 	// Setbacks are the mark names the page draws as trouble (sim.SetbackMarks): welcome.
 	Setbacks []string        `json:"setbacks,omitempty"`
 	Limits   *Limits         `json:"limits,omitempty"`
