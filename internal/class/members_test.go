@@ -1,6 +1,7 @@
 package class
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -102,7 +103,12 @@ func TestSwitchingComesInABurstThenSlowly(t *testing.T) {
 	}
 	err := s.Spend(now)
 	refused(t, "one switch past the burst", err, "switch-slow-down")
-	if secs := err.(*Error).Args["seconds"]; secs != 1 {
+	var e *Error
+	if !errors.As(err, &e) || e.Args["seconds"] != 1 {
+		secs := any(nil)
+		if e != nil {
+			secs = e.Args["seconds"]
+		}
 		t.Fatalf("the refusal says wait %v s, want 1", secs)
 	}
 	now = now.Add(SwitchEvery)
