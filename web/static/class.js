@@ -36,6 +36,9 @@ const S = {
   backToClass: ['Back to the class', '回到课堂'],
   teacherAway: ['The teacher is away: the class ends if they do not come back soon.', '老师暂时离开：如果不尽快回来，课堂将结束。'],
   counts: ['{members} in the class · {following} following · {roaming} roaming · {answered} answered', '课堂中 {members} 人 · {following} 人跟随 · {roaming} 人自由探索 · {answered} 人已作答'],
+  // Presenter mode's bar: the counts in short (the sentence is the tooltip and what a screen reader reads).
+  countsShort: ['{members} in · {following} follow{roam} · {answered} ✓', '{members} 人 · {following} 跟随{roam} · {answered} ✓'],
+  roamShort: [' · {roaming} roam', ' · {roaming} 自由'],
   ask: ['Ask', '提问'],
   askWhat: ['Question', '问题'],
   kNext: ['Which client moves next?', '下一步由哪个客户端行动？'],
@@ -44,6 +47,13 @@ const S = {
   kVerdict: ['Which verdict will this run end with?', '这次运行最终会得到哪个判定？'],
   kMove: ['Vote on the next move (challenge)', '投票决定下一步（挑战）'],
   kFree: ['Your own question…', '自己出题…'],
+  // The picker's choices in Presenter mode (the question itself is on the card once asked).
+  kNextShort: ['Who moves next?', '谁下一步？'],
+  kReplyShort: ['What reply?', '什么回复？'],
+  kHolderShort: ['Who holds the lock?', '谁持有锁？'],
+  kVerdictShort: ['Which verdict?', '哪个判定？'],
+  kMoveShort: ['Vote on a move', '投票选步'],
+  kFreeShort: ['Own question…', '自己出题…'],
   freeText: ['Question text', '题目'],
   freeChoices: ['Choices, one a line', '选项，每行一个'],
   reveal: ['Reveal', '揭晓'],
@@ -51,13 +61,15 @@ const S = {
   dismissTitle: ['Take the question off every screen (its tally stays in the CSV)', '把问题从所有屏幕上收起（统计仍保留在 CSV 中）'],
   playWinner: ['Play the winner', '执行得票最多的一步'],
   hide: ['Hide what gives it away', '隐藏会泄露答案的内容'],
+  hideShort: ['Hide the ending', '隐藏结局'],
   hidden: ['hidden until the run gets there', '运行到那里之前隐藏'],
   hiddenLesson: ['(hidden until the end: it tells how the run ends)', '（运行结束前隐藏：它说出了这次运行的结局）'],
   exportCSV: ['Tally (CSV)', '统计 (CSV)'],
   teacherLink: ['Copy my teacher link', '复制我的老师链接'],
   teacherLinkCopied: ['Your teacher link is copied: keep it to yourself (it lets its holder drive the class).', '老师链接已复制：请勿分享（持有者可以控制课堂）。'],
   teacherLinkNoCopy: ['This browser keeps your teacher link; to copy it, open the page over https or localhost.', '此浏览器已保存你的老师链接；要复制它，请通过 https 或 localhost 打开页面。'],
-  showCode: ['Show the code', '显示代码'],
+  showCode: ['Join code', '加入码'],
+  showCodeTip: ['Show the class\'s join code, its link and QR code, for the projector', '显示课堂的加入码、链接和二维码，供投影使用'],
   close: ['Close', '关闭'],
   endClass: ['End the class', '结束课堂'],
   endConfirm: ['End the class for everyone? Its tally is kept in this page only until you leave it.', '为所有人结束课堂？统计只保存在本页面，离开即消失。'],
@@ -356,6 +368,7 @@ export class Classroom {
     document.body.classList.toggle('following', !!(student && c.following));
     this.lockControls(!!(student && c.following));
     this.startBtn.textContent = teacher ? tr('showCode') : tr('startClass');
+    this.startBtn.title = teacher ? tr('showCodeTip') : '';
     this.startBtn.hidden = !!student;
     this.joinBtn.textContent = tr('joinClass');
     this.joinBtn.hidden = !!c;
@@ -371,7 +384,7 @@ export class Classroom {
     this.bar.setAttribute('aria-label', tr('classLabel'));
     if (teacher) this.sendView();
     const snap = state.snap;
-    const key = JSON.stringify([c, lang, this.askKind, snap && snap.step, !!(snap && snap.challenge && snap.challenge.active), this.endedTally]);
+    const key = JSON.stringify([c, lang, this.askKind, snap && snap.step, !!(snap && snap.challenge && snap.challenge.active), this.endedTally, !!state.presenter]);
     if (key === this.barKey) return;
     this.barKey = key;
     this.bar.textContent = '';
@@ -391,15 +404,24 @@ export class Classroom {
   teacherBar(line, c) {
     const n = c.counts || { members: 0, following: 0, roaming: 0, answered: 0 };
     if (c.qr) {
-      const small = el('button', { class: 'qr-btn', 'aria-label': tr('showCode'), title: tr('showCode'), onclick: () => this.showBig() });
+      const small = el('button', { class: 'qr-btn', 'aria-label': tr('showCode'), title: tr('showCodeTip'), onclick: () => this.showBig() });
       small.append(qrSVG(c.qr, 44));
       line.append(small);
     }
-    line.append(el('span', { class: 'class-count', 'data-testid': 'room-count', role: 'status' },
-      tr('counts', { members: n.online ?? n.members, following: n.following, roaming: n.roaming, answered: n.answered })));
-    const kind = el('select', { 'data-testid': 'ask-kind', 'aria-label': tr('askWhat'), onchange: (e) => { this.askKind = e.target.value; this.barKey = ''; this.render(); } },
-      ...KINDS.filter(([k]) => k !== 'move' || (state.snap && state.snap.challenge && state.snap.challenge.active))
-        .map(([k, s]) => el('option', { value: k, selected: k === this.askKind }, tr(s))));
+    // The sentence, and in Presenter mode (class.css) its short form on
+    // screen: the sentence stays the tooltip and what screen readers read.
+    const vals = { members: n.online ?? n.members, following: n.following, roaming: n.roaming, answered: n.answered };
+    const full = tr('counts', vals);
+    const short = tr('countsShort', { ...vals, roam: n.roaming ? tr('roamShort', vals) : '' });
+    line.append(el('span', { class: 'class-count', 'data-testid': 'room-count', role: 'status', title: full },
+      el('span', { class: 'class-long' }, full), el('span', { class: 'class-short', 'aria-hidden': 'true' }, short)));
+    // In Presenter mode the picker names each kind in short, so that the
+    // bar keeps one line; the question itself is on the card once asked.
+    const suffix = state.presenter ? 'Short' : '';
+    const kinds = KINDS.filter(([k]) => k !== 'move' || (state.snap && state.snap.challenge && state.snap.challenge.active));
+    const kind = el('select', { 'data-testid': 'ask-kind', 'aria-label': tr('askWhat'), title: tr((kinds.find(([k]) => k === this.askKind) || kinds[0])[1]),
+      onchange: (e) => { this.askKind = e.target.value; this.barKey = ''; this.render(); } },
+    ...kinds.map(([k, s]) => el('option', { value: k, selected: k === this.askKind, title: tr(s) }, tr(s + suffix))));
     line.append(kind);
     let text = null, choices = null;
     if (this.askKind === 'free') { // kept across renders, so that what is typed stays
@@ -421,7 +443,7 @@ export class Classroom {
     if (q) line.append(el('button', { 'data-testid': 'dismiss-question', title: tr('dismissTitle'), onclick: () => this.link.send('class-dismiss') }, tr('dismiss')));
     if (q && q.kind === 'move') line.append(el('button', { 'data-testid': 'play-winner', onclick: () => this.link.send('class-play') }, tr('playWinner')));
     const hide = el('input', { type: 'checkbox', 'data-testid': 'class-hide', checked: this.hiding(), onchange: (e) => this.setHide(e.target.checked) });
-    line.append(el('label', { class: 'class-hide' }, hide, ' ', tr('hide')));
+    line.append(el('label', { class: 'class-hide', title: tr('hide') }, hide, ' ', el('span', { class: 'class-long' }, tr('hide')), el('span', { class: 'class-short', 'aria-hidden': 'true' }, tr('hideShort'))));
     line.append(this.csvButton(c.code));
     line.append(el('button', { 'data-testid': 'teacher-link', onclick: () => this.copyTeacherLink(c.code) }, tr('teacherLink')));
     line.append(el('button', { class: 'danger', 'data-testid': 'end-class', onclick: () => { if (confirm(tr('endConfirm'))) this.link.send('class-end'); } }, tr('endClass')));

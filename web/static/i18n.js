@@ -286,7 +286,7 @@ const S = {
   codeOf: ['The lock code {client} runs', '{client} 运行的锁代码'],
   codeAuto: ['follow', '跟随'],
   codeAutoTip: ['Follow the client of the newest command', '跟随最新命令所属的客户端'],
-  codeShow: ['Code', '代码'],
+  codeShow: ['Lock code', '锁代码'],
   codeTip: ['Show or hide the lock code beside the timeline', '在时间线旁显示或隐藏锁的代码'],
   codeNone: ['{client} has sent no command of its lock yet.', '{client} 还没有发出锁的任何命令。'],
   codeWorkload: ['{client}\'s latest command ({cmd}) is the lesson\'s workload, not lock code.', '{client} 最近的命令（{cmd}）是课程的业务代码，不是锁代码。'],
