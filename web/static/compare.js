@@ -241,6 +241,9 @@ export class Compare {
       sched.append(el('span', { class: f.placed ? 'placed-yes' : 'placed-no', 'data-placed': String(f.placed) },
         f.placed ? t('cmpPlaced', lang) : t('cmpNotPlaced', lang)));
     });
+    // Each keeps one line over the timelines (compare.css), whole in its
+    // tooltip and under the pointer or the focus.
+    sched.title = sched.textContent;
     const box = this.$('compare-notes');
     box.textContent = '';
     const notes = r.notes || [];
@@ -248,6 +251,7 @@ export class Compare {
     box.dataset.fair = String(r.fair !== false);
     if (r.fair === false) box.append(el('p', { class: 'unfair' }, t('cmpUnfair', lang)));
     for (const n of notes) box.append(el('p', {}, pick(n, lang)));
+    box.title = [...box.children].map((p) => p.textContent).join('\n');
   }
 
   /** renderPicker fills the picker: the canonical pair first, then the
@@ -345,8 +349,13 @@ export class Compare {
     if (unfair) box.classList.add('unfair');
     if (!ended) box.classList.add('ahead');
     for (const v of vs) {
-      box.append(el('div', { class: 'v', 'data-name': v.name, title: pick(v.say, lang) },
-        el('b', { class: 'badge' }, (v.name === 'safe' ? (unfair ? '⚠ ' : '✓ ') : '✗ ') + verdictName(v.name, lang)),
+      // In 中文 the id after the name ("（foreign-unlock）") is its own
+      // span: over the drawn timelines the badge keeps the name alone
+      // (compare.css), the tooltip says the rest.
+      const name = verdictName(v.name, lang), id = '（' + v.name + '）';
+      const badge = name.endsWith(id) && name !== id ? [name.slice(0, -id.length), el('span', { class: 'vid' }, id)] : [name];
+      box.append(el('div', { class: 'v', 'data-name': v.name, title: v.name + ': ' + pick(v.say, lang) },
+        el('b', { class: 'badge' }, (v.name === 'safe' ? (unfair ? '⚠ ' : '✓ ') : '✗ ') + badge[0], ...badge.slice(1)),
         ' ', el('span', {}, pick(v.say, lang))));
     }
     return box;

@@ -82,11 +82,14 @@ export function placeCommand(L, e, measure) {
  * client and per node) and the rows. measure(text, size, bold) gives a
  * text's width; with it, a verdict row grows to hold its wrapped text.
  * timed places the rows by virtual time (timedRows) instead of one under
- * the other. */
+ * the other. big is Presenter mode's size (20 px, a command at least 16),
+ * or a font size in px for a size between (Side by side in Presenter mode:
+ * its smaller reaches 15 px, the code's size there). */
 export function layout(m, width, rowH, big, measure, lang, timed = false) {
   // The gutter holds "#seq" and the time side by side: wide enough for the
   // longest number in the log, so that they never run together.
-  const small = big ? 16 : 11;
+  const sized = typeof big === 'number';
+  const small = sized ? Math.min(big, 15) : big ? 16 : 11;
   const last = m.rows.length ? m.rows[m.rows.length - 1].seq : 0;
   const digits = Math.max(3, String(last).length);
   // On a phone the time column gives its room to the lanes (the cursor
@@ -111,7 +114,7 @@ export function layout(m, width, rowH, big, measure, lang, timed = false) {
     x.set(l.kind + ':' + l.name, l.x);
     x.set(l.kind + 'R:' + l.name, l.right);
   }
-  const font = big ? 20 : 13;
+  const font = sized ? big : big ? 20 : 13;
   const L = { gutter, lanes, lw: unit, x, rowH, width, font, small, narrow, lineH: Math.round(font * 1.35), timed, breaks: [] };
   rows(L, m, measure, lang);
   if (timed) timedRows(L, m);

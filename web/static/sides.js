@@ -212,14 +212,17 @@ export class Sides {
     if (!v || !v.res) return null;
     const W = this.scroll.clientWidth;
     const w = Math.max(Math.floor((W - GAP) / 2), 120);
-    const H = v.presenter ? 40 : 28;
+    // In Presenter mode the rows are 17 px in rows 30 px tall rather than
+    // the timeline's 20 in 40: two timelines share the width, and the
+    // screen's height goes to rows (at least 14 at 1280×720 in a class).
+    const H = v.presenter ? 30 : 28;
     const key = [w, H, v.lang].join('|');
     if (this.g && this.g.res === v.res && this.g.key === key) return this.g;
     const ms = this.models();
     const measurer = this.measurer || (this.measurer = new CanvasPainter(document.createElement('canvas').getContext('2d'), FONT));
     const measure = (s, size, bold) => measurer.measure(s, size, bold);
     const L = {};
-    for (const s of SIDES) L[s] = layout(ms[s], w, H, v.presenter, measure, v.lang, false);
+    for (const s of SIDES) L[s] = layout(ms[s], w, H, v.presenter ? 17 : false, measure, v.lang, false);
     const band = Math.round(H * 1.15);
     const bandAt = shareRows([L.left, L.right], this.rows(), v.res.diverge, band);
     this.g = { res: v.res, key, w, H, L, band, bandAt };
