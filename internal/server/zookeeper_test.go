@@ -61,6 +61,9 @@ func TestAZooKeeperLessonRunsLiveInTheSession(t *testing.T) {
 		}
 	}
 	if !slices.Equal(writes, []string{"B OK", "A (refused)"}) {
+		for _, e := range evs {
+			t.Logf("%+v", e)
+		}
 		t.Errorf("B's write should be taken and A's refused, got %v", writes)
 	}
 }

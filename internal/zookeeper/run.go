@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -206,9 +205,6 @@ func namespace() (string, error) {
 	}
 	return "/lockstep-" + hex.EncodeToString(b[:]), nil
 }
-
-// trim takes the run's path out of a node's path for the log.
-func trim(root, path string) string { return strings.TrimPrefix(path, root+"/") }
 
 // failed is a done event's fact for an error that ended a program.
 func failed(err error) *fact.Fact {

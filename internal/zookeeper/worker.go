@@ -137,16 +137,18 @@ func (w *worker) write(token int64) error {
 		// a thawed client's first requests may meet its expired session
 		// or its reconnection, a fenced write a write between its read and
 		// its own: it asks again, as client code does
-		if err == nil || try == 3 || !again(err) {
+		if err == nil || try == 10 || !again(err) {
 			return err
 		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
 // again reports whether a write that failed with err is worth asking
 // again.
 func again(err error) bool {
-	return errors.Is(err, zk.ErrSessionExpired) || errors.Is(err, zk.ErrConnectionClosed) || errors.Is(err, zk.ErrBadVersion)
+	return errors.Is(err, zk.ErrSessionExpired) || errors.Is(err, zk.ErrConnectionClosed) || errors.Is(err, zk.ErrBadVersion) ||
+		errors.Is(err, zk.ErrNoServer) || errors.Is(err, zk.ErrSessionMoved)
 }
 
 func (w *worker) tryWrite(path string, token int64) error {
