@@ -55,8 +55,12 @@ func TestBrowserZooKeeperLessonInRealTime(t *testing.T) {
 		waitFor(t, ctx, "the real-time notice", `!document.querySelector('[data-testid=live-banner]').hidden`)
 		click(t, ctx, "end")
 		waitFor(t, ctx, "the run's end on ZooKeeper", `lockstep.state.snap.ended`)
-		if n := text(t, ctx, "live-banner"); !strings.Contains(n, lang.notice) || !strings.Contains(n, "a JVM started by Lockstep") {
+		n := text(t, ctx, "live-banner")
+		if !strings.Contains(n, lang.notice) || !strings.Contains(n, "a JVM started by Lockstep") {
 			t.Errorf("%s: the notice should say %q and where the server is, got %q", lang.code, lang.notice, n)
+		}
+		if strings.Contains(n, "lease's bar") || strings.Contains(n, "租约条") {
+			t.Errorf("%s: no lease's bar is drawn for ZooKeeper, and the notice should not speak of one: %q", lang.code, n)
 		}
 		if v := text(t, ctx, "verdict"); !strings.Contains(v, lang.verdict) {
 			t.Errorf("%s: the verdict should read %q, got %q", lang.code, lang.verdict, v)
