@@ -150,14 +150,15 @@ func TestListAlgorithms(t *testing.T) {
 	r := visualizer(t, "list", "--algorithms")
 	r.expect(t, "list --algorithms", 0)
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
-	if len(lines) != 20 {
-		t.Fatalf("%d algorithms listed, want 19 of the registry and etcd's Mutex:\n%s", len(lines), r.stdout)
+	if len(lines) != 21 {
+		t.Fatalf("%d algorithms listed, want 19 of the registry, etcd's Mutex and ZooKeeper's lock:\n%s", len(lines), r.stdout)
 	}
 	for _, want := range []string{
 		"18\tredsync\t", "github.com/go-redsync/redsync/v4 v4.18.1, BSD-3-Clause", "redsync-unlock-after-expiry",
 		"19\tredislock\t", "github.com/bsm/redislock v0.9.4, Apache-2.0", "redislock-pause-no-watchdog",
 		"13\twatchdog\t", "redisson-watchdog-misses-renewals",
 		"-\tetcd-mutex\t", "go.etcd.io/etcd/client/v3 v3.7.3, Apache-2.0", "etcd-pause-past-lease",
+		"-\tzookeeper-lock\t", "github.com/go-zookeeper/zk v1.0.4, BSD-3-Clause", "zookeeper-czxid-fencing",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("list --algorithms lacks %q:\n%s", want, r.stdout)

@@ -11,6 +11,7 @@ import (
 	"github.com/lockstep/lockstep/internal/etcd"
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/live"
 )
 
 // etcdFlag adds --etcd, where the etcd lessons run, to a command's flags.
@@ -42,8 +43,13 @@ func realTime(srv *etcd.Server) string {
 	if srv.Embedded {
 		where = "embedded etcd at " + srv.Addr
 	}
-	notice := fact.Fact{Key: fact.RealTime}
-	return fmt.Sprintf("%s (%s)", notice.Render().En, where)
+	return notice(where)
+}
+
+// notice is the real-time notice with where the run is.
+func notice(where string) string {
+	n := fact.Fact{Key: fact.RealTime}
+	return fmt.Sprintf("%s (%s)", n.Render().En, where)
 }
 
 // runEtcd prints one etcd lesson's log and its verdict, as run does a
@@ -61,9 +67,16 @@ func runEtcd(ctx context.Context, l *etcd.Lesson, where string, asJSON bool, std
 	if ctx.Err() != nil {
 		return errInterrupted
 	}
+	return printLive(rec, realTime(srv), asJSON, stdout)
+}
+
+// printLive prints a real-time run's log and its verdict, after the
+// real-time notice (in JSON Lines: the events, then the verdict with the
+// notice).
+func printLive(rec *live.Recorder, where string, asJSON bool, stdout io.Writer) error {
 	enc := json.NewEncoder(stdout)
 	if !asJSON {
-		fmt.Fprintf(stdout, "live: %s\n", realTime(srv))
+		fmt.Fprintf(stdout, "live: %s\n", where)
 	}
 	for _, e := range rec.Events() {
 		if asJSON {
@@ -75,7 +88,7 @@ func runEtcd(ctx context.Context, l *etcd.Lesson, where string, asJSON bool, std
 		fmt.Fprintln(stdout, e.String())
 	}
 	if asJSON {
-		return enc.Encode(map[string]any{"verdict": rec.Verdicts(), "live": realTime(srv)})
+		return enc.Encode(map[string]any{"verdict": rec.Verdicts(), "live": where})
 	}
 	fmt.Fprintf(stdout, "verdict: %s\n", strings.Join(rec.Verdicts(), ", "))
 	return nil
@@ -90,22 +103,34 @@ func testEtcd(ctx context.Context, where string, stdout io.Writer) error {
 	}
 	defer srv.Close()
 	fmt.Fprintf(stdout, "live: %s\n", realTime(srv))
+	ids := make([]string, len(etcd.Lessons))
+	for i, l := range etcd.Lessons {
+		ids[i] = l.ID
+	}
+	return testLive(ctx, ids, stdout, func(i int) (*live.Recorder, []string, error) {
+		rec, err := etcd.Run(ctx, srv, &etcd.Lessons[i])
+		return rec, etcd.Lessons[i].Expect, err
+	})
+}
+
+// testLive runs lessons ids one after the other (play runs the i-th) and
+// compares each one's verdicts with its own.
+func testLive(ctx context.Context, ids []string, stdout io.Writer, play func(i int) (*live.Recorder, []string, error)) error {
 	passed, failed := 0, 0
-	for i := range etcd.Lessons {
-		l := &etcd.Lessons[i]
-		rec, err := etcd.Run(ctx, srv, l)
+	for i, id := range ids {
+		rec, want, err := play(i)
 		switch {
 		case ctx.Err() != nil:
 			return errInterrupted
 		case err != nil:
 			failed++
-			fmt.Fprintf(stdout, "FAIL %s: %v\n", l.ID, err)
-		case !lesson.SameVerdicts(rec.Verdicts(), l.Expect):
+			fmt.Fprintf(stdout, "FAIL %s: %v\n", id, err)
+		case !lesson.SameVerdicts(rec.Verdicts(), want):
 			failed++
-			fmt.Fprintf(stdout, "FAIL %s: got %s, want %s\n", l.ID, strings.Join(rec.Verdicts(), ", "), strings.Join(l.Expect, ", "))
+			fmt.Fprintf(stdout, "FAIL %s: got %s, want %s\n", id, strings.Join(rec.Verdicts(), ", "), strings.Join(want, ", "))
 		default:
 			passed++
-			fmt.Fprintf(stdout, "ok   %s: %s\n", l.ID, strings.Join(rec.Verdicts(), ", "))
+			fmt.Fprintf(stdout, "ok   %s: %s\n", id, strings.Join(rec.Verdicts(), ", "))
 		}
 	}
 	fmt.Fprintf(stdout, "%d passed, %d failed\n", passed, failed)

@@ -16,6 +16,7 @@ import (
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
+	"github.com/lockstep/lockstep/internal/zookeeper"
 )
 
 // cmdList prints one line per scenario: its id, a tab, its title.
@@ -36,6 +37,7 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	if *algorithms {
 		listAlgorithms(stdout, f.Scenarios)
 		listEtcd(stdout)
+		listZooKeeper(stdout)
 		return nil
 	}
 	for _, s := range f.Scenarios {
@@ -76,6 +78,7 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	asJSON := fs.Bool("json", false, "print JSON Lines")
 	chosen := redisFlags(fs, getenv)
 	etcdAt := etcdFlag(fs)
+	zkAt := zookeeperFlag(fs)
 	pos, err := interleave(fs, args)
 	if err != nil {
 		return err
@@ -85,6 +88,9 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	if l, ok := etcd.Find(pos[0]); ok && *file == "" {
 		return runEtcd(ctx, l, *etcdAt, *asJSON, stdout)
+	}
+	if l, ok := zookeeper.Find(pos[0]); ok && *file == "" {
+		return runZooKeeper(ctx, l, zkAt, *asJSON, stdout)
 	}
 	f, err := loadFile(*file)
 	if err != nil {
@@ -160,6 +166,7 @@ func cmdTest(ctx context.Context, args []string, getenv func(string) string, std
 	file := fs.String("file", "", "scenario file (default: the built-in catalog)")
 	chosen := redisFlags(fs, getenv)
 	etcdAt := etcdFlag(fs)
+	zkAt := zookeeperFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -168,6 +175,9 @@ func cmdTest(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	if *etcdAt != "" {
 		return testEtcd(ctx, *etcdAt, stdout)
+	}
+	if zkAt.set {
+		return testZooKeeper(ctx, zkAt, stdout)
 	}
 	f, err := loadFile(*file)
 	if err != nil {

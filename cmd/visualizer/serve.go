@@ -18,6 +18,7 @@ import (
 	"github.com/lockstep/lockstep/internal/etcd"
 	"github.com/lockstep/lockstep/internal/live"
 	"github.com/lockstep/lockstep/internal/server"
+	"github.com/lockstep/lockstep/internal/zookeeper"
 	"github.com/lockstep/lockstep/web"
 )
 
@@ -35,6 +36,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	perAddress := fs.Int("per-address", 0, "sessions and sockets one client address may hold (default 128; a classroom behind one NAT address shares them)")
 	chosen := redisFlags(fs, getenv)
 	etcdAt := fs.String("etcd", "", `where the etcd lessons run: "embedded" (the default: a real etcd started in this process when a page first runs one) or an external server's client URL (http://127.0.0.1:2379)`)
+	zkAt := zookeeperFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -111,7 +113,15 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		fmt.Fprintf(stderr, "etcd: %s, ready in %s\n", srv, took.Round(time.Millisecond))
 	}
 	defer etcdLessons.Close()
-	opts := server.Options{Live: []live.Service{etcdLessons}, Catalog: f, Labs: labs, Static: static, Templates: templates, Dev: *dev, Card: lockstep.Card,
+	zkLessons, err := zookeeper.NewService(zkAt.where)
+	if err != nil {
+		return badUsage("--zookeeper: %v", err)
+	}
+	zkLessons.Started = func(where string, took time.Duration) {
+		fmt.Fprintf(stderr, "zookeeper: %s, ready in %s\n", where, took.Round(time.Millisecond))
+	}
+	defer zkLessons.Close()
+	opts := server.Options{Live: []live.Service{etcdLessons, zkLessons}, Catalog: f, Labs: labs, Static: static, Templates: templates, Dev: *dev, Card: lockstep.Card,
 		AllowOrigins: origins, Addr: *addr, TrustedProxies: trusted,
 		Limits: server.Limits{Idle: *idle, MaxFiles: openFileLimit(), MaxSessionsPerAddress: *perAddress, MaxSocketsPerAddress: *perAddress}, RealRedis: reals, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
 	if servers != nil {

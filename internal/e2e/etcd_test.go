@@ -39,10 +39,10 @@ func TestBrowserEtcdLessonInRealTime(t *testing.T) {
 	waitFor(t, ctx, "the etcd lessons' group", fmt.Sprintf(`!!document.querySelector('#group-live option[value=%q]')`, id))
 
 	for _, lang := range []struct {
-		code, group, notice, verdict, expired, notStarted string
+		code, group, notice, verdict, expired, notStarted, leaseBar string
 	}{
-		{"en", "On a live server, in real time", "Real time on a real etcd server", "mutual-exclusion", "the lease of A's session ended", "it starts with your first step"},
-		{"zh", "在真实服务器上，实时运行", "真实的 etcd 服务器上实时进行", "互斥被打破", "A 的会话租约结束", "从你走第一步时启动"},
+		{"en", "On a live server, in real time", "Real time on a real etcd server", "mutual-exclusion", "the lease of A's session ended", "it starts with your first step", "The lease's bar is what is left"},
+		{"zh", "在真实服务器上，实时运行", "真实的 etcd 服务器上实时进行", "互斥被打破", "A 的会话租约结束", "从你走第一步时启动", "租约条表示"},
 	} {
 		if eval[string](t, ctx, `lockstep.state.lang`) != lang.code {
 			click(t, ctx, "lang")
@@ -59,7 +59,7 @@ func TestBrowserEtcdLessonInRealTime(t *testing.T) {
 		click(t, ctx, "end")
 		waitFor(t, ctx, "the run's end on etcd", `lockstep.state.snap.ended`)
 		notice := text(t, ctx, "live-banner")
-		for _, w := range []string{lang.notice, "embedded etcd v3.7.3 at 127.0.0.1:"} {
+		for _, w := range []string{lang.notice, "embedded etcd v3.7.3 at 127.0.0.1:", lang.leaseBar} {
 			if !strings.Contains(notice, w) {
 				t.Errorf("%s: the notice should say %q, got %q", lang.code, w, notice)
 			}

@@ -191,3 +191,6 @@ func watchText(r *pb.WatchResponse) string {
 
 // leaseText is a lease ID as etcd writes it in a lock's key: hex.
 func leaseText(id int64) string { return strconv.FormatInt(id, 16) }
+
+// Node is the name the log gives the etcd server.
+const Node = "etcd"

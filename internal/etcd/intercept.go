@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/live"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -22,7 +23,7 @@ import (
 // resource as the server's exec. It is where a lost reply is made: the
 // server ran the request, the client never hears.
 type tap struct {
-	rec      *Recorder
+	rec      *live.Recorder
 	client   string
 	ns       string   // the run's namespace, left out of the log
 	resource string   // the resource's key on the wire (with the namespace)

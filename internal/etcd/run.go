@@ -14,6 +14,7 @@ import (
 
 	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/live"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -29,7 +30,7 @@ const answerWithin = 5 * time.Second
 // checker's verdicts at its end. The run's keys live under a namespace of
 // their own on the server (so runs can share one), which the log leaves
 // out: the lock is job/, the resource account.
-func Run(ctx context.Context, srv *Server, l *Lesson) (*Recorder, error) {
+func Run(ctx context.Context, srv *Server, l *Lesson) (*live.Recorder, error) {
 	p := Begin(ctx, srv, l)
 	<-p.Done()
 	if err := p.Err(); err != nil {
@@ -41,7 +42,7 @@ func Run(ctx context.Context, srv *Server, l *Lesson) (*Recorder, error) {
 // Play is one lesson playing in real time on a server, its log growing
 // as it goes (a live.Run: the browser app streams it).
 type Play struct {
-	rec    *Recorder
+	rec    *live.Recorder
 	where  string
 	done   chan struct{}
 	err    error
@@ -95,12 +96,12 @@ func (p *Play) Stop() {
 }
 
 // newLessonRecorder is a log checked for the lessons' lock and resource.
-func newLessonRecorder() *Recorder {
-	return NewRecorder(check.New(check.Options{Locks: []string{LockName}, Queues: []string{LockName}, Resource: Resource}))
+func newLessonRecorder() *live.Recorder {
+	return live.NewRecorder(check.New(check.Options{Locks: []string{LockName}, Queues: []string{LockName}, Resource: Resource}))
 }
 
 // perform runs l's workers against srv, recording into rec.
-func perform(ctx context.Context, srv *Server, l *Lesson, rec *Recorder) error {
+func perform(ctx context.Context, srv *Server, l *Lesson, rec *live.Recorder) error {
 	ns, err := namespace()
 	if err != nil {
 		return err
@@ -177,7 +178,7 @@ func failed(err error) *fact.Fact {
 
 // done records the end of a worker's program, with the error that ended
 // it, if any.
-func done(rec *Recorder, client string, err error) {
+func done(rec *live.Recorder, client string, err error) {
 	e := sim.Event{Kind: sim.KindDone, Client: client}
 	if err != nil {
 		e.Fact = failed(err)

@@ -11,6 +11,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/live"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -23,7 +24,7 @@ import (
 // checker's holder model for a queue lock (check.Options.Queues).
 type watcher struct {
 	cli  *clientv3.Client
-	rec  *Recorder
+	rec  *live.Recorder
 	ns   string // the run's namespace, left out of the log
 	lock string // the Mutex's prefix, without its slash or the namespace
 	ttl  int64  // the sessions' lease, in ms
@@ -41,7 +42,7 @@ type watcher struct {
 
 // newWatcher watches the lock of a run in namespace ns whose sessions
 // hold leases of lease seconds.
-func newWatcher(cli *clientv3.Client, rec *Recorder, ns string, lease int) *watcher {
+func newWatcher(cli *clientv3.Client, rec *live.Recorder, ns string, lease int) *watcher {
 	return &watcher{cli: cli, rec: rec, ns: ns, lock: LockName, ttl: int64(lease) * 1000,
 		owners: map[clientv3.LeaseID]string{}, asked: map[string]bool{}, ends: map[clientv3.LeaseID]time.Duration{}}
 }

@@ -10,6 +10,7 @@ import (
 	"go.etcd.io/etcd/client/v3/concurrency"
 
 	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/live"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -18,7 +19,7 @@ import (
 type worker struct {
 	Worker
 	lesson  *Lesson
-	rec     *Recorder
+	rec     *live.Recorder
 	watch   *watcher
 	ns      string
 	server  string

@@ -134,6 +134,10 @@ const (
 	SessionDone Key = "session-done" // Client: the client's Session.Done fired: it can learn its lease is gone
 	NotOwner    Key = "not-owner"    // Client: a Txn If IsOwner() failed; nothing written
 	RealTime    Key = "real-time"    // a run on a live server, in real time
+
+	// ZooKeeper's sessions.
+	SessionExpired Key = "session-expired" // Holder (or none), Item: the lock node the server deleted with its session
+	SessionLost    Key = "session-lost"    // Client: its client hears its session expired
 )
 
 // Keys lists every key of the catalogue.
@@ -151,7 +155,7 @@ var Keys = []Key{
 	Replicated, NotReplicated, Repair, NoWatchdog, RenewLost, Renewed, RenewedOrphan, Token, ExecFailed, ExecRetry,
 	StampPassed, Quorum, TooLate, NoQuorum,
 	ValidUntil, Extended, ExtendFailed, Refreshed, RefreshFailed,
-	LeaseEnded, SessionDone, NotOwner, RealTime,
+	LeaseEnded, SessionDone, NotOwner, RealTime, SessionExpired, SessionLost,
 }
 
 // Render says the fact in English and Chinese. A key the catalogue does
@@ -432,6 +436,15 @@ func (f *Fact) marked() Text {
 		}
 		return t("the lease of "+f.Holder+"'s session ended: etcd deleted "+f.Item+"; "+f.Holder+" has not been told",
 			f.Holder+" 的会话租约结束：etcd 删除了 "+f.Item+"；"+f.Holder+" 还没有被告知")
+	case SessionExpired:
+		if f.Holder == "" {
+			return t("a session expired: ZooKeeper deleted "+f.Item, "会话过期：ZooKeeper 删除了 "+f.Item)
+		}
+		return t(f.Holder+"'s session expired: ZooKeeper deleted "+f.Item+"; "+f.Holder+" has not been told",
+			f.Holder+" 的会话过期了：ZooKeeper 删除了 "+f.Item+"；"+f.Holder+" 还没有被告知")
+	case SessionLost:
+		return t(f.Client+"'s client hears that its session expired: only now can it learn that its lock node is gone",
+			f.Client+" 的客户端得知会话已过期：直到此刻它才能知道自己的锁节点已经没了")
 	case SessionDone:
 		return t(f.Client+"'s Session.Done fired: only now can it learn that its lease is gone",
 			f.Client+" 的 Session.Done 触发了：直到此刻它才能得知自己的租约已经没了")

@@ -129,6 +129,8 @@ var examples = []struct {
 	{Fact{Key: LeaseEnded, Holder: "A", Item: "job/694d"}, "the lease of A's session ended: etcd deleted job/694d; A has not been told"},
 	{Fact{Key: SessionDone, Client: "A"}, "A's Session.Done fired: only now can it learn that its lease is gone"},
 	{Fact{Key: NotOwner, Client: "A"}, "Txn If IsOwner() failed: A's key is no longer the lock's first, so nothing was written"},
+	{Fact{Key: SessionExpired, Holder: "A", Item: "job/lock-0000000000"}, "A's session expired: ZooKeeper deleted job/lock-0000000000; A has not been told"},
+	{Fact{Key: SessionLost, Client: "A"}, "A's client hears that its session expired: only now can it learn that its lock node is gone"},
 	{Fact{Key: RealTime}, "live server, real time: the same schedule gives the same verdict, not the same milliseconds"},
 }
 

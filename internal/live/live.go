@@ -61,3 +61,16 @@ type Run interface {
 	// Stop ends the run early and waits for its goroutines.
 	Stop()
 }
+
+// Unavailable is a service's error when its server cannot run here, with
+// what to do about it in both languages (for ZooKeeper without Java: what
+// to install). The page says Say in its language.
+type Unavailable struct {
+	Err error
+	Say fact.Text
+}
+
+func (u *Unavailable) Error() string { return u.Err.Error() }
+
+// Unwrap is the cause.
+func (u *Unavailable) Unwrap() error { return u.Err }

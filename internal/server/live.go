@@ -9,6 +9,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"time"
@@ -149,7 +150,11 @@ func (s *session) liveMove(to int) error {
 			l.target = 0
 			s.playing = false
 			name := l.svc.Name()
-			return coded("live-unavailable", map[string]any{"service": name, "detail": err.Error()},
+			var detail any = err.Error()
+			if u := (*live.Unavailable)(nil); errors.As(err, &u) {
+				detail = u.Say // what to do, in the page's language
+			}
+			return coded("live-unavailable", map[string]any{"service": name, "detail": detail},
 				"the %s server cannot start here: %v; the %s lessons need one, the other lessons run as before", name, err, name)
 		}
 		l.run, l.done = run, run.Done()

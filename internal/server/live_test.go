@@ -21,8 +21,14 @@ func liveServer(t *testing.T, svc *etcd.Service) string {
 	return url
 }
 
+// closer is a live service that stops its server (etcd's, ZooKeeper's).
+type closer interface {
+	live.Service
+	Close()
+}
+
 // liveApp is liveServer with the app itself.
-func liveApp(t *testing.T, svc *etcd.Service) (*Server, string) {
+func liveApp(t *testing.T, svc closer) (*Server, string) {
 	t.Helper()
 	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {

@@ -28,6 +28,10 @@ type Mutex struct {
 	Node  string
 	Seq   int
 	Token int64
+
+	// Created, if set, is told of each node this client's create made, as
+	// soon as its reply comes (before the client knows whether it holds).
+	Created func(node string)
 }
 
 // ErrLocked is returned by Lock when this Mutex already holds the lock.
@@ -125,6 +129,9 @@ func (m *Mutex) create() (string, error) {
 		}
 		switch {
 		case err == nil:
+			if m.Created != nil {
+				m.Created(node)
+			}
 			return node, nil
 		case errors.Is(err, zk.ErrConnectionClosed):
 			// The connection broke before the reply came: the client

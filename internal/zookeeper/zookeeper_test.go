@@ -55,10 +55,6 @@ func sessionEvents(t *testing.T, timeout time.Duration, via *Proxy) (*zk.Conn, <
 	return c, events
 }
 
-type quiet struct{}
-
-func (quiet) Printf(string, ...any) {}
-
 func proxy(t *testing.T) *Proxy {
 	t.Helper()
 	p, err := NewProxy(server.Addr)

@@ -207,7 +207,10 @@ function render() {
   const live = $('live-banner'), lv = snap && snap.live;
   live.hidden = !lv;
   if (lv) {
-    const s = fill('liveBanner', st.lang, { service: lv.service, server: lv.server || t('liveNotStarted', st.lang) });
+    let s = fill('liveBanner', st.lang, { service: lv.service, server: lv.server || t('liveNotStarted', st.lang) });
+    // the lease's bar is said once one is drawn (etcd's; a ZooKeeper
+    // node lives as long as its session and has none)
+    if (st.model && st.model.spans.some((sp) => sp.type === 'lease' && sp.expire > 0)) s += ' ' + t('liveLeaseBar', st.lang);
     if (live.textContent !== s) live.textContent = s;
   }
   focus();

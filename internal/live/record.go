@@ -1,4 +1,4 @@
-package etcd
+package live
 
 import (
 	"sync"
@@ -8,11 +8,8 @@ import (
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// Node is the name the log gives the etcd server.
-const Node = "etcd"
-
 // Recorder is a service run's log: events from many goroutines (the
-// clients' programs, their interceptors, the lock's watcher) put in one
+// clients' programs, their interceptors or proxies, the lock's watcher) put in one
 // order, each stamped with the wall clock since the run's start, each
 // shown to the checker as it is recorded (its verdicts follow it).
 type Recorder struct {

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lockstep/lockstep/internal/zookeeper"
+)
+
+// run prints a ZooKeeper lesson's log on a ZooKeeper it starts, says
+// first that it ran on a live server in real time, and ends with its
+// verdict. Argued: the frozen holder's node expires, B enters while A is
+// inside, and A's plain write lands after B's: mutual-exclusion and
+// stale-write.
+func TestRunZooKeeperLesson(t *testing.T) {
+	if err := zookeeper.Available(); err != nil {
+		t.Skip(err)
+	}
+	r := visualizer(t, "run", "zookeeper-frozen-holder")
+	r.expect(t, "run zookeeper-frozen-holder", 0)
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if !strings.HasPrefix(lines[0], "live: live server, real time: the same schedule gives the same verdict, not the same milliseconds (ZooKeeper started here at 127.0.0.1:") {
+		t.Errorf("first line %q, want the real-time notice", lines[0])
+	}
+	if last := lines[len(lines)-1]; last != "verdict: mutual-exclusion, stale-write" {
+		t.Errorf("last line %q, want verdict: mutual-exclusion, stale-write", last)
+	}
+	if !strings.Contains(r.stdout, "A's session expired: ZooKeeper deleted job/") {
+		t.Errorf("no expiry in the log:\n%s", r.stdout)
+	}
+}
+
+// Without Java, test --zookeeper says what to install, in both languages.
+func TestZooKeeperWithoutJava(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	r := visualizer(t, "test", "--zookeeper")
+	r.expect(t, "test --zookeeper without java", 1, "apt-get install default-jre-headless libzookeeper-java")
+	if !strings.Contains(r.stderr, "需要 Java") {
+		t.Errorf("no Chinese advice:\n%s", r.stderr)
+	}
+}
+
+// A --zookeeper that is no host:port is refused with a clear error.
+func TestRunZooKeeperBadAddress(t *testing.T) {
+	r := visualizer(t, "run", "--zookeeper=nohost", "zookeeper-two-workers")
+	r.expect(t, "run --zookeeper=nohost", 2, `"nohost" is not a ZooKeeper server's host:port`)
+}

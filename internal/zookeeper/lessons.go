@@ -1,0 +1,131 @@
+package zookeeper
+
+import (
+	"time"
+
+	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// AlgorithmID is the id of ZooKeeper's lock among the algorithms
+// (visualizer list --algorithms).
+const AlgorithmID = "zookeeper-lock"
+
+// Library is the client library whose connection the lessons use; the
+// recipe is its Lock's, with the fencing token in view (Mutex).
+const Library = "github.com/go-zookeeper/zk v1.0.4, BSD-3-Clause"
+
+// Write is what a worker writes to the protected resource, a node beside
+// the lock, while it believes it holds the lock.
+type Write int
+
+// The writes a worker makes.
+const (
+	NoWrite Write = iota
+	// Fenced writes with the holder's token, its lock node's creation
+	// zxid: the resource keeps the highest token it has taken, and a write
+	// with a lower one is refused. The comparison and the write are one
+	// conditional setData (on the node's version), so nothing slips in
+	// between them.
+	Fenced
+	// Plain is a setData of any version: ZooKeeper takes it from anyone.
+	Plain
+)
+
+// Fault is what happens to a worker at one point of its program (its
+// first round), through its proxy: sim.FaultPause freezes its program and
+// its connection for For (its pings stop, and the server expires its
+// session by its own clock), as in a GC pause.
+type Fault struct {
+	Kind sim.FaultKind
+	At   string // the mark after which it happens: sim.MarkAcquired or sim.MarkEnter
+	For  time.Duration
+}
+
+// Worker is one client: a session of the lesson's timeout and a program
+// that takes the lock Rounds times, works inside for Work, and writes the
+// resource as Write says.
+type Worker struct {
+	Name   string
+	Start  time.Duration // when it starts, after the run's start
+	Rounds int           // how many times it takes the lock; 0 is 1
+	Work   time.Duration // how long it stays inside
+	Write  Write
+	Fault  Fault // none when Kind is empty
+}
+
+// Lesson is one ZooKeeper lesson: workers running the lock recipe on one
+// lock against a live server, and the verdicts the run must end with. The
+// margins are wide (a 2 s freeze against a 500 ms session, which the
+// server expires within a tick or two of its end), so the verdicts do not
+// depend on the machine's load; the milliseconds do.
+type Lesson struct {
+	ID      string
+	Title   fact.Text
+	Story   fact.Text
+	Session time.Duration // the sessions' timeout (the server allows 2 to 20 ticks)
+	Expect  []string
+	Workers []Worker
+}
+
+// The lessons' lock and resource, as the log names them.
+const (
+	LockName = "job"
+	Resource = "account"
+)
+
+// Lessons are the ZooKeeper lessons, in the order they teach.
+var Lessons = []Lesson{
+	{
+		ID:    "zookeeper-two-workers",
+		Title: fact.Text{En: "ZooKeeper's lock: two workers take turns", Zh: "ZooKeeper 的锁：两个 worker 轮流持锁"},
+		Story: fact.Text{
+			En: "A and B each take ZooKeeper's lock three times: each creates an ephemeral sequential node under job/, the lowest holds, the next watches only the node just below its own. Each writes the account with its fencing token, its node's creation zxid. They never overlap, and each token is above the last.",
+			Zh: "A 和 B 各自三次拿 ZooKeeper 的锁：每次在 job/ 下创建一个临时顺序节点，序号最小的持有锁，下一个只监视排在它前面的那个节点。每次都带着 fencing 令牌（自己节点的创建 zxid）写账户。它们从不重叠，每个令牌都比上一个大。",
+		},
+		Session: 2 * time.Second,
+		Expect:  []string{sim.VerdictSafe},
+		Workers: []Worker{
+			{Name: "A", Rounds: 3, Work: 100 * time.Millisecond, Write: Fenced},
+			{Name: "B", Rounds: 3, Work: 100 * time.Millisecond, Write: Fenced},
+		},
+	},
+	{
+		ID:    "zookeeper-frozen-holder",
+		Title: fact.Text{En: "ZooKeeper's lock: a holder frozen past its session gives two holders", Zh: "ZooKeeper 的锁：冻结超过会话的持有者，出现两个持有者"},
+		Story: fact.Text{
+			En: "A holds ZooKeeper's lock and freezes for 2s inside (a GC pause: its program and its connection stop, its pings with them). The server expires A's 500ms session by its own clock and deletes A's ephemeral node; B, watching that node, takes the lock and writes the account while A is still inside. The recipe tells A nothing: only when it thaws does its client hear that its session expired. A writes with a plain setData, and ZooKeeper takes it; A's unlock then fails: node does not exist (CURATOR-206, CURATOR-604).",
+			Zh: "A 持有 ZooKeeper 的锁，在临界区内冻结 2 秒（GC 停顿：程序和连接一起停下，心跳也停了）。服务器按自己的时钟让 A 的 500 毫秒会话过期，删除 A 的临时节点；监视着这个节点的 B 拿到锁，在 A 仍在临界区内时写了账户。这个锁的实现什么也不告诉 A：直到解冻，它的客户端才得知会话已过期。A 用普通的 setData 写入，ZooKeeper 照单全收；随后 A 的解锁失败：节点不存在（CURATOR-206、CURATOR-604）。",
+		},
+		Session: 500 * time.Millisecond,
+		Expect:  []string{sim.VerdictMutualExclusion, sim.VerdictStaleWrite},
+		Workers: []Worker{
+			{Name: "A", Work: 100 * time.Millisecond, Write: Plain, Fault: Fault{Kind: sim.FaultPause, At: sim.MarkEnter, For: 2 * time.Second}},
+			{Name: "B", Start: 200 * time.Millisecond, Work: 100 * time.Millisecond, Write: Plain},
+		},
+	},
+	{
+		ID:    "zookeeper-czxid-fencing",
+		Title: fact.Text{En: "ZooKeeper's lock: the czxid token refuses the stale holder", Zh: "ZooKeeper 的锁：czxid 令牌拒绝过期的持有者"},
+		Story: fact.Text{
+			En: "A's Lock() returns with its token, its node's creation zxid, and A freezes for 2s before it writes. Its 500ms session expires, its node goes, B takes the lock and writes the account with its own token, a later zxid. A thaws still believing it holds the lock and writes with its token: the account has taken a higher one, and A's write is refused (Kleppmann: ZooKeeper's zxid as the fencing token).",
+			Zh: "A 的 Lock() 返回，带着令牌（它的节点的创建 zxid），随后 A 在写入前冻结了 2 秒。它的 500 毫秒会话过期，节点被删，B 拿到锁，带着自己的令牌（更晚的 zxid）写了账户。A 解冻后仍以为自己持有锁，带着它的令牌写入：账户已经接受过更大的令牌，A 的写入被拒绝（Kleppmann：用 ZooKeeper 的 zxid 作 fencing 令牌）。",
+		},
+		Session: 500 * time.Millisecond,
+		Expect:  []string{sim.VerdictSafe},
+		Workers: []Worker{
+			{Name: "A", Work: 100 * time.Millisecond, Write: Fenced, Fault: Fault{Kind: sim.FaultPause, At: sim.MarkAcquired, For: 2 * time.Second}},
+			{Name: "B", Start: 200 * time.Millisecond, Work: 100 * time.Millisecond, Write: Fenced},
+		},
+	},
+}
+
+// Find is the lesson with this id.
+func Find(id string) (*Lesson, bool) {
+	for i := range Lessons {
+		if Lessons[i].ID == id {
+			return &Lessons[i], true
+		}
+	}
+	return nil, false
+}

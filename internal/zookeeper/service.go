@@ -1,0 +1,137 @@
+package zookeeper
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/live"
+)
+
+// Service offers the ZooKeeper lessons to the browser app (a
+// live.Service): its server, a JVM this program starts or an external
+// one, is found when a run first needs it, so that a page that never
+// opens a ZooKeeper lesson costs no JVM.
+type Service struct {
+	where string // "": a server started here; else an external host:port
+	// Started, if set, is told of the server once it has started (or been
+	// found), and how long that took.
+	Started func(where string, took time.Duration)
+
+	mu      sync.Mutex
+	srv     *Server // the server started here, if any
+	addr    string
+	startup time.Duration
+}
+
+// NewService is the ZooKeeper lessons on the server where names: "" (a
+// real ZooKeeper started here on first use) or an external server's
+// host:port.
+func NewService(where string) (*Service, error) {
+	if where != "" {
+		if _, _, err := net.SplitHostPort(where); err != nil {
+			return nil, fmt.Errorf("zookeeper: %q is not a server's host:port", where)
+		}
+	}
+	return &Service{where: where}, nil
+}
+
+var _ live.Service = (*Service)(nil)
+
+// Name is "ZooKeeper".
+func (s *Service) Name() string { return "ZooKeeper" }
+
+// Lessons are the ZooKeeper lessons as the page lists them.
+func (s *Service) Lessons() []live.Lesson {
+	out := make([]live.Lesson, len(Lessons))
+	for i, l := range Lessons {
+		names := make([]string, len(l.Workers))
+		for j, w := range l.Workers {
+			names[j] = w.Name
+		}
+		out[i] = live.Lesson{ID: l.ID, Title: l.Title, Story: l.Story, Expect: l.Expect, Clients: names}
+	}
+	return out
+}
+
+// Start begins lesson id, starting the server first if it is not running.
+// Without Java the error is ErrNoJava, whose words say what to install; a
+// server that failed to start is tried again on the next Start.
+func (s *Service) Start(ctx context.Context, id string) (live.Run, error) {
+	l, ok := Find(id)
+	if !ok {
+		return nil, fmt.Errorf("zookeeper: no lesson %q", id)
+	}
+	addr, where, err := s.server()
+	if err != nil {
+		return nil, err
+	}
+	return Begin(ctx, addr, where, l), nil
+}
+
+// Where is the server as a run names it, once found ("" before).
+func (s *Service) Where() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.name()
+}
+
+// name says which server it is (s.mu held).
+func (s *Service) name() string {
+	switch {
+	case s.addr == "":
+		return ""
+	case s.srv != nil:
+		return "ZooKeeper (a JVM started by Lockstep, tickTime 100ms) at " + s.addr
+	}
+	return "ZooKeeper at " + s.addr
+}
+
+// server is the running server's address, started (or found) on first
+// use.
+func (s *Service) server() (addr, where string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.addr != "" {
+		return s.addr, s.name(), nil
+	}
+	t0 := time.Now()
+	if s.where == "" {
+		srv, err := Start(Options{})
+		if errors.Is(err, ErrNoJava) {
+			return "", "", &live.Unavailable{Err: err, Say: fact.Text{En: Install.En, Zh: Install.Zh}}
+		}
+		if err != nil {
+			return "", "", err
+		}
+		s.srv, s.addr = srv, srv.Addr
+	} else {
+		s.addr = s.where
+	}
+	s.startup = time.Since(t0)
+	if s.Started != nil {
+		s.Started(s.name(), s.startup)
+	}
+	return s.addr, s.name(), nil
+}
+
+// Startup is how long the server took to start on first use (0 before).
+func (s *Service) Startup() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.startup
+}
+
+// Close stops the server this program started, if any.
+func (s *Service) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.srv != nil {
+		s.srv.Kill()
+		s.srv, s.addr = nil, ""
+	}
+}
