@@ -148,9 +148,13 @@ func cardScrolled(t *testing.T, ctx context.Context, dir, name string) {
 	got := eval[string](t, ctx, `(() => {
 		const body = document.querySelector('#report-body').getBoundingClientRect();
 		const out = [];
+		// the sticky header cells (thead itself scrolls away: its cells stick)
+		const head = { bottom: Math.max(...[...document.querySelectorAll('[data-testid=report-table] thead th')].map(h => h.getBoundingClientRect().bottom)) };
 		for (const tr of document.querySelectorAll('[data-testid=report-table] tbody tr')) {
 			const th = tr.querySelector('th').getBoundingClientRect();
-			if (th.bottom < body.top + 60 || th.top > body.bottom - 5) continue; // scrolled out vertically
+			// scrolled out vertically, or partly under the sticky header row (a row of
+			// two lines under a header of two lines, in 中文)
+			if (th.top < head.bottom - 1 || th.top > body.bottom - 5) continue;
 			const x = th.left + th.width / 2, y = th.top + Math.min(th.height / 2, 8);
 			const at = document.elementFromPoint(x, y);
 			if (th.left < body.left - 1 || th.right > body.right + 1 || !at || !tr.querySelector('th').contains(at)) out.push(tr.dataset.lock);
