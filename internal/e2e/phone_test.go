@@ -31,7 +31,7 @@ func swipe(t *testing.T, ctx context.Context, dx float64) {
 	}
 	x0 := 300.0
 	if dx > 0 {
-		x0 = 80
+		x0 = 120
 	}
 	for _, ev := range []input.DispatchTouchEventParams{
 		{Type: input.DispatchTouchEventTypeTouchStart, TouchPoints: []*input.TouchPoint{{X: x0, Y: y}}},
