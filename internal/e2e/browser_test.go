@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -233,13 +234,7 @@ func TestBrowser(t *testing.T) {
 		// A scenario with a misspelt field on line 6, typed into the editor:
 		// no button is pressed, the editor checks as you type.
 		src := "scenarios:\n  - id: mine\n    title: {en: \"Mine\"}\n    clients:\n      - {name: A, algorithm: no-lock}\n    expcet: [oversell]\n"
-		js, _ := json.Marshal(src)
-		do(t, ctx, "type a scenario", chromedp.Evaluate[chromedp.Void](`(() => {
-			document.getElementById('editor-panel').open = true;
-			const ta = document.querySelector('[data-testid=editor]');
-			ta.value = `+string(js)+`;
-			ta.dispatchEvent(new Event('input'));
-		})()`))
+		typeYAML(t, ctx, src)
 		waitFor(t, ctx, "an error on line 6", `[...document.querySelectorAll('[data-testid=editor-errors] li')].some(li => li.dataset.line === '6')`)
 		msg := eval[string](t, ctx, `[...document.querySelectorAll('[data-testid=editor-errors] li')].find(li => li.dataset.line === '6').textContent`)
 		if !strings.Contains(msg, `did you mean "expect"?`) {
@@ -258,13 +253,7 @@ func TestBrowser(t *testing.T) {
 		// A good file whose ttl 1500ms runs as 1s (setnx-then-expire sets
 		// it with EXPIRE, in whole seconds): no errors, a note at line 5.
 		src := "scenarios:\n  - id: mine\n    title: {en: \"Mine\"}\n    clients:\n      - {name: A, algorithm: setnx-then-expire, params: {ttl: 1500ms}}\n    expect: [safe]\n"
-		js, _ := json.Marshal(src)
-		do(t, ctx, "type a scenario", chromedp.Evaluate[chromedp.Void](`(() => {
-			document.getElementById('editor-panel').open = true;
-			const ta = document.querySelector('[data-testid=editor]');
-			ta.value = `+string(js)+`;
-			ta.dispatchEvent(new Event('input'));
-		})()`))
+		typeYAML(t, ctx, src)
 		waitFor(t, ctx, "a warning on line 5", `[...document.querySelectorAll('[data-testid=editor-errors] li.warn')].some(li => li.dataset.line === '5')`)
 		items := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=editor-errors] li')].map(li => li.className + '|' + li.textContent)`)
 		if len(items) != 2 || !strings.HasPrefix(items[0], "ok|") || !strings.Contains(items[1], "runs as 1s") || !strings.HasPrefix(items[1], "warn|Note: line 5") {
@@ -567,4 +556,17 @@ func manyClients(n, k int) string {
 	}
 	b.WriteString("    expect: [oversell]\n")
 	return b.String()
+}
+
+// typeYAML types src into the page's editor, opened, as a person would:
+// the editor checks as you type, no button pressed.
+func typeYAML(t *testing.T, ctx context.Context, src string) {
+	t.Helper()
+	js, _ := json.Marshal(src)
+	do(t, ctx, "type a scenario", chromedp.Evaluate[chromedp.Void](`(() => {
+		document.getElementById('editor-panel').open = true;
+		const ta = document.querySelector('[data-testid=editor]');
+		ta.value = `+string(js)+`;
+		ta.dispatchEvent(new Event('input'));
+	})()`))
 }

@@ -82,22 +82,7 @@ func storyCallsOnlyLocksLocks(t *testing.T, log []*sim.Event) {
 // say A released at its mark, name the failover, and never say A finished
 // without releasing.
 func TestDeadlockTextNamesAReleaseLostInAFailover(t *testing.T) {
-	f, err := scenario.Load("testdata/checker/truth.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, ok := f.Find("failover-loses-the-release")
-	if !ok {
-		t.Fatal("no scenario failover-loses-the-release")
-	}
-	r, err := New(sc, cfg(sc.Seed))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if err := r.RunToEnd(); err != nil {
-		t.Fatal(err)
-	}
+	r := runTruth(t, "failover-loses-the-release")
 	var say *sim.Text
 	var refs []int
 	var released, failover int
@@ -131,22 +116,7 @@ func TestDeadlockTextNamesAReleaseLostInAFailover(t *testing.T) {
 // must name A's failed release, point at it, and never say A finished
 // without releasing.
 func TestDeadlockTextNamesAFailedRelease(t *testing.T) {
-	f, err := scenario.Load("testdata/checker/truth.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, ok := f.Find("lost-release-no-expiry")
-	if !ok {
-		t.Fatal("no scenario lost-release-no-expiry")
-	}
-	r, err := New(sc, cfg(sc.Seed))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if err := r.RunToEnd(); err != nil {
-		t.Fatal(err)
-	}
+	r := runTruth(t, "lost-release-no-expiry")
 	var say *sim.Text
 	var refs []int
 	failed := 0
@@ -170,4 +140,26 @@ func TestDeadlockTextNamesAFailedRelease(t *testing.T) {
 	if !slices.Contains(refs, failed) {
 		t.Errorf("the deadlock points at %v, want A's failed release #%d among them", refs, failed)
 	}
+}
+
+// runTruth runs truth.yaml's scenario id to its end.
+func runTruth(t *testing.T, id string) *Run {
+	t.Helper()
+	f, err := scenario.Load("testdata/checker/truth.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, ok := f.Find(id)
+	if !ok {
+		t.Fatalf("no scenario %s", id)
+	}
+	r, err := New(sc, cfg(sc.Seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	if err := r.RunToEnd(); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
