@@ -1,6 +1,8 @@
 package zookeeper
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -117,37 +119,91 @@ func (m *Mutex) Lock() error {
 }
 
 // create makes this client's node, and the lock's path when it is missing.
+// A create whose connection broke before its reply came is tried again, as
+// lock code does. Unprotected, the retry makes a second node and the first
+// stays, an orphan, for as long as the session lives (ZOOKEEPER-1262).
+// Protected, the node's name carries a GUID kept across retries (as
+// Curator's protected mode keeps it), and each retry first looks for the
+// node an earlier try may have made.
 func (m *Mutex) create() (string, error) {
-	prefix := m.path + "/lock-"
+	name, guid := m.path+"/lock-", ""
+	if m.protected {
+		guid = newGUID()
+		name = m.path + "/_c_" + guid + "-lock-"
+	}
 	var err error
-	for range 3 {
-		var node string
-		if m.protected {
-			node, err = m.c.CreateProtectedEphemeralSequential(prefix, nil, m.acl)
-		} else {
-			node, err = m.c.Create(prefix, nil, zk.FlagEphemeral|zk.FlagSequence, m.acl)
+	maybeMade := false
+	for range 6 {
+		if maybeMade && guid != "" {
+			var node string
+			if node, err = m.find(guid); err == nil && node != "" {
+				return m.made(node), nil
+			}
+			if err != nil && !reconnecting(err) {
+				return "", err
+			}
+			if err != nil {
+				continue
+			}
 		}
+		var node string
+		node, err = m.c.Create(name, nil, zk.FlagEphemeral|zk.FlagSequence, m.acl)
 		switch {
 		case err == nil:
-			if m.Created != nil {
-				m.Created(node)
-			}
-			return node, nil
+			return m.made(node), nil
 		case errors.Is(err, zk.ErrConnectionClosed):
-			// The connection broke before the reply came: the client
-			// tries again, as lock code does. A protected create finds
-			// the node it made (its GUID is in the name); an unprotected
-			// one makes a second, and the first stays, an orphan, for as
-			// long as the session lives (ZOOKEEPER-1262).
-			continue
-		case !errors.Is(err, zk.ErrNoNode):
-			return "", err
-		}
-		if err = m.makePath(); err != nil {
+			maybeMade = true // the request may have reached the server
+		case reconnecting(err):
+			// never sent: the client is between connections
+		case errors.Is(err, zk.ErrNoNode):
+			if err = m.makePath(); err != nil && !reconnecting(err) {
+				return "", err
+			}
+		default:
 			return "", err
 		}
 	}
 	return "", err
+}
+
+// reconnecting reports whether err says only that the client was between
+// connections: go-zookeeper fails requests it had not sent yet with
+// ErrNoServer each time it starts over its server list (with one server,
+// on every reconnection), and those sent with ErrConnectionClosed.
+func reconnecting(err error) bool {
+	return errors.Is(err, zk.ErrConnectionClosed) || errors.Is(err, zk.ErrNoServer)
+}
+
+// find looks for this client's protected node, by its GUID ("" when the
+// server has none).
+func (m *Mutex) find(guid string) (string, error) {
+	children, _, err := m.c.Children(m.path)
+	if err != nil {
+		return "", err
+	}
+	for _, ch := range children {
+		if strings.HasPrefix(ch, "_c_"+guid+"-") {
+			return m.path + "/" + ch, nil
+		}
+	}
+	return "", nil
+}
+
+// made tells Created of a node this client's create made.
+func (m *Mutex) made(node string) string {
+	if m.Created != nil {
+		m.Created(node)
+	}
+	return node
+}
+
+// newGUID is 32 random hex digits, as go-zookeeper's protected nodes carry.
+func newGUID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand does not fail on Linux
+	}
+	return hex.EncodeToString(b[:])
 }
 
 // makePath creates the lock's path, node by node.
