@@ -38,13 +38,53 @@ type watcher struct {
 	// by its own clock at about then (it checks every 500 ms).
 	ends map[clientv3.LeaseID]time.Duration
 	head string // the lock's first waiter's key, as last read
+	// logged is the first waiter's key of the last change recorded, and
+	// moved is closed (and replaced) each time a change is recorded.
+	logged string
+	moved  chan struct{}
 }
 
 // newWatcher watches the lock of a run in namespace ns whose sessions
 // hold leases of lease seconds.
 func newWatcher(cli *clientv3.Client, rec *live.Recorder, ns string, lease int) *watcher {
 	return &watcher{cli: cli, rec: rec, ns: ns, lock: LockName, ttl: int64(lease) * 1000,
-		owners: map[clientv3.LeaseID]string{}, asked: map[string]bool{}, ends: map[clientv3.LeaseID]time.Duration{}}
+		owners: map[clientv3.LeaseID]string{}, asked: map[string]bool{}, ends: map[clientv3.LeaseID]time.Duration{}, moved: make(chan struct{})}
+}
+
+// waitLogged waits, at most d, until the log holds the change that made
+// key the lock's first waiter. A client hears that it holds the lock on
+// its own connection, and the watch tells of the change on another: the
+// client's "acquired" waits for it, so that the log keeps the server's
+// order (A's lease ended, then B acquired). After d it goes on: a watch
+// that fell behind by that much is the server's to tell.
+func (w *watcher) waitLogged(ctx context.Context, key string, d time.Duration) {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		w.mu.Lock()
+		logged, moved := w.logged, w.moved
+		w.mu.Unlock()
+		if logged == key {
+			return
+		}
+		select {
+		case <-moved:
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// recorded says that a change, after which head was the lock's first
+// waiter ("" when none), is in the log.
+func (w *watcher) recorded(head string) {
+	w.mu.Lock()
+	w.logged = head
+	close(w.moved)
+	w.moved = make(chan struct{})
+	w.mu.Unlock()
 }
 
 // renewed says that the server granted or kept alive lease for ttl
@@ -137,21 +177,29 @@ func (w *watcher) record(ctx context.Context, ev *clientv3.Event) {
 	if !ok {
 		return // the run is over
 	}
+	w.rec.Add(w.event(ev, key, who, state))
+	head := ""
+	if state.TTL != -2 {
+		head = state.Value
+	}
+	w.recorded(head)
+}
+
+// event is how the log tells of one change of a waiter's key.
+func (w *watcher) event(ev *clientv3.Event, key, who string, state sim.KeyState) sim.Event {
 	rev := "rev " + strconv.FormatInt(ev.Kv.ModRevision, 10)
 	if ev.Type == mvccpb.PUT {
-		w.rec.Add(sim.Event{Kind: sim.KindExec, Client: who, Node: Node, Cmd: []string{"Put", key}, Reply: "OK " + rev,
-			Answer: sim.Answer{Type: sim.AnswerOK}, Keys: []sim.KeyState{state}})
-		return
+		return sim.Event{Kind: sim.KindExec, Client: who, Node: Node, Cmd: []string{"Put", key}, Reply: "OK " + rev,
+			Answer: sim.Answer{Type: sim.AnswerOK}, Keys: []sim.KeyState{state}}
 	}
 	// a key its owner asked to delete (its Unlock) went by that request;
 	// any other by the end of its lease (run out, or revoked)
 	if w.unlocked(key) {
-		w.rec.Add(sim.Event{Kind: sim.KindExec, Client: who, Node: Node, Cmd: []string{"DeleteRange", key}, Reply: "deleted 1 " + rev,
-			Answer: sim.Answer{Type: sim.AnswerInt, Gist: "1"}, Keys: []sim.KeyState{state}})
-		return
+		return sim.Event{Kind: sim.KindExec, Client: who, Node: Node, Cmd: []string{"DeleteRange", key}, Reply: "deleted 1 " + rev,
+			Answer: sim.Answer{Type: sim.AnswerInt, Gist: "1"}, Keys: []sim.KeyState{state}}
 	}
-	w.rec.Add(sim.Event{Kind: sim.KindExpire, Node: Node, Keys: []sim.KeyState{state},
-		Fact: &fact.Fact{Key: fact.LeaseEnded, Holder: who, Item: key}})
+	return sim.Event{Kind: sim.KindExpire, Node: Node, Keys: []sim.KeyState{state},
+		Fact: &fact.Fact{Key: fact.LeaseEnded, Holder: who, Item: key}}
 }
 
 // state is the lock at revision rev: held by the waiter with the lowest

@@ -3,6 +3,7 @@ package etcd
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -28,6 +29,10 @@ type worker struct {
 	cli     *clientv3.Client
 	closing atomic.Bool // the session ends by the program's own hand (or its crash)
 }
+
+// logWait is how long a client's "acquired" waits for the watch to log
+// the change that gave it the lock.
+const logWait = 500 * time.Millisecond
 
 // run plays the worker's program: it starts at its time, opens a session
 // and takes the lock its rounds, believing it holds from Lock() returning
@@ -100,6 +105,7 @@ func (w *worker) round(ctx context.Context, cli *clientv3.Client, m *concurrency
 		w.mark(sim.MarkGaveUp, nil)
 		return err
 	}
+	w.watch.waitLogged(ctx, strings.TrimPrefix(m.Key(), w.ns), logWait)
 	w.mark(sim.MarkAcquired, nil)
 	if first && w.fault(ctx, sim.MarkAcquired) {
 		return errCrashed
