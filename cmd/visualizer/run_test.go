@@ -6,11 +6,14 @@ import (
 	"testing"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/etcd"
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/zookeeper"
 )
 
 // list prints every built-in scenario, one line each: its id, a tab, its
-// title; in the catalog's order.
+// title; in the catalog's order; then the etcd and ZooKeeper lessons,
+// each saying that it runs in real time, and where.
 func TestListPrintsTheCatalog(t *testing.T) {
 	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {
@@ -19,13 +22,19 @@ func TestListPrintsTheCatalog(t *testing.T) {
 	r := visualizer(t, "list")
 	r.expect(t, "list", 0)
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
-	if len(lines) != len(f.Scenarios) {
-		t.Fatalf("list printed %d lines for %d scenarios:\n%s", len(lines), len(f.Scenarios), r.stdout)
+	live := len(etcd.Lessons) + len(zookeeper.Lessons)
+	if len(lines) != len(f.Scenarios)+live {
+		t.Fatalf("list printed %d lines for %d scenarios and %d live lessons:\n%s", len(lines), len(f.Scenarios), live, r.stdout)
 	}
 	for i, sc := range f.Scenarios {
 		if want := sc.ID + "\t" + sc.Title.En; lines[i] != want {
 			t.Errorf("line %d = %q, want %q", i+1, lines[i], want)
 		}
+	}
+	// then the lessons that run in real time, each saying where
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, zookeeper.Lessons[len(zookeeper.Lessons)-1].ID+"\t") ||
+		!strings.HasSuffix(last, "(in real time, on ZooKeeper)") {
+		t.Errorf("the last line should be the last ZooKeeper lesson, with Java installed here: %q", last)
 	}
 	r = visualizer(t, "list", "--file", "no-such-file.yaml")
 	r.expect(t, "list --file no-such-file.yaml", 1, "visualizer: ", "no-such-file.yaml")

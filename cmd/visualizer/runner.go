@@ -43,7 +43,26 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	for _, s := range f.Scenarios {
 		fmt.Fprintf(stdout, "%s\t%s\n", sim.Escape(s.ID), sim.Escape(s.Title.En))
 	}
+	if *file == "" {
+		listLive(stdout)
+	}
 	return nil
+}
+
+// listLive prints the lessons that run in real time on a live server,
+// after the catalog's, each saying where it runs; a ZooKeeper lesson on a
+// machine without Java says what to install.
+func listLive(w io.Writer) {
+	for _, l := range etcd.Lessons {
+		fmt.Fprintf(w, "%s\t%s (in real time, on etcd)\n", l.ID, l.Title.En)
+	}
+	needs := ""
+	if zookeeper.Available() != nil {
+		needs = "; " + zookeeper.NeedsJava.En + ": apt-get install default-jre-headless libzookeeper-java"
+	}
+	for _, l := range zookeeper.Lessons {
+		fmt.Fprintf(w, "%s\t%s (in real time, on ZooKeeper%s)\n", l.ID, l.Title.En, needs)
+	}
 }
 
 // listAlgorithms prints one line per lock algorithm of the registry, in

@@ -45,3 +45,17 @@ func TestRunZooKeeperBadAddress(t *testing.T) {
 	r := visualizer(t, "run", "--zookeeper=nohost", "zookeeper-two-workers")
 	r.expect(t, "run --zookeeper=nohost", 2, `"nohost" is not a ZooKeeper server's host:port`)
 }
+
+// Without Java, list still lists the ZooKeeper lessons, each saying what
+// it needs and what to install.
+func TestListSaysZooKeeperNeedsJava(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	r := visualizer(t, "list")
+	r.expect(t, "list without java", 0)
+	for _, l := range zookeeper.Lessons {
+		want := l.ID + "\t" + l.Title.En + " (in real time, on ZooKeeper; needs Java: apt-get install default-jre-headless libzookeeper-java)\n"
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("list without java should print %q:\n%s", want, r.stdout)
+		}
+	}
+}

@@ -79,3 +79,38 @@ func TestBrowserZooKeeperLessonInRealTime(t *testing.T) {
 		shot(t, ctx, dir, "zookeeper-"+lang.code)
 	}
 }
+
+// On a machine without Java the picker still lists the ZooKeeper lessons,
+// each saying that it needs Java (its tip, what to install), in both
+// languages, before anything is started; the first step says the same.
+func TestBrowserZooKeeperWithoutJavaSaysSo(t *testing.T) {
+	chromium(t)
+	b := startBrowser(t) // Chromium is found on the PATH before it goes
+	t.Setenv("PATH", t.TempDir())
+	svc, err := zookeeper.NewService("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := startServer(t, server.Options{Live: []live.Service{svc}})
+	ctx := tab(t, b, true)
+	open(t, ctx, url)
+	const id = "zookeeper-two-workers"
+	opt := fmt.Sprintf(`document.querySelector('#group-live option[value=%q]')`, id)
+	waitFor(t, ctx, "the ZooKeeper lessons' group", "!!"+opt)
+	for _, lang := range []struct{ code, needs, tip string }{
+		{"en", " — needs Java", "apt-get install default-jre-headless libzookeeper-java"},
+		{"zh", " — 需要 Java", "它需要 Java：apt-get install"},
+	} {
+		if eval[string](t, ctx, `lockstep.state.lang`) != lang.code {
+			click(t, ctx, "lang")
+			waitFor(t, ctx, "the page in "+lang.code, fmt.Sprintf(`lockstep.state.lang === %q`, lang.code))
+		}
+		waitFor(t, ctx, lang.code+": the option's words", fmt.Sprintf(`%s.textContent.endsWith(%q)`, opt, lang.needs))
+		if tip := eval[string](t, ctx, opt+".title"); !strings.Contains(tip, lang.tip) {
+			t.Errorf("%s: the option's tip should say what to install (%q), got %q", lang.code, lang.tip, tip)
+		}
+	}
+	if svc.Startup() != 0 {
+		t.Error("listing the lessons started a server")
+	}
+}

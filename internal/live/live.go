@@ -21,6 +21,16 @@ type Lesson struct {
 	Story   fact.Text
 	Expect  []string // the verdicts its run must end with
 	Clients []string
+	// Needs, when set, says that this machine lacks what the lesson's
+	// server needs: Short in a few words for the list ("needs Java"), Say
+	// what to install. Found without starting anything.
+	Needs *Needs
+}
+
+// Needs is what a service's server lacks on this machine.
+type Needs struct {
+	Short fact.Text
+	Say   fact.Text
 }
 
 // Service is a coordination service whose lessons run on a live server.

@@ -52,8 +52,11 @@ func (s *Server) liveLessons(services []live.Service) error {
 				return coded("error", nil, "server: lesson %s of %s has the id of another lesson", l.ID, svc.Name())
 			}
 			s.lives[l.ID] = liveLesson{svc: svc, lesson: l}
-			s.catalog = append(s.catalog, catalogEntry{ID: l.ID, Title: l.Title, Lesson: l.Story,
-				Expect: nonNil(l.Expect), Clients: l.Clients, Live: svc.Name()})
+			e := catalogEntry{ID: l.ID, Title: l.Title, Lesson: l.Story, Expect: nonNil(l.Expect), Clients: l.Clients, Live: svc.Name()}
+			if l.Needs != nil {
+				e.Needs = &liveNeeds{Short: l.Needs.Short, Say: l.Needs.Say}
+			}
+			s.catalog = append(s.catalog, e)
 		}
 	}
 	return nil

@@ -108,6 +108,15 @@ type catalogEntry struct {
 	// Live names the service a lesson runs on in real time ("etcd"),
 	// outside the engine; empty for the engine's scenarios.
 	Live string `json:"live,omitempty"`
+	// Needs, for a live lesson whose server cannot run on this machine,
+	// says so in a few words (short) and what to install (say).
+	Needs *liveNeeds `json:"needs,omitempty"`
+}
+
+// liveNeeds is what a live lesson's server lacks here.
+type liveNeeds struct {
+	Short sim.Text `json:"short"`
+	Say   sim.Text `json:"say"`
 }
 
 // Snapshot is the state of a session at its cursor.

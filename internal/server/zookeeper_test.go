@@ -32,6 +32,9 @@ func TestAZooKeeperLessonRunsLiveInTheSession(t *testing.T) {
 	if i < 0 || w.Catalog[i].Live != "ZooKeeper" || w.Catalog[i].Title.Zh == "" {
 		t.Fatalf("the catalog should list zookeeper-czxid-fencing as a ZooKeeper lesson in both languages, got %+v", w.Catalog)
 	}
+	if w.Catalog[i].Needs != nil {
+		t.Errorf("with Java installed the lesson should need nothing, got %+v", w.Catalog[i].Needs)
+	}
 	c.send(map[string]any{"op": "load", "scenario": "zookeeper-czxid-fencing"})
 	if m := c.next("state"); m.Snap.Live == nil || m.Snap.Live.Service != "ZooKeeper" || len(m.Events) != 0 {
 		t.Fatalf("a loaded ZooKeeper lesson should say it is live and not yet started, got %+v", m.Snap)
@@ -81,7 +84,15 @@ func TestAZooKeeperWithoutJavaSaysWhatToInstall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.hello("")
+	w := c.hello("")
+	// the list says so before anything is started: a few words, and what
+	// to install, in both languages
+	i := slices.IndexFunc(w.Catalog, func(e catalogEntry) bool { return e.ID == "zookeeper-two-workers" })
+	if i < 0 || w.Catalog[i].Needs == nil || w.Catalog[i].Needs.Short.En != "needs Java" || w.Catalog[i].Needs.Short.Zh != "需要 Java" ||
+		!strings.Contains(w.Catalog[i].Needs.Say.En, "apt-get install default-jre-headless libzookeeper-java") ||
+		!strings.Contains(w.Catalog[i].Needs.Say.Zh, "需要 Java") {
+		t.Fatalf("without Java the catalog entry should say what it needs, got %+v", w.Catalog)
+	}
 	c.send(map[string]any{"op": "load", "scenario": "zookeeper-two-workers"})
 	c.next("state")
 	c.send(map[string]any{"op": "step"})

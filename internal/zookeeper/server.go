@@ -34,6 +34,10 @@ var Install = struct{ En, Zh string }{
 	Zh: "这一课运行在真实的 ZooKeeper 服务器上，它需要 Java：apt-get install default-jre-headless libzookeeper-java",
 }
 
+// NeedsJava is the few words a list of lessons puts beside a ZooKeeper
+// lesson on a machine without Java.
+var NeedsJava = struct{ En, Zh string }{En: "needs Java", Zh: "需要 Java"}
+
 // Options of a server; the zero value is a server for lessons.
 type Options struct {
 	// Tick is ZooKeeper's tickTime, the unit of its clock: sessions may

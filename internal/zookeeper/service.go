@@ -53,9 +53,18 @@ func (s *Service) Lessons() []live.Lesson {
 		for j, w := range l.Workers {
 			names[j] = w.Name
 		}
-		out[i] = live.Lesson{ID: l.ID, Title: l.Title, Story: l.Story, Expect: l.Expect, Clients: names}
+		out[i] = live.Lesson{ID: l.ID, Title: l.Title, Story: l.Story, Expect: l.Expect, Clients: names, Needs: s.needs()}
 	}
 	return out
+}
+
+// needs says what this machine lacks to start a server here: nil when
+// Java and ZooKeeper's jars are installed, or the server is external.
+func (s *Service) needs() *live.Needs {
+	if s.where != "" || Available() == nil {
+		return nil
+	}
+	return &live.Needs{Short: fact.Text{En: NeedsJava.En, Zh: NeedsJava.Zh}, Say: fact.Text{En: Install.En, Zh: Install.Zh}}
 }
 
 // Start begins lesson id, starting the server first if it is not running.

@@ -62,8 +62,12 @@ export function renderPicker() {
   }
   for (const opt of sel.options) {
     const c = state.catalog.find((x) => x.id === opt.value) || file.find((x) => 'file:' + x.id === opt.value);
-    const text = c && (pick(c.title, state.lang) || c.id);
-    if (c && opt.textContent !== text) opt.textContent = text;
+    if (!c) continue;
+    // a live lesson whose server cannot run here says so, and its tip
+    // what to install
+    const text = (pick(c.title, state.lang) || c.id) + (c.needs ? ' — ' + pick(c.needs.short, state.lang) : '');
+    if (opt.textContent !== text) opt.textContent = text;
+    if (c.needs && opt.title !== pick(c.needs.say, state.lang)) opt.title = pick(c.needs.say, state.lang);
   }
   if (!snap) return;
   const want = snap.custom ? 'file:' + snap.scenario : snap.scenario;
