@@ -303,9 +303,21 @@ export class Compare {
     tb.append(el('thead', {}, head));
     const body = el('tbody');
     const n = Math.max(r.left.rows.length, r.right.rows.length);
+    // On a phone a row the same on both sides is one cell across both:
+    // two columns of a few words each wrapped every command over lines.
+    const phone = window.matchMedia('(max-width: 600px)').matches;
     for (let i = 0; i < n; i++) {
       const a = r.left.rows[i], b = r.right.rows[i];
       const same = a && b && a.text === b.text;
+      if (phone && same && (i === curL) === (i === curR) && reached(a) === reached(b)) {
+        const tr = el('tr', { class: 'cmp-row same both' + (i === r.diverge ? ' first' : ''), 'data-row': String(i + 1) });
+        const td = this.cell(st, a, 'l', i === curL, reached(a));
+        td.colSpan = 2;
+        td.classList.add('both');
+        tr.append(el('td', { class: 'n' }, String(i + 1)), td);
+        body.append(tr);
+        continue;
+      }
       const tr = el('tr', { class: 'cmp-row' + (same ? ' same' : ' differs') + (i === r.diverge ? ' first' : ''), 'data-row': String(i + 1) });
       if (i === r.diverge) tr.setAttribute('data-testid', 'compare-divergence');
       tr.append(el('td', { class: 'n' }, String(i + 1)));

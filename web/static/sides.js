@@ -357,10 +357,17 @@ export class Sides {
     for (const l of L.lanes) {
       const e = document.createElement('span');
       e.className = 'lane ' + l.kind;
-      e.textContent = (l.kind === 'client' ? '● ' : '■ ') + l.name;
+      // On a phone's narrow side a node's name goes on the strip's second
+      // line (compare.css), without its square, from its lane's left edge
+      // (the last lane's reaches left from the side's edge): centred on
+      // its lane, between the clients' names, it was "■…"
+      const edge = L.narrow && l.kind === 'node', last = l === L.lanes[L.lanes.length - 1];
+      e.textContent = (l.kind === 'client' ? '● ' : edge ? '' : '■ ') + l.name;
       if (l.kind === 'client') e.style.color = clientColor(m, l.name);
-      e.style.left = l.x + 'px';
-      e.style.maxWidth = Math.max(l.right - l.left - 2, 24) + 'px';
+      e.style.left = edge && last ? 'auto' : (edge ? l.left + 1 : l.x) + 'px';
+      if (edge) e.style.transform = 'none';
+      if (edge && last) e.style.right = '1px';
+      e.style.maxWidth = edge && last ? '60%' : Math.max(l.right - l.left - 2, 24) + 'px';
       e.title = l.name;
       box.append(e);
     }
