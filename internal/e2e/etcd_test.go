@@ -116,3 +116,46 @@ func TestBrowserEtcdLessonInRealTime(t *testing.T) {
 		shot(t, ctx, dir, "etcd-"+lang.code)
 	}
 }
+
+// The lock code view on an etcd lesson shows the Mutex's own source, as
+// compiled in: at A's first Txn it lights tryAcquire's client.Txn line of
+// go.etcd.io/etcd/client/v3's concurrency/mutex.go, with Lock as its
+// caller; at a keep-alive, NewSession's KeepAlive in session.go.
+func TestBrowserEtcdLessonShowsTheMutexsCode(t *testing.T) {
+	chromium(t)
+	svc, err := etcd.NewService("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(svc.Close)
+	url := startServer(t, server.Options{Live: []live.Service{svc}})
+	ctx := page(t, startBrowser(t), url)
+	do(t, ctx, "a laptop", chromedp.EmulateViewport(1400, 900))
+	load(t, ctx, "etcd-two-workers")
+	click(t, ctx, "end")
+	waitFor(t, ctx, "the run's end on etcd", `lockstep.state.snap.ended`)
+	for _, c := range []struct{ cmd, line, file, frames string }{
+		{"Txn", "client.Txn(ctx)", "mutex.go", "(*Mutex).tryAcquire (etcd/mutex.go:"},
+		{"LeaseKeepAlive", "client.KeepAlive(ctx, id)", "session.go", ""},
+	} {
+		seq := eval[int](t, ctx, fmt.Sprintf(`(e => e ? e.seq : -1)(lockstep.state.model.rows.find((e) => e.kind === 'send' && e.client === 'A' && e.cmd[0] === %q))`, c.cmd))
+		if seq < 0 {
+			t.Fatalf("no send of A's %s", c.cmd)
+		}
+		do(t, ctx, "show A's "+c.cmd, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`lockstep.timeline.scrollToRow(lockstep.state.model.rowOfSeq.get(%d))`, seq)))
+		row := fmt.Sprintf(`[data-testid=event][data-seq="%d"]`, seq)
+		waitFor(t, ctx, "A's "+c.cmd+" row", fmt.Sprintf(`!!document.querySelector('%s')`, row))
+		do(t, ctx, "select it", chromedp.Click(chromedp.CSS(row)))
+		waitFor(t, ctx, "the lit line of "+c.file, fmt.Sprintf(`(l => l && l.textContent.includes(%q))(document.querySelector('[data-testid=code-line-active]'))`, c.line))
+		head := eval[string](t, ctx, `document.querySelector('[data-testid=code-line-active]').closest('.code-pane').querySelector('.code-file').textContent`)
+		if !strings.Contains(head, "go.etcd.io/etcd/client/v3") || !strings.Contains(head, "v3.7.3") || !strings.Contains(head, c.file) {
+			t.Errorf("%s: the pane should name the module, its version and %s, got %q", c.cmd, c.file, head)
+		}
+		if c.frames != "" {
+			if f := eval[string](t, ctx, `(p => p ? p.textContent : '')(document.querySelector('.code-frames'))`); !strings.Contains(f, c.frames) || !strings.Contains(f, "(*Mutex).Lock") {
+				t.Errorf("%s: the call's frames should read %q ← (*Mutex).Lock, got %q", c.cmd, c.frames, f)
+			}
+		}
+	}
+	shot(t, ctx, artifacts(t), "etcd-code")
+}

@@ -41,7 +41,7 @@ func (t *tap) unary(ctx context.Context, method string, req, resp any, cc *grpc.
 		t.watch.deleting(trim(t.ns, []string{string(d.Key)})[0])
 	}
 	sent := t.rec.Since()
-	seq := t.rec.Add(sim.Event{Kind: sim.KindSend, Client: t.client, Node: Node, Cmd: t.cmd(method, req)})
+	seq := t.rec.Add(sim.Event{Kind: sim.KindSend, Client: t.client, Node: Node, Cmd: t.cmd(method, req), Src: callSite()})
 	err := invoke(ctx, method, req, resp, cc, opts...)
 	if err == nil && t.loseNext.CompareAndSwap(true, false) {
 		t.wrote(seq, sent, req, resp)
@@ -153,7 +153,14 @@ type tappedStream struct {
 }
 
 func (s *tappedStream) SendMsg(m any) error {
-	seq := s.t.rec.Add(sim.Event{Kind: sim.KindSend, Client: s.t.client, Thread: s.thread, Node: Node, Cmd: s.t.cmd(s.method, m)})
+	e := sim.Event{Kind: sim.KindSend, Client: s.t.client, Thread: s.thread, Node: Node, Cmd: s.t.cmd(s.method, m)}
+	switch {
+	case s.thread == "keepalive":
+		e.Src = &sim.Source{Site: keepAliveSite}
+	case s.method == "/etcdserverpb.Watch/Watch":
+		e.Src = &sim.Source{Site: watchSite}
+	}
+	seq := s.t.rec.Add(e)
 	s.mu.Lock()
 	s.last = seq
 	s.mu.Unlock()

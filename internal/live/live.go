@@ -7,6 +7,7 @@ package live
 
 import (
 	"context"
+	"io/fs"
 	"time"
 
 	"github.com/lockstep/lockstep/internal/check"
@@ -84,3 +85,20 @@ func (u *Unavailable) Error() string { return u.Err.Error() }
 
 // Unwrap is the cause.
 func (u *Unavailable) Unwrap() error { return u.Err }
+
+// Code is what the code view shows of a service's lessons: the files its
+// clients' lock code is in, as compiled into this program, served under
+// /source/ beside the engine's locks, and the library they belong to.
+type Code struct {
+	Files fs.FS  // each file under the library's directory: etcd/mutex.go
+	File  string // the file a client's lock code starts in
+	Dir   string // the library's directory in Files ("etcd")
+	// The library, for the view's header.
+	Module, Version, License, URL string
+}
+
+// Coded is a Service whose lessons show their lock's code, with each
+// request's call site in it (the send events' Src).
+type Coded interface {
+	Code() Code
+}

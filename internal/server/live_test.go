@@ -1,7 +1,9 @@
 package server
 
 import (
+	"io"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -245,5 +247,46 @@ func TestLiveRunsAreCapped(t *testing.T) {
 	cs[1].send(map[string]any{"op": "step"})
 	if _, snap := cs[1].follow(nil, 30*time.Second, func(s *Snapshot) bool { return s.Step > 0 }); snap.Live.Server == "" {
 		t.Error("once the first run ended, the second should run")
+	}
+}
+
+// An etcd lesson shows the lock's code: each client's file is the
+// Mutex's own (served as compiled in, under /source/etcd/), the header
+// names its module, and the Mutex's requests carry their line in it.
+func TestAnEtcdLessonShowsTheMutexsCode(t *testing.T) {
+	svc, err := etcd.NewService("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := liveServer(t, svc)
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "load", "scenario": "etcd-two-workers"})
+	m := c.next("state")
+	if m.Snap.Code["A"] != "etcd/mutex.go" || m.Snap.Code["B"] != "etcd/mutex.go" || m.Snap.Libs["etcd"].Module != "go.etcd.io/etcd/client/v3" {
+		t.Fatalf("the snapshot should name the Mutex's file and module, got code %v libs %v", m.Snap.Code, m.Snap.Libs)
+	}
+	resp, err := http.Get(url + "/source/etcd/mutex.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "func (m *Mutex) Lock(ctx context.Context) error {") {
+		t.Fatalf("/source/etcd/mutex.go: %d, want the Mutex's source", resp.StatusCode)
+	}
+	c.send(map[string]any{"op": "seek", "step": 50000})
+	evs, _ := c.follow(nil, 30*time.Second, func(s *Snapshot) bool { return s.Ended })
+	sited := 0
+	for _, e := range evs {
+		if e.Kind == "send" && e.Src != nil && e.Src.File == "etcd/mutex.go" && e.Src.Line > 0 {
+			sited++
+		}
+	}
+	if sited == 0 {
+		t.Error("no request of the Mutex carried its line in etcd/mutex.go")
 	}
 }

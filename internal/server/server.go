@@ -146,6 +146,11 @@ func New(o Options) (*Server, error) {
 	if s.source, err = loadAssets(lock.Source()); err != nil {
 		return nil, fmt.Errorf("server: the lock code: %w", err)
 	}
+	for _, svc := range o.Live {
+		if err := s.liveCode(svc); err != nil {
+			return nil, err
+		}
+	}
 	if !o.Dev {
 		if s.static, err = loadAssets(o.Static); err != nil {
 			return nil, fmt.Errorf("server: static files: %w", err)
