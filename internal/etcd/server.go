@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"syscall"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/version"
@@ -46,15 +47,25 @@ func StartEmbedded() (*Server, error) {
 	cfg.UnsafeNoFsync = true
 	cfg.LogLevel = "error"
 	cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
-	peer, client, err := freeURLs()
-	if err != nil {
-		_ = os.RemoveAll(dir)
-		return nil, err
+	// A port found free can be taken by another process before the server
+	// listens on it: then it tries two more pairs.
+	var e *embed.Etcd
+	var client url.URL
+	for try := 0; ; try++ {
+		var peer url.URL
+		peer, client, err = freeURLs()
+		if err != nil {
+			_ = os.RemoveAll(dir)
+			return nil, err
+		}
+		cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{peer}, []url.URL{peer}
+		cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{client}, []url.URL{client}
+		cfg.InitialCluster = cfg.Name + "=" + peer.String()
+		e, err = embed.StartEtcd(cfg)
+		if err == nil || try == 2 || !errors.Is(err, syscall.EADDRINUSE) {
+			break
+		}
 	}
-	cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = []url.URL{peer}, []url.URL{peer}
-	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{client}, []url.URL{client}
-	cfg.InitialCluster = cfg.Name + "=" + peer.String()
-	e, err := embed.StartEtcd(cfg)
 	if err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, fmt.Errorf("etcd: start the embedded server: %w", err)
