@@ -50,7 +50,7 @@ type SetupOptions struct {
 	// before any cell is searched, with the card: its setup, columns and
 	// rows (their cells still empty).
 	Started func(*SetupCard)
-	Worker   func() (yield func() error, release func())
+	Worker  func() (yield func() error, release func())
 }
 
 // SetupCard is the card for a user's setup: the locks the user's
