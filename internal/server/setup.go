@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,48 +43,6 @@ type setupJob struct {
 	file    []catalogEntry          // the scenarios of the checked scenario's file, for the picker
 	cancel  context.CancelFunc
 	running bool
-}
-
-// wireSetup is the card for a setup as the page draws it: the grid as
-// the catalog's card has it (wireCard: columns, rows with the user's
-// first, cells), and what the setup card adds.
-type wireSetup struct {
-	wireCard
-	Scenario string   `json:"scenario"` // the scenario checked (its id)
-	Setup    sim.Text `json:"setup"`    // the workload every row was placed in
-	Limit    int      `json:"limit"`    // the card's time budget, seconds
-	Workers  int      `json:"workers"`  // cells searched at once
-	// Instead are the locks proposed in place of the user's (done only).
-	Instead []wireAlternative `json:"instead"`
-	// Unsearched says how many cells the budget stopped (done, when any).
-	Unsearched *sim.Text `json:"unsearched,omitempty"`
-	Cancelled  bool      `json:"cancelled,omitempty"`
-	// Markdown is the card for a design review, as visualizer report
-	// --file --markdown prints it (done only); Name the file to save it as.
-	Markdown string `json:"markdown,omitempty"`
-	Name     string `json:"name"`
-}
-
-// wireAlternative is one lock of What to use instead.
-type wireAlternative struct {
-	Lock       string   `json:"lock"`
-	Name       sim.Text `json:"name"`
-	Everywhere bool     `json:"everywhere"`
-	Fails      []string `json:"fails,omitempty"`
-	NA         []string `json:"na,omitempty"`
-	Holds      int      `json:"holds"`
-	Sampled    int      `json:"sampled"`
-	Trips      sim.Text `json:"trips"`
-	Needs      sim.Text `json:"needs"`
-	Difference sim.Text `json:"difference"`
-}
-
-// clone copies the card for a message (its rows' cell lists change as
-// cells are decided).
-func (w *wireSetup) clone() *wireSetup {
-	out := *w
-	out.wireCard = *w.wireCard.clone()
-	return &out
 }
 
 // setupScenario is the scenario a setup request checks: scenario
@@ -263,69 +220,7 @@ func (s *session) runSetup(ctx context.Context, job *setupJob, sc *scenario.Scen
 	job.mu.Lock()
 	job.finish(card, err, limit)
 	job.mu.Unlock()
-	s.deliver(nil, func() *Message { return job.message("setup-done") })
-}
-
-// finish records the card's end (job.mu is held): every cell, what to use
-// instead, the Markdown; or why it stopped.
-func (job *setupJob) finish(card *report.SetupCard, err error, limit time.Duration) {
-	job.running = false
-	w := job.wire
-	w.Running = false
-	if card == nil {
-		if err == nil {
-			err = errors.New("setup: no card")
-		}
-		w.Error = cardError(err)
-		return
-	}
-	grid := &report.Card{Columns: card.Columns, Rows: card.Rows}
-	w.Rows, w.Columns, w.Setup = wireOf(grid), wireColumns(grid), card.Setup
-	for _, r := range card.Rows {
-		for _, c := range r.Cells {
-			if c.Kind != "" {
-				job.cells[r.Algorithm+"/"+c.Column] = c
-			}
-		}
-	}
-	w.Done, w.Total = 0, len(card.Rows)*len(card.Columns)
-	for _, r := range card.Rows {
-		for _, c := range r.Cells {
-			if c.Kind != report.Unsearched && c.Kind != "" {
-				w.Done++
-			}
-		}
-	}
-	for _, a := range card.Instead {
-		p := report.Row{Algorithm: a.Algorithm}
-		for _, r := range card.Rows {
-			if r.Algorithm == a.Algorithm {
-				p = *r
-			}
-		}
-		w.Instead = append(w.Instead, wireAlternative{Lock: a.Algorithm, Name: report.Name(a.Algorithm), Everywhere: a.Everywhere,
-			Fails: a.Fails, NA: a.NA, Holds: a.Holds, Sampled: a.Sampled, Trips: sim.Text{En: p.Trips("en"), Zh: p.Trips("zh")},
-			Needs: p.NeedsText(), Difference: a.Difference})
-	}
-	w.Unsearched = card.Unsearched
-	w.Markdown = card.Markdown()
-	w.Cancelled = errors.Is(err, context.Canceled)
-	switch {
-	case w.Cancelled:
-		w.Error = errorWire(coded("setup-cancelled", map[string]any{"n": w.Total - w.Done},
-			"setup: cancelled; %d cells were not searched (?): they say nothing and give no advice", w.Total-w.Done))
-	case card.Unsearched != nil || errors.Is(err, context.DeadlineExceeded):
-		w.Error = errorWire(coded("setup-time", map[string]any{"max": int(limit / time.Second), "n": w.Total - w.Done},
-			"setup: the card's budget of %d s ran out; %d cells were not searched (?): they say nothing and give no advice", int(limit/time.Second), w.Total-w.Done))
-	case err != nil:
-		w.Error = cardError(err)
-	}
-}
-
-// errorWire is an error as a message's error field carries it.
-func errorWire(err error) *wireError {
-	m := errorMessage(0, err)
-	return &wireError{Code: m.Code, Args: m.Args, Error: m.Error}
+	s.deliver(context.Background(), func() *Message { return job.message("setup-done") }) // its end is delivered whatever stopped the card
 }
 
 // message is the card as it stands, in a message of type typ.
@@ -341,12 +236,9 @@ func (job *setupJob) message(typ string) *Message {
 // deliver hands the message build makes, when the session takes it, to
 // the session's socket, trying again while the session is busy: a card's
 // rows and its end must not be dropped as a cell may be. It gives up when
-// the session ends or ctx (if any) does.
+// the session ends or ctx does.
 func (s *session) deliver(ctx context.Context, build func() *Message) {
-	var done <-chan struct{}
-	if ctx != nil {
-		done = ctx.Done()
-	}
+	done := ctx.Done()
 	for !s.do(func() {
 		if s.conn != nil {
 			s.conn.enqueue(build())
