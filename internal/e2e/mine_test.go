@@ -120,7 +120,14 @@ func TestBrowserCheckMyLock(t *testing.T) {
 	})
 
 	t.Run("zh-from-the-loaded-scenario", func(t *testing.T) {
-		ctx := page(t, b, url)
+		ctx := axeTab(t, b) // the view audited by axe-core too
+		probs := watch(t, ctx)
+		t.Cleanup(func() {
+			for _, p := range probs.take() {
+				t.Errorf("page problem: %s", p)
+			}
+		})
+		open(t, ctx, url)
 		click(t, ctx, "lang")
 		waitFor(t, ctx, "中文", `document.getElementById('timeline').dataset.lang === 'zh'`)
 		load(t, ctx, id)
@@ -137,6 +144,7 @@ func TestBrowserCheckMyLock(t *testing.T) {
 			t.Errorf("the export button %q", got)
 		}
 		shot(t, ctx, dir, "check-my-lock-zh")
+		audit(t, ctx, "Check my lock, done, in 中文")
 		do(t, ctx, "open the watchdog's ✗", chromedp.Click(chromedp.CSS(`[data-testid=report-cell][data-lock=watchdog][data-column=pause] button`)))
 		waitFor(t, ctx, "the counterexample", `lockstep.state.snap.scenario.startsWith('mine-`+id+`-watchdog-pause') && lockstep.state.snap.ended`)
 		if !eval[bool](t, ctx, `lockstep.state.snap.verdicts.includes('mutual-exclusion')`) {

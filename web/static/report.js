@@ -166,6 +166,9 @@ export class Report {
   /** openCell loads a cell's schedule as the session's run. */
   openCell(c) {
     this.opening = true;
+    // A card of the editor's file: the picker offers that file's
+    // scenarios beside the counterexample, loaded from its text.
+    if (this.mode === 'mine' && this.checked && this.checked.yaml) this.get().customYAML = this.checked.yaml;
     this.link.send(this.mode === 'mine' ? 'setup-open' : 'report-open', { lock: c.lock, column: c.column });
   }
 
