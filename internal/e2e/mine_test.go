@@ -239,3 +239,30 @@ func cliMarkdown(t *testing.T, id string) string {
 	t.Fatalf("no scenario %s in the labs", id)
 	return ""
 }
+
+// A card whose time budget runs out says so on screen: the status names
+// the budget and how many cells were not searched, each of them is ?
+// "not searched", and What to use instead proposes nothing from them.
+// The server here gives a card 1 ms, so that every cell is stopped
+// (the locks' probes, run before the budget counts, still make the rows).
+func TestBrowserCheckMyLockOutOfTime(t *testing.T) {
+	chromium(t)
+	url := startServer(t, server.Options{SetupColumns: mineColumns, SetupTime: time.Millisecond})
+	ctx := page(t, startBrowser(t), url)
+	load(t, ctx, "your-lock-unconditional-del")
+	click(t, ctx, "mine-open")
+	mineDone(t, ctx)
+	if got := text(t, ctx, "report-status"); !strings.Contains(got, "time budget of 1ms ran out: 60 cells were not searched (?)") {
+		t.Errorf("status %q: want the budget and the cells it stopped", got)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('[data-testid=report-cell][data-kind=unsearched]').length`); n != 60 {
+		t.Errorf("%d cells ?, want 60", n)
+	}
+	if got := eval[string](t, ctx, cellOf("plain-del", "contention")); got != "unsearched ? not searched" {
+		t.Errorf("a stopped cell reads %q", got)
+	}
+	if got := text(t, ctx, "report-instead"); !strings.HasPrefix(got, "What to use instead: no other lock was searched to the end of every column") {
+		t.Errorf("What to use instead reads %q", got)
+	}
+	shot(t, ctx, artifacts(t), "check-my-lock-out-of-time-en")
+}

@@ -19,7 +19,7 @@ type wireSetup struct {
 	wireCard
 	Scenario string   `json:"scenario"` // the scenario checked (its id)
 	Setup    sim.Text `json:"setup"`    // the workload every row was placed in
-	Limit    int      `json:"limit"`    // the card's time budget, seconds
+	Limit    string   `json:"limit"`    // the card's time budget ("55s")
 	Workers  int      `json:"workers"`  // cells searched at once
 	// Instead are the locks proposed in place of the user's (done only).
 	Instead []wireAlternative `json:"instead"`
@@ -103,8 +103,8 @@ func (job *setupJob) finish(card *report.SetupCard, err error, limit time.Durati
 		w.Error = errorWire(coded("setup-cancelled", map[string]any{"n": w.Total - w.Done},
 			"setup: cancelled; %d cells were not searched (?): they say nothing and give no advice", w.Total-w.Done))
 	case card.Unsearched != nil || errors.Is(err, context.DeadlineExceeded):
-		w.Error = errorWire(coded("setup-time", map[string]any{"max": int(limit / time.Second), "n": w.Total - w.Done},
-			"setup: the card's budget of %d s ran out; %d cells were not searched (?): they say nothing and give no advice", int(limit/time.Second), w.Total-w.Done))
+		w.Error = errorWire(coded("setup-time", map[string]any{"max": limit.String(), "n": w.Total - w.Done},
+			"setup: the card's time budget of %v ran out; %d cells were not searched (?): they say nothing and give no advice", limit, w.Total-w.Done))
 	case err != nil:
 		w.Error = cardError(err)
 	}

@@ -240,7 +240,7 @@ const S = {
   repMineTitle: ['Check my lock: {id}', '检查我的锁：{id}'],
   repMineHint: ['Your locks first, then every catalog lock, each placed in your workload. Click a ✗ to watch its counterexample on your setup; a ✓ or ~ says beside it the bound it covers.', '先是你的锁，然后是目录里的每一把锁，每一把都放进你的工作负载。点击 ✗ 可以看它在你的设置上的反例；✓ 和 ~ 旁边写着它覆盖的界限。'],
   repMineStarting: ['Running each lock alone first…', '先让每把锁单独运行一次……'],
-  repMineProgress: ['{n} of {total} cells searched, {w} at a time (budget {limit} s)…', '已搜索 {n} / {total} 格，每次 {w} 格（预算 {limit} 秒）……'],
+  repMineProgress: ['{n} of {total} cells searched, {w} at a time (time budget {limit})…', '已搜索 {n} / {total} 格，每次 {w} 格（时间预算 {limit}）……'],
   repMineDone: ['Every cell searched: {n} cells.', '全部 {n} 格都已搜索完。'],
   repMineStopped: ['The card stopped: {e}', '报告卡停止了：{e}'],
   repMineSetup: ['Your setup: {s}.', '你的设置：{s}。'],
