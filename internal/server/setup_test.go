@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/scenario"
 )
 
 // yourLock is labs/your-lock.yaml: six in-house locks, each declared in
@@ -173,4 +176,71 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// A card counts in the server's memory while it runs (setupNeed: a
+// cell's world and the states its search keeps, per worker) and gives it
+// back at its end; a server with no room for it refuses it, and counts
+// nothing for it.
+func TestSetupCardMemory(t *testing.T) {
+	app, url := cardServer(t, Options{SetupTime: time.Millisecond})
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "load", "scenario": "blind-del-slow-release"})
+	c.next("state")
+	before := app.total.Load()
+	c.send(map[string]any{"op": "setup"})
+	c.next("setup")
+	if during := app.total.Load(); during < before+setupNeed(catalogScenario(t, "blind-del-slow-release"), bulkSlots()) {
+		t.Errorf("while the card runs the server counts %d bytes, %d before it: want its need on top", during, before)
+	}
+	c.nextWithin("setup-done", time.Minute)
+	waitUntil(t, func() bool { return app.total.Load() == before }, "the card's memory given back")
+
+	app, url = cardServer(t, Options{Limits: Limits{MaxMemory: 2 << 20}}) // a lesson fits (about 0.5 MiB), a card (about 2 MiB) does not beside it
+	c, _, err = dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "load", "scenario": "blind-del-slow-release"})
+	c.next("state")
+	before = app.total.Load()
+	c.send(map[string]any{"op": "setup"})
+	if e := c.next("error"); e.Code != "server-memory" {
+		t.Errorf("a card with no room: %q %q, want server-memory", e.Code, e.Error)
+	}
+	if app.total.Load() != before {
+		t.Errorf("a refused card left %d bytes counted", app.total.Load()-before)
+	}
+}
+
+// catalogScenario is a scenario of the built-in catalog.
+func catalogScenario(t *testing.T, id string) *scenario.Scenario {
+	t.Helper()
+	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range f.Scenarios {
+		if f.Scenarios[i].ID == id {
+			return &f.Scenarios[i]
+		}
+	}
+	t.Fatalf("no scenario %s", id)
+	return nil
+}
+
+// waitUntil polls cond for up to 10 s.
+func waitUntil(t *testing.T, cond func() bool, what string) {
+	t.Helper()
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Errorf("%s: not within 10 s", what)
 }
