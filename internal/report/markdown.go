@@ -178,6 +178,17 @@ a lost reply (its 1 s timeout on top of 2.5 s of work outlasts the 3 s lease), a
 restart, a failover or a partition breaks every lock with a lease here, so no lock holds in every
 column, and the closest are listed.
 
+In the browser, **Check my lock** makes the same card: the button in the header checks the scenario
+loaded (a lesson, a lab, your file, or a run you opened), the one under the editor the file written
+there (the scenario of it that is loaded, or its only one). The server computes it as it computes a
+search, beside the other sessions, and the grid fills in as each cell is decided: your locks first,
+marked *(yours)*, each ✓ and ~ with your workload beside it. It has 55 s (` + "`report.SetupLimit`" + `); a
+cell the time ran out on is ? *not searched*, says nothing, and no lock is proposed from its row; the
+status says how many. A ✗ opens its counterexample on your setup in the timeline; each lock of **What
+to use instead** has **Side by side**, which runs your scenario with that lock in place of yours under
+the same schedule (the view says when it cannot place a fault as your run took it); **Download as
+Markdown** saves this card, in English and 中文, for a design review: the text ` + "`--markdown`" + ` prints.
+
 ` + "`visualizer report --file F [--scenario ID]`" + ` 为你的设置生成这张报告卡：你的场景运行的锁（目录中的锁，或它在
 ` + "`locks:`" + ` 中自己声明的锁）以及目录中的每一把锁，都放进你的工作负载（你的客户端、它们的开始时间、工作和请求、
 你的数据、你的租约和重试），对每一列检查，故障按你的租约调整大小，另外多一列：释放前停顿（干完活后停顿租约的
@@ -189,5 +200,13 @@ column, and the closest are listed.
 每一格的搜索由引擎步数限定（穷举 20,000 步，随机 8,000 步），从不以时间限定。上面的例子中，释放先用 GET 检查
 所有者，再用第二次往返删除；在两者之间卡住的工作者删掉了下一个工作者的锁（✗ foreign-unlock）。在一个脚本里
 比较并删除则成立（✓）。
+
+在浏览器里，**检查我的锁** 生成同一张报告卡：页头的按钮检查已载入的场景（一课、一个实验、你的文件，或你打开的一次
+运行），编辑器下方的按钮检查编辑器里写的文件（其中已载入的那个场景，或它唯一的场景）。服务器像运行一次搜索那样
+计算它，与其他会话并行，每得出一格网格就填上一格：你的锁排在最前，标着 *（你的）*，每个 ✓ 和 ~ 旁边写着你的工作
+负载。它有 55 秒（` + "`report.SetupLimit`" + `）；时间用完时没有搜索完的格子是 ? *未搜索*，什么也没说明，也不会从它那一行
+推荐任何锁；状态栏会说明有多少格。点击 ✗ 会在时间线中打开它在你的设置上的反例；**改用什么** 里的每一把锁都有
+**并排对比**，在同样的调度下用那把锁替换你的锁运行你的场景（放不下你的运行中的某个故障时，视图会说明）；**下载为
+Markdown** 保存这张报告卡（英文和中文），用于设计评审：内容与 ` + "`--markdown`" + ` 打印的相同。
 
 `

@@ -46,7 +46,11 @@ type SetupOptions struct {
 	Columns []string
 	// Progress and Worker are as in Options.
 	Progress func(algorithm string, c *Cell, done, total int)
-	Worker   func() (yield func() error, release func())
+	// Started, when set, is called once every lock has been probed and
+	// before any cell is searched, with the card: its setup, columns and
+	// rows (their cells still empty).
+	Started func(*SetupCard)
+	Worker  func() (yield func() error, release func())
 }
 
 // SetupCard is the card for a user's setup: the locks the user's
@@ -105,6 +109,9 @@ func BuildSetup(ctx context.Context, sc *scenario.Scenario, opt SetupOptions) (*
 			return nil, err
 		}
 		card.Rows = append(card.Rows, row)
+	}
+	if opt.Started != nil {
+		opt.Started(card)
 	}
 	grid := &Card{Columns: card.Columns, Rows: card.Rows}
 	err := searchCells(ctx, grid, workers, Options{Progress: opt.Progress, Worker: opt.Worker},

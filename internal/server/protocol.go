@@ -32,8 +32,8 @@ type Request struct {
 	Strategy string          `json:"strategy,omitempty"` // explore: random, pct or exhaustive
 	Budget   string          `json:"budget,omitempty"`   // explore: a fault budget such as "pause:5s,crash"
 	With     string          `json:"with,omitempty"`     // compare: an algorithm or a scenario id (compare.go)
-	Lock     string          `json:"lock,omitempty"`     // report-open: the cell's lock
-	Column   string          `json:"column,omitempty"`   // report-open: the cell's column
+	Lock     string          `json:"lock,omitempty"`     // report-open, setup-open: the cell's lock
+	Column   string          `json:"column,omitempty"`   // report-open, setup-open: the cell's column
 
 	teachRequest // load: challenge; play: beats (teach.go)
 	classRequest // the class requests (class.go)
@@ -83,9 +83,10 @@ type Message struct {
 	Explore  *exploreSummary `json:"extra,omitempty"`   // explore-started, explore-progress, explore-done
 	Compare  *compareAnswer  `json:"compare,omitempty"` // compare
 	Report   *wireCard       `json:"report,omitempty"`  // report, report-done: the card (report.go)
-	Cell     *wireCell       `json:"cell,omitempty"`    // report-cell: the cell just decided
-	Done     int             `json:"done,omitempty"`    // report-cell: cells decided so far
-	Total    int             `json:"total,omitempty"`   // report-cell: cells in all
+	Setup    *wireSetup      `json:"setup,omitempty"`   // setup, setup-done: the card for a setup (setup.go)
+	Cell     *wireCell       `json:"cell,omitempty"`    // report-cell, setup-cell: the cell just decided
+	Done     int             `json:"done,omitempty"`    // report-cell, setup-cell: cells decided so far
+	Total    int             `json:"total,omitempty"`   // report-cell, setup-cell: cells in all
 	Class    *classView      `json:"class,omitempty"`   // class: the room as this session sees it (class.go)
 }
 

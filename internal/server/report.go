@@ -82,6 +82,9 @@ type wireRow struct {
 	Needs      sim.Text    `json:"needs"`
 	Advice     sim.Text    `json:"advice"`
 	Cells      []*wireCell `json:"cells"`
+	// Yours: on the card for a setup, a lock the user's scenario runs
+	// (its first rows); their Within is the user's workload.
+	Yours bool `json:"yours,omitempty"`
 }
 
 // wireCell is one cell; Kind "" while it is being searched.
@@ -120,6 +123,9 @@ func wireOf(card *report.Card) []*wireRow {
 		w := &wireRow{Lock: r.Algorithm, Catalog: r.Catalog, Title: r.Title, Name: report.Name(r.Algorithm), Advice: r.Advice,
 			Trips: sim.Text{En: r.Trips("en"), Zh: r.Trips("zh")}, Needs: r.NeedsText()}
 		w.Within, w.WithinText = r.Within()
+		if r.Bound != nil { // the card for a setup: the user's workload
+			w.Within, w.WithinText, w.Yours = *r.Bound, *r.Bound, r.Yours
+		}
 		for _, c := range r.Cells {
 			if c.Kind == "" {
 				w.Cells = append(w.Cells, &wireCell{Lock: r.Algorithm, Column: c.Column})

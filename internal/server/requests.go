@@ -64,6 +64,13 @@ func (s *session) apply(r *Request) (*Message, error) {
 		return s.openReport()
 	case "report-open":
 		return nil, s.openCell(r.Lock, r.Column)
+	case "setup":
+		return s.startSetup(r)
+	case "setup-open":
+		return nil, s.openSetupCell(r.Lock, r.Column)
+	case "setup-cancel":
+		s.cancelSetup()
+		return &Message{Type: "setup-cancelling"}, nil
 	}
 	if s.live != nil && s.ls == nil {
 		return nil, s.applyLive(r)

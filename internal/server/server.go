@@ -54,6 +54,12 @@ type Options struct {
 	// lock?") to these locks and columns (nil: all of them): a test's
 	// smaller card.
 	ReportLocks, ReportColumns []string
+	// SetupLocks and SetupColumns limit the card for a setup ("Check my
+	// lock") to the user's locks and these catalog locks, and to these
+	// columns (nil: all of them); SetupTime shortens its time budget
+	// (0: report.SetupLimit): a test's smaller card.
+	SetupLocks, SetupColumns []string
+	SetupTime                time.Duration
 	// Card is the whole report card computed for this build
 	// (docs/choosing-a-lock.json, as report.Decode reads it): "Which
 	// lock?" answers with it at once. Nil, unreadable, or a card limited

@@ -42,6 +42,7 @@ type session struct {
 	speed   float64
 	ticker  *time.Ticker
 	search  *search           // the running search (explore.go), if any
+	setup   *setupJob         // the card for a setup (setup.go), running or done
 	hold    hold              // its place on the engine's slots (budget.go)
 	acts    []scenario.Action // the recorded actions the attached browser holds (push.go)
 	reserve int64             // the memory its run may come to hold, counted from its load (admit)
@@ -114,6 +115,7 @@ func (s *session) loop() {
 	defer close(s.gone)
 	defer s.safely(func() {
 		s.cancelExplore()
+		s.cancelSetup()
 		s.setPlaying(false)
 		s.classLeave("gone")
 		s.stopLive()

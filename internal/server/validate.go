@@ -15,6 +15,7 @@ var ops = map[string]bool{
 	"export-yaml": true, "sync": true, "explore": true, "explore-cancel": true,
 	"compare": true,                      // compare.go
 	"report":  true, "report-open": true, // report.go
+	"setup": true, "setup-open": true, "setup-cancel": true, // setup.go
 }
 
 // validate checks a request's arguments against the server's limits before
@@ -78,9 +79,9 @@ func validate(r *Request, lim Limits) error {
 		if r.Fault == nil {
 			return coded("fault-missing", nil, "inject: fault is missing")
 		}
-	case "report-open":
+	case "report-open", "setup-open":
 		if r.Lock == "" || r.Column == "" {
-			return badArg("report-open", "lock", both("give the cell's lock and column", "请给出这一格的锁（lock）和列（column）"))
+			return badArg(r.Op, "lock", both("give the cell's lock and column", "请给出这一格的锁（lock）和列（column）"))
 		}
 	case "seed":
 		if r.Seed == nil {

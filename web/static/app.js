@@ -41,7 +41,11 @@ const $ = (id) => document.getElementById(id);
 const link = new Link(onMessage, onStatus);
 const explorer = new Explore(link, () => state.lang);
 const comparer = new Compare(link, () => state, (step) => link.send('seek', { step }));
-const reporter = new Report(link, () => state);
+const reporter = new Report(link, () => state, (lock) => comparer.show(lock));
+// Check my lock: the loaded scenario's card, or the editor's file's (the
+// loaded scenario of it, or its only one).
+$('mine-open').onclick = () => reporter.check();
+$('editor-mine').onclick = () => reporter.check({ yaml: $('editor').value, scenario: state.snap ? state.snap.scenario : '' });
 const tl = new Timeline({
   root: $('timeline'), canvas: $('tl-canvas'), scroll: $('tl-scroll'), spacer: $('tl-spacer'),
   list: $('tl-events'), lanes: $('lanes'),
@@ -137,6 +141,7 @@ function onMessage(m) {
       if (m.snap.ended && m.snap.custom) checkExpect();
       render();
       if (restoring) restore(restoring);
+      reporter.afterState(state.snap);
       break;
     case 'error':
       restoring = null;

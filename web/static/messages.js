@@ -84,6 +84,14 @@ const ERRORS = {
   'report-deadline': ['the card ran out of its time ({max}) before every cell was searched', '报告卡在搜索完所有格子之前用完了它的时间（{max}）'],
   'report-failed': ['a row or a cell could not be computed: {detail}', '有一行或一格无法计算：{detail}'],
   'report-real': ['the report card runs on embedded Redis only, not on real servers', '选锁报告卡只能在内置 Redis 上运行，不能在真实服务器上运行'],
+  // ---- Check my lock (report.js) ----
+  'setup-real': ['Check my lock runs on embedded Redis only, not on real servers', '“检查我的锁”只能在内置 Redis 上运行，不能在真实服务器上运行'],
+  'setup-running': ['a card is already being checked: wait for it, or cancel it', '已经在检查一张报告卡：请等它完成，或取消它'],
+  'setup-busy': ['{max} cards are being checked on this server: try again shortly', '服务器上正在检查 {max} 张报告卡：请稍后再试'],
+  'setup-which': ['the file has {n} scenarios ({ids}): load the one whose lock to check', '文件里有 {n} 个场景（{ids}）：请先载入要检查其锁的那一个'],
+  'setup-cell': ['the cell {lock}/{column} has no schedule to open (no card, not decided yet, or nothing found)', '{lock}/{column} 这一格没有可打开的调度（没有报告卡、尚未得出结果，或没有发现问题）'],
+  'setup-time': ['the card\'s time budget of {max} ran out: {n} cells were not searched (?); they say nothing and give no advice', '报告卡 {max} 的时间预算用完了：{n} 格没有搜索完（?）；它们什么也没说明，也不产生建议'],
+  'setup-cancelled': ['cancelled: {n} cells were not searched (?); they say nothing and give no advice', '已取消：{n} 格没有搜索完（?）；它们什么也没说明，也不产生建议'],
   'compare-real': ['compare: runs side by side on embedded Redis only, not on real servers', '并排对比只能在内置 Redis 上运行，不能在真实服务器上运行'],
 };
 

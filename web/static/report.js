@@ -11,10 +11,17 @@
 // own (report.css). Every lock is named in words, its id in the tooltip;
 // a ✓ says beside it the bound it holds within; every mark is said in the
 // page's language.
+//
+// Check my lock (mode 'mine') draws the card for the setup of one scenario
+// in the same view: the server computes it for the session (op setup),
+// the user's locks first, each ✓ and ~ with the user's workload beside
+// it, then What to use instead, each with a Side by side button, and the
+// card as Markdown to download for a design review.
 
 import { t, fill, pick, verdictWord, verdictName } from './i18n.js';
 import { el } from './dom.js';
 import { serverError } from './messages.js';
+import { download } from './share.js';
 
 const MARK = { fails: '✗', holds: '✓', 'none-found': '~', unsearched: '?', 'n/a': '' };
 // The word said beside a mark (none for ✗ and ✓: a verdict, a bound).
@@ -23,48 +30,120 @@ const WORD = { 'none-found': 'repNoneFound', unsearched: 'repNotSearched', 'n/a'
 /** Report drives the view. */
 export class Report {
   /** link sends requests; get gives the page's state. */
-  constructor(link, get) {
+  constructor(link, get, compare) {
     this.link = link;
     this.get = get;
+    this.compare = compare; // compare(lock): Side by side of the loaded run with lock
     this.$ = (id) => document.getElementById(id);
     this.card = null; // the card as last known (rows, cells, done, total)
+    this.mode = 'catalog'; // or 'mine': the card for the user's setup
+    this.mine = null; // that card as last known
+    this.checked = null; // what it checks: {scenario, yaml} (yaml '' for a catalog or lab scenario)
+    this.asked = 0; // the id of the setup request, until its first answer
+    this.mineError = null; // the error that answered it, if any
+    this.comparing = null; // Side by side asked with this lock, once the checked scenario is loaded
     this.opening = false; // a cell was asked to open: close on the next state
     this.$('report-open').onclick = () => this.toggle();
     this.$('report-close').onclick = () => this.toggle(false);
+    this.$('report-cancel').onclick = () => this.link.send('setup-cancel');
+    this.$('report-export').onclick = () => this.download();
   }
 
   get open() { return !this.$('report').hidden; }
 
   /** toggle shows or hides the view; the first show asks for the card. */
   toggle(on = !this.open) {
-    this.$('report').hidden = !on;
-    document.body.classList.toggle('reporting', on);
-    this.$('report-open').setAttribute('aria-pressed', String(on));
+    if (on) this.mode = 'catalog';
+    this.show(on);
     if (on && (!this.card || this.card.error)) this.link.send('report');
     this.render();
+  }
+
+  show(on) {
+    this.$('report').hidden = !on;
+    document.body.classList.toggle('reporting', on);
+    this.$('report-open').setAttribute('aria-pressed', String(on && this.mode === 'catalog'));
+  }
+
+  /** check asks for the card for a setup: of the loaded scenario (no
+   * yaml), or of scenario `scenario` of the file `yaml`. */
+  check(args = {}) {
+    const st = this.get();
+    this.mode = 'mine';
+    // The loaded run is the checked scenario, or a counterexample of its
+    // card: the card kept is shown again (a card that stopped is asked
+    // for anew).
+    const kept = this.mine && !this.mine.error && st.snap && !args.yaml &&
+      (st.snap.scenario === this.mine.scenario || st.snap.scenario.startsWith('mine-' + this.mine.scenario + '-'));
+    if (kept) {
+      this.show(true);
+      this.render();
+      return;
+    }
+    this.mine = null;
+    this.mineError = null;
+    this.checked = args.yaml ? { scenario: args.scenario || '', yaml: args.yaml }
+      : { scenario: st.snap ? st.snap.scenario : '', yaml: st.snap && st.snap.custom ? st.customYAML : '' };
+    this.asked = this.link.send('setup', args.yaml ? { yaml: args.yaml, scenario: args.scenario || '' } : {});
+    this.show(true);
+    this.render();
+  }
+
+  /** sideBySide compares the checked scenario with lock: loaded first
+   * when another run is loaded (a counterexample opened, another lesson). */
+  sideBySide(lock) {
+    const st = this.get(), want = (this.mine && this.mine.scenario) || this.checked.scenario;
+    this.show(false);
+    if (st.snap && st.snap.scenario === want && !this.checked.yaml === !st.snap.custom) {
+      this.compare(lock);
+      return;
+    }
+    this.comparing = { lock, scenario: want };
+    if (this.checked.yaml) st.customYAML = this.checked.yaml;
+    this.link.send('load', { scenario: want, yaml: this.checked.yaml });
+  }
+
+  /** afterState is told of every state the page took: the checked
+   * scenario loaded for Side by side is compared now. */
+  afterState(snap) {
+    if (this.comparing && snap && snap.scenario === this.comparing.scenario) {
+      const lock = this.comparing.lock;
+      this.comparing = null;
+      this.compare(lock);
+    }
+  }
+
+  /** download saves the checked card as Markdown. */
+  download() {
+    if (!this.mine || !this.mine.markdown) return;
+    download(this.mine.name, this.mine.markdown, 'text/markdown');
   }
 
   /** onMessage takes the report messages; false for any other. A state
    * after a cell was opened closes the view on the timeline. */
   onMessage(m) {
     switch (m.type) {
+      case 'setup':
+      case 'setup-done':
+        this.asked = 0;
+        this.mine = m.setup;
+        this.render();
+        return true;
+      case 'setup-cell':
+        if (this.mine) merge(this.mine, m);
+        this.render();
+        return true;
+      case 'setup-cancelling':
+        return true;
       case 'report':
       case 'report-done':
         this.card = m.report;
         this.render();
         return true;
-      case 'report-cell': {
-        if (!this.card) return true;
-        const c = m.cell;
-        for (const r of this.card.rows || []) {
-          if (r.lock !== c.lock) continue;
-          r.cells = r.cells.map((x) => (x.column === c.column ? c : x));
-        }
-        this.card.done = Math.max(this.card.done || 0, m.done);
-        this.card.total = m.total;
+      case 'report-cell':
+        if (this.card) merge(this.card, m);
         this.render();
         return true;
-      }
       case 'state':
         if (this.opening) {
           this.opening = false;
@@ -73,6 +152,12 @@ export class Report {
         return false;
       case 'error':
         this.opening = false;
+        this.comparing = null;
+        if (this.asked && m.re === this.asked) {
+          this.asked = 0;
+          this.mineError = m;
+          this.render();
+        }
         return false;
     }
     return false;
@@ -81,17 +166,36 @@ export class Report {
   /** openCell loads a cell's schedule as the session's run. */
   openCell(c) {
     this.opening = true;
-    this.link.send('report-open', { lock: c.lock, column: c.column });
+    // A card of the editor's file: the picker offers that file's
+    // scenarios beside the counterexample, loaded from its text.
+    if (this.mode === 'mine' && this.checked && this.checked.yaml) this.get().customYAML = this.checked.yaml;
+    this.link.send(this.mode === 'mine' ? 'setup-open' : 'report-open', { lock: c.lock, column: c.column });
   }
 
   render() {
     if (!this.open) return;
-    const lang = this.get().lang, card = this.card;
-    this.$('report-title').textContent = t('repTitle', lang);
+    const lang = this.get().lang;
     this.$('report-close').textContent = t('close', lang);
+    this.$('report-searched').textContent = t('repSearched', lang);
+    this.$('report').dataset.mode = this.mode;
+    this.$('report').classList.toggle('mine', this.mode === 'mine');
+    this.$('report-cancel').hidden = !(this.mode === 'mine' && this.mine && this.mine.running);
+    this.$('report-cancel').textContent = t('repMineCancel', lang);
+    const exp = this.$('report-export');
+    exp.hidden = !(this.mode === 'mine' && this.mine && this.mine.markdown);
+    exp.textContent = t('repMineExport', lang);
+    exp.title = t('repMineExportTip', lang);
+    this.$('report-setup').hidden = this.mode !== 'mine';
+    this.$('report-instead').hidden = this.mode !== 'mine';
+    if (this.mode === 'mine') this.renderMine(lang);
+    else this.renderCatalog(lang);
+  }
+
+  renderCatalog(lang) {
+    const card = this.card;
+    this.$('report-title').textContent = t('repTitle', lang);
     this.$('report-hint').textContent = t('repHint', lang);
     this.$('report-legend').textContent = t('repLegend', lang);
-    this.$('report-searched').textContent = t('repSearched', lang);
     const bar = this.$('report-bar'), status = this.$('report-status');
     if (!card) {
       bar.value = 0;
@@ -110,6 +214,58 @@ export class Report {
     this.draw(card, lang);
   }
 
+  /** renderMine draws the card for the user's setup: its status, the
+   * setup, the grid and What to use instead. */
+  renderMine(lang) {
+    const card = this.mine, checked = this.checked || {};
+    this.$('report-title').textContent = fill('repMineTitle', lang, { id: (card && card.scenario) || checked.scenario || '' });
+    this.$('report-hint').textContent = t('repMineHint', lang);
+    this.$('report-legend').textContent = card ? pick(card.legend, lang) : '';
+    const bar = this.$('report-bar'), status = this.$('report-status'), setup = this.$('report-setup');
+    setup.textContent = card && card.setup && card.setup.en ? fill('repMineSetup', lang, { s: pick(card.setup, lang) }) : '';
+    this.$('report-bound').textContent = setup.textContent;
+    if (!card) {
+      bar.value = 0;
+      bar.hidden = !!this.mineError;
+      status.dataset.state = this.mineError ? 'error' : 'running';
+      status.textContent = this.mineError ? fill('repMineStopped', lang, { e: serverError(this.mineError, lang) }) : t('repMineStarting', lang);
+      this.$('report-body').replaceChildren();
+      this.instead(null, lang);
+      return;
+    }
+    const total = card.total || 0, done = card.done || 0;
+    bar.value = total ? done / total : 0;
+    bar.hidden = !card.running;
+    status.dataset.state = card.error ? 'error' : card.running ? 'running' : 'done';
+    if (card.error) status.textContent = fill('repMineStopped', lang, { e: serverError(card.error, lang) });
+    else if (!card.running) status.textContent = fill('repMineDone', lang, { n: total });
+    else if (!total) status.textContent = t('repMineStarting', lang);
+    else status.textContent = fill('repMineProgress', lang, { n: done, total, w: card.workers, limit: card.limit });
+    this.draw(card, lang);
+    this.instead(card, lang);
+  }
+
+  /** instead lists What to use instead, each lock with its Side by side. */
+  instead(card, lang) {
+    const title = this.$('report-instead-title'), list = this.$('report-instead-list');
+    const alts = (card && card.instead) || [];
+    if (!card || card.running) title.textContent = t('repInsteadWaiting', lang);
+    else if (!alts.length) title.textContent = t('repInsteadNone', lang);
+    else title.textContent = t(alts[0].everywhere ? 'repInsteadEvery' : 'repInsteadClosest', lang);
+    const sep = lang === 'zh' ? '；' : '; ';
+    list.replaceChildren(...alts.map((a) => {
+      const facts = [fill('repInsteadCounts', lang, { h: a.holds, s: a.sampled })];
+      if (a.fails && a.fails.length) facts.push(fill('repInsteadFails', lang, { c: a.fails.join(', ') }));
+      if (a.na && a.na.length) facts.push(fill('repInsteadNA', lang, { c: a.na.join(', ') }));
+      const btn = el('button', { class: 'rep-sbs', 'data-testid': 'report-sbs', 'data-lock': a.lock,
+        title: fill('repSideBySideTip', lang, { lock: pick(a.name, lang) || a.lock, scenario: card.scenario }),
+        onclick: () => this.sideBySide(a.lock) }, t('repSideBySide', lang));
+      return el('li', { 'data-testid': 'report-alt', 'data-lock': a.lock },
+        el('b', { title: a.lock }, pick(a.name, lang) || a.lock), ' ', el('code', {}, a.lock), ' ', btn,
+        el('div', { class: 'rep-alt-facts' }, facts.join(sep) + sep + pick(a.difference, lang)));
+    }));
+  }
+
   /** draw builds the grid: a row per lock, a column per fault. Each
    * cell carries its column's title (data-label) for the phone's cards. */
   draw(card, lang) {
@@ -126,8 +282,8 @@ export class Report {
   /** row is one lock's line: its name (a button that opens the row in
    * full), its cells, its round trips, needs and advice. */
   row(r, cols, lang) {
-    const tr = el('tr', { 'data-lock': r.lock });
-    const name = pick(r.name, lang) || r.lock;
+    const tr = el('tr', { 'data-lock': r.lock, class: r.yours ? 'yours' : '' });
+    const name = (pick(r.name, lang) || r.lock) + (r.yours ? ' (' + t('repMineYours', lang) + ')' : '');
     const btn = el('button', { class: 'rep-name', 'aria-expanded': 'false', onclick: () => {
       const open = tr.classList.toggle('open');
       btn.setAttribute('aria-expanded', String(open));
@@ -151,6 +307,7 @@ export class Report {
     if (c.kind === 'fails' && c.verdict) beside = verdictWord(c.verdict, lang);
     else if (c.kind === 'holds') beside = pick(row.within, lang);
     else if (WORD[c.kind]) beside = t(WORD[c.kind], lang);
+    if (c.kind === 'none-found' && this.mode === 'mine') beside += ' · ' + pick(row.within, lang);
     const mark = MARK[c.kind] ?? '…';
     const label = [mark && el('span', { class: 'rep-mark' }, mark), mark && beside && ' ', beside && el('span', { class: 'rep-word' }, beside)];
     let tip = text;
@@ -165,4 +322,16 @@ export class Report {
     }
     return el('td', props, ...label);
   }
+}
+
+/** merge takes a decided cell (a report-cell or setup-cell message) into
+ * a card. */
+function merge(card, m) {
+  const c = m.cell;
+  for (const r of card.rows || []) {
+    if (r.lock !== c.lock) continue;
+    r.cells = r.cells.map((x) => (x.column === c.column ? c : x));
+  }
+  card.done = Math.max(card.done || 0, m.done);
+  card.total = m.total;
 }
