@@ -38,6 +38,9 @@ func (s *session) classPublish() {
 	hid := s.hidSent
 	snap := s.snapshot()
 	s.hidSent = hid
+	// The run's lists grow on the teacher's goroutine as it steps: the
+	// students' messages read copies.
+	snap.Verdicts, snap.Kept = slices.Clone(snap.Verdicts), slices.Clone(snap.Kept)
 	seat.room.Publish(s, &class.Position{Scenario: s.ls.Scenario(), Seed: s.ls.Seed(), Actions: slices.Clone(s.ls.Actions()),
 		Cursor: s.ls.Cursor(), Challenge: s.challenge, Playing: s.playing,
 		Page: pageOfRun{custom: s.custom, file: s.file, builtin: s.builtin, chapters: s.chapters.json, events: events, snap: snap}})
