@@ -174,7 +174,8 @@ const maxFrames = 64
 
 // Frame is the state message for students at position ver whose browsers
 // hold from of the run's n events, and whether it hides what gives the
-// answer away; ok is false when the room's position is no longer ver.
+// answer away; ok is false when the room's position is no longer ver, or
+// the room ended.
 // Every student who follows is sent the same run, so the message is the
 // same bytes for all of them: the first to need it makes it (encode, told
 // whether to hide), and the others at that place wait for it and share
@@ -182,7 +183,7 @@ const maxFrames = 64
 func (r *Room) Frame(ver, from, n int, encode func(hide bool) []byte) (b []byte, hide bool, ok bool) {
 	r.mu.Lock()
 	k := frameKey{ver: ver, from: from, n: n, hide: r.hide && r.ended == ""}
-	if r.pos == nil || r.pos.Ver != ver {
+	if r.pos == nil || r.pos.Ver != ver || r.ended != "" { // an ended room keeps nothing (End dropped its messages)
 		r.mu.Unlock()
 		return nil, k.hide, false
 	}
