@@ -120,7 +120,7 @@ func TestAClassOfFollowersCostsOneRun(t *testing.T) {
 	if raceDetector { // its slowdown: megabytes to each student, read in one process
 		students = 30
 	}
-	srv, url := newTestServer(t, Limits{})
+	srv, url := newTestServer(t, Limits{MaxSocketsPerAddress: 1000, MaxSessionsPerAddress: 1000}) // a class behind one address
 	teacher := newPupil(t, url)
 	teacher.ask(map[string]any{"op": "load", "yaml": longClassYAML, "seed": 1})
 	m := teacher.ask(map[string]any{"op": "class-start", "origin": "http://127.0.0.1:8080"})
