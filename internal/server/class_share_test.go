@@ -113,8 +113,8 @@ func (f *follower) until(n int, deadline time.Time) {
 // student (issue 36: a class of 400 stopped at step ~1,050 with
 // memory-server, 584.6 MB counted); here it is N times what it should be
 // and the test fails on the bound, or on the students stopped short
-// (measured on such a server: 298 MiB counted for 120 students, against
-// a bound of 10 MiB).
+// (measured on such a server: 494 MiB counted for 200 students, against
+// a bound of 11 MiB; here 6 MiB).
 func TestAClassOfFollowersCostsOneRun(t *testing.T) {
 	students, at := 200, 3000
 	if raceDetector { // its slowdown: megabytes to each student, read in one process
