@@ -8,9 +8,10 @@
 // no protocol. internal/server reads requests off the socket, calls the
 // methods here and writes what they return to the browsers. A room holds
 // no world of its own: it holds the teacher's position (scenario, seed,
-// recorded actions, cursor), and each student's session replays it on its
-// own world (runs are deterministic), so a student can leave the class to
-// roam in a private copy at the teacher's cursor and come back. The room
+// recorded actions, cursor, and what the server carries with it: the run
+// as the page gets it), which every following student is sent: one run
+// per class. Runs are deterministic, so a student can leave the class to
+// roam in a private copy made from the position, and come back. The room
 // keeps the nicknames, the answers and the tallies while it lives and
 // nothing after.
 //

@@ -191,11 +191,16 @@ func (r *Room) dropLocked(m *Member) {
 	}
 }
 
-// Roam says whether m roams in a private copy or follows the teacher.
+// Roam says whether m roams in a private copy or follows the teacher. A
+// copy made clears the teacher's notice of refused ones (Refuse): the
+// server had room again.
 func (r *Room) Roam(m *Member, roam bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	m.roam = roam
+	if roam {
+		r.refused = nil
+	}
 	r.countChangedLocked()
 }
 
@@ -209,7 +214,7 @@ func (r *Room) Recount() {
 
 // Switches are a student's switches between roaming and following: she
 // may switch SwitchBurst times at once, then once every SwitchEvery. Each
-// switch replays the run for her and changes the teacher's counts, which
+// switch to roam makes her a copy of the run, and each changes the teacher's counts, which
 // a script switching in a loop would otherwise turn into a stream of
 // messages to the teacher. The zero value is a full allowance.
 type Switches struct {

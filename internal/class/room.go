@@ -37,7 +37,7 @@ type Room struct {
 	awaySet   bool
 	awayAt    time.Time // when the teacher's socket went
 	awayGen   int       // which absence the timer is for
-	pos       *Position // the teacher's run, as students replay it
+	pos       *Position // the teacher's run, as students are sent it
 	posVer    int
 	infoVer   int             // bumped on every change of what everyone's class message shows
 	countVer  int             // bumped on every change of the teacher's counts
@@ -54,10 +54,13 @@ type Room struct {
 	history   []*Question         // every question asked, for the teacher's tally and CSV
 	ended     string              // why the room ended ("" while it lives)
 	frameVer  int                 // the position the shared state messages show
-	frames    map[FrameKey][]byte // the state messages students at that position get (Frame)
+	frames    map[frameKey]*frame // the state messages students at that position get (Frame)
+	frameSize int64               // their bytes
+	meter     func(delta int64)   // told every change of frameSize (MeterFrames)
+	refused   *Refusal            // the last student's copy of the run refused for memory (Refuse)
 }
 
-// Position is the teacher's run as students replay it. It is never
+// Position is the teacher's run as students are sent it. It is never
 // changed once published.
 type Position struct {
 	Ver       int                // its number in the room, from 1 (Publish sets it)
@@ -106,7 +109,7 @@ func (r *Room) onNetwork(network string) bool {
 }
 
 // Publish makes the teacher's run p the room's position, when it moved:
-// every student who follows replays it. Only the room's teacher publishes.
+// every student who follows is sent it. Only the room's teacher publishes.
 // A question about another lesson (another scenario: a new lesson, a
 // file, the lesson's challenge) is dismissed.
 func (r *Room) Publish(teacher Participant, p *Position) {
@@ -185,6 +188,7 @@ func (r *Room) End(why string) {
 	}
 	// Nothing of the students is kept: their nicknames, answers, tallies.
 	r.members, r.names, r.browsers, r.question, r.history, r.view = map[string]*Member{}, map[string]*Member{}, map[string]*Member{}, nil, nil, nil
+	r.dropFramesLocked(0)
 	r.mu.Unlock()
 	r.table.forget(r)
 	for _, p := range sessions {

@@ -3,6 +3,7 @@ package class
 import (
 	"encoding/json"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -27,6 +28,16 @@ type Look struct {
 	Question *QuestionView   // the open or last question
 	Counts   *Counts         // the teacher's
 	History  []*QuestionView // the teacher's: every question asked
+	Refused  *Refusal        // the teacher's: the last copy of the run refused a student for memory
+}
+
+// Refusal is a student's copy of the teacher's run that the server had no
+// memory for, as the teacher is told: the student keeps following.
+type Refusal struct {
+	Name  string // the student's nickname
+	Step  int    // the teacher's step the copy was to start at
+	Max   string // the server's memory budget, as the server writes it
+	Count int    // copies refused so far in the room
 }
 
 // Counts are the teacher's figures.
@@ -55,6 +66,10 @@ func (r *Room) Look(m *Member, seen *Seen, force bool) *Look {
 	l := &Look{Code: r.code, Away: r.awaySet, View: r.view, Hide: r.hide}
 	if teacher {
 		l.Counts = r.countsLocked()
+		if f := r.refused; f != nil {
+			c := *f
+			l.Refused = &c
+		}
 		for _, q := range r.history {
 			l.History = append(l.History, q.view("", true))
 		}
@@ -65,6 +80,19 @@ func (r *Room) Look(m *Member, seen *Seen, force bool) *Look {
 		l.Question = q.view(m.token, false)
 	}
 	return l
+}
+
+// Refuse tells the teacher that m's copy of the run at step was refused:
+// the server's memory budget (max) had no room for it.
+func (r *Room) Refuse(m *Member, step int, max string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 1
+	if r.refused != nil {
+		n += r.refused.Count
+	}
+	r.refused = &Refusal{Name: m.name, Step: step, Max: max, Count: n}
+	r.countChangedLocked()
 }
 
 // countsLocked is how the class is doing, for the teacher.
@@ -126,45 +154,80 @@ func (r *Room) publishViewLocked() {
 	r.infoChangedLocked()
 }
 
-// FrameKey names a shared state message: the position it shows, the
+// frameKey names a shared state message: the position it shows, the
 // events the browser held before it, and whether it hides what gives the
 // answer away.
-type FrameKey struct {
+type frameKey struct {
 	ver, from, n int
 	hide         bool
 }
 
-// Hides reports whether the message hides what gives the answer away.
-func (k FrameKey) Hides() bool { return k.hide }
+// frame is a shared state message, made once (Frame).
+type frame struct {
+	once sync.Once
+	b    []byte
+}
 
 // maxFrames bounds the shared messages a room keeps for one position (a
 // student who roamed and came back may start from anywhere).
 const maxFrames = 64
 
-// Frame is the state message kept for students at position ver whose
-// browsers hold from of the run's n events (nil when none is kept yet),
-// and its key; ok is false when the room's position is no longer ver.
-// Every student who follows replays the same run, so the message is the
-// same bytes for all of them: the first to need it makes it (KeepFrame).
-func (r *Room) Frame(ver, from, n int) (k FrameKey, b []byte, ok bool) {
+// Frame is the state message for students at position ver whose browsers
+// hold from of the run's n events, and whether it hides what gives the
+// answer away; ok is false when the room's position is no longer ver, or
+// the room ended.
+// Every student who follows is sent the same run, so the message is the
+// same bytes for all of them: the first to need it makes it (encode, told
+// whether to hide), and the others at that place wait for it and share
+// it; the room keeps at most maxFrames of them for the position.
+func (r *Room) Frame(ver, from, n int, encode func(hide bool) []byte) (b []byte, hide bool, ok bool) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	k = FrameKey{ver: ver, from: from, n: n, hide: r.hide && r.ended == ""}
-	if r.pos == nil || r.pos.Ver != ver {
-		return k, nil, false
+	k := frameKey{ver: ver, from: from, n: n, hide: r.hide && r.ended == ""}
+	if r.pos == nil || r.pos.Ver != ver || r.ended != "" { // an ended room keeps nothing (End dropped its messages)
+		r.mu.Unlock()
+		return nil, k.hide, false
 	}
 	if r.frameVer != ver {
-		r.frameVer, r.frames = ver, map[FrameKey][]byte{}
+		r.dropFramesLocked(ver)
 	}
-	return k, r.frames[k], true
+	f := r.frames[k]
+	if f == nil {
+		f = &frame{}
+		if len(r.frames) < maxFrames {
+			r.frames[k] = f
+		}
+	}
+	r.mu.Unlock()
+	f.once.Do(func() {
+		f.b = encode(k.hide)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.frameVer == k.ver && r.frames[k] == f {
+			r.meterLocked(int64(len(f.b)))
+		}
+	})
+	return f.b, k.hide, true
 }
 
-// KeepFrame keeps the state message b under k, while its position is the
-// room's and the room keeps fewer than maxFrames.
-func (r *Room) KeepFrame(k FrameKey, b []byte) {
+// MeterFrames has f told every change of the bytes the room's shared state
+// messages hold (Frame): the server counts them in its memory. They are
+// dropped when the position moves on and when the room ends.
+func (r *Room) MeterFrames(f func(delta int64)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.frameVer == k.ver && len(r.frames) < maxFrames {
-		r.frames[k] = b
+	r.meter = f
+}
+
+// dropFramesLocked forgets the shared messages kept, for those of
+// position ver to come.
+func (r *Room) dropFramesLocked(ver int) {
+	r.meterLocked(-r.frameSize)
+	r.frameVer, r.frames = ver, map[frameKey]*frame{}
+}
+
+func (r *Room) meterLocked(delta int64) {
+	r.frameSize += delta
+	if r.meter != nil && delta != 0 {
+		r.meter(delta)
 	}
 }

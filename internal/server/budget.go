@@ -229,11 +229,11 @@ func (s *session) account() error {
 	default:
 	}
 	if s.ls == nil {
-		s.setCost(0)
+		s.setCost(s.shareCost)
 		return nil
 	}
 	c := cost(s.ls)
-	s.setCost(max(c, s.reserve)) // the server counts what the run may come to hold (admit)
+	s.setCost(max(c, s.reserve) + s.shareCost) // the server counts what the run may come to hold (admit), and a class's shared run
 	lim := s.srv.limits
 	if c > lim.MaxSessionMemory {
 		events, threads := s.ls.Footprint()

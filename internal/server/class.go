@@ -35,6 +35,9 @@ var (
 		"class-view", "class-hide", "class-ask", "class-answer", "class-reveal", "class-dismiss", "class-play", "class-end"}
 	classDrives = map[string]bool{"load": true, "step": true, "step-client": true, "back": true, "seek": true,
 		"play": true, "pause": true, "inject": true, "reset": true, "seed": true, "explore": true, "explore-cancel": true}
+	// classOwnRun are the requests that need a world of the session's own,
+	// which a following student's session does not hold (classshare.go).
+	classOwnRun = map[string]bool{"export-yaml": true, "compare": true}
 )
 
 func init() {
@@ -54,6 +57,13 @@ type classState struct {
 	seat    *classSeat
 	nudge   chan struct{} // the room changed: see what (Poke, classTick)
 	hidSent bool          // the last state message left out what gives the answer away (classHides)
+	// shown is the class's run the browser is shown while the session
+	// holds no world of it (a following student, or a former one until
+	// she acts on it: ownRun), and held the shared events the browser
+	// holds (classshare.go).
+	shown     *class.Position
+	held      []json.RawMessage
+	shareCost int64 // a teacher's: what the class's shared run holds (shareRun)
 }
 
 // classSeat is a session's place in a room.
@@ -62,12 +72,13 @@ type classSeat struct {
 	teacher   bool
 	m         *class.Member // a student's membership
 	following bool
-	posVer    int        // the teacher's position this session's world replays (students)
+	posVer    int        // the teacher's position this session's browser was last sent (students)
 	seen      class.Seen // what the last class message showed
 	link      string
 	qr        []string
 	key       string         // the teacher's key, until the answer to class-start has carried it
 	switches  class.Switches // a student's switches between roaming and following
+	share     classShare     // a teacher's: the run as the class is sent it
 }
 
 // classView is the class message: the room as this session sees it.
@@ -87,6 +98,16 @@ type classView struct {
 	Counts    *classCounts    `json:"counts,omitempty"`  // the teacher
 	History   []*questionView `json:"history,omitempty"` // the teacher: every question asked
 	Ended     string          `json:"ended,omitempty"`   // the room ended: teacher-ended, teacher-gone, teacher-moved, left
+	Refused   *classRefusal   `json:"refused,omitempty"` // the teacher: the last student's copy of the run refused for memory
+}
+
+// classRefusal tells the teacher of a student's copy of the run that the
+// server had no memory for (class.Refusal): the page says it in words.
+type classRefusal struct {
+	Name  string `json:"name"`  // the student's nickname
+	Step  int    `json:"step"`  // the step the copy was to start at
+	Max   string `json:"max"`   // the memory budget that refused it
+	Count int    `json:"count"` // copies refused so far in the class
 }
 
 // classCounts are the teacher's figures (class.Counts).
@@ -121,7 +142,7 @@ func (s *session) Network() string { return limitKey(s.addr) }
 func (s *session) classOp(r *Request) (msg *Message, err error, handled bool) {
 	seat := s.seat
 	if !strings.HasPrefix(r.Op, "class-") {
-		if seat != nil && !seat.teacher && seat.following && classDrives[r.Op] {
+		if seat != nil && !seat.teacher && seat.following && (classDrives[r.Op] || s.ls == nil && classOwnRun[r.Op]) {
 			return nil, coded("class-following", nil, "you follow the class: press Roam to step on your own"), true
 		}
 		return nil, nil, false
@@ -193,7 +214,7 @@ func (s *session) classIn(seat *classSeat, r *Request) error {
 		return s.classPlay()
 	case "class-end":
 		rm.End("teacher-ended")
-		s.seat = nil
+		s.unseat()
 	}
 	return nil
 }
@@ -204,18 +225,30 @@ func (s *session) classSwitch(seat *classSeat, follow bool) error {
 	if follow == seat.following {
 		if seat.following { // not a switch: a page catching up (a reconnected phone) is never slowed
 			seat.posVer = -1
-			return s.classFollow()
+			s.classFollow()
 		}
 		return nil
 	}
 	if err := seat.switches.Spend(time.Now()); err != nil {
 		return err
 	}
+	if !follow {
+		if err := s.roamCopy(seat); err != nil {
+			return err
+		}
+	}
 	seat.following = follow
 	seat.room.Roam(seat.m, !follow)
 	if follow {
 		seat.posVer = -1
-		return s.classFollow()
+		s.classFollow()
 	}
 	return nil
+}
+
+// unseat takes the session out of its seat; a teacher's shared run is no
+// longer counted.
+func (s *session) unseat() {
+	s.seat = nil
+	s.setShareCost(0)
 }

@@ -101,9 +101,9 @@ func TestTheClassIsFullAndTheClassesCapped(t *testing.T) {
 }
 
 // The teacher switches to another lesson mid-class, then loads a file of
-// their own: every student's world is made anew for it (followTo's new
-// world) and follows it step for step; a student who roamed through the
-// switch comes back to the new run.
+// their own: every student is sent the new run from its start and
+// follows it step for step; a student who roamed through the switch (her
+// copy of the old lesson) comes back to the new run.
 func TestStudentsFollowTheTeacherToAnotherLessonAndAFile(t *testing.T) {
 	_, url := newTestServer(t, Limits{})
 	teacher, code, _ := startClass(t, url, "no-lock-oversell")

@@ -11,33 +11,43 @@ import (
 )
 
 // How a session keeps up with its room: the teacher's run published as
-// the room's position, students' runs replaying it, and the class and
+// the room's position, followers sent it (classshare.go), and the class and
 // state messages sent when the room changes.
 
 // pageOfRun is what a class.Position carries for the page besides the
 // run: what the teacher's browser was shown with it, which a following
-// student's browser is shown too.
+// student's browser is shown too, and the run as the page gets it (the
+// teacher's shared events and the snapshot a student is shown).
 type pageOfRun struct {
 	custom   bool
 	file     []catalogEntry
 	builtin  string
 	chapters json.RawMessage
+	events   []json.RawMessage // classShare's: never changed once published
+	snap     *Snapshot         // never changed once published: a student's message copies it
 }
 
 // classPublish makes the teacher's run the room's position, when it moved:
-// every student who follows replays it.
+// every student who follows is sent it.
 func (s *session) classPublish() {
 	seat := s.seat
 	if seat == nil || !seat.teacher || s.ls == nil {
 		return
 	}
+	events := s.shareRun(seat)
+	hid := s.hidSent
+	snap := s.snapshot()
+	s.hidSent = hid
+	// The run's lists grow on the teacher's goroutine as it steps: the
+	// students' messages read copies.
+	snap.Verdicts, snap.Kept = slices.Clone(snap.Verdicts), slices.Clone(snap.Kept)
 	seat.room.Publish(s, &class.Position{Scenario: s.ls.Scenario(), Seed: s.ls.Seed(), Actions: slices.Clone(s.ls.Actions()),
 		Cursor: s.ls.Cursor(), Challenge: s.challenge, Playing: s.playing,
-		Page: pageOfRun{custom: s.custom, file: s.file, builtin: s.builtin, chapters: s.chapters.json}})
+		Page: pageOfRun{custom: s.custom, file: s.file, builtin: s.builtin, chapters: s.chapters.json, events: events, snap: snap}})
 }
 
 // classTick runs when the room pokes the session: it sends the browser
-// what changed, and a student who follows replays the teacher's new
+// what changed, and a student who follows is sent the teacher's new
 // position.
 func (s *session) classTick() {
 	seat := s.seat
@@ -51,7 +61,7 @@ func (s *session) classTick() {
 		} else if !seat.teacher {
 			why = "left" // the member rejoined from another session
 		}
-		s.seat = nil
+		s.unseat()
 		if s.conn != nil {
 			s.conn.enqueue(&Message{Type: "class", Class: &classView{Code: seat.room.Code(), Ended: why}})
 		}
@@ -59,9 +69,7 @@ func (s *session) classTick() {
 		return
 	}
 	if !seat.teacher && seat.following {
-		if err := s.classFollow(); err != nil && s.conn != nil {
-			s.conn.enqueue(errorMessage(0, err))
-		}
+		s.classFollow()
 	}
 	if m := s.classMessage(false); m != nil && s.conn != nil {
 		s.conn.enqueue(m)
@@ -83,51 +91,64 @@ func (s *session) classHides() bool {
 // changed since the last state message: the teacher stopped or started
 // hiding, or the session left the room.
 func (s *session) reshow() {
-	if s.ls == nil || s.conn == nil || s.classHides() == s.hidSent {
+	if (s.ls == nil && s.shown == nil) || s.conn == nil || s.classHides() == s.hidSent {
 		return
 	}
 	s.push(0)
 }
 
-// classFollow replays the teacher's position on this student's world when
-// it is not there yet, and pushes the new state.
-func (s *session) classFollow() error {
+// classFollow sends a following student the teacher's position when her
+// browser is not there yet. Her session holds no world of it: a world of
+// her own (one she had before she joined, or her copy from roaming) is
+// freed.
+func (s *session) classFollow() {
 	seat := s.seat
 	p := seat.room.Position()
 	if p == nil || p.Ver == seat.posVer {
-		return nil
+		return
 	}
-	err := s.followTo(p)
 	seat.posVer = p.Ver
+	if s.ls != nil {
+		s.leaveRun(p)
+	}
+	s.shown = p
 	s.push(0)
-	return err
 }
 
-// followTo makes the session's world the run at position p: a new world
-// when the scenario or seed differs, else the same one stepped or replayed
-// to the cursor, in the engine's slices and within the budgets.
+// followTo makes the session's world the run at position p (a teacher's
+// who takes a room over, a student's copy to roam in, a former student's
+// own world): a new world when the scenario or seed differs or the
+// session holds none, else the same one stepped or replayed to the
+// cursor, in the engine's slices and within the budgets.
 func (s *session) followTo(p *class.Position) error {
 	s.setPlaying(false)
-	if s.ls == nil || s.ls.Scenario() != p.Scenario || s.ls.Seed() != p.Seed {
+	page, _ := p.Page.(pageOfRun)
+	fresh := s.ls == nil || s.ls.Scenario() != p.Scenario || s.ls.Seed() != p.Seed
+	if fresh {
 		var ls *lesson.Session
 		var err error
 		s.bulkTurn(func() { ls, err = lesson.NewSession(p.Scenario, lesson.Config{Seed: p.Seed, Servers: s.servers()}) })
 		if err != nil {
 			return err
 		}
+		keep := 0
 		if s.ls != nil {
 			s.ls.Close()
+		} else if s.shown != nil { // the browser holds events of the class's run: as many as p's run shares stay
+			keep = sharedPrefix(s.held[:min(s.sent, s.valid, len(s.held))], page.events)
 		}
-		s.ls, s.valid = ls, 0
+		s.ls, s.valid = ls, keep
 	}
+	s.shown, s.held = nil, nil
 	d := lesson.Diverge(s.ls.Actions(), p.Actions)
 	var err error
 	s.bulkTurn(func() { err = s.ls.Follow(p.Actions) })
 	if err == nil {
 		err = seekIn(s, s.ls, p.Cursor)
 	}
-	s.valid = min(s.valid, lesson.EventsBefore(s.ls.Log(), d))
-	page, _ := p.Page.(pageOfRun)
+	if !fresh {
+		s.valid = min(s.valid, lesson.EventsBefore(s.ls.Log(), d))
+	}
 	s.custom, s.file, s.challenge, s.builtin = page.custom, page.file, p.Challenge, page.builtin
 	s.chapters = chapterCache{sc: p.Scenario, seed: p.Seed, json: page.chapters}
 	if err != nil {
@@ -150,7 +171,7 @@ func (s *session) classMessage(force bool) *Message {
 		return nil
 	}
 	v := &classView{Code: l.Code, Following: seat.teacher || seat.following, Away: l.Away, View: l.View, Hide: l.Hide,
-		Question: (*questionView)(l.Question), Counts: (*classCounts)(l.Counts)}
+		Question: (*questionView)(l.Question), Counts: (*classCounts)(l.Counts), Refused: (*classRefusal)(l.Refused)}
 	for _, q := range l.History {
 		v.History = append(v.History, (*questionView)(q))
 	}
@@ -183,7 +204,7 @@ func (s *session) classAttached() {
 	seat.seen = class.Seen{}
 	if !seat.teacher && seat.following {
 		seat.posVer = -1 // a reconnecting phone catches up at once
-		_ = s.classFollow()
+		s.classFollow()
 	}
 	if s.conn != nil {
 		s.conn.enqueue(s.classMessage(true))
@@ -200,35 +221,6 @@ func (s *session) classDetached() {
 		return
 	}
 	seat.room.Recount()
-}
-
-// sharedPush sends a following student the state message every student
-// at the same place gets: all of them replay the same run, so the message
-// is the same bytes, made once per room, position and starting event (the
-// first student to need it marshals it, class.Room.Frame). It reports
-// whether it sent.
-func (s *session) sharedPush(re int) bool {
-	seat := s.seat
-	if re != 0 || seat == nil || seat.teacher || !seat.following {
-		return false
-	}
-	log := s.ls.Log()
-	key, b, ok := seat.room.Frame(seat.posVer, min(s.sent, s.valid, len(log)), len(log))
-	if !ok {
-		return false
-	}
-	if b == nil {
-		var err error
-		if b, err = json.Marshal(s.stateMessage(0, false)); err != nil {
-			return false
-		}
-		if s.hidSent == key.Hides() {
-			seat.room.KeepFrame(key, b)
-		}
-	}
-	s.sent, s.valid, s.hidSent = len(log), len(log), key.Hides()
-	s.conn.enqueueRaw(b)
-	return true
 }
 
 // enqueueRaw queues an encoded message as enqueue does.

@@ -37,9 +37,10 @@ func (s *session) classStart(origin string) error {
 		return coded("no-scenario", nil, "no scenario loaded: send load first")
 	}
 	if s.srv.opts.Servers != nil {
-		// Each student's world would be placed on the real servers and
-		// replayed in real time: a class runs on embedded Redis.
-		return coded("class-embedded", nil, "a class runs on embedded Redis (every student's world replays the teacher's run)")
+		// A roaming student's copy and a question's copies would be placed
+		// on the real servers and replayed in real time: a class runs on
+		// embedded Redis.
+		return coded("class-embedded", nil, "a class runs on embedded Redis (a roaming student's copy replays the teacher's run)")
 	}
 	link, err := joinLink(origin)
 	if err != nil {
@@ -56,6 +57,7 @@ func (s *session) classStart(origin string) error {
 	if err != nil {
 		return err
 	}
+	rm.MeterFrames(func(d int64) { s.srv.total.Add(d) }) // the state messages its students share count in the server's memory
 	link += "/#join=" + rm.Code()
 	s.seat = &classSeat{room: rm, teacher: true, link: link, qr: qr.Rows(link)}
 	s.classPublish()
@@ -139,7 +141,8 @@ func (s *session) classJoin(code, name, token, browser string) error {
 		return err
 	}
 	s.seat = &classSeat{room: rm, m: m, following: true, posVer: -1}
-	return s.classFollow()
+	s.classFollow()
+	return nil
 }
 
 // guessAddr is the client address of the session's browser, which wrong
@@ -169,7 +172,7 @@ func (s *session) classLeave(why string) {
 	if seat == nil {
 		return
 	}
-	s.seat = nil
+	s.unseat()
 	if seat.teacher {
 		seat.room.TeacherLeaves(s, why == "gone" && !s.srv.isClosed())
 		return

@@ -7,11 +7,15 @@ import (
 
 // push sends the attached browser the events it lacks and the snapshot.
 func (s *session) push(re int) {
+	if s.conn != nil && s.ls == nil && s.shown != nil {
+		s.sharedPush(re, s.shown)
+		return
+	}
 	if s.conn != nil && s.live != nil && s.ls == nil {
 		s.livePush(re)
 		return
 	}
-	if s.conn == nil || s.ls == nil || s.sharedPush(re) {
+	if s.conn == nil || s.ls == nil {
 		return
 	}
 	m := s.stateMessage(re, true)
@@ -26,8 +30,7 @@ func (s *session) push(re int) {
 // scenario list and the lesson's chapters only when the browser starts
 // over (from 0: a load, reset, new tab or sync); the recorded actions,
 // with incremental set, as the ones after those the browser holds
-// (actionsFrom). A message shared by a class's followers (incremental
-// false) carries them whole.
+// (actionsFrom), else whole.
 func (s *session) stateMessage(re int, incremental bool) *Message {
 	log := s.ls.Log()
 	from := min(s.sent, s.valid, len(log))
@@ -48,13 +51,19 @@ func (s *session) stateMessage(re int, incremental bool) *Message {
 	}
 	evs := make([]wireEvent, 0, len(log)-from)
 	for _, e := range log[from:] {
-		w := toWire(e)
-		if ch := s.ls.Sections(e.Seq); ch.Enter != nil || ch.Leave != nil {
-			w.Sections = &ch
-		}
-		evs = append(evs, w)
+		evs = append(evs, s.wireOf(e))
 	}
 	return &Message{Type: "state", Re: re, From: &from, Events: evs, Snap: snap}
+}
+
+// wireOf is an event of the session's run as the protocol sends it, with
+// its critical-section changes.
+func (s *session) wireOf(e *sim.Event) wireEvent {
+	w := toWire(e)
+	if ch := s.ls.Sections(e.Seq); ch.Enter != nil || ch.Leave != nil {
+		w.Sections = &ch
+	}
+	return w
 }
 
 func (s *session) snapshot() *Snapshot {

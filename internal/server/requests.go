@@ -72,6 +72,15 @@ func (s *session) apply(r *Request) (*Message, error) {
 		s.cancelSetup()
 		return &Message{Type: "setup-cancelling"}, nil
 	}
+	if s.ls == nil && s.shown != nil { // the class's run, shown without a world (classshare.go)
+		if r.Op == "sync" {
+			s.sent = 0
+			return nil, nil
+		}
+		if err := s.ownRun(); err != nil {
+			return nil, err
+		}
+	}
 	if s.live != nil && s.ls == nil {
 		return nil, s.applyLive(r)
 	}

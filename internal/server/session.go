@@ -190,8 +190,8 @@ func (s *session) attach(c *conn) {
 	}
 	s.conn, s.sent, s.valid = c, 0, 0
 	c.enqueue(&Message{Type: "welcome", V: ProtocolVersion, Session: s.id, Catalog: s.srv.catalog,
-		Faults: faultRows(s.srv.opts.RealRedis != ""), Setbacks: sim.SetbackMarks, Limits: &s.srv.limits, Loaded: s.ls != nil, Real: s.srv.opts.RealRedis})
-	if s.ls != nil || s.live != nil {
+		Faults: faultRows(s.srv.opts.RealRedis != ""), Setbacks: sim.SetbackMarks, Limits: &s.srv.limits, Loaded: s.ls != nil || s.shown != nil, Real: s.srv.opts.RealRedis})
+	if s.ls != nil || s.live != nil || s.shown != nil {
 		s.push(0)
 	}
 	s.classAttached()

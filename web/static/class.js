@@ -35,6 +35,8 @@ const S = {
   roam: ['Roam', '自由探索'],
   backToClass: ['Back to the class', '回到课堂'],
   teacherAway: ['The teacher is away: the class ends if they do not come back soon.', '老师暂时离开：如果不尽快回来，课堂将结束。'],
+  // The teacher's notice of a student's copy the server had no memory for (refused).
+  copyRefused: ['{name} could not roam: no memory for a copy of the run at step {step} (budget {max}); they keep following. Copies refused: {count}.', '{name} 无法自由探索：内存不够复制第 {step} 步的运行（预算 {max}）；他们继续跟随。被拒绝的副本：{count} 个。'],
   counts: ['{members} in the class · {following} following · {roaming} roaming · {answered} answered', '课堂中 {members} 人 · {following} 人跟随 · {roaming} 人自由探索 · {answered} 人已作答'],
   // Presenter mode's bar: the counts in short (the sentence is the tooltip and what a screen reader reads).
   countsShort: ['{members} in · {following} follow{roam} · {answered} ✓', '{members} 人 · {following} 跟随{roam} · {answered} ✓'],
@@ -96,6 +98,7 @@ export const CLASS_ERRORS = {
   'no-class': ['no class has the code {code}: check it on the projector', '没有代码为 {code} 的课堂：请核对投影上的代码'],
   'class-slow-down': ['too many wrong codes from your address: try again in {seconds} s', '你的地址输错代码次数过多：请 {seconds} 秒后再试'],
   'switch-slow-down': ['too many switches between roaming and following: try again in {seconds} s', '在自由探索和跟随之间切换太频繁：请 {seconds} 秒后再试'],
+  'roam-memory': ['no memory for your own copy of the run at step {step} (a budget of {max} is in use): you keep following the class; try again later', '内存不够为你复制第 {step} 步的运行（{max} 的预算已被占用）：你继续跟随课堂；请稍后再试'],
   'bad-key': ['that is not this class\'s teacher link', '这不是此课堂的老师链接'],
   'name-taken': ['someone in this class is already called {name}: pick another nickname', '课堂里已有人叫 {name}：请换一个昵称'],
   'bad-name': ['a nickname is 1 to {max} characters, without control characters', '昵称为 1 到 {max} 个字符，不能含控制字符'],
@@ -398,6 +401,7 @@ export class Classroom {
     else this.studentBar(line, c);
     this.bar.append(line);
     if (c.away && student) this.bar.append(el('p', { class: 'class-away', role: 'status' }, tr('teacherAway')));
+    if (c.refused && teacher) this.bar.append(el('p', { class: 'class-away', role: 'status', 'data-testid': 'copy-refused' }, tr('copyRefused', c.refused)));
     if (c.question) this.bar.append(this.questionCard(c.question, teacher));
   }
 
