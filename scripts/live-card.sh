@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The report card's live rows (etcd's Mutex and ZooKeeper's recipe, on their real servers in
-# real time): run every cell RUNS times (default 20, all at once) and write the tally, with the
-# date, the machine and the server, into docs/choosing-a-lock.json and .md. TestLiveRows then
+# real time): run every cell RUNS times (default 20) and write the tally, with the
+# date, the machine and the server, into docs/choosing-a-lock.json and .md (five runs at once, as
+# TestLiveRows runs them: more at once starve the leases of a loaded machine). TestLiveRows then
 # holds them to the code by verdict class (five fresh runs a cell, in about 40 s).
 #
 #   bash scripts/live-card.sh [RUNS]

@@ -24,7 +24,7 @@ var docs = filepath.Join("..", "..", "docs")
 // TestLiveRows holds the card's stored live rows to the code by shape and
 // verdict class: a row for each of Rows, a cell for each column, n/a
 // exactly where the code says, and DefaultRuns fresh runs of every other
-// cell (all at once) ending in the stored cell's class, and the class
+// cell (DefaultParallel at once) ending in the stored cell's class, and the class
 // argued for it in the code, in all but at most one. A live server's
 // milliseconds differ from run to run; its verdicts, with these margins,
 // do not. With -update it runs the rows (-runs a cell) and writes them

@@ -17,13 +17,23 @@ import (
 	"github.com/lockstep/lockstep/internal/zookeeper"
 )
 
-// DefaultRuns are a cell's real-time runs by default.
-const DefaultRuns = 5
+// DefaultRuns are a cell's real-time runs by default, DefaultParallel
+// how many of them run at once. Twenty at once on a loaded 2-core
+// machine (80 clients with their keep-alives, and the servers) starved
+// 500 ms ZooKeeper sessions and 1 s etcd leases with no fault at all
+// (2026-11-29: contention alone broke 2 and 6 of 20 runs); five at once
+// never did.
+const (
+	DefaultRuns     = 5
+	DefaultParallel = 5
+)
 
 // Options bound the live rows' runs.
 type Options struct {
-	// Runs of each cell, all at once (default DefaultRuns).
-	Runs int
+	// Runs of each cell (default DefaultRuns), Parallel of them at once
+	// (default DefaultParallel): more at once load the machine, and a
+	// loaded machine starves leases and sessions of their own accord.
+	Runs, Parallel int
 	// Algorithms limits the rows to these locks (nil: every one).
 	Algorithms []string
 	// Etcd is the etcd server's client URL ("": one embedded in the
@@ -43,6 +53,9 @@ type Options struct {
 func Build(ctx context.Context, opt Options) ([]*report.Row, error) {
 	if opt.Runs <= 0 {
 		opt.Runs = DefaultRuns
+	}
+	if opt.Parallel <= 0 {
+		opt.Parallel = DefaultParallel
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now
@@ -142,12 +155,12 @@ func startServer(service string, opt Options) (*server, error) {
 		srv, err := zookeeper.Start(zookeeper.Options{})
 		if errors.Is(err, zookeeper.ErrNoJava) {
 			return &server{name: "ZooKeeper (not run: no Java)", close: stop, missing: &sim.Text{
-				En: "ZooKeeper needs Java here: " + zookeeper.Install.En, Zh: "这里需要 Java 才能运行 ZooKeeper：" + zookeeper.Install.Zh}}, nil
+				En: "ZooKeeper needs Java here: " + zookeeper.InstallCommand(), Zh: "这里需要 Java 才能运行 ZooKeeper：" + zookeeper.InstallCommand()}}, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		addr, name, stop = srv.Addr, "ZooKeeper 3.8 (Debian's libzookeeper-java, a JVM started by Lockstep, tickTime 100ms)", srv.Kill
+		addr, name, stop = srv.Addr, "ZooKeeper"+version(srv)+" (a JVM started by Lockstep, tickTime 100ms)", srv.Kill
 	}
 	return &server{name: name, close: stop,
 		run: func(ctx context.Context, c *Cell) (*live.Recorder, error) {
@@ -170,7 +183,7 @@ func runRow(ctx context.Context, r *Row, srv *server, opt Options) (*report.Row,
 			c.Kind, c.Why = report.Unsearched, srv.missing
 		default:
 			var err error
-			if c, err = runCell(ctx, r, &spec, col, srv, opt.Runs); err != nil {
+			if c, err = runCell(ctx, r, &spec, col, srv, opt.Runs, opt.Parallel); err != nil {
 				return nil, err
 			}
 		}
@@ -183,14 +196,17 @@ func runRow(ctx context.Context, r *Row, srv *server, opt Options) (*report.Row,
 	return row, nil
 }
 
-// runCell runs a cell's lesson runs times, all at once, and tallies how
-// the runs ended.
-func runCell(ctx context.Context, r *Row, spec *Cell, col string, srv *server, runs int) (*report.Cell, error) {
+// runCell runs a cell's lesson runs times, parallel at once, and
+// tallies how the runs ended.
+func runCell(ctx context.Context, r *Row, spec *Cell, col string, srv *server, runs, parallel int) (*report.Cell, error) {
 	verdicts := make([][]string, runs)
 	errs := make([]error, runs)
 	var wg sync.WaitGroup
+	slots := make(chan struct{}, parallel)
 	for i := range runs {
 		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
 			rec, err := srv.run(ctx, spec)
 			if err != nil {
 				errs[i] = err
@@ -264,4 +280,20 @@ func Breaks(storage bool, verdicts []string) string {
 // Machine names the machine the runs ran on.
 func Machine() string {
 	return fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+}
+
+// version is the ZooKeeper server's version as its srvr command says it
+// (" 3.8.0"), or "" when it does not say.
+func version(srv *zookeeper.Server) string {
+	ans, err := srv.FourLetter("srvr")
+	if err != nil {
+		return ""
+	}
+	_, v, ok := strings.Cut(ans, "Zookeeper version: ")
+	if !ok {
+		return ""
+	}
+	v, _, _ = strings.Cut(v, "-")
+	v, _, _ = strings.Cut(v, ",")
+	return " " + strings.TrimSpace(v)
 }
