@@ -3,12 +3,16 @@ package main
 import (
 	"io"
 	"os"
+	"strings"
 
+	"github.com/lockstep/lockstep/internal/etcd"
 	"github.com/lockstep/lockstep/internal/lesson"
+	"github.com/lockstep/lockstep/internal/zookeeper"
 )
 
 // cmdDocs writes docs/lessons.md (lesson.LessonsDoc of the built-in
-// catalog) to stdout, or to the file --out names. go generate
+// catalog, then the etcd and ZooKeeper lessons of their packages' tables)
+// to stdout, or to the file --out names. go generate
 // ./internal/lesson runs it; a test fails when the file in the repository
 // is not what it writes.
 func cmdDocs(args []string, stdout, stderr io.Writer) error {
@@ -24,10 +28,29 @@ func cmdDocs(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	doc := lesson.LessonsDoc(f)
+	var b strings.Builder
+	b.WriteString(lesson.LessonsDoc(f))
+	liveDoc(&b, liveLessons())
+	doc := b.String()
 	if *out == "" {
 		_, err := io.WriteString(stdout, doc)
 		return err
 	}
 	return os.WriteFile(*out, []byte(doc), 0o644)
+}
+
+// liveLessons are the etcd and ZooKeeper lessons, from their packages'
+// lesson tables, for docs/lessons.md.
+func liveLessons() []liveSection {
+	e := liveSection{Algorithm: etcd.AlgorithmID, Service: "etcd's concurrency.Mutex", Library: etcd.Library,
+		Server: "a real etcd embedded in the process by default (nothing to install), or --etcd URL"}
+	for _, l := range etcd.Lessons {
+		e.Lessons = append(e.Lessons, liveLesson{ID: l.ID, Title: l.Title, Expect: l.Expect})
+	}
+	z := liveSection{Algorithm: zookeeper.AlgorithmID, Service: "ZooKeeper's lock recipe", Library: zookeeper.Library,
+		Server: "a real ZooKeeper, a JVM Lockstep starts from Debian's libzookeeper-java (needs Java: " + zookeeper.InstallCommand() + "), or --zookeeper=HOST:PORT"}
+	for _, l := range zookeeper.Lessons {
+		z.Lessons = append(z.Lessons, liveLesson{ID: l.ID, Title: l.Title, Expect: l.Expect})
+	}
+	return []liveSection{e, z}
 }

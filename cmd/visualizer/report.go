@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/livecard"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/report"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -36,6 +37,9 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 	file := fs.String("file", "", "the card for your setup: the locks of this scenario file and every catalog lock, placed in its workload")
 	id := fs.String("scenario", "", "with --file: the scenario whose workload the locks are placed in (default: the file's only one)")
 	faults := fs.String("faults", "", "with --file: only these columns, the faults you fear, e.g. contention,pause-release (default: every one)")
+	runs := fs.Int("runs", livecard.DefaultRuns, "real-time runs of each cell of a live lock (etcd-mutex, zookeeper-lock), all at once")
+	etcdAt := etcdFlag(fs)
+	zk := zookeeperFlag(fs)
 	pos, err := interleave(fs, args)
 	if err != nil {
 		return err
@@ -74,14 +78,25 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 		defer cancel()
 		return reportCell(sctx, ctx, *cell, *lang, stdout)
 	}
+	if *runs <= 0 {
+		return badUsage("--runs is at least 1, not %d", *runs)
+	}
 	opt := report.Options{Workers: *workers, Limit: *limit}
+	lf := liveFlags{ids: livecard.IDs(), runs: *runs, etcd: *etcdAt, zookeeper: zk.where, json: *asJSON, markdown: *markdown, lang: *lang}
 	if *only != "" {
-		for _, id := range strings.Split(*only, ",") {
-			id = strings.TrimSpace(id)
-			if _, ok := lock.Lookup(id); !ok {
-				return fmt.Errorf("--only: no lock %q (the locks: %s)", id, strings.Join(lock.IDs(), ", "))
+		searched := func(id string) bool { _, ok := lock.Lookup(id); return ok }
+		if opt.Algorithms, lf.ids, err = splitOnly(*only, searched, lock.IDs()); err != nil {
+			return err
+		}
+		if opt.Algorithms == nil {
+			if *yml {
+				return fmt.Errorf("--yaml: %s have no counterexamples to replay: their cells are real-time runs on a live server, not searches", strings.Join(lf.ids, ", "))
 			}
-			opt.Algorithms = append(opt.Algorithms, id)
+			rows, err := liveRows(ctx, lf, stderr)
+			if err != nil {
+				return err
+			}
+			return printLiveCard(rows, lf, stdout)
 		}
 	}
 	start := time.Now()
@@ -99,6 +114,13 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	if ctx.Err() != nil {
 		return errInterrupted
+	}
+	if len(lf.ids) > 0 && !*yml {
+		rows, lerr := liveRows(ctx, lf, stderr)
+		if lerr != nil {
+			return lerr
+		}
+		card.Live = rows
 	}
 	switch {
 	case *asJSON:

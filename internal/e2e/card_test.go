@@ -44,6 +44,7 @@ func TestBrowserCardReadable(t *testing.T) {
 			audit(t, ctx, "the card at 1400×900")
 			cardScrolled(t, ctx, dir, "card-laptop-scrolled-"+lang)
 			cardNotSearched(t, ctx, lang)
+			cardLive(t, ctx, dir, lang)
 
 			do(t, ctx, "a phone", chromedp.EmulateViewport(414, 896))
 			waitFor(t, ctx, "the phone's layout", `window.innerWidth === 414`)
@@ -195,4 +196,50 @@ func cardNotSearched(t *testing.T, ctx context.Context, lang string) {
 	if got := eval[string](t, ctx, cellOf("redlock", "restart")); got != "unsearched "+plain {
 		t.Errorf("a ? cell reads %q, want %q", got, "unsearched "+plain)
 	}
+}
+
+// cardLive checks the live rows (etcd, ZooKeeper) under the grid in lang:
+// a heading that says they are samples of real runs, not a search; every
+// cell a tally of real runs (✗ k/N ◷, ✓ 0/N ◷), n/a with why, or not run;
+// the plain write broken under a pause and the checked write not; and
+// where and when each row ran.
+func cardLive(t *testing.T, ctx context.Context, dir, lang string) {
+	t.Helper()
+	do(t, ctx, "scroll to the live rows", chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-testid=report-live-title]').scrollIntoView()`))
+	words := map[string][2]string{"en": {"in real time", "not a search"}, "zh": {"真实时间", "不是搜索"}}[lang]
+	if got := text(t, ctx, "report-live-title"); !strings.Contains(got, words[0]) || !strings.Contains(got, words[1]) {
+		t.Errorf("the live rows' heading reads %q: want it to say %q and %q", got, words[0], words[1])
+	}
+	if got := text(t, ctx, "report-live-legend"); !strings.Contains(got, "◷") || !strings.Contains(got, words[1]) {
+		t.Errorf("the live rows' legend reads %q: want ◷ and %q", got, words[1])
+	}
+	rows := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=report-live-table] tbody tr')].map(r => r.dataset.lock + '|' + r.querySelector('[data-testid=report-sample]').textContent)`)
+	if len(rows) != 4 {
+		t.Fatalf("%d live rows, want etcd's two and ZooKeeper's two: %q", len(rows), rows)
+	}
+	sample := map[string]string{"en": "real-time runs a cell", "zh": "次真实时间运行"}[lang]
+	for _, r := range rows {
+		if !strings.Contains(r, sample) {
+			t.Errorf("a live row reads %q: want where and when its runs ran (%q)", r, sample)
+		}
+	}
+	runs := map[string]string{"en": "real runs", "zh": "真实运行"}[lang]
+	cells := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=report-live-table] [data-testid=report-cell]')].map(c => c.dataset.kind + '|' + c.textContent.trim())`)
+	for _, c := range cells {
+		kind, got, _ := strings.Cut(c, "|")
+		switch kind {
+		case "broke", "unbroken":
+			if !strings.Contains(got, "◷") || !strings.Contains(got, runs) {
+				t.Errorf("a live %s cell reads %q: want its tally of %s and ◷", kind, got, runs)
+			}
+		case "n/a", "unsearched":
+		default:
+			t.Errorf("a live cell of kind %s (%q): want a tally of real runs, n/a or not run", kind, got)
+		}
+	}
+	kinds := eval[[]string](t, ctx, `[...document.querySelectorAll('[data-testid=report-live-table] tbody tr')].map(r => r.querySelector('[data-column=pause]').dataset.kind)`)
+	if len(kinds) != 4 || kinds[0] != "broke" || kinds[1] != "unbroken" {
+		t.Errorf("etcd's pause cells are %q: want the Put broken and the Txn If IsOwner not", kinds)
+	}
+	shot(t, ctx, dir, "card-live-"+lang)
 }

@@ -118,6 +118,9 @@ func (w *worker) round(ctx context.Context, cli *clientv3.Client, m *concurrency
 		return ctx.Err()
 	}
 	if err := w.write(ctx, cli, m); err != nil {
+		// the error ends the program's work: it leaves its critical
+		// section here, before its session closes and frees the lock
+		w.mark(sim.MarkLeave, nil)
 		return err
 	}
 	w.mark(sim.MarkLeave, nil)

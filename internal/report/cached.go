@@ -42,6 +42,9 @@ func Decode(b []byte) (*Card, error) {
 			}
 		}
 	}
+	if err := checkLive(card.Live); err != nil {
+		return nil, err
+	}
 	return &card, nil
 }
 

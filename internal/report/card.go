@@ -67,6 +67,14 @@ type Cell struct {
 	// clients were inside at once and the storage refused the late write:
 	// what its ✓ or ~ rests on.
 	Example *scenario.Scenario `json:"example,omitempty"`
+	// Runs, for a live row's cell (Broke, Unbroken), are the real-time
+	// runs it was decided by, Broken how many of them broke the lock,
+	// Tally how they ended, and Placement the column's fault as the runs
+	// placed it, in words.
+	Runs      int       `json:"runs,omitempty"`
+	Broken    int       `json:"broken,omitempty"`
+	Tally     []Tally   `json:"tally,omitempty"`
+	Placement *sim.Text `json:"placement,omitempty"`
 }
 
 // Row is one lock's line of the card.
@@ -87,6 +95,11 @@ type Row struct {
 	// user's clients, requests, lease and work), said beside each ✓ and ~.
 	Yours bool      `json:"yours,omitempty"`
 	Bound *sim.Text `json:"bound,omitempty"`
+	// Variant, for a live row, names the write its runs make ("Put",
+	// "Txn If IsOwner"): one lock may have a row for each. Sample says
+	// where and when its runs ran.
+	Variant string  `json:"variant,omitempty"`
+	Sample  *Sample `json:"sample,omitempty"`
 }
 
 // Card is the report card: every lock of the registry against every
@@ -94,6 +107,11 @@ type Row struct {
 type Card struct {
 	Columns []Column `json:"columns"`
 	Rows    []*Row   `json:"rows"`
+	// Live are the rows of locks on a live server (etcd, ZooKeeper),
+	// each cell a sample of real-time runs (Broke, Unbroken), not a
+	// search: Build does not compute them (internal/livecard does), and
+	// a stored card keeps them with their Sample.
+	Live []*Row `json:"live,omitempty"`
 	// Unsearched, when the time limit stopped some cells, says how many
 	// and what the limit was (nil: every cell was searched to its end).
 	Unsearched *sim.Text `json:"unsearched,omitempty"`

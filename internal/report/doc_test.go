@@ -53,6 +53,14 @@ func TestChoosingALockDoc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The live rows (etcd, ZooKeeper) are real-time runs Build does not
+	// compute: they are carried over from the stored card, and
+	// internal/livecard's TestLiveRows holds them to the code.
+	if js, err := os.ReadFile(filepath.Join("..", "..", "docs", "choosing-a-lock.json")); err == nil {
+		if stored, err := Decode(js); err == nil {
+			card.Live = stored.Live
+		}
+	}
 	yml, err := scenario.Marshal(card.Counterexamples())
 	if err != nil {
 		t.Fatal(err)

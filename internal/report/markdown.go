@@ -74,6 +74,7 @@ draws nothing from it. The card is the output of
 	if card.Unsearched != nil {
 		b.WriteString("**" + card.Unsearched.En + ".**\n\n**" + card.Unsearched.Zh + "。**\n\n")
 	}
+	card.liveMarkdown(&b)
 	b.WriteString(ownLockSection)
 	b.WriteString("## The bound of every cell · 每一格的界限\n\n")
 	b.WriteString(Bound().En + ".\n\n" + Bound().Zh + "。\n\n")

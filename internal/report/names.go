@@ -38,6 +38,9 @@ func Name(algorithm string) sim.Text {
 	if n, ok := names[algorithm]; ok {
 		return n
 	}
+	if n, ok := liveNames[algorithm]; ok {
+		return n
+	}
 	return sim.Text{En: algorithm, Zh: algorithm}
 }
 

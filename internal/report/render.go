@@ -111,6 +111,7 @@ func (card *Card) Text(lang string) string {
 		}
 		fmt.Fprintf(&b, "  %s\n", Pick(r.Advice, lang))
 	}
+	card.liveText(&b, lang)
 	return b.String()
 }
 

@@ -63,10 +63,15 @@ func (c *Cell) Text(row *Row) sim.Text {
 			t.Zh = fmt.Sprintf("~ 在%s的界限内：抽样的 %d 个调度中没有发现（%s；不是证明）", row.Bound.Zh, c.Schedules, strategyZh(c.Strategy))
 		}
 		return and(t, c.storageNote(row))
+	case Broke, Unbroken:
+		return c.liveText(row)
 	case Unsearched:
 		why := sim.Text{}
 		if c.Why != nil {
 			why = *c.Why
+		}
+		if row != nil && row.Sample != nil {
+			return sim.Text{En: "? not run: " + why.En, Zh: "? 没有运行：" + why.Zh}
 		}
 		return sim.Text{En: "? not searched to its end: " + why.En, Zh: "? 没有搜索完：" + why.Zh}
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -39,6 +40,11 @@ type wireCard struct {
 	// the binary (docs/choosing-a-lock.json), not computed by this server.
 	Stored bool       `json:"stored,omitempty"`
 	Error  *wireError `json:"error,omitempty"` // why the card stopped before its end
+	// Live are the rows of locks on a live server (etcd, ZooKeeper), each
+	// cell a sample of real-time runs, not a search (report.Card.Live:
+	// only a stored card has them), and LiveLegend what their marks say.
+	Live       []*wireRow `json:"live,omitempty"`
+	LiveLegend *sim.Text  `json:"live_legend,omitempty"`
 }
 
 // wireError is an error inside another message, as an error message
@@ -85,6 +91,10 @@ type wireRow struct {
 	// Yours: on the card for a setup, a lock the user's scenario runs
 	// (its first rows); their Within is the user's workload.
 	Yours bool `json:"yours,omitempty"`
+
+	// Sample, for a live row, says how many real-time runs a cell, on
+	// which server, when and on what machine.
+	Sample *sim.Text `json:"sample,omitempty"`
 }
 
 // wireCell is one cell; Kind "" while it is being searched.
@@ -97,6 +107,10 @@ type wireCell struct {
 	// Replay: the cell has a schedule to open in the timeline (a ✗'s
 	// counterexample, or the refused write a fencing ✓ rests on).
 	Replay bool `json:"replay,omitempty"`
+	// Runs and Broken: a live cell's real-time runs, and how many of them
+	// broke the lock.
+	Runs   int `json:"runs,omitempty"`
+	Broken int `json:"broken,omitempty"`
 }
 
 // cardJob is the server's card: not started, running, or done.
@@ -213,7 +227,34 @@ func (srv *Server) storedCard(j *cardJob) bool {
 	j.wire.Rows, j.wire.Columns = wireOf(card), wireColumns(card)
 	j.wire.Total = len(card.Rows) * len(card.Columns)
 	j.wire.Done, j.wire.Running, j.wire.Stored = j.wire.Total, false, true
+	j.wire.Live = wireLive(card)
+	if len(j.wire.Live) > 0 {
+		legend := report.LiveLegend()
+		j.wire.LiveLegend = &legend
+	}
 	return true
+}
+
+// wireLive is the card's live rows as drawn: named in words with the
+// write they make, each with where and when its runs ran.
+func wireLive(card *report.Card) []*wireRow {
+	var out []*wireRow
+	for _, r := range card.Live {
+		name := report.Name(r.Algorithm)
+		s := r.Sample
+		w := &wireRow{Lock: r.Algorithm, Title: r.Title, Advice: r.Advice, Needs: r.NeedsText(),
+			Name: sim.Text{En: name.En + " (" + r.Variant + ")", Zh: name.Zh + "（" + r.Variant + "）"},
+			Sample: &sim.Text{ // the machine is in docs/choosing-a-lock.md
+				En: fmt.Sprintf("%d real-time runs a cell, %s, on %s", s.Runs, s.Date, s.Server),
+				Zh: fmt.Sprintf("每格 %d 次真实时间运行，%s，%s", s.Runs, s.Date, s.Server)}}
+		for _, c := range r.Cells {
+			wc := wireCellOf(r, c)
+			wc.Runs, wc.Broken = c.Runs, c.Broken
+			w.Cells = append(w.Cells, wc)
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // runCard computes the card, telling the subscribed sessions of every

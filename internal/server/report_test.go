@@ -229,6 +229,23 @@ func TestTheStoredCardAnswersAtOnce(t *testing.T) {
 	if pause == nil || pause.Kind != "fails" || !pause.Replay {
 		t.Fatalf("watchdog/pause: %+v, want ✗ with a counterexample", pause)
 	}
+	// The live rows (etcd, ZooKeeper) come with it: each says where and
+	// when its runs ran, and each cell run is a tally of real runs, with
+	// nothing to replay (no schedule controls a live server).
+	if len(m.Report.Live) != 4 || m.Report.LiveLegend == nil || !strings.Contains(m.Report.LiveLegend.En, "not a search") {
+		t.Fatalf("the stored card's live rows: %d, legend %+v: want etcd's two and ZooKeeper's two, said to be samples", len(m.Report.Live), m.Report.LiveLegend)
+	}
+	for _, r := range m.Report.Live {
+		if r.Sample == nil || !strings.Contains(r.Sample.En, "real-time runs a cell") || r.Name.Zh == "" {
+			t.Errorf("live row %s: sample %+v, name %+v", r.Lock, r.Sample, r.Name)
+		}
+		for _, cell := range r.Cells {
+			ran := cell.Kind == report.Broke || cell.Kind == report.Unbroken
+			if ran && (cell.Runs == 0 || cell.Replay) || !ran && cell.Kind != report.NA && cell.Kind != report.Unsearched {
+				t.Errorf("live cell %s/%s: %+v, want a tally of real runs (or n/a), nothing to replay", r.Lock, cell.Column, cell)
+			}
+		}
+	}
 	app.card.mu.Lock()
 	runs := app.card.runs
 	app.card.mu.Unlock()

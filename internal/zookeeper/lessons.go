@@ -33,14 +33,27 @@ const (
 )
 
 // Fault is what happens to a worker at one point of its program (its
-// first round), through its proxy: sim.FaultPause freezes its program and
-// its connection for For (its pings stop, and the server expires its
-// session by its own clock), as in a GC pause.
+// first round), through its proxy:
+//
+//   - sim.FaultPause freezes its program and its connection for For (its
+//     pings stop, and the server expires its session by its own clock), as
+//     in a GC pause;
+//   - sim.FaultPartition holds its connection for For, its program goes on
+//     (its requests wait on the held connection);
+//   - sim.FaultCrash: its process dies: its connection closes and it sends
+//     nothing more, and its session ends by the server's clock;
+//   - sim.FaultDropReply: the reply to its next create (its lock node's,
+//     placed AsItAsks) is lost and that connection breaks: the node was
+//     made, the client learns only that its connection closed.
 type Fault struct {
 	Kind sim.FaultKind
-	At   string // the mark after which it happens: sim.MarkAcquired or sim.MarkEnter
+	At   string // sim.MarkAcquired, sim.MarkEnter, or AsItAsks
 	For  time.Duration
 }
+
+// AsItAsks places a fault as the worker asks for the lock, before its
+// create (its first round).
+const AsItAsks = "ask"
 
 // Worker is one client: a session of the lesson's timeout and a program
 // that takes the lock Rounds times, works inside for Work, and writes the

@@ -30,13 +30,20 @@ var ErrNoJava = errors.New("zookeeper: a ZooKeeper server needs Java and ZooKeep
 // Install is ErrNoJava's advice in both languages, for the page and the
 // lessons that need ZooKeeper.
 var Install = struct{ En, Zh string }{
-	En: "This lesson runs on a real ZooKeeper server, which needs Java: apt-get install default-jre-headless libzookeeper-java",
-	Zh: "这一课运行在真实的 ZooKeeper 服务器上，它需要 Java：apt-get install default-jre-headless libzookeeper-java",
+	En: "This lesson runs on a real ZooKeeper server, which needs Java: " + installCommand,
+	Zh: "这一课运行在真实的 ZooKeeper 服务器上，它需要 Java：" + installCommand,
 }
 
 // NeedsJava is the few words a list of lessons puts beside a ZooKeeper
 // lesson on a machine without Java.
 var NeedsJava = struct{ En, Zh string }{En: "needs Java", Zh: "需要 Java"}
+
+// installCommand installs what a ZooKeeper server needs here.
+const installCommand = "apt-get install default-jre-headless libzookeeper-java"
+
+// InstallCommand is the command that installs what a ZooKeeper server
+// needs on Debian: Java and ZooKeeper's jars.
+func InstallCommand() string { return installCommand }
 
 // Options of a server; the zero value is a server for lessons.
 type Options struct {

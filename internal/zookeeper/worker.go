@@ -37,8 +37,13 @@ func (w *worker) run(ctx context.Context) {
 		return
 	}
 	w.rec.Add(sim.Event{Kind: sim.KindStart, Client: w.Name})
-	done(w.rec, w.Name, w.program(ctx))
+	if err := w.program(ctx); !errors.Is(err, errCrashed) {
+		done(w.rec, w.Name, err) // a crashed process says nothing more
+	}
 }
+
+// errCrashed ends the program of a worker that crashed.
+var errCrashed = errors.New("zookeeper: the client crashed")
 
 func (w *worker) program(ctx context.Context) error {
 	p, err := NewProxy(w.server)
@@ -94,6 +99,9 @@ func (w *worker) listen(events <-chan zk.Event, session chan<- int64, heard chan
 
 // round takes the lock once, works inside, writes, leaves and unlocks.
 func (w *worker) round(ctx context.Context, m *Mutex, first bool) error {
+	if first && w.fault(ctx, AsItAsks) {
+		return errCrashed
+	}
 	if err := m.Lock(); err != nil {
 		w.mark(sim.MarkGaveUp, failed(err))
 		return err
@@ -101,17 +109,20 @@ func (w *worker) round(ctx context.Context, m *Mutex, first bool) error {
 	w.watch.heads(m.Node, 500*time.Millisecond)
 	w.mark(sim.MarkAcquired, nil)
 	w.mark(sim.MarkToken, &fact.Fact{Key: fact.Token, Token: m.Token})
-	if first {
-		w.fault(ctx, sim.MarkAcquired)
+	if first && w.fault(ctx, sim.MarkAcquired) {
+		return errCrashed
 	}
 	w.mark(sim.MarkEnter, nil)
-	if first {
-		w.fault(ctx, sim.MarkEnter)
+	if first && w.fault(ctx, sim.MarkEnter) {
+		return errCrashed
 	}
 	if !sleep(ctx, w.Work) {
 		return ctx.Err()
 	}
 	if err := w.write(m.Token); err != nil {
+		// the error ends the program's work: it leaves its critical
+		// section here, before its session closes and frees the lock
+		w.mark(sim.MarkLeave, nil)
 		return err
 	}
 	w.mark(sim.MarkLeave, nil)
@@ -204,18 +215,42 @@ func storedToken(data []byte) int64 {
 	return n
 }
 
-// fault applies the worker's fault if it is due after mark at. A pause
-// ends early when ctx does.
-func (w *worker) fault(ctx context.Context, at string) {
+// fault applies the worker's fault if it is due after mark at (or, for
+// AsItAsks, as it asks for the lock), and reports whether the worker
+// crashed. A pause ends early when ctx does.
+func (w *worker) fault(ctx context.Context, at string) (crashed bool) {
 	f := w.Fault
-	if f.Kind != sim.FaultPause || f.At != at {
-		return
+	if f.Kind == "" || f.At != at {
+		return false
 	}
-	w.proxy.Pause()
-	w.rec.Add(sim.Event{Kind: sim.KindFault, Name: string(f.Kind), Client: w.Name, Fact: &fact.Fact{Key: fact.Paused, Client: w.Name, For: f.For}})
-	sleep(ctx, f.For) // a run stopped (Ctrl-C) ends the pause
-	w.proxy.Resume()
-	w.rec.Add(sim.Event{Kind: sim.KindFault, Name: "resume", Client: w.Name, Fact: &fact.Fact{Key: fact.RunsAgain, Client: w.Name}})
+	switch f.Kind {
+	case sim.FaultPause:
+		w.proxy.Pause()
+		w.rec.Add(sim.Event{Kind: sim.KindFault, Name: string(f.Kind), Client: w.Name, Fact: &fact.Fact{Key: fact.Paused, Client: w.Name, For: f.For}})
+		sleep(ctx, f.For) // a run stopped (Ctrl-C) ends the pause
+		w.proxy.Resume()
+		w.rec.Add(sim.Event{Kind: sim.KindFault, Name: "resume", Client: w.Name, Fact: &fact.Fact{Key: fact.RunsAgain, Client: w.Name}})
+	case sim.FaultPartition:
+		// the link is cut, the program goes on: its requests wait on the
+		// held connection until the cut heals
+		w.proxy.Cut()
+		w.rec.Add(sim.Event{Kind: sim.KindFault, Name: string(f.Kind), Node: Node, Client: w.Name, Fact: &fact.Fact{Key: fact.CutOff, Node: Node, Client: w.Name}})
+		time.AfterFunc(f.For, func() {
+			w.proxy.Heal()
+			w.rec.Add(sim.Event{Kind: sim.KindFault, Name: string(sim.FaultHeal), Node: Node, Client: w.Name, Fact: &fact.Fact{Key: fact.Reachable, Node: Node}})
+		})
+	case sim.FaultCrash:
+		// the process dies: its connection closes, it sends nothing more
+		// (no close of its session), and the server ends the session by
+		// its own clock
+		w.rec.Add(sim.Event{Kind: sim.KindFault, Name: string(f.Kind), Client: w.Name, Fact: &fact.Fact{Key: fact.Crashed, Client: w.Name}})
+		w.proxy.Crash()
+		return true
+	case sim.FaultDropReply:
+		w.proxy.LoseNextReply(OpCreate)
+		w.rec.Add(sim.Event{Kind: sim.KindFault, Name: string(f.Kind), Client: w.Name, Fact: &fact.Fact{Key: fact.NextReplyLost, Client: w.Name}})
+	}
+	return false
 }
 
 // mark records a step of the worker's program on the lock.

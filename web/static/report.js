@@ -277,6 +277,29 @@ export class Report {
       el('th', { scope: 'col', class: 'rep-advice' }, t('repAdvice', lang)));
     const rows = (card.rows || []).map((r) => this.row(r, cols, lang));
     body.replaceChildren(el('table', { class: 'rep-table', 'data-testid': 'report-table' }, el('thead', {}, head), el('tbody', {}, ...rows)));
+    if (card.live && card.live.length) body.append(...this.live(card, cols, lang));
+  }
+
+  /** live draws the rows of locks on a live server (etcd, ZooKeeper): a
+   * table of their own under a heading that says each cell is a sample of
+   * real-time runs, not a search, with its legend; beside each row where
+   * and when its runs ran. */
+  live(card, cols, lang) {
+    const head = el('tr', {}, el('th', { scope: 'col', class: 'rep-lock' }, t('repLock', lang)),
+      ...cols.map((c) => el('th', { scope: 'col', title: pick(c.what, lang) }, pick(c.title, lang))),
+      el('th', { scope: 'col', class: 'rep-needs' }, t('repNeeds', lang)),
+      el('th', { scope: 'col', class: 'rep-advice' }, t('repAdvice', lang)));
+    const rows = card.live.map((r) => {
+      const tr = this.row(r, cols, lang);
+      tr.querySelector('.rep-trips').remove(); // a live lock's round trips are not measured
+      const th = tr.querySelector('th');
+      th.title += ' ' + pick(r.sample, lang);
+      th.append(el('div', { class: 'rep-sample', 'data-testid': 'report-sample' }, pick(r.sample, lang)));
+      return tr;
+    });
+    return [el('h3', { class: 'rep-live-title', 'data-testid': 'report-live-title' }, t('repLive', lang)),
+      el('p', { class: 'rep-legend', 'data-testid': 'report-live-legend' }, pick(card.live_legend, lang)),
+      el('table', { class: 'rep-table rep-live', 'data-testid': 'report-live-table' }, el('thead', {}, head), el('tbody', {}, ...rows))];
   }
 
   /** row is one lock's line: its name (a button that opens the row in
@@ -304,14 +327,17 @@ export class Report {
     const kind = c.kind || 'pending';
     const text = c.kind ? pick(c.text, lang) : t('repPending', lang);
     let beside = '';
-    if (c.kind === 'fails' && c.verdict) beside = verdictWord(c.verdict, lang);
+    if (c.kind === 'broke') beside = verdictWord(c.verdict, lang) + ' · ' + fill('repLiveBroke', lang, { k: c.broken, n: c.runs });
+    else if (c.kind === 'unbroken') beside = fill('repLiveNoBreak', lang, { n: c.runs });
+    else if (c.kind === 'unsearched' && row.sample) beside = t('repLiveNotRun', lang);
+    else if (c.kind === 'fails' && c.verdict) beside = verdictWord(c.verdict, lang);
     else if (c.kind === 'holds') beside = pick(row.within, lang);
     else if (WORD[c.kind]) beside = t(WORD[c.kind], lang);
     if (c.kind === 'none-found' && this.mode === 'mine') beside += ' · ' + pick(row.within, lang);
-    const mark = MARK[c.kind] ?? '…';
+    const mark = c.kind === 'broke' ? `✗ ${c.broken}/${c.runs} ◷` : c.kind === 'unbroken' ? `✓ 0/${c.runs} ◷` : MARK[c.kind] ?? '…';
     const label = [mark && el('span', { class: 'rep-mark' }, mark), mark && beside && ' ', beside && el('span', { class: 'rep-word' }, beside)];
     let tip = text;
-    if (c.kind === 'fails') tip = verdictName(c.verdict, lang) + ' — ' + text;
+    if (c.kind === 'fails' || c.kind === 'broke') tip = verdictName(c.verdict, lang) + ' — ' + text;
     else if (c.kind === 'holds') tip = text + ' (' + pick(row.within_text, lang) + ')';
     const props = { class: 'rep-cell k-' + kind, 'data-testid': 'report-cell', 'data-lock': c.lock, 'data-column': c.column, 'data-kind': kind,
       'data-label': pick(col && col.title, lang), title: tip };
