@@ -55,6 +55,7 @@ type Room struct {
 	ended     string              // why the room ended ("" while it lives)
 	frameVer  int                 // the position the shared state messages show
 	frames    map[FrameKey][]byte // the state messages students at that position get (Frame)
+	remote    remotes             // the teacher's remotes (remote.go)
 }
 
 // Position is the teacher's run as students replay it. It is never
@@ -180,6 +181,10 @@ func (r *Room) End(why string) {
 		r.viewTimer.Stop()
 	}
 	sessions := []Participant{r.teacher}
+	for p := range r.remote.set {
+		sessions = append(sessions, p)
+	}
+	r.remote = remotes{}
 	for _, m := range r.members {
 		sessions = append(sessions, m.p)
 	}
@@ -259,11 +264,14 @@ func (r *Room) infoChangedLocked() {
 func (r *Room) countChangedLocked() {
 	r.countVer++
 	r.teacher.Poke()
+	r.pokeRemotesLocked()
 }
 
-// pokeMembersLocked wakes every member's session to send what changed.
+// pokeMembersLocked wakes every member's session, and the remotes', to
+// send what changed.
 func (r *Room) pokeMembersLocked() {
 	for _, m := range r.members {
 		m.p.Poke()
 	}
+	r.pokeRemotesLocked()
 }
