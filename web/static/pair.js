@@ -31,7 +31,7 @@ export class Pairing {
     this.body = el('div', { class: 'class-big-body' });
     this.closeBtn = el('button', { 'data-testid': 'remote-pair-close', onclick: () => this.close() });
     this.overlay = el('div', { class: 'overlay', hidden: true, 'data-testid': 'remote-pair', 'aria-labelledby': 'remote-pair-title', 'aria-modal': 'true' },
-      el('div', { class: 'card class-big' }, this.title, this.body, this.closeBtn));
+      el('div', { class: 'card class-pair' }, this.title, this.body, this.closeBtn));
     this.overlay.setAttribute('role', 'dialog');
     document.body.append(this.overlay);
     this.shown = null;
