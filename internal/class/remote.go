@@ -75,6 +75,13 @@ func (r *Room) IsRemote(p Participant) bool {
 	return r.ended == "" && r.remote.set[p]
 }
 
+// HasRemotes reports whether the room has a remote.
+func (r *Room) HasRemotes() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.remote.set) > 0
+}
+
 // PokeRemotes tells the remotes that the teacher's run moved.
 func (r *Room) PokeRemotes() {
 	r.mu.Lock()

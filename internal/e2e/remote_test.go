@@ -118,6 +118,22 @@ func TestBrowserTeacherRemote(t *testing.T) {
 			tapRemote(t, remote, teacher, "remote-dismiss", "the question gone from the projector", `!document.querySelector('[data-testid=question]')`)
 			waitFor(t, student, "the question gone from the student's phone", `!document.querySelector('[data-testid=question]')`)
 
+			// A question queued for step 4 from the phone: asked by itself
+			// when the run gets there, on the projector and the student's phone.
+			choose(t, remote, "remote-ask-kind", "holder")
+			choose(t, remote, "remote-queue-step", "4")
+			click(t, remote, "remote-queue-add")
+			waitFor(t, remote, "the queue on the remote", `[...document.querySelectorAll('[data-testid=remote-queue] li')].map(li => li.dataset.step).join() === '4'`)
+			shot(t, remote, dir, "remote-queue-"+lang)
+			tapRemote(t, remote, teacher, "remote-step", "step 3", `lockstep.state.snap.step === 3`)
+			if eval[bool](t, student, `!!document.querySelector('[data-testid=question]')`) {
+				t.Fatal("the queued question was asked at step 3, before its step")
+			}
+			tapRemote(t, remote, teacher, "remote-step", "the queued question on the projector at step 4", `lockstep.state.snap.step === 4 && (q => q && q.kind === 'holder' && q.at === 4)(lockstep.classroom.cls.question)`)
+			waitFor(t, student, "the queued question on the student's phone", `!!document.querySelector('[data-testid=answer]') && lockstep.classroom.cls.question.at === 4`)
+			waitFor(t, remote, "the queue emptied", `!document.querySelector('[data-testid=remote-queue] li[data-step]')`)
+			tapRemote(t, remote, teacher, "remote-dismiss", "the queued question dismissed", `!document.querySelector('[data-testid=question]')`)
+
 			// Play and Pause; Hide what gives it away.
 			tapRemote(t, remote, teacher, "remote-play", "playing on the projector", `lockstep.state.snap.playing || lockstep.state.snap.ended`)
 			pause := map[string]string{"en": "Pause", "zh": "暂停"}[lang]

@@ -36,17 +36,21 @@ const remoteWait = 15 * time.Second
 type remoteState struct {
 	remote *remoteSeat
 	// runLine is the teacher's run as its remotes show it, written by the
-	// teacher's goroutine (remoteNotify), read by the remotes'.
-	runLine atomic.Pointer[remoteRun]
+	// teacher's goroutine (remoteNotify), read by the remotes'; queueLine,
+	// the questions it has queued (classqueue.go).
+	runLine   atomic.Pointer[remoteRun]
+	queueLine atomic.Pointer[queueLine]
+	queueState
 }
 
 // remoteSeat is a remote's place in a room.
 type remoteSeat struct {
-	room *class.Room
-	seen class.Seen
-	sent remoteRun // the run's line the last class message showed
-	key  string    // the teacher's key, until a class message has carried it (a pairing)
-	told bool      // the page was told the room ended (its next request is refused no-class)
+	room  *class.Room
+	seen  class.Seen
+	sent  remoteRun  // the run's line the last class message showed
+	sentQ *queueLine // the queue it showed
+	key   string     // the teacher's key, until a class message has carried it (a pairing)
+	told  bool       // the page was told the room ended (its next request is refused no-class)
 }
 
 // remoteRun is the line of the teacher's run a remote shows: what the
@@ -87,7 +91,7 @@ func (s *session) remoteOp(r *Request) (msg *Message, err error, handled bool) {
 	case r.Op == "class-remote-link":
 		return s.remoteLink(r.Origin, r.Key)
 	case s.remote == nil:
-		return nil, nil, false
+		return s.queueOp(r)
 	}
 	rs := s.remote
 	if r.Op == "class-leave" {
@@ -153,8 +157,9 @@ func (s *session) remoteJoin(code, key string) error {
 		return err
 	}
 	s.remote = &remoteSeat{room: rm, key: given}
-	// The teacher's run's line, made now if no step has made it yet.
-	return s.onTeacher(rm, func(t *session) error { t.remoteNotify(); return nil })
+	// The teacher's run's line and queue, made now: the teacher's
+	// session makes them only while the room has remotes.
+	return s.onTeacher(rm, func(t *session) error { t.runLine.Store(nil); t.remoteNotify(); t.queuePublish(); return nil })
 }
 
 // remoteLeave takes the session out of its room's remotes.
@@ -211,14 +216,14 @@ func (s *session) remoteApply(rm *class.Room, r *Request) error {
 // remoteNotify makes the teacher's run's line anew and tells the remotes
 // when it changed.
 func (s *session) remoteNotify() {
+	s.askQueued()
 	seat := s.seat
-	if seat == nil || !seat.teacher || s.ls == nil {
+	if seat == nil || !seat.teacher || s.ls == nil || !seat.room.HasRemotes() {
 		return
 	}
-	v := s.ls.View()
-	run := &remoteRun{Scenario: v.Scenario.ID, Title: v.Scenario.Title, Step: v.Step, Ended: v.Ended, Playing: s.playing, Challenge: s.challenge}
-	log := s.ls.Log()
-	for _, e := range log[:min(v.Events, len(log))] {
+	sc := s.ls.Scenario()
+	run := &remoteRun{Scenario: sc.ID, Title: sc.Title, Step: s.ls.Cursor(), Ended: s.ls.Done(), Playing: s.playing, Challenge: s.challenge}
+	for _, e := range s.ls.Log() { // the log ends at the cursor
 		if e.Kind == sim.KindSay && e.Say != nil {
 			run.Say, run.Says = sim.Text{En: e.Say.En, Zh: e.Say.Zh}, run.Says+1
 		}
@@ -235,21 +240,27 @@ func (s *session) remoteNotify() {
 func (s *session) remoteMessage(force bool) *Message {
 	rs := s.remote
 	var run remoteRun
+	var q *queueLine
 	if t, ok := rs.room.Teacher().(*session); ok {
 		if p := t.runLine.Load(); p != nil {
 			run = *p
 		}
+		q = t.queueLine.Load()
 	}
-	moved := !run.same(rs.sent)
+	moved := !run.same(rs.sent) || q != rs.sentQ
 	l := rs.room.Look(nil, &rs.seen, force || moved)
 	if l == nil {
 		return nil
 	}
-	rs.sent = run
+	rs.sent, rs.sentQ = run, q
+	queue := []queuedView{}
+	if q != nil {
+		queue = q.items
+	}
 	v := &classView{Code: l.Code, Role: "remote", Following: true, Away: l.Away, Hide: l.Hide,
 		Question: (*questionView)(l.Question), Counts: (*classCounts)(l.Counts), Key: rs.key}
 	rs.key = ""
-	return &Message{Type: "class", Class: v, Run: &run}
+	return &Message{Type: "class", Class: v, Run: &run, Queue: queue}
 }
 
 // remoteTick runs when the room pokes a remote: it sends what changed, or

@@ -27,6 +27,12 @@ func render(m Message) []string {
 		return out
 	case "class":
 		return renderClass(m)
+	case "queue":
+		var qs []string
+		for _, q := range m.Queue {
+			qs = append(qs, fmt.Sprintf("step %d %s", q.Step, q.Kind))
+		}
+		return []string{fmt.Sprintf("queue (re %v): [%s]", m.Re != 0, strings.Join(qs, ", "))}
 	case "remote-link":
 		return []string{fmt.Sprintf("remote-link: a one-time link for %d s", m.Pairing.Seconds)}
 	case "state":
@@ -90,6 +96,9 @@ func renderClass(m Message) []string {
 	if r := m.Run; r != nil {
 		out[0] = fmt.Sprintf("class: %s, hide %v, key given %v", c.Role, c.Hide, c.Key != "")
 		out = append(out, fmt.Sprintf("  run: %s step %d, playing %v, ended %v, %d narration lines, the last: %s", r.Scenario, r.Step, r.Playing, r.Ended, r.Says, r.Say.En))
+		for _, q := range m.Queue {
+			out = append(out, fmt.Sprintf("  queued at step %d: %s", q.Step, q.Kind))
+		}
 	}
 	q := c.Question
 	if q == nil {

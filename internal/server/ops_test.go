@@ -25,6 +25,7 @@ var update = flag.Bool("update", false, "rewrite the expected outputs of testdat
 //	reset [seed=N] | sync | export | check (the YAML follows on the next lines)
 //	class-start origin=URL | class-ask KIND | class-hide on|off | class-reveal | class-dismiss
 //	class-remote-link origin=URL (with the teacher's key)
+//	class-queue KIND step=N | class-unqueue step=N
 //	remote: CMD                  CMD sent by a second browser, the teacher's remote
 //	remote: class-remote [key|pair|key=K]  with the teacher's key, the pairing's secret, or K
 //
@@ -262,6 +263,14 @@ func opRequest(cmd, input string) (map[string]any, error) {
 		req["ask"] = map[string]any{"kind": args[0]}
 	case "class-hide":
 		req["hide"] = len(args) == 1 && args[0] == "on"
+	case "class-queue", "class-unqueue":
+		for _, a := range args {
+			if ok, err := keyed(req, a); err != nil {
+				return nil, err
+			} else if !ok {
+				req["ask"] = map[string]any{"kind": a}
+			}
+		}
 	case "export":
 		req["op"] = "export-yaml"
 	case "check":

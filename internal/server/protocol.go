@@ -89,6 +89,7 @@ type Message struct {
 	Class    *classView      `json:"class,omitempty"`   // class: the room as this session sees it (class.go)
 	Run      *remoteRun      `json:"run,omitempty"`     // class, to a remote: the teacher's run's line (classremote.go)
 	Pairing  *remotePairing  `json:"pairing,omitempty"` // remote-link: a remote's one-time link
+	Queue    []queuedView    `json:"queue,omitempty"`   // queue, and class to a remote: the questions queued (classqueue.go)
 }
 
 // lineError is one error of a scenario file, at a line and column when known.

@@ -68,9 +68,9 @@ export class Pairing {
 
   render() {
     const p = this.shown;
+    if (!p) return;
     this.title.textContent = tr('title');
     this.closeBtn.textContent = tr('close');
-    if (!p) return;
     this.body.textContent = '';
     this.body.append(qrSVG(p.qr, 300), el('p', {}, tr('how', { s: p.seconds })), el('p', {}, el('code', { 'data-testid': 'remote-link' }, p.link)));
   }

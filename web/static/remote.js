@@ -25,6 +25,12 @@ const S = {
   noLink: ['Open the remote from the QR code that Remote shows on the projector.', '请扫描投影上“遥控”按钮显示的二维码来打开遥控器。'],
   nothing: ['No question on the screens.', '屏幕上没有问题。'],
   lang: ['中文', 'English'],
+  atStepIn: ['At step', '在第几步'],
+  queue: ['Queue', '排入'],
+  queueTitle: ['Queued: asked by itself when the run gets there', '已排入：运行到那一步时自动提问'],
+  queueNone: ['No question queued.', '没有排入的问题。'],
+  queuedAt: ['step {step}', '第 {step} 步'],
+  unqueue: ['Take off the queue', '从队列中移除'],
 };
 
 // The server's codes a remote meets (docs/protocol.md, Classes).
@@ -34,6 +40,9 @@ export const REMOTE_ERRORS = {
   'remote-in-class': ['this page is in a class: a remote is a page of its own', '此页面已在课堂中：遥控器需要单独的页面'],
   'remotes-full': ['the class has {max} remotes already, the most it may', '课堂已有 {max} 个遥控器，已达上限'],
   'teacher-busy': ['the teacher\'s page is busy or gone: try again', '老师的页面正忙或已离开：请重试'],
+  'queue-past': ['the run is at step {at}: queue a question for a later step than {step}', '运行已在第 {at} 步：请为比第 {step} 步更晚的一步排入问题'],
+  'queue-full': ['{max} questions are queued, the most: take one off first', '已排入 {max} 个问题，已达上限：请先移除一个'],
+  'not-queued': ['no question is queued at step {step}', '第 {step} 步没有排入的问题'],
 };
 
 function tr(key, vals = {}) {
@@ -51,6 +60,7 @@ class Remote {
     this.run = null; // the teacher's run's line
     this.ended = '';
     this.kind = 'next';
+    this.queue = []; // the questions queued for later steps
     const g = /^#([A-Za-z0-9]{6})\.([A-Za-z0-9_-]{10,64})$/.exec(location.hash);
     if (g) {
       // The secret (or key) leaves the address bar and the history at once.
@@ -85,6 +95,7 @@ class Remote {
       if (c.key) { localStorage.setItem('lockstep.teach.' + c.code, c.key); this.secret = ''; }
       this.cls = c;
       this.run = m.run || this.run;
+      this.queue = m.queue || [];
     }
     this.render();
   }
@@ -112,7 +123,7 @@ class Remote {
     if (!this.code) { root.append(el('p', { class: 'rm-card' }, tr('noLink'))); return; }
     if (!c) { root.append(el('p', { class: 'rm-card' }, tr('connecting'))); return; }
     if (c.away) root.append(el('p', { class: 'rm-card', role: 'status' }, tr('teacherAway')));
-    root.append(this.runCard(), this.driveButtons(), this.questionCard(c), this.askRow(), this.hideBox(c), this.countsLine(c));
+    root.append(this.runCard(), this.driveButtons(), this.questionCard(c), this.askRow(), this.queueCard(), this.hideBox(c), this.countsLine(c));
   }
 
   /** runCard is the run as the projector shows it: the lesson, the step,
@@ -172,6 +183,29 @@ class Remote {
     const sel = el('select', { 'data-testid': 'remote-ask-kind', 'aria-label': tr('askWhat'), onchange: (e) => { this.kind = e.target.value; } },
       ...kinds.map(([k, s]) => el('option', { value: k, selected: k === this.kind }, tr(s))));
     return el('div', { class: 'rm-ask' }, sel, el('button', { class: 'primary', 'data-testid': 'remote-ask', onclick: () => this.send('class-ask', { ask: { kind: this.kind } }) }, tr('ask')));
+  }
+
+  /** queueCard queues the picker's question for a later step, and lists
+   * the queue: each is asked by itself when the run gets to its step. */
+  queueCard() {
+    const lang = state.lang;
+    if (!this.stepIn) this.stepIn = el('input', { type: 'number', min: '1', inputmode: 'numeric', 'data-testid': 'remote-queue-step', class: 'rm-step-in' });
+    const next = (this.run ? this.run.step : 0) + 1;
+    this.stepIn.min = String(next);
+    if (!this.stepIn.value || Number(this.stepIn.value) < next) this.stepIn.value = String(next);
+    this.stepIn.setAttribute('aria-label', tr('atStepIn'));
+    const list = el('ul', { class: 'rm-queue', 'data-testid': 'remote-queue' });
+    for (const q of this.queue) {
+      const kind = CLASS_KINDS.find(([k]) => k === q.kind);
+      list.append(el('li', { 'data-step': String(q.step) }, el('span', {}, tr('queuedAt', { step: q.step }) + ' · ' + (q.text || (kind ? tr(kind[1]) : q.kind))),
+        el('button', { class: 'rm-x', 'aria-label': tr('unqueue'), title: tr('unqueue'), 'data-testid': 'remote-unqueue', onclick: () => this.send('class-unqueue', { step: q.step }) }, '✕')));
+    }
+    if (!this.queue.length) list.append(el('li', { class: 'rm-q-foot' }, tr('queueNone')));
+    return el('section', { class: 'rm-card', 'aria-label': tr('queueTitle') },
+      el('p', { class: 'rm-say-label' }, tr('queueTitle')),
+      el('div', { class: 'rm-ask' }, el('label', { class: 'rm-at' }, tr('atStepIn') + ' ', this.stepIn),
+        el('button', { 'data-testid': 'remote-queue-add', onclick: () => this.send('class-queue', { step: Number(this.stepIn.value), ask: { kind: this.kind } }) }, tr('queue'))),
+      list);
   }
 
   hideBox(c) {
