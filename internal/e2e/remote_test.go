@@ -172,3 +172,38 @@ func inLangRemote(t *testing.T, ctx context.Context, lang string) {
 	click(t, ctx, "remote-lang")
 	waitFor(t, ctx, lang, `document.documentElement.lang === `+map[string]string{"en": `'en'`, "zh": `'zh-CN'`}[lang])
 }
+
+// TestBrowserRemoteAccessible runs axe-core over the teacher's remote on a
+// 414×896 phone, in English and in 中文, with a question on the screens
+// and one queued, and over the projector's one-time QR code. No serious
+// or critical finding may remain.
+func TestBrowserRemoteAccessible(t *testing.T) {
+	chromium(t)
+	base := startServer(t, server.Options{})
+	browser := startBrowser(t)
+	teacher := axeTab(t, browser)
+	open(t, teacher, base)
+	load(t, teacher, "no-lock-oversell")
+	click(t, teacher, "start-class")
+	waitFor(t, teacher, "the class's code", `!!document.querySelector('[data-testid=class-code]')`)
+	clickJS(t, teacher, ".class-big button")
+	click(t, teacher, "remote-open")
+	waitFor(t, teacher, "the remote's QR code", `!!document.querySelector('[data-testid=remote-pair] svg.qr')`)
+	audit(t, teacher, "the projector's remote QR code")
+	link := text(t, teacher, "remote-link")
+
+	remote := axeTab(t, browser)
+	do(t, remote, "a phone", chromedp.EmulateViewport(414, 896, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	do(t, remote, "open the remote", chromedp.Navigate(link))
+	waitFor(t, remote, "the remote's run", `!!document.querySelector('[data-testid=remote-step-n]')`)
+	click(t, remote, "remote-step")
+	waitFor(t, remote, "step 1", `document.querySelector('[data-testid=remote-step-n]').dataset.step === '1'`)
+	click(t, remote, "remote-ask")
+	waitFor(t, remote, "the question", `!!document.querySelector('[data-testid=remote-reveal]')`)
+	choose(t, remote, "remote-queue-step", "5")
+	click(t, remote, "remote-queue-add")
+	waitFor(t, remote, "the queue", `!!document.querySelector('[data-testid=remote-queue] li[data-step]')`)
+	audit(t, remote, "the remote in English")
+	inLangRemote(t, remote, "zh")
+	audit(t, remote, "the remote in 中文")
+}
