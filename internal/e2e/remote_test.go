@@ -86,7 +86,7 @@ func TestBrowserTeacherRemote(t *testing.T) {
 				t.Errorf("the remote keeps its secret in the address bar: %q", h)
 			}
 			waitFor(t, remote, "the key kept on the phone", fmt.Sprintf(`localStorage.getItem('lockstep.teach.%s') === %q`, code, key))
-			click(t, teacher, "remote-pair-close")
+			waitFor(t, teacher, "the spent QR code gone from the projector", `document.querySelector('[data-testid=remote-pair]').hidden`)
 			// The link is spent: a second phone is refused.
 			other := tab(t, browser, true)
 			do(t, other, "a second phone", chromedp.Navigate(link))

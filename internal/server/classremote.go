@@ -159,7 +159,16 @@ func (s *session) remoteJoin(code, key string) error {
 	s.remote = &remoteSeat{room: rm, key: given}
 	// The teacher's run's line and queue, made now: the teacher's
 	// session makes them only while the room has remotes.
-	return s.onTeacher(rm, func(t *session) error { t.runLine.Store(nil); t.remoteNotify(); t.queuePublish(); return nil })
+	// A pairing's QR code leaves the projector once spent.
+	return s.onTeacher(rm, func(t *session) error {
+		t.runLine.Store(nil)
+		t.remoteNotify()
+		t.queuePublish()
+		if given != "" && t.conn != nil {
+			t.conn.enqueue(&Message{Type: "remote-paired"})
+		}
+		return nil
+	})
 }
 
 // remoteLeave takes the session out of its room's remotes.

@@ -49,6 +49,7 @@ export class Pairing {
 
   /** onMessage takes the server's remote-link; true when it did. */
   onMessage(m) {
+    if (m.type === 'remote-paired') { this.close(); return true; } // the phone is in: the code is spent
     if (m.type !== 'remote-link' || !m.pairing) return false;
     this.shown = m.pairing;
     this.render();
