@@ -145,7 +145,7 @@ class Remote {
     return el('div', { class: 'rm-drive' },
       el('button', { 'data-testid': 'remote-back', disabled: r.step === 0, onclick: () => this.send('back') }, '◀ ' + t('back', lang)),
       el('button', { class: 'primary', 'data-testid': 'remote-step', disabled: r.ended, onclick: () => this.send('step') }, t('step', lang) + ' ▶'),
-      el('button', { 'data-testid': 'remote-play', disabled: r.ended && !r.playing, onclick: () => this.send(r.playing ? 'pause' : 'play') }, t(r.playing ? 'pause' : 'play', lang)));
+      el('button', { 'data-testid': 'remote-play', disabled: r.ended && !r.playing, onclick: () => this.link.send(r.playing ? 'pause' : 'play') }, t(r.playing ? 'pause' : 'play', lang)));
   }
 
   /** questionCard is the question on the screens with its tally as it
