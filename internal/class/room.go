@@ -58,6 +58,7 @@ type Room struct {
 	frameSize int64               // their bytes
 	meter     func(delta int64)   // told every change of frameSize (MeterFrames)
 	refused   *Refusal            // the last student's copy of the run refused for memory (Refuse)
+	remote    remotes             // the teacher's remotes (remote.go)
 }
 
 // Position is the teacher's run as students are sent it. It is never
@@ -183,6 +184,10 @@ func (r *Room) End(why string) {
 		r.viewTimer.Stop()
 	}
 	sessions := []Participant{r.teacher}
+	for p := range r.remote.set {
+		sessions = append(sessions, p)
+	}
+	r.remote = remotes{}
 	for _, m := range r.members {
 		sessions = append(sessions, m.p)
 	}
@@ -263,11 +268,14 @@ func (r *Room) infoChangedLocked() {
 func (r *Room) countChangedLocked() {
 	r.countVer++
 	r.teacher.Poke()
+	r.pokeRemotesLocked()
 }
 
-// pokeMembersLocked wakes every member's session to send what changed.
+// pokeMembersLocked wakes every member's session, and the remotes', to
+// send what changed.
 func (r *Room) pokeMembersLocked() {
 	for _, m := range r.members {
 		m.p.Poke()
 	}
+	r.pokeRemotesLocked()
 }

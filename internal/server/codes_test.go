@@ -15,7 +15,7 @@ import (
 // docs/protocol.md names it.
 func TestEveryErrorCodeIsInThePageCatalogue(t *testing.T) {
 	var page strings.Builder
-	for _, f := range []string{"messages.js", "class.js"} {
+	for _, f := range []string{"messages.js", "class.js", "remote.js"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "web", "static", f))
 		if err != nil {
 			t.Fatal(err)

@@ -27,6 +27,14 @@ func render(m Message) []string {
 		return out
 	case "class":
 		return renderClass(m)
+	case "queue":
+		var qs []string
+		for _, q := range m.Queue {
+			qs = append(qs, fmt.Sprintf("step %d %s", q.Step, q.Kind))
+		}
+		return []string{fmt.Sprintf("queue (re %v): [%s]", m.Re != 0, strings.Join(qs, ", "))}
+	case "remote-link":
+		return []string{fmt.Sprintf("remote-link: a one-time link for %d s", m.Pairing.Seconds)}
 	case "state":
 		s := m.Snap
 		out := []string{fmt.Sprintf("state: keep %d events, then %d: step %d at %s, %d events", *m.From, len(m.Events), s.Step, time.Duration(s.T), s.Events)}
@@ -85,6 +93,13 @@ func renderClass(m Message) []string {
 		return []string{"class: ended " + c.Ended}
 	}
 	out := []string{fmt.Sprintf("class: %s, following %v, hide %v, questions asked: %d", c.Role, c.Following, c.Hide, len(c.History))}
+	if r := m.Run; r != nil {
+		out[0] = fmt.Sprintf("class: %s, hide %v, key given %v", c.Role, c.Hide, c.Key != "")
+		out = append(out, fmt.Sprintf("  run: %s step %d, playing %v, ended %v, %d narration lines, the last: %s", r.Scenario, r.Step, r.Playing, r.Ended, r.Says, r.Say.En))
+		for _, q := range m.Queue {
+			out = append(out, fmt.Sprintf("  queued at step %d: %s", q.Step, q.Kind))
+		}
+	}
 	q := c.Question
 	if q == nil {
 		return append(out, "  no question on the screens")

@@ -24,6 +24,13 @@ var update = flag.Bool("update", false, "rewrite the expected outputs of testdat
 //	inject DO [C] [client=C] [node=N] [for=D] [by=D] [keep_data]
 //	reset [seed=N] | sync | export | check (the YAML follows on the next lines)
 //	class-start origin=URL | class-ask KIND | class-hide on|off | class-reveal | class-dismiss
+//	class-remote-link origin=URL (with the teacher's key)
+//	class-queue KIND step=N | class-unqueue step=N
+//	remote: CMD                  CMD sent by a second browser, the teacher's remote
+//	remote: class-remote [key|pair|key=K]  with the teacher's key, the pairing's secret, or K
+//
+// What the first browser (the projector) receives for a remote's command
+// follows the remote's answer, each line after "projector: ".
 //
 // A state is written as the events it adds (the browser keeps its first
 // "from" events), each with the critical sections it opens and closes,
@@ -94,13 +101,52 @@ func runScript(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	b.roundTrip(map[string]any{"op": "hello"})
+	var code, key, pair string // the class's, as the teacher's browser learns them
+	b.seen = func(m *Message) {
+		if c := m.Class; c != nil && c.Key != "" {
+			code, key = c.Code, c.Key
+		}
+		if p := m.Pairing; p != nil {
+			_, frag, _ := strings.Cut(p.Link, "#") // CODE.SECRET
+			_, pair, _ = strings.Cut(frag, ".")
+		}
+	}
+	var remote *client
 	got := make([]string, len(cases))
 	for i, c := range cases {
-		req, err := opRequest(c.cmd, c.input)
+		who, cmd := b, c.cmd
+		if rest, ok := strings.CutPrefix(cmd, "remote: "); ok {
+			if remote == nil {
+				if remote, _, err = dial(t, url, ""); err != nil {
+					t.Fatal(err)
+				}
+				remote.roundTrip(map[string]any{"op": "hello"})
+			}
+			who, cmd = remote, rest
+		}
+		req, err := opRequest(cmd, c.input)
 		if err != nil {
 			t.Fatalf("%s:%d: %v", file, c.line, err)
 		}
-		got[i] = strings.Join(b.roundTrip(req), "\n")
+		switch req["op"] {
+		case "class-remote":
+			req["code"] = code
+			switch req["key"] {
+			case "key":
+				req["key"] = key
+			case "pair":
+				req["key"] = pair
+			}
+		case "class-remote-link":
+			req["key"] = key
+		}
+		out := who.roundTrip(req)
+		if who == remote {
+			for _, l := range b.roundTrip(nil) {
+				out = append(out, "projector: "+l)
+			}
+		}
+		got[i] = strings.Join(out, "\n")
 		if !*update && got[i] != c.want {
 			t.Errorf("%s:%d: %s\nexpected:\n%s\ngot:\n%s", file, c.line, c.cmd, c.want, got[i])
 		}
@@ -199,7 +245,12 @@ func opRequest(cmd, input string) (map[string]any, error) {
 				return nil, err
 			}
 		}
-	case "class-start":
+	case "class-remote":
+		req["key"] = "key"
+		if len(args) == 1 {
+			req["key"] = strings.TrimPrefix(args[0], "key=")
+		}
+	case "class-start", "class-remote-link":
 		for _, a := range args {
 			if _, err := keyed(req, a); err != nil {
 				return nil, err
@@ -212,6 +263,14 @@ func opRequest(cmd, input string) (map[string]any, error) {
 		req["ask"] = map[string]any{"kind": args[0]}
 	case "class-hide":
 		req["hide"] = len(args) == 1 && args[0] == "on"
+	case "class-queue", "class-unqueue":
+		for _, a := range args {
+			if ok, err := keyed(req, a); err != nil {
+				return nil, err
+			} else if !ok {
+				req["ask"] = map[string]any{"kind": a}
+			}
+		}
 	case "export":
 		req["op"] = "export-yaml"
 	case "check":
@@ -227,10 +286,13 @@ func opRequest(cmd, input string) (map[string]any, error) {
 // before it answers a marker sent right after: the request's answer and
 // whatever follows it (a state after an error). The marker is an
 // explore-cancel with no search running: it goes through the session's
-// queue behind the request, and its answer changes nothing.
+// queue behind the request, and its answer changes nothing. With req nil
+// it renders what the browser was sent unasked.
 func (b *client) roundTrip(req map[string]any) []string {
 	b.t.Helper()
-	b.send(req)
+	if req != nil {
+		b.send(req)
+	}
 	marker := b.id + 1000
 	if err := b.ws.WriteJSON(map[string]any{"op": "explore-cancel", "id": marker}); err != nil {
 		b.t.Fatal(err)
@@ -243,6 +305,9 @@ func (b *client) roundTrip(req map[string]any) []string {
 			b.t.Fatalf("reading the answer to %v: %v", req, err)
 		}
 		b.keep(&m)
+		if b.seen != nil {
+			b.seen(&m)
+		}
 		if m.Re == marker {
 			return out
 		}

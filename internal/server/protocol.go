@@ -88,6 +88,9 @@ type Message struct {
 	Done     int             `json:"done,omitempty"`    // report-cell, setup-cell: cells decided so far
 	Total    int             `json:"total,omitempty"`   // report-cell, setup-cell: cells in all
 	Class    *classView      `json:"class,omitempty"`   // class: the room as this session sees it (class.go)
+	Run      *remoteRun      `json:"run,omitempty"`     // class, to a remote: the teacher's run's line (classremote.go)
+	Pairing  *remotePairing  `json:"pairing,omitempty"` // remote-link: a remote's one-time link
+	Queue    []queuedView    `json:"queue,omitempty"`   // queue, and class to a remote: the questions queued (classqueue.go)
 }
 
 // lineError is one error of a scenario file, at a line and column when known.

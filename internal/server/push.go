@@ -22,6 +22,7 @@ func (s *session) push(re int) {
 	s.sent, s.valid = len(s.ls.Log()), len(s.ls.Log())
 	s.conn.enqueue(m)
 	s.classPublish()
+	s.remoteNotify()
 }
 
 // stateMessage is the state message for the browser that holds s.sent

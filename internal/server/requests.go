@@ -52,6 +52,9 @@ func (s *session) answer(c *conn, msg *Message) {
 // apply performs a request. It returns a message to send instead of the
 // state, or nil to send the state.
 func (s *session) apply(r *Request) (*Message, error) {
+	if msg, err, ok := s.remoteOp(r); ok {
+		return msg, err
+	}
 	if msg, err, ok := s.classOp(r); ok {
 		return msg, err
 	}

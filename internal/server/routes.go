@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"runtime"
 	"strings"
@@ -18,6 +19,7 @@ func (s *Server) Handler() http.Handler {
 	r.Use(s.guard, middleware.GetHead)
 	r.Get("/", s.index)
 	r.Get("/ws", s.serveWS)
+	r.Get("/remote", s.remotePage)
 	r.Get("/api/scenarios", s.scenarios)
 	r.Get("/favicon.ico", favicon)
 	r.Get("/healthz", s.health)
@@ -112,6 +114,23 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 	if err := t.ExecuteTemplate(w, "index.html", s.pageData()); err != nil {
 		s.opts.Logf("index: %v", err)
 	}
+}
+
+// remotePage serves the teacher's remote, web/static/remote.html
+// (classremote.go), revalidated on every load.
+func (s *Server) remotePage(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Dev || s.static == nil {
+		b, err := fs.ReadFile(s.opts.Static, "remote.html")
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		_, _ = w.Write(b)
+		return
+	}
+	s.staticFile(w, r, "remote.html")
 }
 
 func (s *Server) scenarios(w http.ResponseWriter, _ *http.Request) {

@@ -43,6 +43,7 @@ type client struct {
 	ws      *websocket.Conn
 	id      int
 	actions []scenario.Action // the recorded actions held, as the page keeps them (keep)
+	seen    func(*Message)    // roundTrip shows it every message read, if set
 }
 
 // keep makes a state message's actions whole, as the page does: with

@@ -49,6 +49,8 @@ type session struct {
 
 	teachState // code view, chapters, challenges (teach.go)
 	classState // its place in a class (class.go)
+
+	remoteState // a teacher's remote, or a teacher's remotes (classremote.go)
 }
 
 func newSession(srv *Server, id string) *session {
@@ -118,6 +120,7 @@ func (s *session) loop() {
 		s.cancelSetup()
 		s.setPlaying(false)
 		s.classLeave("gone")
+		s.remoteLeave()
 		s.stopLive()
 		if s.ls != nil {
 			s.ls.Close()
@@ -147,7 +150,7 @@ func (s *session) loop() {
 				return
 			}
 		case <-s.nudge:
-			if !s.safely(s.classTick) {
+			if !s.safely(func() { s.classTick(); s.remoteTick() }) {
 				return
 			}
 		case <-s.quit:
@@ -195,6 +198,7 @@ func (s *session) attach(c *conn) {
 		s.push(0)
 	}
 	s.classAttached()
+	s.remoteAttached()
 }
 
 // detach forgets c if it is the attached browser.

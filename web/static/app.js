@@ -34,6 +34,7 @@ import { Challenge } from './challenge.js';
 import { Compare } from './compare.js';
 import { Report } from './report.js';
 import { Classroom, CLASS_ERRORS } from './class.js';
+import { Pairing } from './pair.js';
 import { addErrors } from './messages.js';
 
 const $ = (id) => document.getElementById(id);
@@ -65,7 +66,9 @@ const challenge = new Challenge($('challenge'), { take: () => loadAgain(true), l
 
 // A class (class.js): the room this tab teaches or follows.
 addErrors(CLASS_ERRORS);
+const pairing = new Pairing(link); // the teacher's remote (pair.js)
 const classroom = new Classroom(link, {
+  remote: (c) => pairing.button(c),
   goTo: (seq) => goTo(seq),
   code: () => code,
   compare: () => ({ open: comparer.open, choice: comparer.choice, show: (c) => comparer.show(c), close: () => comparer.toggle(false) }),
@@ -98,6 +101,7 @@ function onMessage(m) {
   if (comparer.onMessage(m)) return;
   if (reporter.onMessage(m)) return;
   if (classroom.onMessage(m)) return;
+  if (pairing.onMessage(m)) return;
   switch (m.type) {
     case 'welcome':
       // A server restarted with another protocol version than the page's
@@ -262,6 +266,7 @@ function render() {
   chapters.render(st);
   challenge.render(st);
   classroom.render();
+  pairing.render();
   lessonMore(); // the class may have hidden the lesson's paragraph
   tl.set({ ...st });
 }

@@ -125,6 +125,9 @@ export const CLASS_ERRORS = {
 
 const KINDS = [['next', 'kNext'], ['reply', 'kReply'], ['holder', 'kHolder'], ['verdict', 'kVerdict'], ['move', 'kMove'], ['free', 'kFree']];
 
+// The remote's page (remote.js) says the class's words and kinds as the class bar does.
+export { S as CLASS_WORDS, KINDS as CLASS_KINDS };
+
 /** browserID is this browser's id for classes, kept in its storage: a
  * browser holds one membership of a class (docs/protocol.md, Classes). */
 function browserID() {
@@ -189,7 +192,8 @@ export function csv(history, lang) {
 
 export class Classroom {
   /** hooks: goTo(seq), compare() → {open, choice, show(c), close()},
-   * code() → the code view. */
+   * code() → the code view, remote(code) → the class bar's Remote button
+   * (pair.js). */
   constructor(link, hooks) {
     this.link = link;
     this.hooks = hooks;
@@ -450,6 +454,7 @@ export class Classroom {
     line.append(el('label', { class: 'class-hide', title: tr('hide') }, hide, ' ', el('span', { class: 'class-long' }, tr('hide')), el('span', { class: 'class-short', 'aria-hidden': 'true' }, tr('hideShort'))));
     line.append(this.csvButton(c.code));
     line.append(el('button', { 'data-testid': 'teacher-link', onclick: () => this.copyTeacherLink(c.code) }, tr('teacherLink')));
+    if (this.hooks.remote) line.append(this.hooks.remote(c.code));
     line.append(el('button', { class: 'danger', 'data-testid': 'end-class', onclick: () => { if (confirm(tr('endConfirm'))) this.link.send('class-end'); } }, tr('endClass')));
   }
 

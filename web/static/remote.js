@@ -1,0 +1,227 @@
+// The teacher's remote (docs/browser.md, In class; docs/protocol.md,
+// Classes): a page for the teacher's phone, opened at /remote#CODE.SECRET
+// from the QR code that Remote shows on the projector (pair.js), or with
+// the teacher's key (#CODE.KEY). It holds no run: its session hands Step,
+// Back, Play, Pause and the class's questions to the teacher's session,
+// and the projector and every student follow. It shows what the projector
+// shows of the run (its step and its latest narration line, never more)
+// and what the teacher sees of the class (the tally as it grows).
+
+import { Link } from './socket.js';
+import { state } from './store.js';
+import { t, pick, verdictName } from './i18n.js';
+import { addErrors } from './messages.js';
+import { el } from './dom.js';
+import { showError, relabelToast } from './toast.js';
+import { CLASS_ERRORS, CLASS_WORDS, CLASS_KINDS } from './class.js';
+
+// The remote's own words and errors, in English and 中文.
+const S = {
+  title: ['Remote', '遥控器'],
+  classCode: ['Class', '课堂'],
+  stepN: ['Step {n}', '第 {n} 步'],
+  over: ['the run is over', '运行已结束'],
+  connecting: ['Connecting…', '正在连接…'],
+  noLink: ['Open the remote from the QR code that Remote shows on the projector.', '请扫描投影上“遥控”按钮显示的二维码来打开遥控器。'],
+  nothing: ['No question on the screens.', '屏幕上没有问题。'],
+  lang: ['中文', 'English'],
+  atStepIn: ['At step', '在第几步'],
+  queue: ['Queue', '排入'],
+  queueTitle: ['Queued: asked by itself when the run gets there', '已排入：运行到那一步时自动提问'],
+  queueNone: ['No question queued.', '没有排入的问题。'],
+  queuedAt: ['step {step}', '第 {step} 步'],
+  unqueue: ['Take off the queue', '从队列中移除'],
+};
+
+// The server's codes a remote meets (docs/protocol.md, Classes).
+export const REMOTE_ERRORS = {
+  'remote-op': ['a remote drives the teacher\'s run: {op} is not one of its requests', '遥控器只控制老师的运行：{op} 不是它能发的请求'],
+  'remote-teacher': ['this page teaches the class: open the remote on another device', '此页面正在主持课堂：请在另一台设备上打开遥控器'],
+  'remote-in-class': ['this page is in a class: a remote is a page of its own', '此页面已在课堂中：遥控器需要单独的页面'],
+  'remotes-full': ['the class has {max} remotes already, the most it may', '课堂已有 {max} 个遥控器，已达上限'],
+  'teacher-busy': ['the teacher\'s page is busy or gone: try again', '老师的页面正忙或已离开：请重试'],
+  'queue-past': ['the run is at step {at}: queue a question for a later step than {step}', '运行已在第 {at} 步：请为比第 {step} 步更晚的一步排入问题'],
+  'queue-full': ['{max} questions are queued, the most: take one off first', '已排入 {max} 个问题，已达上限：请先移除一个'],
+  'not-queued': ['no question is queued at step {step}', '第 {step} 步没有排入的问题'],
+};
+
+function tr(key, vals = {}) {
+  const s = S[key] || CLASS_WORDS[key];
+  let out = s[state.lang === 'zh' ? 1 : 0];
+  for (const [k, v] of Object.entries(vals)) out = out.split('{' + k + '}').join(String(v));
+  return out;
+}
+
+/** Remote is the remote's page: its class message and the run's line. */
+class Remote {
+  constructor(root) {
+    this.root = root;
+    this.cls = null; // the last class message's class
+    this.run = null; // the teacher's run's line
+    this.ended = '';
+    this.kind = 'next';
+    this.queue = []; // the questions queued for later steps
+    const g = /^#([A-Za-z0-9]{6})\.([A-Za-z0-9_-]{10,64})$/.exec(location.hash);
+    if (g) {
+      // The secret (or key) leaves the address bar and the history at once.
+      history.replaceState(null, '', location.pathname);
+      sessionStorage.setItem('lockstep.remote', g[1]);
+      this.secret = g[2];
+    }
+    this.code = sessionStorage.getItem('lockstep.remote') || '';
+    this.link = new Link((m) => this.onMessage(m), (s) => { this.status = s; this.render(); });
+  }
+
+  key() { return localStorage.getItem('lockstep.teach.' + this.code) || this.secret || ''; }
+
+  start() {
+    this.render();
+    if (this.code) this.link.connect();
+  }
+
+  onMessage(m) {
+    if (m.type === 'welcome') {
+      this.link.send('class-remote', { code: this.code, key: this.key() });
+      return;
+    }
+    if (m.type === 'error') { showError(m); return; }
+    if (m.type !== 'class') return;
+    const c = m.class;
+    if (c.ended) {
+      this.ended = c.ended;
+      this.cls = null;
+      this.link.stop();
+    } else {
+      if (c.key) { localStorage.setItem('lockstep.teach.' + c.code, c.key); this.secret = ''; }
+      this.cls = c;
+      this.run = m.run || this.run;
+      this.queue = m.queue || [];
+    }
+    this.render();
+  }
+
+  send(op, args) { this.link.send(op, args); }
+
+  render() {
+    const lang = state.lang;
+    document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+    document.title = 'Lockstep — ' + tr('title');
+    const root = this.root, c = this.cls;
+    root.textContent = '';
+    const langBtn = el('button', { class: 'rm-lang', 'data-testid': 'remote-lang', onclick: () => {
+      state.lang = lang === 'zh' ? 'en' : 'zh';
+      localStorage.setItem('lockstep.lang', state.lang);
+      relabelToast();
+      this.render();
+    } }, tr('lang'));
+    root.append(el('header', { class: 'rm-top' }, el('h1', {}, tr('title'), c ? el('span', {}, ' · ' + tr('classCode') + ' ', el('span', { class: 'rm-code', 'data-testid': 'remote-code' }, c.code)) : null), langBtn));
+    if (this.ended) {
+      const why = { 'teacher-gone': 'endedGone', left: 'endedLeft' }[this.ended] || 'ended';
+      root.append(el('p', { class: 'rm-card rm-ended', 'data-testid': 'remote-ended', role: 'status' }, tr(why)));
+      return;
+    }
+    if (!this.code) { root.append(el('p', { class: 'rm-card' }, tr('noLink'))); return; }
+    if (!c) { root.append(el('p', { class: 'rm-card' }, tr('connecting'))); return; }
+    if (c.away) root.append(el('p', { class: 'rm-card', role: 'status' }, tr('teacherAway')));
+    root.append(this.runCard(), this.driveButtons(), this.questionCard(c), this.askRow(), this.queueCard(), this.hideBox(c), this.countsLine(c));
+  }
+
+  /** runCard is the run as the projector shows it: the lesson, the step,
+   * the latest narration line the run has reached. */
+  runCard() {
+    const r = this.run, lang = state.lang;
+    if (!r) return el('section', { class: 'rm-card' });
+    const step = tr('stepN', { n: r.step }) + (r.ended ? ' · ' + tr('over') : '');
+    const say = r.says ? pick(r.say, lang) : t(r.step > 0 ? 'storyAhead' : 'welcome', lang);
+    return el('section', { class: 'rm-card', 'data-testid': 'remote-run' },
+      el('p', { class: 'rm-title' }, pick(r.title, lang)),
+      el('p', { class: 'rm-step', 'data-testid': 'remote-step-n', 'data-step': String(r.step) }, step),
+      el('p', { class: 'rm-say-label' }, t('narration', lang)),
+      el('p', { class: 'rm-say', 'data-testid': 'remote-say' }, say));
+  }
+
+  driveButtons() {
+    const r = this.run || { step: 0, ended: false, playing: false }, lang = state.lang;
+    return el('div', { class: 'rm-drive' },
+      el('button', { 'data-testid': 'remote-back', disabled: r.step === 0, onclick: () => this.send('back') }, '◀ ' + t('back', lang)),
+      el('button', { class: 'primary', 'data-testid': 'remote-step', disabled: r.ended, onclick: () => this.send('step') }, t('step', lang) + ' ▶'),
+      el('button', { 'data-testid': 'remote-play', disabled: r.ended && !r.playing, onclick: () => this.link.send(r.playing ? 'pause' : 'play') }, t(r.playing ? 'pause' : 'play', lang)));
+  }
+
+  /** questionCard is the question on the screens with its tally as it
+   * grows (the teacher's view), and Reveal, Dismiss, Play the winner. */
+  questionCard(c) {
+    const q = c.question, lang = state.lang;
+    if (!q) return el('section', { class: 'rm-card', 'data-testid': 'remote-question' }, el('p', { class: 'rm-q-foot' }, tr('nothing')));
+    const max = Math.max(1, ...(q.counts || [0]));
+    const list = el('ol', { class: 'rm-choices' });
+    q.choices.forEach((ch, i) => {
+      const n = (q.counts || [])[i] || 0;
+      const right = q.revealed && q.truth && q.truth.includes(i);
+      const fill = el('span', { class: 'rm-fill' });
+      fill.style.width = (100 * n / max).toFixed(1) + '%';
+      list.append(el('li', { class: right ? 'right' : '', 'data-count': String(n) },
+        el('span', { class: 'rm-choice' }, (q.kind === 'verdict' ? verdictName(pick(ch, 'en'), lang) : pick(ch, lang)) + (right ? ' ✓' : '')),
+        el('span', { class: 'rm-track', 'aria-hidden': 'true' }, fill), el('span', { class: 'rm-n' }, String(n))));
+    });
+    const buttons = el('div', { class: 'rm-q-buttons' },
+      el('button', { class: 'primary', 'data-testid': 'remote-reveal', disabled: q.revealed, onclick: () => this.send('class-reveal') }, tr('reveal')),
+      el('button', { 'data-testid': 'remote-dismiss', onclick: () => this.send('class-dismiss') }, tr('dismiss')));
+    if (q.kind === 'move') buttons.append(el('button', { 'data-testid': 'remote-play-winner', onclick: () => this.send('class-play') }, tr('playWinner')));
+    return el('section', { class: 'rm-card', 'data-testid': 'remote-question', 'data-id': String(q.id), 'aria-label': tr('questionLabel') },
+      el('p', { class: 'rm-q-text' }, pick(q.text, lang), ' ', el('span', { class: 'rm-q-foot' }, tr('atStep', { step: q.at }))),
+      q.about ? el('p', {}, tr('aboutCmd') + ' ', el('code', {}, q.about)) : null,
+      list, el('p', { class: 'rm-q-foot', role: 'status' }, tr('answered', { n: q.answered })), buttons);
+  }
+
+  /** askRow is the question picker: the kinds the run can ask (a vote on
+   * moves in a challenge; the teacher's own question is typed on the
+   * projector's bar). */
+  askRow() {
+    const kinds = CLASS_KINDS.filter(([k]) => k !== 'free' && (k !== 'move' || (this.run && this.run.challenge)));
+    if (!kinds.some(([k]) => k === this.kind)) this.kind = kinds[0][0];
+    const sel = el('select', { 'data-testid': 'remote-ask-kind', 'aria-label': tr('askWhat'), onchange: (e) => { this.kind = e.target.value; } },
+      ...kinds.map(([k, s]) => el('option', { value: k, selected: k === this.kind }, tr(s))));
+    return el('div', { class: 'rm-ask' }, sel, el('button', { class: 'primary', 'data-testid': 'remote-ask', onclick: () => this.send('class-ask', { ask: { kind: this.kind } }) }, tr('ask')));
+  }
+
+  /** queueCard queues the picker's question for a later step, and lists
+   * the queue: each is asked by itself when the run gets to its step. */
+  queueCard() {
+    const lang = state.lang;
+    if (!this.stepIn) this.stepIn = el('input', { type: 'number', min: '1', inputmode: 'numeric', 'data-testid': 'remote-queue-step', class: 'rm-step-in' });
+    const next = (this.run ? this.run.step : 0) + 1;
+    this.stepIn.min = String(next);
+    if (!this.stepIn.value || Number(this.stepIn.value) < next) this.stepIn.value = String(next);
+    this.stepIn.setAttribute('aria-label', tr('atStepIn'));
+    const list = el('ul', { class: 'rm-queue', 'data-testid': 'remote-queue' });
+    for (const q of this.queue) {
+      const kind = CLASS_KINDS.find(([k]) => k === q.kind);
+      list.append(el('li', { 'data-step': String(q.step) }, el('span', {}, tr('queuedAt', { step: q.step }) + ' · ' + (q.text || (kind ? tr(kind[1]) : q.kind))),
+        el('button', { class: 'rm-x', 'aria-label': tr('unqueue'), title: tr('unqueue'), 'data-testid': 'remote-unqueue', onclick: () => this.send('class-unqueue', { step: q.step }) }, '✕')));
+    }
+    if (!this.queue.length) list.append(el('li', { class: 'rm-q-foot' }, tr('queueNone')));
+    return el('section', { class: 'rm-card', 'aria-label': tr('queueTitle') },
+      el('p', { class: 'rm-say-label' }, tr('queueTitle')),
+      el('div', { class: 'rm-ask' }, el('label', { class: 'rm-at' }, tr('atStepIn') + ' ', this.stepIn),
+        el('button', { 'data-testid': 'remote-queue-add', onclick: () => this.send('class-queue', { step: Number(this.stepIn.value), ask: { kind: this.kind } }) }, tr('queue'))),
+      list);
+  }
+
+  hideBox(c) {
+    const box = el('input', { type: 'checkbox', 'data-testid': 'remote-hide', checked: !!c.hide, onchange: (e) => this.send('class-hide', { hide: e.target.checked }) });
+    return el('label', { class: 'rm-card rm-hide' }, box, tr('hide'));
+  }
+
+  countsLine(c) {
+    const n = c.counts || { members: 0, online: 0, following: 0, roaming: 0, answered: 0 };
+    return el('p', { class: 'rm-counts', 'data-testid': 'remote-counts', role: 'status' },
+      tr('counts', { members: n.online ?? n.members, following: n.following, roaming: n.roaming, answered: n.answered }));
+  }
+}
+
+addErrors(CLASS_ERRORS);
+addErrors(REMOTE_ERRORS);
+const remote = new Remote(document.getElementById('remote'));
+window.lockstepRemote = remote; // for tests, as the app's page exposes its parts
+remote.start();
