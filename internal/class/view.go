@@ -83,15 +83,15 @@ func (r *Room) Look(m *Member, seen *Seen, force bool) *Look {
 }
 
 // Refuse tells the teacher that m's copy of the run at step was refused:
-// the server's memory budget (max) had no room for it.
-func (r *Room) Refuse(m *Member, step int, max string) {
+// the server's memory budget (budget) had no room for it.
+func (r *Room) Refuse(m *Member, step int, budget string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := 1
 	if r.refused != nil {
 		n += r.refused.Count
 	}
-	r.refused = &Refusal{Name: m.name, Step: step, Max: max, Count: n}
+	r.refused = &Refusal{Name: m.name, Step: step, Max: budget, Count: n}
 	r.countChangedLocked()
 }
 
