@@ -39,13 +39,9 @@ const (
 func anchorable(e *sim.Event) bool {
 	switch e.Kind {
 	case sim.KindMark, sim.KindSend, sim.KindExec, sim.KindReply, sim.KindLost, sim.KindTimeout:
-	default:
-		return false
+		return e.Client != ""
 	}
-	if e.Client == "" {
-		return false
-	}
-	return true
+	return false
 }
 
 // matchOf is the match that names e in log: its kind, client, node,
