@@ -44,12 +44,13 @@ func anchorable(e *sim.Event) bool {
 	return false
 }
 
-// matchOf is the match that names e in log: its kind, client, node,
-// command and name, and how many events of log up to e it matches. ok is
+// matchOf is the match that names e in log: its kind, client (client,
+// "" for any), node, command and name, and how many events of log up to
+// e it matches. ok is
 // false when that count holds an event of a script's NOSCRIPT round (a
 // reply has no command to tell it by), which a real server may skip.
-func matchOf(log []*sim.Event, e *sim.Event) (m scenario.Match, ok bool) {
-	m = scenario.Match{Kind: string(e.Kind), Client: e.Client, Node: e.Node, Name: e.Name}
+func matchOf(log []*sim.Event, e *sim.Event, client string) (m scenario.Match, ok bool) {
+	m = scenario.Match{Kind: string(e.Kind), Client: client, Node: e.Node, Name: e.Name}
 	if len(e.Cmd) > 0 {
 		m.Cmd = strings.ToUpper(e.Cmd[0])
 	}
@@ -119,11 +120,7 @@ func (sh *shrinker) anchor(actions []scenario.Action, h time.Duration) ([]scenar
 func (sh *shrinker) bestAnchor(cur []scenario.Action, i int, log []*sim.Event, seq int, h time.Duration) (*scenario.Action, error) {
 	var best *scenario.Action
 	bestScore := -1
-	for _, e := range nearby(log, seq) {
-		m, ok := matchOf(log, e)
-		if !ok {
-			continue
-		}
+	for _, m := range anchors(log, seq, cur[i].Client == "") {
 		cand := cur[i]
 		cand.On = &m
 		try := append([]scenario.Action(nil), cur...)
@@ -147,6 +144,27 @@ func (sh *shrinker) bestAnchor(cur []scenario.Action, i int, log []*sim.Event, s
 		}
 	}
 	return best, nil
+}
+
+// anchors are the matches of the events near seq (nearby) that a fault
+// may be recorded on. For a node's fault (node) a command the node ran
+// is named first by the node alone, then by its client too: "the
+// node's second MULTI" holds whichever client's comes first, where two
+// send theirs at the same moment and a real server may take them in the
+// other order.
+func anchors(log []*sim.Event, seq int, node bool) []scenario.Match {
+	var out []scenario.Match
+	for _, e := range nearby(log, seq) {
+		if node && e.Kind == sim.KindExec {
+			if m, ok := matchOf(log, e, ""); ok {
+				out = append(out, m)
+			}
+		}
+		if m, ok := matchOf(log, e, e.Client); ok {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // nearby are the anchorable events of log around the event seq, the

@@ -247,3 +247,60 @@ func logText(log []*sim.Event) string {
 	}
 	return b.String()
 }
+
+// A node's fault is recorded on the node's own count of a command when
+// that holds, not on the client whose command it was: which of two
+// clients sending at the same moment a real server takes first is not
+// the schedule's to decide.
+//
+// Argued first: two watch-multi-exec clients on a master with a replica
+// 200ms behind, one failover to place. Both read the stock at once and
+// send MULTI/EXEC at 0.504s; the first EXEC writes 9, the second finds
+// its watched key changed and retries from WATCH. A failover after that
+// retry's WATCH, before the first write reached the replica, loses the
+// write: the retry reads 10 on the promoted replica and writes 9 again
+// (lost-update). Embedded Redis runs B's EXEC first; with A starting 2ms
+// earlier (as A did on redis-server, 1.5ms ahead), A's is first. A
+// failover recorded after A's EXEC (the schedule's first form) lands
+// there before B's EXEC, which the dead master refuses: safe. Recorded on
+// the node's count, it lands after the retry's WATCH either way.
+func TestANodeFaultIsRecordedOnTheNodesCount(t *testing.T) {
+	doc := `scenarios:
+  - id: wme
+    title: {en: wme}
+    seed: 1
+    horizon: 5s
+    nodes:
+      - {name: redis}
+      - {name: replica, replica_of: redis, lag: 200ms}
+    network: {timeout: 100ms}
+    data: {stock: '10'}
+    clients:
+      - {name: A, algorithm: watch-multi-exec, params: {retry: 100ms}, work: 500ms, task: deduct}
+      - {name: B, algorithm: watch-multi-exec, params: {retry: 100ms}, work: 500ms, task: deduct}
+`
+	f, err := scenario.Parse("wme.yaml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := Neutral(&f.Scenarios[0], &scenario.Explore{Faults: []scenario.Budget{{Do: string(sim.FaultFailover), Count: 1}}})
+	res := search(t, sc, Options{Strategy: Exhaustive, First: true, Want: []string{"lost-update"}})
+	if res.Verdict != "lost-update" {
+		t.Fatalf("want lost-update found, got %q (%s)", res.Verdict, res.CountsText())
+	}
+	rec := res.Recording
+	if len(rec.Faults) != 1 || rec.Faults[0].On == nil || rec.Faults[0].On.Client != "" {
+		t.Fatalf("want the failover recorded on the node's count alone, got faults %+v, schedule %+v", rec.Faults, rec.Schedule)
+	}
+	early := *rec
+	early.Clients = append([]scenario.Client(nil), rec.Clients...)
+	early.Clients[0].Start = scenario.Duration(2 * time.Millisecond)
+	s, err := Replay(&early)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.Run().Verdicts(); !lesson.SameVerdicts(got, rec.Expect) {
+		t.Errorf("with A 2ms ahead the recording (failover on %+v) ends %v, not %v:\n%s", *rec.Faults[0].On, got, rec.Expect, logText(s.Log()))
+	}
+}
