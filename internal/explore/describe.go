@@ -94,20 +94,22 @@ func at(t time.Duration) string { return sim.FormatTime(t) }
 func describeFault(log []*sim.Event, a scenario.Action, e *sim.Event) sim.Text {
 	d := a.Size().D()
 	when := sim.Text{En: "at " + at(e.T), Zh: "在 " + at(e.T) + " "}
-	if a.On != nil {
+	switch {
+	case a.On != nil && a.On.Kind == string(sim.KindMark):
 		who := a.On.Client
 		if who == a.Client {
 			who = "" // the fault hits the client at its own mark: "it"
 		}
 		p := sim.MarkPhrase(a.On.Name, who)
 		when = sim.Text{En: p.En + " (at " + at(e.T) + ")", Zh: p.Zh + "（" + at(e.T) + "）就"}
-		if a.On.Kind == string(sim.KindExec) {
-			// a point (Options.Points): right after a node ran the command
-			cmd := strings.ToUpper(a.On.Cmd)
-			when = sim.Text{En: fmt.Sprintf("right after its %s ran, before the reply reached it (at %s)", cmd, at(e.T)),
-				Zh: fmt.Sprintf("在它的 %s 刚执行完、回复还没到它手里时（%s）就", cmd, at(e.T))}
-		}
+	case a.On != nil && a.On.Kind == string(sim.KindExec) && a.On.Client == a.Client:
+		// a point (Options.Points): right after a node ran the command
+		cmd := strings.ToUpper(a.On.Cmd)
+		when = sim.Text{En: fmt.Sprintf("right after its %s ran, before the reply reached it (at %s)", cmd, at(e.T)),
+			Zh: fmt.Sprintf("在它的 %s 刚执行完、回复还没到它手里时（%s）就", cmd, at(e.T))}
 	}
+	// Any other event a fault is recorded on (a reply, a send: anchor.go)
+	// is told by its time alone, as a fault placed at a step.
 	c, n := a.Client, a.Node
 	switch sim.FaultKind(a.Do) {
 	case sim.FaultPause:

@@ -7,21 +7,22 @@ import (
 	"github.com/lockstep/lockstep/internal/scenario"
 )
 
-// Margin is the slack a shrunk schedule keeps past the least that still
-// gives its verdict: each fault Margin longer than the shortest of its
-// kind and place that does (never longer than the search placed it), and
-// the horizon Margin later than the earliest that does, each only when
-// the verdict holds there too. A schedule shrunk to the millisecond
-// (a pause 7ms past a lease) breaks the lock on embedded Redis's virtual
-// clock, but on a real redis-server, whose round trips take real time,
-// the next holder arrives those few milliseconds late and the run ends
-// safe: a margin of 100ms, hundreds of round trips on loopback, is what
-// real latency cannot erase (docs/real-redis.md).
+// Margin is the step of slack a shrunk schedule keeps past the least that
+// still gives its verdict: each fault and the horizon are Margin,
+// 2×Margin, ... longer than the shortest of its kind and place that
+// does (never longer than the search placed it), the smallest of those
+// that keeps the verdict in the most jittered runs (widest). A schedule
+// shrunk to the millisecond (a pause 7ms past a lease) breaks the lock on
+// embedded Redis's virtual clock, but on a real redis-server, whose round
+// trips take real time, the next holder arrives those few milliseconds
+// late and the run ends safe (docs/explore.md#shrinking).
 const Margin = 100 * time.Millisecond
 
 // shrinker reduces a schedule that gives a verdict to a smaller one that
 // still gives it (DSLabs, Hypothesis): fewer entries, then shorter faults,
-// then an earlier horizon, each size and the horizon then given Margin. Every candidate is replayed from the start;
+// then an earlier horizon, each size and the horizon then given the
+// widest margin; a fault placed at a step is recorded on an event
+// (anchor.go). Every candidate is replayed from the start;
 // one that cannot be replayed (a manual step of a client with nothing to
 // do) does not count. Once p says the search must stop, no candidate
 // holds: the shrinking ends at once with the smallest schedule found so
@@ -68,6 +69,9 @@ func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenari
 	if err != nil {
 		return nil, 0, err
 	}
+	if cur, err = s.anchor(cur, h); err != nil {
+		return nil, 0, err
+	}
 	for i := range cur {
 		if err := s.shrinkSize(cur, i, h); err != nil {
 			return nil, 0, err
@@ -105,7 +109,7 @@ func (s *shrinker) dropEntries(cur []scenario.Action, h time.Duration) ([]scenar
 // 10ms or to a 32nd of the size found (whichever is coarser), that keeps
 // the verdict (binary search: a longer fault of the same kind at the same
 // step rarely does less harm), and no smaller than its kind's least; then
-// Margin more, up to the size found, when the verdict holds there too.
+// the widest margin past it, up to the size found (widest).
 func (s *shrinker) shrinkSize(cur []scenario.Action, i int, h time.Duration) error {
 	f := &cur[i].Fault
 	size := f.Size()
@@ -136,17 +140,49 @@ func (s *shrinker) shrinkSize(cur []scenario.Action, i int, h time.Duration) err
 		return err
 	}
 	*size = scenario.Duration(hi)
-	if wide := min(hi+Margin, found); wide > hi {
-		ok, err := try(wide)
-		if err != nil {
-			return err
+	best, err := s.widest(hi, found, try, func() (int, error) { return s.robust(cur, h) })
+	*size = scenario.Duration(best)
+	return err
+}
+
+// widest is, of least+Margin, least+2×Margin, ... up to most (at most
+// wideSteps of them, the last cut to most; least itself when none
+// holds), the one that holds
+// and keeps the verdict in the most jittered runs (score, after set),
+// the smallest of those: among equally small schedules the one with the
+// widest margin against real latency.
+func (s *shrinker) widest(least, most time.Duration, set func(time.Duration) (bool, error), score func() (int, error)) (time.Duration, error) {
+	best, bestScore := least, -1
+	for k := 1; k <= wideSteps; k++ {
+		d := min(least+time.Duration(k)*Margin, most)
+		if d <= least || k > 1 && d == min(least+time.Duration(k-1)*Margin, most) {
+			break // most reached
+		}
+		ok, err := set(d)
+		if err != nil || s.cut {
+			break
 		}
 		if !ok {
-			*size = scenario.Duration(hi)
+			continue
+		}
+		n, err := score()
+		if err != nil || s.cut {
+			break
+		}
+		if n > bestScore {
+			best, bestScore = d, n
+		}
+		if n == JitterRuns {
+			break
 		}
 	}
-	return nil
+	_, err := set(best)
+	return best, err
 }
+
+// wideSteps is how many steps of Margin past the least size or horizon
+// the shrinking tries for the widest margin.
+const wideSteps = 6
 
 // shrinkHorizon is an earlier horizon, to the 100ms: the shortest run
 // that still ends with the verdict, and no earlier than any client's
@@ -166,12 +202,11 @@ func (s *shrinker) shrinkHorizon(cur []scenario.Action, h time.Duration) (time.D
 	if err != nil {
 		return 0, err
 	}
-	if wide := min(least+Margin, h); wide > least {
-		if ok, err := s.holds(cur, wide); err != nil || ok {
-			return wide, err
-		}
-	}
-	return least, nil
+	hz := least
+	return s.widest(least, h, func(d time.Duration) (bool, error) {
+		hz = d
+		return s.holds(cur, d)
+	}, func() (int, error) { return s.robust(cur, hz) })
 }
 
 // smallest bisects (lo, hi], where hi holds, for the smallest duration on

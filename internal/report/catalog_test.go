@@ -102,6 +102,12 @@ func TestFencingCellShowsTheRefusedWrite(t *testing.T) {
 	if !strings.Contains(c.Text(row).En, "the storage refused the late write") {
 		t.Errorf("the cell does not say the storage refused the write: %q", c.Text(row).En)
 	}
+	// The pause on A's enter mark alone lets B in beside A: the search's
+	// moves, each at a step number, are not needed, and a real server,
+	// whose steps are others, found A with no move to make at one of them.
+	if len(c.Example.Schedule) != 0 {
+		t.Errorf("the example keeps moves at step numbers it does not need: %+v", c.Example.Schedule)
+	}
 }
 
 // The card the build carries (docs/choosing-a-lock.json, which
