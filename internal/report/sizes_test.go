@@ -82,7 +82,16 @@ func TestCounterexamplesKeepTheirColumnsSize(t *testing.T) {
 			continue
 		}
 		do, least, most := sizeRange(col)
-		for _, a := range sc.Schedule {
+		// the faults the shrink left at a step (schedule) and those it
+		// recorded on an event (faults)
+		faults := make([]*scenario.Fault, 0, len(sc.Schedule)+len(sc.Faults))
+		for i := range sc.Schedule {
+			faults = append(faults, &sc.Schedule[i].Fault)
+		}
+		for i := range sc.Faults {
+			faults = append(faults, &sc.Faults[i])
+		}
+		for _, a := range faults {
 			if a.Do == "" || a.Do == "step" { // a move the search ordered
 				continue
 			}
@@ -93,7 +102,7 @@ func TestCounterexamplesKeepTheirColumnsSize(t *testing.T) {
 				continue
 			}
 			sized++
-			if d := a.Fault.Size().D(); d < least || d > most {
+			if d := a.Size().D(); d < least || d > most {
 				t.Errorf("%s: %s of %s, but the column %q says %s to %s", sc.ID, a.Do, scenario.Duration(d), col.What.En,
 					scenario.Duration(least), scenario.Duration(most))
 			}
