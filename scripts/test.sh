@@ -102,6 +102,11 @@ go run ./cmd/visualizer test
 # code computes today: checked without the race detector (the whole card,
 # about a minute of CPU).
 go test -count=1 -run 'TestChoosingALockDoc' ./internal/report
+# The card's live rows (etcd, ZooKeeper): fresh real-time runs of every
+# cell, without the race detector (go-zookeeper races with itself on
+# reconnection, and -race slows the clients past their 1s leases) and
+# alone, so that no other package's load lapses a lease.
+go test -count=1 -run 'TestLiveRows' ./internal/livecard
 # The two checkers (internal/check and its reference) on 3,000 generated
 # scenarios beyond the 200 the race run above covers: every algorithm,
 # every fault kind. Without the race detector, which would make it slow.

@@ -33,6 +33,9 @@ func TestLiveRows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real-time runs on live servers: about 40 s")
 	}
+	if raceEnabled {
+		t.Skip("real-time runs under the race detector (race_test.go): scripts/test.sh runs them without it")
+	}
 	js, err := os.ReadFile(filepath.Join(docs, "choosing-a-lock.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package livecard
+
+const raceEnabled = false
