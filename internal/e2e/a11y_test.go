@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -38,7 +39,13 @@ func axeSource(t *testing.T) string {
 // bypassed in this tab, as the test's own, never the app's.
 func axeTab(t *testing.T, browser context.Context) context.Context {
 	t.Helper()
-	ctx := tab(t, browser, true)
+	return axeTabWithin(t, browser, 60*time.Second)
+}
+
+// axeTabWithin is axeTab with a time limit of its own (tabWithin).
+func axeTabWithin(t *testing.T, browser context.Context, limit time.Duration) context.Context {
+	t.Helper()
+	ctx := tabWithin(t, browser, true, limit)
 	if _, err := chromedp.Call(ctx, cdppage.SetBypassCSP, cdppage.SetBypassCSPParams{Enabled: true}); err != nil {
 		t.Fatal(err)
 	}

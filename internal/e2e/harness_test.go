@@ -130,12 +130,19 @@ func startBrowser(t *testing.T) context.Context {
 // storage), as a different browser would.
 func tab(t *testing.T, browser context.Context, fresh bool) context.Context {
 	t.Helper()
+	return tabWithin(t, browser, fresh, 60*time.Second)
+}
+
+// tabWithin is tab with a time limit of its own, for a tab that waits on
+// long server work (a card computed under the race detector).
+func tabWithin(t *testing.T, browser context.Context, fresh bool, limit time.Duration) context.Context {
+	t.Helper()
 	var opts []chromedp.ContextOption
 	if fresh {
 		opts = append(opts, chromedp.WithNewBrowserContext())
 	}
 	ctx, cancel := chromedp.NewContext(browser, opts...)
-	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancelT := context.WithTimeout(ctx, limit)
 	t.Cleanup(func() { cancelT(); cancel() })
 	return ctx
 }
@@ -255,7 +262,13 @@ func step(t *testing.T, ctx context.Context) {
 // the page reported: console errors, exceptions, failed loads.
 func page(t *testing.T, browser context.Context, url string) context.Context {
 	t.Helper()
-	ctx := tab(t, browser, true)
+	return pageWithin(t, browser, url, 60*time.Second)
+}
+
+// pageWithin is page in a tab with its own time limit (tabWithin).
+func pageWithin(t *testing.T, browser context.Context, url string, limit time.Duration) context.Context {
+	t.Helper()
+	ctx := tabWithin(t, browser, true, limit)
 	probs := watch(t, ctx)
 	t.Cleanup(func() {
 		for _, p := range probs.take() {

@@ -61,19 +61,24 @@ const alternatives = `[...document.querySelectorAll('[data-testid=report-alt]')]
 // downloaded is the CLI's (report.BuildSetup's) to the byte. Then in
 // 中文 from the labs' picker: the loaded scenario checked, the same cells,
 // a ✗ opened and Side by side.
+// cardTab is the time a Check my lock tab may take: its 60-cell card
+// takes about 25 s under the race detector on an idle 2-core machine,
+// more beside other packages' tests.
+const cardTab = 3 * time.Minute
+
 func TestBrowserCheckMyLock(t *testing.T) {
 	chromium(t)
 	src, err := os.ReadFile("../../labs/your-lock.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := startServer(t, server.Options{SetupColumns: mineColumns, SetupTime: time.Minute})
+	url := startServer(t, server.Options{SetupColumns: mineColumns, SetupTime: cardTab})
 	b := startBrowser(t)
 	dir := artifacts(t)
 	const id = "your-lock-unconditional-del"
 
 	t.Run("en-from-the-editor", func(t *testing.T) {
-		ctx := page(t, b, url)
+		ctx := pageWithin(t, b, url, cardTab)
 		down := t.TempDir()
 		if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
 			Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: down,
@@ -120,7 +125,7 @@ func TestBrowserCheckMyLock(t *testing.T) {
 	})
 
 	t.Run("zh-from-the-loaded-scenario", func(t *testing.T) {
-		ctx := axeTab(t, b) // the view audited by axe-core too
+		ctx := axeTabWithin(t, b, cardTab) // the view audited by axe-core too
 		probs := watch(t, ctx)
 		t.Cleanup(func() {
 			for _, p := range probs.take() {
