@@ -401,6 +401,13 @@ func (s *session) openCell(lock, column string) error {
 		return coded("report-cell", map[string]any{"lock": lock, "column": column},
 			"report: the cell %s/%s has no schedule to open (not decided yet, or nothing found)", lock, column)
 	}
+	return s.openAtEnd(rec, s.file) // the file's scenarios stay in the picker
+}
+
+// openAtEnd makes a card cell's schedule the session's run, seeked to its
+// end within the step cap: the catalog card's report-open and the setup
+// card's setup-open.
+func (s *session) openAtEnd(rec *scenario.Scenario, file []catalogEntry) error {
 	var ls *lesson.Session
 	var err error
 	s.bulkTurn(func() { ls, err = lesson.NewSession(rec, lesson.Config{Seed: rec.Seed, Servers: embedded.Servers{}}) })
@@ -411,7 +418,7 @@ func (s *session) openCell(lock, column string) error {
 		ls.Close()
 		return err
 	}
-	s.replaceRun(ls, loadedRun{custom: true, file: s.file}) // the file's scenarios stay in the picker
+	s.replaceRun(ls, loadedRun{custom: true, file: file})
 	return s.account()
 }
 

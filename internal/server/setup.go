@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lockstep/lockstep/internal/embedded"
 	"github.com/lockstep/lockstep/internal/explore"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/report"
@@ -295,16 +294,5 @@ func (s *session) openSetupCell(lock, column string) error {
 		return coded("setup-cell", map[string]any{"lock": lock, "column": column},
 			"setup: the cell %s/%s has no schedule to open (no card, not decided yet, or nothing found)", lock, column)
 	}
-	var ls *lesson.Session
-	var err error
-	s.bulkTurn(func() { ls, err = lesson.NewSession(rec, lesson.Config{Seed: rec.Seed, Servers: embedded.Servers{}}) })
-	if err != nil {
-		return err
-	}
-	if err := seekIn(s, ls, s.srv.limits.MaxSteps); err != nil {
-		ls.Close()
-		return err
-	}
-	s.replaceRun(ls, loadedRun{custom: true, file: file})
-	return s.account()
+	return s.openAtEnd(rec, file)
 }
