@@ -118,6 +118,10 @@ type cardJob struct {
 	mu      sync.Mutex
 	started bool
 	card    *report.Card // the rows, once probed; every cell once done
+	// decided are the cells of a running card, by lock and column, as
+	// Progress told them: the card's workers write its rows' cells under
+	// a mutex of their own, so a running card's rows are not read here.
+	decided map[[2]string]*report.Cell
 	wire    *wireCard
 	subs    map[*session]bool
 	cancel  context.CancelFunc
@@ -202,6 +206,7 @@ func (s *session) openReport() (*Message, error) {
 		j.started = true
 		j.runs++
 		j.wire = newWireCard()
+		j.decided = map[[2]string]*report.Cell{}
 		j.done = make(chan struct{})
 		ctx, cancel := context.WithTimeout(context.Background(), cardTime)
 		j.cancel = cancel
@@ -284,6 +289,7 @@ func (srv *Server) runCard(ctx context.Context) {
 		Worker: func() (func() error, func()) { sl := &slicer{srv: srv, ctx: ctx}; return sl.yield, sl.release },
 		Progress: func(lock string, c *report.Cell, done, total int) {
 			j.mu.Lock()
+			j.decided[[2]string{lock, c.Column}] = c
 			var wc *wireCell
 			for _, r := range j.card.Rows {
 				if r.Algorithm == lock {
@@ -387,12 +393,17 @@ func (s *session) openCell(lock, column string) error {
 	j := &s.srv.card
 	j.mu.Lock()
 	var rec *scenario.Scenario
-	if j.card != nil {
-		if _, c := j.card.Find(lock, column); c != nil && c.Kind != "" {
-			rec = c.Counterexample
-			if rec == nil {
-				rec = c.Example
-			}
+	var c *report.Cell
+	switch {
+	case j.wire != nil && j.wire.Running:
+		c = j.decided[[2]string{lock, column}]
+	case j.card != nil:
+		_, c = j.card.Find(lock, column)
+	}
+	if c != nil && c.Kind != "" {
+		rec = c.Counterexample
+		if rec == nil {
+			rec = c.Example
 		}
 	}
 	j.mu.Unlock()

@@ -263,3 +263,57 @@ func TestTheStoredCardAnswersAtOnce(t *testing.T) {
 		t.Fatalf("a card without rows reads as this build's")
 	}
 }
+
+// A cell opens while the card is still being computed, and one not
+// decided yet is an error. The card's workers write its rows' cells under
+// a lock of their own, so a running card's cells are read from what its
+// progress told, never from its rows (a read the race detector does not
+// see here only because the session and the workers meet at the engine's
+// slots).
+func TestACellOpensWhileTheCardRuns(t *testing.T) {
+	_, url := cardServer(t, Options{ReportLocks: []string{"mysql-unique-key"}, ReportColumns: []string{"crash", "contention", "pause"}})
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "report"})
+	if m := c.next("report"); m.Report == nil || !m.Report.Running {
+		t.Fatalf("first answer %+v", m.Report)
+	}
+	_ = c.ws.SetReadDeadline(time.Now().Add(2 * time.Minute))
+	var first *wireCell
+	for first == nil {
+		var m Message
+		if err := c.ws.ReadJSON(&m); err != nil {
+			t.Fatalf("waiting for a first cell: %v", err)
+		}
+		if m.Type == "report-done" {
+			t.Fatalf("the card ended before a cell came: %+v", m.Report)
+		}
+		if m.Type == "report-cell" {
+			first = m.Cell
+		}
+	}
+	c.send(map[string]any{"op": "report-open", "lock": first.Lock, "column": first.Column})
+	if first.Replay {
+		if st := c.next("state"); st.Snap == nil || !st.Snap.Ended {
+			t.Errorf("the decided cell %s/%s did not open at its end: %+v", first.Lock, first.Column, st.Snap)
+		}
+	} else if e := c.next("error"); e.Code != "report-cell" {
+		t.Errorf("a decided cell with nothing to open: %q %q", e.Code, e.Error)
+	}
+	_ = c.ws.SetReadDeadline(time.Now().Add(2 * time.Minute))
+	for {
+		var m Message
+		if err := c.ws.ReadJSON(&m); err != nil {
+			t.Fatalf("waiting for the card's end: %v", err)
+		}
+		if m.Type == "report-done" {
+			if m.Report == nil || m.Report.Done != 3 {
+				t.Errorf("report-done %+v", m.Report)
+			}
+			return
+		}
+	}
+}
