@@ -1,0 +1,156 @@
+package narrate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/sim"
+)
+
+// storage tells what the protected storage did with a client's write: a
+// write it refused by its fencing token, or one it accepted from a client
+// that no longer holds its lock.
+func (n *Narrator) storage(e *sim.Event) []Line {
+	f := e.Fact
+	if f == nil || e.Client == "" {
+		return nil
+	}
+	who := e.Who()
+	switch f.Key {
+	case fact.RejectedOlder:
+		return n.one(e, Claim{}, fmt.Sprintf("The storage refuses %s's write: its token %d is older than token %d.", who, f.Token, f.Highest),
+			fmt.Sprintf("存储拒绝了 %s 的写入：它的令牌 %d 比令牌 %d 旧。", who, f.Token, f.Highest))
+	case fact.RejectedNoToken:
+		return n.one(e, Claim{}, fmt.Sprintf("The storage refuses %s's write: it carries no token.", who),
+			fmt.Sprintf("存储拒绝了 %s 的写入：它没有带令牌。", who))
+	case fact.FirstToken, fact.TokenAccepted, fact.PlainStorage:
+	default:
+		return nil
+	}
+	v := n.c.View()
+	for _, l := range v.Locks(e.Client) {
+		on, need := v.HeldOn(e.Client, l)
+		if on >= need {
+			continue
+		}
+		token, token2 := "", ""
+		if f.Key != fact.PlainStorage {
+			token, token2 = fmt.Sprintf(" with token %d", f.Token), fmt.Sprintf("（令牌 %d）", f.Token)
+		}
+		switch {
+		case n.c.Revealed(sim.VerdictStaleWrite):
+			return n.one(e, Claim{Kind: ClaimStaleWrite, Who: e.Client, Lock: l}, fmt.Sprintf("The storage accepts %s's write%s, though %s no longer holds %s: a stale write.", who, token, e.Client, lockName(l)),
+				fmt.Sprintf("存储接受了 %s 的写入%s，尽管 %s 已不再持有%s：这是一次过期的写入。", who, token2, e.Client, lockNameZh(l)))
+		case f.Key != fact.PlainStorage:
+			// fenced, and by the checker not stale: no later token, no
+			// holder without one since the writer's token
+			return n.one(e, Claim{Kind: ClaimLapsedWrite, Who: e.Client, Lock: l}, fmt.Sprintf("The storage accepts %s's write%s: %s no longer holds %s, but no other client has been issued a later token, nor taken the lock with one that draws none, so the write is not stale.", who, token, e.Client, lockName(l)),
+				fmt.Sprintf("存储接受了 %s 的写入%s：%s 已不再持有%s，但之后没有别的客户端拿到更晚的令牌，也没有别的客户端用不发令牌的锁拿到它，所以这次写入并不过期。", who, token2, e.Client, lockNameZh(l)))
+		}
+	}
+	return nil
+}
+
+// quorums tells when a client that believes it holds a lock of a quorum
+// (Redlock's majority) no longer has its keys on enough nodes, and when
+// it has them again.
+func (n *Narrator) quorums(e *sim.Event) []Line {
+	v := n.c.View()
+	var out []Line
+	for _, who := range v.Insiders() {
+		c := clientOf(who.Who)
+		key := c + "\x00" + who.Lock
+		on, need := v.HeldOn(c, who.Lock)
+		if need <= 1 || !v.Believes(c, who.Lock) {
+			continue
+		}
+		switch short := on < need; {
+		case short && !n.short[key]:
+			n.short[key] = true
+			out = append(out, Line{Text: sim.Text{
+				En: fmt.Sprintf("%s's lock now stands on %d %s, fewer than the %d it needs: %s no longer holds %s, though it is still inside.", c, on, nodes(on), need, c, lockName(who.Lock)),
+				Zh: fmt.Sprintf("%s 的锁现在只在 %d 个节点上，少于所需的 %d 个：%s 已不再持有%s，尽管它还在临界区里。", c, on, need, c, lockNameZh(who.Lock))},
+				Refs: []int{e.Seq, who.Seq}, Claim: Claim{Kind: ClaimShort, Who: c, Lock: who.Lock, On: on, Need: need}})
+		case !short && n.short[key]:
+			delete(n.short, key)
+		}
+	}
+	return out
+}
+
+// insideWith are the threads other than who inside lock l's critical
+// section: the ones a thread entering l is inside with (two threads of
+// one process are two, a thread inside another lock is not with it).
+func (n *Narrator) insideWith(who, l string) []check.Insider {
+	var out []check.Insider
+	for _, in := range n.c.View().Insiders() {
+		if in.Who != who && in.Lock == l && !slices.ContainsFunc(out, func(o check.Insider) bool { return o.Who == in.Who }) {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// othersInside are the threads inside a critical section that belong to
+// clients other than c.
+func (n *Narrator) othersInside(c string) []check.Insider {
+	var out []check.Insider
+	for _, in := range n.c.View().Insiders() {
+		if clientOf(in.Who) != c && !slices.ContainsFunc(out, func(o check.Insider) bool { return o.Who == in.Who }) {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// insiders gives the names and enter seqs of threads inside.
+func insiders(ins []check.Insider) ([]string, []int) {
+	names, seqs := make([]string, len(ins)), make([]int, len(ins))
+	for i, in := range ins {
+		names[i], seqs[i] = in.Who, in.Seq
+	}
+	return names, seqs
+}
+
+// Now is a line that says where things stand: who is inside, and which
+// keys hold whose lock on the nodes that are up. ok is false when there is
+// nothing to say (no one inside, no key holding a lock).
+func (n *Narrator) Now() (Line, bool) {
+	v := n.c.View()
+	var en, zh []string
+	in := v.Insiders()
+	var names []string
+	var refs []int
+	var holds []Held
+	for _, i := range in {
+		if !slices.Contains(names, i.Who) {
+			names = append(names, i.Who)
+			refs = append(refs, i.Seq)
+		}
+	}
+	if len(names) > 0 {
+		en = append(en, fmt.Sprintf("%s %s inside", strings.Join(names, ", "), isAre(len(names))))
+		zh = append(zh, strings.Join(names, "、")+" 在临界区里")
+	}
+	for _, k := range v.Held() {
+		if !k.IsLock || v.Down(k.Node) || !v.Serving(k.Node) {
+			continue
+		}
+		var owners []string
+		for _, h := range k.After {
+			owners = appendNew(owners, h.Client)
+		}
+		holds = append(holds, Held{Node: k.Node, Key: k.Key, Whose: owners})
+		o := strings.Join(owners, "'s and ")
+		en = append(en, fmt.Sprintf("%s on %s holds %s's lock", k.Key, k.Node, o))
+		zh = append(zh, fmt.Sprintf("%s 上的 %s 是 %s 的锁", k.Node, k.Key, strings.Join(owners, "、")))
+	}
+	if len(en) == 0 {
+		return Line{}, false
+	}
+	return Line{Text: sim.Text{En: "Where things stand: " + strings.Join(en, "; ") + ".", Zh: "现在的情况：" + strings.Join(zh, "；") + "。"}, Refs: refs,
+		Claim: Claim{Kind: ClaimNow, Inside: names, Holds: holds}}, true
+}
