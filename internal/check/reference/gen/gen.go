@@ -91,9 +91,24 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 		fencing = fencing || g.algo.Fencing
 	}
 
-	// Nodes: one master, or Redlock's masters; a replica of the first master
-	// when replica-failover needs it (and sometimes otherwise).
-	var masters []string
+	masters, nodes := randomNodes(r, sc, redlock, failover, fencing)
+	sc.Data = map[string]string{"stock": fmt.Sprint(pick(r, 1, 2, 3, 10))}
+
+	names := randomClients(r, sc, groups, fencing)
+
+	// Faults: zero to four, of every kind.
+	nf := r.IntN(5)
+	for range nf {
+		sc.Faults = append(sc.Faults, randomFault(r, sc, names, nodes, masters, horizon)...)
+	}
+	likelyFaults(r, sc, masters, fencing, horizon)
+	return sc
+}
+
+// randomNodes gives sc one master, or Redlock's masters; a replica of the
+// first master when replica-failover needs it (and sometimes otherwise).
+// It returns the masters and every node's name.
+func randomNodes(r *rand.Rand, sc *scenario.Scenario, redlock, failover, fencing bool) (masters, nodes []string) {
 	if redlock {
 		n := pick(r, 3, 5, 5, 7)
 		for i := 1; i <= n; i++ {
@@ -113,7 +128,7 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 	if r.IntN(8) == 0 {
 		sc.Nodes[r.IntN(len(sc.Nodes))].Offset = d(ms(pick(r, -500, 300, 2000)))
 	}
-	nodes := make([]string, len(sc.Nodes))
+	nodes = make([]string, len(sc.Nodes))
 	for i, n := range sc.Nodes {
 		nodes[i] = n.Name
 	}
@@ -121,9 +136,12 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 		sc.Network = scenario.Network{Latency: d(ms(pick(r, 1, 2, 5))), Jitter: d(ms(pick(r, 0, 1, 3))),
 			Timeout: d(ms(pick(r, 50, 200, 1000)))}
 	}
-	sc.Data = map[string]string{"stock": fmt.Sprint(pick(r, 1, 2, 3, 10))}
+	return masters, nodes
+}
 
-	// Clients.
+// randomClients gives sc two to five clients of groups' locks, and the
+// storage when one writes. It returns their names.
+func randomClients(r *rand.Rand, sc *scenario.Scenario, groups []group, fencing bool) []string {
 	nc := 2 + r.IntN(4)
 	names := []string{"A", "B", "C", "D", "E"}[:nc]
 	write := fencing || r.IntN(8) == 0
@@ -168,15 +186,13 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 	if slices.ContainsFunc(sc.Clients, func(c scenario.Client) bool { return c.Task == "write" }) {
 		sc.Storage = &scenario.Storage{Fencing: fencing && r.IntN(3) > 0}
 	}
+	return names
+}
 
-	// Faults: zero to four, of every kind.
-	nf := r.IntN(5)
-	for range nf {
-		sc.Faults = append(sc.Faults, randomFault(r, sc, names, nodes, masters, horizon)...)
-	}
-	// Shapes made likely: the token counter's node loses it (restarts
-	// empty, or fails over before replicating it), and a master with a
-	// replica fails over under the clients.
+// likelyFaults makes shapes likely: the token counter's node loses it
+// (restarts empty, or fails over before replicating it), and a master with
+// a replica fails over under the clients.
+func likelyFaults(r *rand.Rand, sc *scenario.Scenario, masters []string, fencing bool, horizon time.Duration) {
 	replica := ""
 	for _, nd := range sc.Nodes {
 		if nd.ReplicaOf == masters[0] {
@@ -192,7 +208,6 @@ func Random(r *rand.Rand, id string) *scenario.Scenario {
 	case replica != "" && r.IntN(2) == 0:
 		sc.Faults = append(sc.Faults, scenario.Fault{When: scenario.When{At: at}, Do: string(sim.FaultFailover), Node: masters[0]})
 	}
-	return sc
 }
 
 func textOf(s string) sim.Text { return sim.Text{En: s, Zh: s} }
