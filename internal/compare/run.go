@@ -61,57 +61,11 @@ func play(sc *scenario.Scenario, seed int64, b Bounds, held *lesson.Run, places 
 	var w *sim.World
 	cfg.Setup = func(r *lesson.Run) {
 		w = r.World
-		w.Watch(func(e *sim.Event) {
-			pl, ok := prog.see(e)
-			if !ok {
-				return
-			}
-			last = e
-			for _, t := range places {
-				if t.Right < 0 && t.Place == pl {
-					t.Right = e.Seq
-					if err := w.Apply(lesson.SimFault(t.Fault)); err != nil {
-						t.Refused = err.Error()
-						w.Emit(sim.Event{Kind: sim.KindFault, Name: t.Fault.Do, Client: t.Fault.Client, Node: t.Fault.Node,
-							Fact: &fact.Fact{Key: fact.NotApplied, Reason: fact.Error(err)}})
-					}
-				}
-			}
-		})
-		w.Watch(mirror(sc, func(f scenario.Fault, e *sim.Event) {
-			t := Taken{Fault: f, How: Trigger, On: f.On, Left: e.Seq, Right: -1}
-			t.Fault.On = nil
-			if wire(f.On) {
-				if pl, ok := prog.at[threadKey(e)]; ok && placed(e) {
-					t.How, t.On, t.Place = AtPlace, nil, pl
-				} else {
-					t.How, t.On, t.At = Instant, nil, e.T
-				}
-			}
-			rec.taken = append(rec.taken, t)
-		}))
+		w.Watch(applyAtPlaces(w, prog, places, &last))
+		w.Watch(rec.tookOnEvents(sc, prog))
 	}
-	for _, f := range faulty(sc.Faults) {
-		if f.At != nil {
-			bare := f
-			bare.At = nil
-			rec.taken = append(rec.taken, Taken{Fault: bare, How: Instant, At: f.At.D(), Left: -1, Right: -1})
-		}
-	}
-	cfg.OnAction = func(a scenario.Action) {
-		if a.Do == scenario.StepAction {
-			rec.hand++
-			return
-		}
-		t := Taken{Fault: a.Fault, How: Instant, At: w.Now(), Left: -1, Right: -1}
-		if last != nil {
-			t.Left = last.Seq
-		}
-		if pl, ok := prog.byCli[a.Client]; ok && a.Client != "" {
-			t.How, t.Place = AtPlace, pl
-		}
-		rec.taken = append(rec.taken, t)
-	}
+	rec.tookAtTimes(sc)
+	cfg.OnAction = func(a scenario.Action) { rec.tookByHand(a, w, prog, last) }
 	if prefer != nil {
 		cfg.Choose = func(w *sim.World) string { return race(w, prefer) }
 	}
@@ -137,6 +91,74 @@ func play(sc *scenario.Scenario, seed int64, b Bounds, held *lesson.Run, places 
 		return nil, fmt.Errorf("%s: %w", sc.ID, err)
 	}
 	return rec, nil
+}
+
+// applyAtPlaces is the watcher that applies each of places when the run
+// reaches its place in a client's progress, and keeps the latest event of
+// a client's progress in last.
+func applyAtPlaces(w *sim.World, prog *progress, places []*Taken, last **sim.Event) func(*sim.Event) {
+	return func(e *sim.Event) {
+		pl, ok := prog.see(e)
+		if !ok {
+			return
+		}
+		*last = e
+		for _, t := range places {
+			if t.Right < 0 && t.Place == pl {
+				t.Right = e.Seq
+				if err := w.Apply(lesson.SimFault(t.Fault)); err != nil {
+					t.Refused = err.Error()
+					w.Emit(sim.Event{Kind: sim.KindFault, Name: t.Fault.Do, Client: t.Fault.Client, Node: t.Fault.Node,
+						Fact: &fact.Fact{Key: fact.NotApplied, Reason: fact.Error(err)}})
+				}
+			}
+		}
+	}
+}
+
+// tookOnEvents is the watcher that notes each fault sc takes on an event:
+// at the place in a client's progress it lands on, or at its instant.
+func (rec *played) tookOnEvents(sc *scenario.Scenario, prog *progress) func(*sim.Event) {
+	return mirror(sc, func(f scenario.Fault, e *sim.Event) {
+		t := Taken{Fault: f, How: Trigger, On: f.On, Left: e.Seq, Right: -1}
+		t.Fault.On = nil
+		if wire(f.On) {
+			if pl, ok := prog.at[threadKey(e)]; ok && placed(e) {
+				t.How, t.On, t.Place = AtPlace, nil, pl
+			} else {
+				t.How, t.On, t.At = Instant, nil, e.T
+			}
+		}
+		rec.taken = append(rec.taken, t)
+	})
+}
+
+// tookAtTimes notes sc's faults at a virtual time, at their instants.
+func (rec *played) tookAtTimes(sc *scenario.Scenario) {
+	for _, f := range faulty(sc.Faults) {
+		if f.At != nil {
+			bare := f
+			bare.At = nil
+			rec.taken = append(rec.taken, Taken{Fault: bare, How: Instant, At: f.At.D(), Left: -1, Right: -1})
+		}
+	}
+}
+
+// tookByHand notes a recorded action: a hand step is counted; a fault is
+// taken at its client's place, or at the instant, after last.
+func (rec *played) tookByHand(a scenario.Action, w *sim.World, prog *progress, last *sim.Event) {
+	if a.Do == scenario.StepAction {
+		rec.hand++
+		return
+	}
+	t := Taken{Fault: a.Fault, How: Instant, At: w.Now(), Left: -1, Right: -1}
+	if last != nil {
+		t.Left = last.Seq
+	}
+	if pl, ok := prog.byCli[a.Client]; ok && a.Client != "" {
+		t.How, t.Place = AtPlace, pl
+	}
+	rec.taken = append(rec.taken, t)
 }
 
 // race is the client to move when clients are tied at the next instant:

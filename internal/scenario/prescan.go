@@ -97,84 +97,92 @@ func (s *prescanner) run() bool {
 		return false
 	}
 	for s.i < len(s.data) {
-		b := s.data[s.i]
-		switch {
-		case b == '\n':
-			if s.flow == 0 {
-				s.endLine()
-			}
-			s.next()
-			if s.flow == 0 && !s.beginLine() {
-				return false
-			}
-		case b == ' ' || b == '\t' || b == '\r':
-			s.next()
-		case b == '#':
-			for s.i < len(s.data) && s.data[s.i] != '\n' {
-				s.next()
-			}
-		case s.flow == 0 && (b == '-' || b == '?' || b == ':') && blank(s.peek(1)):
-			if b == '-' {
-				// - - x: the entry is a sequence; a dash first on the line
-				// that holds a pending value: the value is a sequence
-				if (s.dash >= 0 || s.nested) && !s.add() {
-					return false
-				}
-				s.dash, s.owner = s.col-1, s.col-1
-				s.keyOpen = false
-			}
-			s.lineStart, s.value, s.nested = false, false, false
-			s.next()
-		case s.flow > 0 && (b == '?' || b == ':') && (blank(s.peek(1)) || flowInd(s.peek(1))):
-			s.next()
-		case b == '[' || b == '{':
-			if !s.add() {
-				return false
-			}
-			s.flow++
-			s.started()
-			s.next()
-		case b == ']' || b == '}':
-			if s.flow > 0 {
-				s.flow--
-			}
-			s.next()
-		case b == ',':
-			s.next()
-		case b == '&' || b == '!': // an anchor or a tag: a property of the value after it
-			s.word()
-		case b == '*':
-			if !s.add() {
-				return false
-			}
-			s.started()
-			s.word()
-		case s.flow == 0 && (b == '|' || b == '>'):
-			if !s.add() {
-				return false
-			}
-			s.started()
-			if !s.blockScalar() {
-				return false
-			}
-		case b == '"' || b == '\'':
-			if !s.add() {
-				return false
-			}
-			s.quoted(b)
-			if !s.keyAfter() {
-				return false
-			}
-		default:
-			if !s.plain() {
-				return false
-			}
+		if !s.token(s.data[s.i]) {
+			return false
 		}
 	}
 	if s.flow == 0 {
 		s.endLine()
 		if s.pending >= 0 { // the last key or dash of the file has a null value
 			return s.add()
+		}
+	}
+	return true
+}
+
+// token reads what starts with b at the scanner's place; false when the
+// file is refused.
+func (s *prescanner) token(b byte) bool {
+	switch {
+	case b == '\n':
+		if s.flow == 0 {
+			s.endLine()
+		}
+		s.next()
+		if s.flow == 0 && !s.beginLine() {
+			return false
+		}
+	case b == ' ' || b == '\t' || b == '\r':
+		s.next()
+	case b == '#':
+		for s.i < len(s.data) && s.data[s.i] != '\n' {
+			s.next()
+		}
+	case s.flow == 0 && (b == '-' || b == '?' || b == ':') && blank(s.peek(1)):
+		if b == '-' {
+			// - - x: the entry is a sequence; a dash first on the line
+			// that holds a pending value: the value is a sequence
+			if (s.dash >= 0 || s.nested) && !s.add() {
+				return false
+			}
+			s.dash, s.owner = s.col-1, s.col-1
+			s.keyOpen = false
+		}
+		s.lineStart, s.value, s.nested = false, false, false
+		s.next()
+	case s.flow > 0 && (b == '?' || b == ':') && (blank(s.peek(1)) || flowInd(s.peek(1))):
+		s.next()
+	case b == '[' || b == '{':
+		if !s.add() {
+			return false
+		}
+		s.flow++
+		s.started()
+		s.next()
+	case b == ']' || b == '}':
+		if s.flow > 0 {
+			s.flow--
+		}
+		s.next()
+	case b == ',':
+		s.next()
+	case b == '&' || b == '!': // an anchor or a tag: a property of the value after it
+		s.word()
+	case b == '*':
+		if !s.add() {
+			return false
+		}
+		s.started()
+		s.word()
+	case s.flow == 0 && (b == '|' || b == '>'):
+		if !s.add() {
+			return false
+		}
+		s.started()
+		if !s.blockScalar() {
+			return false
+		}
+	case b == '"' || b == '\'':
+		if !s.add() {
+			return false
+		}
+		s.quoted(b)
+		if !s.keyAfter() {
+			return false
+		}
+	default:
+		if !s.plain() {
+			return false
 		}
 	}
 	return true
