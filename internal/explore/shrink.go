@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep/internal/scenario"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // Margin is the step of slack a shrunk schedule keeps past the least that
@@ -86,12 +87,14 @@ func (s *shrinker) shrink(actions []scenario.Action) ([]scenario.Action, scenari
 
 // dropEntries gives fewer entries: it drops chunks, halving their size
 // (ddmin's complement step), manual steps and faults alike, until no
-// single entry can go. A chunk with a manual step goes only when the
-// schedule without it keeps the verdict in as many jittered runs
-// (robust): a hand step the engine's own choice happened to repeat on
-// embedded Redis is the one that decides a race of round trips on a real
-// server, where the moments of the moves differ (card-redlock-restart:
-// B must win the first round).
+// single entry can go. A chunk with a manual step taken before any
+// script's NOSCRIPT round goes only when the schedule without it keeps
+// the verdict in as many jittered runs (robust): a hand step the engine's
+// own choice happened to repeat on embedded Redis is the one that decides
+// a race of round trips on a real server, where the moments of the moves
+// differ (card-redlock-restart: B must win the first round). A later
+// step number names another moment on a real server, which already holds
+// the scripts (anchor.go): keeping such a step would misplace it there.
 func (s *shrinker) dropEntries(cur []scenario.Action, h time.Duration) ([]scenario.Action, error) {
 	score := -1 // cur's robust score, once a chunk with a manual step holds without it
 	for n := len(cur) / 2; n >= 1; n /= 2 {
@@ -101,10 +104,19 @@ func (s *shrinker) dropEntries(cur []scenario.Action, h time.Duration) ([]scenar
 			if err != nil {
 				return nil, err
 			}
+			scored := false
 			if ok && hasManualStep(cur[i:i+n]) {
-				if ok, score, err = s.asRobust(cur, cand, score, h); err != nil {
+				if scored, err = s.beforeScripts(cur, cur[i:i+n], h); err != nil {
 					return nil, err
 				}
+				if scored {
+					if ok, score, err = s.asRobust(cur, cand, score, h); err != nil {
+						return nil, err
+					}
+				}
+			}
+			if ok && !scored {
+				score = -1 // cur changes unscored: measured again when needed
 			}
 			if ok {
 				cur = cand
@@ -130,6 +142,34 @@ func (s *shrinker) asRobust(cur, cand []scenario.Action, score int, h time.Durat
 		return false, score, err
 	}
 	return true, n, nil
+}
+
+// beforeScripts reports whether every manual step of chunk comes before
+// the first event of a script's NOSCRIPT round in the run of cur: a step
+// number that names the same moment on a server that already holds the
+// scripts.
+func (s *shrinker) beforeScripts(cur, chunk []scenario.Action, h time.Duration) (bool, error) {
+	log, err := s.log(cur, h)
+	if err != nil || log == nil {
+		return false, err
+	}
+	first := -1
+	sent := map[int]*sim.Event{}
+	for _, x := range log {
+		if x.Kind == sim.KindSend {
+			sent[x.Seq] = x
+		}
+		if noscriptRound(x, sent) {
+			first = x.Step
+			break
+		}
+	}
+	for _, a := range chunk {
+		if a.Do == scenario.StepAction && first >= 0 && a.Step >= first {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // hasManualStep tells whether actions hold a manual step of a client.
