@@ -16,7 +16,7 @@ trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 go test -c -o /tmp/lockstep-zookeeper.test ./internal/zookeeper
 pass=0
 for i in $(seq "$runs"); do
-  if out=$(/tmp/lockstep-zookeeper.test -test.count=1 -test.v -test.run 'TestContention|TestAFrozen|TestALost|TestAServerPause|TestZooKeeper' 2>&1); then
+  if out=$(/tmp/lockstep-zookeeper.test -test.count=1 -test.v -test.run 'TestContention|TestAFrozen|TestALost|TestAServerPause|TestCurator604|TestZooKeeper' 2>&1); then
     pass=$((pass + 1))
     echo "run $i: PASS $(echo "$out" | grep -o 'B acquired [0-9.]*m*s after A froze' | head -1)"
   else
