@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The ZooKeeper runs (internal/zookeeper: a frozen holder past its session,
-# a lost create reply with and without protection, contention, and the three
-# lessons with their verdicts), RUNS times in a row on a real ZooKeeper
+# a lost create reply with and without protection, contention, a server
+# pause, and the lessons with their verdicts), RUNS times in a row on a real ZooKeeper
 # server, with BUSY_LOOPS busy loops beside them (a loaded machine). They
 # run in real time on ZooKeeper's own clock,
 # so the question is whether the same run gives the same verdict every
@@ -16,7 +16,7 @@ trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 go test -c -o /tmp/lockstep-zookeeper.test ./internal/zookeeper
 pass=0
 for i in $(seq "$runs"); do
-  if out=$(/tmp/lockstep-zookeeper.test -test.count=1 -test.v -test.run 'TestContention|TestAFrozen|TestALost|TestZooKeeper' 2>&1); then
+  if out=$(/tmp/lockstep-zookeeper.test -test.count=1 -test.v -test.run 'TestContention|TestAFrozen|TestALost|TestAServerPause|TestCurator604|TestZooKeeper' 2>&1); then
     pass=$((pass + 1))
     echo "run $i: PASS $(echo "$out" | grep -o 'B acquired [0-9.]*m*s after A froze' | head -1)"
   else

@@ -38,7 +38,7 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 	}
 	switch {
 	case m.queues[s.lock]:
-		s.holders = m.named(s.holders, now, e.Seq)
+		s.holders = m.named(s.holders, now, e)
 	case e.Kind == sim.KindExec && e.Client != "" && sim.Writes(e.Cmd):
 		t := m.threadOf(e)
 		me := holder{th: t, since: e.Seq, req: e.Req}
@@ -91,8 +91,10 @@ func (m *model) key(e *sim.Event, k sim.KeyState) change {
 
 // named is who holds a queue lock (Options.Queues) after an event: the
 // client its key state names as owner, since the event that first named
-// it; nobody when the key is gone or names no one.
-func (m *model) named(hs []holder, now sim.KeyState, seq int) []holder {
+// it (with its request, when it is the owner's own: a lost reply leaves
+// the owner unaware that it holds); nobody when the key is gone or names
+// no one.
+func (m *model) named(hs []holder, now sim.KeyState, e *sim.Event) []holder {
 	if !now.Exists() || now.Owner == "" {
 		return nil
 	}
@@ -100,7 +102,13 @@ func (m *model) named(hs []holder, now sim.KeyState, seq int) []holder {
 	if len(hs) == 1 && hs[0].th == t {
 		return hs
 	}
-	return []holder{{th: t, since: seq}}
+	me := holder{th: t, since: e.Seq}
+	if e.Client == now.Owner {
+		// the owner's own request made it the head: its reply's fate
+		// says whether the owner can know it holds
+		me.req = e.Req
+	}
+	return []holder{me}
 }
 
 // lostGetSet reports whether an exec is a GETSET that lost a takeover: its

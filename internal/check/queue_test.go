@@ -2,6 +2,7 @@ package check
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,5 +72,37 @@ func TestQueueLockHolderIsNamedByTheKeyState(t *testing.T) {
 	}
 	if c.model.holds("A", 0, "job") || !c.model.holds("B", 0, "job") {
 		t.Errorf("A unlocked: A holds %t, B holds %t; want B only", c.model.holds("A", 0, "job"), c.model.holds("B", 0, "job"))
+	}
+}
+
+// A queue lock's head made by a request whose reply was lost (ZooKeeper's
+// create, its reply lost with the connection): the owner's own exec names
+// it the owner, it never learns it, and the node has no TTL. Argued
+// first: deadlock, because A holds and never learnt it (the reply was
+// lost); B, queued behind, cannot free it. Without the request kept on the
+// queue's holder the model cannot tell that A does not know, and reads
+// A's retry as a re-entry instead ("it waits for itself"), which misses
+// the cause.
+func TestQueueLockHeadFromALostReplyIsADeadlock(t *testing.T) {
+	held := []sim.KeyState{{Key: "job", Type: "string", Value: "job/lock-0", Owner: "A", TTL: -1}}
+	evs := []sim.Event{
+		{Kind: sim.KindSend, Client: "A", Node: "zookeeper", Cmd: []string{"create", "job/lock-"}},
+		{Kind: sim.KindExec, Client: "A", Node: "zookeeper", Req: 1, Cmd: []string{"create", "job/lock-0"}, Keys: held},
+		{Kind: sim.KindLost, Name: "reply", Client: "A", Node: "zookeeper", Req: 1, Cmd: []string{"create", "job/lock-"}},
+		{Kind: sim.KindExec, Client: "A", Node: "zookeeper", Cmd: []string{"create", "job/lock-1"}, Keys: held},
+		{Kind: sim.KindMark, Client: "A", Name: "watch", Lock: "job"},
+		{Kind: sim.KindExec, Client: "B", Node: "zookeeper", Cmd: []string{"create", "job/lock-2"}, Keys: held},
+	}
+	c := New(Options{Locks: []string{"job"}, Queues: []string{"job"}})
+	for i := range evs {
+		evs[i].Seq = i + 1
+		c.Observe(&evs[i])
+	}
+	out := c.Finish()
+	if got := c.Verdicts(); !slices.Equal(got, []string{Deadlock}) {
+		t.Fatalf("got %v, want [deadlock]", got)
+	}
+	if say := out[0].Say.En; !strings.Contains(say, "never learnt it: the reply was lost") {
+		t.Errorf("the deadlock says %q, want that A never learnt it", say)
 	}
 }

@@ -138,6 +138,8 @@ const (
 	// ZooKeeper's sessions.
 	SessionExpired Key = "session-expired" // Holder (or none), Item: the lock node the server deleted with its session
 	SessionLost    Key = "session-lost"    // Client: its client hears its session expired
+	Watching       Key = "watching"        // Client, Item: the lock node just below its own, which it watches
+	Woken          Key = "woken"           // Client, Item: the watched node went, and its watch fired
 )
 
 // Keys lists every key of the catalogue.
@@ -155,7 +157,7 @@ var Keys = []Key{
 	Replicated, NotReplicated, Repair, NoWatchdog, RenewLost, Renewed, RenewedOrphan, Token, ExecFailed, ExecRetry,
 	StampPassed, Quorum, TooLate, NoQuorum,
 	ValidUntil, Extended, ExtendFailed, Refreshed, RefreshFailed,
-	LeaseEnded, SessionDone, NotOwner, RealTime, SessionExpired, SessionLost,
+	LeaseEnded, SessionDone, NotOwner, RealTime, SessionExpired, SessionLost, Watching, Woken,
 }
 
 // Render says the fact in English and Chinese. A key the catalogue does
@@ -445,6 +447,12 @@ func (f *Fact) marked() Text {
 	case SessionLost:
 		return t(f.Client+"'s client hears that its session expired: only now can it learn that its lock node is gone",
 			f.Client+" 的客户端得知会话已过期：直到此刻它才能知道自己的锁节点已经没了")
+	case Watching:
+		return t(f.Client+" watches only "+f.Item+", the node just below its own, and waits",
+			f.Client+" 只监视 "+f.Item+"（排在它前面的那个节点），然后等待")
+	case Woken:
+		return t(f.Item+" is gone: "+f.Client+"'s watch fires, and only "+f.Client+" wakes",
+			f.Item+" 没了："+f.Client+" 的监视触发，只有 "+f.Client+" 被唤醒")
 	case SessionDone:
 		return t(f.Client+"'s Session.Done fired: only now can it learn that its lease is gone",
 			f.Client+" 的 Session.Done 触发了：直到此刻它才能得知自己的租约已经没了")

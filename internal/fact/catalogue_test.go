@@ -131,6 +131,8 @@ var examples = []struct {
 	{Fact{Key: NotOwner, Client: "A"}, "Txn If IsOwner() failed: A's key is no longer the lock's first, so nothing was written"},
 	{Fact{Key: SessionExpired, Holder: "A", Item: "job/lock-0000000000"}, "A's session expired: ZooKeeper deleted job/lock-0000000000; A has not been told"},
 	{Fact{Key: SessionLost, Client: "A"}, "A's client hears that its session expired: only now can it learn that its lock node is gone"},
+	{Fact{Key: Watching, Client: "C", Item: "job/lock-0000000001"}, "C watches only job/lock-0000000001, the node just below its own, and waits"},
+	{Fact{Key: Woken, Client: "C", Item: "job/lock-0000000001"}, "job/lock-0000000001 is gone: C's watch fires, and only C wakes"},
 	{Fact{Key: RealTime}, "live server, real time: the same schedule gives the same verdict, not the same milliseconds"},
 }
 

@@ -65,6 +65,10 @@ type Worker struct {
 	Work   time.Duration // how long it stays inside
 	Write  Write
 	Fault  Fault // none when Kind is empty
+	// Unprotected makes its lock nodes plain ephemeral sequential ones, no
+	// GUID in their names: a create whose reply was lost is made again
+	// (ZOOKEEPER-1262). Workers are protected unless it is set.
+	Unprotected bool
 }
 
 // Lesson is one ZooKeeper lesson: workers running the lock recipe on one
@@ -79,6 +83,10 @@ type Lesson struct {
 	Session time.Duration // the sessions' timeout (the server allows 2 to 20 ticks)
 	Expect  []string
 	Workers []Worker
+	// Horizon, if set, ends the run there (else at the package's
+	// Horizon): the log and the verdicts are the state at that moment,
+	// for a lesson whose workers wait for ever.
+	Horizon time.Duration
 }
 
 // The lessons' lock and resource, as the log names them.
@@ -129,6 +137,51 @@ var Lessons = []Lesson{
 		Workers: []Worker{
 			{Name: "A", Work: 100 * time.Millisecond, Write: Fenced, Fault: Fault{Kind: sim.FaultPause, At: sim.MarkAcquired, For: 2 * time.Second}},
 			{Name: "B", Start: 200 * time.Millisecond, Work: 100 * time.Millisecond, Write: Fenced},
+		},
+	},
+	{
+		ID:    "zookeeper-no-herd",
+		Title: fact.Text{En: "ZooKeeper's lock: four workers, no herd", Zh: "ZooKeeper 的锁：四个 worker，没有羊群效应"},
+		Story: fact.Text{
+			En: "A holds ZooKeeper's lock; B, C and D ask one after another and queue up behind it, each with its own ephemeral sequential node. Each sets one watch, on the node just below its own: B on A's, C on B's, D on C's. When A lets go only B's watch fires and only B wakes; C and D sleep on. Each release wakes exactly one waiter, the next in line: no herd of clients rushing to read the lock's children at every release.",
+			Zh: "A 持有 ZooKeeper 的锁；B、C、D 依次来要锁，各自创建临时顺序节点，排在它后面。每个人只设一个监视，监视排在自己前面的那个节点：B 监视 A 的，C 监视 B 的，D 监视 C 的。A 释放时只有 B 的监视触发，只有 B 被唤醒；C 和 D 继续睡。每次释放恰好唤醒一个等待者，即下一个：没有一群客户端在每次释放时蜂拥去读锁的子节点（羊群效应）。",
+		},
+		Session: 2 * time.Second,
+		Expect:  []string{sim.VerdictSafe},
+		Workers: []Worker{
+			{Name: "A", Work: 300 * time.Millisecond, Write: Fenced},
+			{Name: "B", Start: 60 * time.Millisecond, Work: 200 * time.Millisecond, Write: Fenced},
+			{Name: "C", Start: 120 * time.Millisecond, Work: 200 * time.Millisecond, Write: Fenced},
+			{Name: "D", Start: 180 * time.Millisecond, Work: 200 * time.Millisecond, Write: Fenced},
+		},
+	},
+	{
+		ID:    "zookeeper-lost-create",
+		Title: fact.Text{En: "ZooKeeper's lock: a lost create reply leaves an orphan node that blocks everyone", Zh: "ZooKeeper 的锁：丢失的 create 回复留下一个挡住所有人的孤儿节点"},
+		Story: fact.Text{
+			En: "A asks for the lock with plain ephemeral sequential nodes (no GUID in their names). Its create runs on the server and makes job/lock-0000000000, but the reply is lost with A's connection. A's client reconnects within its 2s session, and A, not knowing its create ran, tries again: job/lock-0000000001. The first node is an orphan of a live session, below A's own: A waits behind itself, and B waits behind A. Nobody will ever delete the orphan while A's client lives and pings; only the end of A's session (its process exits, or closes its client) frees the lock (ZOOKEEPER-1262). The run stops after 4s.",
+			Zh: "A 用普通的临时顺序节点（名字里没有 GUID）来要锁。它的 create 在服务器上执行了，创建了 job/lock-0000000000，但回复随 A 的连接一起丢了。A 的客户端在 2 秒会话内重连，A 不知道那次 create 已经执行，于是再试一次：job/lock-0000000001。第一个节点成了一个活着的会话的孤儿节点，排在 A 自己的节点前面：A 在等它自己，B 在等 A。只要 A 的客户端活着、还在发心跳，就没有人会删掉这个孤儿节点；只有 A 的会话结束（进程退出或关闭客户端）才能释放这把锁（ZOOKEEPER-1262）。运行在 4 秒后停止。",
+		},
+		Session: 2 * time.Second,
+		Horizon: 4 * time.Second,
+		Expect:  []string{sim.VerdictDeadlock},
+		Workers: []Worker{
+			{Name: "A", Unprotected: true, Work: 100 * time.Millisecond, Write: Fenced, Fault: Fault{Kind: sim.FaultDropReply, At: AsItAsks}},
+			{Name: "B", Unprotected: true, Start: 2 * time.Second, Work: 100 * time.Millisecond, Write: Fenced},
+		},
+	},
+	{
+		ID:    "zookeeper-lost-create-protected",
+		Title: fact.Text{En: "ZooKeeper's lock: a protected node survives a lost create reply", Zh: "ZooKeeper 的锁：受保护的节点挺过丢失的 create 回复"},
+		Story: fact.Text{
+			En: "The same lost reply, with protected nodes (Curator's protected mode): A's node name carries a GUID, kept across retries. Its create runs on the server and the reply is lost with A's connection; A's client reconnects within its session, and before creating again A looks for a node with its GUID. It finds the one it made, holds the lock with that one node, writes and lets go; B, behind it, takes the lock next.",
+			Zh: "同样丢失一次回复，但用受保护的节点（Curator 的 protected 模式）：A 的节点名里带着一个 GUID，重试时保持不变。它的 create 在服务器上执行了，回复随 A 的连接丢了；A 的客户端在会话内重连，A 在再次创建之前先找名字带着自己 GUID 的节点。它找到了自己创建的那个，用这一个节点持有锁，写入后释放；排在后面的 B 接着拿到锁。",
+		},
+		Session: 2 * time.Second,
+		Expect:  []string{sim.VerdictSafe},
+		Workers: []Worker{
+			{Name: "A", Work: 100 * time.Millisecond, Write: Fenced, Fault: Fault{Kind: sim.FaultDropReply, At: AsItAsks}},
+			{Name: "B", Start: 500 * time.Millisecond, Work: 100 * time.Millisecond, Write: Fenced},
 		},
 	},
 }

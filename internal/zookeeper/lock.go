@@ -34,6 +34,10 @@ type Mutex struct {
 	// Created, if set, is told of each node this client's create made, as
 	// soon as its reply comes (before the client knows whether it holds).
 	Created func(node string)
+	// Watching, if set, is told of the node this waiter watches (the one
+	// just below its own) as it sets the watch, and Woken of that node
+	// when the watch fires: each waiter is woken by its predecessor alone.
+	Watching, Woken func(node string)
 }
 
 // ErrLocked is returned by Lock when this Mutex already holds the lock.
@@ -103,9 +107,12 @@ func (m *Mutex) Lock() error {
 		if err != nil {
 			return err
 		}
-		if ev := <-ch; ev.Err != nil {
+		m.tell(m.Watching, prev)
+		ev := <-ch
+		if ev.Err != nil {
 			return ev.Err
 		}
+		m.tell(m.Woken, prev)
 	}
 	ok, stat, err := m.c.Exists(node)
 	if err != nil {
@@ -195,6 +202,13 @@ func (m *Mutex) made(node string) string {
 		m.Created(node)
 	}
 	return node
+}
+
+// tell tells f, if set, of the lock node named node.
+func (m *Mutex) tell(f func(string), node string) {
+	if f != nil {
+		f(m.path + "/" + node)
+	}
 }
 
 // newGUID is 32 random hex digits, as go-zookeeper's protected nodes carry.

@@ -55,6 +55,7 @@ type Proxy struct {
 	lose   map[int32]int   // op → replies still to lose
 	drop   map[int32]int32 // xid → op of a request whose reply is to be lost
 	lost   []Lost
+	onLost func(Lost)
 }
 
 // NewProxy listens on a free loopback port for connections to the server
@@ -133,6 +134,7 @@ func (p *Proxy) pump(src, dst net.Conn, up bool) {
 		case drop:
 			continue
 		case lose:
+			p.told()
 			return // the reply is lost with its connection
 		}
 		first = false
@@ -221,6 +223,19 @@ func (p *Proxy) Heal() { p.set(func() { p.cut = false }) }
 
 // LoseNextReply drops the reply to the next request of op.
 func (p *Proxy) LoseNextReply(op int32) { p.set(func() { p.lose[op]++ }) }
+
+// OnLost tells f of each reply the proxy drops, as it drops it.
+func (p *Proxy) OnLost(f func(Lost)) { p.set(func() { p.onLost = f }) }
+
+// told tells OnLost's function of the reply just lost.
+func (p *Proxy) told() {
+	p.mu.Lock()
+	f, l := p.onLost, p.lost[len(p.lost)-1]
+	p.mu.Unlock()
+	if f != nil {
+		f(l)
+	}
+}
 
 // Lost lists the replies the proxy dropped.
 func (p *Proxy) Lost() []Lost {

@@ -126,8 +126,19 @@ func perform(ctx context.Context, addr string, l *Lesson, rec *live.Recorder) er
 		}
 	}
 	defer clean(obs, root)
-	ctx, cancel := context.WithTimeout(ctx, Horizon)
+	horizon := Horizon
+	if l.Horizon > 0 {
+		horizon = l.Horizon
+	}
+	ctx, cancel := context.WithTimeout(ctx, horizon)
 	defer cancel()
+	// at the horizon the log closes with the verdicts on the state then:
+	// what the clients do as the run tears them down is not the lesson's
+	defer context.AfterFunc(ctx, func() {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			rec.Finish()
+		}
+	})()
 	w := newWatcher(obs, rec, root)
 	wctx, stopWatch := context.WithCancel(ctx)
 	watched := make(chan struct{})

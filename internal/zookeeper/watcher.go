@@ -30,10 +30,11 @@ type watcher struct {
 	sessions map[int64]string  // a session id -> its client
 	asked    map[string]bool   // nodes their clients asked to delete
 	nodes    []string          // the lock's children as last recorded
+	lost     map[string]int    // a client -> the request (its send's seq) of its create whose reply is to be lost
 }
 
 func newWatcher(c *zk.Conn, rec *live.Recorder, root string) *watcher {
-	return &watcher{c: c, rec: rec, root: root, owners: map[string]string{}, sessions: map[int64]string{}, asked: map[string]bool{}}
+	return &watcher{c: c, rec: rec, root: root, owners: map[string]string{}, sessions: map[int64]string{}, asked: map[string]bool{}, lost: map[string]int{}}
 }
 
 // created says that client's create made node (a full path).
@@ -47,6 +48,14 @@ func (w *watcher) created(node, client string) {
 func (w *watcher) deleting(node string) {
 	w.mu.Lock()
 	w.asked[name(node)] = true
+	w.mu.Unlock()
+}
+
+// losing says that the reply to client's next create, request req, is to
+// be lost: the next node of client's is that create's.
+func (w *watcher) losing(client string, req int) {
+	w.mu.Lock()
+	w.lost[client] = req
 	w.mu.Unlock()
 }
 
@@ -131,7 +140,10 @@ func (w *watcher) record(kids []string) {
 	for _, n := range added {
 		w.nodes = append(w.nodes, n)
 		bySeq(w.nodes)
-		w.rec.Add(sim.Event{Kind: sim.KindExec, Client: w.owners[n], Node: Node,
+		who := w.owners[n]
+		req := w.lost[who]
+		delete(w.lost, who)
+		w.rec.Add(sim.Event{Kind: sim.KindExec, Client: who, Node: Node, Req: req,
 			Cmd: []string{"create", LockName + "/" + n, "EPHEMERAL_SEQUENTIAL"}, Reply: "OK",
 			Answer: sim.Answer{Type: sim.AnswerOK}, Keys: []sim.KeyState{w.state()}})
 	}

@@ -59,6 +59,9 @@ func (w *worker) program(ctx context.Context) error {
 	w.conn = c
 	heard := make(chan struct{})
 	defer func() { c.Close(); <-heard }()
+	// a run that ends (its horizon, Stop) closes the client: a Lock still
+	// waiting on its watch returns
+	defer context.AfterFunc(ctx, c.Close)()
 	session := make(chan int64, 1)
 	go w.listen(events, session, heard)
 	select {
@@ -69,8 +72,14 @@ func (w *worker) program(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	m := NewMutex(c, w.root+"/"+LockName, true)
+	m := NewMutex(c, w.root+"/"+LockName, !w.Unprotected)
 	m.Created = func(node string) { w.watch.created(node, w.Name) }
+	m.Watching = func(node string) {
+		w.mark("watch", &fact.Fact{Key: fact.Watching, Client: w.Name, Item: LockName + "/" + name(node)})
+	}
+	m.Woken = func(node string) {
+		w.mark("woken", &fact.Fact{Key: fact.Woken, Client: w.Name, Item: LockName + "/" + name(node)})
+	}
 	for i := range max(w.Rounds, 1) {
 		if err := w.round(ctx, m, i == 0); err != nil {
 			return err
@@ -247,10 +256,26 @@ func (w *worker) fault(ctx context.Context, at string) (crashed bool) {
 		w.proxy.Crash()
 		return true
 	case sim.FaultDropReply:
-		w.proxy.LoseNextReply(OpCreate)
-		w.rec.Add(sim.Event{Kind: sim.KindFault, Name: string(f.Kind), Client: w.Name, Fact: &fact.Fact{Key: fact.NextReplyLost, Client: w.Name}})
+		w.loseCreateReply()
 	}
 	return false
+}
+
+// loseCreateReply loses the reply to the worker's next create, its lock
+// node's, and logs it as the request it is: its send, the server's exec
+// (the watcher's, which carries the request), the reply lost. The checker
+// then knows that the node's client never learnt it made it.
+func (w *worker) loseCreateReply() {
+	w.proxy.LoseNextReply(OpCreate)
+	w.rec.Add(sim.Event{Kind: sim.KindFault, Name: string(sim.FaultDropReply), Client: w.Name, Fact: &fact.Fact{Key: fact.NextReplyLost, Client: w.Name}})
+	cmd := []string{"create", LockName + "/lock-", "EPHEMERAL_SEQUENTIAL"}
+	sent := w.rec.Since()
+	req := w.rec.Add(sim.Event{Kind: sim.KindSend, Client: w.Name, Node: Node, Cmd: cmd})
+	w.watch.losing(w.Name, req)
+	w.proxy.OnLost(func(Lost) {
+		w.rec.Add(sim.Event{Kind: sim.KindLost, Name: "reply", Client: w.Name, Node: Node, Req: req, Sent: sent, Cmd: cmd,
+			Fact: &fact.Fact{Key: fact.ReplyLost, Client: w.Name}})
+	})
 }
 
 // mark records a step of the worker's program on the lock.
