@@ -117,6 +117,15 @@ func (s *Server) used() int64 {
 	return max(t, s.meter.measured(s.limits.MaxMemory))
 }
 
+// usedNow is used as of the last collection, never collecting (/healthz).
+func (s *Server) usedNow() int64 {
+	t := s.total.Load()
+	if !s.opts.MeasureMemory {
+		return t
+	}
+	return max(t, readMem().live-s.meter.base)
+}
+
 // budgetYield holds a run as it is built or stepped to a session's memory
 // budget between recorded faults (lesson.Config.Yield): a share link of
 // 10,000 faults at one step is stopped at the budget, not after them all.
