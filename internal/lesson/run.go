@@ -37,15 +37,17 @@ type Config struct {
 	// choice to the engine, as does a client with no move to make.
 	Choose func(*sim.World) string
 	// Yield, if set, is called with the run before RunToEnd's first step
-	// and every yieldSteps steps after it: the caller may hand the CPU to
-	// other work there, hold the run to a memory budget (Footprint), or
-	// stop it by returning an error, which RunToEnd returns. It must not
-	// change the run: the run's log is the same with it as without.
+	// and every yieldSteps steps after it, and every yieldSteps faults
+	// recorded at one step (a share link may record thousands at step 0):
+	// the caller may hand the CPU to other work there, hold the run to a
+	// memory budget (Footprint), or stop it by returning an error, which
+	// RunToEnd, Step or the run's making returns. It must not change the
+	// run: the run's log is the same with it as without.
 	Yield func(*Run) error
 }
 
-// yieldSteps is how many engine steps RunToEnd takes between two calls of
-// Config.Yield.
+// yieldSteps is how many engine steps RunToEnd takes, or recorded faults
+// a step applies, between two calls of Config.Yield.
 const yieldSteps = 16
 
 // Run is one scenario running in a world, with its checker. A run plays
@@ -136,7 +138,12 @@ func misfit(a scenario.Action, err error, format string, args ...any) *MisfitErr
 
 // playFaults applies the recorded faults of the current step.
 func (r *Run) playFaults() error {
-	for r.next < len(r.actions) && r.actions[r.next].Step == r.World.Steps() && r.actions[r.next].Do != scenario.StepAction {
+	for n := 1; r.next < len(r.actions) && r.actions[r.next].Step == r.World.Steps() && r.actions[r.next].Do != scenario.StepAction; n++ {
+		if r.yield != nil && n%yieldSteps == 0 {
+			if err := r.yield(r); err != nil {
+				return err
+			}
+		}
 		a, i := r.actions[r.next], r.next
 		r.next++
 		f := SimFault(a.Fault)

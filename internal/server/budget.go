@@ -241,10 +241,10 @@ func (s *session) account() error {
 			"the run stopped at step %d: it holds %d events and %d client threads, about %s, over a session's memory budget of %s",
 			s.ls.Cursor(), events, threads, mib(c), mib(lim.MaxSessionMemory))
 	}
-	if s.srv.total.Load() > lim.MaxMemory {
+	if s.srv.used() > lim.MaxMemory {
 		s.srv.evictIdle(s, 0)
 	}
-	if t := s.srv.total.Load(); t > lim.MaxMemory {
+	if t := s.srv.used(); t > lim.MaxMemory {
 		return coded("memory-server", map[string]any{"step": s.ls.Cursor(), "max": mib(lim.MaxMemory)},
 			"the run stopped at step %d: the server's memory budget of %s is in use by other sessions (about %s): try again later, or step back",
 			s.ls.Cursor(), mib(lim.MaxMemory), mib(t))
@@ -264,7 +264,7 @@ func (s *session) admit(sc *scenario.Scenario) error {
 	// at once must not all find the same room.
 	s.srv.admitting.Lock()
 	defer s.srv.admitting.Unlock()
-	others := func() int64 { return s.srv.total.Load() - s.cost.Load() }
+	others := func() int64 { return s.srv.used() - s.cost.Load() }
 	if others()+need > lim.MaxMemory {
 		s.srv.evictIdle(s, need-s.cost.Load())
 	}
@@ -299,10 +299,10 @@ func (s *session) reserveSearch(sc *scenario.Scenario) (states int, err error) {
 	need, states := s.srv.searchNeed(sc)
 	s.srv.admitting.Lock() // as a load is admitted: searches at once must not all find the same room
 	defer s.srv.admitting.Unlock()
-	if s.srv.total.Load()+need > lim.MaxMemory {
+	if s.srv.used()+need > lim.MaxMemory {
 		s.srv.evictIdle(s, need)
 	}
-	if used := s.srv.total.Load(); used+need > lim.MaxMemory {
+	if used := s.srv.used(); used+need > lim.MaxMemory {
 		return 0, coded("server-memory", map[string]any{"need": mib(need), "max": mib(lim.MaxMemory), "used": mib(used)},
 			"explore: the search needs about %s (a schedule's world and the states it counts), and the server's memory budget of %s is in use by the sessions (about %s): try again later",
 			mib(need), mib(lim.MaxMemory), mib(used))
@@ -345,7 +345,7 @@ func (w *workCost) check(runs []*lesson.Run) error {
 		return coded("compare-memory", map[string]any{"need": mib(c), "max": mib(lim.MaxSessionMemory)},
 			"compare: the runs would hold more than %s, over a session's memory budget of %s: compare them with visualizer compare", mib(c), mib(lim.MaxSessionMemory))
 	}
-	if o := w.srv.total.Load() - c; o+c > lim.MaxMemory {
+	if o := w.srv.used() - c; o+c > lim.MaxMemory {
 		return coded("server-memory", map[string]any{"need": mib(c), "max": mib(lim.MaxMemory), "used": mib(o)},
 			"compare: the runs need about %s, and the server's memory budget of %s is in use by other sessions (about %s): try again later",
 			mib(c), mib(lim.MaxMemory), mib(o))

@@ -111,7 +111,11 @@ func TestTheServerBudgetEvictsIdleSessionsFirst(t *testing.T) {
 // its count is checked; the messages still in flight are drained before
 // the heap is measured. Measured: 16 to 18 MiB (both runs stop at about
 // 8.3 MiB estimated). With the estimate of a live thread at 4 KiB (its
-// stack alone takes 8 KiB) the heap grew by 39 MiB here.
+// stack alone takes 8 KiB) the heap grew by 39 MiB here. Under the race
+// detector the heap is not a normal build's (its goroutine stacks and
+// objects are larger: 24 MiB here, on the old code as well): the runs
+// must still stop at a budget, but the heap is held to the budget only
+// without it (scripts/test.sh runs this test without it too).
 func TestHeavySessionsStayWithinTheBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the heavy scenario")
@@ -165,7 +169,7 @@ func TestHeavySessionsStayWithinTheBudget(t *testing.T) {
 	}
 	grew := heapNow() - before
 	t.Logf("%d heavy sessions loaded, after their seeks: the heap grew by %s", len(socks), mib(grew))
-	if most := lim.MaxMemory + lim.MaxMemory/4; grew > most {
+	if most := lim.MaxMemory + lim.MaxMemory/4; grew > most && !raceDetector {
 		t.Errorf("heavy sessions: expected the heap to grow by at most %s (the %s budget and a quarter), it grew by %s", mib(most), mib(lim.MaxMemory), mib(grew))
 	}
 }

@@ -81,7 +81,7 @@ func (s *session) load(r *Request) error {
 	s.bulkTurn(func() {
 		// A user's recording: where it differs from the scenario's own
 		// schedule, the user changed the run.
-		ls, err = lesson.NewSessionOver(sc, script, lesson.Config{Seed: seed, Servers: s.servers()})
+		ls, err = lesson.NewSessionOver(sc, script, lesson.Config{Seed: seed, Servers: s.servers(), Yield: s.srv.budgetYield})
 	})
 	if err != nil {
 		return err

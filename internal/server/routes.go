@@ -69,6 +69,10 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	us := func(d time.Duration) int64 { return d.Microseconds() }
 	_, _ = fmt.Fprintf(w, "ok\nsessions %d\nsockets %d\ngoroutines %d\nmemory %d\n", sessions, sockets, runtime.NumGoroutine(), s.total.Load())
+	// Beside the estimate, what the process measures (meter.go): what the
+	// budget counts, the live heap and stacks, what the runtime holds, RSS.
+	m := readMem()
+	_, _ = fmt.Fprintf(w, "memory_used %d\nmemory_live %d\nmemory_held %d\nrss %d\nmemory_budget %d\n", s.usedNow(), m.live, m.held, rss(), s.limits.MaxMemory)
 	_, _ = fmt.Fprintf(w, "steps %d\nstep_p50_us %d\nstep_p99_us %d\nstep_max_us %d\nother_p50_us %d\nother_p99_us %d\n",
 		s.stepTime.n.Load(), us(s.stepTime.quantile(0.5)), us(s.stepTime.quantile(0.99)), us(s.stepTime.quantile(1)),
 		us(s.otherTime.quantile(0.5)), us(s.otherTime.quantile(0.99)))

@@ -70,6 +70,12 @@ type Options struct {
 	// X-Forwarded-For names the client: a request through one counts
 	// against the address it forwards (Limits, per address).
 	TrustedProxies []netip.Prefix
+	// MeasureMemory counts in the server's memory budget (Limits.MaxMemory),
+	// beside the sessions' estimate, the process's live memory as the
+	// runtime measures it above what it held when the server was made,
+	// whichever is more (meter.go). Meant for a server alone in its process
+	// (visualizer serve): other work in the process would count too.
+	MeasureMemory bool
 	// Logf reports connection problems; nil discards them.
 	Logf func(format string, args ...any)
 }
@@ -95,6 +101,7 @@ type Server struct {
 	cpu   chan struct{} // engine slots: a slice of engine work holds one
 	bulk  chan struct{} // bulk slots: a slice of long work holds one too (budget.go)
 	total atomic.Int64  // the estimated memory of every session's world, bytes
+	meter meter         // the measured memory (Options.MeasureMemory)
 
 	chapters chapterBook  // the built-in lessons' chapters (teach.go)
 	card     cardJob      // the report card, computed once (report.go)
@@ -131,6 +138,9 @@ func New(o Options) (*Server, error) {
 		classGuard{&s.misses})
 	if s.opts.Logf == nil {
 		s.opts.Logf = func(string, ...any) {}
+	}
+	if o.MeasureMemory {
+		s.meter.start()
 	}
 	for _, sc := range o.Catalog.Scenarios {
 		s.catalog = append(s.catalog, s.entry(&sc, false))

@@ -159,10 +159,10 @@ func (srv *Server) reserve(need int64) error {
 	lim := srv.limits
 	srv.admitting.Lock()
 	defer srv.admitting.Unlock()
-	if srv.total.Load()+need > lim.MaxMemory {
+	if srv.used()+need > lim.MaxMemory {
 		srv.evictIdle(nil, need)
 	}
-	if used := srv.total.Load(); used+need > lim.MaxMemory {
+	if used := srv.used(); used+need > lim.MaxMemory {
 		return coded("server-memory", map[string]any{"need": mib(need), "max": mib(lim.MaxMemory), "used": mib(used)},
 			"setup: the card needs about %s, and the server's memory budget of %s is in use by the sessions (about %s): try again later",
 			mib(need), mib(lim.MaxMemory), mib(used))
