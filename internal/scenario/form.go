@@ -47,6 +47,29 @@ type FormError struct {
 
 func (e *FormError) Error() string { return e.Field + ": " + e.Why.En }
 
+// Words say the problem with the field's name, in both languages:
+// "workers: 40 workers: give 1 to 16 …".
+func (e *FormError) Words() sim.Text {
+	name, ok := formFields[e.Field]
+	if !ok {
+		name = both(e.Field)
+	}
+	return say("%s: %s", name, e.Why)
+}
+
+// formFields name the form's fields as the page labels them.
+var formFields = map[string]sim.Text{
+	"lock":       {En: "lock", Zh: "锁"},
+	"acquire":    {En: "acquire", Zh: "加锁"},
+	"release":    {En: "release", Zh: "释放"},
+	"acquire_ok": {En: "acquire's success reply", Zh: "加锁成功的回复"},
+	"release_ok": {En: "release's success reply", Zh: "释放成功的回复"},
+	"workers":    {En: "workers", Zh: "工作者数"},
+	"ttl":        {En: "TTL", Zh: "TTL（租约）"},
+	"work":       {En: "work", Zh: "工作时间"},
+	"retry":      {En: "retry", Zh: "重试间隔"},
+}
+
 // FormYAML writes the form's scenario file, checked as Parse checks any
 // file; a problem is a *FormError naming the field it comes from (a Lua
 // syntax error at the pasted script's own line and column).

@@ -121,8 +121,9 @@ func TestFormYAMLErrors(t *testing.T) {
 			t.Errorf("%s: %v, want a FormError", c.name, err)
 			continue
 		}
-		if fe.Field != c.field || !strings.Contains(fe.Why.En, c.says) || fe.Why.Zh == "" || fe.Why.Zh == fe.Why.En {
-			t.Errorf("%s: field %s, %q / %q; want field %s saying %q, and its Chinese", c.name, fe.Field, fe.Why.En, fe.Why.Zh, c.field, c.says)
+		w := fe.Words()
+		if fe.Field != c.field || !strings.Contains(w.En, c.says) || w.Zh == "" || w.Zh == w.En || !strings.HasPrefix(w.Zh, formFields[c.field].Zh+"：") {
+			t.Errorf("%s: field %s, %q / %q; want field %s saying %q, and its Chinese", c.name, fe.Field, w.En, w.Zh, c.field, c.says)
 		}
 	}
 }
