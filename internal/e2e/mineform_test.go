@@ -3,8 +3,12 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
 
 	"github.com/lockstep/lockstep/internal/server"
 )
@@ -99,6 +103,29 @@ func TestBrowserCheckMyLockForm(t *testing.T) {
 			t.Errorf("what to use instead: %v", got)
 		}
 		shot(t, ctx, dir, "check-my-lock-form-card-en")
+
+		// Download as HTML: the card as one page, the ✗ linked to its
+		// counterexample's YAML, that opens from file:// with nothing
+		// fetched (the tab's watcher fails the test on a failed load).
+		down := t.TempDir()
+		if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+			Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: down,
+			BrowserContextID: chromedp.FromContext(ctx).BrowserContextID}); err != nil {
+			t.Fatal(err)
+		}
+		if got := text(t, ctx, "report-export-html"); got != "Download as HTML" {
+			t.Errorf("the HTML button reads %q", got)
+		}
+		click(t, ctx, "report-export-html")
+		page := string(downloaded(t, down, ".html"))
+		if !strings.HasPrefix(page, "<!doctype html>") || !strings.Contains(page, `href="#cx-my-lock-pause-release"`) ||
+			!strings.Contains(page, "locks/my-lock.yaml") || !strings.Contains(page, "改用什么") || strings.Contains(page, "http") {
+			t.Errorf("the HTML downloaded is not the card's offline page: %.300s", page)
+		}
+		path := filepath.Join(down, "my-lock-card.html")
+		do(t, ctx, "open the page offline", chromedp.Navigate("file://"+path))
+		waitFor(t, ctx, "the offline page", `!!document.querySelector('#cx-my-lock-pause-release pre') && document.title.startsWith('The card for my-lock')`)
+		shot(t, ctx, dir, "check-my-lock-form-html")
 	})
 
 	t.Run("zh-catalog-lock", func(t *testing.T) {
@@ -135,6 +162,9 @@ func TestBrowserCheckMyLockForm(t *testing.T) {
 		}
 		if got := eval[string](t, ctx, `document.querySelector('[data-testid=report-table] tbody tr .rep-name').textContent`); !strings.Contains(got, "(你的)") {
 			t.Errorf("the first row %q: want the lock picked, marked yours", got)
+		}
+		if got := text(t, ctx, "report-export-html"); got != "下载为 HTML" {
+			t.Errorf("the HTML button in 中文 reads %q", got)
 		}
 		shot(t, ctx, dir, "check-my-lock-form-card-zh")
 	})

@@ -128,7 +128,7 @@ func (s *session) startSetup(r *Request) (*Message, error) {
 	ctx, cancel := s.workContext(limit + setupGrace) // it ends with the session too
 	job := &setupJob{cells: map[string]*report.Cell{}, file: file, cancel: cancel, running: true,
 		wire: &wireSetup{wireCard: *newWireCard(), Scenario: sc.ID, Limit: limit.String(), Workers: workers,
-			Instead: []wireAlternative{}, Name: sc.ID + "-card.md"}}
+			Instead: []wireAlternative{}, Name: sc.ID + "-card.md", HTMLName: sc.ID + "-card.html"}}
 	job.wire.Bound, job.wire.Legend = sim.Text{}, report.SetupLegend()
 	s.setup = job
 	first := &Message{Type: "setup", Setup: job.wire.clone()} // before its workers change it

@@ -264,6 +264,8 @@ const S = {
   rfFaults: ['The faults you fear (the card searches only these)', '你担心的故障（报告卡只搜索这些）'],
   rfRun: ['Check this lock', '检查这把锁'],
   rfNoFault: ['Tick at least one fault.', '请至少勾选一种故障。'],
+  repMineExportHTML: ['Download as HTML', '下载为 HTML'],
+  repMineExportHTMLTip: ['The card as one page that opens offline, in English and 中文: each ✗ linked to its counterexample as YAML, your code beside the recommended lock\'s (visualizer report --file --html)', '报告卡做成一个可离线打开的网页（英文和中文）：每个 ✗ 链接到它的反例 YAML，你的代码与推荐的锁的代码并排（visualizer report --file --html）'],
   repInstead: ['What to use instead', '改用什么'],
   repInsteadEvery: ['What to use instead: these hold in every column (ranked by what they need beyond one Redis node, then round trips).', '改用什么：这些锁在每一列都成立（先按除一个 Redis 节点之外还需要什么排序，再按往返次数）。'],
   repInsteadClosest: ['What to use instead: no lock held (✓ or ~) in every column; the closest:', '改用什么：没有一把锁在每一列都成立（✓ 或 ~）；最接近的是：'],

@@ -51,6 +51,7 @@ export class Report {
     this.$('report-close').onclick = () => this.toggle(false);
     this.$('report-cancel').onclick = () => this.link.send('setup-cancel');
     this.$('report-export').onclick = () => this.download();
+    this.$('report-export-html').onclick = () => this.download('html');
     this.next = null; // a check asked while a card ran: sent once that card's setup-done came
     this.form = new MineForm(link, get, (yaml, scenario, faults) => {
       holdText(yaml);
@@ -129,10 +130,12 @@ export class Report {
     }
   }
 
-  /** download saves the checked card as Markdown. */
-  download() {
-    if (!this.mine || !this.mine.markdown) return;
-    download(this.mine.name, this.mine.markdown, 'text/markdown');
+  /** download saves the checked card as Markdown, or as the HTML page
+   * that opens offline. */
+  download(as = 'markdown') {
+    if (!this.mine || !this.mine[as]) return;
+    if (as === 'html') download(this.mine.html_name, this.mine.html, 'text/html');
+    else download(this.mine.name, this.mine.markdown, 'text/markdown');
   }
 
   /** onMessage takes the report messages; false for any other. A state
@@ -208,6 +211,10 @@ export class Report {
     exp.hidden = !(this.mode === 'mine' && this.mine && this.mine.markdown);
     exp.textContent = t('repMineExport', lang);
     exp.title = t('repMineExportTip', lang);
+    const page = this.$('report-export-html');
+    page.hidden = !(this.mode === 'mine' && this.mine && this.mine.html);
+    page.textContent = t('repMineExportHTML', lang);
+    page.title = t('repMineExportHTMLTip', lang);
     this.$('report-setup').hidden = this.mode !== 'mine';
     this.$('report-instead').hidden = this.mode !== 'mine';
     this.$('report-form').hidden = this.mode !== 'mine';
