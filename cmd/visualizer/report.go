@@ -32,6 +32,7 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 	cell := fs.String("cell", "", "compute one cell, LOCK/COLUMN, and print its counterexample as a scenario file (or what it found)")
 	markdown := fs.Bool("markdown", false, "print docs/choosing-a-lock.md")
 	yml := fs.Bool("yaml", false, "print every counterexample as one scenario file (docs/choosing-a-lock.yaml)")
+	asHTML := fs.Bool("html", false, "with --file: print the card as one HTML page that opens offline, in English and 中文")
 	limit := fs.Duration("time", 0, "wall-clock limit of the whole card (default: report.CardCPU, 20m, shared among the workers, at least 5m); the cells it stops say so and give no advice")
 	workers := fs.Int("workers", 0, "cells searched at once (default: the number of CPUs)")
 	file := fs.String("file", "", "the card for your setup: the locks of this scenario file and every catalog lock, placed in its workload")
@@ -51,24 +52,24 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 		return badUsage("--lang is en or zh, not %q", *lang)
 	}
 	outputs := 0
-	for _, on := range []bool{*asJSON, *markdown, *yml, *cell != ""} {
+	for _, on := range []bool{*asJSON, *markdown, *yml, *asHTML, *cell != ""} {
 		if on {
 			outputs++
 		}
 	}
 	if outputs > 1 {
-		return badUsage("give at most one of --json, --markdown, --yaml and --cell")
+		return badUsage("give at most one of --json, --markdown, --yaml, --html and --cell")
 	}
 	defer cardGC(getenv)()
-	if *file == "" && (*id != "" || *faults != "") {
-		return badUsage("--scenario and --faults go with --file")
+	if *file == "" && (*id != "" || *faults != "" || *asHTML) {
+		return badUsage("--scenario, --faults and --html go with --file")
 	}
 	if *file != "" {
 		if *cell != "" {
 			return badUsage("--cell is a cell of the catalog's card; with --file, use --only LOCK --faults COLUMN")
 		}
 		return reportSetup(ctx, setupFlags{file: *file, id: *id, only: *only, faults: *faults, lang: *lang,
-			json: *asJSON, markdown: *markdown, yaml: *yml, limit: *limit, workers: *workers}, stdout, stderr)
+			json: *asJSON, markdown: *markdown, yaml: *yml, html: *asHTML, limit: *limit, workers: *workers}, stdout, stderr)
 	}
 	if *limit <= 0 {
 		*limit = report.DefaultLimit(*workers)

@@ -17,7 +17,7 @@ import (
 // setupFlags are report's flags for the card of a user's setup (--file).
 type setupFlags struct {
 	file, id, only, faults, lang string
-	json, markdown, yaml         bool
+	json, markdown, yaml, html   bool
 	limit                        time.Duration
 	workers                      int
 }
@@ -103,13 +103,21 @@ func setupScenario(f *scenario.File, id, path string) (*scenario.Scenario, error
 	return nil, badUsage("%s has %d scenarios: choose one with --scenario (%s)", path, len(ids), strings.Join(ids, ", "))
 }
 
-// writeSetup prints the card as --json, --markdown, --yaml or text ask.
+// writeSetup prints the card as --json, --markdown, --yaml, --html or
+// text ask.
 func writeSetup(card *report.SetupCard, f setupFlags, stdout io.Writer) error {
 	switch {
 	case f.json:
 		return json.NewEncoder(stdout).Encode(card)
 	case f.markdown:
 		_, err := io.WriteString(stdout, card.Markdown())
+		return err
+	case f.html:
+		page, err := card.HTML()
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(stdout, page)
 		return err
 	case f.yaml:
 		data, err := scenario.Marshal(card.Counterexamples())

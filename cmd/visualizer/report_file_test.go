@@ -63,6 +63,12 @@ func TestReportFileSetupCard(t *testing.T) {
 	if !strings.Contains(r.stdout, "## What to use instead") || !strings.Contains(r.stdout, "## 改用什么") {
 		t.Errorf("--markdown lacks its sections in both languages:\n%s", r.stdout)
 	}
+	r = visualizer(t, append(args, "--html")...)
+	r.expect(t, "report --file … --html", 0)
+	if !strings.HasPrefix(r.stdout, "<!doctype html>") || !strings.Contains(r.stdout, `href="#cx-get-compare-del-pause-release"`) ||
+		!strings.Contains(r.stdout, "改用什么") || strings.Contains(r.stdout, "http") {
+		t.Errorf("--html is not the offline page of the card, its ✗ linked to its YAML:\n%.600s", r.stdout)
+	}
 }
 
 // Bad command lines for --file, each saying what to do.
@@ -73,6 +79,7 @@ func TestReportFileBadUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"report", "--scenario", "x"}, 2, "go with --file"},
+		{[]string{"report", "--html"}, 2, "go with --file"},
 		{[]string{"report", "--file", "../../labs/your-lock.yaml"}, 2, "choose one with --scenario (your-lock-unconditional-del,"},
 		{[]string{"report", "--file", "../../labs/your-lock.yaml", "--scenario", "nope"}, 1, "no scenario \"nope\""},
 		{[]string{"report", "--file", "../../labs/your-lock.yaml", "--scenario", "your-lock-lua-pttl", "--faults", "gc"}, 1, "the columns: contention, lost-reply, pause, pause-release"},

@@ -188,7 +188,18 @@ cell the time ran out on is ? *not searched*, says nothing, and no lock is propo
 status says how many. A ✗ opens its counterexample on your setup in the timeline; each lock of **What
 to use instead** has **Side by side**, which runs your scenario with that lock in place of yours under
 the same schedule (the view says when it cannot place a fault as your run took it); **Download as
-Markdown** saves this card, in English and 中文, for a design review: the text ` + "`--markdown`" + ` prints.
+Markdown** saves this card, in English and 中文, for a design review: the text ` + "`--markdown`" + ` prints;
+**Download as HTML** saves it as one page that opens offline (` + "`--html`" + `), each ✗ linked to its
+counterexample as YAML, your lock's code beside the recommended lock's.
+
+With no scenario written, the view's **short form** makes one: paste your acquire and release as Lua
+(` + "`KEYS[1]`" + ` is the lock key, ` + "`ARGV[1]`" + ` the client's token, ` + "`ARGV[2]`" + ` the TTL in ms, with the reply
+that means success) or as commands, one a line (` + "`SET $key $token NX PX $ttl => OK`" + `, after ` + "`=>`" + ` the
+reply without which the step fails), or pick a catalog lock; give the workers (1 to 16), the TTL, the
+work and the retry; tick the faults you fear. The server writes the scenario (a ` + "`locks:`" + ` section for
+what you pasted; ` + "`scenario.FormYAML`" + `), the editor shows it for you to keep, and the card searches
+only the columns ticked. A field that is wrong is marked and named in the error (a Lua syntax error
+at your script's own line and column).
 
 ` + "`visualizer report --file F [--scenario ID]`" + ` 为你的设置生成这张报告卡：你的场景运行的锁（目录中的锁，或它在
 ` + "`locks:`" + ` 中自己声明的锁）以及目录中的每一把锁，都放进你的工作负载（你的客户端、它们的开始时间、工作和请求、
@@ -208,6 +219,14 @@ Markdown** saves this card, in English and 中文, for a design review: the text
 负载。它有 55 秒（` + "`report.SetupLimit`" + `）；时间用完时没有搜索完的格子是 ? *未搜索*，什么也没说明，也不会从它那一行
 推荐任何锁；状态栏会说明有多少格。点击 ✗ 会在时间线中打开它在你的设置上的反例；**改用什么** 里的每一把锁都有
 **并排对比**，在同样的调度下用那把锁替换你的锁运行你的场景（放不下你的运行中的某个故障时，视图会说明）；**下载为
-Markdown** 保存这张报告卡（英文和中文），用于设计评审：内容与 ` + "`--markdown`" + ` 打印的相同。
+Markdown** 保存这张报告卡（英文和中文），用于设计评审：内容与 ` + "`--markdown`" + ` 打印的相同；**下载为 HTML**
+把它保存为一个可离线打开的网页（` + "`--html`" + `），每个 ✗ 链接到它的反例 YAML，你的锁的代码与推荐的锁的代码并排。
+
+还没写场景时，视图里的 **简短的表** 会生成一个：把你的加锁和释放粘贴为 Lua（` + "`KEYS[1]`" + ` 是锁的键，` + "`ARGV[1]`" + ` 是
+客户端的令牌，` + "`ARGV[2]`" + ` 是以毫秒计的 TTL，并写上表示成功的回复），或粘贴为命令，每行一条
+（` + "`SET $key $token NX PX $ttl => OK`" + `，` + "`=>`" + ` 后面是步骤成功必须得到的回复），也可以选一把目录里的锁；填上
+工作者数（1 到 16）、TTL、工作时间和重试间隔；勾选你担心的故障。服务器写出场景（粘贴的锁写成 ` + "`locks:`" + ` 一节；
+` + "`scenario.FormYAML`" + `），编辑器显示它供你保存，报告卡只搜索勾选的列。填错的字段会被标出，错误信息写明是哪个字段
+（Lua 语法错误指向你的脚本自己的行和列）。
 
 `

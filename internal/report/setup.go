@@ -72,6 +72,9 @@ type SetupCard struct {
 	Rows       []*Row        `json:"rows"`
 	Instead    []Alternative `json:"instead"`
 	Unsearched *sim.Text     `json:"unsearched,omitempty"`
+	// Code is the user's locks' code and the first alternative's, for the
+	// export (HTML).
+	Code []LockCode `json:"code,omitempty"`
 }
 
 // BuildSetup computes the card for the user's scenario sc (parsed from a
@@ -126,6 +129,7 @@ func BuildSetup(ctx context.Context, sc *scenario.Scenario, opt SetupOptions) (*
 	}
 	card.Unsearched = unsearchedNote(grid, opt.Limit, workers)
 	card.Instead = Instead(card.Rows)
+	card.Code = setupCode(sc, card)
 	return card, ctx.Err()
 }
 

@@ -79,6 +79,16 @@ func aThing(en string) sim.Text {
 // zhFormats is the Chinese of every problem format. Arguments keep their
 // order; %[n]s picks them where Chinese orders them otherwise.
 var zhFormats = map[string]string{
+	// Check my lock's short form (form.go)
+	"%d workers: give 1 to %d (the clients of one scenario)":      "%d 个工作者：请给出 1 到 %d 个（一个场景的客户端数）",
+	"pick a lock or paste one, not both":                          "请选一把锁或粘贴你的锁，不要两者都给",
+	"unknown lock %q (known: %s)":                                 "未知的锁 %q（已知：%s）",
+	"paste your lock's acquire (Lua or commands), or pick a lock": "请粘贴你的锁的加锁步骤（Lua 或命令），或选一把锁",
+	"paste your lock's release (Lua or commands)":                 "请粘贴你的锁的释放步骤（Lua 或命令）",
+	"%s must be above zero":                                       "%s 必须大于零",
+	"%s is longer than a scenario may run (%s)":                   "%s 比一个场景能运行的时间（%s）还长",
+	"line %d: %s":                                                                      "第 %d 行：%s",
+	"line %d, column %d: %s":                                                           "第 %d 行第 %d 列：%s",
 	"%d locks; the limit is %d per scenario":                                           "%d 把锁；上限是每个场景 %d 把",
 	"MULTI without EXEC: end the transaction with [EXEC]":                              "MULTI 之后没有 EXEC：请用 [EXEC] 结束事务",
 	"watch: goes with commands; a script is atomic already":                            "watch: 只用于命令；脚本本身已是原子的",

@@ -27,6 +27,18 @@ func render(m Message) []string {
 		return out
 	case "class":
 		return renderClass(m)
+	case "setup-form":
+		f := m.Form
+		var cols []string
+		for _, c := range f.Columns {
+			cols = append(cols, c.ID)
+		}
+		out := []string{fmt.Sprintf("setup-form: %d locks; columns %s", len(f.Locks), strings.Join(cols, " "))}
+		if f.YAML != "" {
+			out = append(out, "scenario "+f.Scenario+":")
+			out = append(out, strings.Split(strings.TrimRight(f.YAML, "\n"), "\n")...)
+		}
+		return out
 	case "queue":
 		var qs []string
 		for _, q := range m.Queue {

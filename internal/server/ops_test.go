@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -23,6 +24,7 @@ var update = flag.Bool("update", false, "rewrite the expected outputs of testdat
 //	step [N] | step-client C | back | seek N
 //	inject DO [C] [client=C] [node=N] [for=D] [by=D] [keep_data]
 //	reset [seed=N] | sync | export | check (the YAML follows on the next lines)
+//	setup-form (the form, as JSON, on the next lines) | setup faults=A,B
 //	class-start origin=URL | class-ask KIND | class-hide on|off | class-reveal | class-dismiss
 //	class-remote-link origin=URL (with the teacher's key)
 //	class-queue KIND step=N | class-unqueue step=N
@@ -275,6 +277,20 @@ func opRequest(cmd, input string) (map[string]any, error) {
 		req["op"] = "export-yaml"
 	case "check":
 		req["yaml"] = input
+	case "setup-form":
+		if input != "" {
+			var form map[string]any
+			if err := json.Unmarshal([]byte(input), &form); err != nil {
+				return nil, fmt.Errorf("setup-form: the form is not JSON: %v", err)
+			}
+			req["form"] = form
+		}
+	case "setup":
+		for _, a := range args {
+			if k, v, _ := strings.Cut(a, "="); k == "faults" {
+				req["faults"] = strings.Split(v, ",")
+			}
+		}
 	case "back", "sync":
 	default:
 		req["op"] = cmd // sent as it is: the server's answer is the test

@@ -34,6 +34,8 @@ type Request struct {
 	With     string          `json:"with,omitempty"`     // compare: an algorithm or a scenario id (compare.go)
 	Lock     string          `json:"lock,omitempty"`     // report-open, setup-open: the cell's lock
 	Column   string          `json:"column,omitempty"`   // report-open, setup-open: the cell's column
+	Faults   []string        `json:"faults,omitempty"`   // setup: the fault columns to search (none: every one)
+	Form     *scenario.Form  `json:"form,omitempty"`     // setup-form: Check my lock's short form (setup_form.go)
 
 	teachRequest // load: challenge; play: beats (teach.go)
 	classRequest // the class requests (class.go)
@@ -84,6 +86,7 @@ type Message struct {
 	Compare  *compareAnswer  `json:"compare,omitempty"` // compare
 	Report   *wireCard       `json:"report,omitempty"`  // report, report-done: the card (report.go)
 	Setup    *wireSetup      `json:"setup,omitempty"`   // setup, setup-done: the card for a setup (setup.go)
+	Form     *wireForm       `json:"form,omitempty"`    // setup-form: the form's choices and file (setup_form.go)
 	Cell     *wireCell       `json:"cell,omitempty"`    // report-cell, setup-cell: the cell just decided
 	Done     int             `json:"done,omitempty"`    // report-cell, setup-cell: cells decided so far
 	Total    int             `json:"total,omitempty"`   // report-cell, setup-cell: cells in all

@@ -69,6 +69,8 @@ func (s *session) apply(r *Request) (*Message, error) {
 		return nil, s.openCell(r.Lock, r.Column)
 	case "setup":
 		return s.startSetup(r)
+	case "setup-form":
+		return setupForm(r)
 	case "setup-open":
 		return nil, s.openSetupCell(r.Lock, r.Column)
 	case "setup-cancel":

@@ -128,7 +128,7 @@ func (s *session) startSetup(r *Request) (*Message, error) {
 	ctx, cancel := s.workContext(limit + setupGrace) // it ends with the session too
 	job := &setupJob{cells: map[string]*report.Cell{}, file: file, cancel: cancel, running: true,
 		wire: &wireSetup{wireCard: *newWireCard(), Scenario: sc.ID, Limit: limit.String(), Workers: workers,
-			Instead: []wireAlternative{}, Name: sc.ID + "-card.md"}}
+			Instead: []wireAlternative{}, Name: sc.ID + "-card.md", HTMLName: sc.ID + "-card.html"}}
 	job.wire.Bound, job.wire.Legend = sim.Text{}, report.SetupLegend()
 	s.setup = job
 	first := &Message{Type: "setup", Setup: job.wire.clone()} // before its workers change it
@@ -137,7 +137,7 @@ func (s *session) startSetup(r *Request) (*Message, error) {
 		defer checking.Add(-1)
 		defer s.srv.total.Add(-need)
 		defer cancel()
-		s.runSetup(ctx, job, sc, limit, workers)
+		s.runSetup(ctx, job, sc, limit, workers, setupColumns(r.Faults, s.srv.opts.SetupColumns))
 	}()
 	return first, nil
 }
@@ -171,12 +171,13 @@ func (srv *Server) reserve(need int64) error {
 	return nil
 }
 
-// runSetup computes the card, telling the session of its rows and of
+// runSetup computes the card on the fault columns given (nil: every
+// one), telling the session of its rows and of
 // every cell, then hands it the end.
-func (s *session) runSetup(ctx context.Context, job *setupJob, sc *scenario.Scenario, limit time.Duration, workers int) {
+func (s *session) runSetup(ctx context.Context, job *setupJob, sc *scenario.Scenario, limit time.Duration, workers int, columns []string) {
 	card, err := report.BuildSetup(ctx, sc, report.SetupOptions{
 		File: sc.ID + ".yaml", Workers: workers, Limit: limit,
-		Algorithms: s.srv.opts.SetupLocks, Columns: s.srv.opts.SetupColumns,
+		Algorithms: s.srv.opts.SetupLocks, Columns: columns,
 		Started: func(c *report.SetupCard) {
 			job.mu.Lock()
 			grid := &report.Card{Columns: c.Columns, Rows: c.Rows}

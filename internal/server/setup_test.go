@@ -244,3 +244,40 @@ func waitUntil(t *testing.T, cond func() bool, what string) {
 	}
 	t.Errorf("%s: not within 10 s", what)
 }
+
+// Check my lock from the short form: setup-form writes the scenario of a
+// SET NX PX acquire and a plain DEL release pasted as commands, two
+// workers, and setup searches only the column ticked. Argued before it
+// was run: W1 enters at once and works 500ms under a 1s lease; a pause of
+// up to the lease before its release puts its DEL at up to 1.5s, after
+// the lease ended at 1s and W2, retrying every 100ms, took the key: the
+// DEL removes W2's key, foreign-unlock, ✗. lua-compare-delete's release
+// compares the token first and deletes nothing of W2's: ✓. One column:
+// two cells in all.
+func TestSetupCardOfTheForm(t *testing.T) {
+	_, url := cardServer(t, Options{SetupLocks: []string{"lua-compare-delete"}})
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	c.send(map[string]any{"op": "setup-form", "form": map[string]any{"acquire": "SET $key $token NX PX $ttl => OK", "release": "DEL $key",
+		"workers": 2, "ttl": "1s", "work": "500ms", "retry": "100ms"}})
+	form := c.next("setup-form").Form
+	if form == nil || form.Scenario != scenario.FormID || !strings.Contains(form.YAML, "locks:") {
+		t.Fatalf("setup-form answered %+v", form)
+	}
+	c.send(map[string]any{"op": "setup", "yaml": form.YAML, "faults": []string{"pause-release"}})
+	_ = c.ws.SetReadDeadline(time.Now().Add(2 * time.Minute))
+	done := c.nextWithin("setup-done", 2*time.Minute).Setup
+	if done == nil || done.Error != nil || done.Total != 2 || len(done.Columns) != 1 {
+		t.Fatalf("setup-done %+v: want 2 cells in one column", done)
+	}
+	want := map[string]string{"my-lock/pause-release": "fails", "lua-compare-delete/pause-release": "holds"}
+	if got := kinds(done); !mapsEqual(got, want) {
+		t.Errorf("cells %v, want %v", got, want)
+	}
+	if len(done.Instead) == 0 || done.Instead[0].Lock != "lua-compare-delete" {
+		t.Errorf("instead %+v: want lua-compare-delete", done.Instead)
+	}
+}

@@ -30,6 +30,11 @@ type wireSetup struct {
 	// --file --markdown prints it (done only); Name the file to save it as.
 	Markdown string `json:"markdown,omitempty"`
 	Name     string `json:"name"`
+	// HTML is the same card as one page that opens offline
+	// (report.SetupCard.HTML, visualizer report --file --html; done
+	// only), HTMLName the file to save it as.
+	HTML     string `json:"html,omitempty"`
+	HTMLName string `json:"html_name"`
 }
 
 // wireAlternative is one lock of What to use instead.
@@ -97,6 +102,9 @@ func (job *setupJob) finish(card *report.SetupCard, err error, limit time.Durati
 	}
 	w.Unsearched = card.Unsearched
 	w.Markdown = card.Markdown()
+	if page, err := card.HTML(); err == nil {
+		w.HTML = page
+	}
 	w.Cancelled = errors.Is(err, context.Canceled)
 	switch {
 	case w.Cancelled:

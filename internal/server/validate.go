@@ -15,7 +15,7 @@ var ops = map[string]bool{
 	"export-yaml": true, "sync": true, "explore": true, "explore-cancel": true,
 	"compare": true,                      // compare.go
 	"report":  true, "report-open": true, // report.go
-	"setup": true, "setup-open": true, "setup-cancel": true, // setup.go
+	"setup": true, "setup-open": true, "setup-cancel": true, "setup-form": true, // setup.go, setup_form.go
 }
 
 // validate checks a request's arguments against the server's limits before
@@ -78,6 +78,10 @@ func validate(r *Request, lim Limits) error {
 	case "inject":
 		if r.Fault == nil {
 			return coded("fault-missing", nil, "inject: fault is missing")
+		}
+	case "setup":
+		if err := setupFaults(r.Faults); err != nil {
+			return err
 		}
 	case "report-open", "setup-open":
 		if r.Lock == "" || r.Column == "" {

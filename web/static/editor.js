@@ -139,6 +139,20 @@ export function takeYAML(text) {
   return true;
 }
 
+/** holdText puts a scenario the page wrote for the user (Check my lock's
+ * short form) in the editor, open, as the user's own text: it stays when
+ * another run is loaded, for the user to keep, edit or run. */
+export function holdText(text) {
+  $('editor').value = text;
+  $('editor-panel').open = true;
+  edited = true;
+  held = '';
+  draft = '';
+  gutter();
+  followLoaded();
+  check();
+}
+
 /** setProblems shows the checker's problems (messages from the server). */
 export function setProblems(errors, warnings) {
   state.errors = errors || [];

@@ -16,12 +16,16 @@
 // in the same view: the server computes it for the session (op setup),
 // the user's locks first, each ✓ and ~ with the user's workload beside
 // it, then What to use instead, each with a Side by side button, and the
-// card as Markdown to download for a design review.
+// card as Markdown to download for a design review. Its short form
+// (mineform.js) writes a scenario from a lock and a workload, which the
+// editor keeps, and checks it on the faults ticked.
 
 import { t, fill, pick, verdictWord, verdictName } from './i18n.js';
 import { el } from './dom.js';
 import { serverError } from './messages.js';
 import { download } from './share.js';
+import { MineForm } from './mineform.js';
+import { holdText } from './editor.js';
 
 const MARK = { fails: '✗', holds: '✓', 'none-found': '~', unsearched: '?', 'n/a': '' };
 // The word said beside a mark (none for ✗ and ✓: a verdict, a bound).
@@ -47,6 +51,17 @@ export class Report {
     this.$('report-close').onclick = () => this.toggle(false);
     this.$('report-cancel').onclick = () => this.link.send('setup-cancel');
     this.$('report-export').onclick = () => this.download();
+    this.$('report-export-html').onclick = () => this.download('html');
+    this.next = null; // a check asked while a card ran: sent once that card's setup-done came
+    this.form = new MineForm(link, get, (yaml, scenario, faults) => {
+      holdText(yaml);
+      if (this.mine && this.mine.running) {
+        this.next = { yaml, scenario, faults };
+        this.link.send('setup-cancel');
+        return;
+      }
+      this.check({ yaml, scenario, faults });
+    });
   }
 
   get open() { return !this.$('report').hidden; }
@@ -66,7 +81,8 @@ export class Report {
   }
 
   /** check asks for the card for a setup: of the loaded scenario (no
-   * yaml), or of scenario `scenario` of the file `yaml`. */
+   * yaml), or of scenario `scenario` of the file `yaml`, on the fault
+   * columns `faults` (none: every one). */
   check(args = {}) {
     const st = this.get();
     this.mode = 'mine';
@@ -84,7 +100,8 @@ export class Report {
     this.mineError = null;
     this.checked = args.yaml ? { scenario: args.scenario || '', yaml: args.yaml }
       : { scenario: st.snap ? st.snap.scenario : '', yaml: st.snap && st.snap.custom ? st.customYAML : '' };
-    this.asked = this.link.send('setup', args.yaml ? { yaml: args.yaml, scenario: args.scenario || '' } : {});
+    const faults = args.faults && args.faults.length ? { faults: args.faults } : {};
+    this.asked = this.link.send('setup', args.yaml ? { yaml: args.yaml, scenario: args.scenario || '', ...faults } : faults);
     this.show(true);
     this.render();
   }
@@ -113,20 +130,29 @@ export class Report {
     }
   }
 
-  /** download saves the checked card as Markdown. */
-  download() {
-    if (!this.mine || !this.mine.markdown) return;
-    download(this.mine.name, this.mine.markdown, 'text/markdown');
+  /** download saves the checked card as Markdown, or as the HTML page
+   * that opens offline. */
+  download(as = 'markdown') {
+    if (!this.mine || !this.mine[as]) return;
+    if (as === 'html') download(this.mine.html_name, this.mine.html, 'text/html');
+    else download(this.mine.name, this.mine.markdown, 'text/markdown');
   }
 
   /** onMessage takes the report messages; false for any other. A state
    * after a cell was opened closes the view on the timeline. */
   onMessage(m) {
+    if (this.form.onMessage(m)) return true;
     switch (m.type) {
       case 'setup':
       case 'setup-done':
         this.asked = 0;
         this.mine = m.setup;
+        if (m.type === 'setup-done' && this.next) {
+          const next = this.next;
+          this.next = null;
+          this.check(next);
+          return true;
+        }
         this.render();
         return true;
       case 'setup-cell':
@@ -185,8 +211,14 @@ export class Report {
     exp.hidden = !(this.mode === 'mine' && this.mine && this.mine.markdown);
     exp.textContent = t('repMineExport', lang);
     exp.title = t('repMineExportTip', lang);
+    const page = this.$('report-export-html');
+    page.hidden = !(this.mode === 'mine' && this.mine && this.mine.html);
+    page.textContent = t('repMineExportHTML', lang);
+    page.title = t('repMineExportHTMLTip', lang);
     this.$('report-setup').hidden = this.mode !== 'mine';
     this.$('report-instead').hidden = this.mode !== 'mine';
+    this.$('report-form').hidden = this.mode !== 'mine';
+    if (this.mode === 'mine') this.form.render(lang);
     if (this.mode === 'mine') this.renderMine(lang);
     else this.renderCatalog(lang);
   }

@@ -1,0 +1,171 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+
+	"github.com/lockstep/lockstep/internal/server"
+)
+
+// fill sets the form's fields (rf-NAME) as a person types them.
+func fill(t *testing.T, ctx context.Context, fields map[string]string) {
+	t.Helper()
+	for name, v := range fields {
+		choose(t, ctx, "rf-"+name, v)
+	}
+}
+
+// tick ticks only these fault columns of the form.
+func tick(t *testing.T, ctx context.Context, columns ...string) {
+	t.Helper()
+	eval[bool](t, ctx, fmt.Sprintf(`(want => { for (const c of document.querySelectorAll('[data-testid=rf-fault]')) c.checked = want.split(',').includes(c.value); return true })(%q)`, strings.Join(columns, ",")))
+}
+
+// openForm opens Check my lock and its short form, and waits for its choices.
+func openForm(t *testing.T, ctx context.Context) {
+	t.Helper()
+	click(t, ctx, "mine-open")
+	click(t, ctx, "report-form-title")
+	waitFor(t, ctx, "the form's choices", `document.querySelectorAll('[data-testid=rf-lock] option').length === 20 && document.querySelectorAll('[data-testid=rf-fault]').length === 9`)
+}
+
+// formError submits the form and waits for the error it gets, marked on field.
+func formError(t *testing.T, ctx context.Context, field string) string {
+	t.Helper()
+	click(t, ctx, "rf-run")
+	waitFor(t, ctx, "the error on "+field, `document.querySelector('[data-testid=rf-`+field+`]').getAttribute('aria-invalid') === 'true' && document.querySelector('[data-testid=rf-error]').textContent !== ''`)
+	return text(t, ctx, "rf-error")
+}
+
+// Check my lock from the short form, in both languages. The server adds
+// lua-compare-delete beside the user's lock; the form ticks the columns.
+// What the cells must say, argued before they were run:
+//
+//   - en: SET NX PX and a plain DEL pasted as commands, 2 workers, lease
+//     1s, work 500ms, retry 100ms, only a pause before the release
+//     ticked. W1's pause (up to the lease) puts its DEL after its lease
+//     ended and W2 took the key: the DEL deletes W2's lock,
+//     foreign-unlock ✗. lua-compare-delete compares its token first: ✓,
+//     and it is what to use instead.
+//   - 中文: set-nx-ex-blind-del picked, 2 workers, the same lease and
+//     work, contention and a pause longer than the lease ticked. With no
+//     fault the work (500ms) ends inside the lease: ✓; a 2s pause as W1
+//     enters lets its key expire and the next worker enter beside it:
+//     mutual-exclusion ✗, for lua-compare-delete too.
+func TestBrowserCheckMyLockForm(t *testing.T) {
+	chromium(t)
+	url := startServer(t, server.Options{SetupLocks: []string{"lua-compare-delete"}, SetupTime: cardTab})
+	b := startBrowser(t)
+	dir := artifacts(t)
+
+	t.Run("en-pasted-commands", func(t *testing.T) {
+		ctx := pageWithin(t, b, url, cardTab)
+		openForm(t, ctx)
+		fill(t, ctx, map[string]string{"workers": "40"})
+		if got := formError(t, ctx, "workers"); got != "setup-form: workers: 40 workers: give 1 to 16 (the clients of one scenario)" {
+			t.Errorf("workers out of range: %q", got)
+		}
+		fill(t, ctx, map[string]string{"workers": "2", "release": "if redis.call('get', KEYS[1]) == ARGV[1] then\n  return redis.call('del' KEYS[1])\nend"})
+		if got := formError(t, ctx, "release"); !strings.Contains(got, "release: line 2, column 27: Lua syntax error") {
+			t.Errorf("a Lua syntax error: %q", got)
+		}
+		if eval[string](t, ctx, `document.querySelector('[data-testid=rf-workers]').getAttribute('aria-invalid')`) != "false" {
+			t.Errorf("the workers field is still marked once it is right")
+		}
+		fill(t, ctx, map[string]string{"acquire": "SET $key $token NX PX $ttl => OK", "release": "DEL $key", "acquire_ok": "", "release_ok": ""})
+		tick(t, ctx, "pause-release")
+		shot(t, ctx, dir, "check-my-lock-form-en")
+		click(t, ctx, "rf-run")
+		waitFor(t, ctx, "the card of the form's scenario", `!!lockstep.reporter.mine && lockstep.reporter.mine.scenario === 'my-lock'`)
+		mineDone(t, ctx)
+		ed := eval[string](t, ctx, `document.querySelector('[data-testid=editor]').value`)
+		if !strings.Contains(ed, "- name: my-lock") || !strings.Contains(ed, `run: ["DEL", "$key"]`) || !eval[bool](t, ctx, `document.getElementById('editor-panel').open`) {
+			t.Errorf("the editor holds %q: want the form's scenario, open", ed)
+		}
+		if n := eval[int](t, ctx, `lockstep.reporter.mine.columns.length`); n != 1 || eval[int](t, ctx, `lockstep.reporter.mine.total`) != 2 {
+			t.Errorf("%d columns: want the one ticked", n)
+		}
+		for lock, kind := range map[string]string{"my-lock": "fails", "lua-compare-delete": "holds"} {
+			if got := eval[string](t, ctx, cellOf(lock, "pause-release")); !strings.HasPrefix(got, kind) {
+				t.Errorf("%s under a pause before the release: %q, want %s", lock, got, kind)
+			}
+		}
+		if got := eval[string](t, ctx, cellOf("my-lock", "pause-release")); !strings.Contains(got, "foreign-unlock") {
+			t.Errorf("the user's ✗ %q: want foreign-unlock beside it", got)
+		}
+		if got := eval[[]string](t, ctx, alternatives); strings.Join(got, ",") != "lua-compare-delete" {
+			t.Errorf("what to use instead: %v", got)
+		}
+		shot(t, ctx, dir, "check-my-lock-form-card-en")
+
+		// Download as HTML: the card as one page, the ✗ linked to its
+		// counterexample's YAML, that opens from file:// with nothing
+		// fetched (the tab's watcher fails the test on a failed load).
+		down := t.TempDir()
+		if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+			Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: down,
+			BrowserContextID: chromedp.FromContext(ctx).BrowserContextID}); err != nil {
+			t.Fatal(err)
+		}
+		if got := text(t, ctx, "report-export-html"); got != "Download as HTML" {
+			t.Errorf("the HTML button reads %q", got)
+		}
+		click(t, ctx, "report-export-html")
+		page := string(downloaded(t, down, ".html"))
+		if !strings.HasPrefix(page, "<!doctype html>") || !strings.Contains(page, `href="#cx-my-lock-pause-release"`) ||
+			!strings.Contains(page, "locks/my-lock.yaml") || !strings.Contains(page, "改用什么") || strings.Contains(page, "http") {
+			t.Errorf("the HTML downloaded is not the card's offline page: %.300s", page)
+		}
+		path := filepath.Join(down, "my-lock-card.html")
+		do(t, ctx, "open the page offline", chromedp.Navigate("file://"+path))
+		waitFor(t, ctx, "the offline page", `!!document.querySelector('#cx-my-lock-pause-release pre') && document.title.startsWith('The card for my-lock')`)
+		shot(t, ctx, dir, "check-my-lock-form-html")
+	})
+
+	t.Run("zh-catalog-lock", func(t *testing.T) {
+		ctx := pageWithin(t, b, url, cardTab)
+		click(t, ctx, "lang")
+		waitFor(t, ctx, "中文", `document.getElementById('timeline').dataset.lang === 'zh'`)
+		openForm(t, ctx)
+		if got := text(t, ctx, "rf-run"); got != "检查这把锁" {
+			t.Errorf("the form's button in 中文: %q", got)
+		}
+		fill(t, ctx, map[string]string{"lock": "set-nx-ex-blind-del", "workers": "0"})
+		if eval[bool](t, ctx, `!document.querySelector('[data-testid=rf-acquire]').closest('label').hidden`) {
+			t.Errorf("a catalog lock picked, the pasted steps are still shown")
+		}
+		if got := formError(t, ctx, "workers"); !strings.Contains(got, "工作者数：0 个工作者：请给出 1 到 16 个") {
+			t.Errorf("workers out of range in 中文: %q", got)
+		}
+		tick(t, ctx)
+		click(t, ctx, "rf-run")
+		waitFor(t, ctx, "no fault ticked", `document.querySelector('[data-testid=rf-error]').textContent === '请至少勾选一种故障。'`)
+		fill(t, ctx, map[string]string{"workers": "2"})
+		tick(t, ctx, "contention", "pause")
+		shot(t, ctx, dir, "check-my-lock-form-zh")
+		click(t, ctx, "rf-run")
+		waitFor(t, ctx, "the card of the form's scenario", `!!lockstep.reporter.mine && lockstep.reporter.mine.scenario === 'my-lock'`)
+		mineDone(t, ctx)
+		for _, tc := range []struct{ lock, column, kind string }{
+			{"set-nx-ex-blind-del", "contention", "holds"}, {"set-nx-ex-blind-del", "pause", "fails"},
+			{"lua-compare-delete", "contention", "holds"}, {"lua-compare-delete", "pause", "fails"},
+		} {
+			if got := eval[string](t, ctx, cellOf(tc.lock, tc.column)); !strings.HasPrefix(got, tc.kind) {
+				t.Errorf("%s under %s: %q, want %s", tc.lock, tc.column, got, tc.kind)
+			}
+		}
+		if got := eval[string](t, ctx, `document.querySelector('[data-testid=report-table] tbody tr .rep-name').textContent`); !strings.Contains(got, "(你的)") {
+			t.Errorf("the first row %q: want the lock picked, marked yours", got)
+		}
+		if got := text(t, ctx, "report-export-html"); got != "下载为 HTML" {
+			t.Errorf("the HTML button in 中文 reads %q", got)
+		}
+		shot(t, ctx, dir, "check-my-lock-form-card-zh")
+	})
+}

@@ -1,0 +1,75 @@
+package report
+
+// setupPageText is the page of SetupCard.HTML: every sentence in English,
+// then in 中文 (lang="zh"); nothing it shows is fetched.
+const setupPageText = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>The card for {{.Card.Scenario}} · {{.Card.Scenario}} 的报告卡</title>
+<style>
+body { font: 15px/1.45 system-ui, sans-serif; color: #1a1a1a; margin: 1.5rem auto; max-width: 72rem; padding: 0 1rem; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ccc; } h3 { font-size: 1rem; }
+[lang=zh] { display: block; color: #333; }
+h1 span[lang=zh], h2 span[lang=zh], h3 span[lang=zh] { display: inline; }
+.code pre { max-height: 40rem; }
+table { border-collapse: collapse; font-size: .85rem; margin: .5rem 0; }
+th, td { border: 1px solid #d0d0d0; padding: 3px 6px; text-align: left; vertical-align: top; }
+thead th { background: #f3f3f3; }
+.fails { background: #fdecec; color: #9a3200; } .holds { background: #e7f6ef; color: #00573f; }
+.none-found { background: #fff7dc; color: #5c4700; } .unsearched, .n\/a { color: #545454; }
+.yours th { background: #eef3fb; }
+pre { background: #f6f6f6; border: 1px solid #ddd; padding: .5rem; overflow: auto; font-size: .8rem; }
+.code { display: grid; grid-template-columns: repeat(auto-fit, minmax(30rem, 1fr)); gap: 1rem; }
+.q { font-size: 1.05rem; font-weight: 600; }
+</style>
+</head>
+<body>
+<h1>The card for {{.Card.Scenario}} <span lang="zh">· {{.Card.Scenario}} 的报告卡</span></h1>
+<p class="q" data-part="question">Does our lock hold in our setup, under the faults we fear, and what should we use instead?
+<span lang="zh">在我们的设置下、在我们担心的故障里，我们的锁成立吗？应该改用什么？</span></p>
+{{if .Card.File}}<p>File · 文件：<code>{{.Card.File}}</code></p>{{end}}
+
+<h2 id="setup">The setup <span lang="zh">· 设置</span></h2>
+<p data-part="setup">{{.Card.Setup.En}}.<span lang="zh">{{.Card.Setup.Zh}}。</span></p>
+
+<h2 id="verdicts">The verdicts <span lang="zh">· 裁决</span></h2>
+<table data-part="grid">
+<thead><tr><th>lock · 锁</th>{{range .Card.Columns}}<th>{{.Title.En}}<br><span lang="zh">{{.Title.Zh}}</span></th>{{end}}<th>round trips · 往返</th></tr></thead>
+<tbody>
+{{range .Rows}}<tr{{if .Row.Yours}} class="yours"{{end}}><th><code>{{.Row.Algorithm}}</code>{{if .Row.Yours}} (yours · 你的){{end}}</th>{{range .Cells}}<td class="{{.Kind}}" title="{{.Text.En}}">{{if .Anchor}}<a href="#{{.Anchor}}">{{.Mark}} {{.Verdict}}</a>{{else}}{{.Mark}}{{end}}</td>{{end}}<td>{{.Trips.En}}</td></tr>
+{{end}}</tbody>
+</table>
+<p>{{.Legend.En}}<span lang="zh">{{.Legend.Zh}}</span></p>
+{{with .Card.Unsearched}}<p><strong>{{.En}}.</strong><span lang="zh"><strong>{{.Zh}}。</strong></span></p>{{end}}
+
+<h2 id="instead">What to use instead <span lang="zh">· 改用什么</span></h2>
+<div data-part="instead">
+<p>{{first .Instead.En}}</p>
+<ol>{{range rest .Instead.En}}<li>{{.}}</li>{{end}}</ol>
+<div lang="zh"><p>{{first .Instead.Zh}}</p>
+<ol>{{range rest .Instead.Zh}}<li>{{.}}</li>{{end}}</ol></div>
+</div>
+
+{{if .Code}}<h2 id="code">Your code and the recommended lock's <span lang="zh">· 你的代码与推荐的锁的代码</span></h2>
+<div class="code" data-part="code">{{range .Code}}<section><h3><code>{{.Algorithm}}</code> — <code>{{.File}}</code></h3><pre>{{.Text}}</pre></section>{{end}}</div>{{end}}
+
+<h2 id="locks">Lock by lock <span lang="zh">· 逐把看</span></h2>
+{{range .Rows}}<section data-part="lock"><h3><code>{{.Row.Algorithm}}</code>{{if .Row.Yours}} (yours · 你的){{end}}</h3>
+<p>{{.Row.Title}}</p>
+<p><strong>{{.Row.Advice.En}}</strong><span lang="zh"><strong>{{.Row.Advice.Zh}}</strong></span></p>
+<p>round trips (acquire / release): {{.Trips.En}} · 往返（加锁 / 释放）：{{.Trips.Zh}}<br>needs: {{.Needs.En}} · 需要：{{.Needs.Zh}}</p>
+<table><thead><tr><th>fault · 故障</th><th>what the search found</th><th>搜索结果</th></tr></thead><tbody>
+{{range .Cells}}<tr><td>{{.Column.En}} · {{.Column.Zh}}</td><td class="{{.Kind}}">{{.Text.En}}{{if .ID}} (<code>{{.ID}}</code>){{end}}{{if .Anchor}} <a href="#{{.Anchor}}">YAML</a>{{end}}</td><td class="{{.Kind}}" lang="zh">{{.Text.Zh}}{{if .ID}}（<code>{{.ID}}</code>）{{end}}</td></tr>
+{{end}}</tbody></table></section>
+{{end}}
+{{if .Counterexamples}}<h2 id="counterexamples">Counterexamples <span lang="zh">· 反例</span></h2>
+{{with .Replay}}<p>{{.En}}.<span lang="zh">{{.Zh}}。</span></p>{{end}}
+{{range .Counterexamples}}<section id="{{.Anchor}}" data-part="counterexample"><h3><code>{{.Lock}}</code> · {{.Column.En}} · <span lang="zh">{{.Column.Zh}}</span> — ✗ {{.Verdict}}</h3>
+<p>{{.Text.En}}<span lang="zh">{{.Text.Zh}}</span></p>
+<pre>{{.YAML}}</pre></section>
+{{end}}{{end}}
+</body>
+</html>
+`

@@ -1,0 +1,84 @@
+package report
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The HTML export of the card for a setup opens offline: nothing in it
+// is fetched (no src, no href but the page's own anchors, no url(), no
+// @import, no script), and it carries the facts the Markdown does — the
+// setup, every lock and column, each cell's words and replay id, What to
+// use instead, in both languages — plus each counterexample as YAML,
+// linked from its ✗, and the code of the user's lock beside the
+// recommended lock's. The card: your-lock-unconditional-del (a plain DEL
+// release, work 1500ms under a 1s lease) beside the watchdog under
+// contention (TestSetupCardWorkLongerThanTheLease argues its cells).
+func TestSetupCardHTML(t *testing.T) {
+	card := setupOf(t, "../../labs/your-lock.yaml", "your-lock-unconditional-del", []string{"watchdog"}, []string{"contention"})
+	page, err := card.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\ssrc\s*=`), regexp.MustCompile(`(?i)href\s*=\s*"[^#]`), regexp.MustCompile(`(?i)url\(`),
+		regexp.MustCompile(`(?i)@import`), regexp.MustCompile(`(?i)<script`), regexp.MustCompile(`(?i)<link`),
+		regexp.MustCompile(`(?i)https?://`),
+	} {
+		if m := bad.FindString(page); m != "" {
+			t.Errorf("the page refers outside itself: %q", m)
+		}
+	}
+	for _, a := range regexp.MustCompile(`href="#([^"]+)"`).FindAllStringSubmatch(page, -1) {
+		if !strings.Contains(page, `id="`+a[1]+`"`) {
+			t.Errorf("the link #%s leads nowhere in the page", a[1])
+		}
+	}
+	want := []string{"Does our lock hold in our setup", "我们的锁成立吗", card.Setup.En, card.Setup.Zh,
+		"What to use instead", "改用什么", "plain-del", "watchdog", SetupLegend().En, SetupLegend().Zh,
+		"locks/plain-del.yaml", "scenarios:"}
+	for _, raw := range []string{`<section id="cx-plain-del-contention"`, `href="#cx-plain-del-contention"`} {
+		if !strings.Contains(page, raw) {
+			t.Errorf("the page lacks %s: the ✗ links to its counterexample's YAML", raw)
+		}
+	}
+	for _, c := range card.Columns {
+		want = append(want, c.Title.En, c.Title.Zh)
+	}
+	for _, r := range card.Rows {
+		want = append(want, r.Advice.En, r.Advice.Zh)
+		for _, c := range r.Cells {
+			tx := c.Text(r)
+			want = append(want, tx.En, tx.Zh)
+			if id := replayID(c); id != "" {
+				want = append(want, id)
+			}
+		}
+	}
+	for _, a := range card.Instead {
+		want = append(want, a.Difference.En, a.Difference.Zh)
+	}
+	if len(card.Code) != 2 || card.Code[0].Algorithm != "plain-del" || card.Code[1].Algorithm != "watchdog" {
+		t.Errorf("the code shown: %+v, want the user's plain-del and the watchdog", card.Code)
+	}
+	for _, c := range card.Code {
+		want = append(want, c.File, strings.SplitN(c.Text, "\n", 2)[0])
+	}
+	md := card.Markdown()
+	for _, w := range want {
+		if !strings.Contains(page, htmlEscape(w)) {
+			t.Errorf("the page lacks %q", w)
+		}
+	}
+	for _, w := range []string{card.Setup.En, card.Instead[0].Difference.En, "plain-del", replayID(card.Rows[0].Cells[0])} {
+		if !strings.Contains(md, w) {
+			t.Errorf("the Markdown lacks %q: the two exports should say the same", w)
+		}
+	}
+}
+
+// htmlEscape is s as html/template writes it in text.
+func htmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "+", "&#43;").Replace(s)
+}
