@@ -42,7 +42,8 @@ func tapRemote(t *testing.T, remote, projector context.Context, testid, what, co
 // From the phone, at 414×896, in English and in 中文: Step and Back move
 // the projector and the student; the phone shows the projector's step and
 // narration line, never one ahead; Ask, the tally as it grows, Reveal and
-// Dismiss reach every screen; Play and Pause; Hide what gives it away. When
+// Dismiss reach every screen; a question of the teacher's own typed on
+// the phone; Play and Pause; Hide what gives it away. When
 // the class ends the phone says so.
 func TestBrowserTeacherRemote(t *testing.T) {
 	base := startServer(t, server.Options{})
@@ -133,6 +134,19 @@ func TestBrowserTeacherRemote(t *testing.T) {
 			waitFor(t, student, "the queued question on the student's phone", `!!document.querySelector('[data-testid=answer]') && lockstep.classroom.cls.question.at === 4`)
 			waitFor(t, remote, "the queue emptied", `!document.querySelector('[data-testid=remote-queue] li[data-step]')`)
 			tapRemote(t, remote, teacher, "remote-dismiss", "the queued question dismissed", `!document.querySelector('[data-testid=question]')`)
+
+			// The teacher's own question, typed on the phone: its text and
+			// its choices reach the projector and the student's phone.
+			choose(t, remote, "remote-ask-kind", "free")
+			own := map[string][]string{"en": {"Is the stock safe?", "yes", "no"}, "zh": {"库存安全吗？", "安全", "不安全"}}[lang]
+			choose(t, remote, "remote-ask-text", own[0])
+			choose(t, remote, "remote-ask-choices", own[1]+"\n"+own[2])
+			tapRemote(t, remote, teacher, "remote-ask", "the phone's own question on the projector", fmt.Sprintf(`(q => !!q && q.kind === 'free' && q.text.en === %q)(lockstep.classroom.cls.question)`, own[0]))
+			waitFor(t, student, "the phone's own question on the student's phone", fmt.Sprintf(`[...document.querySelectorAll('[data-testid=answer]')].map(b => b.textContent).join('|') === %q`, own[1]+"|"+own[2]))
+			if got := eval[string](t, remote, `document.querySelector('[data-testid=remote-ask-text]').value`); got != own[0] {
+				t.Errorf("the phone's question text after asking reads %q, want it kept: %q", got, own[0])
+			}
+			tapRemote(t, remote, teacher, "remote-dismiss", "the phone's own question dismissed", `!document.querySelector('[data-testid=question]')`)
 
 			// Play and Pause; Hide what gives it away.
 			tapRemote(t, remote, teacher, "remote-play", "playing on the projector", `lockstep.state.snap.playing || lockstep.state.snap.ended`)

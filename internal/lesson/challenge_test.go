@@ -97,6 +97,10 @@ func TestChallengesCanBeWon(t *testing.T) {
 	}{
 		{"no-lock-oversell", []string{"c:A", "c:A", "c:B", "c:B", "c:A", "c:A", "c:A", "c:B", "c:B", "c:B"}},
 		{"blind-del-slow-release", []string{"s22", "f:pause:A", "s60"}},
+		// Its hint, as a class follows it (the class plan's challenge):
+		// step until A has sent its write, then pause A. (At A's leave
+		// mark it is too late: the same step sends its DEL.)
+		{"blind-del-slow-release", []string{"u:send A -> redis: SET stock", "f:pause:A", "s60"}},
 		{"redlock-clock-jump", []string{"s8", "f:clock-jump:r3", "f:clock-jump:r3", "s80"}},
 		{"lease-pause-stale-write", append(append(append([]string{"s2"}, pause...), pause...), append(pause, "s40")...)},
 		{"failover-lost-lock", []string{"s2", "f:failover:master", "s40"}},

@@ -36,8 +36,10 @@ var (
 	classDrives = map[string]bool{"load": true, "step": true, "step-client": true, "back": true, "seek": true,
 		"play": true, "pause": true, "inject": true, "reset": true, "seed": true, "explore": true, "explore-cancel": true}
 	// classOwnRun are the requests that need a world of the session's own,
-	// which a following student's session does not hold (classshare.go).
-	classOwnRun = map[string]bool{"export-yaml": true, "compare": true}
+	// which a following student's session does not hold (classshare.go);
+	// compare is not one: it replays the class's run afresh, as Side by
+	// side on the teacher's screen asks every following screen to.
+	classOwnRun = map[string]bool{"export-yaml": true}
 )
 
 func init() {

@@ -218,3 +218,52 @@ func TestARefusedCopyReachesTheTeacher(t *testing.T) {
 	b, _ := json.Marshal(r)
 	t.Logf("the teacher's class message says: %s", b)
 }
+
+// Side by side opened on the teacher's screen opens on every following
+// screen, whose session holds no world of the class's run: a following
+// student's compare replays the run she is shown (the teacher's lesson,
+// seed and actions, a fault injected included) and gets the teacher's
+// comparison, row for row; she still follows, with no world of her own.
+// Before, her compare was refused (class-following) and her Side by side
+// stayed empty.
+func TestAFollowingStudentComparesTheClassRun(t *testing.T) {
+	srv, url := newTestServer(t, Limits{})
+	teacher, code, _ := startClass(t, url, "blind-del-slow-release")
+	ann := join(t, url, code, "Ann")
+	for range 4 {
+		teacher.ask(map[string]any{"op": "step"})
+	}
+	teacher.ask(map[string]any{"op": "inject", "fault": map[string]any{"do": "pause", "client": "A", "for": "4s"}})
+	ann.follows(teacher)
+	want := teacher.ask(map[string]any{"op": "compare"})
+	before := srv.total.Load()
+	got := ann.ask(map[string]any{"op": "compare"})
+	after := srv.total.Load()
+	if want.Type != "compare" || got.Type != "compare" {
+		t.Fatalf("compare: the teacher got %s %q, the student %s %q (code %q)", want.Type, want.Error, got.Type, got.Error, got.Code)
+	}
+	w, _ := json.Marshal(want.Compare)
+	g, _ := json.Marshal(got.Compare)
+	if !bytes.Equal(w, g) {
+		t.Fatalf("the student's comparison differs from the teacher's:\n%.400s\n%.400s", g, w)
+	}
+	if got.Compare.Actions != 1 || got.Compare.Right == nil || len(got.Compare.Right.Rows) == 0 {
+		t.Fatalf("the student's comparison: %d actions, right side %v; want the teacher's fault and both sides", got.Compare.Actions, got.Compare.Right != nil)
+	}
+	// No world of her own: the server counts no run more for her.
+	sc, _ := srv.opts.Catalog.Find("blind-del-slow-release")
+	ls, err := lesson.NewSession(sc, lesson.Config{Seed: teacher.snap.Seed, Servers: embedded.Servers{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ls.Close()
+	if err := ls.Seek(teacher.snap.Step); err != nil {
+		t.Fatal(err)
+	}
+	if run := cost(ls); after-before >= run/2 {
+		t.Errorf("after her compare the server counts %d bytes more, a world of the run costs %d", after-before, run)
+	}
+	ann.refused("class-following", map[string]any{"op": "step"})
+	teacher.ask(map[string]any{"op": "step"})
+	ann.follows(teacher)
+}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/lockstep/lockstep/internal/compare"
@@ -70,14 +71,15 @@ type compareAnswer struct {
 // its clients or a lesson with the same clients (docs/compare.md); with
 // none, the canonical pair's other side. Both runs go to their end on
 // embedded Redis, under the left's schedule, each within the session's
-// step cap.
+// step cap. A student who follows a class holds no world: the run
+// compared is the class's, as she is shown it (the two runs are made
+// afresh either way).
 func (s *session) compareRun(r *Request) (*Message, error) {
 	if s.srv.opts.Servers != nil {
 		return nil, coded("compare-real", nil, "compare: runs side by side on embedded Redis only, not on real servers")
 	}
-	left := *s.ls.Scenario()
-	left.Schedule = append([]scenario.Action(nil), s.ls.Actions()...)
-	ans := compareAnswer{Algorithms: left.AlgorithmIDs(), Groups: compare.Groups(), Seed: s.ls.Seed(), Actions: len(left.Schedule), Diverge: -1}
+	left, seed := s.compareLeft()
+	ans := compareAnswer{Algorithms: left.AlgorithmIDs(), Groups: compare.Groups(), Seed: seed, Actions: len(left.Schedule), Diverge: -1}
 	ans.Partner, _ = compare.Partner(left.ID)
 	with := r.With
 	if with == "" && ans.Partner == "" {
@@ -101,7 +103,7 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 		return nil, err
 	}
 	lim := s.srv.limits.MaxSteps
-	res, err := s.compareSliced(&left, right, lim)
+	res, err := s.compareSliced(&left, right, seed, lim)
 	var ce *codedError
 	if errors.As(err, &ce) {
 		return nil, err
@@ -133,20 +135,34 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	return &Message{Type: "compare", Compare: &ans}, nil
 }
 
+// compareLeft is the run a comparison's left side replays: the session's
+// own, or the class's run it is shown without holding it; its scenario
+// with the run's recorded actions as its schedule, and its seed.
+func (s *session) compareLeft() (scenario.Scenario, int64) {
+	if s.ls == nil {
+		left := *s.shown.Scenario
+		left.Schedule = slices.Clone(s.shown.Actions)
+		return left, s.shown.Seed
+	}
+	left := *s.ls.Scenario()
+	left.Schedule = append([]scenario.Action(nil), s.ls.Actions()...)
+	return left, s.ls.Seed()
+}
+
 // compareSliced compares left with right as long work, as a search runs:
 // holding a bulk slot and an engine slot for slices of at most sliceTime
 // (slicer), so that other sessions' requests wait a slice at most, not a
 // pair of runs. It stops between slices at compareTime, when the session
 // ends, or when its runs would hold more than a session's memory budget;
 // what they hold counts in the server's total meanwhile.
-func (s *session) compareSliced(left, right *scenario.Scenario, lim int) (*compare.Result, error) {
+func (s *session) compareSliced(left, right *scenario.Scenario, seed int64, lim int) (*compare.Result, error) {
 	ctx, cancel := s.workContext(compareTime)
 	defer cancel()
 	sl := &slicer{srv: s.srv, ctx: ctx}
 	defer sl.release()
 	held := &workCost{srv: s.srv}
 	defer held.set(0)
-	res, err := compare.Within(left, right, s.ls.Seed(), compare.Bounds{MaxSteps: lim, Yield: func(runs []*lesson.Run) error {
+	res, err := compare.Within(left, right, seed, compare.Bounds{MaxSteps: lim, Yield: func(runs []*lesson.Run) error {
 		if err := held.check(runs); err != nil {
 			return err
 		}

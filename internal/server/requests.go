@@ -78,6 +78,9 @@ func (s *session) apply(r *Request) (*Message, error) {
 		return &Message{Type: "setup-cancelling"}, nil
 	}
 	if s.ls == nil && s.shown != nil { // the class's run, shown without a world (classshare.go)
+		if r.Op == "compare" { // made afresh from the run shown: no world of her own needed
+			return s.compareRun(r)
+		}
 		if r.Op == "sync" {
 			s.sent = 0
 			return nil, nil

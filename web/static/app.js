@@ -193,6 +193,10 @@ function swipeToStep(el) {
   });
 }
 swipeToStep(document.querySelector('.tl-wrap'));
+// The step bar's height, for the phone's scroll padding (app.css): what is
+// scrolled into view stops below the bar, not under it.
+const stepBar = document.querySelector('.controls');
+new ResizeObserver(() => document.documentElement.style.setProperty('--step-bar', stepBar.offsetHeight + 8 + 'px')).observe(stepBar);
 
 /** verdictIntoView brings the verdict into view when the run ends, if it
  * is off screen: the last rows alone may read well ("release refused",

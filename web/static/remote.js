@@ -123,7 +123,13 @@ class Remote {
     if (!this.code) { root.append(el('p', { class: 'rm-card' }, tr('noLink'))); return; }
     if (!c) { root.append(el('p', { class: 'rm-card' }, tr('connecting'))); return; }
     if (c.away) root.append(el('p', { class: 'rm-card', role: 'status' }, tr('teacherAway')));
+    // A field being typed in keeps the focus and the caret across the redraw.
+    const had = document.activeElement, sel = had && 'selectionStart' in had ? [had.selectionStart, had.selectionEnd] : null;
     root.append(this.runCard(), this.driveButtons(), this.questionCard(c), this.askRow(), this.queueCard(), this.hideBox(c), this.countsLine(c));
+    if (had && had !== document.activeElement && had.isConnected && (had === this.freeText || had === this.freeChoices || had === this.stepIn)) {
+      had.focus({ preventScroll: true });
+      if (sel && sel[0] != null) try { had.setSelectionRange(sel[0], sel[1]); } catch { /* a number field has no caret to set */ }
+    }
   }
 
   /** runCard is the run as the projector shows it: the lesson, the step,
@@ -175,14 +181,30 @@ class Remote {
   }
 
   /** askRow is the question picker: the kinds the run can ask (a vote on
-   * moves in a challenge; the teacher's own question is typed on the
-   * projector's bar). */
+   * moves in a challenge), and the teacher's own question, typed here as
+   * on the projector's bar (its text, and its choices one a line). */
   askRow() {
-    const kinds = CLASS_KINDS.filter(([k]) => k !== 'free' && (k !== 'move' || (this.run && this.run.challenge)));
+    const kinds = CLASS_KINDS.filter(([k]) => k !== 'move' || (this.run && this.run.challenge));
     if (!kinds.some(([k]) => k === this.kind)) this.kind = kinds[0][0];
-    const sel = el('select', { 'data-testid': 'remote-ask-kind', 'aria-label': tr('askWhat'), onchange: (e) => { this.kind = e.target.value; } },
+    const sel = el('select', { 'data-testid': 'remote-ask-kind', 'aria-label': tr('askWhat'), onchange: (e) => { this.kind = e.target.value; this.render(); } },
       ...kinds.map(([k, s]) => el('option', { value: k, selected: k === this.kind }, tr(s))));
-    return el('div', { class: 'rm-ask' }, sel, el('button', { class: 'primary', 'data-testid': 'remote-ask', onclick: () => this.send('class-ask', { ask: { kind: this.kind } }) }, tr('ask')));
+    const row = el('div', { class: 'rm-ask' }, sel, el('button', { class: 'primary', 'data-testid': 'remote-ask', onclick: () => this.send('class-ask', { ask: this.askOf() }) }, tr('ask')));
+    if (this.kind !== 'free') return row;
+    // Kept across renders (each message redraws the page), so that what
+    // is typed stays.
+    this.freeText = this.freeText || el('input', { type: 'text', maxLength: 200, 'data-testid': 'remote-ask-text', class: 'rm-free-in' });
+    this.freeChoices = this.freeChoices || el('textarea', { rows: 3, 'data-testid': 'remote-ask-choices', class: 'rm-free-in' });
+    for (const [e, k] of [[this.freeText, 'freeText'], [this.freeChoices, 'freeChoices']]) {
+      e.setAttribute('aria-label', tr(k));
+      e.placeholder = tr(k);
+    }
+    return el('div', { class: 'rm-free' }, this.freeText, this.freeChoices, row);
+  }
+
+  /** askOf is the question the picker asks or queues. */
+  askOf() {
+    if (this.kind !== 'free') return { kind: this.kind };
+    return { kind: 'free', text: this.freeText.value, choices: this.freeChoices.value.split('\n').map((x) => x.trim()).filter(Boolean) };
   }
 
   /** queueCard queues the picker's question for a later step, and lists
@@ -204,7 +226,7 @@ class Remote {
     return el('section', { class: 'rm-card', 'aria-label': tr('queueTitle') },
       el('p', { class: 'rm-say-label' }, tr('queueTitle')),
       el('div', { class: 'rm-ask' }, el('label', { class: 'rm-at' }, tr('atStepIn') + ' ', this.stepIn),
-        el('button', { 'data-testid': 'remote-queue-add', onclick: () => this.send('class-queue', { step: Number(this.stepIn.value), ask: { kind: this.kind } }) }, tr('queue'))),
+        el('button', { 'data-testid': 'remote-queue-add', onclick: () => this.send('class-queue', { step: Number(this.stepIn.value), ask: this.askOf() }) }, tr('queue'))),
       list);
   }
 
