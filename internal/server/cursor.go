@@ -34,7 +34,9 @@ func (s *session) seek(n int) error {
 func seekIn(s *session, ls *lesson.Session, n int) error {
 	if n < ls.Cursor() {
 		var err error
-		s.bulkTurn(func() { err = ls.Seek(0) })
+		if !s.hold.bulkTurnUnless(s.quit, func() { err = ls.Seek(0) }) {
+			return errEnded()
+		}
 		if err != nil {
 			return err
 		}
@@ -68,7 +70,7 @@ func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, erro
 	for {
 		select {
 		case <-s.quit:
-			return coded("evicted", nil, "this session ended: reload the page")
+			return errEnded()
 		default:
 		}
 		more, err := true, error(nil)
@@ -86,7 +88,7 @@ func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, erro
 		if !long {
 			s.turn(slice)
 		} else if !s.hold.bulkTurnUnless(s.quit, slice) {
-			return coded("evicted", nil, "this session ended: reload the page")
+			return errEnded()
 		}
 		if err != nil {
 			return err
@@ -108,6 +110,9 @@ func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, erro
 		}
 	}
 }
+
+// errEnded answers work a session's end stopped (an eviction, a shutdown).
+func errEnded() error { return coded("evicted", nil, "this session ended: reload the page") }
 
 // bulkTurnUnless is bulkTurn for a slice of long work nobody needs once
 // quit closes (its session ended; the server is shutting down): it waits
