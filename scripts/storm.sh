@@ -8,7 +8,9 @@
 # (p50, p99, max, as /healthz reports them), the server's RSS, and its
 # return to the idle baseline once every socket is closed, with the load
 # average. LOCKSTEP_STORM_SECONDS sets the length, LOCKSTEP_STORM_SEARCHERS,
-# _COMPARERS and _STEPPERS the numbers (0: none). Not part of
+# _COMPARERS and _STEPPERS the numbers (0: none); LOCKSTEP_STORM_SEEKERS adds
+# sessions seeking 50,000 steps and back in a loop, LOCKSTEP_STORM_SHUTDOWN=1
+# ends it with a SIGTERM under load and times the exit. Not part of
 # scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -110,6 +111,12 @@ func (o *outcomes) add(what string) {
 // LOCKSTEP_STORM=1 to run it; scripts/storm.sh does. LOCKSTEP_STORM_SEARCHERS,
 // _COMPARERS and _STEPPERS change the numbers (0: none), to see which
 // kind of work a step waits for.
+//
+// LOCKSTEP_STORM_SEEKERS adds sessions (none unless set) that load seekYAML
+// and seek it to step 50,000 and back to 0 in a loop (issue 36: a step
+// beside long seeks). LOCKSTEP_STORM_SHUTDOWN=1 ends the storm with a
+// SIGTERM to the server, its sockets still open and its work under way,
+// and reports how long the server took to exit and what it logged.
 func TestStorm(t *testing.T) {
 	if os.Getenv("LOCKSTEP_STORM") == "" {
 		t.Skip("the storm runs only with LOCKSTEP_STORM=1 (scripts/storm.sh)")
@@ -136,8 +143,9 @@ func TestStorm(t *testing.T) {
 	for _, r := range []struct {
 		env  string
 		play role
-	}{{"SEARCHERS", searcher}, {"COMPARERS", comparer}, {"STEPPERS", stepper}} {
-		n := 20
+		n    int
+	}{{"SEARCHERS", searcher, 20}, {"COMPARERS", comparer, 20}, {"STEPPERS", stepper, 20}, {"SEEKERS", seeker, 0}} {
+		n := r.n
 		if v := os.Getenv("LOCKSTEP_STORM_" + r.env); v != "" {
 			n, _ = strconv.Atoi(v)
 		}
@@ -165,6 +173,9 @@ func TestStorm(t *testing.T) {
 	during := srv.health(t)
 	most := peak()
 	avg := loadavg()
+	if os.Getenv("LOCKSTEP_STORM_SHUTDOWN") != "" {
+		srv.shutdown(t)
+	}
 	for _, s := range socks {
 		_ = s.ws.Close()
 	}
@@ -177,6 +188,9 @@ func TestStorm(t *testing.T) {
 	t.Logf("the server's own time over a step (/healthz): p50 %s, p99 %s, max %s", us("step_p50_us"), us("step_p99_us"), us("step_max_us"))
 	t.Logf("server: RSS at most %d MiB (idle %d MiB), %d goroutines, memory estimate %d MiB at the end",
 		most>>10, baseRSS>>10, during["goroutines"], during["memory"]>>20)
+	if os.Getenv("LOCKSTEP_STORM_SHUTDOWN") != "" {
+		return // the server has exited
+	}
 	for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(500 * time.Millisecond) {
 		h := srv.health(t)
 		if h["sessions"] == 0 && h["sockets"] == 0 && h["memory"] == 0 && h["goroutines"] <= base["goroutines"]+2 {
@@ -270,4 +284,49 @@ func stepper(ctx context.Context, s *stormer, n int, out *outcomes, tl *tally) {
 			}
 		}
 	}
+}
+
+// seekYAML is the seekers' scenario (issue 36): four clients that never
+// release, retrying every millisecond, 1,000 requests each, for ten
+// minutes: a run of hundreds of thousands of steps.
+const seekYAML = `scenarios:
+  - id: seek
+    title: {en: four clients retrying}
+    horizon: 10m
+    clients:
+      - {name: A, algorithm: setnx-no-expiry, params: {retry: 1ms}, requests: 1000, work: 1ms}
+      - {name: B, algorithm: setnx-no-expiry, params: {retry: 1ms}, requests: 1000, work: 1ms}
+      - {name: C, algorithm: setnx-no-expiry, params: {retry: 1ms}, requests: 1000, work: 1ms}
+      - {name: D, algorithm: setnx-no-expiry, params: {retry: 1ms}, requests: 1000, work: 1ms}
+    expect: [safe]
+`
+
+// seeker loads seekYAML and seeks it to step 50,000 and back to 0 in a
+// loop.
+func seeker(ctx context.Context, s *stormer, _ int, out *outcomes, _ *tally) {
+	if what, err := s.ask(map[string]any{"op": "load", "yaml": seekYAML}, "state"); err != nil || what != "state" {
+		out.add("seek load: " + what)
+		return
+	}
+	for ctx.Err() == nil {
+		for _, to := range []int{50000, 0} {
+			what, err := s.ask(map[string]any{"op": "seek", "step": to}, "state")
+			if err != nil {
+				return
+			}
+			out.add(fmt.Sprintf("seek %d: %s", to, what))
+		}
+	}
+}
+
+// shutdown sends the server SIGTERM and reports how long it took to exit
+// (its log, on the test's stderr, says what it gave up on, if anything).
+func (s *server) shutdown(t *testing.T) {
+	t.Helper()
+	sent := time.Now()
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err := s.cmd.Wait()
+	t.Logf("SIGTERM under load: the server exited after %s (%v; docs/protocol.md: at most 3 s)", time.Since(sent).Round(time.Millisecond), err)
 }

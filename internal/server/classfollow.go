@@ -127,7 +127,9 @@ func (s *session) followTo(p *class.Position) error {
 	if fresh {
 		var ls *lesson.Session
 		var err error
-		s.bulkTurn(func() { ls, err = lesson.NewSession(p.Scenario, lesson.Config{Seed: p.Seed, Servers: s.servers()}) })
+		if !s.hold.bulkTurnUnless(s.quit, func() { ls, err = lesson.NewSession(p.Scenario, lesson.Config{Seed: p.Seed, Servers: s.servers()}) }) {
+			return errEnded()
+		}
 		if err != nil {
 			return err
 		}

@@ -34,7 +34,9 @@ func (s *session) seek(n int) error {
 func seekIn(s *session, ls *lesson.Session, n int) error {
 	if n < ls.Cursor() {
 		var err error
-		s.bulkTurn(func() { err = ls.Seek(0) })
+		if !s.hold.bulkTurnUnless(s.quit, func() { err = ls.Seek(0) }) {
+			return errEnded()
+		}
 		if err != nil {
 			return err
 		}
@@ -61,20 +63,18 @@ func (s *session) steps(n int, step func() (bool, error)) error {
 // past sliceTime: on a busy machine its goroutine can be off the CPU for a
 // few milliseconds) once took a bulk slot as well, and waited there behind
 // every session's long work queued for it (up to 1.6 s in the storm,
-// docs/performance.md). It stops between slices when the session ends.
+// docs/performance.md). It stops between slices when the session ends,
+// and long work queued for its bulk slot stops there at once: a server
+// shutting down runs no more slices of it (issue 36).
 func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, error)) error {
 	for {
 		select {
 		case <-s.quit:
-			return coded("evicted", nil, "this session ended: reload the page")
+			return errEnded()
 		default:
 		}
 		more, err := true, error(nil)
-		turn := s.turn
-		if long {
-			turn = s.bulkTurn
-		}
-		turn(func() {
+		slice := func() {
 			start := time.Now()
 			for i := 1; ; i++ {
 				if more, err = step(); err != nil || !more {
@@ -84,7 +84,12 @@ func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, erro
 					return
 				}
 			}
-		})
+		}
+		if !long {
+			s.turn(slice)
+		} else if !s.hold.bulkTurnUnless(s.quit, slice) {
+			return errEnded()
+		}
 		if err != nil {
 			return err
 		}
@@ -104,6 +109,36 @@ func (s *session) stepsOf(ls *lesson.Session, long bool, step func() (bool, erro
 			return nil
 		}
 	}
+}
+
+// errEnded answers work a session's end stopped (an eviction, a shutdown).
+func errEnded() error { return coded("evicted", nil, "this session ended: reload the page") }
+
+// bulkTurnUnless is bulkTurn for a slice of long work nobody needs once
+// quit closes (its session ended; the server is shutting down): it waits
+// for a bulk slot or for quit, and runs f only if the slot came first and
+// quit is still open. It reports whether f ran. Holding a bulk slot
+// already (a slice inside long work), it runs f at once.
+func (h *hold) bulkTurnUnless(quit <-chan struct{}, f func()) bool {
+	if h.bulk {
+		f()
+		return true
+	}
+	select {
+	case h.srv.bulk <- struct{}{}:
+	case <-quit:
+		return false
+	}
+	select {
+	case <-quit: // both were ready: the end wins
+		<-h.srv.bulk
+		return false
+	default:
+	}
+	h.bulk = true
+	defer func() { h.bulk = false; <-h.srv.bulk }()
+	h.turn(f)
+	return true
 }
 
 // lost is the error of a run whose real Redis server stopped answering:

@@ -78,11 +78,13 @@ func (s *session) load(r *Request) error {
 		}
 	}()
 	var ls *lesson.Session
-	s.bulkTurn(func() {
+	if !s.hold.bulkTurnUnless(s.quit, func() {
 		// A user's recording: where it differs from the scenario's own
 		// schedule, the user changed the run.
 		ls, err = lesson.NewSessionOver(sc, script, lesson.Config{Seed: seed, Servers: s.servers(), Yield: s.srv.budgetYield})
-	})
+	}) {
+		return errEnded()
+	}
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"time"
+
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -18,9 +20,14 @@ func (s *session) push(re int) {
 	if s.conn == nil || s.ls == nil {
 		return
 	}
-	m := s.stateMessage(re, true)
+	if len(s.ls.Log())-min(s.sent, s.valid) > sliceSteps {
+		if !s.longPush(re) {
+			return // the session ended: nobody reads it
+		}
+	} else {
+		s.conn.enqueue(s.stateMessage(re, true))
+	}
 	s.sent, s.valid = len(s.ls.Log()), len(s.ls.Log())
-	s.conn.enqueue(m)
 	s.classPublish()
 	s.remoteNotify()
 }
@@ -33,6 +40,16 @@ func (s *session) push(re int) {
 // with incremental set, as the ones after those the browser holds
 // (actionsFrom), else whole.
 func (s *session) stateMessage(re int, incremental bool) *Message {
+	m, tail := s.stateHead(re, incremental)
+	for _, e := range tail {
+		m.Events = append(m.Events, s.wireOf(e))
+	}
+	return m
+}
+
+// stateHead is stateMessage without its events: the events it is to carry
+// are the tail it returns.
+func (s *session) stateHead(re int, incremental bool) (*Message, []*sim.Event) {
 	log := s.ls.Log()
 	from := min(s.sent, s.valid, len(log))
 	snap := s.snapshot()
@@ -51,10 +68,35 @@ func (s *session) stateMessage(re int, incremental bool) *Message {
 		s.acts = append(s.acts[:0], cur...)
 	}
 	evs := make([]wireEvent, 0, len(log)-from)
-	for _, e := range log[from:] {
-		evs = append(evs, s.wireOf(e))
+	return &Message{Type: "state", Re: re, From: &from, Events: evs, Snap: snap}, log[from:]
+}
+
+// longPush queues the state message of more than sliceSteps events (after
+// a seek, a load, a step of many, a new tab: up to hundreds of thousands
+// of events, megabytes of JSON) as long work: its events in slices of
+// sliceSteps on a bulk slot, as the seek that made them ran, and its JSON
+// on one. Built in one piece off the engine's slots, as it was, twenty
+// seeks' messages at once took both CPUs from every other session's step
+// (p50 217 ms, issue 36) and went on being built for sessions that had
+// ended, past a shutdown's 3 s. It stops, false, when the session ends.
+// The snapshot is made as for any state, before: it takes slots of its
+// own (a lesson's chapters), and a bulk slot is not taken twice.
+func (s *session) longPush(re int) bool {
+	m, tail := s.stateHead(re, true) // its snapshot takes its own slots (a lesson's chapters)
+	for len(m.Events) < len(tail) {
+		if !s.hold.bulkTurnUnless(s.quit, func() {
+			start := time.Now()
+			for n := 0; len(m.Events) < len(tail); n++ {
+				if n >= sliceSteps || time.Since(start) >= s.srv.slice {
+					return
+				}
+				m.Events = append(m.Events, s.wireOf(tail[len(m.Events)]))
+			}
+		}) {
+			return false
+		}
 	}
-	return &Message{Type: "state", Re: re, From: &from, Events: evs, Snap: snap}
+	return s.hold.bulkTurnUnless(s.quit, func() { s.conn.enqueue(m) })
 }
 
 // wireOf is an event of the session's run as the protocol sends it, with

@@ -421,7 +421,9 @@ func (s *session) openCell(lock, column string) error {
 func (s *session) openAtEnd(rec *scenario.Scenario, file []catalogEntry) error {
 	var ls *lesson.Session
 	var err error
-	s.bulkTurn(func() { ls, err = lesson.NewSession(rec, lesson.Config{Seed: rec.Seed, Servers: embedded.Servers{}}) })
+	if !s.hold.bulkTurnUnless(s.quit, func() { ls, err = lesson.NewSession(rec, lesson.Config{Seed: rec.Seed, Servers: embedded.Servers{}}) }) {
+		return errEnded()
+	}
 	if err != nil {
 		return err
 	}
