@@ -281,7 +281,7 @@ func opRequest(cmd, input string) (map[string]any, error) {
 		if input != "" {
 			var form map[string]any
 			if err := json.Unmarshal([]byte(input), &form); err != nil {
-				return nil, fmt.Errorf("setup-form: the form is not JSON: %v", err)
+				return nil, fmt.Errorf("setup-form: the form is not JSON: %w", err)
 			}
 			req["form"] = form
 		}
