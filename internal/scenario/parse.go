@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -58,7 +59,7 @@ func decodeFile(name string, data []byte, maxSize int) (*File, *decoder, []*Erro
 	var root yaml.Node
 	err := yaml.Load(data, &root, yaml.WithPlugin(loaderlimits.New(loaderlimits.DepthValue(MaxDepth))))
 	if err != nil {
-		syntax(r, err)
+		syntax(r, err, data)
 		return nil, nil, r.capped()
 	}
 	if !limits(r, &root) {
@@ -76,21 +77,44 @@ func decodeFile(name string, data []byte, maxSize int) (*File, *decoder, []*Erro
 	return &f, d, r.capped()
 }
 
-// syntax turns the YAML library's errors into positioned problems.
-func syntax(r *report, err error) {
+// syntax turns the YAML library's errors into positioned problems, at
+// lines as an editor counts them (lineFeedPlace).
+func syntax(r *report, err error, data []byte) {
 	var le *yaml.LoadError
 	var les *yaml.LoadErrors
 	switch {
 	case errors.As(err, &le):
-		r.add(max(le.Mark.Line, 1), max(le.Mark.Column, 1), "%s", syntaxMsg(le))
+		line, col := lineFeedPlace(data, le.Mark.Line, le.Mark.Column)
+		r.add(line, col, "%s", syntaxMsg(le))
 	case errors.As(err, &les) && len(les.Errors) > 0:
 		for _, e := range les.Errors {
-			r.add(max(e.Mark.Line, 1), max(e.Mark.Column, 1), "%s", syntaxMsg(e))
+			line, col := lineFeedPlace(data, e.Mark.Line, e.Mark.Column)
+			r.add(line, col, "%s", syntaxMsg(e))
 		}
 	default:
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		r.add(1, 1, "%s", sim.Text{En: msg, Zh: yamlZh(msg)})
 	}
+}
+
+// lineFeedPlace is the YAML parser's line and column in data as lines
+// split at line feeds count them. YAML also breaks a line at a carriage
+// return alone, which editors and browsers do not show as a line of its
+// own: a file holding one would be told of a line past its last. The
+// place is never before the file's first byte or past its end.
+func lineFeedPlace(data []byte, line, col int) (int, int) {
+	line, col = max(line, 1), max(col, 1)
+	at, l := 0, 1 // the byte offset where YAML's line l starts
+	for i := 0; i < len(data) && l < line; i++ {
+		switch {
+		case data[i] == '\n', data[i] == '\r' && (i+1 == len(data) || data[i+1] != '\n'):
+			l++
+			at = i + 1
+		}
+	}
+	at = min(at+col-1, len(data))
+	start := bytes.LastIndexByte(data[:at], '\n') + 1
+	return bytes.Count(data[:at], []byte("\n")) + 1, at - start + 1
 }
 
 func syntaxMsg(e *yaml.LoadError) sim.Text {
