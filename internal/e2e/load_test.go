@@ -29,7 +29,9 @@ const layoutShift = `new Promise(res => {
 // phone, in English and (a stored choice) in 中文, and checks that nothing
 // moves once drawn: the first lesson's title and text are in the page
 // from the start, the main view appears whole when the lesson arrives,
-// and the header does not reflow. In 中文 (a choice stored in the browser,
+// and the header does not reflow (nothing is drawn before the header and
+// the lesson are parsed whole: on a busy machine a page parsed in parts
+// drew the header's first buttons, which moved when the rest arrived). In 中文 (a choice stored in the browser,
 // which the server does not see) the page starts in English and is
 // translated as its script starts: the header's buttons, narrower or wider
 // in Chinese, move the picker and the controls (about 0.02 on a laptop;
