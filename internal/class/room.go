@@ -59,6 +59,7 @@ type Room struct {
 	meter     func(delta int64)   // told every change of frameSize (MeterFrames)
 	refused   *Refusal            // the last student's copy of the run refused for memory (Refuse)
 	remote    remotes             // the teacher's remotes (remote.go)
+	queue     queue               // questions queued for later steps (queue.go)
 }
 
 // Position is the teacher's run as students are sent it. It is never
@@ -188,6 +189,7 @@ func (r *Room) End(why string) {
 		sessions = append(sessions, p)
 	}
 	r.remote = remotes{}
+	r.queue = queue{ver: r.queue.ver + 1}
 	for _, m := range r.members {
 		sessions = append(sessions, m.p)
 	}

@@ -81,6 +81,7 @@ type classSeat struct {
 	key       string         // the teacher's key, until the answer to class-start has carried it
 	switches  class.Switches // a student's switches between roaming and following
 	share     classShare     // a teacher's: the run as the class is sent it
+	queueVer  int            // a teacher's: the room's queue as the page was last sent it (queueTick)
 }
 
 // classView is the class message: the room as this session sees it.

@@ -18,6 +18,7 @@ type pupil struct {
 	snap    *Snapshot
 	class   *classView
 	errs    []Message
+	queue   []queuedView // the queue the page was last sent (a teacher's queue message, a remote's class message)
 }
 
 func newPupil(t *testing.T, url string) *pupil {
@@ -42,6 +43,11 @@ func (p *pupil) take(m Message) {
 		p.snap = m.Snap
 	case "class":
 		p.class = m.Class
+		if m.Class != nil && m.Class.Role == "remote" {
+			p.queue = m.Queue
+		}
+	case "queue":
+		p.queue = m.Queue
 	case "error":
 		p.errs = append(p.errs, m)
 	}

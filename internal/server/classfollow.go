@@ -74,6 +74,7 @@ func (s *session) classTick() {
 	if m := s.classMessage(false); m != nil && s.conn != nil {
 		s.conn.enqueue(m)
 	}
+	s.queueTick()
 	s.reshow()
 }
 
@@ -199,7 +200,9 @@ func (s *session) classAttached() {
 		return
 	}
 	if seat.teacher {
+		seat.queueVer = -1 // the reconnected page is sent the room's queue
 		seat.room.TeacherBack()
+		s.queueTick()
 	} else {
 		seat.room.Recount()
 	}

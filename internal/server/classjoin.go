@@ -104,7 +104,7 @@ func (s *session) classTeach(code, key string) error {
 	if s.seat != nil {
 		link = s.seat.link
 	}
-	s.seat = &classSeat{room: rm, teacher: true, link: link}
+	s.seat = &classSeat{room: rm, teacher: true, link: link, queueVer: -1} // the room's queue, sent on its tick
 	if link != "" {
 		s.seat.qr = qr.Rows(link)
 	}

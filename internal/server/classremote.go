@@ -36,21 +36,19 @@ const remoteWait = 15 * time.Second
 type remoteState struct {
 	remote *remoteSeat
 	// runLine is the teacher's run as its remotes show it, written by the
-	// teacher's goroutine (remoteNotify), read by the remotes'; queueLine,
-	// the questions it has queued (classqueue.go).
-	runLine   atomic.Pointer[remoteRun]
-	queueLine atomic.Pointer[queueLine]
-	queueState
+	// teacher's goroutine (remoteNotify), read by the remotes'. The
+	// questions queued are the room's (class.Room.Queue).
+	runLine atomic.Pointer[remoteRun]
 }
 
 // remoteSeat is a remote's place in a room.
 type remoteSeat struct {
 	room  *class.Room
 	seen  class.Seen
-	sent  remoteRun  // the run's line the last class message showed
-	sentQ *queueLine // the queue it showed
-	key   string     // the teacher's key, until a class message has carried it (a pairing)
-	told  bool       // the page was told the room ended (its next request is refused no-class)
+	sent  remoteRun // the run's line the last class message showed
+	sentQ int       // the version of the room's queue it showed
+	key   string    // the teacher's key, until a class message has carried it (a pairing)
+	told  bool      // the page was told the room ended (its next request is refused no-class)
 }
 
 // remoteRun is the line of the teacher's run a remote shows: what the
@@ -156,14 +154,13 @@ func (s *session) remoteJoin(code, key string) error {
 	if err := rm.AddRemote(s); err != nil {
 		return err
 	}
-	s.remote = &remoteSeat{room: rm, key: given}
-	// The teacher's run's line and queue, made now: the teacher's
-	// session makes them only while the room has remotes.
+	s.remote = &remoteSeat{room: rm, key: given, sentQ: -1}
+	// The teacher's run's line, made now: the teacher's session makes it
+	// only while the room has remotes.
 	// A pairing's QR code leaves the projector once spent.
 	return s.onTeacher(rm, func(t *session) error {
 		t.runLine.Store(nil)
 		t.remoteNotify()
-		t.queuePublish()
 		if given != "" && t.conn != nil {
 			t.conn.enqueue(&Message{Type: "remote-paired"})
 		}
@@ -249,23 +246,19 @@ func (s *session) remoteNotify() {
 func (s *session) remoteMessage(force bool) *Message {
 	rs := s.remote
 	var run remoteRun
-	var q *queueLine
 	if t, ok := rs.room.Teacher().(*session); ok {
 		if p := t.runLine.Load(); p != nil {
 			run = *p
 		}
-		q = t.queueLine.Load()
 	}
-	moved := !run.same(rs.sent) || q != rs.sentQ
+	items, ver := rs.room.Queue()
+	moved := !run.same(rs.sent) || ver != rs.sentQ
 	l := rs.room.Look(nil, &rs.seen, force || moved)
 	if l == nil {
 		return nil
 	}
-	rs.sent, rs.sentQ = run, q
-	queue := []queuedView{}
-	if q != nil {
-		queue = q.items
-	}
+	rs.sent, rs.sentQ = run, ver
+	queue := queueView(items)
 	v := &classView{Code: l.Code, Role: "remote", Following: true, Away: l.Away, Hide: l.Hide,
 		Question: (*questionView)(l.Question), Counts: (*classCounts)(l.Counts), Key: rs.key}
 	rs.key = ""
