@@ -9,6 +9,19 @@ import (
 	"github.com/lockstep/lockstep/internal/server"
 )
 
+// barRows is the class bar's line's height and its tallest control's
+// (with its margins): the same when the line holds one row.
+const barRows = `(() => {
+	const line = document.querySelector('#class .class-line');
+	let tall = 0;
+	for (const e of line.children) {
+		const r = e.getBoundingClientRect(), cs = getComputedStyle(e);
+		if (r.height === 0) continue;
+		tall = Math.max(tall, r.height + parseFloat(cs.marginTop) + parseFloat(cs.marginBottom));
+	}
+	return [line.getBoundingClientRect().height, tall];
+})()`
+
 // barCut lists what of the class bar (its line, the question card's
 // buttons are in it) a projector does not show whole: an element with a
 // box that leaves the window, a text wider than its box (an ellipsis or
@@ -129,6 +142,26 @@ func TestBrowserProjectorBars(t *testing.T) {
 			rows("out of Presenter mode")
 			shot(t, teacher, dir, "projector-sides-laptop-"+lang)
 			click(t, teacher, "compare-close")
+
+			// A challenge's vote open in Presenter mode, the bar's fullest
+			// state (the picker, Ask, Reveal, Dismiss, Play the winner, Hide,
+			// the tally, Remote, End): still one line, in both languages.
+			click(t, teacher, "presenter")
+			waitFor(t, teacher, "Presenter mode", `document.body.classList.contains('presenter')`)
+			load(t, teacher, "no-lock-oversell")
+			click(t, teacher, "challenge-take")
+			waitFor(t, teacher, "the challenge", `(c => !!c && c.active)(lockstep.state.snap.challenge)`)
+			pick(t, teacher, "ask-kind", "move")
+			click(t, teacher, "ask")
+			waitFor(t, teacher, "the vote open", `(q => !!q && q.kind === 'move' && q.open)(lockstep.classroom.cls.question) && !!document.querySelector('[data-testid=play-winner]')`)
+			waitFor(t, student, "the vote", `!!document.querySelector('[data-testid=answer]')`)
+			click(t, student, "answer")
+			waitFor(t, teacher, "the vote counted", `lockstep.classroom.cls.question.answered === 1`)
+			checkBar("with a vote open")
+			if rows := eval[[]float64](t, teacher, barRows); rows[0] > rows[1]+1 {
+				t.Errorf("the class bar with a vote open at 1280x720 is %.0f px high, its tallest control %.0f: it wraps", rows[0], rows[1])
+			}
+			shot(t, teacher, dir, "projector-vote-"+lang)
 		})
 	}
 }

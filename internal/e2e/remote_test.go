@@ -126,6 +126,17 @@ func TestBrowserTeacherRemote(t *testing.T) {
 			click(t, remote, "remote-queue-add")
 			waitFor(t, remote, "the queue on the remote", `[...document.querySelectorAll('[data-testid=remote-queue] li')].map(li => li.dataset.step).join() === '4'`)
 			shot(t, remote, dir, "remote-queue-"+lang)
+			// The projector shows the queue the phone made, in its language,
+			// on one line under the class bar.
+			waitFor(t, teacher, "the queue on the projector", `[...document.querySelectorAll('[data-testid=class-queue] li')].map(li => li.dataset.step).join() === '4'`)
+			wantQ := map[string]string{"en": "step 4 · Who holds the lock?", "zh": "第 4 步 · 谁持有锁？"}[lang]
+			if got := eval[string](t, teacher, `document.querySelector('[data-testid=class-queue] li').textContent`); !strings.Contains(got, wantQ) {
+				t.Errorf("the projector's queue reads %q, want %q", got, wantQ)
+			}
+			if h := eval[float64](t, teacher, `document.querySelector('[data-testid=class-queue]').getBoundingClientRect().height`); h > 40 {
+				t.Errorf("the projector's queue is %.0f px high, want one line", h)
+			}
+			shot(t, teacher, dir, "remote-queue-projector-"+lang)
 			tapRemote(t, remote, teacher, "remote-step", "step 3", `lockstep.state.snap.step === 3`)
 			if eval[bool](t, student, `!!document.querySelector('[data-testid=question]')`) {
 				t.Fatal("the queued question was asked at step 3, before its step")
@@ -133,6 +144,7 @@ func TestBrowserTeacherRemote(t *testing.T) {
 			tapRemote(t, remote, teacher, "remote-step", "the queued question on the projector at step 4", `lockstep.state.snap.step === 4 && (q => q && q.kind === 'holder' && q.at === 4)(lockstep.classroom.cls.question)`)
 			waitFor(t, student, "the queued question on the student's phone", `!!document.querySelector('[data-testid=answer]') && lockstep.classroom.cls.question.at === 4`)
 			waitFor(t, remote, "the queue emptied", `!document.querySelector('[data-testid=remote-queue] li[data-step]')`)
+			waitFor(t, teacher, "the queue gone from the projector", `!document.querySelector('[data-testid=class-queue]')`)
 			tapRemote(t, remote, teacher, "remote-dismiss", "the queued question dismissed", `!document.querySelector('[data-testid=question]')`)
 
 			// The teacher's own question, typed on the phone: its text and

@@ -62,11 +62,13 @@ const S = {
   dismiss: ['Dismiss', '收起'],
   dismissTitle: ['Take the question off every screen (its tally stays in the CSV)', '把问题从所有屏幕上收起（统计仍保留在 CSV 中）'],
   playWinner: ['Play the winner', '执行得票最多的一步'],
+  playWinnerShort: ['Play it', '执行'],
   hide: ['Hide what gives it away', '隐藏会泄露答案的内容'],
   hideShort: ['Hide the ending', '隐藏结局'],
   hidden: ['hidden until the run gets there', '运行到那里之前隐藏'],
   hiddenLesson: ['(hidden until the end: it tells how the run ends)', '（运行结束前隐藏：它说出了这次运行的结局）'],
   exportCSV: ['Tally (CSV)', '统计 (CSV)'],
+  exportCSVShort: ['CSV', 'CSV'],
   teacherLink: ['Copy my teacher link', '复制我的老师链接'],
   teacherLinkCopied: ['Your teacher link is copied: keep it to yourself (it lets its holder drive the class).', '老师链接已复制：请勿分享（持有者可以控制课堂）。'],
   teacherLinkNoCopy: ['This browser keeps your teacher link; to copy it, open the page over https or localhost.', '此浏览器已保存你的老师链接；要复制它，请通过 https 或 localhost 打开页面。'],
@@ -74,6 +76,7 @@ const S = {
   showCodeTip: ['Show the class\'s join code, its link and QR code, for the projector', '显示课堂的加入码、链接和二维码，供投影使用'],
   close: ['Close', '关闭'],
   endClass: ['End the class', '结束课堂'],
+  endClassShort: ['End', '结束'],
   endConfirm: ['End the class for everyone? Its tally is kept in this page only until you leave it.', '为所有人结束课堂？统计只保存在本页面，离开即消失。'],
   answered: ['{n} answered', '{n} 人已作答'],
   yourAnswer: ['Your answer is in.', '你的答案已提交。'],
@@ -90,6 +93,12 @@ const S = {
   leave: ['Leave', '离开'],
   localOnly: ['This page is open as localhost: students cannot reach that address. Open it by this machine\'s address on the classroom network (see README, In class) and start the class there.', '此页面以 localhost 打开：学生无法访问这个地址。请用本机在教室网络中的地址打开页面（见 README 的 In class 部分），再开始上课。'],
   questionLabel: ['Question', '问题'],
+  // The questions queued for later steps (the projector's line under the bar, and the remote's card).
+  queued: ['Queued:', '已排入：'],
+  queueTitle: ['Queued: asked by itself when the run gets there', '已排入：运行到那一步时自动提问'],
+  queueNone: ['No question queued.', '没有排入的问题。'],
+  queuedAt: ['step {step}', '第 {step} 步'],
+  unqueue: ['Take off the queue', '从队列中移除'],
   tallyLabel: ['Tally', '统计'],
 };
 
@@ -121,6 +130,9 @@ export const CLASS_ERRORS = {
   'class-embedded': ['a class and its questions run on embedded Redis', '课堂及其问题只能在内置 Redis 上运行'],
   'no-vote': ['ask the class to vote on a move first', '请先让全班投票选择一步'],
   'no-votes': ['nobody has voted yet', '还没有人投票'],
+  'queue-past': ['the run is at step {at}: queue a question for a later step than {step}', '运行已在第 {at} 步：请为比第 {step} 步更晚的一步排入问题'],
+  'queue-full': ['{max} questions are queued, the most: take one off first', '已排入 {max} 个问题，已达上限：请先移除一个'],
+  'not-queued': ['no question is queued at step {step}', '第 {step} 步没有排入的问题'],
 };
 
 const KINDS = [['next', 'kNext'], ['reply', 'kReply'], ['holder', 'kHolder'], ['verdict', 'kVerdict'], ['move', 'kMove'], ['free', 'kFree']];
@@ -144,6 +156,13 @@ function tr(key, vals = {}) {
   let s = S[key][state.lang === 'zh' ? 1 : 0];
   for (const [k, v] of Object.entries(vals)) s = s.split('{' + k + '}').join(String(v));
   return s;
+}
+
+/** both is a label's whole words and, for Presenter mode's one-line bar
+ * (class.css), its short form on screen: the whole words stay what a
+ * screen reader reads. */
+function both(key) {
+  return [el('span', { class: 'class-long' }, tr(key)), el('span', { class: 'class-short', 'aria-hidden': 'true' }, tr(key + 'Short'))];
 }
 
 /** qrSVG draws a QR code's rows ('1' dark) as an SVG with a quiet zone. */
@@ -204,6 +223,7 @@ export class Classroom {
     this.viewTimer = 0;
     this.ownHide = localStorage.getItem('lockstep.hide') === 'on';
     this.askKind = 'next';
+    this.queue = []; // the questions the room queued for later steps (a teacher's)
     this.build();
     // Some view changes (Side by side opened or closed, a code tab) do not
     // render the whole page: the teacher's view is looked at now and then.
@@ -305,6 +325,11 @@ export class Classroom {
   /** onMessage takes class messages; true when it did. */
   onMessage(m) {
     if (m.type === 'error' && m.code === 'no-class' && this.seat && !this.cls) this.seat = null;
+    if (m.type === 'queue') {
+      this.queue = m.queue || [];
+      changed();
+      return true;
+    }
     if (m.type !== 'class') return false;
     const c = m.class;
     if (c.ended) {
@@ -314,6 +339,7 @@ export class Classroom {
       if (this.endedTally) this.endedCode = was.code;
       this.cls = null;
       this.seat = null;
+      this.queue = [];
       document.body.classList.remove('in-class', 'following', 'class-teacher');
       const why = { 'teacher-gone': 'endedGone', 'teacher-moved': 'endedMoved', left: 'endedLeft' }[c.ended] || 'ended';
       if (was) toast(tr(why));
@@ -391,7 +417,7 @@ export class Classroom {
     this.bar.setAttribute('aria-label', tr('classLabel'));
     if (teacher) this.sendView();
     const snap = state.snap;
-    const key = JSON.stringify([c, lang, this.askKind, snap && snap.step, !!(snap && snap.challenge && snap.challenge.active), this.endedTally, !!state.presenter]);
+    const key = JSON.stringify([c, this.queue, lang, this.askKind, snap && snap.step, !!(snap && snap.challenge && snap.challenge.active), this.endedTally, !!state.presenter]);
     if (key === this.barKey) return;
     this.barKey = key;
     this.bar.textContent = '';
@@ -404,6 +430,7 @@ export class Classroom {
     if (teacher) this.teacherBar(line, c);
     else this.studentBar(line, c);
     this.bar.append(line);
+    if (teacher && this.queue.length) this.bar.append(this.queueLine());
     if (c.away && student) this.bar.append(el('p', { class: 'class-away', role: 'status' }, tr('teacherAway')));
     if (c.refused && teacher) this.bar.append(el('p', { class: 'class-away', role: 'status', 'data-testid': 'copy-refused' }, tr('copyRefused', c.refused)));
     if (c.question) this.bar.append(this.questionCard(c.question, teacher));
@@ -449,13 +476,27 @@ export class Classroom {
     const q = c.question;
     line.append(el('button', { 'data-testid': 'reveal', disabled: !q || q.revealed, onclick: () => this.link.send('class-reveal') }, tr('reveal')));
     if (q) line.append(el('button', { 'data-testid': 'dismiss-question', title: tr('dismissTitle'), onclick: () => this.link.send('class-dismiss') }, tr('dismiss')));
-    if (q && q.kind === 'move') line.append(el('button', { 'data-testid': 'play-winner', onclick: () => this.link.send('class-play') }, tr('playWinner')));
+    if (q && q.kind === 'move') line.append(el('button', { 'data-testid': 'play-winner', title: tr('playWinner'), onclick: () => this.link.send('class-play') }, ...both('playWinner')));
     const hide = el('input', { type: 'checkbox', 'data-testid': 'class-hide', checked: this.hiding(), onchange: (e) => this.setHide(e.target.checked) });
     line.append(el('label', { class: 'class-hide', title: tr('hide') }, hide, ' ', el('span', { class: 'class-long' }, tr('hide')), el('span', { class: 'class-short', 'aria-hidden': 'true' }, tr('hideShort'))));
     line.append(this.csvButton(c.code));
     line.append(el('button', { 'data-testid': 'teacher-link', onclick: () => this.copyTeacherLink(c.code) }, tr('teacherLink')));
     if (this.hooks.remote) line.append(this.hooks.remote(c.code));
-    line.append(el('button', { class: 'danger', 'data-testid': 'end-class', onclick: () => { if (confirm(tr('endConfirm'))) this.link.send('class-end'); } }, tr('endClass')));
+    line.append(el('button', { class: 'danger', 'data-testid': 'end-class', title: tr('endClass'), onclick: () => { if (confirm(tr('endConfirm'))) this.link.send('class-end'); } }, ...both('endClass')));
+  }
+
+  /** queueLine lists the questions queued for later steps, each with its
+   * step and a button that takes it off (the remote queues them; each is
+   * asked by itself when the run gets there). */
+  queueLine() {
+    const suffix = state.presenter ? 'Short' : '';
+    const items = this.queue.map((q) => {
+      const kind = KINDS.find(([k]) => k === q.kind);
+      return el('li', { 'data-step': String(q.step) }, tr('queuedAt', { step: q.step }) + ' · ' + (q.text || (kind ? tr(kind[1] + suffix) : q.kind)), ' ',
+        el('button', { class: 'class-x', 'aria-label': tr('unqueue'), title: tr('unqueue'), onclick: () => this.link.send('class-unqueue', { step: q.step }) }, '✕'));
+    });
+    return el('div', { class: 'class-queue', 'data-testid': 'class-queue', title: tr('queueTitle') },
+      el('span', { class: 'class-queue-label' }, tr('queued')), el('ul', {}, ...items));
   }
 
   /** csv is the tally's CSV as Tally (CSV) downloads it (by default this
@@ -466,7 +507,7 @@ export class Classroom {
 
   /** csvButton downloads the tally of every question asked. */
   csvButton(code) {
-    return el('button', { 'data-testid': 'export-csv', disabled: !this.history.length, onclick: () => download('class-' + code + '-tally.csv', csv(this.history, state.lang), 'text/csv') }, tr('exportCSV'));
+    return el('button', { 'data-testid': 'export-csv', title: tr('exportCSV'), disabled: !this.history.length, onclick: () => download('class-' + code + '-tally.csv', csv(this.history, state.lang), 'text/csv') }, ...both('exportCSV'));
   }
 
   /** tallyLine is the bar after the teacher's class ended: the tally to

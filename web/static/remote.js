@@ -27,10 +27,6 @@ const S = {
   lang: ['中文', 'English'],
   atStepIn: ['At step', '在第几步'],
   queue: ['Queue', '排入'],
-  queueTitle: ['Queued: asked by itself when the run gets there', '已排入：运行到那一步时自动提问'],
-  queueNone: ['No question queued.', '没有排入的问题。'],
-  queuedAt: ['step {step}', '第 {step} 步'],
-  unqueue: ['Take off the queue', '从队列中移除'],
 };
 
 // The server's codes a remote meets (docs/protocol.md, Classes).
@@ -40,9 +36,6 @@ export const REMOTE_ERRORS = {
   'remote-in-class': ['this page is in a class: a remote is a page of its own', '此页面已在课堂中：遥控器需要单独的页面'],
   'remotes-full': ['the class has {max} remotes already, the most it may', '课堂已有 {max} 个遥控器，已达上限'],
   'teacher-busy': ['the teacher\'s page is busy or gone: try again', '老师的页面正忙或已离开：请重试'],
-  'queue-past': ['the run is at step {at}: queue a question for a later step than {step}', '运行已在第 {at} 步：请为比第 {step} 步更晚的一步排入问题'],
-  'queue-full': ['{max} questions are queued, the most: take one off first', '已排入 {max} 个问题，已达上限：请先移除一个'],
-  'not-queued': ['no question is queued at step {step}', '第 {step} 步没有排入的问题'],
 };
 
 function tr(key, vals = {}) {
