@@ -77,3 +77,19 @@ func snippets(pieces []lock.Piece) ([]Snippet, error) {
 	}
 	return out, nil
 }
+
+// stepCode gives the card the acquire and release of the user's first
+// lock (its first row marked Yours) and of each alternative. A lock whose
+// code cannot be read keeps none (TestEveryLockShowsTheCodeThatRuns holds
+// every catalog lock to having it).
+func (card *SetupCard) stepCode(sc *scenario.Scenario) {
+	for _, r := range card.Rows {
+		if r.Yours {
+			card.Yours, _ = CodeOf(sc, r.Algorithm)
+			break
+		}
+	}
+	for i := range card.Instead {
+		card.Instead[i].Code, _ = CodeOf(sc, card.Instead[i].Algorithm)
+	}
+}
