@@ -15,7 +15,7 @@ function side(which, head, c, lang) {
     ...['acquire', 'release'].flatMap((step) => [
       el('h5', {}, t(step === 'acquire' ? 'repCodeAcquire' : 'repCodeRelease', lang)),
       el('div', { class: 'rep-code-step', 'data-step': step }, ...(c[step] || []).map((s) =>
-        el('figure', {}, el('figcaption', {}, s.file + ':' + s.line), el('pre', {}, s.text))))]));
+        el('figure', {}, el('figcaption', {}, s.file + ':' + s.line), el('pre', { tabindex: '0' }, s.text))))]));
 }
 
 /** stepCode is the user's code (yours) beside alternative a's, folded
