@@ -102,6 +102,13 @@ func TestBrowserCheckMyLockForm(t *testing.T) {
 		if got := eval[[]string](t, ctx, alternatives); strings.Join(got, ",") != "lua-compare-delete" {
 			t.Errorf("what to use instead: %v", got)
 		}
+		// Beside it, the two locks' code: the commands pasted, and
+		// lua-compare-delete's Go (its SET NX, promoted from the type it
+		// embeds) and its compare-and-delete script.
+		checkCode(t, ctx, "lua-compare-delete", []string{"SET $key $token NX PX $ttl", "DEL $key", "my-lock"},
+			[]string{"func (l *setNXLock) Lock(", "func (l *setNXLock) unlockOwned(", "scripts/compare_and_delete.lua:1", "redis.call"},
+			[]string{"acquire", "release"}, "side by side")
+		eval[bool](t, ctx, `(document.querySelector('[data-testid=report-code]').scrollIntoView({block: 'start'}), true)`)
 		shot(t, ctx, dir, "check-my-lock-form-card-en")
 
 		// Download as HTML: the card as one page, the ✗ linked to its
@@ -166,6 +173,17 @@ func TestBrowserCheckMyLockForm(t *testing.T) {
 		if got := text(t, ctx, "report-export-html"); got != "下载为 HTML" {
 			t.Errorf("the HTML button in 中文 reads %q", got)
 		}
+		// The same SET NX PX acquire in both columns; the releases differ.
+		checkCode(t, ctx, "lua-compare-delete", []string{"func (l *SetNXBlindDel) Unlock("},
+			[]string{"func (l *LuaCompareDelete) Unlock(", "compare_and_delete.lua"}, []string{"加锁", "释放", "func (l *setNXLock) Lock("}, "side by side")
+		if !strings.Contains(codeSide(t, ctx, "lua-compare-delete", "yours"), "你的：") {
+			t.Errorf("the column of your code is not headed in 中文")
+		}
+		eval[bool](t, ctx, `(document.querySelector('[data-testid=report-code]').scrollIntoView({block: 'start'}), true)`)
 		shot(t, ctx, dir, "check-my-lock-form-card-zh")
+		do(t, ctx, "a phone", chromedp.EmulateViewport(414, 896))
+		checkCode(t, ctx, "lua-compare-delete", nil, nil, nil, "stacked")
+		eval[bool](t, ctx, `(document.querySelector('[data-testid=report-code] [data-side=instead]').scrollIntoView({block: 'start'}), true)`)
+		shot(t, ctx, dir, "check-my-lock-form-code-phone-zh")
 	})
 }

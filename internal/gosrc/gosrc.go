@@ -1,7 +1,9 @@
 // Package gosrc reads the project's own Go source for the tests that hold
 // rules about the code itself: what the engine and the lock libraries may
 // call, where a fault kind may be spelled. Each file is parsed with its
-// imports by the name the file uses for them.
+// imports by the name the file uses for them. Decl finds one declaration
+// by the runtime's name for it, for the card that shows a lock's acquire
+// and release (report.CodeOf).
 package gosrc
 
 import (

@@ -31,6 +31,9 @@ type Alternative struct {
 	// key of the ranking.
 	Extra      int      `json:"extra"`
 	Difference sim.Text `json:"difference"`
+	// Code is its acquire and release, to set beside the user's
+	// (SetupCard.Yours); nil when it cannot be read.
+	Code *StepCode `json:"code,omitempty"`
 }
 
 // closest is how many locks What to use instead lists when none holds in

@@ -36,6 +36,10 @@ type Probe struct {
 	// user's setup compares with the user's own code. Not stored with the
 	// catalog's card.
 	AcquireSent, ReleaseSent []string `json:"-"`
+	// AcquireSrc and ReleaseSrc are where in the lock's code each of
+	// those commands was sent from (Event.Src), for the test that holds
+	// the code the card shows (lock.Steps) to the code that ran.
+	AcquireSrc, ReleaseSrc []*sim.Source `json:"-"`
 }
 
 // Needs are what the lock needs beyond one Redis node, read from its
@@ -161,9 +165,11 @@ func readProbe(log []*sim.Event) *Probe {
 			case released == 1 && acquired == 1:
 				acq.send(e.Req, e.Seq)
 				p.AcquireSent = append(p.AcquireSent, strings.ToUpper(e.Cmd[0]))
+				p.AcquireSrc = append(p.AcquireSrc, e.Src)
 			case leaves == 2 && released == 1:
 				rel.send(e.Req, e.Seq)
 				p.ReleaseSent = append(p.ReleaseSent, strings.ToUpper(e.Cmd[0]))
+				p.ReleaseSrc = append(p.ReleaseSrc, e.Src)
 			}
 		case sim.KindReply, sim.KindLost, sim.KindTimeout:
 			acq.done(e.Req)

@@ -75,6 +75,9 @@ type SetupCard struct {
 	// Code is the user's locks' code and the first alternative's, for the
 	// export (HTML).
 	Code []LockCode `json:"code,omitempty"`
+	// Yours is the acquire and release of the user's first lock, which
+	// What to use instead sets beside each alternative's (Alternative.Code).
+	Yours *StepCode `json:"yours,omitempty"`
 }
 
 // BuildSetup computes the card for the user's scenario sc (parsed from a
@@ -130,6 +133,7 @@ func BuildSetup(ctx context.Context, sc *scenario.Scenario, opt SetupOptions) (*
 	card.Unsearched = unsearchedNote(grid, opt.Limit, workers)
 	card.Instead = Instead(card.Rows)
 	card.Code = setupCode(sc, card)
+	card.stepCode(sc)
 	return card, ctx.Err()
 }
 

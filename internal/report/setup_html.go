@@ -17,7 +17,10 @@ import (
 // — and adds each counterexample as YAML, linked from its ✗, and the
 // code of the user's locks beside the recommended lock's.
 func (card *SetupCard) HTML() (string, error) {
-	d := htmlCard{Card: card, Legend: SetupLegend(), Instead: card.insteadText(), Code: card.Code}
+	d := htmlCard{Card: card, Legend: SetupLegend(), Instead: card.insteadText(), Code: card.Code, Yours: card.Yours}
+	if len(card.Instead) > 0 {
+		d.Recommended = card.Instead[0].Code
+	}
 	for _, r := range card.Rows {
 		hr := htmlRow{Row: r, Trips: sim.Text{En: r.Trips("en"), Zh: r.Trips("zh")},
 			Needs: sim.Text{En: r.needsText("en"), Zh: r.needsText("zh")}}
@@ -54,7 +57,17 @@ type htmlCard struct {
 	Rows            []htmlRow
 	Counterexamples []htmlExample
 	Code            []LockCode
-	Replay          *sim.Text
+	// Yours and Recommended are set side by side: the user's acquire and
+	// release, and the first alternative's.
+	Yours, Recommended *StepCode
+	Replay             *sim.Text
+}
+
+// sideOf is one column of the side by side: its side (yours, instead),
+// its heading and its code.
+type sideOf struct {
+	Side, En, Zh string
+	Code         *StepCode
 }
 
 type htmlRow struct {
@@ -88,4 +101,7 @@ var numbered = regexp.MustCompile(`^\d+\. `)
 var setupPage = template.Must(template.New("setup").Funcs(template.FuncMap{
 	"first": func(s string) string { return lines(s)[0] },
 	"rest":  func(s string) []string { return lines(s)[1:] },
+	"side": func(side, en, zh string, c *StepCode) sideOf {
+		return sideOf{Side: side, En: en, Zh: zh, Code: c}
+	},
 }).Parse(setupPageText))

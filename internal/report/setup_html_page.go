@@ -23,6 +23,10 @@ thead th { background: #f3f3f3; }
 pre { background: #f6f6f6; border: 1px solid #ddd; padding: .5rem; overflow: auto; font-size: .8rem; }
 .code { display: grid; grid-template-columns: repeat(auto-fit, minmax(30rem, 1fr)); gap: 1rem; }
 .q { font-size: 1.05rem; font-weight: 600; }
+.sbs { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); grid-template-rows: repeat(5, auto); gap: 0 1rem; }
+.sbs > section { display: grid; grid-row: span 5; grid-template-rows: subgrid; grid-template-columns: minmax(0, 1fr); min-width: 0; }
+.sbs h4 { margin: .6rem 0 .2rem; } .sbs pre { tab-size: 4; } .sbs .at { margin: .2rem 0; font-size: .8rem; color: #545454; }
+@media (max-width: 48rem) { .sbs { grid-template-columns: minmax(0, 1fr); } .sbs > section { display: block; grid-row: auto; } }
 </style>
 </head>
 <body>
@@ -52,6 +56,10 @@ pre { background: #f6f6f6; border: 1px solid #ddd; padding: .5rem; overflow: aut
 <ol>{{range rest .Instead.Zh}}<li>{{.}}</li>{{end}}</ol></div>
 </div>
 
+{{if and .Yours .Recommended}}<h2 id="side-by-side">Acquire and release, side by side <span lang="zh">· 加锁与释放，并排对照</span></h2>
+<p>Your lock's code beside the recommended lock's: what each sends to take the lock and to give it back.<span lang="zh">你的锁的代码与推荐的锁的代码并排：各自加锁、释放时发送什么。</span></p>
+<div class="sbs" data-part="side-by-side">{{template "side" (side "yours" "Yours" "你的" .Yours)}}{{template "side" (side "instead" "Recommended" "推荐" .Recommended)}}</div>{{end}}
+
 {{if .Code}}<h2 id="code">Your code and the recommended lock's <span lang="zh">· 你的代码与推荐的锁的代码</span></h2>
 <div class="code" data-part="code">{{range .Code}}<section><h3><code>{{.Algorithm}}</code> — <code>{{.File}}</code></h3><pre>{{.Text}}</pre></section>{{end}}</div>{{end}}
 
@@ -72,4 +80,6 @@ pre { background: #f6f6f6; border: 1px solid #ddd; padding: .5rem; overflow: aut
 {{end}}{{end}}
 </body>
 </html>
-`
+{{define "side"}}<section data-side="{{.Side}}"><h3>{{.En}} <span lang="zh">· {{.Zh}}</span>: <code>{{.Code.Algorithm}}</code></h3>
+<h4>acquire · 加锁</h4><div>{{range .Code.Acquire}}<p class="at"><code>{{.File}}:{{.Line}}</code></p><pre>{{.Text}}</pre>{{end}}</div>
+<h4>release · 释放</h4><div>{{range .Code.Release}}<p class="at"><code>{{.File}}:{{.Line}}</code></p><pre>{{.Text}}</pre>{{end}}</div></section>{{end}}`

@@ -66,6 +66,30 @@ func TestSetupCardHTML(t *testing.T) {
 		want = append(want, c.File, strings.SplitN(c.Text, "\n", 2)[0])
 	}
 	md := card.Markdown()
+	// Side by side: plain-del's own steps (its release a bare DEL) in the
+	// column marked yours, the watchdog's Go and Lua in the other.
+	if card.Yours == nil || card.Yours.Algorithm != "plain-del" || card.Instead[0].Code == nil || card.Instead[0].Code.Algorithm != "watchdog" {
+		t.Fatalf("side by side: yours %+v, recommended %+v: want plain-del beside the watchdog", card.Yours, card.Instead[0].Code)
+	}
+	sbs := regexp.MustCompile(`(?s)<div class="sbs" data-part="side-by-side"><section data-side="yours">(.*?)</section><section data-side="instead">(.*?)</section></div>`).FindStringSubmatch(page)
+	if sbs == nil {
+		t.Fatalf("the page sets no two columns side by side")
+	}
+	for i, c := range []*StepCode{card.Yours, card.Instead[0].Code} {
+		for _, sn := range append(c.Acquire, c.Release...) {
+			if !strings.Contains(sbs[i+1], htmlEscape(sn.Text)) || !strings.Contains(md, sn.Text) {
+				t.Errorf("%s's %s:%d is not in its column and in the Markdown", c.Algorithm, sn.File, sn.Line)
+			}
+		}
+	}
+	for _, w := range []string{"DEL $key", "reentrant_unlock.lua", "func (l *Reentrant) Unlock"} {
+		if !strings.Contains(page, htmlEscape(w)) {
+			t.Errorf("side by side lacks %q", w)
+		}
+	}
+	if strings.Contains(sbs[1], "Reentrant") || strings.Contains(sbs[2], "plain-del") {
+		t.Errorf("a column holds the other lock's code")
+	}
 	for _, w := range want {
 		if !strings.Contains(page, htmlEscape(w)) {
 			t.Errorf("the page lacks %q", w)

@@ -45,6 +45,9 @@ func (card *SetupCard) Markdown() string {
 	}
 	t := card.insteadText()
 	b.WriteString("## " + mdLines(t.En) + "\n## " + mdLines(t.Zh) + "\n")
+	if len(card.Instead) > 0 && card.Yours != nil && card.Instead[0].Code != nil {
+		mdSideBySide(&b, card.Yours, card.Instead[0].Code)
+	}
 	b.WriteString("## Lock by lock · 逐把看\n")
 	for _, r := range card.Rows {
 		fmt.Fprintf(&b, "\n### %s\n\n%s\n\n", r.Algorithm, mdEscape(r.Title))
@@ -78,4 +81,43 @@ func mdLines(s string) string {
 		out += "- " + mdEscape(strings.TrimSpace(l)) + "\n"
 	}
 	return out + "\n"
+}
+
+// mdSideBySide writes the user's acquire and release beside the
+// recommended lock's: step by step, theirs then the recommended one
+// (Markdown has no columns; the HTML page sets them side by side).
+func mdSideBySide(b *strings.Builder, yours, rec *StepCode) {
+	b.WriteString("## Acquire and release, side by side · 加锁与释放，并排对照\n")
+	for _, step := range []struct {
+		en, zh string
+		of     func(*StepCode) []Snippet
+	}{
+		{"Acquire", "加锁", func(c *StepCode) []Snippet { return c.Acquire }},
+		{"Release", "释放", func(c *StepCode) []Snippet { return c.Release }},
+	} {
+		fmt.Fprintf(b, "\n### %s · %s\n", step.en, step.zh)
+		for _, side := range []struct {
+			en, zh string
+			c      *StepCode
+		}{{"yours", "你的", yours}, {"recommended", "推荐", rec}} {
+			fmt.Fprintf(b, "\n**%s · %s: `%s`**\n", side.en, side.zh, side.c.Algorithm)
+			for _, s := range step.of(side.c) {
+				fmt.Fprintf(b, "\n`%s:%d`\n\n````%s\n%s\n````\n", s.File, s.Line, fence(s.File), strings.TrimRight(s.Text, "\n"))
+			}
+		}
+	}
+	b.WriteString("\n")
+}
+
+// fence is the language of a code block by its file's extension.
+func fence(file string) string {
+	switch {
+	case strings.HasSuffix(file, ".go"):
+		return "go"
+	case strings.HasSuffix(file, ".lua"):
+		return "lua"
+	case strings.HasSuffix(file, ".yaml"):
+		return "yaml"
+	}
+	return ""
 }

@@ -80,7 +80,15 @@ func TestSetupCardOfAFile(t *testing.T) {
 		t.Errorf("cells %v, want %v", got, want)
 	}
 	if len(done.Instead) != 1 || done.Instead[0].Lock != "setnx-no-expiry" || !done.Instead[0].Everywhere {
-		t.Errorf("what to use instead: %+v, want setnx-no-expiry alone", done.Instead)
+		t.Fatalf("what to use instead: %+v, want setnx-no-expiry alone", done.Instead)
+	}
+	// The code set side by side: plain-del's own steps as declared, and
+	// setnx-no-expiry's Go.
+	if y := done.Yours; y == nil || y.Algorithm != "plain-del" || len(y.Release) != 1 || !strings.Contains(y.Release[0].Text, "DEL $key") {
+		t.Errorf("your code: %+v, want plain-del's declared steps", y)
+	}
+	if c := done.Instead[0].Code; c == nil || c.Algorithm != "setnx-no-expiry" || len(c.Acquire) == 0 || !strings.Contains(c.Acquire[0].Text, "func (l *SetNXNoExpiry) Lock(") {
+		t.Errorf("setnx-no-expiry's code: %+v", c)
 	}
 	if !strings.Contains(done.Rows[0].Within.En, "3 clients") || !strings.Contains(done.Rows[0].Within.Zh, "3 个客户端") {
 		t.Errorf("the bound beside a mark: %+v, want the user's workload", done.Rows[0].Within)

@@ -23,6 +23,9 @@ type wireSetup struct {
 	Workers  int      `json:"workers"`  // cells searched at once
 	// Instead are the locks proposed in place of the user's (done only).
 	Instead []wireAlternative `json:"instead"`
+	// Yours is the user's first lock's acquire and release, which the
+	// page sets beside each alternative's (done only).
+	Yours *report.StepCode `json:"yours,omitempty"`
 	// Unsearched says how many cells the budget stopped (done, when any).
 	Unsearched *sim.Text `json:"unsearched,omitempty"`
 	Cancelled  bool      `json:"cancelled,omitempty"`
@@ -49,6 +52,8 @@ type wireAlternative struct {
 	Trips      sim.Text `json:"trips"`
 	Needs      sim.Text `json:"needs"`
 	Difference sim.Text `json:"difference"`
+	// Code is its acquire and release, beside Yours.
+	Code *report.StepCode `json:"code,omitempty"`
 }
 
 // clone copies the card for a message (its rows' cell lists change as
@@ -98,8 +103,9 @@ func (job *setupJob) finish(card *report.SetupCard, err error, limit time.Durati
 		}
 		w.Instead = append(w.Instead, wireAlternative{Lock: a.Algorithm, Name: report.Name(a.Algorithm), Everywhere: a.Everywhere,
 			Fails: a.Fails, NA: a.NA, Holds: a.Holds, Sampled: a.Sampled, Trips: sim.Text{En: p.Trips("en"), Zh: p.Trips("zh")},
-			Needs: p.NeedsText(), Difference: a.Difference})
+			Needs: p.NeedsText(), Difference: a.Difference, Code: a.Code})
 	}
+	w.Yours = card.Yours
 	w.Unsearched = card.Unsearched
 	w.Markdown = card.Markdown()
 	if page, err := card.HTML(); err == nil {

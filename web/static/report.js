@@ -26,6 +26,7 @@ import { serverError } from './messages.js';
 import { download } from './share.js';
 import { MineForm } from './mineform.js';
 import { holdText } from './editor.js';
+import { stepCode } from './stepcode.js';
 
 const MARK = { fails: '✗', holds: '✓', 'none-found': '~', unsearched: '?', 'n/a': '' };
 // The word said beside a mark (none for ✗ and ✓: a verdict, a bound).
@@ -285,7 +286,7 @@ export class Report {
     else if (!alts.length) title.textContent = t('repInsteadNone', lang);
     else title.textContent = t(alts[0].everywhere ? 'repInsteadEvery' : 'repInsteadClosest', lang);
     const sep = lang === 'zh' ? '；' : '; ';
-    list.replaceChildren(...alts.map((a) => {
+    list.replaceChildren(...alts.map((a, i) => {
       const facts = [fill('repInsteadCounts', lang, { h: a.holds, s: a.sampled })];
       if (a.fails && a.fails.length) facts.push(fill('repInsteadFails', lang, { c: a.fails.join(', ') }));
       if (a.na && a.na.length) facts.push(fill('repInsteadNA', lang, { c: a.na.join(', ') }));
@@ -294,7 +295,8 @@ export class Report {
         onclick: () => this.sideBySide(a.lock) }, t('repSideBySide', lang));
       return el('li', { 'data-testid': 'report-alt', 'data-lock': a.lock },
         el('b', { title: a.lock }, pick(a.name, lang) || a.lock), ' ', el('code', {}, a.lock), ' ', btn,
-        el('div', { class: 'rep-alt-facts' }, facts.join(sep) + sep + pick(a.difference, lang)));
+        el('div', { class: 'rep-alt-facts' }, facts.join(sep) + sep + pick(a.difference, lang)),
+        stepCode(card.yours, a, i === 0, this.codeOpen ||= {}, lang));
     }));
   }
 
