@@ -193,6 +193,8 @@ func answer(raw []byte, id int) (reply, bool) {
 	var m reply
 	head := fmt.Sprintf(`{"type":"state","re":%d,`, id)
 	switch {
+	case bytes.HasPrefix(raw, []byte(head+`"more":true`)):
+		return m, false // a part of a long state: the answer is its last part, with the snapshot
 	case bytes.HasPrefix(raw, []byte(head)):
 		m.Type, m.Re = "state", id
 		if i := bytes.LastIndex(raw, []byte(`"snap":{`)); i >= 0 {
