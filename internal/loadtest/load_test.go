@@ -131,6 +131,7 @@ func (s *server) proc(t *testing.T) (rssKiB int64, fds int) {
 type reply struct {
 	Type    string `json:"type"`
 	Re      int    `json:"re"`
+	More    bool   `json:"more"` // a part of a long state: its last part answers
 	Error   string `json:"error"`
 	Code    string `json:"code"`
 	Catalog []struct {
