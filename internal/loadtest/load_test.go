@@ -131,6 +131,7 @@ func (s *server) proc(t *testing.T) (rssKiB int64, fds int) {
 type reply struct {
 	Type    string `json:"type"`
 	Re      int    `json:"re"`
+	More    bool   `json:"more"` // a part of a long state: its last part answers
 	Error   string `json:"error"`
 	Code    string `json:"code"`
 	Catalog []struct {
@@ -193,6 +194,8 @@ func answer(raw []byte, id int) (reply, bool) {
 	var m reply
 	head := fmt.Sprintf(`{"type":"state","re":%d,`, id)
 	switch {
+	case bytes.HasPrefix(raw, []byte(head+`"more":true`)):
+		return m, false // a part of a long state: the answer is its last part, with the snapshot
 	case bytes.HasPrefix(raw, []byte(head)):
 		m.Type, m.Re = "state", id
 		if i := bytes.LastIndex(raw, []byte(`"snap":{`)); i >= 0 {

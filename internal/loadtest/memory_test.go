@@ -132,7 +132,7 @@ func loadAndSeek(wsURL, yml string) (*websocket.Conn, string) {
 			if err := ws.ReadJSON(&r); err != nil {
 				return reply{Type: "gone", Error: err.Error()}
 			}
-			if r.Re != 0 {
+			if r.Re != 0 && !r.More {
 				return r
 			}
 		}

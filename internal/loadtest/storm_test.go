@@ -69,6 +69,8 @@ func (s *stormer) until(typ string, re int) (string, error) {
 			return "", err
 		}
 		switch {
+		case bytes.HasPrefix(raw, head) && bytes.Contains(raw[:min(len(raw), 64)], []byte(`"more":true`)):
+			// a part of a long state (docs/protocol.md): its last part answers
 		case bytes.HasPrefix(raw, head):
 			return typ, nil
 		case bytes.HasPrefix(raw, errHead):

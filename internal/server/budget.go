@@ -245,9 +245,7 @@ func (s *session) account() error {
 		s.srv.evictIdle(s, 0)
 	}
 	if t := s.srv.used(); t > lim.MaxMemory {
-		return coded("memory-server", map[string]any{"step": s.ls.Cursor(), "max": mib(lim.MaxMemory)},
-			"the run stopped at step %d: the server's memory budget of %s is in use by other sessions (about %s): try again later, or step back",
-			s.ls.Cursor(), mib(lim.MaxMemory), mib(t))
+		return s.overBudget(t) // the sessions holding the most stop first (fair.go)
 	}
 	return nil
 }

@@ -145,8 +145,9 @@ func (s *session) followTo(p *class.Position) error {
 	s.shown, s.held = nil, nil
 	d := lesson.Diverge(s.ls.Actions(), p.Actions)
 	var err error
-	s.bulkTurn(func() { err = s.ls.Follow(p.Actions) })
-	if err == nil {
+	if !s.hold.bulkTurnUnless(s.quit, func() { err = s.ls.Follow(p.Actions) }) {
+		err = errEnded()
+	} else if err == nil {
 		err = seekIn(s, s.ls, p.Cursor)
 	}
 	if !fresh {

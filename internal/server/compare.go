@@ -131,7 +131,9 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	for _, t := range res.Faults {
 		ans.Faults = append(ans.Faults, compareFault{Fault: compare.FaultWords(t.Fault), Where: t.Where(), How: string(t.How), Placed: t.Right >= 0})
 	}
-	s.bulkTurn(func() { ans.Left, ans.Right = wireSide(res.Left), wireSide(res.Right) })
+	if !s.hold.bulkTurnUnless(s.quit, func() { ans.Left, ans.Right = wireSide(res.Left), wireSide(res.Right) }) {
+		return nil, errEnded()
+	}
 	return &Message{Type: "compare", Compare: &ans}, nil
 }
 

@@ -39,15 +39,35 @@ func newConn(ws *websocket.Conn, queue int) *conn {
 // enqueue queues a message without waiting; a browser whose queue is full
 // is too slow and is dropped.
 func (c *conn) enqueue(m *Message) {
-	b, err := json.Marshal(m)
-	if err != nil {
-		b, _ = json.Marshal(errorMessage(m.Re, coded("internal", map[string]any{"detail": err.Error()}, "internal: %v", err)))
-	}
+	b := encode(m)
 	select {
 	case <-c.done:
 	case c.send <- b:
 	default:
 		c.close(websocket.ClosePolicyViolation, "too slow: the send queue is full")
+	}
+}
+
+// encode is a message's JSON, or an internal error's in its place.
+func encode(m *Message) []byte {
+	b, err := json.Marshal(m)
+	if err != nil {
+		b, _ = json.Marshal(errorMessage(m.Re, coded("internal", map[string]any{"detail": err.Error()}, "internal: %v", err)))
+	}
+	return b
+}
+
+// enqueueWait queues an encoded message, waiting for room in the queue
+// (the parts of a long state, more than a queue holds, sent as the browser
+// reads them); false when the connection or quit closes first.
+func (c *conn) enqueueWait(b []byte, quit <-chan struct{}) bool {
+	select {
+	case <-c.done:
+		return false
+	case <-quit:
+		return false
+	case c.send <- b:
+		return true
 	}
 }
 

@@ -72,9 +72,10 @@ func TestALongStateWaitsForTheBulkSlot(t *testing.T) {
 	held = false
 	select {
 	case m, ok := <-states:
-		if !ok || m.Snap == nil {
+		if !ok {
 			t.Fatal("the second tab's socket closed before its state")
 		}
+		tab.keep(&m) // its other parts (TestALongStateComesInParts)
 		if m.From == nil || *m.From != 0 || len(m.Events) != m.Snap.Events || len(m.Events) <= sliceSteps {
 			t.Fatalf("the second tab's state: from %v, %d events, want every one of the %d at step %d (more than %d)",
 				m.From, len(m.Events), m.Snap.Events, m.Snap.Step, sliceSteps)
@@ -136,5 +137,39 @@ func TestCloseEndsLongWorkQueuedForTheBulkSlot(t *testing.T) {
 	}
 	if running > 0 {
 		t.Fatalf("after Close: %d of %d sessions still waiting for the bulk slot to run one more slice", running, len(sessions))
+	}
+}
+
+// A check's parse (like a follow's replay and a comparison's encoding) is
+// long work on the bulk slot, not begun once the session has ended (issue
+// 36): it waits for the slot or the session's end, whichever comes first.
+// The test holds the bulk slot through Close, as another session's seek
+// would, while a session's check waits for it: before, the check waited
+// for the slot in one piece whatever happened to its session, and Close
+// gave up on it after ShutdownWait; now the session has ended when Close
+// returns.
+func TestCloseEndsACheckQueuedForTheBulkSlot(t *testing.T) {
+	app, url := newTestServer(t, Limits{})
+	app.cpu, app.bulk = make(chan struct{}, 2), make(chan struct{}, 1)
+	c, _, _ := dial(t, url, "")
+	c.hello("")
+	app.bulk <- struct{}{} // the test holds the bulk slot through Close
+	defer func() { <-app.bulk }()
+	c.send(map[string]any{"op": "check", "yaml": retryYAML})
+	time.Sleep(200 * time.Millisecond) // the check queued for the slot
+	app.mu.Lock()
+	var sessions []*session
+	for _, s := range app.sessions {
+		sessions = append(sessions, s)
+	}
+	app.mu.Unlock()
+	if len(sessions) != 1 {
+		t.Fatalf("expected the one session, got %d", len(sessions))
+	}
+	app.Close()
+	select {
+	case <-sessions[0].gone:
+	default:
+		t.Fatal("after Close: the session still waiting for the bulk slot to parse its check")
 	}
 }

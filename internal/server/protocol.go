@@ -12,7 +12,7 @@ import (
 
 // ProtocolVersion is the version of the WebSocket protocol in
 // docs/protocol.md. It changes whenever a message changes incompatibly.
-const ProtocolVersion = 3
+const ProtocolVersion = 4
 
 // Request is one message from the browser. Op names what to do; the other
 // fields are the op's arguments. ID is echoed in the answer as Re.
@@ -59,8 +59,11 @@ type faultRow struct {
 
 // Message is one message to the browser.
 type Message struct {
-	Type    string         `json:"type"` // welcome, state, error, yaml, checked, bye
-	Re      int            `json:"re,omitempty"`
+	Type string `json:"type"` // welcome, state, error, yaml, checked, bye
+	Re   int    `json:"re,omitempty"`
+	// More: state, a part of a long run's state (pushParts): more parts
+	// follow, the last with the snapshot; the page takes them as one.
+	More    bool           `json:"more,omitempty"`
 	V       int            `json:"v,omitempty"`
 	Session string         `json:"session,omitempty"`
 	Loaded  bool           `json:"loaded,omitempty"` // welcome: the session already holds a run (its state follows)

@@ -71,32 +71,59 @@ func (s *session) stateHead(re int, incremental bool) (*Message, []*sim.Event) {
 	return &Message{Type: "state", Re: re, From: &from, Events: evs, Snap: snap}, log[from:]
 }
 
-// longPush queues the state message of more than sliceSteps events (after
-// a seek, a load, a step of many, a new tab: up to hundreds of thousands
-// of events, megabytes of JSON) as long work: its events in slices of
-// sliceSteps on a bulk slot, as the seek that made them ran, and its JSON
-// on one. Built in one piece off the engine's slots, as it was, twenty
-// seeks' messages at once took both CPUs from every other session's step
-// (p50 217 ms, issue 36) and went on being built for sessions that had
-// ended, past a shutdown's 3 s. It stops, false, when the session ends.
-// The snapshot is made as for any state, before: it takes slots of its
-// own (a lesson's chapters), and a bulk slot is not taken twice.
+// partEvents is the most events one part of a long state carries: its
+// JSON about half a megabyte with Redlock's five nodes.
+const partEvents = 1024
+
+// longPush sends the state of more than sliceSteps events (after a seek, a
+// load, a step of many, a new tab: up to hundreds of thousands of events,
+// megabytes of JSON) as long work, in parts of at most partEvents events:
+// each part's events built in slices of sliceSteps on a bulk slot, as the
+// seek that made them ran, its JSON encoded on one and queued before the
+// next part is built. The parts before the last carry More and no
+// snapshot; the last, the snapshot (docs/protocol.md). Built and encoded in
+// one message, twenty seeks' states of 50,000 events each were megabytes
+// of JSON at once, past the collector's soft limit, and the collector's
+// assists gave other sessions' steps their tail (issue 36). It stops,
+// false, when the session ends. The snapshot is made as for any state,
+// before: it takes slots of its own (a lesson's chapters), and a bulk slot
+// is not taken twice.
 func (s *session) longPush(re int) bool {
 	m, tail := s.stateHead(re, true) // its snapshot takes its own slots (a lesson's chapters)
-	for len(m.Events) < len(tail) {
-		if !s.hold.bulkTurnUnless(s.quit, func() {
-			start := time.Now()
-			for n := 0; len(m.Events) < len(tail); n++ {
-				if n >= sliceSteps || time.Since(start) >= s.srv.slice {
-					return
+	from, snap := *m.From, m.Snap
+	for at := 0; at < len(tail); {
+		n := min(partEvents, len(tail)-at)
+		part := &Message{Type: "state", Re: re, From: new(int), Events: make([]wireEvent, 0, n)}
+		*part.From = from + at
+		if at+n < len(tail) {
+			part.More = true
+		} else {
+			part.Snap = snap
+		}
+		evs := tail[at : at+n]
+		for len(part.Events) < n {
+			if !s.hold.bulkTurnUnless(s.quit, func() {
+				start := time.Now()
+				for k := 0; len(part.Events) < n; k++ {
+					if k >= sliceSteps || time.Since(start) >= s.srv.slice {
+						return
+					}
+					part.Events = append(part.Events, s.wireOf(evs[len(part.Events)]))
 				}
-				m.Events = append(m.Events, s.wireOf(tail[len(m.Events)]))
+			}) {
+				return false
 			}
-		}) {
+		}
+		var b []byte
+		if !s.hold.bulkTurnUnless(s.quit, func() { b = encode(part) }) {
 			return false
 		}
+		if !s.conn.enqueueWait(b, s.quit) {
+			return false
+		}
+		at += n
 	}
-	return s.hold.bulkTurnUnless(s.quit, func() { s.conn.enqueue(m) })
+	return true
 }
 
 // wireOf is an event of the session's run as the protocol sends it, with

@@ -62,7 +62,7 @@ func (s *session) apply(r *Request) (*Message, error) {
 	case "load":
 		return nil, s.unreachable(s.load(r))
 	case "check":
-		return s.check(r.YAML), nil
+		return s.check(r.YAML)
 	case "report":
 		return s.openReport()
 	case "report-open":
@@ -141,19 +141,22 @@ func (s *session) apply(r *Request) (*Message, error) {
 }
 
 // check answers a file's problems, each at its line (none: an empty list).
-func (s *session) check(yaml string) *Message {
+// The parse is long work, not begun once the session has ended.
+func (s *session) check(yaml string) (*Message, error) {
 	var errs, warns lineErrors
-	s.bulkTurn(func() {
+	if !s.hold.bulkTurnUnless(s.quit, func() {
 		if _, errs = s.srv.parse(yaml); errs == nil {
 			for _, w := range scenario.Warnings("scenario", []byte(yaml)) {
 				warns = append(warns, lineError{Line: w.Line, Col: w.Col, Msg: w.Msg, Zh: w.Zh})
 			}
 		}
-	})
+	}) {
+		return nil, errEnded()
+	}
 	if errs == nil {
 		errs = lineErrors{}
 	}
-	return &Message{Type: "checked", Errors: errs, Warnings: warns}
+	return &Message{Type: "checked", Errors: errs, Warnings: warns}, nil
 }
 
 // stepClient lets one client make its next move, within the step cap.

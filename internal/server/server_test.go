@@ -44,11 +44,15 @@ type client struct {
 	id      int
 	actions []scenario.Action // the recorded actions held, as the page keeps them (keep)
 	seen    func(*Message)    // roundTrip shows it every message read, if set
+	parts   int               // the parts the last long state came in (join)
 }
 
 // keep makes a state message's actions whole, as the page does: with
 // actionsFrom, the first actionsFrom actions held and the ones sent.
 func (c *client) keep(m *Message) {
+	if m.Type == "state" && m.More {
+		c.join(m)
+	}
 	if m.Type != "state" || m.Snap == nil {
 		return
 	}
@@ -57,6 +61,29 @@ func (c *client) keep(m *Message) {
 		m.Snap.ActionsFrom = nil
 	}
 	c.actions = m.Snap.Actions
+}
+
+// join reads the rest of a long state sent in parts (More) into m, as the
+// page takes them: one state, from the first part's From on, with the
+// last part's snapshot. Each part follows the one before (its From where
+// that one's events end), and nothing else comes between them.
+func (c *client) join(m *Message) {
+	c.t.Helper()
+	c.parts = 1
+	for m.More {
+		var p Message
+		if err := c.ws.ReadJSON(&p); err != nil {
+			c.t.Fatalf("reading a state's part %d: %v", c.parts+1, err)
+		}
+		c.parts++
+		if p.Type != "state" || p.Re != m.Re || p.From == nil || *p.From != *m.From+len(m.Events) {
+			c.t.Fatalf("a state's part %d: expected a state re %d from %d, got %s re %d from %v", c.parts, m.Re, *m.From+len(m.Events), p.Type, p.Re, p.From)
+		}
+		if p.More == (p.Snap != nil) {
+			c.t.Fatalf("a state's part %d: more=%v with snapshot %v: the last part, and only it, carries the snapshot", c.parts, p.More, p.Snap != nil)
+		}
+		m.Events, m.Snap, m.More = append(m.Events, p.Events...), p.Snap, p.More
+	}
 }
 
 func dial(t *testing.T, url string, origin string) (*client, *http.Response, error) {

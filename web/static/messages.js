@@ -52,7 +52,7 @@ const ERRORS = {
   'memory-data': ['scenario {id} writes {n} data keys to each of its {nodes} nodes, about {need}: over a session\'s memory budget of {max}', '场景 {id} 向它的 {nodes} 个节点各写入 {n} 个数据键，约 {need}：超过了每个会话 {max} 的内存预算'],
   'evicted': ['this session was evicted to free memory for others: reload the page', '为了给别人腾出内存，这个会话已被清除：请刷新页面'],
   'memory-run': ['the run stopped at step {step}: it holds about {need}, over a session\'s memory budget of {max}', '运行停在第 {step} 步：它占用约 {need}，超过了每个会话 {max} 的内存预算'],
-  'memory-server': ['the run stopped at step {step}: the server\'s memory budget of {max} is in use by other sessions: try again later, or step back', '运行停在第 {step} 步：服务器 {max} 的内存预算正被其他会话占用：请稍后再试，或者后退'],
+  'memory-server': ['the run stopped at step {step}: the server\'s memory budget of {max} is in use, and this run holds about {held}, more than half its fair share of {share}: the sessions holding the most stop first; step back, or try again later', '运行停在第 {step} 步：服务器 {max} 的内存预算已用尽，而这次运行占用约 {held}，超过它公平份额 {share} 的一半：占用最多的会话先停下；请后退，或者稍后再试'],
   // ---- Find a bad schedule (explore.js) ----
   'explore-real': ['explore: a search runs on embedded Redis only, not on real servers', '搜索只能在内置 Redis 上运行，不能在真实服务器上运行'],
   'explore-running': ['explore: a search is already running', '已经有一个搜索在运行'],

@@ -4,7 +4,7 @@
 /** PROTOCOL is the protocol version this page speaks: the server's
  * ProtocolVersion when they were built together (a Go test holds them
  * equal); a welcome with another version is from a server updated since. */
-export const PROTOCOL = 3;
+export const PROTOCOL = 4;
 
 export class Link {
   constructor(onMessage, onStatus) {
@@ -22,6 +22,7 @@ export class Link {
     const ws = new WebSocket(`${proto}//${location.host}/ws`);
     this.ws = ws;
     ws.onopen = () => {
+      this.part = null;
       this.delay = 250;
       this.onStatus('open');
       ws.send(JSON.stringify({ op: 'hello', session: this.session, id: this.nextID++ }));
@@ -29,6 +30,8 @@ export class Link {
     ws.onmessage = (ev) => {
       let m;
       try { m = JSON.parse(ev.data); } catch { return; }
+      m = this.join(m);
+      if (!m) return; // a part of a long state: more follow
       if (m.type === 'welcome') {
         this.session = m.session;
         sessionStorage.setItem('lockstep.session', m.session);
@@ -47,6 +50,24 @@ export class Link {
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
     };
+  }
+
+  /** join takes a long run's state, sent in parts (docs/protocol.md: each
+   * part but the last carries `more` and no snapshot, each from where the
+   * one before ended), as one state: null for a part before the last, the
+   * whole state at the last; any other message as it is. */
+  join(m) {
+    if (m.type !== 'state') return m;
+    const held = this.part;
+    this.part = null;
+    if (held && m.re === held.re && m.from === held.from + held.events.length) {
+      m.events = held.events.concat(m.events || []);
+      m.from = held.from;
+    }
+    if (!m.more) return m;
+    m.events = m.events || [];
+    this.part = m;
+    return null;
   }
 
   /** stop closes the link for good: no reconnection. */
