@@ -27,9 +27,6 @@ const (
 // generated code is not ours to size.)
 var oversized = map[string]int{
 	"internal/server/report.go":                          473,
-	"cmd/visualizer/serve.go cmdServe":                   137,
-	"cmd/visualizer/report.go cmdReport":                 131,
-	"cmd/visualizer/runner.go cmdRun":                    88,
 	"internal/server/load.go (*session).load":            95,
 	"internal/server/explore.go (*session).startExplore": 89,
 	"internal/server/requests.go (*session).apply":       88,
