@@ -30,7 +30,6 @@ var oversized = map[string]int{
 	"internal/server/load.go (*session).load":            95,
 	"internal/server/explore.go (*session).startExplore": 89,
 	"internal/server/requests.go (*session).apply":       88,
-	"internal/report/markdown.go (*Card).Markdown":       90,
 	"web/static/app.js":                                  410,
 	"web/static/timeline.js":                             454,
 	"web/static/i18n.js":                                 533,
