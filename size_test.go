@@ -26,13 +26,10 @@ const (
 // must leave the list; nothing new may join it. (Third-party and
 // generated code is not ours to size.)
 var oversized = map[string]int{
-	"internal/server/load.go (*session).load":            95,
-	"internal/server/explore.go (*session).startExplore": 89,
-	"internal/server/requests.go (*session).apply":       88,
-	"web/static/app.js":                                  410,
-	"web/static/timeline.js":                             454,
-	"web/static/i18n.js":                                 533,
-	"web/static/class.js":                                639,
+	"web/static/app.js":      410,
+	"web/static/timeline.js": 454,
+	"web/static/i18n.js":     533,
+	"web/static/class.js":    639,
 }
 
 // No file or function grows past the project's sizes unnoticed: every one
