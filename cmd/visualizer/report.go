@@ -48,17 +48,8 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 	if len(pos) > 0 {
 		return badUsage("report takes no arguments (got %s)", strings.Join(pos, " "))
 	}
-	if *lang != "en" && *lang != "zh" {
-		return badUsage("--lang is en or zh, not %q", *lang)
-	}
-	outputs := 0
-	for _, on := range []bool{*asJSON, *markdown, *yml, *asHTML, *cell != ""} {
-		if on {
-			outputs++
-		}
-	}
-	if outputs > 1 {
-		return badUsage("give at most one of --json, --markdown, --yaml, --html and --cell")
+	if err := checkOutput(*lang, *asJSON, *markdown, *yml, *asHTML, *cell != ""); err != nil {
+		return err
 	}
 	defer cardGC(getenv)()
 	if *file == "" && (*id != "" || *faults != "" || *asHTML) {
@@ -75,9 +66,7 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 		*limit = report.DefaultLimit(*workers)
 	}
 	if *cell != "" {
-		sctx, cancel := context.WithTimeout(ctx, *limit)
-		defer cancel()
-		return reportCell(sctx, ctx, *cell, *lang, stdout)
+		return reportCell(ctx, *limit, *cell, *lang, stdout)
 	}
 	if *runs <= 0 {
 		return badUsage("--runs is at least 1, not %d", *runs)
@@ -90,26 +79,10 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 			return err
 		}
 		if opt.Algorithms == nil {
-			if *yml {
-				return fmt.Errorf("--yaml: %s have no counterexamples to replay: their cells are real-time runs on a live server, not searches", strings.Join(lf.ids, ", "))
-			}
-			rows, err := liveRows(ctx, lf, stderr)
-			if err != nil {
-				return err
-			}
-			return printLiveCard(rows, lf, stdout)
+			return reportLiveOnly(ctx, lf, *yml, stdout, stderr)
 		}
 	}
-	start := time.Now()
-	if isTerminal(stderr) {
-		opt.Progress = func(algorithm string, c *report.Cell, done, total int) {
-			fmt.Fprintf(stderr, "\r%d of %d cells, %.1fs: %s/%s %s   ", done, total, time.Since(start).Seconds(), algorithm, c.Column, report.Symbol(c.Kind))
-		}
-	}
-	card, err := report.Build(ctx, opt)
-	if opt.Progress != nil {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
+	card, err := buildCard(ctx, opt, stderr)
 	if card == nil {
 		return err
 	}
@@ -123,32 +96,8 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 		}
 		card.Live = rows
 	}
-	switch {
-	case *asJSON:
-		// The card and the bound every ✓ and ~ is stated within.
-		out := struct {
-			Bound sim.Text `json:"bound"`
-			*report.Card
-		}{report.Bound(), card}
-		if e := json.NewEncoder(stdout).Encode(out); e != nil {
-			return e
-		}
-	case *markdown:
-		if _, e := io.WriteString(stdout, card.Markdown()); e != nil {
-			return e
-		}
-	case *yml:
-		data, e := scenario.Marshal(card.Counterexamples())
-		if e != nil {
-			return e
-		}
-		if _, e := stdout.Write(append([]byte(report.YAMLHead), data...)); e != nil {
-			return e
-		}
-	default:
-		if _, e := io.WriteString(stdout, card.Text(*lang)); e != nil {
-			return e
-		}
+	if e := printCard(card, *asJSON, *markdown, *yml, *lang, stdout); e != nil {
+		return e
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("report: the card ran past --time %v; the cells it stopped say so", *limit)
@@ -156,10 +105,88 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 	return err
 }
 
+// checkOutput checks --lang and that at most one of the output flags is
+// given (--json, --markdown, --yaml, --html, --cell): report prints one
+// card.
+func checkOutput(lang string, outputs ...bool) error {
+	if lang != "en" && lang != "zh" {
+		return badUsage("--lang is en or zh, not %q", lang)
+	}
+	n := 0
+	for _, on := range outputs {
+		if on {
+			n++
+		}
+	}
+	if n > 1 {
+		return badUsage("give at most one of --json, --markdown, --yaml, --html and --cell")
+	}
+	return nil
+}
+
+// reportLiveOnly prints the card of live locks only (--only names no
+// searched lock): their cells are real-time runs, with no counterexample
+// to give --yaml.
+func reportLiveOnly(ctx context.Context, lf liveFlags, yml bool, stdout, stderr io.Writer) error {
+	if yml {
+		return fmt.Errorf("--yaml: %s have no counterexamples to replay: their cells are real-time runs on a live server, not searches", strings.Join(lf.ids, ", "))
+	}
+	rows, err := liveRows(ctx, lf, stderr)
+	if err != nil {
+		return err
+	}
+	return printLiveCard(rows, lf, stdout)
+}
+
+// buildCard computes the catalog's card, showing its progress on stderr
+// when stderr is a terminal.
+func buildCard(ctx context.Context, opt report.Options, stderr io.Writer) (*report.Card, error) {
+	start := time.Now()
+	if isTerminal(stderr) {
+		opt.Progress = func(algorithm string, c *report.Cell, done, total int) {
+			fmt.Fprintf(stderr, "\r%d of %d cells, %.1fs: %s/%s %s   ", done, total, time.Since(start).Seconds(), algorithm, c.Column, report.Symbol(c.Kind))
+		}
+	}
+	card, err := report.Build(ctx, opt)
+	if opt.Progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	return card, err
+}
+
+// printCard prints the card as JSON (with the bound its cells are stated
+// within), as docs/choosing-a-lock.md, as one scenario file of its
+// counterexamples, or as text in lang.
+func printCard(card *report.Card, asJSON, markdown, yml bool, lang string, stdout io.Writer) error {
+	switch {
+	case asJSON:
+		// The card and the bound every ✓ and ~ is stated within.
+		out := struct {
+			Bound sim.Text `json:"bound"`
+			*report.Card
+		}{report.Bound(), card}
+		return json.NewEncoder(stdout).Encode(out)
+	case markdown:
+		_, err := io.WriteString(stdout, card.Markdown())
+		return err
+	case yml:
+		data, err := scenario.Marshal(card.Counterexamples())
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(append([]byte(report.YAMLHead), data...))
+		return err
+	}
+	_, err := io.WriteString(stdout, card.Text(lang))
+	return err
+}
+
 // reportCell computes one cell and prints its counterexample (a scenario
 // file that replays with visualizer run --file), or for a cell without
-// one what the search found.
-func reportCell(ctx, parent context.Context, spec, lang string, stdout io.Writer) error {
+// one what the search found, within limit.
+func reportCell(parent context.Context, limit time.Duration, spec, lang string, stdout io.Writer) error {
+	ctx, cancel := context.WithTimeout(parent, limit)
+	defer cancel()
 	algorithm, column, ok := strings.Cut(spec, "/")
 	if !ok {
 		return badUsage("--cell is LOCK/COLUMN, e.g. watchdog/pause (columns: %s)", strings.Join(report.ColumnIDs(), ", "))

@@ -137,12 +137,19 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err := r.RunToEnd(); err != nil && r.World.Lost() == nil {
 		return fmt.Errorf("%s: %w", sc.ID, err)
 	}
+	return printRun(ctx, sc.ID, r, *asJSON, stdout)
+}
+
+// printRun prints a run's log, then how it ended: as text, or as JSON
+// Lines (one event a line, then one object with its verdicts, and where
+// the run reached its cap of steps or a lock key was kept).
+func printRun(ctx context.Context, id string, r *lesson.Run, asJSON bool, stdout io.Writer) error {
 	enc := json.NewEncoder(stdout)
 	for i, e := range r.World.Log() {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return errInterrupted
 		}
-		if *asJSON {
+		if asJSON {
 			if err := enc.Encode(e); err != nil {
 				return err
 			}
@@ -153,13 +160,13 @@ func cmdRun(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err := r.World.Lost(); err != nil {
 		// The log ends with the error event; no verdict holds for a run
 		// cut there.
-		return fmt.Errorf("%s: the run stopped at step %d: %w", sc.ID, r.World.Steps(), err)
+		return fmt.Errorf("%s: the run stopped at step %d: %w", id, r.World.Steps(), err)
 	}
 	capped := ""
 	if r.World.Capped() {
 		capped = fmt.Sprintf("the run reached the cap of %d steps at %s before it ended: the verdict covers those steps only", r.World.Steps(), r.World.Now())
 	}
-	if *asJSON {
+	if asJSON {
 		end := map[string]any{"verdict": r.Verdicts()}
 		if capped != "" {
 			end["stopped"] = capped

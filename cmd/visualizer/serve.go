@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/netip"
@@ -17,6 +18,7 @@ import (
 	"github.com/lockstep/lockstep"
 	"github.com/lockstep/lockstep/internal/etcd"
 	"github.com/lockstep/lockstep/internal/live"
+	"github.com/lockstep/lockstep/internal/realredis"
 	"github.com/lockstep/lockstep/internal/server"
 	"github.com/lockstep/lockstep/internal/zookeeper"
 	"github.com/lockstep/lockstep/web"
@@ -47,21 +49,7 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	if servers != nil {
-		if n := servers.Swept(); n > 0 {
-			fmt.Fprintf(stdout, "removed %d keys that an earlier run of this server (instance %s) left on the Redis servers\n", n, instanceName(*addr))
-		}
-	}
-	where := "embedded Redis"
-	reals := ""
-	if servers != nil {
-		var urls []string
-		for _, t := range servers.Targets() {
-			urls = append(urls, t.URL)
-		}
-		reals = strings.Join(urls, ", ")
-		where = "real Redis at " + reals
-	}
+	where, reals := redisIn(servers, *addr, stdout)
 	f, err := loadFile(*file)
 	if err != nil {
 		return err
@@ -70,12 +58,9 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	static, templates := web.Embedded()
-	if *dev {
-		if _, err := os.Stat(filepath.Join(*devDir, "static")); err != nil {
-			return fmt.Errorf("--dev: %w (run from the repository root or set --web)", err)
-		}
-		static, templates = web.Disk(*devDir)
+	static, templates, err := pageFiles(*dev, *devDir)
+	if err != nil {
+		return err
 	}
 	trusted, err := parsePrefixes(*proxies)
 	if err != nil {
@@ -84,13 +69,78 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 	if *perAddress < 0 {
 		return badUsage("--per-address %d is negative", *perAddress)
 	}
+	limits := server.Limits{Idle: *idle, MaxFiles: openFileLimit(), MaxSessionsPerAddress: *perAddress, MaxSocketsPerAddress: *perAddress}
+	tuneCollector(getenv, limits)
+	etcdLessons, err := etcdService(*etcdAt, stderr)
+	if err != nil {
+		return err
+	}
+	defer etcdLessons.Close()
+	zkLessons, err := zookeeperService(zkAt.where, stderr)
+	if err != nil {
+		return err
+	}
+	defer zkLessons.Close()
+	opts := server.Options{Live: []live.Service{etcdLessons, zkLessons}, Catalog: f, Labs: labs, Static: static, Templates: templates, Dev: *dev, Card: lockstep.Card,
+		AllowOrigins: splitOrigins(*allow), Addr: *addr, TrustedProxies: trusted,
+		Limits: limits, MeasureMemory: true, RealRedis: reals, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
+	if servers != nil {
+		opts.Servers = servers // nil: embedded Redis
+	}
+	app, err := server.New(opts)
+	if err != nil {
+		return err
+	}
+	return serveUntilDone(ctx, app, *addr, where, stdout)
+}
+
+// redisIn says where the lessons' Redis runs (embedded Redis, or real
+// Redis at the servers' URLs) and the real servers' URLs ("" for
+// embedded); it first tells stdout of the keys an earlier run of this
+// server left on real servers and were swept.
+func redisIn(servers *realredis.Servers, addr string, stdout io.Writer) (where, reals string) {
+	if servers == nil {
+		return "embedded Redis", ""
+	}
+	if n := servers.Swept(); n > 0 {
+		fmt.Fprintf(stdout, "removed %d keys that an earlier run of this server (instance %s) left on the Redis servers\n", n, instanceName(addr))
+	}
+	var urls []string
+	for _, t := range servers.Targets() {
+		urls = append(urls, t.URL)
+	}
+	reals = strings.Join(urls, ", ")
+	return "real Redis at " + reals, reals
+}
+
+// pageFiles is the page's static files and templates: the ones built into
+// the binary, or with --dev the ones of the web directory on disk.
+func pageFiles(dev bool, dir string) (static, templates fs.FS, err error) {
+	if !dev {
+		static, templates = web.Embedded()
+		return static, templates, nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, "static")); err != nil {
+		return nil, nil, fmt.Errorf("--dev: %w (run from the repository root or set --web)", err)
+	}
+	static, templates = web.Disk(dir)
+	return static, templates, nil
+}
+
+// splitOrigins reads --allow-origin's comma-separated list.
+func splitOrigins(list string) []string {
 	var origins []string
-	for _, o := range strings.Split(*allow, ",") {
+	for _, o := range strings.Split(list, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			origins = append(origins, o)
 		}
 	}
-	limits := server.Limits{Idle: *idle, MaxFiles: openFileLimit(), MaxSessionsPerAddress: *perAddress, MaxSocketsPerAddress: *perAddress}
+	return origins
+}
+
+// tuneCollector sets the garbage collector's soft memory limit and
+// pace for the sessions' budget, unless GOMEMLIMIT or GOGC says otherwise.
+func tuneCollector(getenv func(string) string, limits server.Limits) {
 	if getenv("GOMEMLIMIT") == "" {
 		// The sessions' memory budget (server.Limits.MaxMemory, 512 MiB)
 		// counts live memory; the collector may let the heap grow to five
@@ -108,33 +158,38 @@ func cmdServe(ctx context.Context, args []string, getenv func(string) string, st
 		// the RSS; the soft limit above holds the process near its budget.
 		debug.SetGCPercent(400)
 	}
-	etcdLessons, err := etcd.NewService(*etcdAt)
+}
+
+// etcdService is the etcd lessons' service (--etcd), which tells stderr
+// when its server is ready.
+func etcdService(at string, stderr io.Writer) (*etcd.Service, error) {
+	svc, err := etcd.NewService(at)
 	if err != nil {
-		return badUsage("--etcd: %v", err)
+		return nil, badUsage("--etcd: %v", err)
 	}
-	etcdLessons.Started = func(srv *etcd.Server, took time.Duration) {
+	svc.Started = func(srv *etcd.Server, took time.Duration) {
 		fmt.Fprintf(stderr, "etcd: %s, ready in %s\n", srv, took.Round(time.Millisecond))
 	}
-	defer etcdLessons.Close()
-	zkLessons, err := zookeeper.NewService(zkAt.where)
+	return svc, nil
+}
+
+// zookeeperService is the ZooKeeper lessons' service (--zookeeper), which
+// tells stderr when its server is ready.
+func zookeeperService(at string, stderr io.Writer) (*zookeeper.Service, error) {
+	svc, err := zookeeper.NewService(at)
 	if err != nil {
-		return badUsage("--zookeeper: %v", err)
+		return nil, badUsage("--zookeeper: %v", err)
 	}
-	zkLessons.Started = func(where string, took time.Duration) {
+	svc.Started = func(where string, took time.Duration) {
 		fmt.Fprintf(stderr, "zookeeper: %s, ready in %s\n", where, took.Round(time.Millisecond))
 	}
-	defer zkLessons.Close()
-	opts := server.Options{Live: []live.Service{etcdLessons, zkLessons}, Catalog: f, Labs: labs, Static: static, Templates: templates, Dev: *dev, Card: lockstep.Card,
-		AllowOrigins: origins, Addr: *addr, TrustedProxies: trusted,
-		Limits: limits, MeasureMemory: true, RealRedis: reals, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
-	if servers != nil {
-		opts.Servers = servers // nil: embedded Redis
-	}
-	app, err := server.New(opts)
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", *addr)
+	return svc, nil
+}
+
+// serveUntilDone listens on addr and serves app until ctx ends, then
+// closes every socket and the plain requests in flight.
+func serveUntilDone(ctx context.Context, app *server.Server, addr, where string, stdout io.Writer) error {
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		app.Close()
 		return err

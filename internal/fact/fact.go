@@ -3,7 +3,8 @@
 // token, a Redlock vote, the holder of a lock, the reason something
 // failed). The engine, the lock code, the services and the lessons record
 // facts; the checker and the narration read their fields; and one
-// catalogue (catalogue.go) renders each fact in English and Chinese. No
+// catalogue (catalogue.go's keys, their sentences in words_*.go by
+// subject) renders each fact in English and Chinese. No
 // package reads an event's words back: a rewording changes the catalogue
 // and nothing else.
 //

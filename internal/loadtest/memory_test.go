@@ -151,21 +151,8 @@ func loadAndSeek(wsURL, yml string) (*websocket.Conn, string) {
 	return ws, what + r.Type + " " + r.Code
 }
 
-// longYAML is the long lesson of issue 36's review: four clients with no
-// expiry on their lock, 1,000 requests each, retry and work 1 ms, ten
-// minutes of horizon.
-func longYAML() string {
-	var b strings.Builder
-	b.WriteString("scenarios:\n  - id: long\n    title: {en: long}\n    horizon: 10m\n    clients:\n")
-	for i := 1; i <= 4; i++ {
-		fmt.Fprintf(&b, "      - {name: C%d, algorithm: setnx-no-expiry, params: {retry: 1ms}, requests: 1000, work: 1ms}\n", i)
-	}
-	b.WriteString("    expect: [safe]\n")
-	return b.String()
-}
-
 // TestMemorySeeking is the review's load of issue 36 (finding 4): 20
-// sessions load the long lesson and seek it to step 50,000, each stopping
+// sessions load the long lesson (seekYAML) and seek it to step 50,000, each stopping
 // at its session's budget or the server's. While they run, /healthz is
 // read every 200 ms: the estimate (memory), what the budget counts
 // (memory_used: the estimate, or the live memory measured when more),
@@ -206,7 +193,7 @@ func TestMemorySeeking(t *testing.T) {
 	wsURL := "ws" + strings.TrimPrefix(srv.base, "http") + "/ws"
 	outcomes := map[string]int{}
 	var wg sync.WaitGroup
-	yml := longYAML()
+	yml := seekYAML
 	for range sessions {
 		wg.Add(1)
 		go func() {

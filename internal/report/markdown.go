@@ -49,27 +49,7 @@ draws nothing from it. The card is the output of
 它什么也没说明，这把锁的建议也不从它得出。
 
 `)
-	// The grid.
-	b.WriteString("| lock · 锁 |")
-	for _, c := range card.Columns {
-		fmt.Fprintf(&b, " %s<br>%s |", c.Title.En, c.Title.Zh)
-	}
-	b.WriteString(" round trips<br>往返 | needs<br>需要 |\n|---|")
-	for range card.Columns {
-		b.WriteString("---|")
-	}
-	b.WriteString("---|---|\n")
-	for _, r := range card.Rows {
-		fmt.Fprintf(&b, "| [`%s`](#%s) |", r.Algorithm, r.Algorithm)
-		for _, c := range r.Cells {
-			mark := Symbol(c.Kind)
-			if c.Kind == Fails {
-				mark += " " + c.Verdict
-			}
-			fmt.Fprintf(&b, " %s |", mark)
-		}
-		fmt.Fprintf(&b, " %s | %s |\n", r.Trips("en"), mdEscape(r.needsText("en"))+"<br>"+mdEscape(r.needsText("zh")))
-	}
+	card.mdGrid(&b)
 	b.WriteString("\n" + Legend().En + "\n\n" + Legend().Zh + "\n\n")
 	if card.Unsearched != nil {
 		b.WriteString("**" + card.Unsearched.En + ".**\n\n**" + card.Unsearched.Zh + "。**\n\n")
@@ -92,13 +72,46 @@ draws nothing from it. The card is the output of
 		"写入（`stale-write`）或者资源丢失、卡死才算它失败。每次加锁和释放的往返次数在这把锁单独运行时测得\n" +
 		"（两次请求中的第二次：第一次可能要加载脚本）；在任何回复之前一起发出的命令（Redlock 询问各主节点）\n" +
 		"算一次往返。一把锁需要什么也从这次运行中读出（调用的脚本、到达的主节点、发出的令牌）。\n")
+	card.mdLocks(&b)
+	return b.String()
+}
+
+// mdGrid writes the card's grid: a row a lock, a column a fault, and the
+// lock's round trips and needs.
+func (card *Card) mdGrid(b *strings.Builder) {
+	b.WriteString("| lock · 锁 |")
+	for _, c := range card.Columns {
+		fmt.Fprintf(b, " %s<br>%s |", c.Title.En, c.Title.Zh)
+	}
+	b.WriteString(" round trips<br>往返 | needs<br>需要 |\n|---|")
+	for range card.Columns {
+		b.WriteString("---|")
+	}
+	b.WriteString("---|---|\n")
+	for _, r := range card.Rows {
+		fmt.Fprintf(b, "| [`%s`](#%s) |", r.Algorithm, r.Algorithm)
+		for _, c := range r.Cells {
+			mark := Symbol(c.Kind)
+			if c.Kind == Fails {
+				mark += " " + c.Verdict
+			}
+			fmt.Fprintf(b, " %s |", mark)
+		}
+		fmt.Fprintf(b, " %s | %s |\n", r.Trips("en"), mdEscape(r.needsText("en"))+"<br>"+mdEscape(r.needsText("zh")))
+	}
+}
+
+// mdLocks writes the card lock by lock: each lock's row of the catalog,
+// its advice, round trips and needs, and what the search found in each
+// column.
+func (card *Card) mdLocks(b *strings.Builder) {
 	b.WriteString("\n## Lock by lock · 逐把看\n")
 	for _, r := range card.Rows {
-		fmt.Fprintf(&b, "\n### %s\n\n", r.Algorithm)
-		fmt.Fprintf(&b, "Catalog row %d: %s.\n\n", r.Catalog, mdEscape(r.Title))
-		fmt.Fprintf(&b, "- **%s**\n  %s\n", mdEscape(r.Advice.En), mdEscape(r.Advice.Zh))
-		fmt.Fprintf(&b, "- round trips (acquire / release): %s · 往返（加锁 / 释放）：%s\n", r.Trips("en"), r.Trips("zh"))
-		fmt.Fprintf(&b, "- needs: %s · 需要：%s\n\n", mdEscape(r.needsText("en")), mdEscape(r.needsText("zh")))
+		fmt.Fprintf(b, "\n### %s\n\n", r.Algorithm)
+		fmt.Fprintf(b, "Catalog row %d: %s.\n\n", r.Catalog, mdEscape(r.Title))
+		fmt.Fprintf(b, "- **%s**\n  %s\n", mdEscape(r.Advice.En), mdEscape(r.Advice.Zh))
+		fmt.Fprintf(b, "- round trips (acquire / release): %s · 往返（加锁 / 释放）：%s\n", r.Trips("en"), r.Trips("zh"))
+		fmt.Fprintf(b, "- needs: %s · 需要：%s\n\n", mdEscape(r.needsText("en")), mdEscape(r.needsText("zh")))
 		b.WriteString("| fault · 故障 | what the search found | 搜索结果 |\n|---|---|---|\n")
 		for i, c := range r.Cells {
 			t := c.Text(r)
@@ -107,10 +120,9 @@ draws nothing from it. The card is the output of
 				en += " (`" + id + "`)"
 				zh += "（`" + id + "`）"
 			}
-			fmt.Fprintf(&b, "| %s · %s | %s | %s |\n", card.Columns[i].Title.En, card.Columns[i].Title.Zh, en, zh)
+			fmt.Fprintf(b, "| %s · %s | %s | %s |\n", card.Columns[i].Title.En, card.Columns[i].Title.Zh, en, zh)
 		}
 	}
-	return b.String()
 }
 
 // replayID is the id of the scenario a cell's schedule replays as, in

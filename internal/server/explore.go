@@ -71,23 +71,9 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 		return nil, coded("explore-running", nil, "explore: a search is already running (send explore-cancel to stop it)")
 	}
 	sc := s.ls.Scenario()
-	budget, _ := explore.LessonBudget(sc)
-	if r.Budget != "" {
-		var err error
-		if budget, err = explore.ParseBudget(r.Budget); err != nil {
-			var be *explore.BudgetError
-			if errors.As(err, &be) {
-				return nil, badArg("explore", "budget", be.Words)
-			}
-			return nil, badArg("explore", "budget", fact.Error(err).Render())
-		}
-	}
-	strategy := r.Strategy
-	if strategy == "" {
-		strategy = explore.Random
-	}
-	if !slices.Contains(explore.Strategies, strategy) {
-		return nil, badArg("explore", "strategy", both("unknown strategy %q: want %s", "未知的策略 %q：应为 %s", strategy, strings.Join(explore.Strategies, ", ")))
+	budget, strategy, err := exploreInput(r, sc)
+	if err != nil {
+		return nil, err
 	}
 	addr := s.conn.addr
 	if err := s.srv.takeSearch(addr); err != nil {
@@ -151,6 +137,30 @@ func (s *session) startExplore(r *Request) (*Message, error) {
 		}
 	}()
 	return &Message{Type: "explore-started", Explore: &summary}, nil
+}
+
+// exploreInput reads an explore request's budget of faults (the lesson's
+// own unless it gives one) and strategy (random unless it gives one),
+// refusing what the search does not know.
+func exploreInput(r *Request, sc *scenario.Scenario) (budget []scenario.Budget, strategy string, err error) {
+	budget, _ = explore.LessonBudget(sc)
+	if r.Budget != "" {
+		if budget, err = explore.ParseBudget(r.Budget); err != nil {
+			var be *explore.BudgetError
+			if errors.As(err, &be) {
+				return nil, "", badArg("explore", "budget", be.Words)
+			}
+			return nil, "", badArg("explore", "budget", fact.Error(err).Render())
+		}
+	}
+	strategy = r.Strategy
+	if strategy == "" {
+		strategy = explore.Random
+	}
+	if !slices.Contains(explore.Strategies, strategy) {
+		return nil, "", badArg("explore", "strategy", both("unknown strategy %q: want %s", "未知的策略 %q：应为 %s", strategy, strings.Join(explore.Strategies, ", ")))
+	}
+	return budget, strategy, nil
 }
 
 // cancelExplore stops the session's search, if any; its explore-done

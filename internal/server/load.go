@@ -12,24 +12,9 @@ func (s *session) load(r *Request) error {
 	var file []catalogEntry
 	custom := r.YAML != ""
 	if custom {
-		var f *scenario.File
-		var errs lineErrors
-		s.bulkTurn(func() { f, errs = s.srv.parse(r.YAML) })
-		if errs != nil {
-			return errs
-		}
-		if len(f.Scenarios) == 0 {
-			return coded("empty-file", nil, "the file holds no scenario")
-		}
-		sc = &f.Scenarios[0]
-		if r.Scenario != "" {
-			var ok bool
-			if sc, ok = f.Find(r.Scenario); !ok {
-				return coded("no-file-scenario", map[string]any{"id": r.Scenario}, "the file has no scenario %q", r.Scenario)
-			}
-		}
-		for i := range f.Scenarios {
-			file = append(file, s.srv.entry(&f.Scenarios[i], false))
+		var err error
+		if sc, file, err = s.parseLoaded(r); err != nil {
+			return err
 		}
 	} else {
 		if r.Scenario == "" {
@@ -101,6 +86,32 @@ func (s *session) load(r *Request) error {
 	s.replaceRun(ls, loadedRun{custom: custom, file: file, challenge: r.Challenge, builtin: builtin})
 	loaded = true
 	return s.account()
+}
+
+// parseLoaded parses a load's own file (r.YAML) on a bulk turn: the
+// scenario it names (r.Scenario, or its first) and the file's scenarios
+// as the page lists them.
+func (s *session) parseLoaded(r *Request) (sc *scenario.Scenario, file []catalogEntry, err error) {
+	var f *scenario.File
+	var errs lineErrors
+	s.bulkTurn(func() { f, errs = s.srv.parse(r.YAML) })
+	if errs != nil {
+		return nil, nil, errs
+	}
+	if len(f.Scenarios) == 0 {
+		return nil, nil, coded("empty-file", nil, "the file holds no scenario")
+	}
+	sc = &f.Scenarios[0]
+	if r.Scenario != "" {
+		var ok bool
+		if sc, ok = f.Find(r.Scenario); !ok {
+			return nil, nil, coded("no-file-scenario", map[string]any{"id": r.Scenario}, "the file has no scenario %q", r.Scenario)
+		}
+	}
+	for i := range f.Scenarios {
+		file = append(file, s.srv.entry(&f.Scenarios[i], false))
+	}
+	return sc, file, nil
 }
 
 // loadedRun is what the session knows of a run besides the run itself:

@@ -1,22 +1,25 @@
 package server
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
 
 // retryYAML is a run of many steps (issue 36's seeks): four clients that
-// never release, retrying every millisecond.
-const retryYAML = `scenarios:
-  - id: retry
-    title: {en: four clients retrying}
-    horizon: 10m
-    clients:
-      - {name: A, algorithm: setnx-no-expiry, params: {retry: 1ms}, requests: 1000, work: 1ms}
-      - {name: B, algorithm: setnx-no-expiry, params: {retry: 1ms}, requests: 1000, work: 1ms}
-      - {name: C, algorithm: setnx-no-expiry, params: {retry: 1ms}, requests: 1000, work: 1ms}
-      - {name: D, algorithm: setnx-no-expiry, params: {retry: 1ms}, requests: 1000, work: 1ms}
-`
+// never release, retrying every millisecond. internal/loadtest's seekers
+// load the same file.
+var retryYAML = testdata("retry.yaml")
+
+// testdata is a file of testdata/, read once for the package's tests.
+func testdata(name string) string {
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		panic(err) // the tests' own files: missing is a broken checkout
+	}
+	return string(b)
+}
 
 // A state message of more than sliceSteps events (a seek's, a new tab's)
 // is long work: built and encoded on a bulk slot, never off the engine's

@@ -139,21 +139,8 @@ func TestTheServerBudgetCountsMeasuredMemory(t *testing.T) {
 	}
 }
 
-// longYAML is the long lesson of issue 36's review: four clients with no
-// expiry on their lock, 1,000 requests each, retry and work 1 ms, ten
-// minutes of horizon (about 56,000 steps).
-func longYAML() string {
-	var b strings.Builder
-	b.WriteString("scenarios:\n  - id: long\n    title: {en: long}\n    horizon: 10m\n    clients:\n")
-	for i := 1; i <= 4; i++ {
-		fmt.Fprintf(&b, "      - {name: C%d, algorithm: setnx-no-expiry, params: {retry: 1ms}, requests: 1000, work: 1ms}\n", i)
-	}
-	b.WriteString("    expect: [safe]\n")
-	return b.String()
-}
-
 // The estimate follows the live heap on the review's load (issue 36,
-// finding 4: sessions seeking a long lesson): 12 sessions seek it to step
+// finding 4: sessions seeking a long lesson, retryYAML): 12 sessions seek it to step
 // 3,000, and what the server counts for them is within a fifth of what the
 // heap grew by (the heap and goroutine stacks after a collection, the
 // messages in flight drained first). Measured: 0.98 to 1.02. The RSS
@@ -170,7 +157,7 @@ func TestTheEstimateFollowsTheLiveHeap(t *testing.T) {
 	for range 12 {
 		c, _, _ := dial(t, url, "")
 		c.hello("")
-		c.send(map[string]any{"op": "load", "yaml": longYAML()})
+		c.send(map[string]any{"op": "load", "yaml": retryYAML})
 		c.next("state")
 		c.send(map[string]any{"op": "seek", "step": 3000})
 		cs = append(cs, c)

@@ -58,24 +58,8 @@ func (s *session) apply(r *Request) (*Message, error) {
 	if msg, err, ok := s.classOp(r); ok {
 		return msg, err
 	}
-	switch r.Op {
-	case "load":
-		return nil, s.unreachable(s.load(r))
-	case "check":
-		return s.check(r.YAML)
-	case "report":
-		return s.openReport()
-	case "report-open":
-		return nil, s.openCell(r.Lock, r.Column)
-	case "setup":
-		return s.startSetup(r)
-	case "setup-form":
-		return setupForm(r)
-	case "setup-open":
-		return nil, s.openSetupCell(r.Lock, r.Column)
-	case "setup-cancel":
-		s.cancelSetup()
-		return &Message{Type: "setup-cancelling"}, nil
+	if msg, err, ok := s.runlessOp(r); ok {
+		return msg, err
 	}
 	if s.ls == nil && s.shown != nil { // the class's run, shown without a world (classshare.go)
 		if r.Op == "compare" { // made afresh from the run shown: no world of her own needed
@@ -138,6 +122,36 @@ func (s *session) apply(r *Request) (*Message, error) {
 		return nil, coded("unknown-op", map[string]any{"op": r.Op}, "unknown op %q (see docs/protocol.md)", r.Op)
 	}
 	return nil, nil
+}
+
+// runlessOp answers the ops that need no run of the session's own:
+// loading one, checking a file, the report card and the card for a
+// setup. It reports whether r was one of them.
+func (s *session) runlessOp(r *Request) (*Message, error, bool) {
+	var msg *Message
+	var err error
+	switch r.Op {
+	case "load":
+		err = s.unreachable(s.load(r))
+	case "check":
+		msg, err = s.check(r.YAML)
+	case "report":
+		msg, err = s.openReport()
+	case "report-open":
+		err = s.openCell(r.Lock, r.Column)
+	case "setup":
+		msg, err = s.startSetup(r)
+	case "setup-form":
+		msg, err = setupForm(r)
+	case "setup-open":
+		err = s.openSetupCell(r.Lock, r.Column)
+	case "setup-cancel":
+		s.cancelSetup()
+		msg = &Message{Type: "setup-cancelling"}
+	default:
+		return nil, nil, false
+	}
+	return msg, err, true
 }
 
 // check answers a file's problems, each at its line (none: an empty list).

@@ -1,0 +1,129 @@
+package fact
+
+import "fmt"
+
+// lockWords says what the lock algorithms do (their observer's marks), what
+// the libraries run as they are say, and what the coordination services'
+// leases and sessions do.
+var lockWords = phrasebook{
+	Replicated: func(f *Fact) Text {
+		return both(fmt.Sprintf("WAIT: %d of %d replicas have the lock", f.Have, f.Want), fmt.Sprintf("WAIT：%d 个副本中有 %d 个拿到了锁", f.Want, f.Have))
+	},
+	NotReplicated: func(f *Fact) Text {
+		if f.Reason != nil {
+			r := f.Reason.marked()
+			return both("WAIT failed ("+r.En+"); releasing", "WAIT 失败（"+r.Zh+"）；释放锁")
+		}
+		return both(fmt.Sprintf("WAIT: only %d of %d replicas confirmed; releasing", f.Have, f.Want),
+			fmt.Sprintf("WAIT：%d 个副本中只有 %d 个确认；释放锁", f.Want, f.Have))
+	},
+	Repair: func(f *Fact) Text {
+		return both("the lock has no TTL: its holder died before EXPIRE; setting it", "锁没有 TTL：持有者在 EXPIRE 之前就死了；现在补上")
+	},
+	NoWatchdog: func(f *Fact) Text {
+		return both("this process cannot start threads", "这个进程不能启动线程")
+	},
+	RenewLost: func(f *Fact) Text {
+		return both("the lock is no longer ours: the watchdog stops", "锁已经不是我们的了：看门狗停止")
+	},
+	Renewed: func(f *Fact) Text {
+		return both("expire "+Seconds(f.For), "续期到 "+Seconds(f.For))
+	},
+	RenewedOrphan: func(f *Fact) Text {
+		return both("expire "+Seconds(f.For)+", for a thread that died on an error: an orphaned watchdog, nobody will release the lock",
+			"续期到 "+Seconds(f.For)+"，可它续期的线程已经因错误死了：孤儿看门狗，再也没有人会释放这把锁")
+	},
+	ValidUntil: func(f *Fact) Text {
+		return both("Until() is "+Seconds(f.For)+" from now (now + expiry - elapsed - drift)", "Until() 距现在还有 "+Seconds(f.For)+"（now + expiry − 耗时 − 漂移）")
+	},
+	Extended: func(f *Fact) Text {
+		return both("Until() is "+Seconds(f.For)+" from now", "Until() 距现在还有 "+Seconds(f.For))
+	},
+	ExtendFailed: func(f *Fact) Text {
+		return libSays(both("Extend failed: the lock is not held on a quorum any more; the loop stops", "延期失败：锁已经不在多数节点上了；循环停止"), f.Text)
+	},
+	Refreshed: func(f *Fact) Text {
+		return both("pexpire "+Seconds(f.For), "PEXPIRE 续期到 "+Seconds(f.For))
+	},
+	RefreshFailed: func(f *Fact) Text {
+		return libSays(both("Refresh failed; the loop stops", "刷新失败；循环停止"), f.Text)
+	},
+	LeaseEnded: func(f *Fact) Text {
+		if f.Holder == "" {
+			return both("the lease ended: etcd deleted "+f.Item, "租约结束：etcd 删除了 "+f.Item)
+		}
+		return both("the lease of "+f.Holder+"'s session ended: etcd deleted "+f.Item+"; "+f.Holder+" has not been told",
+			f.Holder+" 的会话租约结束：etcd 删除了 "+f.Item+"；"+f.Holder+" 还没有被告知")
+	},
+	SessionExpired: func(f *Fact) Text {
+		if f.Holder == "" {
+			return both("a session expired: ZooKeeper deleted "+f.Item, "会话过期：ZooKeeper 删除了 "+f.Item)
+		}
+		return both(f.Holder+"'s session expired: ZooKeeper deleted "+f.Item+"; "+f.Holder+" has not been told",
+			f.Holder+" 的会话过期了：ZooKeeper 删除了 "+f.Item+"；"+f.Holder+" 还没有被告知")
+	},
+	SessionLost: func(f *Fact) Text {
+		return both(f.Client+"'s client hears that its session expired: only now can it learn that its lock node is gone",
+			f.Client+" 的客户端得知会话已过期：直到此刻它才能知道自己的锁节点已经没了")
+	},
+	Watching: func(f *Fact) Text {
+		return both(f.Client+" watches only "+f.Item+", the node just below its own, and waits",
+			f.Client+" 只监视 "+f.Item+"（排在它前面的那个节点），然后等待")
+	},
+	Woken: func(f *Fact) Text {
+		return both(f.Item+" is gone: "+f.Client+"'s watch fires, and only "+f.Client+" wakes",
+			f.Item+" 没了："+f.Client+" 的监视触发，只有 "+f.Client+" 被唤醒")
+	},
+	SessionDone: func(f *Fact) Text {
+		return both(f.Client+"'s Session.Done fired: only now can it learn that its lease is gone",
+			f.Client+" 的 Session.Done 触发了：直到此刻它才能得知自己的租约已经没了")
+	},
+	NotOwner: func(f *Fact) Text {
+		return both("Txn If IsOwner() failed: "+f.Client+"'s key is no longer the lock's first, so nothing was written",
+			"Txn If IsOwner() 失败："+f.Client+" 的键已不是锁的第一个，所以什么也没写")
+	},
+	RealTime: func(f *Fact) Text {
+		return both("live server, real time: the same schedule gives the same verdict, not the same milliseconds",
+			"真实服务器、真实时间：同样的安排得到同样的结论，但不是同样的毫秒数")
+	},
+	Token: func(f *Fact) Text {
+		return both(fmt.Sprintf("fencing token %d", f.Token), fmt.Sprintf("fencing 令牌 %d", f.Token))
+	},
+	ExecFailed: func(f *Fact) Text {
+		return both(fmt.Sprintf("EXEC failed %d times", f.Tries), fmt.Sprintf("EXEC 失败了 %d 次", f.Tries))
+	},
+	ExecRetry: func(f *Fact) Text {
+		return both(fmt.Sprintf("EXEC answered nil: a watched key changed (retry %d)", f.Tries), fmt.Sprintf("EXEC 返回 nil：被监视的键变了（第 %d 次重试）", f.Tries))
+	},
+	StampPassed: func(f *Fact) Text {
+		return both("the lock's timestamp "+f.Value+" has passed by this client's clock", "按这个客户端的时钟，锁的时间戳 "+f.Value+" 已经过了")
+	},
+	Quorum:   (*Fact).votes,
+	TooLate:  (*Fact).votes,
+	NoQuorum: (*Fact).votes,
+}
+
+// votes says how a Redlock vote went.
+func (f *Fact) votes() Text {
+	v := f.Votes
+	if v == nil {
+		v = &Votes{}
+	}
+	where, whereZh := "every master", "每个主节点"
+	if v.ReleasedOn == ReleaseYes {
+		where, whereZh = "the masters that said yes (a lease of ours is still held)", "投了赞成票的主节点（我们在那里的租约还在）"
+	}
+	got := fmt.Sprintf("%d/%d in %s", v.Yes, v.Of, v.Elapsed)
+	gotZh := fmt.Sprintf("%s 内拿到 %d/%d 票", v.Elapsed, v.Yes, v.Of)
+	validity := fmt.Sprintf("validity %s = ttl %s - elapsed %s - drift %s", v.Validity, v.TTL, v.Elapsed, v.Drift)
+	validityZh := fmt.Sprintf("有效期 %s = TTL %s − 耗时 %s − 漂移 %s", v.Validity, v.TTL, v.Elapsed, v.Drift)
+	switch f.Key {
+	case Quorum:
+		return Text{En: got + ", " + validity, Zh: gotZh + "，" + validityZh}
+	case TooLate:
+		return Text{En: got + ", " + validity + ": no time left, releasing on " + where,
+			Zh: gotZh + "，" + validityZh + "：没有剩余时间，在" + whereZh + "上释放"}
+	}
+	return Text{En: fmt.Sprintf("%s, need %d: releasing on %s", got, v.Need, where),
+		Zh: fmt.Sprintf("%s，需要 %d 票：在%s上释放", gotZh, v.Need, whereZh)}
+}
