@@ -87,7 +87,19 @@ type Lesson struct {
 	// Horizon): the log and the verdicts are the state at that moment,
 	// for a lesson whose workers wait for ever.
 	Horizon time.Duration
+	// ServerPause, if set, stops the server (SIGSTOP of the JVM this
+	// program started) for that long once every worker's node is in the
+	// lock's queue, then resumes it (SIGCONT). Only a server started here
+	// can be stopped: such a lesson refuses an external one
+	// (ErrCannotPause).
+	ServerPause time.Duration
 }
+
+// PauseTally is how the race on a server's resume went in the runs
+// measured of zookeeper-server-pause's shape (TestAServerPauseExpiresEveryoneOrNoOne,
+// then the lesson's series): every session expired at once in Expired
+// runs, every session lived on in Outlived, of Runs.
+var PauseTally = struct{ Expired, Outlived, Runs int }{Expired: 8, Outlived: 2, Runs: 10}
 
 // The lessons' lock and resource, as the log names them.
 const (
@@ -182,6 +194,21 @@ var Lessons = []Lesson{
 		Workers: []Worker{
 			{Name: "A", Work: 100 * time.Millisecond, Write: Fenced, Fault: Fault{Kind: sim.FaultDropReply, At: AsItAsks}},
 			{Name: "B", Start: 500 * time.Millisecond, Work: 100 * time.Millisecond, Write: Fenced},
+		},
+	},
+	{
+		ID:    "zookeeper-server-pause",
+		Title: fact.Text{En: "ZooKeeper's lock: a server pause expires everyone, or no one", Zh: "ZooKeeper 的锁：服务器停顿，要么所有人过期，要么没有人过期"},
+		Story: fact.Text{
+			En: "A holds ZooKeeper's lock and works inside; B waits on A's node. Then the server itself stops for 1s (SIGSTOP of the JVM Lockstep started: a long GC pause or a frozen VM), twice the clients' 500ms sessions. The clients are healthy and keep pinging; the kernel queues their pings. On the resume (SIGCONT) two of the server's threads race: its session tracker, whose clock ran on through the stop, finds every deadline passed and expires every session at once, the healthy holder's with the waiter's (A's node goes, B's Lock fails, and A, told nothing by the recipe, believes it holds until its client reconnects); or the queued pings reach it first and every session lives on. Which way it goes is not ZooKeeper's rule but a race: the run says which branch it took. In neither is the lock handed on to B while A holds; A writes with its czxid, and no later token was issued.",
+			Zh: "A 持有 ZooKeeper 的锁，在临界区内工作；B 在 A 的节点上等待。随后服务器本身停住 1 秒（向 Lockstep 启动的 JVM 发 SIGSTOP：一次很长的 GC 停顿，或虚拟机被冻结），是客户端 500 毫秒会话的两倍。客户端都健康，一直在发心跳；内核把它们的心跳排在队里。恢复（SIGCONT）时，服务器的两个线程赛跑：它的会话跟踪器的时钟在停住期间照常走，发现所有期限都已过去，一下子让所有会话过期，健康的持有者和等待者一起（A 的节点没了，B 的 Lock 失败，而这个锁的实现什么也不告诉 A，它在客户端重连之前一直以为自己持有锁）；或者排队的心跳先到，所有会话都活下来。走哪一条不是 ZooKeeper 的规则，而是一场竞争：这次运行会说出它走了哪一条。两条路上锁都没有在 A 持有时交给 B；A 带着它的 czxid 写入，此后没有发出更新的令牌。",
+		},
+		Session:     500 * time.Millisecond,
+		ServerPause: time.Second,
+		Expect:      []string{sim.VerdictSafe},
+		Workers: []Worker{
+			{Name: "A", Work: 2500 * time.Millisecond, Write: Fenced},
+			{Name: "B", Start: 200 * time.Millisecond, Work: 100 * time.Millisecond, Write: Fenced},
 		},
 	},
 }

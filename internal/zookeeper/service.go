@@ -53,14 +53,18 @@ func (s *Service) Lessons() []live.Lesson {
 		for j, w := range l.Workers {
 			names[j] = w.Name
 		}
-		out[i] = live.Lesson{ID: l.ID, Title: l.Title, Story: l.Story, Expect: l.Expect, Clients: names, Needs: s.needs()}
+		out[i] = live.Lesson{ID: l.ID, Title: l.Title, Story: l.Story, Expect: l.Expect, Clients: names, Needs: s.needs(&l)}
 	}
 	return out
 }
 
 // needs says what this machine lacks to start a server here: nil when
-// Java and ZooKeeper's jars are installed, or the server is external.
-func (s *Service) needs() *live.Needs {
+// Java and ZooKeeper's jars are installed, or the server is external; a
+// lesson that stops the server needs the server started here.
+func (s *Service) needs(l *Lesson) *live.Needs {
+	if l.ServerPause > 0 && s.where != "" {
+		return &live.Needs{Short: fact.Text{En: NeedsStarted.En, Zh: NeedsStarted.Zh}, Say: fact.Text{En: CannotPause.En, Zh: CannotPause.Zh}}
+	}
 	if s.where != "" || Available() == nil {
 		return nil
 	}
@@ -75,9 +79,18 @@ func (s *Service) Start(ctx context.Context, id string) (live.Run, error) {
 	if !ok {
 		return nil, fmt.Errorf("zookeeper: no lesson %q", id)
 	}
+	if l.ServerPause > 0 && s.where != "" {
+		return nil, &live.Unavailable{Err: ErrCannotPause, Say: fact.Text{En: CannotPause.En, Zh: CannotPause.Zh}}
+	}
 	addr, where, err := s.server()
 	if err != nil {
 		return nil, err
+	}
+	s.mu.Lock()
+	srv := s.srv
+	s.mu.Unlock()
+	if srv != nil {
+		return BeginOn(ctx, srv, where, l), nil
 	}
 	return Begin(ctx, addr, where, l), nil
 }
