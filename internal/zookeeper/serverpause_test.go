@@ -100,4 +100,3 @@ func TestZooKeeperServerPauseRefusesAnExternalServer(t *testing.T) {
 		}
 	}
 }
-
