@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/live"
@@ -97,6 +99,50 @@ func TestZooKeeperServerPauseRefusesAnExternalServer(t *testing.T) {
 	for _, ls := range s.Lessons() {
 		if (ls.ID == l.ID) != (ls.Needs != nil) {
 			t.Errorf("%s on an external server: needs %v", ls.ID, ls.Needs)
+		}
+	}
+}
+
+// In the browser app the server pause runs on a JVM of its own, so that
+// stopping it stops no other viewer's run on the shared server. Argued:
+// the shared server is never started for it (Startup stays 0), the run
+// names its own server, ends with the lesson's verdict, and its JVM is
+// gone once the run is over.
+func TestZooKeeperServerPauseRunsOnAServerOfItsOwn(t *testing.T) {
+	t.Parallel()
+	s, err := NewService("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	l := lesson(t, "zookeeper-server-pause")
+	r, err := s.Start(context.Background(), l.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.(*Play)
+	<-p.Done()
+	if err := p.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Recorder().Verdicts(); !slices.Equal(got, l.Expect) {
+		t.Errorf("verdicts %v, want %v", got, l.Expect)
+	}
+	if s.Startup() != 0 || s.Where() != "" {
+		t.Errorf("the shared server was started for the server pause: %s", s.Where())
+	}
+	if !strings.Contains(p.Server(), "for this run") {
+		t.Errorf("the run names %q, not a server of its own", p.Server())
+	}
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		s.mu.Lock()
+		n := len(s.paused)
+		s.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the run's JVM outlived its run")
 		}
 	}
 }

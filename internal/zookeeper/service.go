@@ -23,7 +23,8 @@ type Service struct {
 	Started func(where string, took time.Duration)
 
 	mu      sync.Mutex
-	srv     *Server // the server started here, if any
+	srv     *Server          // the server started here, if any
+	paused  map[*Server]bool // the servers of the server pause's runs, until each ends
 	addr    string
 	startup time.Duration
 }
@@ -79,20 +80,46 @@ func (s *Service) Start(ctx context.Context, id string) (live.Run, error) {
 	if !ok {
 		return nil, fmt.Errorf("zookeeper: no lesson %q", id)
 	}
-	if l.ServerPause > 0 && s.where != "" {
-		return nil, &live.Unavailable{Err: ErrCannotPause, Say: fact.Text{En: CannotPause.En, Zh: CannotPause.Zh}}
+	if l.ServerPause > 0 {
+		return s.startPaused(ctx, l)
 	}
 	addr, where, err := s.server()
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	srv := s.srv
-	s.mu.Unlock()
-	if srv != nil {
-		return BeginOn(ctx, srv, where, l), nil
-	}
 	return Begin(ctx, addr, where, l), nil
+}
+
+// startPaused begins l, a lesson that stops its server, on a JVM of its
+// own, killed when the run ends: the shared server's other runs (another
+// viewer's, a class's) are not stopped with it. It is refused on an
+// external server, which cannot be stopped from here.
+func (s *Service) startPaused(ctx context.Context, l *Lesson) (live.Run, error) {
+	if s.where != "" {
+		return nil, &live.Unavailable{Err: ErrCannotPause, Say: fact.Text{En: CannotPause.En, Zh: CannotPause.Zh}}
+	}
+	srv, err := Start(Options{})
+	if errors.Is(err, ErrNoJava) {
+		return nil, &live.Unavailable{Err: err, Say: fact.Text{En: Install.En, Zh: Install.Zh}}
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.paused == nil {
+		s.paused = map[*Server]bool{}
+	}
+	s.paused[srv] = true
+	s.mu.Unlock()
+	p := BeginOn(ctx, srv, "ZooKeeper (a JVM started by Lockstep for this run, tickTime 100ms) at "+srv.Addr, l)
+	go func() {
+		<-p.Done()
+		s.mu.Lock()
+		delete(s.paused, srv)
+		s.mu.Unlock()
+		srv.Kill()
+	}()
+	return p, nil
 }
 
 // Where is the server as a run names it, once found ("" before).
@@ -155,5 +182,8 @@ func (s *Service) Close() {
 	if s.srv != nil {
 		s.srv.Kill()
 		s.srv, s.addr = nil, ""
+	}
+	for srv := range s.paused {
+		srv.Kill() // its run's end kills it again: Kill is once
 	}
 }
