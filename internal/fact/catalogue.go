@@ -147,7 +147,7 @@ const (
 	ServerResumed   Key = "server-resumed"    // Node
 	PauseExpiredAll Key = "pause-expired-all" // Have, Want: every session expired on the resume
 	PauseOutlived   Key = "pause-outlived"    // Have, Want: every session lived on
-	PauseSplit      Key = "pause-split"       // Want: some sessions expired, some lived on
+	PauseSplit      Key = "pause-split"       // Holder (expired), Client (lived on), Have, Want: one session expired, the other lived on
 )
 
 // Keys lists every key of the catalogue.
@@ -475,8 +475,8 @@ func (f *Fact) marked() Text {
 		return t(fmt.Sprintf("This run: the pings queued while the server was stopped reached it first and touched the sessions, so every session lived on (as it did in %d of %d runs measured). The outcome is a race inside ZooKeeper, not a rule: in the other runs the session tracker wins and expires every session at once.", f.Have, f.Want),
 			fmt.Sprintf("这一次：服务器停住期间排队的心跳先到，刷新了会话，所以所有会话都活了下来（实测 %d 次中有 %d 次如此）。结果是 ZooKeeper 内部的一场竞争，不是规律：其余几次是会话跟踪器先赢，一下子让所有会话过期。", f.Want, f.Have))
 	case PauseSplit:
-		return t(fmt.Sprintf("This run: some sessions expired on the resume and some lived on, which none of the %d runs measured did: the outcome is a race inside ZooKeeper.", f.Want),
-			fmt.Sprintf("这一次：恢复时有的会话过期、有的活了下来，实测的 %d 次里一次也没有这样：结果是 ZooKeeper 内部的一场竞争。", f.Want))
+		return t(fmt.Sprintf("This run: the race split: %s's session expired on the resume and %s's lived on (as it did in %d of %d runs measured). The outcome is a race inside ZooKeeper, not a rule: in most runs every session expires at once, in some every session lives on.", f.Holder, f.Client, f.Have, f.Want),
+			fmt.Sprintf("这一次：这场竞争分开了：恢复时 %s 的会话过期了，%s 的会话活了下来（实测 %d 次中有 %d 次如此）。结果是 ZooKeeper 内部的一场竞争，不是规律：多数时候所有会话一下子都过期，有时所有会话都活下来。", f.Holder, f.Client, f.Want, f.Have))
 	case SessionDone:
 		return t(f.Client+"'s Session.Done fired: only now can it learn that its lease is gone",
 			f.Client+" 的 Session.Done 触发了：直到此刻它才能得知自己的租约已经没了")

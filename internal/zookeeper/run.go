@@ -179,6 +179,9 @@ func perform(ctx context.Context, addr string, srv *Server, l *Lesson, rec *live
 	defer stopPause()
 	if l.ServerPause > 0 {
 		pause = &serverPause{srv: srv, rec: rec, watch: w, workers: len(l.Workers), pause: l.ServerPause, done: make(chan struct{})}
+		for _, wk := range l.Workers {
+			pause.names = append(pause.names, wk.Name)
+		}
 		go pause.run(pctx)
 	}
 	wg.Wait()

@@ -27,6 +27,7 @@ type serverPause struct {
 	rec     *live.Recorder
 	watch   *watcher
 	workers int
+	names   []string // the workers', in the lesson's order
 	pause   time.Duration
 
 	done    chan struct{}
@@ -97,13 +98,22 @@ func (p *serverPause) say() {
 			who[e.Fact.Holder] = true
 		}
 	}
-	f := &fact.Fact{Key: fact.PauseSplit, Want: PauseTally.Runs}
-	switch len(who) {
-	case p.workers:
+	var f *fact.Fact
+	switch {
+	case len(who) == p.workers:
 		f = &fact.Fact{Key: fact.PauseExpiredAll, Have: PauseTally.Expired, Want: PauseTally.Runs}
-	case 0:
+	case len(who) == 0:
 		f = &fact.Fact{Key: fact.PauseOutlived, Have: PauseTally.Outlived, Want: PauseTally.Runs}
 		expired = []int{p.stopped}
+	default:
+		f = &fact.Fact{Key: fact.PauseSplit, Have: PauseTally.Split, Want: PauseTally.Runs}
+		for _, w := range p.names {
+			if who[w] {
+				f.Holder = w
+			} else {
+				f.Client = w
+			}
+		}
 	}
 	text := f.Render()
 	p.rec.Add(sim.Event{Kind: sim.KindSay, Name: SayPauseOutcome, Refs: expired, Fact: f, Say: &text})
