@@ -49,8 +49,16 @@ func liveLessons() []liveSection {
 	}
 	z := liveSection{Algorithm: zookeeper.AlgorithmID, Service: "ZooKeeper's lock recipe", Library: zookeeper.Library,
 		Server: "a real ZooKeeper, a JVM Lockstep starts from Debian's libzookeeper-java (needs Java: " + zookeeper.InstallCommand() + "), or --zookeeper=HOST:PORT"}
+	var pauses []string
 	for _, l := range zookeeper.Lessons {
 		z.Lessons = append(z.Lessons, liveLesson{ID: l.ID, Title: l.Title, Expect: l.Expect})
+		if l.ServerPause > 0 {
+			pauses = append(pauses, l.ID)
+		}
+	}
+	if len(pauses) > 0 {
+		// an external server cannot be stopped from here
+		z.Server += " (except " + strings.Join(pauses, ", ") + ", which stops the server and runs only on the JVM Lockstep starts)"
 	}
 	return []liveSection{e, z}
 }

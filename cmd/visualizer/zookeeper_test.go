@@ -59,3 +59,47 @@ func TestListSaysZooKeeperNeedsJava(t *testing.T) {
 		}
 	}
 }
+
+// run plays the server pause on a ZooKeeper it starts. Argued: whichever
+// way the race on the resume goes, the lock is never handed on to B while
+// A holds and A's fenced write comes after no later token: safe; the log
+// says which branch this run took, in a line of its own.
+func TestRunZooKeeperServerPause(t *testing.T) {
+	if err := zookeeper.Available(); err != nil {
+		t.Skip(err)
+	}
+	r := visualizer(t, "run", "zookeeper-server-pause")
+	r.expect(t, "run zookeeper-server-pause", 0)
+	for _, want := range []string{"fault zookeeper server-pause -- zookeeper is stopped for 1s", "fault zookeeper server-resume"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the log lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	expired := strings.Contains(r.stdout, "say  pause-outcome -- This run: the session tracker won the race and expired every session")
+	lived := strings.Contains(r.stdout, "say  pause-outcome -- This run: the pings queued while the server was stopped reached it first")
+	split := strings.Contains(r.stdout, "say  pause-outcome -- This run: the race split: A's session expired on the resume and B's lived on")
+	want := "verdict: safe"
+	if split {
+		want = "verdict: mutual-exclusion" // the rare branch: B enters while A believes
+	}
+	if last := lines[len(lines)-1]; last != want {
+		t.Errorf("last line %q, want %s", last, want)
+	}
+	if n := strings.Count(r.stdout, "say  pause-outcome -- "); n != 1 || !expired && !lived && !split {
+		t.Errorf("want one line naming the branch the run took:\n%s", r.stdout)
+	}
+	if expired != strings.Contains(r.stdout, "B's session expired: ZooKeeper deleted job/") {
+		t.Errorf("the line names a branch the log does not show:\n%s", r.stdout)
+	}
+}
+
+// An external server cannot be stopped: run refuses the server pause in
+// both languages, before it connects anywhere.
+func TestRunZooKeeperServerPauseRefusesAnExternalServer(t *testing.T) {
+	r := visualizer(t, "run", "--zookeeper=127.0.0.1:1", "zookeeper-server-pause")
+	r.expect(t, "run --zookeeper=127.0.0.1:1 zookeeper-server-pause", 1, zookeeper.CannotPause.En)
+	if !strings.Contains(r.stderr, zookeeper.CannotPause.Zh) {
+		t.Errorf("no Chinese words:\n%s", r.stderr)
+	}
+}

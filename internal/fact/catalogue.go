@@ -139,6 +139,14 @@ const (
 	SessionLost    Key = "session-lost"    // Client: its client hears its session expired
 	Watching       Key = "watching"        // Client, Item: the lock node just below its own, which it watches
 	Woken          Key = "woken"           // Client, Item: the watched node went, and its watch fired
+	// A server stopped and resumed (SIGSTOP, SIGCONT of ZooKeeper's JVM),
+	// and which way the race on its resume went this run, beside the tally
+	// measured (Have of Want runs went that way).
+	ServerStopped   Key = "server-stopped"    // Node, For
+	ServerResumed   Key = "server-resumed"    // Node
+	PauseExpiredAll Key = "pause-expired-all" // Have, Want: every session expired on the resume
+	PauseOutlived   Key = "pause-outlived"    // Have, Want: every session lived on
+	PauseSplit      Key = "pause-split"       // Holder (expired), Client (lived on), Have, Want: one session expired, the other lived on
 )
 
 // Keys lists every key of the catalogue.
@@ -157,6 +165,7 @@ var Keys = []Key{
 	StampPassed, Quorum, TooLate, NoQuorum,
 	ValidUntil, Extended, ExtendFailed, Refreshed, RefreshFailed,
 	LeaseEnded, SessionDone, NotOwner, RealTime, SessionExpired, SessionLost, Watching, Woken,
+	ServerStopped, ServerResumed, PauseExpiredAll, PauseOutlived, PauseSplit,
 }
 
 // Render says the fact in English and Chinese. A key the catalogue does

@@ -133,6 +133,11 @@ var examples = []struct {
 	{Fact{Key: SessionLost, Client: "A"}, "A's client hears that its session expired: only now can it learn that its lock node is gone"},
 	{Fact{Key: Watching, Client: "C", Item: "job/lock-0000000001"}, "C watches only job/lock-0000000001, the node just below its own, and waits"},
 	{Fact{Key: Woken, Client: "C", Item: "job/lock-0000000001"}, "job/lock-0000000001 is gone: C's watch fires, and only C wakes"},
+	{Fact{Key: ServerStopped, Node: "zookeeper", For: time.Second}, "zookeeper is stopped for 1s (SIGSTOP of its JVM): it answers nothing, and the clock its sessions are kept by runs on"},
+	{Fact{Key: ServerResumed, Node: "zookeeper"}, "zookeeper runs again (SIGCONT): its session tracker finds every deadline passed, and races the pings the kernel queued while it was stopped"},
+	{Fact{Key: PauseExpiredAll, Have: 8, Want: 10}, "This run: the session tracker won the race and expired every session at once, the healthy holder's with the waiter's (as it did in 8 of 10 runs measured). The outcome is a race inside ZooKeeper, not a rule: in other runs the queued pings win and every session lives on, or the race splits."},
+	{Fact{Key: PauseOutlived, Have: 2, Want: 10}, "This run: the pings queued while the server was stopped reached it first and touched the sessions, so every session lived on (as it did in 2 of 10 runs measured). The outcome is a race inside ZooKeeper, not a rule: in most runs the session tracker wins and expires every session at once."},
+	{Fact{Key: PauseSplit, Holder: "A", Client: "B", Have: 1, Want: 23}, "This run: the race split: A's session expired on the resume and B's lived on (as it did in 1 of 23 runs measured). The outcome is a race inside ZooKeeper, not a rule: in most runs every session expires at once, in some every session lives on."},
 	{Fact{Key: RealTime}, "live server, real time: the same schedule gives the same verdict, not the same milliseconds"},
 }
 

@@ -74,6 +74,26 @@ var lockWords = phrasebook{
 		return both(f.Item+" is gone: "+f.Client+"'s watch fires, and only "+f.Client+" wakes",
 			f.Item+" 没了："+f.Client+" 的监视触发，只有 "+f.Client+" 被唤醒")
 	},
+	ServerStopped: func(f *Fact) Text {
+		return both(f.Node+" is stopped for "+Seconds(f.For)+" (SIGSTOP of its JVM): it answers nothing, and the clock its sessions are kept by runs on",
+			f.Node+" 被停住 "+Seconds(f.For)+"（向它的 JVM 发 SIGSTOP）：它什么也不回答，而它管理会话所用的时钟照常走")
+	},
+	ServerResumed: func(f *Fact) Text {
+		return both(f.Node+" runs again (SIGCONT): its session tracker finds every deadline passed, and races the pings the kernel queued while it was stopped",
+			f.Node+" 恢复运行（SIGCONT）：它的会话跟踪器发现所有期限都已过去，与停住期间内核排队的心跳赛跑")
+	},
+	PauseExpiredAll: func(f *Fact) Text {
+		return both(fmt.Sprintf("This run: the session tracker won the race and expired every session at once, the healthy holder's with the waiter's (as it did in %d of %d runs measured). The outcome is a race inside ZooKeeper, not a rule: in other runs the queued pings win and every session lives on, or the race splits.", f.Have, f.Want),
+			fmt.Sprintf("这一次：会话跟踪器赢了这场赛跑，一下子让所有会话过期，健康的持有者和等待者一起（实测 %d 次中有 %d 次如此）。结果是 ZooKeeper 内部的一场竞争，不是规律：在别的几次里，是排队的心跳先到、所有会话都活了下来，或者这场竞争分开了。", f.Want, f.Have))
+	},
+	PauseOutlived: func(f *Fact) Text {
+		return both(fmt.Sprintf("This run: the pings queued while the server was stopped reached it first and touched the sessions, so every session lived on (as it did in %d of %d runs measured). The outcome is a race inside ZooKeeper, not a rule: in most runs the session tracker wins and expires every session at once.", f.Have, f.Want),
+			fmt.Sprintf("这一次：服务器停住期间排队的心跳先到，刷新了会话，所以所有会话都活了下来（实测 %d 次中有 %d 次如此）。结果是 ZooKeeper 内部的一场竞争，不是规律：多数时候是会话跟踪器先赢，一下子让所有会话过期。", f.Want, f.Have))
+	},
+	PauseSplit: func(f *Fact) Text {
+		return both(fmt.Sprintf("This run: the race split: %s's session expired on the resume and %s's lived on (as it did in %d of %d runs measured). The outcome is a race inside ZooKeeper, not a rule: in most runs every session expires at once, in some every session lives on.", f.Holder, f.Client, f.Have, f.Want),
+			fmt.Sprintf("这一次：这场竞争分开了：恢复时 %s 的会话过期了，%s 的会话活了下来（实测 %d 次中有 %d 次如此）。结果是 ZooKeeper 内部的一场竞争，不是规律：多数时候所有会话一下子都过期，有时所有会话都活下来。", f.Holder, f.Client, f.Want, f.Have))
+	},
 	SessionDone: func(f *Fact) Text {
 		return both(f.Client+"'s Session.Done fired: only now can it learn that its lease is gone",
 			f.Client+" 的 Session.Done 触发了：直到此刻它才能得知自己的租约已经没了")

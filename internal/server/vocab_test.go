@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
+	"github.com/lockstep/lockstep/internal/zookeeper"
 	"github.com/lockstep/lockstep/web"
 )
 
@@ -82,6 +83,17 @@ func TestEveryFaultKindHasAnEventName(t *testing.T) {
 	for _, k := range sim.FaultKinds {
 		if !named(string(k)) {
 			t.Errorf("fault kind %s has no event name in i18n.js's NAMES: %s: ['English', '中文']", k, k)
+		}
+	}
+}
+
+// A ZooKeeper server's stop and resume (the server pause lesson's fault
+// events) have their names in both languages too.
+func TestTheServerPauseHasEventNames(t *testing.T) {
+	named := namesTable(t)
+	for _, n := range []string{zookeeper.FaultServerPause, zookeeper.FaultServerResume} {
+		if !named(n) {
+			t.Errorf("%s has no event name in i18n.js's NAMES: '%s': ['English', '中文']", n, n)
 		}
 	}
 }

@@ -31,9 +31,20 @@ const answerWithin = 5 * time.Second
 // Run plays lesson l against the server at addr in real time and gives
 // its log, with the checker's verdicts at its end. The run's nodes live
 // under a path of their own (so runs can share a server), which the log
-// leaves out: the lock is job/, the resource account.
+// leaves out: the lock is job/, the resource account. A lesson that stops
+// the server (ServerPause) needs RunOn: here it is refused
+// (ErrCannotPause).
 func Run(ctx context.Context, addr string, l *Lesson) (*live.Recorder, error) {
-	p := Begin(ctx, addr, "ZooKeeper at "+addr, l)
+	return wait(Begin(ctx, addr, "ZooKeeper at "+addr, l))
+}
+
+// RunOn plays lesson l on srv, a server this program started, which a
+// lesson may stop and resume (ServerPause).
+func RunOn(ctx context.Context, srv *Server, l *Lesson) (*live.Recorder, error) {
+	return wait(BeginOn(ctx, srv, "ZooKeeper at "+srv.Addr, l))
+}
+
+func wait(p *Play) (*live.Recorder, error) {
 	<-p.Done()
 	if err := p.Err(); err != nil {
 		return nil, err
@@ -53,14 +64,26 @@ type Play struct {
 
 // Begin starts lesson l against the server at addr (where says which
 // server it is) and returns at once; the run goes on in goroutines of its
-// own until its workers finish (or Horizon, or Stop).
+// own until its workers finish (or Horizon, or Stop). A lesson that stops
+// the server (ServerPause) needs BeginOn: here its run ends at once with
+// ErrCannotPause.
 func Begin(ctx context.Context, addr, where string, l *Lesson) *Play {
+	return begin(ctx, addr, nil, where, l)
+}
+
+// BeginOn starts lesson l on srv, a server this program started, which a
+// lesson may stop and resume (ServerPause).
+func BeginOn(ctx context.Context, srv *Server, where string, l *Lesson) *Play {
+	return begin(ctx, srv.Addr, srv, where, l)
+}
+
+func begin(ctx context.Context, addr string, srv *Server, where string, l *Lesson) *Play {
 	ctx, cancel := context.WithCancel(ctx)
 	p := &Play{rec: newLessonRecorder(), where: where, done: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(p.done)
 		defer cancel()
-		if p.err = perform(ctx, addr, l, p.rec); p.err != nil {
+		if p.err = perform(ctx, addr, srv, l, p.rec); p.err != nil {
 			p.rec.Abort() // a run that could not play has no verdict
 			return
 		}
@@ -108,9 +131,12 @@ func newLessonRecorder() *live.Recorder {
 		Resource: Resource, FencedStorage: true}))
 }
 
-// perform runs l's workers against the server at addr, recording into
-// rec.
-func perform(ctx context.Context, addr string, l *Lesson, rec *live.Recorder) error {
+// perform runs l's workers against the server at addr (srv, if this
+// program started it), recording into rec.
+func perform(ctx context.Context, addr string, srv *Server, l *Lesson, rec *live.Recorder) error {
+	if l.ServerPause > 0 && srv == nil {
+		return ErrCannotPause
+	}
 	root, err := namespace()
 	if err != nil {
 		return err
@@ -148,12 +174,29 @@ func perform(ctx context.Context, addr string, l *Lesson, rec *live.Recorder) er
 		wk := &worker{Worker: l.Workers[i], lesson: l, rec: rec, watch: w, root: root, server: addr}
 		wg.Go(func() { wk.run(ctx) })
 	}
+	var pause *serverPause
+	pctx, stopPause := context.WithCancel(ctx)
+	defer stopPause()
+	if l.ServerPause > 0 {
+		pause = &serverPause{srv: srv, rec: rec, watch: w, workers: len(l.Workers), pause: l.ServerPause, done: make(chan struct{})}
+		for _, wk := range l.Workers {
+			pause.names = append(pause.names, wk.Name)
+		}
+		go pause.run(pctx)
+	}
 	wg.Wait()
+	stopPause() // workers that finished before every node queued: no pause
 	// the watch may still carry the last changes (the node of a session
 	// that closed): let it catch up before the log closes
 	sleep(ctx, 200*time.Millisecond)
 	stopWatch()
 	<-watched
+	if pause != nil {
+		<-pause.done
+		if err := pause.ended(ctx); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -38,6 +38,21 @@ var Install = struct{ En, Zh string }{
 // lesson on a machine without Java.
 var NeedsJava = struct{ En, Zh string }{En: "needs Java", Zh: "需要 Java"}
 
+// ErrCannotPause is returned when a lesson that stops the server
+// (Lesson.ServerPause) is asked to run on an external server: only a JVM
+// this program started can be stopped and resumed.
+var ErrCannotPause = errors.New("zookeeper: this lesson stops the server's JVM (SIGSTOP) and resumes it, which only a ZooKeeper started by Lockstep allows; an external --zookeeper server cannot be paused from here")
+
+// CannotPause is ErrCannotPause's words in both languages.
+var CannotPause = struct{ En, Zh string }{
+	En: "This lesson stops the ZooKeeper server's JVM (SIGSTOP) and resumes it, which only a server Lockstep starts allows; an external --zookeeper server cannot be paused from here. Run it without --zookeeper=HOST:PORT.",
+	Zh: "这一课要停住 ZooKeeper 服务器的 JVM（SIGSTOP）再让它恢复，只有 Lockstep 自己启动的服务器才能这样做；外部的 --zookeeper 服务器无法从这里停住。请不带 --zookeeper=HOST:PORT 运行它。",
+}
+
+// NeedsStarted is the few words a list of lessons puts beside such a
+// lesson when the ZooKeeper lessons run on an external server.
+var NeedsStarted = struct{ En, Zh string }{En: "needs the server Lockstep starts", Zh: "需要 Lockstep 自己启动的服务器"}
+
 // installCommand installs what a ZooKeeper server needs here.
 const installCommand = "apt-get install default-jre-headless libzookeeper-java"
 

@@ -23,7 +23,8 @@ type Service struct {
 	Started func(where string, took time.Duration)
 
 	mu      sync.Mutex
-	srv     *Server // the server started here, if any
+	srv     *Server          // the server started here, if any
+	paused  map[*Server]bool // the servers of the server pause's runs, until each ends
 	addr    string
 	startup time.Duration
 }
@@ -53,14 +54,18 @@ func (s *Service) Lessons() []live.Lesson {
 		for j, w := range l.Workers {
 			names[j] = w.Name
 		}
-		out[i] = live.Lesson{ID: l.ID, Title: l.Title, Story: l.Story, Expect: l.Expect, Clients: names, Needs: s.needs()}
+		out[i] = live.Lesson{ID: l.ID, Title: l.Title, Story: l.Story, Expect: l.Expect, Clients: names, Needs: s.needs(&l)}
 	}
 	return out
 }
 
 // needs says what this machine lacks to start a server here: nil when
-// Java and ZooKeeper's jars are installed, or the server is external.
-func (s *Service) needs() *live.Needs {
+// Java and ZooKeeper's jars are installed, or the server is external; a
+// lesson that stops the server needs the server started here.
+func (s *Service) needs(l *Lesson) *live.Needs {
+	if l.ServerPause > 0 && s.where != "" {
+		return &live.Needs{Short: fact.Text{En: NeedsStarted.En, Zh: NeedsStarted.Zh}, Say: fact.Text{En: CannotPause.En, Zh: CannotPause.Zh}}
+	}
 	if s.where != "" || Available() == nil {
 		return nil
 	}
@@ -75,11 +80,46 @@ func (s *Service) Start(ctx context.Context, id string) (live.Run, error) {
 	if !ok {
 		return nil, fmt.Errorf("zookeeper: no lesson %q", id)
 	}
+	if l.ServerPause > 0 {
+		return s.startPaused(ctx, l)
+	}
 	addr, where, err := s.server()
 	if err != nil {
 		return nil, err
 	}
 	return Begin(ctx, addr, where, l), nil
+}
+
+// startPaused begins l, a lesson that stops its server, on a JVM of its
+// own, killed when the run ends: the shared server's other runs (another
+// viewer's, a class's) are not stopped with it. It is refused on an
+// external server, which cannot be stopped from here.
+func (s *Service) startPaused(ctx context.Context, l *Lesson) (live.Run, error) {
+	if s.where != "" {
+		return nil, &live.Unavailable{Err: ErrCannotPause, Say: fact.Text{En: CannotPause.En, Zh: CannotPause.Zh}}
+	}
+	srv, err := Start(Options{})
+	if errors.Is(err, ErrNoJava) {
+		return nil, &live.Unavailable{Err: err, Say: fact.Text{En: Install.En, Zh: Install.Zh}}
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.paused == nil {
+		s.paused = map[*Server]bool{}
+	}
+	s.paused[srv] = true
+	s.mu.Unlock()
+	p := BeginOn(ctx, srv, "ZooKeeper (a JVM started by Lockstep for this run, tickTime 100ms) at "+srv.Addr, l)
+	go func() {
+		<-p.Done()
+		s.mu.Lock()
+		delete(s.paused, srv)
+		s.mu.Unlock()
+		srv.Kill()
+	}()
+	return p, nil
 }
 
 // Where is the server as a run names it, once found ("" before).
@@ -142,5 +182,8 @@ func (s *Service) Close() {
 	if s.srv != nil {
 		s.srv.Kill()
 		s.srv, s.addr = nil, ""
+	}
+	for srv := range s.paused {
+		srv.Kill() // its run's end kills it again: Kill is once
 	}
 }

@@ -201,3 +201,10 @@ func (w *watcher) session(id int64, client string) {
 	w.sessions[id] = client
 	w.mu.Unlock()
 }
+
+// queued reports whether the lock's queue as recorded has n nodes.
+func (w *watcher) queued(n int) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.nodes) >= n
+}
