@@ -21,7 +21,11 @@ import (
 // while the holder's session lives. Either both sessions expired (A's
 // node gone, B's Lock failed with session expired, A still believing it
 // holds: the recipe tells it nothing), or neither did (A's node heads the
-// queue, B waits).
+// queue, B waits). Rarely the race splits (1 of 36 runs measured, in the
+// lesson zookeeper-server-pause): one session expires and the other lives
+// on. Then the survivor's view must be whole: if A's expired, A's node is
+// gone and B's Lock took the lock (B's node alone); if B's expired, A's
+// node alone is left and B's Lock failed.
 func TestAServerPauseExpiresEveryoneOrNoOne(t *testing.T) {
 	const path = "/lockstep/server-pause"
 	ca, aEvents := sessionEvents(t, 500*time.Millisecond, nil)
@@ -40,8 +44,10 @@ func TestAServerPauseExpiresEveryoneOrNoOne(t *testing.T) {
 	}
 	resumed := time.Now()
 	var bErr error
+	answered := false // B's Lock returned (only then is b.Node B's to read)
 	select {
 	case bErr = <-bLock:
+		answered = true
 	case <-time.After(3 * time.Second):
 	}
 	observer := session(t, 2*time.Second, nil)
@@ -63,8 +69,12 @@ func TestAServerPauseExpiresEveryoneOrNoOne(t *testing.T) {
 			t.Fatalf("children %v: want A's node %s and B's", kids, a.Node)
 		}
 		t.Log("both sessions lived on: the queued pings and reconnections reached the server first")
+	case len(kids) == 1 && closed(aExpired) && !closed(bExpired) && answered && bErr == nil && kids[0] == name(b.Node):
+		t.Log("the race split: A's session expired, B's lived on and B took the lock while A still believes it holds it")
+	case len(kids) == 1 && !closed(aExpired) && closed(bExpired) && errors.Is(bErr, zk.ErrSessionExpired) && kids[0] == name(a.Node):
+		t.Log("the race split: B's session expired and its Lock failed, A's lived on and A holds")
 	default:
-		t.Fatalf("children %v, B's Lock %v, A expired %v, B expired %v: want both sessions expired or neither, and no hand-off", kids, bErr, closed(aExpired), closed(bExpired))
+		t.Fatalf("children %v, B's Lock %v, A expired %v, B expired %v: want both sessions expired, neither, or a split whose survivor holds alone", kids, bErr, closed(aExpired), closed(bExpired))
 	}
 }
 
