@@ -28,8 +28,8 @@ const (
 var oversized = map[string]int{
 	"web/static/app.js":      410,
 	"web/static/timeline.js": 454,
-	"web/static/i18n.js":     533,
-	"web/static/class.js":    639,
+	"web/static/i18n.js":     526,
+	"web/static/class.js":    560,
 }
 
 // No file or function grows past the project's sizes unnoticed: every one

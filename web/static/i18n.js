@@ -447,19 +447,6 @@ export function verdictNames(names, lang) {
   return names.map((n) => verdictName(n, lang)).join(lang === 'zh' ? '，' : ', ');
 }
 
-/** firstLanguage is the page's language on a visit: the one chosen before
- * (stored), else the first of the browser's languages (navigator.languages)
- * that the page speaks, else English. */
-export function firstLanguage(stored, langs) {
-  if (stored === 'zh' || stored === 'en') return stored;
-  for (const l of langs || []) {
-    const s = String(l).toLowerCase();
-    if (s === 'zh' || s.startsWith('zh-')) return 'zh';
-    if (s === 'en' || s.startsWith('en-')) return 'en';
-  }
-  return 'en';
-}
-
 /** name gives a mark's or fault's name in plain words. */
 export function name(n, lang) {
   const s = NAMES[n];

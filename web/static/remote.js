@@ -13,7 +13,7 @@ import { t, pick, verdictName } from './i18n.js';
 import { addErrors } from './messages.js';
 import { el } from './dom.js';
 import { showError, relabelToast } from './toast.js';
-import { CLASS_ERRORS, CLASS_WORDS, CLASS_KINDS } from './class.js';
+import { CLASS_ERRORS, CLASS_WORDS, CLASS_KINDS } from './classwords.js';
 
 // The remote's own words and errors, in English and 中文.
 const S = {

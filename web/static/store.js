@@ -4,7 +4,19 @@
 // and calls changed() after changing it: nothing draws on its own.
 
 import { newModel, append, truncate } from './derive.js';
-import { firstLanguage } from './i18n.js';
+
+/** firstLanguage is the page's language on a visit: the one chosen before
+ * (stored), else the first of the browser's languages (navigator.languages)
+ * that the page speaks, else English. */
+function firstLanguage(stored, langs) {
+  if (stored === 'zh' || stored === 'en') return stored;
+  for (const l of langs || []) {
+    const s = String(l).toLowerCase();
+    if (s === 'zh' || s.startsWith('zh-')) return 'zh';
+    if (s === 'en' || s.startsWith('en-')) return 'en';
+  }
+  return 'en';
+}
 
 export const state = {
   // the language chosen before, else the browser's (a first visit from a
