@@ -199,10 +199,16 @@ marked *(yours)*, each ✓ and ~ with your workload beside it. It has 55 s (` + 
 cell the time ran out on is ? *not searched*, says nothing, and no lock is proposed from its row; the
 status says how many. A ✗ opens its counterexample on your setup in the timeline; each lock of **What
 to use instead** has **Side by side**, which runs your scenario with that lock in place of yours under
-the same schedule (the view says when it cannot place a fault as your run took it); **Download as
-Markdown** saves this card, in English and 中文, for a design review: the text ` + "`--markdown`" + ` prints;
-**Download as HTML** saves it as one page that opens offline (` + "`--html`" + `), each ✗ linked to its
-counterexample as YAML, your lock's code beside the recommended lock's.
+the same schedule (the view says when it cannot place a fault as your run took it), and folds out
+its **acquire and release beside yours** (the first one open): two columns on a laptop, each step
+level with its match, one under the other on a phone. A catalog lock's code is what its acquire and
+release run, each function and script with its file and line, as the lock declares them
+(` + "`lock.Steps`" + `, held by ` + "`TestEveryLockShowsTheCodeThatRuns`" + ` to the call sites of the commands a run
+sends); a lock your scenario declares shows its own steps as written. **Download as Markdown** saves
+this card, in English and 中文, for a design review: the text ` + "`--markdown`" + ` prints, with your acquire
+and release and the recommended lock's step by step; **Download as HTML** saves it as one page that
+opens offline (` + "`--html`" + `), each ✗ linked to its counterexample as YAML, your acquire and release in a
+column beside the recommended lock's.
 
 With no scenario written, the view's **short form** makes one: paste your acquire and release as Lua
 (` + "`KEYS[1]`" + ` is the lock key, ` + "`ARGV[1]`" + ` the client's token, ` + "`ARGV[2]`" + ` the TTL in ms, with the reply
@@ -230,9 +236,13 @@ at your script's own line and column).
 计算它，与其他会话并行，每得出一格网格就填上一格：你的锁排在最前，标着 *（你的）*，每个 ✓ 和 ~ 旁边写着你的工作
 负载。它有 55 秒（` + "`report.SetupLimit`" + `）；时间用完时没有搜索完的格子是 ? *未搜索*，什么也没说明，也不会从它那一行
 推荐任何锁；状态栏会说明有多少格。点击 ✗ 会在时间线中打开它在你的设置上的反例；**改用什么** 里的每一把锁都有
-**并排对比**，在同样的调度下用那把锁替换你的锁运行你的场景（放不下你的运行中的某个故障时，视图会说明）；**下载为
-Markdown** 保存这张报告卡（英文和中文），用于设计评审：内容与 ` + "`--markdown`" + ` 打印的相同；**下载为 HTML**
-把它保存为一个可离线打开的网页（` + "`--html`" + `），每个 ✗ 链接到它的反例 YAML，你的锁的代码与推荐的锁的代码并排。
+**并排对比**，在同样的调度下用那把锁替换你的锁运行你的场景（放不下你的运行中的某个故障时，视图会说明），并可展开
+**它的加锁与释放，与你的并排**（第一把默认展开）：笔记本上是两栏，每一步与对应的一步对齐；手机上上下排列。目录里的锁
+显示它的加锁和释放实际运行的代码，每个函数和脚本带文件与行号，由这把锁自己声明（` + "`lock.Steps`" + `，
+` + "`TestEveryLockShowsTheCodeThatRuns`" + ` 用一次运行发出的命令的调用位置核对它）；你的场景声明的锁显示它写下的步骤。**下载为
+Markdown** 保存这张报告卡（英文和中文），用于设计评审：内容与 ` + "`--markdown`" + ` 打印的相同，附上你的与推荐的锁的加锁和
+释放，逐步列出；**下载为 HTML** 把它保存为一个可离线打开的网页（` + "`--html`" + `），每个 ✗ 链接到它的反例 YAML，你的加锁与
+释放和推荐的锁的并排成两栏。
 
 还没写场景时，视图里的 **简短的表** 会生成一个：把你的加锁和释放粘贴为 Lua（` + "`KEYS[1]`" + ` 是锁的键，` + "`ARGV[1]`" + ` 是
 客户端的令牌，` + "`ARGV[2]`" + ` 是以毫秒计的 TTL，并写上表示成功的回复），或粘贴为命令，每行一条
