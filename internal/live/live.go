@@ -17,11 +17,15 @@ import (
 
 // Lesson describes one lesson of a service for the page's list.
 type Lesson struct {
-	ID      string
-	Title   fact.Text
-	Story   fact.Text
-	Expect  []string // the verdicts its run must end with
-	Clients []string
+	ID     string
+	Title  fact.Text
+	Story  fact.Text
+	Expect []string // the verdicts its run must end with
+	// Expected, when set, is the verdicts a run must end with given its
+	// log, for a lesson whose outcome is a race the run names (a server
+	// pause): the page shows them once the run has ended, Expect before.
+	Expected func(evs []sim.Event) []string
+	Clients  []string
 	// Needs, when set, says that this machine lacks what the lesson's
 	// server needs: Short in a few words for the list ("needs Java"), Say
 	// what to install. Found without starting anything.

@@ -282,13 +282,17 @@ func (s *session) liveSnapshot() *Snapshot {
 		t = shown[len(shown)-1].T
 	}
 	ended := l.ended && l.cursor == len(l.events)
+	expect := l.lesson.Expect
+	if ended && l.lesson.Expected != nil { // the branch the run took decides (a server pause)
+		expect = l.lesson.Expected(l.events)
+	}
 	view := &liveView{Service: l.svc.Name()}
 	if l.run != nil {
 		view.Server = l.run.Server()
 	}
 	return &Snapshot{
 		Scenario: l.lesson.ID, Title: l.lesson.Title, Lesson: l.lesson.Story,
-		Step: l.cursor, T: int64(t), Ended: ended, Verdicts: nonNil(verdictsIn(shown)), Expect: nonNil(l.lesson.Expect),
+		Step: l.cursor, T: int64(t), Ended: ended, Verdicts: nonNil(verdictsIn(shown)), Expect: nonNil(expect),
 		Clients: l.lesson.Clients, Nodes: liveNodes(shown, t), Pending: []string{}, Actions: []wireAction{},
 		Playing: s.playing && !ended, Speed: s.speed, Events: l.cursor, Live: view,
 		Code: liveCodeFiles(l), Libs: liveLibs(l),

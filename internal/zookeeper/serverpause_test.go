@@ -156,3 +156,41 @@ func TestZooKeeperServerPauseRunsOnAServerOfItsOwn(t *testing.T) {
 		}
 	}
 }
+
+// The page's expected verdict for the server pause is the branch the run
+// took, once it has ended: a split whose holder's session expired ends in
+// mutual-exclusion, every other branch as the lesson declares (safe). The
+// other lessons have no such rule: their expectation is fixed.
+func TestTheServerPauseExpectsTheBranchItTook(t *testing.T) {
+	svc, err := NewService("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	said := func(key fact.Key, holder string) []sim.Event {
+		return []sim.Event{{Kind: sim.KindSay, Name: SayPauseOutcome, Fact: &fact.Fact{Key: key, Holder: holder}}}
+	}
+	for _, l := range svc.Lessons() {
+		if l.ID != "zookeeper-server-pause" {
+			if l.Expected != nil {
+				t.Errorf("%s: an expectation by branch, want its fixed %v", l.ID, l.Expect)
+			}
+			continue
+		}
+		if l.Expected == nil {
+			t.Fatal("zookeeper-server-pause: no expectation by branch")
+		}
+		for _, c := range []struct {
+			evs  []sim.Event
+			want string
+		}{
+			{said(fact.PauseExpiredAll, ""), sim.VerdictSafe},
+			{said(fact.PauseOutlived, ""), sim.VerdictSafe},
+			{said(fact.PauseSplit, "A"), sim.VerdictMutualExclusion},
+			{said(fact.PauseSplit, "B"), sim.VerdictSafe},
+		} {
+			if got := l.Expected(c.evs); !slices.Equal(got, []string{c.want}) {
+				t.Errorf("after %s (holder %q): expected %v, want [%s]", c.evs[0].Fact.Key, c.evs[0].Fact.Holder, got, c.want)
+			}
+		}
+	}
+}
