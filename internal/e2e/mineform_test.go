@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
@@ -32,7 +33,13 @@ func openForm(t *testing.T, ctx context.Context) {
 	t.Helper()
 	click(t, ctx, "mine-open")
 	click(t, ctx, "report-form-title")
-	waitFor(t, ctx, "the form's choices", `document.querySelectorAll('[data-testid=rf-lock] option').length === 20 && document.querySelectorAll('[data-testid=rf-fault]').length === 9`)
+	// The view has started the loaded lesson's card, which under the race
+	// detector beside other packages' tests takes the machine's CPUs: the
+	// form's choices (a small answer) may wait longer than waitFor's 20 s.
+	const choices = `document.querySelectorAll('[data-testid=rf-lock] option').length === 20 && document.querySelectorAll('[data-testid=rf-fault]').length === 9`
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](choices, chromedp.WithPollingTimeout(90*time.Second), chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		t.Fatalf("waiting for the form's choices (%s): %v", choices, err)
+	}
 }
 
 // formError submits the form and waits for the error it gets, marked on field.

@@ -11,11 +11,11 @@ import (
 // Every error code the server sends (its own and the class's, refused by
 // internal/class) has its sentence, in English and
 // 中文, in the page's catalogue of codes (web/static/messages.js, and the
-// class's in class.js): the page says every error from its code; and
+// class.s in classwords.js): the page says every error from its code; and
 // docs/protocol.md names it.
 func TestEveryErrorCodeIsInThePageCatalogue(t *testing.T) {
 	var page strings.Builder
-	for _, f := range []string{"messages.js", "class.js", "remote.js"} {
+	for _, f := range []string{"messages.js", "classwords.js", "remote.js"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "web", "static", f))
 		if err != nil {
 			t.Fatal(err)
