@@ -92,14 +92,9 @@ func (s *session) load(r *Request) error {
 // scenario it names (r.Scenario, or its first) and the file's scenarios
 // as the page lists them.
 func (s *session) parseLoaded(r *Request) (sc *scenario.Scenario, file []catalogEntry, err error) {
-	var f *scenario.File
-	var errs lineErrors
-	s.bulkTurn(func() { f, errs = s.srv.parse(r.YAML) })
-	if errs != nil {
-		return nil, nil, errs
-	}
-	if len(f.Scenarios) == 0 {
-		return nil, nil, coded("empty-file", nil, "the file holds no scenario")
+	f, err := s.parseFile(r.YAML)
+	if err != nil {
+		return nil, nil, err
 	}
 	sc = &f.Scenarios[0]
 	if r.Scenario != "" {
@@ -136,4 +131,22 @@ func (s *session) replaceRun(ls *lesson.Session, k loadedRun) {
 	s.ls, s.valid = ls, 0
 	s.custom, s.file, s.challenge, s.builtin = k.custom, k.file, k.challenge, k.builtin
 	s.chapters = chapterCache{}
+}
+
+// parseFile parses a file a request sends (load, setup) as long work on a
+// bulk slot, not begun once the session has ended; a file with no
+// scenario is an error too.
+func (s *session) parseFile(yaml string) (*scenario.File, error) {
+	var f *scenario.File
+	var errs lineErrors
+	if !s.hold.bulkTurnUnless(s.quit, func() { f, errs = s.srv.parse(yaml) }) {
+		return nil, errEnded()
+	}
+	if errs != nil {
+		return nil, errs
+	}
+	if len(f.Scenarios) == 0 {
+		return nil, coded("empty-file", nil, "the file holds no scenario")
+	}
+	return f, nil
 }

@@ -143,7 +143,7 @@ func TestCloseEndsLongWorkQueuedForTheBulkSlot(t *testing.T) {
 	}
 }
 
-// A check's parse (like a follow's replay and a comparison's encoding) is
+// A file's parse (check, load, setup; like a follow's replay and a comparison's encoding) is
 // long work on the bulk slot, not begun once the session has ended (issue
 // 36): it waits for the slot or the session's end, whichever comes first.
 // The test holds the bulk slot through Close, as another session's seek
@@ -152,27 +152,31 @@ func TestCloseEndsLongWorkQueuedForTheBulkSlot(t *testing.T) {
 // gave up on it after ShutdownWait; now the session has ended when Close
 // returns.
 func TestCloseEndsACheckQueuedForTheBulkSlot(t *testing.T) {
-	app, url := newTestServer(t, Limits{})
-	app.cpu, app.bulk = make(chan struct{}, 2), make(chan struct{}, 1)
-	c, _, _ := dial(t, url, "")
-	c.hello("")
-	app.bulk <- struct{}{} // the test holds the bulk slot through Close
-	defer func() { <-app.bulk }()
-	c.send(map[string]any{"op": "check", "yaml": retryYAML})
-	time.Sleep(200 * time.Millisecond) // the check queued for the slot
-	app.mu.Lock()
-	var sessions []*session
-	for _, s := range app.sessions {
-		sessions = append(sessions, s)
-	}
-	app.mu.Unlock()
-	if len(sessions) != 1 {
-		t.Fatalf("expected the one session, got %d", len(sessions))
-	}
-	app.Close()
-	select {
-	case <-sessions[0].gone:
-	default:
-		t.Fatal("after Close: the session still waiting for the bulk slot to parse its check")
+	for _, op := range []string{"check", "load", "setup"} { // each parses its file on a bulk slot
+		t.Run(op, func(t *testing.T) {
+			app, url := newTestServer(t, Limits{})
+			app.cpu, app.bulk = make(chan struct{}, 2), make(chan struct{}, 1)
+			c, _, _ := dial(t, url, "")
+			c.hello("")
+			app.bulk <- struct{}{} // the test holds the bulk slot through Close
+			defer func() { <-app.bulk }()
+			c.send(map[string]any{"op": op, "yaml": retryYAML})
+			time.Sleep(200 * time.Millisecond) // the parse queued for the slot
+			app.mu.Lock()
+			var sessions []*session
+			for _, s := range app.sessions {
+				sessions = append(sessions, s)
+			}
+			app.mu.Unlock()
+			if len(sessions) != 1 {
+				t.Fatalf("expected the one session, got %d", len(sessions))
+			}
+			app.Close()
+			select {
+			case <-sessions[0].gone:
+			default:
+				t.Fatalf("after Close: the session still waiting for the bulk slot to parse its %s", op)
+			}
+		})
 	}
 }

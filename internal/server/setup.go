@@ -55,14 +55,9 @@ func (s *session) setupScenario(r *Request) (sc *scenario.Scenario, file []catal
 		}
 		return s.ls.Scenario(), s.file, nil
 	}
-	var f *scenario.File
-	var errs lineErrors
-	s.bulkTurn(func() { f, errs = s.srv.parse(r.YAML) })
-	if errs != nil {
-		return nil, nil, errs
-	}
-	if len(f.Scenarios) == 0 {
-		return nil, nil, coded("empty-file", nil, "the file holds no scenario")
+	f, err := s.parseFile(r.YAML)
+	if err != nil {
+		return nil, nil, err
 	}
 	for i := range f.Scenarios {
 		file = append(file, s.srv.entry(&f.Scenarios[i], false))
