@@ -44,8 +44,16 @@ func cmdDocs(args []string, stdout, stderr io.Writer) error {
 func liveLessons() []liveSection {
 	e := liveSection{Algorithm: etcd.AlgorithmID, Service: "etcd's concurrency.Mutex", Library: etcd.Library,
 		Server: "a real etcd embedded in the process by default (nothing to install), or --etcd URL"}
+	var stops []string
 	for _, l := range etcd.Lessons {
 		e.Lessons = append(e.Lessons, liveLesson{ID: l.ID, Title: l.Title, Expect: l.Expect})
+		if l.ServerPause > 0 {
+			stops = append(stops, l.ID)
+		}
+	}
+	if len(stops) > 0 {
+		// the embedded server is in this process, an external one is not ours
+		e.Server += " (except " + strings.Join(stops, ", ") + ", which stops the server and runs only on an etcd process Lockstep starts from Debian's etcd-server: " + etcd.InstallCommand() + ")"
 	}
 	z := liveSection{Algorithm: zookeeper.AlgorithmID, Service: "ZooKeeper's lock recipe", Library: zookeeper.Library,
 		Server: "a real ZooKeeper, a JVM Lockstep starts from Debian's libzookeeper-java (needs Java: " + zookeeper.InstallCommand() + "), or --zookeeper=HOST:PORT"}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -27,6 +28,29 @@ func etcdServer(where string) (*etcd.Server, error) {
 	return etcd.External(where)
 }
 
+// etcdProcess starts an etcd server process for lesson l, which stops its
+// server: refused on an external server, and without the etcd server
+// program it says what to install; both in English and Chinese.
+func etcdProcess(where string) (*etcd.Server, error) {
+	if where != "" && where != "embedded" {
+		return nil, fmt.Errorf("%s\n%s", etcd.CannotPause.En, etcd.CannotPause.Zh)
+	}
+	srv, err := etcd.StartProcess()
+	if errors.Is(err, etcd.ErrNoBinary) {
+		return nil, fmt.Errorf("%s\n%s", etcd.Install.En, etcd.Install.Zh)
+	}
+	return srv, err
+}
+
+// etcdServerFor is the server lesson l runs on: a process of its own for
+// a lesson that stops its server, else the one where names.
+func etcdServerFor(l *etcd.Lesson, where string) (*etcd.Server, error) {
+	if l.ServerPause > 0 {
+		return etcdProcess(where)
+	}
+	return etcdServer(where)
+}
+
 // listEtcd prints etcd's lock as list --algorithms prints a lock of the
 // registry: no report-card row yet ("-"), its library, its lessons.
 func listEtcd(w io.Writer) {
@@ -40,8 +64,11 @@ func listEtcd(w io.Writer) {
 // realTime is the notice every real-time run prints first.
 func realTime(srv *etcd.Server) string {
 	where := "external etcd at " + srv.Addr
-	if srv.Embedded {
+	switch {
+	case srv.Embedded:
 		where = "embedded etcd at " + srv.Addr
+	case srv.Stoppable():
+		where = "an etcd process started here at " + srv.Addr
 	}
 	return notice(where)
 }
@@ -55,9 +82,9 @@ func notice(where string) string {
 // runEtcd prints one etcd lesson's log and its verdict, as run does a
 // scenario's.
 func runEtcd(ctx context.Context, l *etcd.Lesson, where string, asJSON bool, stdout io.Writer) error {
-	srv, err := etcdServer(where)
+	srv, err := etcdServerFor(l, where)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", l.ID, err)
 	}
 	defer srv.Close()
 	rec, err := etcd.Run(ctx, srv, l)
@@ -95,7 +122,9 @@ func printLive(rec *live.Recorder, where string, asJSON bool, stdout io.Writer) 
 }
 
 // testEtcd runs every etcd lesson on the server where names and compares
-// its verdicts with the lesson's.
+// its verdicts with the lesson's. A lesson that stops its server runs on
+// an etcd process of its own; on an external server, or without the etcd
+// server program, it is skipped, and the log says why in both languages.
 func testEtcd(ctx context.Context, where string, stdout io.Writer) error {
 	srv, err := etcdServer(where)
 	if err != nil {
@@ -103,14 +132,43 @@ func testEtcd(ctx context.Context, where string, stdout io.Writer) error {
 	}
 	defer srv.Close()
 	fmt.Fprintf(stdout, "live: %s\n", realTime(srv))
-	ids := make([]string, len(etcd.Lessons))
-	for i, l := range etcd.Lessons {
-		ids[i] = l.ID
+	var lessons []*etcd.Lesson
+	var ids []string
+	for i := range etcd.Lessons {
+		l := &etcd.Lessons[i]
+		if l.ServerPause > 0 {
+			if why := etcdSkip(where); why != nil {
+				fmt.Fprintf(stdout, "skip %s: %s\n     %s\n", l.ID, why.En, why.Zh)
+				continue
+			}
+		}
+		lessons, ids = append(lessons, l), append(ids, l.ID)
 	}
 	return testLive(ctx, ids, stdout, func(i int) (*live.Recorder, []string, error) {
-		rec, err := etcd.Run(ctx, srv, &etcd.Lessons[i])
-		return rec, etcd.Lessons[i].Expect, err
+		on := srv
+		if lessons[i].ServerPause > 0 {
+			own, err := etcdProcess(where)
+			if err != nil {
+				return nil, lessons[i].Expect, err
+			}
+			defer own.Close()
+			on = own
+		}
+		rec, err := etcd.Run(ctx, on, lessons[i])
+		return rec, lessons[i].Expect, err
 	})
+}
+
+// etcdSkip says why a lesson that stops its server cannot run with
+// --etcd where: an external server, or no etcd server program here.
+func etcdSkip(where string) *fact.Text {
+	switch {
+	case where != "" && where != "embedded":
+		return &fact.Text{En: etcd.CannotPause.En, Zh: etcd.CannotPause.Zh}
+	case etcd.Available() != nil:
+		return &fact.Text{En: etcd.Install.En, Zh: etcd.Install.Zh}
+	}
+	return nil
 }
 
 // testLive runs lessons ids one after the other (play runs the i-th) and

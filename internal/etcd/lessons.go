@@ -68,7 +68,20 @@ type Lesson struct {
 	Lease   int // the sessions' TTL, in whole seconds (etcd's unit)
 	Expect  []string
 	Workers []Worker
+	// ServerPause, if set, stops the server (SIGSTOP of an etcd process
+	// Lockstep starts for the run) for that long once the first worker has
+	// entered its critical section, then resumes it (SIGCONT). The
+	// embedded server is in this process and an external one is not
+	// Lockstep's: such a lesson runs only on a process of its own
+	// (StartProcess), and refuses an external server (ErrCannotPause).
+	ServerPause time.Duration
 }
+
+// ServerPauseTally is how etcd-server-pause's runs went on 2026-11-29:
+// the server ended the healthy holder's lease after its resume in
+// Dropped runs, the lease lived on in Kept, of Runs (see
+// docs/services.md, The server's pause).
+var ServerPauseTally = struct{ Dropped, Kept, Runs int }{}
 
 // The lessons' lock and resource, as the log names them.
 const (
@@ -132,6 +145,39 @@ var Lessons = []Lesson{
 		Workers: []Worker{
 			{Name: "A", Work: 100 * time.Millisecond, Write: Plain, Fault: Fault{Kind: sim.FaultPause, At: sim.MarkAcquired, For: 3 * time.Second}},
 			{Name: "B", Start: 200 * time.Millisecond, Work: 100 * time.Millisecond, Write: Guarded},
+		},
+	},
+	{
+		// A enters and works 6s; while it is inside, the server process is
+		// stopped for 3s (3x the 1s lease). Argued before running: etcd's
+		// lessor ends leases by the server's wall clock, which runs on
+		// while the process is stopped; on the resume every lease whose
+		// end has passed is expired, and a keep-alive that reaches it late
+		// cannot save it (lessor.Renew waits for an expired lease's
+		// revocation and answers lease-not-found). So A's lease is revoked
+		// within about 0.5s of the resume (the lessor's check) and its key
+		// is deleted while A, never paused itself, is still inside. A's
+		// client gave up first: its keep-alive's own deadline (the last
+		// reply plus the TTL) passed about 1s into the stop, so
+		// Session.Done fires while the server is stopped. B starts 4.5s in
+		// (after the resume and the revocation, or just before: then it
+		// waits on A's key and gets the lock when it is deleted), takes the
+		// free lock and enters while A is inside (A leaves 6s after it
+		// entered): mutual-exclusion. A's guarded write at the end is
+		// refused (its key is gone), B's lands: nothing stale, so no
+		// stale-write.
+		ID:    "etcd-server-pause",
+		Title: fact.Text{En: "etcd's Mutex: a server pause past the lease drops a healthy holder's lock", Zh: "etcd 的 Mutex：服务器停顿超过租约，健康持有者的锁被丢掉"},
+		Story: fact.Text{
+			En: "A holds etcd's lock and works inside; A itself never stops. The etcd server's process is stopped (SIGSTOP) for 3s and resumed. The server ends leases by its own wall clock, which ran on while it was stopped: on the resume A's 1s lease is long past its end, A's late keep-alive cannot renew it, and the server deletes A's key. B arrives, finds the lock free and enters while A is still inside. A's Session.Done fired during the stop (its client's own deadline); its program, inside, never looks. A's Txn If IsOwner at the end is refused.",
+			Zh: "A 持有 etcd 的锁在临界区内工作；A 自己从未停顿。etcd 服务器进程被停住（SIGSTOP）3 秒后恢复。服务器按自己的墙上时钟结束租约，而这个时钟在它停住时照常走：恢复时 A 的 1 秒租约早已到期，A 迟到的续约无法再续上，服务器删除了 A 的键。B 到来，发现锁是空的，在 A 仍在临界区内时进入。A 的 Session.Done 在停住期间就触发了（客户端自己的截止时间）；临界区里的 A 的程序从不去看它。A 最后用 Txn If IsOwner 写入被拒绝。",
+		},
+		Lease:       1,
+		ServerPause: 3 * time.Second,
+		Expect:      []string{sim.VerdictMutualExclusion},
+		Workers: []Worker{
+			{Name: "A", Work: 6 * time.Second, Write: Guarded},
+			{Name: "B", Start: 4500 * time.Millisecond, Work: 100 * time.Millisecond, Write: Guarded},
 		},
 	},
 }

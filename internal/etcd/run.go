@@ -102,6 +102,9 @@ func newLessonRecorder() *live.Recorder {
 
 // perform runs l's workers against srv, recording into rec.
 func perform(ctx context.Context, srv *Server, l *Lesson, rec *live.Recorder) error {
+	if l.ServerPause > 0 && !srv.Stoppable() {
+		return ErrCannotPause
+	}
 	ns, err := namespace()
 	if err != nil {
 		return err
@@ -132,12 +135,26 @@ func perform(ctx context.Context, srv *Server, l *Lesson, rec *live.Recorder) er
 		wk := &worker{Worker: l.Workers[i], lesson: l, rec: rec, watch: w, ns: ns, server: srv.Addr}
 		wg.Go(func() { wk.run(ctx) })
 	}
+	var pause *serverPause
+	pctx, stopPause := context.WithCancel(ctx)
+	defer stopPause()
+	if l.ServerPause > 0 {
+		pause = &serverPause{srv: srv, rec: rec, holder: l.Workers[0].Name, pause: l.ServerPause, done: make(chan struct{})}
+		go pause.run(pctx)
+	}
 	wg.Wait()
+	if pause != nil {
+		stopPause() // a holder that never entered: the pause never comes
+		<-pause.done
+	}
 	// the watch may still carry the last changes (the lease's end of a
 	// session that closed): let it catch up before the log closes
 	sleep(ctx, 200*time.Millisecond)
 	stopWatch()
 	<-watched
+	if pause != nil {
+		return pause.ended(ctx)
+	}
 	return nil
 }
 

@@ -22,6 +22,7 @@ type Server struct {
 	// Embedded says the server runs in this process.
 	Embedded bool
 	e        *embed.Etcd
+	proc     *process // a server program started here (StartProcess)
 	dir      string
 }
 
@@ -95,16 +96,23 @@ func (s *Server) String() string {
 	if s.Embedded {
 		return "embedded etcd v" + version.Version + " at " + s.Addr
 	}
+	if s.proc != nil {
+		return "etcd (a process Lockstep started for this run) at " + s.Addr
+	}
 	return "etcd at " + s.Addr
 }
 
-// Close stops an embedded server and removes its data; an external server
-// is left running.
+// Close stops an embedded server, or kills a process started here, and
+// removes its data; an external server is left running.
 func (s *Server) Close() {
-	if s.e == nil {
+	switch {
+	case s.e != nil:
+		s.e.Close()
+	case s.proc != nil:
+		s.proc.kill()
+	default:
 		return
 	}
-	s.e.Close()
 	_ = os.RemoveAll(s.dir)
 }
 

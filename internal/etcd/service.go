@@ -2,10 +2,12 @@ package etcd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/live"
 )
 
@@ -20,6 +22,7 @@ type Service struct {
 
 	mu      sync.Mutex
 	srv     *Server
+	paused  map[*Server]bool // the processes of the server pause's runs, until each ends
 	startup time.Duration // how long the server took to start (embedded) or be found
 }
 
@@ -48,9 +51,25 @@ func (s *Service) Lessons() []live.Lesson {
 		for j, w := range l.Workers {
 			names[j] = w.Name
 		}
-		out[i] = live.Lesson{ID: l.ID, Title: l.Title, Story: l.Story, Expect: l.Expect, Clients: names}
+		out[i] = live.Lesson{ID: l.ID, Title: l.Title, Story: l.Story, Expect: l.Expect, Clients: names, Needs: s.needs(&l)}
 	}
 	return out
+}
+
+// needs says what a lesson that stops its server lacks here: a server
+// Lockstep starts (the etcd lessons run on an external one), or the etcd
+// server program; nil for the other lessons, which the embedded server
+// runs.
+func (s *Service) needs(l *Lesson) *live.Needs {
+	switch {
+	case l.ServerPause == 0:
+		return nil
+	case s.where != "" && s.where != "embedded":
+		return &live.Needs{Short: fact.Text{En: NeedsStarted.En, Zh: NeedsStarted.Zh}, Say: fact.Text{En: CannotPause.En, Zh: CannotPause.Zh}}
+	case Available() != nil:
+		return &live.Needs{Short: fact.Text{En: NeedsBinary.En, Zh: NeedsBinary.Zh}, Say: fact.Text{En: Install.En, Zh: Install.Zh}}
+	}
+	return nil
 }
 
 // Start begins lesson id, starting the server first if it is not running.
@@ -60,11 +79,46 @@ func (s *Service) Start(ctx context.Context, id string) (live.Run, error) {
 	if !ok {
 		return nil, fmt.Errorf("etcd: no lesson %q", id)
 	}
+	if l.ServerPause > 0 {
+		return s.startPaused(ctx, l)
+	}
 	srv, err := s.server()
 	if err != nil {
 		return nil, err
 	}
 	return Begin(ctx, srv, l), nil
+}
+
+// startPaused begins l, a lesson that stops its server, on an etcd
+// process of its own, killed when the run ends: the shared server's other
+// runs are not stopped with it. It is refused on an external server, and
+// without the etcd server program it says what to install.
+func (s *Service) startPaused(ctx context.Context, l *Lesson) (live.Run, error) {
+	if s.where != "" && s.where != "embedded" {
+		return nil, &live.Unavailable{Err: ErrCannotPause, Say: fact.Text{En: CannotPause.En, Zh: CannotPause.Zh}}
+	}
+	srv, err := StartProcess()
+	if errors.Is(err, ErrNoBinary) {
+		return nil, &live.Unavailable{Err: err, Say: fact.Text{En: Install.En, Zh: Install.Zh}}
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.paused == nil {
+		s.paused = map[*Server]bool{}
+	}
+	s.paused[srv] = true
+	s.mu.Unlock()
+	p := Begin(ctx, srv, l)
+	go func() {
+		<-p.Done()
+		s.mu.Lock()
+		delete(s.paused, srv)
+		s.mu.Unlock()
+		srv.Close()
+	}()
+	return p, nil
 }
 
 // server is the running server, started (or found) on first use.
@@ -106,5 +160,8 @@ func (s *Service) Close() {
 	if s.srv != nil {
 		s.srv.Close()
 		s.srv = nil
+	}
+	for srv := range s.paused {
+		srv.Close() // its run's end closes it again: a process is killed once
 	}
 }

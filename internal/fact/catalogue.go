@@ -147,6 +147,12 @@ const (
 	PauseExpiredAll Key = "pause-expired-all" // Have, Want: every session expired on the resume
 	PauseOutlived   Key = "pause-outlived"    // Have, Want: every session lived on
 	PauseSplit      Key = "pause-split"       // Holder (expired), Client (lived on), Have, Want: one session expired, the other lived on
+	// An etcd server process stopped and resumed, and whether the holder's
+	// lease ended on the resume this run (Have of Want runs went that way).
+	EtcdServerStopped Key = "etcd-server-stopped" // Node, For
+	EtcdServerResumed Key = "etcd-server-resumed" // Node
+	EtcdPauseDropped  Key = "etcd-pause-dropped"  // Holder, Have, Want: the holder's lease ended after the resume
+	EtcdPauseKept     Key = "etcd-pause-kept"     // Holder, Have, Want: the holder's lease lived on
 )
 
 // Keys lists every key of the catalogue.
@@ -166,6 +172,7 @@ var Keys = []Key{
 	ValidUntil, Extended, ExtendFailed, Refreshed, RefreshFailed,
 	LeaseEnded, SessionDone, NotOwner, RealTime, SessionExpired, SessionLost, Watching, Woken,
 	ServerStopped, ServerResumed, PauseExpiredAll, PauseOutlived, PauseSplit,
+	EtcdServerStopped, EtcdServerResumed, EtcdPauseDropped, EtcdPauseKept,
 }
 
 // Render says the fact in English and Chinese. A key the catalogue does

@@ -138,6 +138,10 @@ var examples = []struct {
 	{Fact{Key: PauseExpiredAll, Have: 8, Want: 10}, "This run: the session tracker won the race and expired every session at once, the healthy holder's with the waiter's (as it did in 8 of 10 runs measured). The outcome is a race inside ZooKeeper, not a rule: in other runs the queued pings win and every session lives on, or the race splits."},
 	{Fact{Key: PauseOutlived, Have: 2, Want: 10}, "This run: the pings queued while the server was stopped reached it first and touched the sessions, so every session lived on (as it did in 2 of 10 runs measured). The outcome is a race inside ZooKeeper, not a rule: in most runs the session tracker wins and expires every session at once."},
 	{Fact{Key: PauseSplit, Holder: "A", Client: "B", Have: 1, Want: 23}, "This run: the race split: A's session expired on the resume and B's lived on (as it did in 1 of 23 runs measured). The outcome is a race inside ZooKeeper, not a rule: in most runs every session expires at once, in some every session lives on."},
+	{Fact{Key: EtcdServerStopped, Node: "etcd", For: 3 * time.Second}, "etcd is stopped for 3s (SIGSTOP of its process): it answers nothing, and the wall clock its leases end by runs on"},
+	{Fact{Key: EtcdServerResumed, Node: "etcd"}, "etcd runs again (SIGCONT): every lease whose end passed while it was stopped is expired, and a keep-alive that arrives late cannot renew it"},
+	{Fact{Key: EtcdPauseDropped, Holder: "A", Have: 12, Want: 12}, "This run: the server revoked A's lease after its resume and deleted its key while A, never paused itself, was inside (as it did in 12 of 12 runs measured)."},
+	{Fact{Key: EtcdPauseKept, Holder: "A", Have: 0, Want: 12}, "This run: A's lease lived on through the server's pause (as it did in 0 of 12 runs measured): its key was not deleted after the resume."},
 	{Fact{Key: RealTime}, "live server, real time: the same schedule gives the same verdict, not the same milliseconds"},
 }
 

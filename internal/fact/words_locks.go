@@ -94,6 +94,22 @@ var lockWords = phrasebook{
 		return both(fmt.Sprintf("This run: the race split: %s's session expired on the resume and %s's lived on (as it did in %d of %d runs measured). The outcome is a race inside ZooKeeper, not a rule: in most runs every session expires at once, in some every session lives on.", f.Holder, f.Client, f.Have, f.Want),
 			fmt.Sprintf("这一次：这场竞争分开了：恢复时 %s 的会话过期了，%s 的会话活了下来（实测 %d 次中有 %d 次如此）。结果是 ZooKeeper 内部的一场竞争，不是规律：多数时候所有会话一下子都过期，有时所有会话都活下来。", f.Holder, f.Client, f.Want, f.Have))
 	},
+	EtcdServerStopped: func(f *Fact) Text {
+		return both(f.Node+" is stopped for "+Seconds(f.For)+" (SIGSTOP of its process): it answers nothing, and the wall clock its leases end by runs on",
+			f.Node+" 被停住 "+Seconds(f.For)+"（向它的进程发 SIGSTOP）：它什么也不回答，而它结束租约所依据的墙上时钟照常走")
+	},
+	EtcdServerResumed: func(f *Fact) Text {
+		return both(f.Node+" runs again (SIGCONT): every lease whose end passed while it was stopped is expired, and a keep-alive that arrives late cannot renew it",
+			f.Node+" 恢复运行（SIGCONT）：停住期间已到期的每个租约都被判为过期，迟到的续约也续不上")
+	},
+	EtcdPauseDropped: func(f *Fact) Text {
+		return both(fmt.Sprintf("This run: the server revoked %s's lease after its resume and deleted its key while %s, never paused itself, was inside (as it did in %d of %d runs measured).", f.Holder, f.Holder, f.Have, f.Want),
+			fmt.Sprintf("这一次：服务器恢复后撤销了 %s 的租约并删除了它的键，而 %s 自己从未停顿、仍在临界区内（实测 %d 次中有 %d 次如此）。", f.Holder, f.Holder, f.Want, f.Have))
+	},
+	EtcdPauseKept: func(f *Fact) Text {
+		return both(fmt.Sprintf("This run: %s's lease lived on through the server's pause (as it did in %d of %d runs measured): its key was not deleted after the resume.", f.Holder, f.Have, f.Want),
+			fmt.Sprintf("这一次：%s 的租约熬过了服务器的停顿（实测 %d 次中有 %d 次如此）：恢复后它的键没有被删除。", f.Holder, f.Want, f.Have))
+	},
 	SessionDone: func(f *Fact) Text {
 		return both(f.Client+"'s Session.Done fired: only now can it learn that its lease is gone",
 			f.Client+" 的 Session.Done 触发了：直到此刻它才能得知自己的租约已经没了")
