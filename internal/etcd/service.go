@@ -23,7 +23,7 @@ type Service struct {
 	mu      sync.Mutex
 	srv     *Server
 	paused  map[*Server]bool // the processes of the server pause's runs, until each ends
-	startup time.Duration // how long the server took to start (embedded) or be found
+	startup time.Duration    // how long the server took to start (embedded) or be found
 }
 
 // NewService is the etcd lessons on the server where names: "" or
