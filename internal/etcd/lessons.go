@@ -41,9 +41,13 @@ const (
 //     server ran the request).
 type Fault struct {
 	Kind sim.FaultKind
-	At   string // the mark after which it happens: sim.MarkAcquired or sim.MarkEnter
+	At   string // the mark after which it happens: sim.MarkAcquired, sim.MarkEnter or AtWaiting
 	For  time.Duration
 }
+
+// AtWaiting is a fault's moment when the worker's key is in the lock's
+// queue (the server has put it) and its Lock() waits behind another's.
+const AtWaiting = "waiting"
 
 // Worker is one client: a session (a lease of the lesson's TTL) and a
 // program that takes the lock Rounds times, works inside for Work, and
@@ -77,11 +81,12 @@ type Lesson struct {
 	ServerPause time.Duration
 }
 
-// ServerPauseTally is how etcd-server-pause's runs went on 2026-11-29:
+// ServerPauseTally is how etcd-server-pause's runs went on 2026-11-29
+// (scripts/etcd-server-pause-series.sh 12, load average 21-24 on 2 cores):
 // the server ended the healthy holder's lease after its resume in
 // Dropped runs, the lease lived on in Kept, of Runs (see
 // docs/services.md, The server's pause).
-var ServerPauseTally = struct{ Dropped, Kept, Runs int }{}
+var ServerPauseTally = struct{ Dropped, Kept, Runs int }{Dropped: 12, Kept: 0, Runs: 12}
 
 // The lessons' lock and resource, as the log names them.
 const (
@@ -145,6 +150,33 @@ var Lessons = []Lesson{
 		Workers: []Worker{
 			{Name: "A", Work: 100 * time.Millisecond, Write: Plain, Fault: Fault{Kind: sim.FaultPause, At: sim.MarkAcquired, For: 3 * time.Second}},
 			{Name: "B", Start: 200 * time.Millisecond, Work: 100 * time.Millisecond, Write: Guarded},
+		},
+	},
+	{
+		// etcd-io/etcd#11456's shape: a waiter whose own lease ends while it
+		// waits. A holds for 3s. B queues behind A, and B's connection is
+		// cut for 2s (its keep-alive and its watch freeze, its program
+		// waits in Lock()): B's 1s lease ends on the server and its key is
+		// deleted, while A still holds. C queues behind A at 2.5s, after
+		// B's key is gone. A unlocks: B's watch (healed) sees A's key go
+		// and its Lock() goes on. Argued before running, from mutex.go of
+		// v3.7.3: after waitDeletes, Lock() gets its own key and, finding
+		// none, returns ErrSessionExpired, so B gives up; C, the lowest
+		// key left, holds alone: safe. The client of #11456 (etcd 3.4.3)
+		// returned from Lock() without that Get: B would have entered with
+		// its key gone, beside C: mutual-exclusion.
+		ID:    "etcd-waiter-lease-expired",
+		Title: fact.Text{En: "etcd's Mutex: a waiter whose lease ended is told so (etcd-io/etcd#11456)", Zh: "etcd 的 Mutex：租约已过期的等待者会被告知（etcd-io/etcd#11456）"},
+		Story: fact.Text{
+			En: "B waits behind A, and B's connection is cut for 2s: its 1s lease ends on the server, which deletes B's key while B is still blocked in Lock(). C queues after that. When A unlocks, B's wait ends. In etcd 3.4.3 (Jepsen, etcd-io/etcd#11456) Lock() then returned: B was told it held the lock with its own lease gone, beside C. The client here (v3.7.3) gets B's key first, finds it gone and returns ErrSessionExpired: B gives up, C holds alone. The check narrows the gap, it does not close it: a lease may still end between that Get and B's first write, which is why the write carries Txn If IsOwner.",
+			Zh: "B 排在 A 后面等待，B 的连接被切断 2 秒：它的 1 秒租约在服务器上结束，服务器在 B 仍阻塞在 Lock() 里时删除了 B 的键。C 在那之后排队。A 解锁时，B 的等待结束。在 etcd 3.4.3 中（Jepsen，etcd-io/etcd#11456），Lock() 此时直接返回：B 被告知持有锁，而它自己的租约已经没了，和 C 同时持锁。这里的客户端（v3.7.3）先读取 B 自己的键，发现它没了，返回 ErrSessionExpired：B 放弃，C 独自持锁。这个检查缩小了窗口但没有消除它：租约仍可能在这次 Get 和 B 的第一次写入之间结束，所以写入要带上 Txn If IsOwner。",
+		},
+		Lease:  1,
+		Expect: []string{sim.VerdictSafe},
+		Workers: []Worker{
+			{Name: "A", Work: 3 * time.Second, Write: Guarded},
+			{Name: "B", Start: 200 * time.Millisecond, Work: 100 * time.Millisecond, Write: Guarded, Fault: Fault{Kind: sim.FaultPartition, At: AtWaiting, For: 2 * time.Second}},
+			{Name: "C", Start: 2500 * time.Millisecond, Work: 100 * time.Millisecond, Write: Guarded},
 		},
 	},
 	{

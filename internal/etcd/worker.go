@@ -101,6 +101,9 @@ func (w *worker) program(ctx context.Context) error {
 
 // round takes the lock once, works inside, writes, leaves and unlocks.
 func (w *worker) round(ctx context.Context, cli *clientv3.Client, m *concurrency.Mutex, first bool) error {
+	if first && w.Fault.At == AtWaiting {
+		go w.faultWhenQueued(ctx)
+	}
 	if err := m.Lock(ctx); err != nil {
 		w.mark(sim.MarkGaveUp, nil)
 		return err
@@ -153,6 +156,24 @@ func (w *worker) write(ctx context.Context, cli *clientv3.Client, m *concurrency
 		w.mark("wrote", nil)
 	}
 	return nil
+}
+
+// faultWhenQueued applies the worker's fault once the server has put its
+// key in the lock's queue (the watch's exec of its Put), while its Lock()
+// waits. Only a fault that lets the program go on fits here: a partition
+// or a lost reply.
+func (w *worker) faultWhenQueued(ctx context.Context) {
+	for {
+		for _, e := range w.rec.Events() {
+			if e.Kind == sim.KindExec && e.Client == w.Name && len(e.Cmd) > 0 && e.Cmd[0] == "Put" {
+				w.fault(ctx, AtWaiting)
+				return
+			}
+		}
+		if !sleep(ctx, 10*time.Millisecond) {
+			return
+		}
+	}
 }
 
 // errCrashed ends the program of a worker that crashed.
