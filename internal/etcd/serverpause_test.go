@@ -5,8 +5,10 @@ import (
 	"errors"
 	"os/exec"
 	"testing"
+	"time"
 
 	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/live"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -86,4 +88,65 @@ func TestAServerPauseNeedsAProcessOfItsOwn(t *testing.T) {
 	if _, err := Run(context.Background(), ext, l); !errors.Is(err, ErrCannotPause) {
 		t.Fatalf("on an external server: %v, want ErrCannotPause", err)
 	}
+}
+
+// On an external server the page marks the lesson (it needs the server
+// Lockstep starts) and refuses to start it, in both languages; the other
+// lessons are not marked.
+func TestAServerPauseIsMarkedOnAnExternalServer(t *testing.T) {
+	svc, err := NewService("http://" + server.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range svc.Lessons() {
+		switch {
+		case l.ID == "etcd-server-pause" && (l.Needs == nil || l.Needs.Short.En != NeedsStarted.En || l.Needs.Say.Zh != CannotPause.Zh):
+			t.Errorf("%s: needs %+v, want the server Lockstep starts", l.ID, l.Needs)
+		case l.ID != "etcd-server-pause" && l.Needs != nil:
+			t.Errorf("%s: needs %+v, want nothing", l.ID, l.Needs)
+		}
+	}
+	_, err = svc.Start(context.Background(), "etcd-server-pause")
+	var u *live.Unavailable
+	if !errors.As(err, &u) || !errors.Is(err, ErrCannotPause) || u.Say.En != CannotPause.En {
+		t.Fatalf("start on an external server: %v, want live.Unavailable with CannotPause", err)
+	}
+}
+
+// The page's path: the service runs the lesson on a process of its own,
+// not on its shared server, and the process is gone once the run ends.
+func TestTheServiceRunsAServerPauseOnAProcessOfItsOwn(t *testing.T) {
+	if _, err := exec.LookPath(Binary); err != nil {
+		t.Skip("the etcd server program is not installed: " + installCommand)
+	}
+	svc, err := NewService("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	run, err := svc.Start(context.Background(), "etcd-server-pause")
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-run.Done()
+	if err := run.Err(); err != nil {
+		t.Fatal(err)
+	}
+	p := run.(*Play)
+	if got := p.rec.Verdicts(); len(got) != 1 || got[0] != sim.VerdictMutualExclusion {
+		t.Fatalf("verdicts %v, want [%s]", got, sim.VerdictMutualExclusion)
+	}
+	if svc.Startup() != 0 {
+		t.Errorf("the shared server was started (%v) for a lesson that runs on its own", svc.Startup())
+	}
+	for range 100 { // the run's end kills its process
+		svc.mu.Lock()
+		n := len(svc.paused)
+		svc.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("the run's etcd process is still tracked after the run ended")
 }
