@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,11 +66,14 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 	if *limit <= 0 {
 		*limit = report.DefaultLimit(*workers)
 	}
-	if *cell != "" {
-		return reportCell(ctx, *limit, *cell, *lang, stdout)
-	}
 	if *runs <= 0 {
 		return badUsage("--runs is at least 1, not %d", *runs)
+	}
+	if *cell != "" {
+		if algorithm, column, ok := strings.Cut(*cell, "/"); ok && slices.Contains(livecard.IDs(), algorithm) {
+			return reportLiveCell(ctx, livecard.Options{Runs: *runs, Etcd: *etcdAt, ZooKeeper: zk.where}, algorithm, column, *lang, stdout)
+		}
+		return reportCell(ctx, *limit, *cell, *lang, stdout)
 	}
 	opt := report.Options{Workers: *workers, Limit: *limit}
 	lf := liveFlags{ids: livecard.IDs(), runs: *runs, etcd: *etcdAt, zookeeper: zk.where, json: *asJSON, markdown: *markdown, lang: *lang}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/livecard"
 	"github.com/lockstep/lockstep/internal/report"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -78,4 +79,35 @@ func printLiveCard(rows []*report.Row, f liveFlags, stdout io.Writer) error {
 	}
 	_, err := io.WriteString(stdout, card.LiveText(f.lang))
 	return err
+}
+
+// reportLiveCell computes one cell of a live lock (report --cell
+// etcd-mutex/pause): for each of its rows, opt.Runs real-time runs of the
+// cell's fault, the cell as the card says it, and the log of one run (the
+// first that broke the lock, else the first). It says first that the runs
+// are in real time: a cell of a live lock has no schedule to replay.
+func reportLiveCell(ctx context.Context, opt livecard.Options, algorithm, column, lang string, stdout io.Writer) error {
+	if !slices.Contains(livecard.Columns(), column) {
+		return fmt.Errorf("--cell: no column %q (the columns: %s)", column, strings.Join(livecard.Columns(), ", "))
+	}
+	cells, err := livecard.OneCell(ctx, opt, algorithm, column)
+	if ctx.Err() != nil {
+		return errInterrupted
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "# %s\n", (&fact.Fact{Key: fact.RealTime}).Render().En)
+	for _, cr := range cells {
+		fmt.Fprintf(stdout, "# %s (%s)/%s: %s\n", cr.Row.Algorithm, cr.Row.Variant, column, report.Pick(cr.Cell.Text(cr.Row), lang))
+		if cr.Log == nil {
+			continue
+		}
+		s := cr.Row.Sample
+		fmt.Fprintf(stdout, "# %d real-time runs on %s, %s, %s; a real-time run does not replay: the record of one of them follows\n", s.Runs, s.Server, s.Date, s.Machine)
+		for _, e := range cr.Log {
+			fmt.Fprintln(stdout, e.String())
+		}
+	}
+	return nil
 }

@@ -72,3 +72,39 @@ func cellOf(r *report.Row, column string) *report.Cell {
 	}
 	return &report.Cell{}
 }
+
+// report --cell etcd-mutex/pause computes that one cell of etcd's two
+// rows in real time, says so, and prints the record of a run that broke
+// the lock (it does not replay). Argued as the card's cell: a Put from a
+// holder paused past its lease lands (✗, the run's log ends with
+// mutual-exclusion and stale-write); Txn If IsOwner is refused (no
+// violation at the resource). A column etcd cannot take is n/a with why
+// and runs nothing; an unknown column is an error naming the columns.
+func TestReportLiveCell(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real-time runs on an embedded etcd")
+	}
+	r := visualizer(t, "report", "--cell", "etcd-mutex/pause", "--runs", "1")
+	r.expect(t, "report --cell etcd-mutex/pause", 0)
+	for _, want := range []string{
+		"# live server, real time: the same schedule gives the same verdict, not the same milliseconds",
+		"# etcd-mutex (Put)/pause: ◷ ✗ 1 of 1 real-time runs",
+		"# etcd-mutex (Txn If IsOwner)/pause: ",
+		"a real-time run does not replay",
+		"verdict mutual-exclusion",
+		"verdict stale-write",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("report --cell etcd-mutex/pause lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	na := visualizer(t, "report", "--cell", "etcd-mutex/clock-jump")
+	na.expect(t, "report --cell etcd-mutex/clock-jump", 0)
+	if !strings.Contains(na.stdout, "# etcd-mutex (Put)/clock-jump: ") || strings.Contains(na.stdout, "real-time runs on") {
+		t.Errorf("the clock jump is not n/a without runs:\n%s", na.stdout)
+	}
+	bad := visualizer(t, "report", "--cell", "etcd-mutex/nope")
+	if bad.code == 0 || !strings.Contains(bad.stderr, `no column "nope"`) {
+		t.Errorf("an unknown column: exit %d, stderr %q", bad.code, bad.stderr)
+	}
+}

@@ -46,11 +46,8 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Build runs the live rows: each cell's runs at once, the cells of a row
-// one after another, the rows of the two services side by side. A
-// service whose server cannot run here (ZooKeeper without Java) gives
-// rows whose cells say so and what to install.
-func Build(ctx context.Context, opt Options) ([]*report.Row, error) {
+// defaults fills the options left at zero.
+func (opt *Options) defaults() {
 	if opt.Runs <= 0 {
 		opt.Runs = DefaultRuns
 	}
@@ -60,6 +57,14 @@ func Build(ctx context.Context, opt Options) ([]*report.Row, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
+}
+
+// Build runs the live rows: each cell's runs at once, the cells of a row
+// one after another, the rows of the two services side by side. A
+// service whose server cannot run here (ZooKeeper without Java) gives
+// rows whose cells say so and what to install.
+func Build(ctx context.Context, opt Options) ([]*report.Row, error) {
+	opt.defaults()
 	for _, id := range opt.Algorithms {
 		if !slices.ContainsFunc(Rows, func(r Row) bool { return r.Algorithm == id }) {
 			return nil, fmt.Errorf("livecard: no live lock %q (the live locks: %s)", id, strings.Join(IDs(), ", "))
@@ -183,7 +188,7 @@ func runRow(ctx context.Context, r *Row, srv *server, opt Options) (*report.Row,
 			c.Kind, c.Why = report.Unsearched, srv.missing
 		default:
 			var err error
-			if c, err = runCell(ctx, r, &spec, col, srv, opt.Runs, opt.Parallel); err != nil {
+			if c, _, err = runCell(ctx, r, &spec, col, srv, opt.Runs, opt.Parallel); err != nil {
 				return nil, err
 			}
 		}
@@ -197,9 +202,10 @@ func runRow(ctx context.Context, r *Row, srv *server, opt Options) (*report.Row,
 }
 
 // runCell runs a cell's lesson runs times, parallel at once, and
-// tallies how the runs ended.
-func runCell(ctx context.Context, r *Row, spec *Cell, col string, srv *server, runs, parallel int) (*report.Cell, error) {
+// tallies how the runs ended; it gives the runs' logs too.
+func runCell(ctx context.Context, r *Row, spec *Cell, col string, srv *server, runs, parallel int) (*report.Cell, []*live.Recorder, error) {
 	verdicts := make([][]string, runs)
+	recs := make([]*live.Recorder, runs)
 	errs := make([]error, runs)
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, parallel)
@@ -212,14 +218,14 @@ func runCell(ctx context.Context, r *Row, spec *Cell, col string, srv *server, r
 				errs[i] = err
 				return
 			}
-			verdicts[i] = rec.Verdicts()
+			verdicts[i], recs[i] = rec.Verdicts(), rec
 		})
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("livecard: %s (%s) under %s: %w", r.Algorithm, r.Variant, col, err)
+		return nil, nil, fmt.Errorf("livecard: %s (%s) under %s: %w", r.Algorithm, r.Variant, col, err)
 	}
-	return Tally(r.Storage, col, spec.Placement, verdicts), nil
+	return Tally(r.Storage, col, spec.Placement, verdicts), recs, nil
 }
 
 // Tally is a cell decided by runs that ended with these verdicts: Broke
