@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -149,4 +150,26 @@ func TestTheServiceRunsAServerPauseOnAProcessOfItsOwn(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatal("the run's etcd process is still tracked after the run ended")
+}
+
+// Without the etcd server program the page marks the lesson and says what
+// to install, in both languages; starting it says the same, and nothing
+// runs.
+func TestAServerPauseWithoutTheProgramSaysWhatToInstall(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	svc, err := NewService("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	for _, l := range svc.Lessons() {
+		if l.ID == "etcd-server-pause" && (l.Needs == nil || l.Needs.Short.Zh != NeedsBinary.Zh || !strings.Contains(l.Needs.Say.En, "apt-get install etcd-server") || !strings.Contains(l.Needs.Say.Zh, "apt-get install etcd-server")) {
+			t.Errorf("%s: needs %+v, want etcd-server in both languages", l.ID, l.Needs)
+		}
+	}
+	_, err = svc.Start(context.Background(), "etcd-server-pause")
+	var u *live.Unavailable
+	if !errors.As(err, &u) || !errors.Is(err, ErrNoBinary) || u.Say.Zh != Install.Zh {
+		t.Fatalf("start without the program: %v, want live.Unavailable with Install", err)
+	}
 }
