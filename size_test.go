@@ -26,10 +26,8 @@ const (
 // must leave the list; nothing new may join it. (Third-party and
 // generated code is not ours to size.)
 var oversized = map[string]int{
-	"web/static/app.js":      410,
-	"web/static/timeline.js": 454,
-	"web/static/i18n.js":     526,
-	"web/static/class.js":    560,
+	"web/static/i18n.js":  526,
+	"web/static/class.js": 560,
 }
 
 // No file or function grows past the project's sizes unnoticed: every one

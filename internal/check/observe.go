@@ -116,6 +116,9 @@ func (m *model) fault(e *sim.Event) {
 		m.down[e.Node] = true
 	case sim.FaultNodeRestart:
 		delete(m.down, e.Node)
+	case sim.FaultPause, sim.FaultDropRequest, sim.FaultDropReply, sim.FaultPartition, sim.FaultHeal, sim.FaultSkew:
+		// no holder and no node changes here: what follows (a late
+		// reply, a lost message, a clock read) is in the events after
 	case sim.FaultFailover:
 		m.down[e.Node] = true
 		m.retired[e.Node] = true

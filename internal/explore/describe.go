@@ -145,11 +145,14 @@ func describeFault(log []*sim.Event, a scenario.Action, e *sim.Event) sim.Text {
 	return faultByName(e, when)
 }
 
-// faultByName says a fault by its kind's name alone: for a kind a search
-// never places (Describe is given only what the search placed), so never
-// said in practice. TestEverySearchedFaultKindIsDescribed holds every kind
-// a search places to its own sentence.
+// faultByName says a fault of a kind without its own case above by what
+// the engine said of it, its event's fact (in both languages), and when;
+// by its kind's name where the event has no fact. A new kind is so said
+// in full without a case here: give it one only for a fuller sentence.
 func faultByName(e *sim.Event, when sim.Text) sim.Text {
+	if note := e.Fact.Render(); note.En != "" && note.Zh != "" {
+		return sim.Text{En: fmt.Sprintf("%s %s", strings.TrimSuffix(note.En, "."), when.En), Zh: fmt.Sprintf("%s%s", when.Zh, note.Zh)}
+	}
 	return sim.Text{En: fmt.Sprintf("%s %s", e.Name, when.En), Zh: fmt.Sprintf("%s %s", when.Zh, e.Name)}
 }
 

@@ -13,6 +13,8 @@
 //   timeline.js  the timeline: layout.js places rows and lanes, draw.js
 //                paints them, format.js writes events as text
 //   panels.js    the side panels
+//   lesson.js    the lesson's paragraph: its plan mark, More on a phone
+//   phone.js     a phone's swipe, bottom dock and step bar padding
 //   i18n.js      the page's strings; messages.js the scenario checker's problems and error codes, in 中文
 
 import { Link, PROTOCOL } from './socket.js';
@@ -36,6 +38,8 @@ import { Report } from './report.js';
 import { Classroom, CLASS_ERRORS } from './class.js';
 import { Pairing } from './pair.js';
 import { addErrors } from './messages.js';
+import { initLesson, renderLessonPlan, lessonMore } from './lesson.js';
+import { initPhone, dockDetail } from './phone.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -162,41 +166,6 @@ function onMessage(m) {
 }
 
 let wasEnded = false; // the run drawn last had ended
-let lastSel = null, selAt = -1; // the selected event, and the step it was chosen at
-
-/** dockDetail: on a phone the bottom dock shows the tapped row's detail
- * until the next step, then what is happening again (app.css). */
-function dockDetail(st) {
-  if (st.selected !== lastSel) {
-    lastSel = st.selected;
-    selAt = st.snap ? st.snap.step : -1;
-  }
-  document.body.classList.toggle('dock-detail', st.selected != null && !!st.snap && st.snap.step === selAt);
-}
-
-/** swipeToStep steps on a sideways swipe over el: to the left the next
- * step, to the right the one before; a swipe that is more up than across
- * scrolls, as before. */
-function swipeToStep(el) {
-  let x0 = null, y0 = 0;
-  el.addEventListener('touchstart', (e) => {
-    if (e.touches.length !== 1) { x0 = null; return; }
-    x0 = e.touches[0].clientX;
-    y0 = e.touches[0].clientY;
-  }, { passive: true });
-  el.addEventListener('touchend', (e) => {
-    if (x0 == null || !e.changedTouches.length) return;
-    const p = e.changedTouches[0], dx = p.clientX - x0, dy = p.clientY - y0;
-    x0 = null;
-    if (Math.abs(dx) < 60 || Math.abs(dy) > Math.abs(dx) / 2) return;
-    $(dx < 0 ? 'step' : 'back').click();
-  });
-}
-swipeToStep(document.querySelector('.tl-wrap'));
-// The step bar's height, for the phone's scroll padding (app.css): what is
-// scrolled into view stops below the bar, not under it.
-const stepBar = document.querySelector('.controls');
-new ResizeObserver(() => document.documentElement.style.setProperty('--step-bar', stepBar.offsetHeight + 8 + 'px')).observe(stepBar);
 
 /** verdictIntoView brings the verdict into view when the run ends, if it
  * is off screen: the last rows alone may read well ("release refused",
@@ -234,7 +203,7 @@ function render() {
     document.querySelector('main').removeAttribute('aria-busy');
     $('title').textContent = pick(snap.title, st.lang) || snap.scenario;
     $('lesson-text').textContent = pick(snap.lesson, st.lang);
-    renderLessonPlan(snap, st.lang);
+    renderLessonPlan(snap, st.lang, classroom.hiding());
     lessonMore();
     $('expect').textContent = verdictNames(snap.expect || [], st.lang) || '—';
     // Off its script the run may end otherwise: the expectation is the
@@ -273,39 +242,6 @@ function render() {
   pairing.render();
   lessonMore(); // the class may have hidden the lesson's paragraph
   tl.set({ ...st });
-}
-
-/** renderLessonPlan marks the lesson's paragraph as the lesson's plan
- * where it does not tell this run: off its script (from the step where a
- * user's action changed it) and in a challenge, which runs without the
- * script. On script the paragraph is shown plainly; a file with no
- * paragraph has no plan to mark. */
-function renderLessonPlan(snap, lang) {
-  const label = $('lesson-plan'), text = $('lesson-text');
-  const inChallenge = !!(snap.challenge && snap.challenge.active);
-  // (A class that hides the paragraph sends none: the plan is still there.)
-  const plan = (inChallenge || !!snap.offScript) && (!!pick(snap.lesson, lang) || classroom.hiding());
-  label.hidden = !plan;
-  text.toggleAttribute('data-plan', plan);
-  if (!plan) {
-    label.textContent = '';
-    return;
-  }
-  const s = inChallenge ? t('lessonPlanChallenge', lang) : fill('lessonPlan', lang, { step: snap.offScriptAt });
-  if (label.textContent !== s) label.textContent = s;
-}
-
-/** lessonMore offers, where the lesson's paragraph is cut to a few lines
- * (a phone), a button that opens it whole, and says Less once open. */
-function lessonMore() {
-  const p = $('lesson-text'), b = $('lesson-more'), box = p.parentElement;
-  const open = box.classList.contains('open');
-  const key = p.textContent + '|' + innerWidth + '|' + open;
-  if (b.dataset.key === key) return;
-  b.dataset.key = key;
-  b.hidden = !open && p.scrollHeight <= p.clientHeight + 1;
-  b.textContent = t(open ? 'lessonLess' : 'lessonMore', state.lang);
-  b.setAttribute('aria-expanded', String(open));
 }
 
 function renderHelp() {
@@ -362,8 +298,8 @@ initPicker(link, () => { $('scenario').blur(); $('tl-scroll').focus(); });
 initEditor(link, () => tl.reset());
 initShare(link, tl, () => ({ ...comparer.shared(), ...explorer.shared(state.snap) }));
 $('follow').onclick = () => { tl.followNewest(); $('tl-scroll').focus(); };
-$('lesson-more').onclick = () => { $('lesson-text').parentElement.classList.toggle('open'); lessonMore(); };
-addEventListener('resize', lessonMore);
+initLesson();
+initPhone();
 $('reload').onclick = () => location.reload();
 $('take-back').onclick = () => { state.taken = false; renderConn(); link.connect(); };
 

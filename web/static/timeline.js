@@ -1,92 +1,17 @@
 // The timeline component: a canvas that draws only the visible window of
 // rows, a scroller that gives the log its height, a windowed DOM list of the
 // visible events (for screen readers, tooltips, clicks and tests), and the
-// lane headers (a client's header lets it make its next move).
+// lane headers (lanebar.js: a client's header lets it make its next move).
 
 import { CanvasPainter, SvgPainter } from './paint.js';
 import { drawRows } from './draw.js';
-import { clientColor as clientColorOf } from './lanes.js';
 import { layout } from './layout.js';
+import { renderLaneBar } from './lanebar.js';
 import { planSlide, drawSlide, SLIDE_W, SLIDE_H, PNG_SCALE } from './slide.js';
 import { describe, fmtTime } from './format.js';
 import { t as tr, fill } from './i18n.js';
 
 export const FONT = 'system-ui, "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif';
-
-/** fitApart makes labels placed side by side along the lane bar (the
- * lane names, the clocks) keep clear of each other, of the gutter's head
- * and of the bar's right edge: a smaller size first, down to 13 px; then
- * the names alone (no ● ▶ ■: a client that can move still shows it by its
- * ring) and the gutter's head as "#", down to 11 px; then each label in
- * its own lane (e.lane: a node's from its lane's left edge), cut to the
- * lane's width with an ellipsis (the whole name stays in its tooltip and
- * its accessible name).
- * big (Presenter mode, read from the back of a room) goes no smaller than
- * 16 px on one line; past that the labels take two lines, every other
- * one on the lower (class low; the bar gets class two), whole and then
- * as names alone, each at the largest size from 18 down to 14 px at
- * which they clear their neighbours on their own line. Cutting is the last resort
- * there too, and TestBrowserPresenter fails on it. (The ring of a client
- * that can move is drawn outside its box on a laptop, and so may touch a
- * neighbour there; in Presenter mode it is drawn inside.) */
-function fitApart(els, head, width, big = false) {
-  if (!els.length) return;
-  const bar = els[0].parentElement, full = parseFloat(getComputedStyle(els[0]).fontSize);
-  const long = els.map((e) => e.textContent), headLong = head ? head.textContent : '';
-  // The gutter's head holds the left of the bar as far as its text goes
-  // (and 10 px more), a short text less than the whole gutter.
-  const headEnd = () => {
-    const r = document.createRange();
-    r.selectNodeContents(head);
-    return Math.min(r.getBoundingClientRect().right + 10, head.getBoundingClientRect().right);
-  };
-  const clash = () => {
-    const base = bar.getBoundingClientRect().left;
-    const start = head ? headEnd() : -Infinity;
-    const prev = [start, start]; // the right edge of the last label on each line
-    for (const e of els) {
-      const r = e.getBoundingClientRect(), line = e.classList.contains('low') ? 1 : 0;
-      if (r.left < prev[line] + 2 || r.right > base + width + 0.5) return true;
-      prev[line] = r.right;
-    }
-    return false;
-  };
-  const sized = (size) => { for (const e of els) e.style.fontSize = size + 'px'; };
-  const shrink = (min) => {
-    let size = parseFloat(getComputedStyle(els[0]).fontSize);
-    while (clash() && size > min) sized(--size);
-    return !clash();
-  };
-  // named writes the labels as their names alone (or whole again).
-  const named = (short) => {
-    els.forEach((e, i) => {
-      e.textContent = short && e.dataset.short ? e.dataset.short : long[i];
-      e.classList.toggle('tight', short);
-    });
-    if (head) head.textContent = short ? head.dataset.short || '' : headLong;
-  };
-  if (shrink(big ? 16 : 13)) return;
-  named(true);
-  if (shrink(big ? 16 : 11)) return;
-  if (big) {
-    els.forEach((e, i) => e.classList.toggle('low', i % 2 === 1));
-    bar.classList.add('two');
-    for (const short of [false, true]) {
-      named(short);
-      sized(Math.min(full, 18)); // two lines of 18 px fit the bar (presenter.css)
-      if (shrink(14)) return;
-    }
-  }
-  for (const e of els) {
-    const l = e.lane;
-    if (!l) continue;
-    if (!e.title) e.title = e.textContent;
-    if (!e.getAttribute('aria-label')) e.setAttribute('aria-label', e.textContent);
-    e.classList.add('cut');
-    if (l.kind === 'node') { e.style.left = l.left + 2 + 'px'; e.style.transform = 'none'; }
-    e.style.maxWidth = Math.max(l.right - l.left - 4, 14) + 'px';
-  }
-}
 
 export class Timeline {
   constructor({ root, canvas, scroll, spacer, list, lanes, onPick, onMove, onFollow }) {
@@ -223,7 +148,7 @@ export class Timeline {
     if (m.rows.length) drawRows(new CanvasPainter(ctx, FONT, this.drawn), m, L, r0, r1, -top, opts);
     this.drawNow(ctx, L, L.total - top, w);
     this.window(r0, r1, L);
-    this.header(L);
+    renderLaneBar(this.lanes, this.state, L, (c) => this.onMove(c));
     this.lastDraw = performance.now() - t0;
     this.root.dataset.rows = String(m.rows.length);
     this.root.dataset.lang = st.lang; // drawn in this language (tests wait for it)
@@ -319,79 +244,6 @@ export class Timeline {
       li.textContent = fill('timeBreak', st.lang, { d: fmtTime(b.dt, 3) });
       this.list.appendChild(li);
     }
-  }
-
-  /** clocks writes, in the time view, each node's and each skewed
-   * client's clock at the cursor under its lane's name. */
-  clocks(L) {
-    const st = this.state, snap = st.snap;
-    if (!L.timed || !snap) return;
-    const off = new Map((snap.nodes || []).map((n) => ['node:' + n.name, n.clock || 0]));
-    for (const [c, d] of Object.entries(snap.skews || {})) off.set('client:' + c, d);
-    for (const l of L.lanes) {
-      const d = off.get(l.kind + ':' + l.name);
-      if (d === undefined) continue; // a client on the world's clock shows none
-      const sign = d > 0 ? fill('clockAhead', st.lang, { d: fmtTime(d, 3) }) : d < 0 ? fill('clockBehind', st.lang, { d: fmtTime(-d, 3) }) : '';
-      const el = document.createElement('span');
-      el.className = 'lane-clock' + (d ? ' off' : '');
-      el.setAttribute('data-testid', 'clock-' + l.name);
-      el.dataset.ns = String(snap.t + d);
-      el.textContent = '◔ ' + fmtTime(snap.t + d, 3) + (sign ? (st.lang === 'zh' ? '（' + sign + '）' : ' (' + sign + ')') : '');
-      el.title = fill('clockTip', st.lang, { who: l.name, now: fmtTime(snap.t, 3), d: sign || tr('clockRight', st.lang) });
-      el.lane = l;
-      el.style.left = (L.narrow ? l.left + 2 : l.x) + 'px';
-      if (L.narrow) el.style.transform = 'none';
-      this.lanes.appendChild(el);
-    }
-  }
-
-  header(L) {
-    const snap = this.state.snap;
-    const key = L.lanes.map((l) => l.kind + l.name + Math.round(l.x)).join('|') + (this.state.pending || []).join(',') + this.state.lang + L.gutter + this.state.presenter +
-      (L.timed && snap ? '|' + snap.t + JSON.stringify([snap.nodes.map((n) => n.clock || 0), snap.skews || {}]) : '');
-    if (this.lanes.dataset.key === key) return;
-    this.lanes.dataset.key = key;
-    this.lanes.textContent = '';
-    const pending = new Set(this.state.pending || []);
-    const head = document.createElement('span');
-    head.className = 'gutter-head';
-    head.style.width = L.gutter + 'px';
-    head.textContent = tr(L.narrow ? 'gutterHeadNarrow' : 'gutterHead', this.state.lang); // a narrow gutter has no time column
-    head.title = tr('cursorTip', this.state.lang);
-    head.dataset.short = '#';
-    this.lanes.appendChild(head);
-    for (const l of L.lanes) {
-      let el;
-      if (l.kind === 'client') {
-        el = document.createElement('button');
-        el.className = 'lane client' + (pending.has(l.name) ? ' can' : '');
-        el.setAttribute('data-testid', 'lane-' + l.name);
-        el.style.borderColor = el.style.color = clientColorOf(this.state.model, l.name);
-        el.textContent = (L.narrow ? '' : pending.has(l.name) ? '▶ ' : '● ') + l.name;
-        el.title = fill('letMove', this.state.lang, { c: l.name });
-        el.disabled = !pending.has(l.name);
-        el.addEventListener('click', () => this.onMove(l.name));
-      } else {
-        el = document.createElement('span');
-        el.className = 'lane node';
-        el.textContent = (L.narrow ? '' : '■ ') + l.name;
-      }
-      el.lane = l;
-      el.dataset.short = l.name;
-      el.style.left = l.x + 'px';
-      // On a phone a node's name starts at its lane's left edge, clear of
-      // the client headers to its left.
-      if (L.narrow && l.kind === 'node') { el.style.left = l.left + 2 + 'px'; el.style.transform = 'none'; }
-      this.lanes.appendChild(el);
-      // The last node's name, on a lane narrower than it, ends at the
-      // timeline's right edge rather than past it.
-      if (L.narrow && l.kind === 'node' && l.left + 2 + el.offsetWidth > L.width) el.style.left = Math.max(0, L.width - el.offsetWidth - 2) + 'px';
-    }
-    this.lanes.classList.toggle('timed', !!L.timed);
-    this.lanes.classList.remove('two');
-    this.clocks(L);
-    fitApart([...this.lanes.querySelectorAll('.lane')], head, L.width, !!this.state.presenter);
-    fitApart([...this.lanes.querySelectorAll('.lane-clock')], null, L.width);
   }
 
   /** audit draws the whole log at the current width into a recording

@@ -53,6 +53,9 @@ func (m *model) fault(e *sim.Event) {
 		return
 	}
 	switch sim.FaultKind(e.Name) {
+	case sim.FaultPause, sim.FaultDropRequest, sim.FaultDropReply, sim.FaultPartition, sim.FaultHeal, sim.FaultSkew:
+		// no holder and no node changes here: what follows (a late
+		// reply, a lost message, a clock read) is in the events after
 	case sim.FaultCrash:
 		c := m.client(e.Client)
 		for t, th := range m.threads {

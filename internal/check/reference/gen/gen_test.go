@@ -2,7 +2,10 @@ package gen
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // One seed, one corpus: the same seed and index make the same YAML, byte
@@ -36,5 +39,38 @@ func TestGenerateIsValid(t *testing.T) {
 	}
 	if refused > 10 {
 		t.Errorf("%d of 200 generated scenarios refused, want at most 10", refused)
+	}
+}
+
+// A fault kind with no case in randomFault is made from its row alone: a
+// throwaway kind, declared here only, gets the target its row names and,
+// its amount being required, a size every time; the same row with the
+// amount optional is left without one some of the time, and a link kind
+// names its client some of the time.
+func TestAKindWithoutACaseIsMadeFromItsRow(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	node := sim.Action{Do: "throwaway", Fault: true, Target: sim.TargetNode, Amount: sim.AmountDuration, Required: true}
+	for range 50 {
+		f := fromRow(r, node, "A", "redis")
+		if f.Do != "throwaway" || f.Node != "redis" || f.Client != "" || f.For <= 0 {
+			t.Fatalf("a node kind with a required duration: got %+v", f)
+		}
+	}
+	link := sim.Action{Do: "throwaway", Fault: true, Target: sim.TargetLink, Amount: sim.AmountJump}
+	var clients, sized int
+	for range 200 {
+		f := fromRow(r, link, "A", "redis")
+		if f.Node != "redis" || f.For != 0 {
+			t.Fatalf("a link kind with a jump: got %+v", f)
+		}
+		if f.Client == "A" {
+			clients++
+		}
+		if f.By != 0 {
+			sized++
+		}
+	}
+	if clients == 0 || clients == 200 || sized == 0 || sized == 200 {
+		t.Errorf("of 200 link faults %d named the client and %d had a size: want some of each, not all", clients, sized)
 	}
 }
