@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/live"
 )
 
@@ -108,3 +109,9 @@ func (s *Service) Close() {
 		s.srv = nil
 	}
 }
+
+// Checker is the checker every etcd lesson's run is judged by: a
+// recording of one is judged again by it (live.Replay).
+func (s *Service) Checker(string) *check.Checker { return newChecker() }
+
+var _ live.Judged = (*Service)(nil)

@@ -41,6 +41,13 @@ type liveState struct {
 	ended  bool            // the run is over and its verdicts are in events
 	cursor int             // the events the viewer is shown
 	target int             // where the viewer asked the cursor to go (math.MaxInt: to the end)
+	// Recorded runs (liverec.go): when the run started, whether it is a
+	// recording shown again, whether it is a new run after one, and the
+	// run as a share link carries it, once made.
+	at       time.Time
+	recorded bool
+	again    bool
+	token    string
 }
 
 // liveLessons gathers the services' lessons, by id, and their catalog
@@ -88,6 +95,9 @@ func (s *Server) liveCode(svc live.Service) error {
 func (s *session) loadLive(r *Request, ll liveLesson) error {
 	if r.Challenge || len(r.Actions) > 0 {
 		return s.liveOnly("load", ll)
+	}
+	if r.Recording != "" {
+		return s.loadRecording(r, ll)
 	}
 	s.replaceRun(nil, loadedRun{})
 	s.setCost(0)
@@ -142,9 +152,9 @@ func (s *session) applyLive(r *Request) error {
 		l.target = l.cursor
 	case "reset", "seed":
 		s.setPlaying(false)
-		ll := l.liveLesson
+		ll, again := l.liveLesson, l.recorded || l.again
 		s.stopLive()
-		s.live = &liveState{liveLesson: ll}
+		s.live = &liveState{liveLesson: ll, again: again}
 	case "sync":
 		s.sent = 0
 	default:
@@ -181,7 +191,7 @@ func (s *session) liveMove(to int) error {
 			return coded("live-unavailable", map[string]any{"service": name, "detail": detail},
 				"the %s server cannot start here: %v; the %s lessons need one, the other lessons run as before", name, err, name)
 		}
-		l.run, l.done = run, run.Done()
+		l.run, l.done, l.at = run, run.Done(), time.Now()
 	}
 	s.liveRead()
 	return nil
@@ -253,6 +263,7 @@ func (s *session) liveEnd() {
 			"the run on the %s server stopped: %v", name, err)))
 	}
 	s.push(0)
+	s.liveRecorded()
 }
 
 // livePush sends the attached browser the events it lacks and the live
@@ -286,7 +297,7 @@ func (s *session) liveSnapshot() *Snapshot {
 	if ended && l.lesson.Expected != nil { // the branch the run took decides (a server pause)
 		expect = l.lesson.Expected(l.events)
 	}
-	view := &liveView{Service: l.svc.Name()}
+	view := &liveView{Service: l.svc.Name(), At: liveAt(l), Recorded: l.recorded, Again: l.again}
 	if l.run != nil {
 		view.Server = l.run.Server()
 	}
@@ -329,6 +340,12 @@ func liveLibs(l *liveState) map[string]libView {
 type liveView struct {
 	Service string `json:"service"`          // the service ("etcd")
 	Server  string `json:"server,omitempty"` // where it runs, once started
+	// At is when the run started (RFC 3339, UTC), once it has; Recorded,
+	// that this is a recording shown again (a share link's), not a run
+	// now; Again, that this is a new run after a recording (liverec.go).
+	At       string `json:"at,omitempty"`
+	Recorded bool   `json:"recorded,omitempty"`
+	Again    bool   `json:"again,omitempty"`
 }
 
 // verdictsIn are the verdicts logged among evs.
