@@ -10,7 +10,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -66,26 +65,6 @@ func (s *Server) liveLessons(services []live.Service) error {
 			}
 			s.catalog = append(s.catalog, e)
 		}
-	}
-	return nil
-}
-
-// liveCode serves a service's lock code under /source/, beside the
-// engine's locks, when it shows its code.
-func (s *Server) liveCode(svc live.Service) error {
-	c, ok := svc.(live.Coded)
-	if !ok {
-		return nil
-	}
-	a, err := loadAssets(c.Code().Files)
-	if err != nil {
-		return fmt.Errorf("server: %s's code: %w", svc.Name(), err)
-	}
-	for name, f := range a.files {
-		if s.source.files[name] != nil {
-			return fmt.Errorf("server: %s's code: %s is the engine's", svc.Name(), name)
-		}
-		s.source.files[name] = f
 	}
 	return nil
 }
@@ -308,32 +287,6 @@ func (s *session) liveSnapshot() *Snapshot {
 		Playing: s.playing && !ended, Speed: s.speed, Events: l.cursor, Live: view,
 		Code: liveCodeFiles(l), Libs: liveLibs(l),
 	}
-}
-
-// liveCodeFiles maps each client of a live lesson to the file its lock
-// code starts in, when its service shows its code.
-func liveCodeFiles(l *liveState) map[string]string {
-	c, ok := l.svc.(live.Coded)
-	if !ok {
-		return nil
-	}
-	f := c.Code().File
-	out := make(map[string]string, len(l.lesson.Clients))
-	for _, name := range l.lesson.Clients {
-		out[name] = f
-	}
-	return out
-}
-
-// liveLibs describes the library a live lesson's code belongs to, for
-// the code view's header.
-func liveLibs(l *liveState) map[string]libView {
-	c, ok := l.svc.(live.Coded)
-	if !ok {
-		return nil
-	}
-	code := c.Code()
-	return map[string]libView{code.Dir: {Module: code.Module, Version: code.Version, License: code.License, URL: code.URL}}
 }
 
 // liveView tells the page that a run is in real time on a live server.
