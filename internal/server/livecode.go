@@ -54,4 +54,3 @@ func liveLibs(l *liveState) map[string]libView {
 	code := c.Code()
 	return map[string]libView{code.Dir: {Module: code.Module, Version: code.Version, License: code.License, URL: code.URL}}
 }
-
