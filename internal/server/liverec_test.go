@@ -1,6 +1,8 @@
 package server
 
 import (
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 	"github.com/lockstep/lockstep/internal/etcd"
 	"github.com/lockstep/lockstep/internal/live"
 	"github.com/lockstep/lockstep/internal/sim"
+	"github.com/lockstep/lockstep/internal/zookeeper"
 )
 
 // runToRecording loads a live lesson, runs it to its end and gives its
@@ -162,5 +165,58 @@ func TestARecordingThatIsNotTheRunsIsRefused(t *testing.T) {
 		if m.Code != tc.code || !strings.Contains(m.Error, tc.says) {
 			t.Errorf("%s: want %s saying %q, got %s: %s", tc.what, tc.code, tc.says, m.Code, m.Error)
 		}
+	}
+}
+
+// A ZooKeeper lesson shows the recipe's code — the clients' file is the
+// recipe as compiled (zookeeper/lock.go), go-zookeeper's own lock.go
+// beside it under its module's header — and a lost create's send lights
+// the recipe's create. Its ended run is kept as a recording like etcd's,
+// and shown again with the same events and verdict (argued: A's
+// unprotected create whose reply is lost leaves an orphan at the head of
+// the queue that nobody releases before the horizon: deadlock).
+func TestAZooKeeperLessonShowsTheRecipeAndIsKept(t *testing.T) {
+	if err := zookeeper.Available(); err != nil {
+		t.Skip(err)
+	}
+	svc, err := zookeeper.NewService("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, url := liveApp(t, svc)
+	c, _, err := dial(t, url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.hello("")
+	const id = "zookeeper-lost-create"
+	c.send(map[string]any{"op": "load", "scenario": id})
+	m := c.next("state")
+	if m.Snap.Code["A"] != "zookeeper/lock.go" || m.Snap.Libs["zk"].Module != "github.com/go-zookeeper/zk" {
+		t.Fatalf("the snapshot should name the recipe's file and go-zookeeper's module, got code %v libs %v", m.Snap.Code, m.Snap.Libs)
+	}
+	for path, want := range map[string]string{"zookeeper/lock.go": "func (m *Mutex) Lock() error {", "zk/lock.go": "func (l *Lock) Lock() error {"} {
+		resp, err := http.Get(url + "/source/" + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), want) {
+			t.Errorf("/source/%s: %d, want the file with %q", path, resp.StatusCode, want)
+		}
+	}
+	evs, end, rec := c.runToRecording(id)
+	sited := slices.ContainsFunc(evs, func(e wireEvent) bool {
+		return e.Kind == "send" && e.Src != nil && e.Src.File == "zookeeper/lock.go" && e.Src.Line > 0
+	})
+	if !sited || !slices.Equal(end.Verdicts, []string{"deadlock"}) {
+		t.Fatalf("the lost create's send should name the recipe's line, and the run end deadlock, got sited %v, %v", sited, end.Verdicts)
+	}
+	c.send(map[string]any{"op": "load", "scenario": id, "recording": rec.Text})
+	m = c.next("state")
+	if !m.Snap.Live.Recorded || !slices.Equal(m.Snap.Verdicts, end.Verdicts) || len(m.Events) != len(evs) || m.Snap.Live.Server != end.Live.Server {
+		t.Errorf("the recording should show the run as it was: %v, %d events on %q; got %v, %d on %q (recorded %v)",
+			end.Verdicts, len(evs), end.Live.Server, m.Snap.Verdicts, len(m.Events), m.Snap.Live.Server, m.Snap.Live.Recorded)
 	}
 }
