@@ -168,7 +168,7 @@ func perform(ctx context.Context, addr string, srv *Server, l *Lesson, rec *live
 			rec.Finish()
 		}
 	})()
-	w := newWatcher(obs, rec, root)
+	w := newWatcher(obs, rec, root, l.Session)
 	wctx, stopWatch := context.WithCancel(ctx)
 	watched := make(chan struct{})
 	go func() { w.run(wctx); close(watched) }()

@@ -52,6 +52,7 @@ func (w *worker) program(ctx context.Context) error {
 	}
 	defer p.Close()
 	w.proxy = p
+	p.OnFrame((&pinger{w: w}).frame) // the session's bar (session.go)
 	c, events, err := zk.Connect([]string{p.Addr}, w.lesson.Session, zk.WithLogger(quiet{}))
 	if err != nil {
 		return fmt.Errorf("zookeeper: connect: %w", err)

@@ -19,7 +19,7 @@ import { Link, PROTOCOL } from './socket.js';
 import { Timeline } from './timeline.js';
 import { renderNarration, renderVerdict, renderKeys, renderPending, renderDetail, renderCounters } from './panels.js';
 import { t, fill, pick, apply, KEYS, untranslated, verdictNames } from './i18n.js';
-import { decodeRun, download, shareURL, initShare, onLiveMessage, renderLive } from './share.js';
+import { decodeRun, download, shareURL, initShare, onLiveMessage, renderLive, barWords } from './share.js';
 import { Explore } from './explore.js';
 import { state, reduce, focus, onChange } from './store.js';
 import { initControls, renderControls, buildFaultMenu } from './controls.js';
@@ -221,8 +221,8 @@ function render() {
   live.hidden = !lv;
   if (lv) {
     let s = fill('liveBanner', st.lang, { service: lv.service, server: lv.server || t('liveNotStarted', st.lang) });
-    // the lease's bar is said once one is drawn (a recording's notice: renderLive)
-    if (st.model && st.model.spans.some((sp) => sp.type === 'lease' && sp.expire > 0)) s += ' ' + t('liveLeaseBar', st.lang);
+    // a bar is said once one is drawn (barWords; a recording's notice: renderLive)
+    s += barWords(st, t('liveLeaseBar', st.lang));
     if (live.textContent !== s) live.textContent = s;
   }
   renderLive(st, () => link.send('reset'));

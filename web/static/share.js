@@ -12,7 +12,7 @@ import { t, fill, pick, verdictNames } from './i18n.js';
 import { toast } from './toast.js';
 import { liveLink } from './liverec.js';
 
-export { onLiveMessage, renderLive } from './liverec.js'; // the page's hooks (app.js)
+export { onLiveMessage, renderLive, barWords } from './liverec.js'; // the page's hooks (app.js)
 
 const $ = (id) => document.getElementById(id);
 
