@@ -17,7 +17,8 @@ import (
 // in the picker's group of live lessons, it runs on a real ZooKeeper that
 // its first step starts (a JVM), the page says that the run is in real
 // time on a real ZooKeeper server, the server's expiry of A's session is a
-// row in the page's language, and the run ends with the lesson's verdicts.
+// row in the page's language, the holder's session drawn as a TTL bar that
+// runs down while A is frozen, and the run ends with the lesson's verdicts.
 //
 // Argued first: in zookeeper-frozen-holder A freezes for 2 s inside with a
 // 500 ms session; the server deletes A's node, B enters while A is inside
@@ -42,10 +43,10 @@ func TestBrowserZooKeeperLessonInRealTime(t *testing.T) {
 	waitFor(t, ctx, "the ZooKeeper lessons' group", fmt.Sprintf(`!!document.querySelector('#group-live option[value=%q]')`, id))
 
 	for _, lang := range []struct {
-		code, notice, verdict, expired string
+		code, notice, verdict, expired, sessionBar string
 	}{
-		{"en", "Real time on a real ZooKeeper server", "mutual-exclusion", "A's session expired: ZooKeeper deleted job/"},
-		{"zh", "真实的 ZooKeeper 服务器上实时进行", "互斥被打破", "A 的会话过期了：ZooKeeper 删除了 job/"},
+		{"en", "Real time on a real ZooKeeper server", "mutual-exclusion", "A's session expired: ZooKeeper deleted job/", "The session's bar is what is left of the holder's ZooKeeper session"},
+		{"zh", "真实的 ZooKeeper 服务器上实时进行", "互斥被打破", "A 的会话过期了：ZooKeeper 删除了 job/", "会话条表示持有者的 ZooKeeper 会话还剩多少"},
 	} {
 		if eval[string](t, ctx, `lockstep.state.lang`) != lang.code {
 			click(t, ctx, "lang")
@@ -59,8 +60,21 @@ func TestBrowserZooKeeperLessonInRealTime(t *testing.T) {
 		if !strings.Contains(n, lang.notice) || !strings.Contains(n, "a JVM started by Lockstep") {
 			t.Errorf("%s: the notice should say %q and where the server is, got %q", lang.code, lang.notice, n)
 		}
-		if strings.Contains(n, "lease's bar") || strings.Contains(n, "租约条") {
-			t.Errorf("%s: no lease's bar is drawn for ZooKeeper, and the notice should not speak of one: %q", lang.code, n)
+		if strings.Contains(n, "lease's bar") || strings.Contains(n, "租约条") || !strings.Contains(n, lang.sessionBar) {
+			t.Errorf("%s: ZooKeeper has no lease: the notice should speak of the session's bar (%q), not a lease's: %q", lang.code, lang.sessionBar, n)
+		}
+		// The session's bar: A's session beside the lock A holds, with its
+		// end as A's client last heard; frozen, A hears nothing more, and
+		// drawn over rows whose times pass that end it narrows to nothing.
+		bar := eval[[]float64](t, ctx, `(() => {
+			const m = lockstep.state.model;
+			const s = m.spans.findLast((s) => s.type === 'lease' && s.key === 'session' && s.owner === 'A' && s.expire > 0);
+			if (!s) return [];
+			const r1 = s.r1 ?? m.rows.length - 1;
+			return [s.ttl, s.expire * 1e6 - m.rows[s.r0].t, s.expire * 1e6 - m.rows[r1].t];
+		})()`)
+		if len(bar) != 3 || bar[0] < 0 || bar[0] > 500 || bar[2] >= bar[1] {
+			t.Errorf("%s: A's session should be a TTL bar of at most 500ms that runs down over its rows, got %v", lang.code, bar)
 		}
 		if v := text(t, ctx, "verdict"); !strings.Contains(v, lang.verdict) {
 			t.Errorf("%s: the verdict should read %q, got %q", lang.code, lang.verdict, v)

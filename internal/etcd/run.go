@@ -96,8 +96,12 @@ func (p *Play) Stop() {
 }
 
 // newLessonRecorder is a log checked for the lessons' lock and resource.
-func newLessonRecorder() *live.Recorder {
-	return live.NewRecorder(check.New(check.Options{Locks: []string{LockName}, Queues: []string{LockName}, Resource: Resource}))
+func newLessonRecorder() *live.Recorder { return live.NewRecorder(newChecker()) }
+
+// newChecker is the checker of the lessons' lock (a queue lock) and
+// resource.
+func newChecker() *check.Checker {
+	return check.New(check.Options{Locks: []string{LockName}, Queues: []string{LockName}, Resource: Resource})
 }
 
 // perform runs l's workers against srv, recording into rec.

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/live"
 )
@@ -165,3 +166,9 @@ func (s *Service) Close() {
 		srv.Close() // its run's end closes it again: a process is killed once
 	}
 }
+
+// Checker is the checker every etcd lesson's run is judged by: a
+// recording of one is judged again by it (live.Replay).
+func (s *Service) Checker(string) *check.Checker { return newChecker() }
+
+var _ live.Judged = (*Service)(nil)

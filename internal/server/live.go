@@ -10,7 +10,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -41,6 +40,13 @@ type liveState struct {
 	ended  bool            // the run is over and its verdicts are in events
 	cursor int             // the events the viewer is shown
 	target int             // where the viewer asked the cursor to go (math.MaxInt: to the end)
+	// Recorded runs (liverec.go): when the run started, whether it is a
+	// recording shown again, whether it is a new run after one, and the
+	// run as a share link carries it, once made.
+	at       time.Time
+	recorded bool
+	again    bool
+	token    string
 }
 
 // liveLessons gathers the services' lessons, by id, and their catalog
@@ -63,31 +69,14 @@ func (s *Server) liveLessons(services []live.Service) error {
 	return nil
 }
 
-// liveCode serves a service's lock code under /source/, beside the
-// engine's locks, when it shows its code.
-func (s *Server) liveCode(svc live.Service) error {
-	c, ok := svc.(live.Coded)
-	if !ok {
-		return nil
-	}
-	a, err := loadAssets(c.Code().Files)
-	if err != nil {
-		return fmt.Errorf("server: %s's code: %w", svc.Name(), err)
-	}
-	for name, f := range a.files {
-		if s.source.files[name] != nil {
-			return fmt.Errorf("server: %s's code: %s is the engine's", svc.Name(), name)
-		}
-		s.source.files[name] = f
-	}
-	return nil
-}
-
 // loadLive makes a service's lesson the session's run, not started: its
 // clock starts with the viewer's first move.
 func (s *session) loadLive(r *Request, ll liveLesson) error {
 	if r.Challenge || len(r.Actions) > 0 {
 		return s.liveOnly("load", ll)
+	}
+	if r.Recording != "" {
+		return s.loadRecording(r, ll)
 	}
 	s.replaceRun(nil, loadedRun{})
 	s.setCost(0)
@@ -142,9 +131,9 @@ func (s *session) applyLive(r *Request) error {
 		l.target = l.cursor
 	case "reset", "seed":
 		s.setPlaying(false)
-		ll := l.liveLesson
+		ll, again := l.liveLesson, l.recorded || l.again
 		s.stopLive()
-		s.live = &liveState{liveLesson: ll}
+		s.live = &liveState{liveLesson: ll, again: again}
 	case "sync":
 		s.sent = 0
 	default:
@@ -181,7 +170,7 @@ func (s *session) liveMove(to int) error {
 			return coded("live-unavailable", map[string]any{"service": name, "detail": detail},
 				"the %s server cannot start here: %v; the %s lessons need one, the other lessons run as before", name, err, name)
 		}
-		l.run, l.done = run, run.Done()
+		l.run, l.done, l.at = run, run.Done(), time.Now()
 	}
 	s.liveRead()
 	return nil
@@ -253,6 +242,7 @@ func (s *session) liveEnd() {
 			"the run on the %s server stopped: %v", name, err)))
 	}
 	s.push(0)
+	s.liveRecorded()
 }
 
 // livePush sends the attached browser the events it lacks and the live
@@ -286,7 +276,7 @@ func (s *session) liveSnapshot() *Snapshot {
 	if ended && l.lesson.Expected != nil { // the branch the run took decides (a server pause)
 		expect = l.lesson.Expected(l.events)
 	}
-	view := &liveView{Service: l.svc.Name()}
+	view := &liveView{Service: l.svc.Name(), At: liveAt(l), Recorded: l.recorded, Again: l.again}
 	if l.run != nil {
 		view.Server = l.run.Server()
 	}
@@ -299,36 +289,16 @@ func (s *session) liveSnapshot() *Snapshot {
 	}
 }
 
-// liveCodeFiles maps each client of a live lesson to the file its lock
-// code starts in, when its service shows its code.
-func liveCodeFiles(l *liveState) map[string]string {
-	c, ok := l.svc.(live.Coded)
-	if !ok {
-		return nil
-	}
-	f := c.Code().File
-	out := make(map[string]string, len(l.lesson.Clients))
-	for _, name := range l.lesson.Clients {
-		out[name] = f
-	}
-	return out
-}
-
-// liveLibs describes the library a live lesson's code belongs to, for
-// the code view's header.
-func liveLibs(l *liveState) map[string]libView {
-	c, ok := l.svc.(live.Coded)
-	if !ok {
-		return nil
-	}
-	code := c.Code()
-	return map[string]libView{code.Dir: {Module: code.Module, Version: code.Version, License: code.License, URL: code.URL}}
-}
-
 // liveView tells the page that a run is in real time on a live server.
 type liveView struct {
 	Service string `json:"service"`          // the service ("etcd")
 	Server  string `json:"server,omitempty"` // where it runs, once started
+	// At is when the run started (RFC 3339, UTC), once it has; Recorded,
+	// that this is a recording shown again (a share link's), not a run
+	// now; Again, that this is a new run after a recording (liverec.go).
+	At       string `json:"at,omitempty"`
+	Recorded bool   `json:"recorded,omitempty"`
+	Again    bool   `json:"again,omitempty"`
 }
 
 // verdictsIn are the verdicts logged among evs.

@@ -36,6 +36,9 @@ type Request struct {
 	Column   string          `json:"column,omitempty"`   // report-open, setup-open: the cell's column
 	Faults   []string        `json:"faults,omitempty"`   // setup: the fault columns to search (none: every one)
 	Form     *scenario.Form  `json:"form,omitempty"`     // setup-form: Check my lock's short form (setup_form.go)
+	// Recording, with a live lesson's id: the run a share link carries
+	// (live.Recording, encoded), shown as recorded (liverec.go).
+	Recording string `json:"recording,omitempty"`
 
 	teachRequest // load: challenge; play: beats (teach.go)
 	classRequest // the class requests (class.go)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/lockstep/lockstep/internal/live"
 )
 
 // ops are the requests a browser may send, each with the arguments it reads.
@@ -59,6 +61,10 @@ func validate(r *Request, lim Limits) error {
 		}
 		if r.Op == "load" && r.Scenario == "" && r.YAML == "" {
 			return coded("load-what", nil, "load: give a scenario id or yaml")
+		}
+		if len(r.Recording) > live.MaxLink {
+			return coded("live-link-big", map[string]any{"kib": len(r.Recording) >> 10, "max": live.MaxLink >> 10},
+				"load: a recording of %d KiB, over the limit of %d KiB a link carries", len(r.Recording)>>10, live.MaxLink>>10)
 		}
 	case "explore":
 		if r.Strategy != "" && r.Strategy != "random" && r.Strategy != "pct" && r.Strategy != "exhaustive" {

@@ -54,8 +54,9 @@ type Proxy struct {
 	conns  []net.Conn
 	lose   map[int32]int   // op → replies still to lose
 	drop   map[int32]int32 // xid → op of a request whose reply is to be lost
-	lost   []Lost
-	onLost func(Lost)
+	lost    []Lost
+	onLost  func(Lost)
+	onFrame func(up bool, xid int32) // told of each frame passed on (OnFrame)
 }
 
 // NewProxy listens on a free loopback port for connections to the server
@@ -137,10 +138,11 @@ func (p *Proxy) pump(src, dst net.Conn, up bool) {
 			p.told()
 			return // the reply is lost with its connection
 		}
-		first = false
 		if _, err := dst.Write(frame); err != nil {
 			return
 		}
+		p.passed(frame, up, first)
+		first = false
 	}
 }
 
@@ -223,6 +225,29 @@ func (p *Proxy) Heal() { p.set(func() { p.cut = false }) }
 
 // LoseNextReply drops the reply to the next request of op.
 func (p *Proxy) LoseNextReply(op int32) { p.set(func() { p.lose[op]++ }) }
+
+// OnFrame sets f to be told of each frame the proxy passes on, once it
+// has: a request (up) or a reply, with its xid (a session's connect
+// request and answer, which have none, as 0; a ping's is PingXid).
+func (p *Proxy) OnFrame(f func(up bool, xid int32)) { p.set(func() { p.onFrame = f }) }
+
+// PingXid is the xid of a ping and of its reply.
+const PingXid = -2
+
+// passed tells OnFrame's function of a frame passed on.
+func (p *Proxy) passed(frame []byte, up, first bool) {
+	p.mu.Lock()
+	f := p.onFrame
+	p.mu.Unlock()
+	if f == nil {
+		return
+	}
+	var xid int32
+	if !first && len(frame) >= 8 {
+		xid = int32(binary.BigEndian.Uint32(frame[4:]))
+	}
+	f(up, xid)
+}
 
 // OnLost tells f of each reply the proxy drops, as it drops it.
 func (p *Proxy) OnLost(f func(Lost)) { p.set(func() { p.onLost = f }) }

@@ -126,9 +126,12 @@ func (p *Play) Recorder() *live.Recorder { return p.rec }
 // newLessonRecorder is a log checked for the lessons' lock (a queue lock:
 // the lowest node's client holds) and resource (a storage that checks
 // the tokens its writes carry).
-func newLessonRecorder() *live.Recorder {
-	return live.NewRecorder(check.New(check.Options{Locks: []string{LockName}, Queues: []string{LockName},
-		Resource: Resource, FencedStorage: true}))
+func newLessonRecorder() *live.Recorder { return live.NewRecorder(newChecker()) }
+
+// newChecker is the checker of the lessons' lock and resource.
+func newChecker() *check.Checker {
+	return check.New(check.Options{Locks: []string{LockName}, Queues: []string{LockName},
+		Resource: Resource, FencedStorage: true})
 }
 
 // perform runs l's workers against the server at addr (srv, if this
@@ -165,7 +168,7 @@ func perform(ctx context.Context, addr string, srv *Server, l *Lesson, rec *live
 			rec.Finish()
 		}
 	})()
-	w := newWatcher(obs, rec, root)
+	w := newWatcher(obs, rec, root, l.Session)
 	wctx, stopWatch := context.WithCancel(ctx)
 	watched := make(chan struct{})
 	go func() { w.run(wctx); close(watched) }()

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/live"
 )
@@ -190,3 +191,9 @@ func (s *Service) Close() {
 		srv.Kill() // its run's end kills it again: Kill is once
 	}
 }
+
+// Checker is the checker every ZooKeeper lesson's run is judged by: a
+// recording of one is judged again by it (live.Replay).
+func (s *Service) Checker(string) *check.Checker { return newChecker() }
+
+var _ live.Judged = (*Service)(nil)

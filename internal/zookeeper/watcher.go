@@ -31,10 +31,15 @@ type watcher struct {
 	asked    map[string]bool   // nodes their clients asked to delete
 	nodes    []string          // the lock's children as last recorded
 	lost     map[string]int    // a client -> the request (its send's seq) of its create whose reply is to be lost
+	// The sessions as their clients last heard (session.go): each
+	// client's session ends its timeout after the last reply it heard.
+	timeout time.Duration
+	ends    map[string]time.Duration
 }
 
-func newWatcher(c *zk.Conn, rec *live.Recorder, root string) *watcher {
-	return &watcher{c: c, rec: rec, root: root, owners: map[string]string{}, sessions: map[int64]string{}, asked: map[string]bool{}, lost: map[string]int{}}
+func newWatcher(c *zk.Conn, rec *live.Recorder, root string, timeout time.Duration) *watcher {
+	return &watcher{c: c, rec: rec, root: root, owners: map[string]string{}, sessions: map[int64]string{}, asked: map[string]bool{}, lost: map[string]int{},
+		timeout: timeout, ends: map[string]time.Duration{}}
 }
 
 // created says that client's create made node (a full path).
@@ -131,10 +136,10 @@ func (w *watcher) record(kids []string) {
 		state := w.state()
 		if w.asked[n] {
 			w.rec.Add(sim.Event{Kind: sim.KindExec, Client: who, Node: Node, Cmd: []string{"delete", item}, Reply: "OK",
-				Answer: sim.Answer{Type: sim.AnswerOK}, Keys: []sim.KeyState{state}})
+				Answer: sim.Answer{Type: sim.AnswerOK}, Keys: w.keys(state)})
 			continue
 		}
-		w.rec.Add(sim.Event{Kind: sim.KindExpire, Node: Node, Keys: []sim.KeyState{state},
+		w.rec.Add(sim.Event{Kind: sim.KindExpire, Node: Node, Keys: w.keys(state),
 			Fact: &fact.Fact{Key: fact.SessionExpired, Holder: who, Item: item}})
 	}
 	for _, n := range added {
@@ -145,7 +150,7 @@ func (w *watcher) record(kids []string) {
 		delete(w.lost, who)
 		w.rec.Add(sim.Event{Kind: sim.KindExec, Client: who, Node: Node, Req: req,
 			Cmd: []string{"create", LockName + "/" + n, "EPHEMERAL_SEQUENTIAL"}, Reply: "OK",
-			Answer: sim.Answer{Type: sim.AnswerOK}, Keys: []sim.KeyState{w.state()}})
+			Answer: sim.Answer{Type: sim.AnswerOK}, Keys: w.keys(w.state())})
 	}
 }
 

@@ -52,6 +52,7 @@ func (w *worker) program(ctx context.Context) error {
 	}
 	defer p.Close()
 	w.proxy = p
+	p.OnFrame((&pinger{w: w}).frame) // the session's bar (session.go)
 	c, events, err := zk.Connect([]string{p.Addr}, w.lesson.Session, zk.WithLogger(quiet{}))
 	if err != nil {
 		return fmt.Errorf("zookeeper: connect: %w", err)
@@ -270,7 +271,8 @@ func (w *worker) loseCreateReply() {
 	w.rec.Add(sim.Event{Kind: sim.KindFault, Name: string(sim.FaultDropReply), Client: w.Name, Fact: &fact.Fact{Key: fact.NextReplyLost, Client: w.Name}})
 	cmd := []string{"create", LockName + "/lock-", "EPHEMERAL_SEQUENTIAL"}
 	sent := w.rec.Since()
-	req := w.rec.Add(sim.Event{Kind: sim.KindSend, Client: w.Name, Node: Node, Cmd: cmd})
+	// its call site: the recipe's create (the code view lights its line)
+	req := w.rec.Add(sim.Event{Kind: sim.KindSend, Client: w.Name, Node: Node, Cmd: cmd, Src: &sim.Source{Site: createSite}})
 	w.watch.losing(w.Name, req)
 	w.proxy.OnLost(func(Lost) {
 		w.rec.Add(sim.Event{Kind: sim.KindLost, Name: "reply", Client: w.Name, Node: Node, Req: req, Sent: sent, Cmd: cmd,

@@ -8,7 +8,7 @@
 //   keyboard.js  the keys
 //   picker.js    the scenario picker
 //   editor.js    the YAML editor and its problems
-//   share.js     share links and exports
+//   share.js     share links and exports; liverec.js a live run kept as its recording
 //   toast.js     brief messages and the server's errors
 //   timeline.js  the timeline: layout.js places rows and lanes, draw.js
 //                paints them, format.js writes events as text
@@ -21,7 +21,7 @@ import { Link, PROTOCOL } from './socket.js';
 import { Timeline } from './timeline.js';
 import { renderNarration, renderVerdict, renderKeys, renderPending, renderDetail, renderCounters } from './panels.js';
 import { t, fill, pick, apply, KEYS, untranslated, verdictNames } from './i18n.js';
-import { decodeRun, download, shareURL, initShare } from './share.js';
+import { decodeRun, download, shareURL, initShare, onLiveMessage, renderLive, barWords } from './share.js';
 import { Explore } from './explore.js';
 import { state, reduce, focus, onChange } from './store.js';
 import { initControls, renderControls, buildFaultMenu } from './controls.js';
@@ -105,7 +105,7 @@ function onMessage(m) {
   if (comparer.onMessage(m)) return;
   if (reporter.onMessage(m)) return;
   if (classroom.onMessage(m)) return;
-  if (pairing.onMessage(m)) return;
+  if (pairing.onMessage(m) || onLiveMessage(m)) return;
   switch (m.type) {
     case 'welcome':
       // A server restarted with another protocol version than the page's
@@ -139,7 +139,7 @@ function onMessage(m) {
         render();
         // A run over at step c ended on a step that found no move: asking
         // for one more (a seek stops at the end) ends it here too.
-        link.send('load', { scenario: run.s || '', yaml: run.y || '', seed: run.seed, actions: run.a || [], step: (run.c || 0) + (run.e ? 1 : 0) });
+        link.send('load', { scenario: run.s || '', yaml: run.y || '', seed: run.seed, actions: run.a || [], step: (run.c || 0) + (run.e ? 1 : 0), ...(run.r ? { recording: run.r } : {}) });
       } else if (!m.loaded) {
         link.send('load', { scenario: $('scenario').value === '__custom' ? state.catalog[0].id : $('scenario').value });
       }
@@ -190,11 +190,11 @@ function render() {
   live.hidden = !lv;
   if (lv) {
     let s = fill('liveBanner', st.lang, { service: lv.service, server: lv.server || t('liveNotStarted', st.lang) });
-    // the lease's bar is said once one is drawn (etcd's; a ZooKeeper
-    // node lives as long as its session and has none)
-    if (st.model && st.model.spans.some((sp) => sp.type === 'lease' && sp.expire > 0)) s += ' ' + t('liveLeaseBar', st.lang);
+    // a bar is said once one is drawn (barWords; a recording's notice: renderLive)
+    s += barWords(st, t('liveLeaseBar', st.lang));
     if (live.textContent !== s) live.textContent = s;
   }
+  renderLive(st, () => link.send('reset'));
   focus();
   explorer.marks(st.snap).forEach((r) => st.highlight.add(r)); // the search's moves (explore.js)
   document.body.classList.toggle('presenter', st.presenter);

@@ -65,6 +65,8 @@ const ERRORS = {
   'live-failed': ['the run on the {service} server stopped: {detail}', '{service} 服务器上的运行停止了：{detail}'],
   'live-busy': ['{max} runs on a live server are running on this server, the most it holds at once: try again in a few seconds', '这台服务器上已有 {max} 个在真实服务器上的运行，这是它同时能承担的上限：请过几秒再试'],
   'live-op': ['{op}: not on a run in real time on a live {service} server (no faults, searches, side by side, recordings or challenges)', '{op}：在真实 {service} 服务器上实时进行的运行不支持这一操作（不能注入故障、搜索、并排对比、录制或挑战）'],
+  'live-recording-bad': ['the link\'s recorded run cannot be shown ({detail}): open the lesson and run it again', '链接里录下的运行无法显示（{detail}）：请打开这节课，重新运行一次'],
+  'live-link-big': ['the link carries a recording of {kib} KiB, over the limit of {max} KiB a link may carry', '链接里的录制有 {kib} KiB，超过了链接可携带的 {max} KiB 上限'],
   'redis-lost': ['the run stopped: a Redis server stopped answering ({detail}); check the server, then reload the run', '运行已停止：Redis 服务器不再响应（{detail}）；请检查服务器，然后重新载入这次运行'],
   // ---- Limits per client address and the server's reserve (docs/protocol.md) ----
   'address-sockets': ['your address has {max} sockets open, the most one address may: close other tabs and try again', '你的地址已打开 {max} 个连接，这是一个地址的上限：请关闭其他标签页后再试'],

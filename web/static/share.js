@@ -10,6 +10,9 @@
 import { state } from './store.js';
 import { t, fill, pick, verdictNames } from './i18n.js';
 import { toast } from './toast.js';
+import { liveLink } from './liverec.js';
+
+export { onLiveMessage, renderLive, barWords } from './liverec.js'; // the page's hooks (app.js)
 
 const $ = (id) => document.getElementById(id);
 
@@ -124,7 +127,7 @@ export function download(name, data, type) {
 
 /** shareURL is the link to the current view: {s | y, seed, a, c} the
  * run, l the language, t the time view (1), sel the selected event, and
- * what view() adds: cmp (Side by side's choice, '' its canonical pair),
+ * what view() adds, and r, a live run's recording (liverec.js): cmp (Side by side's choice, '' its canonical pair),
  * f (a search's result: v the verdict, n schedules, m moves, k the marked
  * events); e (1) the run was over at c, else n the step it ends at, when
  * known. */
@@ -140,7 +143,7 @@ export function shareURL() {
   } else run.s = s.scenario;
   if (state.timeScale) run.t = 1;
   if (state.selected != null) run.sel = state.selected;
-  Object.assign(run, extra());
+  Object.assign(run, extra(), liveLink(s)); // r: a live run's recording
   return location.origin + location.pathname + encodeRun(run);
 }
 
