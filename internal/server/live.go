@@ -116,7 +116,7 @@ func (s *session) freeLiveSlot() {
 func (s *session) liveOnly(op string, ll liveLesson) error {
 	name := ll.svc.Name()
 	return coded("live-op", map[string]any{"op": op, "service": name},
-		"%s: not on a run in real time on a live %s server (no faults, searches, side by side, recordings or challenges)", op, name)
+		"%s: not on a run in real time on a live %s server (no faults, searches, recordings or challenges)", op, name)
 }
 
 // applyLive performs a request on the session's live run.
@@ -173,18 +173,23 @@ func (s *session) liveMove(to int) error {
 			s.freeLiveSlot()
 			l.target = 0
 			s.playing = false
-			name := l.svc.Name()
-			var detail any = err.Error()
-			if u := (*live.Unavailable)(nil); errors.As(err, &u) {
-				detail = u.Say // what to do, in the page's language
-			}
-			return coded("live-unavailable", map[string]any{"service": name, "detail": detail},
-				"the %s server cannot start here: %v; the %s lessons need one, the other lessons run as before", name, err, name)
+			return liveStartError(l.svc.Name(), err)
 		}
 		l.run, l.done = run, run.Done()
 	}
 	s.liveRead()
 	return nil
+}
+
+// liveStartError is why a service's server cannot start a run: what to
+// do about it, in the page's language, when the service says so.
+func liveStartError(name string, err error) error {
+	var detail any = err.Error()
+	if u := (*live.Unavailable)(nil); errors.As(err, &u) {
+		detail = u.Say // what to do, in the page's language
+	}
+	return coded("live-unavailable", map[string]any{"service": name, "detail": detail},
+		"the %s server cannot start here: %v; the %s lessons need one, the other lessons run as before", name, err, name)
 }
 
 // liveRead reads the run's log and moves the cursor toward the target.

@@ -74,6 +74,9 @@ func (s *session) apply(r *Request) (*Message, error) {
 		}
 	}
 	if s.live != nil && s.ls == nil {
+		if r.Op == "compare" {
+			return s.compareFromLive(r)
+		}
 		return nil, s.applyLive(r)
 	}
 	if s.ls == nil {

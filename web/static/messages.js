@@ -64,7 +64,9 @@ const ERRORS = {
   'live-unavailable': ['the {service} server cannot start here: {detail}. The {service} lessons need it; the other lessons run as before', '{service} 服务器无法在这里启动：{detail}。{service} 的课需要它；其他课照常运行'],
   'live-failed': ['the run on the {service} server stopped: {detail}', '{service} 服务器上的运行停止了：{detail}'],
   'live-busy': ['{max} runs on a live server are running on this server, the most it holds at once: try again in a few seconds', '这台服务器上已有 {max} 个在真实服务器上的运行，这是它同时能承担的上限：请过几秒再试'],
-  'live-op': ['{op}: not on a run in real time on a live {service} server (no faults, searches, side by side, recordings or challenges)', '{op}：在真实 {service} 服务器上实时进行的运行不支持这一操作（不能注入故障、搜索、并排对比、录制或挑战）'],
+  'live-op': ['{op}: not on a run in real time on a live {service} server (no faults, searches, recordings or challenges)', '{op}：在真实 {service} 服务器上实时进行的运行不支持这一操作（不能注入故障、搜索、录制或挑战）'],
+  'compare-live-running': ['compare: the run on the live {service} server has not ended: play it to its end, then compare the log it recorded', '对比：在真实 {service} 服务器上的运行还没有结束：请先播放到结束，再对比它录下的日志'],
+  'compare-live-time': ['compare: the run on the live {service} server took more than {max} s: try again shortly', '对比：在真实 {service} 服务器上的运行超过了 {max} 秒：请稍后再试'],
   'redis-lost': ['the run stopped: a Redis server stopped answering ({detail}); check the server, then reload the run', '运行已停止：Redis 服务器不再响应（{detail}）；请检查服务器，然后重新载入这次运行'],
   // ---- Limits per client address and the server's reserve (docs/protocol.md) ----
   'address-sockets': ['your address has {max} sockets open, the most one address may: close other tabs and try again', '你的地址已打开 {max} 个连接，这是一个地址的上限：请关闭其他标签页后再试'],
