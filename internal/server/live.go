@@ -17,6 +17,7 @@ import (
 
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/live"
+	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -34,13 +35,14 @@ type liveLesson struct {
 // liveState is a session's run of a service's lesson.
 type liveState struct {
 	liveLesson
-	run    live.Run        // nil until the viewer's first move
-	events []sim.Event     // the log as last read from run
-	done   <-chan struct{} // run.Done() until it is seen closed, then nil
-	slot   bool            // it holds one of the server's liveRuns slots
-	ended  bool            // the run is over and its verdicts are in events
-	cursor int             // the events the viewer is shown
-	target int             // where the viewer asked the cursor to go (math.MaxInt: to the end)
+	sc     *scenario.Scenario // the run as a class's position names it (classlive.go), once published
+	run    live.Run           // nil until the viewer's first move
+	events []sim.Event        // the log as last read from run
+	done   <-chan struct{}    // run.Done() until it is seen closed, then nil
+	slot   bool               // it holds one of the server's liveRuns slots
+	ended  bool               // the run is over and its verdicts are in events
+	cursor int                // the events the viewer is shown
+	target int                // where the viewer asked the cursor to go (math.MaxInt: to the end)
 }
 
 // liveLessons gathers the services' lessons, by id, and their catalog
@@ -276,6 +278,7 @@ func (s *session) livePush(re int) {
 	}
 	s.sent, s.valid = len(shown), len(shown)
 	s.conn.enqueue(&Message{Type: "state", Re: re, From: &from, Events: evs, Snap: s.liveSnapshot()})
+	s.classPublish()
 }
 
 // liveSnapshot is the live run's state at its cursor.
