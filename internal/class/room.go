@@ -72,7 +72,10 @@ type Position struct {
 	Cursor    int
 	Challenge bool
 	Playing   bool
-	Page      any // what the server carries with the run for the page (its file, chapters): the room never reads it
+	// Ended is a run in real time on a live server that has ended: its
+	// log's end comes after its last event, not with a step.
+	Ended bool
+	Page  any // what the server carries with the run for the page (its file, chapters): the room never reads it
 }
 
 // Code is the room's join code.
@@ -121,7 +124,7 @@ func (r *Room) Publish(teacher Participant, p *Position) {
 		return
 	}
 	if o := r.pos; o != nil && o.Scenario == p.Scenario && o.Seed == p.Seed && o.Cursor == p.Cursor && o.Challenge == p.Challenge &&
-		o.Playing == p.Playing && lesson.Diverge(o.Actions, p.Actions) < 0 {
+		o.Playing == p.Playing && o.Ended == p.Ended && lesson.Diverge(o.Actions, p.Actions) < 0 {
 		return
 	}
 	if r.question != nil && r.pos != nil && r.pos.Scenario != p.Scenario {

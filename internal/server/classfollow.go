@@ -22,6 +22,7 @@ type pageOfRun struct {
 	custom   bool
 	file     []catalogEntry
 	builtin  string
+	live     string // the service of a run in real time on a live server (classlive.go)
 	chapters json.RawMessage
 	events   []json.RawMessage // classShare's: never changed once published
 	snap     *Snapshot         // never changed once published: a student's message copies it
@@ -31,6 +32,10 @@ type pageOfRun struct {
 // every student who follows is sent it.
 func (s *session) classPublish() {
 	seat := s.seat
+	if seat != nil && seat.teacher && s.ls == nil && s.live != nil {
+		s.classPublishLive(seat)
+		return
+	}
 	if seat == nil || !seat.teacher || s.ls == nil {
 		return
 	}
@@ -111,6 +116,10 @@ func (s *session) classFollow() {
 	seat.posVer = p.Ver
 	if s.ls != nil {
 		s.leaveRun(p)
+	}
+	if s.live != nil { // her own live run ends: she follows the class's
+		s.stopLive()
+		s.held, s.sent, s.valid = nil, 0, 0
 	}
 	s.shown = p
 	s.push(0)

@@ -33,7 +33,7 @@ func (s *Server) findRoom(code, addr string, proves func(*class.Room) bool) (*cl
 
 // classStart makes a room that this session's run drives.
 func (s *session) classStart(origin string) error {
-	if s.ls == nil {
+	if s.ls == nil && s.live == nil {
 		return coded("no-scenario", nil, "no scenario loaded: send load first")
 	}
 	if s.srv.opts.Servers != nil {
@@ -108,7 +108,9 @@ func (s *session) classTeach(code, key string) error {
 	if link != "" {
 		s.seat.qr = qr.Rows(link)
 	}
-	if pos != nil && (s.ls == nil || pos.Ver > 0) {
+	if page, _ := pos.Page.(pageOfRun); pos != nil && page.live != "" {
+		s.takeLive(pos)
+	} else if pos != nil && (s.ls == nil || pos.Ver > 0) {
 		if err := s.followTo(pos); err != nil {
 			return err
 		}

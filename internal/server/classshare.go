@@ -156,6 +156,9 @@ func (s *session) roamCopy(seat *classSeat) error {
 	if p == nil || s.ls != nil {
 		return nil // no class run shown: her own world, if any, is her copy
 	}
+	if err := s.classLiveRefused("class-roam"); err != nil {
+		return err
+	}
 	held, sent, valid := s.held, s.sent, s.valid
 	err := s.admit(p.Scenario)
 	if err == nil {
@@ -188,6 +191,10 @@ func (s *session) roamCopy(seat *classSeat) error {
 // (a former student's, after the class) a world of its own at that run,
 // for a request that needs one.
 func (s *session) ownRun() error {
+	if s.liveShown() != "" {
+		s.ownLive()
+		return nil
+	}
 	if err := s.admit(s.shown.Scenario); err != nil {
 		return err
 	}

@@ -62,8 +62,13 @@ type compareAnswer struct {
 	Notes      []sim.Text      `json:"notes"`   // what the right could not face as the left did (compare.Result.Notes)
 	Fair       bool            `json:"fair"`    // every fault placed at its equivalent point (compare.Result.Fair)
 	Diverge    int             `json:"diverge"` // the index of the first row that differs; -1: none
-	Left       *compareSide    `json:"left,omitempty"`
-	Right      *compareSide    `json:"right,omitempty"`
+	// Alike are the lessons that teach the left's workload under other
+	// locks, live ones among them (compare.Like); Live says what a
+	// comparison with a run in real time can compare (comparelive.go).
+	Alike []string     `json:"alike,omitempty"`
+	Live  []sim.Text   `json:"live,omitempty"`
+	Left  *compareSide `json:"left,omitempty"`
+	Right *compareSide `json:"right,omitempty"`
 }
 
 // compareRun compares the session's run (its scenario, seed and recorded
@@ -81,9 +86,13 @@ func (s *session) compareRun(r *Request) (*Message, error) {
 	left, seed := s.compareLeft()
 	ans := compareAnswer{Algorithms: left.AlgorithmIDs(), Groups: compare.Groups(), Seed: seed, Actions: len(left.Schedule), Diverge: -1}
 	ans.Partner, _ = compare.Partner(left.ID)
+	ans.Alike = compare.Like(left.ID)
 	with := r.With
 	if with == "" && ans.Partner == "" {
 		return &Message{Type: "compare", Compare: &ans}, nil
+	}
+	if ll, ok := s.srv.lives[with]; ok { // a lesson in real time on a live server
+		return s.compareWithLive(ans, &left, seed, ll)
 	}
 	var others []scenario.Scenario
 	if s.srv.opts.Catalog != nil {
@@ -158,13 +167,26 @@ func (s *session) compareLeft() (scenario.Scenario, int64) {
 // ends, or when its runs would hold more than a session's memory budget;
 // what they hold counts in the server's total meanwhile.
 func (s *session) compareSliced(left, right *scenario.Scenario, seed int64, lim int) (*compare.Result, error) {
+	var res *compare.Result
+	err := s.sliced(func(b compare.Bounds) error {
+		var err error
+		b.MaxSteps = lim
+		res, err = compare.Within(left, right, seed, b)
+		return err
+	})
+	return res, err
+}
+
+// sliced runs f, a comparison's engine work, as compareSliced says: its
+// bounds yield to the slicer and hold its runs to the memory budget.
+func (s *session) sliced(f func(compare.Bounds) error) error {
 	ctx, cancel := s.workContext(compareTime)
 	defer cancel()
 	sl := &slicer{srv: s.srv, ctx: ctx}
 	defer sl.release()
 	held := &workCost{srv: s.srv}
 	defer held.set(0)
-	res, err := compare.Within(left, right, seed, compare.Bounds{MaxSteps: lim, Yield: func(runs []*lesson.Run) error {
+	err := f(compare.Bounds{Yield: func(runs []*lesson.Run) error {
 		if err := held.check(runs); err != nil {
 			return err
 		}
@@ -172,14 +194,14 @@ func (s *session) compareSliced(left, right *scenario.Scenario, seed int64, lim 
 	}})
 	switch {
 	case err == nil:
-		return res, nil
+		return nil
 	case errors.Is(err, context.DeadlineExceeded):
-		return nil, coded("compare-time", map[string]any{"max": int(compareTime / time.Second)},
+		return coded("compare-time", map[string]any{"max": int(compareTime / time.Second)},
 			"compare: the runs took more than %d s on this server (busy, or long runs): try again shortly, or compare them with visualizer compare", int(compareTime/time.Second))
 	case errors.Is(err, context.Canceled):
-		return nil, coded("evicted", nil, "this session ended while comparing: reload the page")
+		return coded("evicted", nil, "this session ended while comparing: reload the page")
 	}
-	return nil, err
+	return err
 }
 
 // compareError is why two runs cannot be compared, as a code the page

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/live"
+	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -33,13 +34,14 @@ type liveLesson struct {
 // liveState is a session's run of a service's lesson.
 type liveState struct {
 	liveLesson
-	run    live.Run        // nil until the viewer's first move
-	events []sim.Event     // the log as last read from run
-	done   <-chan struct{} // run.Done() until it is seen closed, then nil
-	slot   bool            // it holds one of the server's liveRuns slots
-	ended  bool            // the run is over and its verdicts are in events
-	cursor int             // the events the viewer is shown
-	target int             // where the viewer asked the cursor to go (math.MaxInt: to the end)
+	sc     *scenario.Scenario // the run as a class's position names it (classlive.go), once published
+	run    live.Run           // nil until the viewer's first move
+	events []sim.Event        // the log as last read from run
+	done   <-chan struct{}    // run.Done() until it is seen closed, then nil
+	slot   bool               // it holds one of the server's liveRuns slots
+	ended  bool               // the run is over and its verdicts are in events
+	cursor int                // the events the viewer is shown
+	target int                // where the viewer asked the cursor to go (math.MaxInt: to the end)
 	// Recorded runs (liverec.go): when the run started, whether it is a
 	// recording shown again, whether it is a new run after one, and the
 	// run as a share link carries it, once made.
@@ -105,7 +107,7 @@ func (s *session) freeLiveSlot() {
 func (s *session) liveOnly(op string, ll liveLesson) error {
 	name := ll.svc.Name()
 	return coded("live-op", map[string]any{"op": op, "service": name},
-		"%s: not on a run in real time on a live %s server (no faults, searches, side by side, recordings or challenges)", op, name)
+		"%s: not on a run in real time on a live %s server (no faults, searches, recordings as scenario files or challenges)", op, name)
 }
 
 // applyLive performs a request on the session's live run.
@@ -162,18 +164,23 @@ func (s *session) liveMove(to int) error {
 			s.freeLiveSlot()
 			l.target = 0
 			s.playing = false
-			name := l.svc.Name()
-			var detail any = err.Error()
-			if u := (*live.Unavailable)(nil); errors.As(err, &u) {
-				detail = u.Say // what to do, in the page's language
-			}
-			return coded("live-unavailable", map[string]any{"service": name, "detail": detail},
-				"the %s server cannot start here: %v; the %s lessons need one, the other lessons run as before", name, err, name)
+			return liveStartError(l.svc.Name(), err)
 		}
 		l.run, l.done, l.at = run, run.Done(), time.Now()
 	}
 	s.liveRead()
 	return nil
+}
+
+// liveStartError is why a service's server cannot start a run: what to
+// do about it, in the page's language, when the service says so.
+func liveStartError(name string, err error) error {
+	var detail any = err.Error()
+	if u := (*live.Unavailable)(nil); errors.As(err, &u) {
+		detail = u.Say // what to do, in the page's language
+	}
+	return coded("live-unavailable", map[string]any{"service": name, "detail": detail},
+		"the %s server cannot start here: %v; the %s lessons need one, the other lessons run as before", name, err, name)
 }
 
 // liveRead reads the run's log and moves the cursor toward the target.
@@ -261,6 +268,7 @@ func (s *session) livePush(re int) {
 	}
 	s.sent, s.valid = len(shown), len(shown)
 	s.conn.enqueue(&Message{Type: "state", Re: re, From: &from, Events: evs, Snap: s.liveSnapshot()})
+	s.classPublish()
 }
 
 // liveSnapshot is the live run's state at its cursor.

@@ -29,21 +29,31 @@ type closer interface {
 	Close()
 }
 
-// liveApp is liveServer with the app itself.
-func liveApp(t *testing.T, svc closer) (*Server, string) {
+// liveApp is liveServer with the app itself, on one service or more.
+func liveApp(t *testing.T, svcs ...closer) (*Server, string) {
 	t.Helper()
 	f, err := scenario.ParseBuiltin("scenarios.yaml", lockstep.Scenarios)
 	if err != nil {
 		t.Fatal(err)
 	}
-	app, err := New(Options{Catalog: f, Live: []live.Service{svc},
+	services := make([]live.Service, len(svcs))
+	for i, svc := range svcs {
+		services[i] = svc
+	}
+	app, err := New(Options{Catalog: f, Live: services,
 		Static:    fstest.MapFS{"app.js": {Data: []byte("//")}},
 		Templates: fstest.MapFS{"index.html": {Data: []byte(`<p></p>`)}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(app.Handler())
-	t.Cleanup(func() { app.Close(); ts.Close(); svc.Close() })
+	t.Cleanup(func() {
+		app.Close()
+		ts.Close()
+		for _, svc := range svcs {
+			svc.Close()
+		}
+	})
 	return app, ts.URL
 }
 

@@ -42,6 +42,9 @@ func (s *session) classAsk(a *askRequest) error {
 	if a == nil {
 		return badArg("class-ask", "ask", both("ask is missing", "缺少 ask"))
 	}
+	if s.ls == nil && s.live != nil && a.Kind != class.Free {
+		return classLiveError("class-ask", s.live.svc.Name())
+	}
 	var l *class.Lesson
 	if s.ls != nil {
 		l = &class.Lesson{Runs: teacherRuns{s}, Expect: s.srv.expect(s.ls.Scenario()), Challenge: s.challenge}
@@ -56,6 +59,8 @@ func (s *session) classAsk(a *askRequest) error {
 	at := 0
 	if s.ls != nil {
 		at = s.ls.Cursor()
+	} else if s.live != nil {
+		at = s.live.cursor
 	}
 	s.seat.room.Ask(q, at)
 	return nil

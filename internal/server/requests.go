@@ -63,6 +63,9 @@ func (s *session) apply(r *Request) (*Message, error) {
 	}
 	if s.ls == nil && s.shown != nil { // the class's run, shown without a world (classshare.go)
 		if r.Op == "compare" { // made afresh from the run shown: no world of her own needed
+			if err := s.classLiveRefused(r.Op); err != nil {
+				return nil, err
+			}
 			return s.compareRun(r)
 		}
 		if r.Op == "sync" {
@@ -74,6 +77,9 @@ func (s *session) apply(r *Request) (*Message, error) {
 		}
 	}
 	if s.live != nil && s.ls == nil {
+		if r.Op == "compare" {
+			return s.compareFromLive(r)
+		}
 		return nil, s.applyLive(r)
 	}
 	if s.ls == nil {

@@ -90,6 +90,7 @@ export const CLASS_ERRORS = {
   'class-slow-down': ['too many wrong codes from your address: try again in {seconds} s', '你的地址输错代码次数过多：请 {seconds} 秒后再试'],
   'switch-slow-down': ['too many switches between roaming and following: try again in {seconds} s', '在自由探索和跟随之间切换太频繁：请 {seconds} 秒后再试'],
   'roam-memory': ['no memory for your own copy of the run at step {step} (a budget of {max} is in use): you keep following the class; try again later', '内存不够为你复制第 {step} 步的运行（{max} 的预算已被占用）：你继续跟随课堂；请稍后再试'],
+  'class-live': ['{op}: the class\'s run is in real time on a live {service} server, and cannot be replayed: no copy to roam in, no side by side, and only free questions', '{op}：课堂的运行在真实的 {service} 服务器上实时进行，无法重放：不能复制一份去自由探索，不能并排对比，只能提自由问题'],
   'bad-key': ['that is not this class\'s teacher link', '这不是此课堂的老师链接'],
   'name-taken': ['someone in this class is already called {name}: pick another nickname', '课堂里已有人叫 {name}：请换一个昵称'],
   'bad-name': ['a nickname is 1 to {max} characters, without control characters', '昵称为 1 到 {max} 个字符，不能含控制字符'],

@@ -12,6 +12,7 @@ import { clientColor } from './lanes.js';
 import { el } from './dom.js';
 import { describe, fmtTime } from './format.js';
 import { Sides } from './sides.js';
+import { alikeGroup, liveNotes } from './comparelive.js';
 
 /** keyOf names the run a comparison was made of: when the session's
  * scenario, seed or recorded actions change, the comparison is redone. */
@@ -232,7 +233,7 @@ export class Compare {
     const sched = this.$('compare-schedule');
     sched.textContent = '';
     const faults = r.faults || [];
-    sched.append(fill('cmpSeed', lang, { seed: r.seed }) + ' ');
+    if (!r.live) sched.append(fill('cmpSeed', lang, { seed: r.seed }) + ' '); // a live side has no seed
     if (!faults.length) sched.append(t('cmpNoFaults', lang));
     else sched.append(t('cmpFaults', lang) + ' ');
     faults.forEach((f, i) => {
@@ -247,8 +248,9 @@ export class Compare {
     const box = this.$('compare-notes');
     box.textContent = '';
     const notes = r.notes || [];
-    box.hidden = notes.length === 0;
+    box.hidden = notes.length === 0 && !r.live && r.fair !== false;
     box.dataset.fair = String(r.fair !== false);
+    box.append(...liveNotes(r, lang));
     if (r.fair === false) box.append(el('p', { class: 'unfair' }, t('cmpUnfair', lang)));
     for (const n of notes) box.append(el('p', {}, pick(n, lang)));
     box.title = [...box.children].map((p) => p.textContent).join('\n');
@@ -264,11 +266,13 @@ export class Compare {
     const groups = (r && r.groups) || ((r && r.algorithms) ? [{ title: { en: t('cmpAlgorithms', 'en'), zh: t('cmpAlgorithms', 'zh') }, ids: r.algorithms }] : []);
     const mine = ((st.snap && st.snap.clients) || []).slice().sort().join(',');
     const lessons = (st.catalog || []).filter((c) => !c.live && (!mine || (c.clients || []).slice().sort().join(',') === mine));
-    const sig = JSON.stringify([groups, lessons.map((c) => c.id), lang, r && r.partner]);
+    const sig = JSON.stringify([groups, lessons.map((c) => c.id), lang, r && r.partner, r && r.alike]);
     if (sel.dataset.sig !== sig) {
       sel.dataset.sig = sig;
       sel.textContent = '';
       if (r && r.partner) sel.append(el('option', { value: r.partner }, fill('cmpPair', lang, { with: r.partner })));
+      const alike = alikeGroup(r, st.catalog, lang);
+      if (alike) sel.append(alike);
       for (const g of groups) {
         const og = el('optgroup', { label: pick(g.title, lang), 'data-group': g.ids[0] || '' });
         for (const a of g.ids) og.append(el('option', { value: a }, a));
