@@ -69,7 +69,7 @@ func TestSetupCardHTML(t *testing.T) {
 	// then each whole file folded, to copy; no second section of code.
 	code := regexp.MustCompile(`(?s)<h2 id="code">.*?(<h2 |$)`).FindString(page)
 	if n := strings.Count(page, "<h2 id=\"code\""); n != 1 || strings.Contains(page, "<h2 id=\"side-by-side\"") ||
-		strings.Index(code, `data-part="side-by-side"`) < 0 || strings.Index(code, `data-part="side-by-side"`) > strings.Index(code, `<details class="file">`) {
+		!strings.Contains(code, `data-part="side-by-side"`) || strings.Index(code, `data-part="side-by-side"`) > strings.Index(code, `<details class="file">`) {
 		t.Errorf("the code is not one section, side by side first and then the whole files (%d sections headed code): %.400s", n, code)
 	}
 	for _, c := range card.Code {
