@@ -94,10 +94,12 @@ func TestBrowserCheckMyLock(t *testing.T) {
 		// While this card takes the server's CPUs, another session opens
 		// Check my lock's short form: its choices come within seconds, and
 		// no card of its own starts (openForm).
-		openForm(t, pageWithin(t, b, url, cardTab))
+		other := pageWithin(t, b, url, cardTab)
+		openForm(t, other)
 		if !eval[bool](t, ctx, `!!lockstep.reporter.mine && lockstep.reporter.mine.running`) {
 			t.Errorf("the card was done before the other session's form opened: the form was not tried beside a card")
 		}
+		do(t, other, "leave the other session", chromedp.Navigate("about:blank")) // its page no longer takes the CPUs
 		mineDone(t, ctx)
 		mineCells(t, ctx, "en")
 		if got := text(t, ctx, "report-status"); got != "Every cell searched: 60 cells." {
