@@ -52,11 +52,22 @@ func TestReportFileSetupCard(t *testing.T) {
 		t.Errorf("the counterexample replays to %q (%v), want foreign-unlock", lastLine(out), err)
 	}
 
-	for lang, want := range map[string]string{"en": "What to use instead", "zh": "改用什么"} {
+	// The text sets the user's acquire and release beside the
+	// recommended lock's, as --markdown and --json do: the user's
+	// GET-then-DEL release as the file writes it, the Lua script that
+	// compares and deletes, each under its file and line.
+	for lang, want := range map[string][]string{
+		"en": {"What to use instead", "Your acquire and release beside lua-compare-delete's", "  release\n    yours (get-compare-del) · locks/get-compare-del.yaml:5"},
+		"zh": {"改用什么", "你的加锁和释放，与 lua-compare-delete", "  释放\n    你的 (get-compare-del) · locks/get-compare-del.yaml:5"},
+	} {
 		r = visualizer(t, append(args, "--lang", lang)...)
 		r.expect(t, "report --file … --lang "+lang, 0)
-		if !strings.Contains(r.stdout, want) || !strings.Contains(r.stdout, "lua-compare-delete") {
-			t.Errorf("--lang %s prints no %q:\n%s", lang, want, r.stdout)
+		want = append(want, "        - GET $key   # ok: $token\n        - DEL $key\n", "lua-compare-delete · scripts/compare_and_delete.lua:1",
+			"      if redis.call('get', KEYS[1]) == ARGV[1] then")
+		for _, w := range want {
+			if !strings.Contains(r.stdout, w) {
+				t.Errorf("--lang %s prints no %q:\n%s", lang, w, r.stdout)
+			}
 		}
 	}
 	r = visualizer(t, append(args, "--markdown")...)

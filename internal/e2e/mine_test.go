@@ -55,11 +55,14 @@ const alternatives = `[...document.querySelectorAll('[data-testid=report-alt]')]
 //     beyond one Redis node, then round trips: watch-multi-exec,
 //     setnx-no-expiry, mysql-unique-key.
 //
-// From the editor (the file loaded there) in English: the card fills in,
+// From the editor (the file loaded there) in English: the card fills in
+// (and meanwhile another session's short form opens at once, no card of
+// its own started),
 // its ✗ opens its counterexample, the kept card comes back, Side by side
 // runs the user's scenario with setnx-no-expiry, and the Markdown
 // downloaded is the CLI's (report.BuildSetup's) to the byte. Then in
-// 中文 from the labs' picker: the loaded scenario checked, the same cells,
+// 中文 from the labs' picker: Check my lock asks what to check, nothing
+// run yet; the loaded scenario chosen, the same cells,
 // a ✗ opened and Side by side.
 // cardTab is the time a Check my lock tab may take: its 60-cell card
 // takes about 25 s under the race detector on an idle 2-core machine,
@@ -88,6 +91,15 @@ func TestBrowserCheckMyLock(t *testing.T) {
 		runFile(t, ctx, string(src), id)
 		click(t, ctx, "editor-mine")
 		waitFor(t, ctx, "the card's rows", `document.querySelectorAll('[data-testid=report-table] tbody tr').length === 20`)
+		// While this card takes the server's CPUs, another session opens
+		// Check my lock's short form: its choices come within seconds, and
+		// no card of its own starts (openForm).
+		other := pageWithin(t, b, url, cardTab)
+		openForm(t, other)
+		if !eval[bool](t, ctx, `!!lockstep.reporter.mine && lockstep.reporter.mine.running`) {
+			t.Errorf("the card was done before the other session's form opened: the form was not tried beside a card")
+		}
+		do(t, other, "leave the other session", chromedp.Navigate("about:blank")) // its page no longer takes the CPUs
 		mineDone(t, ctx)
 		mineCells(t, ctx, "en")
 		if got := text(t, ctx, "report-status"); got != "Every cell searched: 60 cells." {
@@ -136,7 +148,13 @@ func TestBrowserCheckMyLock(t *testing.T) {
 		click(t, ctx, "lang")
 		waitFor(t, ctx, "中文", `document.getElementById('timeline').dataset.lang === 'zh'`)
 		load(t, ctx, id)
-		click(t, ctx, "mine-open")
+		question(t, ctx)
+		if got := text(t, ctx, "report-start-loaded"); got != "已加载的场景" {
+			t.Errorf("the question's first choice in 中文: %q", got)
+		}
+		audit(t, ctx, "Check my lock's question, in 中文")
+		shot(t, ctx, dir, "check-my-lock-question-loaded-zh")
+		click(t, ctx, "report-start-loaded")
 		mineDone(t, ctx)
 		mineCells(t, ctx, "zh")
 		if got := text(t, ctx, "report-status"); got != "全部 60 格都已搜索完。" {
@@ -256,6 +274,7 @@ func TestBrowserCheckMyLockOutOfTime(t *testing.T) {
 	ctx := page(t, startBrowser(t), url)
 	load(t, ctx, "your-lock-unconditional-del")
 	click(t, ctx, "mine-open")
+	click(t, ctx, "report-start-loaded")
 	mineDone(t, ctx)
 	if got := text(t, ctx, "report-status"); !strings.Contains(got, "time budget of 1ms ran out: 60 cells were not searched (?)") {
 		t.Errorf("status %q: want the budget and the cells it stopped", got)

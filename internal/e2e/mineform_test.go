@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,17 +29,65 @@ func tick(t *testing.T, ctx context.Context, columns ...string) {
 	eval[bool](t, ctx, fmt.Sprintf(`(want => { for (const c of document.querySelectorAll('[data-testid=rf-fault]')) c.checked = want.split(',').includes(c.value); return true })(%q)`, strings.Join(columns, ",")))
 }
 
-// openForm opens Check my lock and its short form, and waits for its choices.
+// spyOps records, in window.sentOps, the op of every frame the page
+// sends the server from now on (its socket's send, wrapped once).
+func spyOps(t *testing.T, ctx context.Context) {
+	t.Helper()
+	eval[bool](t, ctx, `(() => {
+		if (window.sentOps) return true;
+		window.sentOps = [];
+		const send = WebSocket.prototype.send;
+		WebSocket.prototype.send = function (d) { try { window.sentOps.push(JSON.parse(d).op); } catch (e) { window.sentOps.push('?'); } return send.call(this, d); };
+		return true;
+	})()`)
+}
+
+// sent lists the ops the page sent since spyOps.
+func sent(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	return eval[[]string](t, ctx, `window.sentOps.slice()`)
+}
+
+// formChoices is true once the form shows the server's choices: the
+// catalog's 19 locks and "my own", the card's 9 fault columns.
+const formChoices = `document.querySelectorAll('[data-testid=rf-lock] option').length === 20 && document.querySelectorAll('[data-testid=rf-fault]').length === 9`
+
+// question opens Check my lock on a page that has no card kept, and
+// holds the question it asks first: shown at once, its first choice
+// the scenario loaded (named by the lesson's title, as the page heads
+// it), the keyboard on it, and no card asked of the server.
+func question(t *testing.T, ctx context.Context) {
+	t.Helper()
+	spyOps(t, ctx)
+	click(t, ctx, "mine-open")
+	waitFor(t, ctx, "the question", `!document.querySelector('[data-testid=report-start]').hidden && document.activeElement === document.querySelector('[data-testid=report-start-loaded]')`)
+	if got, title := eval[string](t, ctx, `document.getElementById('report-start-loaded-what').textContent`), eval[string](t, ctx, `document.getElementById('title').textContent.trim()`); title == "" || !strings.HasPrefix(got, title) {
+		t.Errorf("the choice of the scenario loaded says %q, want it named by the title %q", got, title)
+	}
+	if eval[bool](t, ctx, `!!document.querySelector('[data-testid=report-table]') || document.querySelector('[data-testid=report-instead]').checkVisibility()`) {
+		t.Errorf("the question shows a card's grid or What to use instead")
+	}
+	if ops := sent(t, ctx); slices.Contains(ops, "setup") {
+		t.Errorf("opening Check my lock sent %v: a card started before the user asked for one", ops)
+	}
+}
+
+// openForm opens Check my lock and its short form, from the question,
+// and holds that its choices appear within a few seconds (the server
+// answers setup-form at once; no card of this session runs to delay
+// it) and that no card was asked for.
 func openForm(t *testing.T, ctx context.Context) {
 	t.Helper()
-	click(t, ctx, "mine-open")
-	click(t, ctx, "report-form-title")
-	// The view has started the loaded lesson's card, which under the race
-	// detector beside other packages' tests takes the machine's CPUs: the
-	// form's choices (a small answer) may wait longer than waitFor's 20 s.
-	const choices = `document.querySelectorAll('[data-testid=rf-lock] option').length === 20 && document.querySelectorAll('[data-testid=rf-fault]').length === 9`
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](choices, chromedp.WithPollingTimeout(90*time.Second), chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
-		t.Fatalf("waiting for the form's choices (%s): %v", choices, err)
+	question(t, ctx)
+	click(t, ctx, "report-start-form")
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](formChoices, chromedp.WithPollingTimeout(10*time.Second), chromedp.WithPollingInterval(25*time.Millisecond))); err != nil {
+		t.Fatalf("the form's choices did not appear within 10s (%s): %v", formChoices, err)
+	}
+	if !eval[bool](t, ctx, `document.activeElement === document.querySelector('[data-testid=rf-lock]') && document.querySelector('[data-testid=report-start-form]').getAttribute('aria-expanded') === 'true'`) {
+		t.Errorf("the form opened, but the keyboard is not on its first field or its choice is not marked expanded")
+	}
+	if ops := sent(t, ctx); slices.Contains(ops, "setup") {
+		t.Errorf("opening the form sent %v: a card started before the form was submitted", ops)
 	}
 }
 
@@ -74,6 +123,10 @@ func TestBrowserCheckMyLockForm(t *testing.T) {
 	t.Run("en-pasted-commands", func(t *testing.T) {
 		ctx := pageWithin(t, b, url, cardTab)
 		openForm(t, ctx)
+		shot(t, ctx, dir, "check-my-lock-question-en")
+		do(t, ctx, "a phone", chromedp.EmulateViewport(414, 896))
+		shot(t, ctx, dir, "check-my-lock-question-phone-en")
+		do(t, ctx, "a laptop", chromedp.EmulateViewport(1400, 900))
 		fill(t, ctx, map[string]string{"workers": "40"})
 		if got := formError(t, ctx, "workers"); got != "setup-form: workers: 40 workers: give 1 to 16 (the clients of one scenario)" {
 			t.Errorf("workers out of range: %q", got)
@@ -88,8 +141,14 @@ func TestBrowserCheckMyLockForm(t *testing.T) {
 		fill(t, ctx, map[string]string{"acquire": "SET $key $token NX PX $ttl => OK", "release": "DEL $key", "acquire_ok": "", "release_ok": ""})
 		tick(t, ctx, "pause-release")
 		shot(t, ctx, dir, "check-my-lock-form-en")
+		if ops := sent(t, ctx); slices.Contains(ops, "setup") {
+			t.Errorf("the form, filled in and refused twice, sent %v: a card started before it was submitted", ops)
+		}
 		click(t, ctx, "rf-run")
 		waitFor(t, ctx, "the card of the form's scenario", `!!lockstep.reporter.mine && lockstep.reporter.mine.scenario === 'my-lock'`)
+		if ops := sent(t, ctx); slices.Index(ops, "setup") < 0 || slices.Index(ops, "setup") < slices.Index(ops, "setup-form") {
+			t.Errorf("the form submitted sent %v: want its card asked for (setup) after the form (setup-form)", ops)
+		}
 		mineDone(t, ctx)
 		ed := eval[string](t, ctx, `document.querySelector('[data-testid=editor]').value`)
 		if !strings.Contains(ed, "- name: my-lock") || !strings.Contains(ed, `run: ["DEL", "$key"]`) || !eval[bool](t, ctx, `document.getElementById('editor-panel').open`) {
@@ -147,6 +206,13 @@ func TestBrowserCheckMyLockForm(t *testing.T) {
 		click(t, ctx, "lang")
 		waitFor(t, ctx, "中文", `document.getElementById('timeline').dataset.lang === 'zh'`)
 		openForm(t, ctx)
+		if got := text(t, ctx, "report-start-form"); got != "描述我的锁" {
+			t.Errorf("the question's choice of the form in 中文: %q", got)
+		}
+		shot(t, ctx, dir, "check-my-lock-question-zh")
+		do(t, ctx, "a phone", chromedp.EmulateViewport(414, 896))
+		shot(t, ctx, dir, "check-my-lock-question-phone-zh")
+		do(t, ctx, "a laptop", chromedp.EmulateViewport(1400, 900))
 		if got := text(t, ctx, "rf-run"); got != "检查这把锁" {
 			t.Errorf("the form's button in 中文: %q", got)
 		}

@@ -158,7 +158,8 @@ other locks that hold in every column you chose (` + "`--faults`" + `), ranked b
 Redis node (a storage that checks fencing tokens, several masters, an SQL database), then by round
 trips, each with how its commands differ from yours; when none holds everywhere, the three closest and
 the columns they fail. Each cell's search is bounded by counts of engine steps (20,000 exhaustive, then
-8,000 random), never by time. Text, ` + "`--json`" + ` or ` + "`--markdown`" + `, ` + "`--lang zh`" + `.
+8,000 random), never by time. Text, ` + "`--json`" + `, ` + "`--markdown`" + ` or ` + "`--html`" + `, ` + "`--lang zh`" + `; each sets your
+acquire and release beside the first lock of What to use instead, step by step, under its file and line.
 
 A worked example, the GET-then-DEL lock of ` + "`labs/your-lock.yaml`" + ` (three workers, 2.5 s of work under a
 3 s lease):
@@ -173,6 +174,25 @@ A worked example, the GET-then-DEL lock of ` + "`labs/your-lock.yaml`" + ` (thre
     What to use instead (holds in every column; ranked by what it needs beyond one Redis node, then round trips):
       1. lua-compare-delete: 1 ✓, 0 ~; the same acquire (SET); release sends EVALSHA where yours sends GET, DEL;
          round trips 1 / 1 (yours 1 / 2)
+
+    Your acquire and release beside lua-compare-delete's (the first of What to use instead):
+      acquire
+        yours (get-compare-del) · locks/get-compare-del.yaml:3
+          acquire:
+            - SET $key $token NX PX $ttl   # ok: OK
+        lua-compare-delete · setnx.go:61
+          […]
+      release
+        yours (get-compare-del) · locks/get-compare-del.yaml:5
+          release:
+            - GET $key   # ok: $token
+            - DEL $key
+        […]
+        lua-compare-delete · scripts/compare_and_delete.lua:1
+          […]
+          if redis.call('get', KEYS[1]) == ARGV[1] then
+              return redis.call('del', KEYS[1])
+          […]
 
     get-compare-del (yours): your-lock-get-compare-del: locks[0]
       a pause before the release: ✗ foreign-unlock: B stops for 0.75s right after its GET ran, before the reply
@@ -191,9 +211,12 @@ a lost reply (its 1 s timeout on top of 2.5 s of work outlasts the 3 s lease), a
 restart, a failover or a partition breaks every lock with a lease here, so no lock holds in every
 column, and the closest are listed.
 
-In the browser, **Check my lock** makes the same card: the button in the header checks the scenario
-loaded (a lesson, a lab, your file, or a run you opened), the one under the editor the file written
-there (the scenario of it that is loaded, or its only one). The server computes it as it computes a
+In the browser, **Check my lock** makes the same card. The button in the header first asks what to
+check, and nothing runs until you answer: **The scenario loaded** (a lesson, a lab, your file, or a
+run you opened) starts its card, **Describe my lock** opens the short form below at once (a card
+takes the server's CPUs for up to a minute, so none starts for a form you are still filling in); a
+card already made for the run loaded is shown again instead. The button under the editor checks the
+file written there (the scenario of it that is loaded, or its only one). The server computes it as it computes a
 search, beside the other sessions, and the grid fills in as each cell is decided: your locks first,
 marked *(yours)*, each ✓ and ~ with your workload beside it. It has 55 s (` + "`report.SetupLimit`" + `); a
 cell the time ran out on is ? *not searched*, says nothing, and no lock is proposed from its row; the
@@ -210,7 +233,7 @@ and release and the recommended lock's step by step; **Download as HTML** saves 
 opens offline (` + "`--html`" + `), each ✗ linked to its counterexample as YAML, your acquire and release in a
 column beside the recommended lock's.
 
-With no scenario written, the view's **short form** makes one: paste your acquire and release as Lua
+With no scenario written, the view's **short form** (*Describe my lock*) makes one: paste your acquire and release as Lua
 (` + "`KEYS[1]`" + ` is the lock key, ` + "`ARGV[1]`" + ` the client's token, ` + "`ARGV[2]`" + ` the TTL in ms, with the reply
 that means success) or as commands, one a line (` + "`SET $key $token NX PX $ttl => OK`" + `, after ` + "`=>`" + ` the
 reply without which the step fails), or pick a catalog lock; give the workers (1 to 16), the TTL, the
@@ -231,8 +254,10 @@ at your script's own line and column).
 所有者，再用第二次往返删除；在两者之间卡住的工作者删掉了下一个工作者的锁（✗ foreign-unlock）。在一个脚本里
 比较并删除则成立（✓）。
 
-在浏览器里，**检查我的锁** 生成同一张报告卡：页头的按钮检查已载入的场景（一课、一个实验、你的文件，或你打开的一次
-运行），编辑器下方的按钮检查编辑器里写的文件（其中已载入的那个场景，或它唯一的场景）。服务器像运行一次搜索那样
+在浏览器里，**检查我的锁** 生成同一张报告卡。页头的按钮先问要检查什么，你回答之前什么都不运行：**已加载的场景**
+（一课、一个实验、你的文件，或你打开的一次运行）开始计算它的报告卡；**描述我的锁** 立即打开下面的简短的表（一张报告卡
+要占用服务器的 CPU 最多一分钟，所以你还在填表时不会开始计算）；已经为当前运行算好的报告卡则直接再次显示。编辑器下方的
+按钮检查编辑器里写的文件（其中已载入的那个场景，或它唯一的场景）。服务器像运行一次搜索那样
 计算它，与其他会话并行，每得出一格网格就填上一格：你的锁排在最前，标着 *（你的）*，每个 ✓ 和 ~ 旁边写着你的工作
 负载。它有 55 秒（` + "`report.SetupLimit`" + `）；时间用完时没有搜索完的格子是 ? *未搜索*，什么也没说明，也不会从它那一行
 推荐任何锁；状态栏会说明有多少格。点击 ✗ 会在时间线中打开它在你的设置上的反例；**改用什么** 里的每一把锁都有
@@ -244,7 +269,7 @@ Markdown** 保存这张报告卡（英文和中文），用于设计评审：内
 释放，逐步列出；**下载为 HTML** 把它保存为一个可离线打开的网页（` + "`--html`" + `），每个 ✗ 链接到它的反例 YAML，你的加锁与
 释放和推荐的锁的并排成两栏。
 
-还没写场景时，视图里的 **简短的表** 会生成一个：把你的加锁和释放粘贴为 Lua（` + "`KEYS[1]`" + ` 是锁的键，` + "`ARGV[1]`" + ` 是
+还没写场景时，视图里的 **简短的表**（*描述我的锁*）会生成一个：把你的加锁和释放粘贴为 Lua（` + "`KEYS[1]`" + ` 是锁的键，` + "`ARGV[1]`" + ` 是
 客户端的令牌，` + "`ARGV[2]`" + ` 是以毫秒计的 TTL，并写上表示成功的回复），或粘贴为命令，每行一条
 （` + "`SET $key $token NX PX $ttl => OK`" + `，` + "`=>`" + ` 后面是步骤成功必须得到的回复），也可以选一把目录里的锁；填上
 工作者数（1 到 16）、TTL、工作时间和重试间隔；勾选你担心的故障。服务器写出场景（粘贴的锁写成 ` + "`locks:`" + ` 一节；

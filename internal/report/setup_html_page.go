@@ -12,8 +12,8 @@ const setupPageText = `<!doctype html>
 body { font: 15px/1.45 system-ui, sans-serif; color: #1a1a1a; margin: 1.5rem auto; max-width: 72rem; padding: 0 1rem; }
 h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ccc; } h3 { font-size: 1rem; }
 [lang=zh] { display: block; color: #333; }
-h1 span[lang=zh], h2 span[lang=zh], h3 span[lang=zh] { display: inline; }
-.code pre { max-height: 40rem; }
+h1 span[lang=zh], h2 span[lang=zh], h3 span[lang=zh], h4 span[lang=zh] { display: inline; }
+details.file { margin: .3rem 0; } details.file summary { cursor: pointer; } details.file pre { max-height: 40rem; }
 table { border-collapse: collapse; font-size: .85rem; margin: .5rem 0; }
 th, td { border: 1px solid #d0d0d0; padding: 3px 6px; text-align: left; vertical-align: top; }
 thead th { background: #f3f3f3; }
@@ -21,11 +21,10 @@ thead th { background: #f3f3f3; }
 .none-found { background: #fff7dc; color: #5c4700; } .unsearched, .n\/a { color: #545454; }
 .yours th { background: #eef3fb; }
 pre { background: #f6f6f6; border: 1px solid #ddd; padding: .5rem; overflow: auto; font-size: .8rem; }
-.code { display: grid; grid-template-columns: repeat(auto-fit, minmax(30rem, 1fr)); gap: 1rem; }
 .q { font-size: 1.05rem; font-weight: 600; }
 .sbs { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); grid-template-rows: repeat(5, auto); gap: 0 1rem; }
 .sbs > section { display: grid; grid-row: span 5; grid-template-rows: subgrid; grid-template-columns: minmax(0, 1fr); min-width: 0; }
-.sbs h4 { margin: .6rem 0 .2rem; } .sbs pre { tab-size: 4; } .sbs .at { margin: .2rem 0; font-size: .8rem; color: #545454; }
+.sbs h4, .sbs h5 { margin: .6rem 0 .2rem; font-size: .95rem; } .sbs pre { tab-size: 4; } .sbs .at { margin: .2rem 0; font-size: .8rem; color: #545454; }
 @media (max-width: 48rem) { .sbs { grid-template-columns: minmax(0, 1fr); } .sbs > section { display: block; grid-row: auto; } }
 </style>
 </head>
@@ -56,12 +55,12 @@ pre { background: #f6f6f6; border: 1px solid #ddd; padding: .5rem; overflow: aut
 <ol>{{range rest .Instead.Zh}}<li>{{.}}</li>{{end}}</ol></div>
 </div>
 
-{{if and .Yours .Recommended}}<h2 id="side-by-side">Acquire and release, side by side <span lang="zh">· 加锁与释放，并排对照</span></h2>
-<p>Your lock's code beside the recommended lock's: what each sends to take the lock and to give it back.<span lang="zh">你的锁的代码与推荐的锁的代码并排：各自加锁、释放时发送什么。</span></p>
+{{if or .Code (and .Yours .Recommended)}}<h2 id="code">Your code and the recommended lock's <span lang="zh">· 你的代码与推荐的锁的代码</span></h2>
+{{if and .Yours .Recommended}}<h3 id="side-by-side">Acquire and release, side by side <span lang="zh">· 加锁与释放，并排对照</span></h3>
+<p>What each sends to take the lock and to give it back, step by step.<span lang="zh">各自加锁、释放时发送什么，一步一步对照。</span></p>
 <div class="sbs" data-part="side-by-side">{{template "side" (side "yours" "Yours" "你的" .Yours)}}{{template "side" (side "instead" "Recommended" "推荐" .Recommended)}}</div>{{end}}
-
-{{if .Code}}<h2 id="code">Your code and the recommended lock's <span lang="zh">· 你的代码与推荐的锁的代码</span></h2>
-<div class="code" data-part="code">{{range .Code}}<section><h3><code>{{.Algorithm}}</code> — <code>{{.File}}</code></h3><pre>{{.Text}}</pre></section>{{end}}</div>{{end}}
+{{if .Code}}<h3 id="files">The whole files, to copy <span lang="zh">· 完整文件，便于复制</span></h3>
+<div data-part="code">{{range .Code}}<details class="file"><summary><code>{{.File}}</code> — <code>{{.Algorithm}}</code></summary><pre>{{.Text}}</pre></details>{{end}}</div>{{end}}{{end}}
 
 <h2 id="locks">Lock by lock <span lang="zh">· 逐把看</span></h2>
 {{range .Rows}}<section data-part="lock"><h3><code>{{.Row.Algorithm}}</code>{{if .Row.Yours}} (yours · 你的){{end}}</h3>
@@ -80,6 +79,6 @@ pre { background: #f6f6f6; border: 1px solid #ddd; padding: .5rem; overflow: aut
 {{end}}{{end}}
 </body>
 </html>
-{{define "side"}}<section data-side="{{.Side}}"><h3>{{.En}} <span lang="zh">· {{.Zh}}</span>: <code>{{.Code.Algorithm}}</code></h3>
-<h4>acquire · 加锁</h4><div>{{range .Code.Acquire}}<p class="at"><code>{{.File}}:{{.Line}}</code></p><pre>{{.Text}}</pre>{{end}}</div>
-<h4>release · 释放</h4><div>{{range .Code.Release}}<p class="at"><code>{{.File}}:{{.Line}}</code></p><pre>{{.Text}}</pre>{{end}}</div></section>{{end}}`
+{{define "side"}}<section data-side="{{.Side}}"><h4>{{.En}} <span lang="zh">· {{.Zh}}</span>: <code>{{.Code.Algorithm}}</code></h4>
+<h5>acquire · 加锁</h5><div>{{range .Code.Acquire}}<p class="at"><code>{{.File}}:{{.Line}}</code></p><pre>{{.Text}}</pre>{{end}}</div>
+<h5>release · 释放</h5><div>{{range .Code.Release}}<p class="at"><code>{{.File}}:{{.Line}}</code></p><pre>{{.Text}}</pre>{{end}}</div></section>{{end}}`

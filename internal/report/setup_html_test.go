@@ -65,6 +65,18 @@ func TestSetupCardHTML(t *testing.T) {
 	for _, c := range card.Code {
 		want = append(want, c.File, strings.SplitN(c.Text, "\n", 2)[0])
 	}
+	// The code is one section: the acquire and release side by side,
+	// then each whole file folded, to copy; no second section of code.
+	code := regexp.MustCompile(`(?s)<h2 id="code">.*?(<h2 |$)`).FindString(page)
+	if n := strings.Count(page, "<h2 id=\"code\""); n != 1 || strings.Contains(page, "<h2 id=\"side-by-side\"") ||
+		!strings.Contains(code, `data-part="side-by-side"`) || strings.Index(code, `data-part="side-by-side"`) > strings.Index(code, `<details class="file">`) {
+		t.Errorf("the code is not one section, side by side first and then the whole files (%d sections headed code): %.400s", n, code)
+	}
+	for _, c := range card.Code {
+		if !strings.Contains(code, `<details class="file"><summary><code>`+c.File+`</code>`) {
+			t.Errorf("%s's whole file %s is not folded in the code's section", c.Algorithm, c.File)
+		}
+	}
 	md := card.Markdown()
 	// Side by side: plain-del's own steps (its release a bare DEL) in the
 	// column marked yours, the watchdog's Go and Lua in the other.

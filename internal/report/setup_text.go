@@ -11,7 +11,8 @@ import (
 // Text is the card for a user's setup as the command line prints it, in
 // lang (en or zh): the setup, the grid of marks with the user's rows
 // first, each lock's cells in words (✓ and ~ with their bound, ✗ with
-// the id its counterexample replays as), then what to use instead.
+// the id its counterexample replays as), then what to use instead, the
+// user's acquire and release beside the first alternative's.
 func (card *SetupCard) Text(lang string) string {
 	var b strings.Builder
 	say := func(en, zh string, args ...any) {
@@ -29,6 +30,7 @@ func (card *SetupCard) Text(lang string) string {
 		fmt.Fprintf(&b, "  %s: %s\n", Pick(c.Title, lang), Pick(c.What, lang))
 	}
 	b.WriteString("\n" + Pick(card.insteadText(), lang))
+	card.codeText(&b, lang)
 	for _, r := range card.Rows {
 		name := r.Algorithm
 		if r.Yours {
@@ -49,6 +51,39 @@ func (card *SetupCard) Text(lang string) string {
 		b.WriteString("\n" + Pick(card.ReplayHow(), lang) + "\n")
 	}
 	return b.String()
+}
+
+// codeText writes the user's acquire and release and the first
+// alternative's, step by step, each piece of code under its file and
+// line, indented, its tabs two spaces (the Markdown's side by side, in
+// the terminal's few columns); nothing when either is missing.
+func (card *SetupCard) codeText(b *strings.Builder, lang string) {
+	if card.Yours == nil || len(card.Instead) == 0 || card.Instead[0].Code == nil {
+		return
+	}
+	rec := card.Instead[0].Code
+	fmt.Fprint(b, Pick(sim.Text{En: "\nYour acquire and release beside " + rec.Algorithm + "'s (the first of What to use instead):\n",
+		Zh: "\n你的加锁和释放，与 " + rec.Algorithm + "（改用什么的第一把）的并排：\n"}, lang))
+	for _, step := range []struct {
+		name sim.Text
+		of   func(*StepCode) []Snippet
+	}{
+		{sim.Text{En: "acquire", Zh: "加锁"}, func(c *StepCode) []Snippet { return c.Acquire }},
+		{sim.Text{En: "release", Zh: "释放"}, func(c *StepCode) []Snippet { return c.Release }},
+	} {
+		fmt.Fprintf(b, "  %s\n", Pick(step.name, lang))
+		for _, side := range []struct {
+			who string
+			c   *StepCode
+		}{{Pick(sim.Text{En: "yours", Zh: "你的"}, lang) + " (" + card.Yours.Algorithm + ")", card.Yours}, {rec.Algorithm, rec}} {
+			for _, sn := range step.of(side.c) {
+				fmt.Fprintf(b, "    %s · %s:%d\n", side.who, sn.File, sn.Line)
+				for _, l := range strings.Split(strings.TrimRight(sn.Text, "\n"), "\n") {
+					b.WriteString(strings.TrimRight("      "+strings.ReplaceAll(l, "\t", "  "), " ") + "\n")
+				}
+			}
+		}
+	}
 }
 
 // fileNote is " of FILE" when the card knows its file.

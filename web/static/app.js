@@ -47,9 +47,9 @@ const link = new Link(onMessage, onStatus);
 const explorer = new Explore(link, () => state.lang);
 const comparer = new Compare(link, () => state, (step) => link.send('seek', { step }));
 const reporter = new Report(link, () => state, (lock) => comparer.show(lock));
-// Check my lock: the loaded scenario's card, or the editor's file's (the
-// loaded scenario of it, or its only one).
-$('mine-open').onclick = () => reporter.check();
+// Check my lock: what to check, asked first (or the loaded run's card, kept),
+// or the editor's file's card (the loaded scenario of it, or its only one).
+$('mine-open').onclick = () => reporter.begin();
 $('editor-mine').onclick = () => reporter.check({ yaml: $('editor').value, scenario: state.snap ? state.snap.scenario : '' });
 const tl = new Timeline({
   root: $('timeline'), canvas: $('tl-canvas'), scroll: $('tl-scroll'), spacer: $('tl-spacer'),

@@ -236,7 +236,7 @@ const S = {
   repOpen: ['Which lock?', '选哪把锁？'],
   // Check my lock: the card for the user's own setup (report.js, mode mine).
   repMine: ['Check my lock', '检查我的锁'],
-  repMineTip: ['The card for this scenario\'s setup: its lock and every catalog lock in its workload, against each fault', '这个场景的设置的报告卡：它的锁和目录里的每一把锁放进它的工作负载，对每一种故障'],
+  repMineTip: ['Your own lock, checked: the scenario loaded, or a lock you describe in a short form, beside every catalog lock in its workload, against each fault', '检查你自己的锁：已加载的场景，或你在简短的表里描述的锁，与目录里的每一把锁一起放进它的工作负载，对每一种故障检查'],
   repMineTitle: ['Check my lock: {id}', '检查我的锁：{id}'],
   repMineHint: ['Your locks first, then every catalog lock, each placed in your workload. Click a ✗ to watch its counterexample on your setup; a ✓ or ~ says beside it the bound it covers.', '先是你的锁，然后是目录里的每一把锁，每一把都放进你的工作负载。点击 ✗ 可以看它在你的设置上的反例；✓ 和 ~ 旁边写着它覆盖的界限。'],
   repMineStarting: ['Running each lock alone first…', '先让每把锁单独运行一次……'],

@@ -36,12 +36,22 @@ export class MineForm {
     this.asked = 0; // the id of the setup-form request with a form
     this.error = null; // the server's error for it, or {local: key}
     this.inputs = {};
-    this.$('report-form').addEventListener('toggle', () => {
-      if (this.$('report-form').open && !this.choices && !this.waiting) {
-        this.waiting = true;
-        this.link.send('setup-form');
-      }
-    });
+    this.$('report-form').addEventListener('toggle', () => { if (this.$('report-form').open) this.ask(); });
+  }
+
+  /** ask asks the server for the form's choices, once. */
+  ask() {
+    if (this.choices || this.waiting) return;
+    this.waiting = true;
+    this.link.send('setup-form');
+  }
+
+  /** open unfolds the form, the keyboard on its first field (once built). */
+  open() {
+    this.$('report-form').open = true;
+    this.ask();
+    if (this.choices) this.inputs.lock.focus();
+    else this.focusOnBuild = true;
   }
 
   /** onMessage takes setup-form and the error that answers the form. */
@@ -96,6 +106,8 @@ export class MineForm {
         field('ttl', text(START.ttl)), field('work', text(START.work)), field('retry', text(START.retry))),
       faults, el('div', { class: 'rf-go' }, run, el('p', { id: 'rf-error', class: 'rf-error', role: 'alert', 'data-testid': 'rf-error' })));
     this.$('report-form-body').replaceChildren(form);
+    if (this.focusOnBuild && this.$('report-form').open) lock.focus();
+    this.focusOnBuild = false;
   }
 
   /** paste shows the pasted steps only when no catalog lock is picked. */

@@ -16,9 +16,11 @@
 // in the same view: the server computes it for the session (op setup),
 // the user's locks first, each ✓ and ~ with the user's workload beside
 // it, then What to use instead, each with a Side by side button, and the
-// card as Markdown to download for a design review. Its short form
-// (mineform.js) writes a scenario from a lock and a workload, which the
-// editor keeps, and checks it on the faults ticked.
+// card as Markdown to download for a design review. Opened from the
+// header, it first asks what to check (minestart.js): the scenario
+// loaded, or a lock described in its short form (mineform.js), which
+// writes a scenario from a lock and a workload, which the editor keeps,
+// and checks it on the faults ticked. No card runs before the answer.
 
 import { t, fill, pick, verdictWord, verdictName } from './i18n.js';
 import { el } from './dom.js';
@@ -26,7 +28,9 @@ import { serverError } from './messages.js';
 import { download } from './share.js';
 import { MineForm } from './mineform.js';
 import { holdText } from './editor.js';
-import { stepCode } from './stepcode.js';
+import { instead } from './stepcode.js';
+import { MineStart } from './minestart.js';
+import { liveTables } from './reportlive.js';
 
 const MARK = { fails: '✗', holds: '✓', 'none-found': '~', unsearched: '?', 'n/a': '' };
 // The word said beside a mark (none for ✗ and ✓: a verdict, a bound).
@@ -54,15 +58,44 @@ export class Report {
     this.$('report-export').onclick = () => this.download();
     this.$('report-export-html').onclick = () => this.download('html');
     this.next = null; // a check asked while a card ran: sent once that card's setup-done came
-    this.form = new MineForm(link, get, (yaml, scenario, faults) => {
-      holdText(yaml);
-      if (this.mine && this.mine.running) {
-        this.next = { yaml, scenario, faults };
-        this.link.send('setup-cancel');
-        return;
-      }
-      this.check({ yaml, scenario, faults });
+    this.codeOpen = {}; // the alternatives' code folded out, by lock
+    this.form = new MineForm(link, get, (yaml, scenario, faults) => { holdText(yaml); this.ask({ yaml, scenario, faults }); });
+    this.choosing = false; // the question of what to check is shown, no card asked yet
+    this.question = new MineStart(this.$('report-start'), () => this.ask({}), () => {
+      if (this.$('report-form').open) this.$('report-form').open = false;
+      else this.form.open();
+      this.render();
     });
+  }
+
+  /** begin opens Check my lock: the card kept for the run loaded, or
+   * the question of what to check, nothing run yet (the form's choices
+   * asked for, so that it opens at once). */
+  begin() {
+    if (this.keeps()) return this.check();
+    this.mode = 'mine';
+    this.choosing = true;
+    this.form.ask();
+    this.show(true);
+    this.render();
+    this.question.focus();
+  }
+
+  /** ask checks the setup the user chose, the card still running
+   * cancelled first. */
+  ask(args) {
+    this.choosing = false;
+    if (!(this.mine && this.mine.running)) return this.check(args);
+    this.next = args;
+    this.link.send('setup-cancel');
+    this.render();
+  }
+
+  /** keeps tells whether the card last made is the loaded run's: of its
+   * scenario, or of the scenario whose counterexample it is. */
+  keeps() {
+    const snap = this.get().snap, m = this.mine;
+    return !!(m && !m.error && snap && (snap.scenario === m.scenario || snap.scenario.startsWith('mine-' + m.scenario + '-')));
   }
 
   get open() { return !this.$('report').hidden; }
@@ -87,12 +120,10 @@ export class Report {
   check(args = {}) {
     const st = this.get();
     this.mode = 'mine';
-    // The loaded run is the checked scenario, or a counterexample of its
-    // card: the card kept is shown again (a card that stopped is asked
-    // for anew).
-    const kept = this.mine && !this.mine.error && st.snap && !args.yaml &&
-      (st.snap.scenario === this.mine.scenario || st.snap.scenario.startsWith('mine-' + this.mine.scenario + '-'));
-    if (kept) {
+    this.choosing = false;
+    // The card kept for the loaded run is shown again (a card that
+    // stopped is asked for anew).
+    if (!args.yaml && this.keeps()) {
       this.show(true);
       this.render();
       return;
@@ -206,6 +237,8 @@ export class Report {
     this.$('report-searched').textContent = t('repSearched', lang);
     this.$('report').dataset.mode = this.mode;
     this.$('report').classList.toggle('mine', this.mode === 'mine');
+    this.$('report').classList.toggle('choosing', this.mode === 'mine' && this.choosing);
+    this.$('report-start').hidden = !(this.mode === 'mine' && this.choosing);
     this.$('report-cancel').hidden = !(this.mode === 'mine' && this.mine && this.mine.running);
     this.$('report-cancel').textContent = t('repMineCancel', lang);
     const exp = this.$('report-export');
@@ -250,6 +283,10 @@ export class Report {
   /** renderMine draws the card for the user's setup: its status, the
    * setup, the grid and What to use instead. */
   renderMine(lang) {
+    if (this.choosing) {
+      this.$('report-title').textContent = t('repMine', lang);
+      return this.question.render(lang, this.get().snap, this.$('report-form').open);
+    }
     const card = this.mine, checked = this.checked || {};
     this.$('report-title').textContent = fill('repMineTitle', lang, { id: (card && card.scenario) || checked.scenario || '' });
     this.$('report-hint').textContent = t('repMineHint', lang);
@@ -263,7 +300,7 @@ export class Report {
       status.dataset.state = this.mineError ? 'error' : 'running';
       status.textContent = this.mineError ? fill('repMineStopped', lang, { e: serverError(this.mineError, lang) }) : t('repMineStarting', lang);
       this.$('report-body').replaceChildren();
-      this.instead(null, lang);
+      instead(this.$('report-instead'), null, lang);
       return;
     }
     const total = card.total || 0, done = card.done || 0;
@@ -275,29 +312,7 @@ export class Report {
     else if (!total) status.textContent = t('repMineStarting', lang);
     else status.textContent = fill('repMineProgress', lang, { n: done, total, w: card.workers, limit: card.limit });
     this.draw(card, lang);
-    this.instead(card, lang);
-  }
-
-  /** instead lists What to use instead, each lock with its Side by side. */
-  instead(card, lang) {
-    const title = this.$('report-instead-title'), list = this.$('report-instead-list');
-    const alts = (card && card.instead) || [];
-    if (!card || card.running) title.textContent = t('repInsteadWaiting', lang);
-    else if (!alts.length) title.textContent = t('repInsteadNone', lang);
-    else title.textContent = t(alts[0].everywhere ? 'repInsteadEvery' : 'repInsteadClosest', lang);
-    const sep = lang === 'zh' ? '；' : '; ';
-    list.replaceChildren(...alts.map((a, i) => {
-      const facts = [fill('repInsteadCounts', lang, { h: a.holds, s: a.sampled })];
-      if (a.fails && a.fails.length) facts.push(fill('repInsteadFails', lang, { c: a.fails.join(', ') }));
-      if (a.na && a.na.length) facts.push(fill('repInsteadNA', lang, { c: a.na.join(', ') }));
-      const btn = el('button', { class: 'rep-sbs', 'data-testid': 'report-sbs', 'data-lock': a.lock,
-        title: fill('repSideBySideTip', lang, { lock: pick(a.name, lang) || a.lock, scenario: card.scenario }),
-        onclick: () => this.sideBySide(a.lock) }, t('repSideBySide', lang));
-      return el('li', { 'data-testid': 'report-alt', 'data-lock': a.lock },
-        el('b', { title: a.lock }, pick(a.name, lang) || a.lock), ' ', el('code', {}, a.lock), ' ', btn,
-        el('div', { class: 'rep-alt-facts' }, facts.join(sep) + sep + pick(a.difference, lang)),
-        stepCode(card.yours, a, i === 0, this.codeOpen ||= {}, lang));
-    }));
+    instead(this.$('report-instead'), card, lang, (lock) => this.sideBySide(lock), this.codeOpen);
   }
 
   /** draw builds the grid: a row per lock, a column per fault. Each
@@ -311,29 +326,7 @@ export class Report {
       el('th', { scope: 'col', class: 'rep-advice' }, t('repAdvice', lang)));
     const rows = (card.rows || []).map((r) => this.row(r, cols, lang));
     body.replaceChildren(el('table', { class: 'rep-table', 'data-testid': 'report-table' }, el('thead', {}, head), el('tbody', {}, ...rows)));
-    if (card.live && card.live.length) body.append(...this.live(card, cols, lang));
-  }
-
-  /** live draws the rows of locks on a live server (etcd, ZooKeeper): a
-   * table of their own under a heading that says each cell is a sample of
-   * real-time runs, not a search, with its legend; beside each row where
-   * and when its runs ran. */
-  live(card, cols, lang) {
-    const head = el('tr', {}, el('th', { scope: 'col', class: 'rep-lock' }, t('repLock', lang)),
-      ...cols.map((c) => el('th', { scope: 'col', title: pick(c.what, lang) }, pick(c.title, lang))),
-      el('th', { scope: 'col', class: 'rep-needs' }, t('repNeeds', lang)),
-      el('th', { scope: 'col', class: 'rep-advice' }, t('repAdvice', lang)));
-    const rows = card.live.map((r) => {
-      const tr = this.row(r, cols, lang);
-      tr.querySelector('.rep-trips').remove(); // a live lock's round trips are not measured
-      const th = tr.querySelector('th');
-      th.title += ' ' + pick(r.sample, lang);
-      th.append(el('div', { class: 'rep-sample', 'data-testid': 'report-sample' }, pick(r.sample, lang)));
-      return tr;
-    });
-    return [el('h3', { class: 'rep-live-title', 'data-testid': 'report-live-title' }, t('repLive', lang)),
-      el('p', { class: 'rep-legend', 'data-testid': 'report-live-legend' }, pick(card.live_legend, lang)),
-      el('table', { class: 'rep-table rep-live', 'data-testid': 'report-live-table' }, el('thead', {}, head), el('tbody', {}, ...rows))];
+    if (card.live && card.live.length) body.append(...liveTables(card, cols, lang, (r) => this.row(r, cols, lang)));
   }
 
   /** row is one lock's line: its name (a button that opens the row in

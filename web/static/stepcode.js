@@ -1,11 +1,12 @@
-// The user's acquire and release beside an alternative's, in What to use
-// instead of Check my lock (report.js): card.yours and each alternative's
-// code, each step the functions and scripts it runs (a catalog lock's as
+// What to use instead, in Check my lock (report.js): each alternative
+// with its counts, the columns it fails, how it differs, its Side by side
+// button, and its acquire and release beside the user's (card.yours):
+// each step the functions and scripts it runs (a catalog lock's as
 // lock.Steps names them, a declared lock's steps as written), with the
 // file and line each starts at. Two columns on a laptop, their steps
 // level across them; one under the other on a phone (report.css).
 
-import { t } from './i18n.js';
+import { t, fill, pick } from './i18n.js';
 import { el } from './dom.js';
 
 /** side is one column: its heading, then each step's code. */
@@ -31,4 +32,27 @@ export function stepCode(yours, a, first, opened, lang) {
   d.open = opened[a.lock] ?? first;
   d.addEventListener('toggle', () => { opened[a.lock] = d.open; });
   return d;
+}
+
+/** instead draws What to use instead in its section (root) for card
+ * (null: not yet); sideBySide(lock) runs the user's scenario with lock. */
+export function instead(root, card, lang, sideBySide, opened) {
+  const title = root.querySelector('h3'), list = root.querySelector('ol');
+  const alts = (card && card.instead) || [];
+  if (!card || card.running) title.textContent = t('repInsteadWaiting', lang);
+  else if (!alts.length) title.textContent = t('repInsteadNone', lang);
+  else title.textContent = t(alts[0].everywhere ? 'repInsteadEvery' : 'repInsteadClosest', lang);
+  const sep = lang === 'zh' ? '；' : '; ';
+  list.replaceChildren(...alts.map((a, i) => {
+    const facts = [fill('repInsteadCounts', lang, { h: a.holds, s: a.sampled })];
+    if (a.fails && a.fails.length) facts.push(fill('repInsteadFails', lang, { c: a.fails.join(', ') }));
+    if (a.na && a.na.length) facts.push(fill('repInsteadNA', lang, { c: a.na.join(', ') }));
+    const btn = el('button', { class: 'rep-sbs', 'data-testid': 'report-sbs', 'data-lock': a.lock,
+      title: fill('repSideBySideTip', lang, { lock: pick(a.name, lang) || a.lock, scenario: card.scenario }),
+      onclick: () => sideBySide(a.lock) }, t('repSideBySide', lang));
+    return el('li', { 'data-testid': 'report-alt', 'data-lock': a.lock },
+      el('b', { title: a.lock }, pick(a.name, lang) || a.lock), ' ', el('code', {}, a.lock), ' ', btn,
+      el('div', { class: 'rep-alt-facts' }, facts.join(sep) + sep + pick(a.difference, lang)),
+      stepCode(card.yours, a, i === 0, opened, lang));
+  }));
 }
