@@ -70,10 +70,7 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 		return badUsage("--runs is at least 1, not %d", *runs)
 	}
 	if *cell != "" {
-		if algorithm, column, ok := strings.Cut(*cell, "/"); ok && slices.Contains(livecard.IDs(), algorithm) {
-			return reportLiveCell(ctx, livecard.Options{Runs: *runs, Etcd: *etcdAt, ZooKeeper: zk.where}, algorithm, column, *lang, stdout)
-		}
-		return reportCell(ctx, *limit, *cell, *lang, stdout)
+		return reportOneCell(ctx, *cell, *limit, livecard.Options{Runs: *runs, Etcd: *etcdAt, ZooKeeper: zk.where}, *lang, stdout)
 	}
 	opt := report.Options{Workers: *workers, Limit: *limit}
 	lf := liveFlags{ids: livecard.IDs(), runs: *runs, etcd: *etcdAt, zookeeper: zk.where, json: *asJSON, markdown: *markdown, lang: *lang}
@@ -107,6 +104,15 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 		return fmt.Errorf("report: the card ran past --time %v; the cells it stopped say so", *limit)
 	}
 	return err
+}
+
+// reportOneCell prints one cell, LOCK/COLUMN: a live lock's in real
+// time, a searched lock's by the engine.
+func reportOneCell(ctx context.Context, cell string, limit time.Duration, live livecard.Options, lang string, stdout io.Writer) error {
+	if algorithm, column, ok := strings.Cut(cell, "/"); ok && slices.Contains(livecard.IDs(), algorithm) {
+		return reportLiveCell(ctx, live, algorithm, column, lang, stdout)
+	}
+	return reportCell(ctx, limit, cell, lang, stdout)
 }
 
 // checkOutput checks --lang and that at most one of the output flags is
