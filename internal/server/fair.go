@@ -37,6 +37,9 @@ func (s *session) overBudget(used int64) error {
 	if held < share/2 {
 		return nil
 	}
+	if used = s.srv.usedFresh(); used <= s.srv.limits.MaxMemory {
+		return nil // a collection found the budget not in use: the garbage of runs gone
+	}
 	lim := s.srv.limits
 	return coded("memory-server", map[string]any{"step": s.ls.Cursor(), "max": mib(lim.MaxMemory), "held": mib(held), "share": mib(share)},
 		"the run stopped at step %d: the server's memory budget of %s is in use (about %s), and this run holds about %s, more than half its fair share of %s (the budget over the %d sessions holding a run): the sessions holding the most stop first; step back, or try again later",
