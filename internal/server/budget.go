@@ -244,8 +244,8 @@ func (s *session) account() error {
 	if s.srv.used() > lim.MaxMemory {
 		s.srv.evictIdle(s, 0)
 	}
-	if t := s.srv.used(); t > lim.MaxMemory {
-		return s.overBudget(t) // the sessions holding the most stop first (fair.go)
+	if s.srv.used() > lim.MaxMemory {
+		return s.overBudget() // the sessions holding the most stop first (fair.go)
 	}
 	return nil
 }
