@@ -96,8 +96,9 @@ func (m *meter) start() {
 // background. Every request once waited: at the budget, with the live heap
 // above it, a session's step (account) ran a whole collection of half a
 // gigabyte, 1.3 s on a loaded machine, and the other sessions' steps waited
-// for it on the meter's lock: the step tail of the storm at the budget
-// (issue 36; TestAStepDoesNotWaitForTheMetersCollection).
+// for it on the meter's lock: a wait of the storm's step tail at the budget
+// (issue 36; TestAStepDoesNotWaitForTheMetersCollection; most of that tail
+// is the runtime's own collections at its soft limit: docs/performance.md).
 
 // stale says the meter's last collection is more than a second old.
 func (m *meter) stale() bool {
