@@ -244,8 +244,8 @@ func (s *session) account() error {
 	if s.srv.used() > lim.MaxMemory {
 		s.srv.evictIdle(s, 0)
 	}
-	if t := s.srv.used(); t > lim.MaxMemory {
-		return s.overBudget(t) // the sessions holding the most stop first (fair.go)
+	if s.srv.used() > lim.MaxMemory {
+		return s.overBudget() // the sessions holding the most stop first (fair.go)
 	}
 	return nil
 }
@@ -266,7 +266,7 @@ func (s *session) admit(sc *scenario.Scenario) error {
 	if others()+need > lim.MaxMemory {
 		s.srv.evictIdle(s, need-s.cost.Load())
 	}
-	if o := others(); o+need > lim.MaxMemory {
+	if o := s.srv.usedFresh() - s.cost.Load(); o+need > lim.MaxMemory {
 		return coded("server-memory", map[string]any{"need": mib(need), "max": mib(lim.MaxMemory), "used": mib(o)},
 			"scenario %s needs about %s, and the server's memory budget of %s is in use by other sessions (about %s): try again later, or a smaller scenario",
 			sc.ID, mib(need), mib(lim.MaxMemory), mib(o))
@@ -300,7 +300,7 @@ func (s *session) reserveSearch(sc *scenario.Scenario) (states int, err error) {
 	if s.srv.used()+need > lim.MaxMemory {
 		s.srv.evictIdle(s, need)
 	}
-	if used := s.srv.used(); used+need > lim.MaxMemory {
+	if used := s.srv.usedFresh(); used+need > lim.MaxMemory {
 		return 0, coded("server-memory", map[string]any{"need": mib(need), "max": mib(lim.MaxMemory), "used": mib(used)},
 			"explore: the search needs about %s (a schedule's world and the states it counts), and the server's memory budget of %s is in use by the sessions (about %s): try again later",
 			mib(need), mib(lim.MaxMemory), mib(used))
@@ -343,7 +343,7 @@ func (w *workCost) check(runs []*lesson.Run) error {
 		return coded("compare-memory", map[string]any{"need": mib(c), "max": mib(lim.MaxSessionMemory)},
 			"compare: the runs would hold more than %s, over a session's memory budget of %s: compare them with visualizer compare", mib(c), mib(lim.MaxSessionMemory))
 	}
-	if o := w.srv.used() - c; o+c > lim.MaxMemory {
+	if o := w.srv.used() - c; o+c > lim.MaxMemory && w.srv.usedFresh() > lim.MaxMemory {
 		return coded("server-memory", map[string]any{"need": mib(c), "max": mib(lim.MaxMemory), "used": mib(o)},
 			"compare: the runs need about %s, and the server's memory budget of %s is in use by other sessions (about %s): try again later",
 			mib(c), mib(lim.MaxMemory), mib(o))

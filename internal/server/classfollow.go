@@ -39,7 +39,10 @@ func (s *session) classPublish() {
 	if seat == nil || !seat.teacher || s.ls == nil {
 		return
 	}
-	events := s.shareRun(seat)
+	events, ok := s.shareRun(seat)
+	if !ok {
+		return // the session ended
+	}
 	hid := s.hidSent
 	snap := s.snapshot()
 	s.hidSent = hid

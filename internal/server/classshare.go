@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/lockstep/lockstep/internal/class"
 	"github.com/lockstep/lockstep/internal/lesson"
@@ -38,8 +39,13 @@ type classShare struct {
 const eventSlot = 48
 
 // shareRun brings the teacher's shared events up to its run and counts
-// them in the session's memory.
-func (s *session) shareRun(seat *classSeat) []json.RawMessage {
+// them in the session's memory. A few new events (a step's) are encoded at
+// once, as a short state is; more (a seek's, a class started at step
+// 50,000: megabytes of JSON) are long work, as longPush's: encoded in
+// slices of sliceSteps on a bulk slot, so that a class following a long
+// seek leaves one CPU to other sessions' steps. It stops, false, when the
+// session ends: nothing is published then.
+func (s *session) shareRun(seat *classSeat) ([]json.RawMessage, bool) {
 	sh, log := &seat.share, s.ls.Log()
 	keep := 0
 	if sh.sc == s.ls.Scenario() && sh.seed == s.ls.Seed() {
@@ -51,14 +57,30 @@ func (s *session) shareRun(seat *classSeat) []json.RawMessage {
 		}
 		sh.events = slices.Clip(sh.events[:keep]) // the next append copies: older slices stay as they were
 	}
-	for _, e := range log[len(sh.events):] {
-		b, _ := json.Marshal(s.wireOf(e)) // a wireEvent always encodes
-		sh.events = append(sh.events, b)
-		sh.bytes += int64(len(b))
+	encode := func(slice bool) {
+		start := time.Now()
+		for k := 0; len(sh.events) < len(log); k++ {
+			if slice && (k >= sliceSteps || time.Since(start) >= s.srv.slice) {
+				return
+			}
+			b, _ := json.Marshal(s.wireOf(log[len(sh.events)])) // a wireEvent always encodes
+			sh.events = append(sh.events, b)
+			sh.bytes += int64(len(b))
+		}
+	}
+	if len(log)-len(sh.events) <= sliceSteps {
+		encode(false)
+	}
+	for len(sh.events) < len(log) {
+		if !s.hold.bulkTurnUnless(s.quit, func() { encode(true) }) {
+			sh.sc = nil // the events of no run: the next share starts over
+			s.setShareCost(sh.bytes + int64(len(sh.events))*eventSlot)
+			return nil, false
+		}
 	}
 	sh.sc, sh.seed, sh.acts = s.ls.Scenario(), s.ls.Seed(), slices.Clone(s.ls.Actions())
 	s.setShareCost(sh.bytes + int64(len(sh.events))*eventSlot)
-	return sh.events
+	return sh.events, true
 }
 
 // setShareCost records what the class's shared run costs the teacher's

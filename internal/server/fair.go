@@ -27,15 +27,19 @@ func (s *Server) fairShare() (share int64, holders int) {
 }
 
 // overBudget is the refusal of a session's run when the server is over
-// its memory budget (used of it in use): nil when the session holds under
-// half its fair share (its step goes on: the sessions holding the most
-// are the ones stopped), else memory-server, naming what it holds beside
-// its share.
-func (s *session) overBudget(used int64) error {
+// its memory budget: nil when the session holds under half its fair share
+// (its step goes on: the sessions holding the most are the ones stopped)
+// or a fresh measure finds the budget not in use after all, else
+// memory-server, naming what it holds beside its share.
+func (s *session) overBudget() error {
 	share, n := s.srv.fairShare()
 	held := s.cost.Load() + s.searchCost.Load()
 	if held < share/2 {
 		return nil
+	}
+	used := s.srv.usedFresh()
+	if used <= s.srv.limits.MaxMemory {
+		return nil // a collection found the budget not in use: the garbage of runs gone
 	}
 	lim := s.srv.limits
 	return coded("memory-server", map[string]any{"step": s.ls.Cursor(), "max": mib(lim.MaxMemory), "held": mib(held), "share": mib(share)},

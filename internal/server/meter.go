@@ -7,6 +7,7 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lockstep/lockstep/internal/lesson"
@@ -77,8 +78,8 @@ func rss() int64 {
 // its baseline, what it held live once made.
 type meter struct {
 	base   int64
-	mu     sync.Mutex
-	lastGC time.Time
+	mu     sync.Mutex   // held by the meter's collection, one at a time
+	lastGC atomic.Int64 // when the meter last collected (UnixNano)
 }
 
 // start records the baseline, after a collection.
@@ -87,34 +88,78 @@ func (m *meter) start() {
 	m.base = readMem().live
 }
 
+// A figure over the limit may be old (the garbage of an evicted session,
+// a run stepped back, is counted until a collection), so the meter
+// collects, at most once a second. Only a request about to be refused
+// waits for that collection (fresh): every other request reads the figure
+// of the last one (measured) and, over the limit, starts one in the
+// background. Every request once waited: at the budget, with the live heap
+// above it, a session's step (account) ran a whole collection of half a
+// gigabyte, 1.3 s on a loaded machine, and the other sessions' steps waited
+// for it on the meter's lock: a wait of the storm's step tail at the budget
+// (issue 36; TestAStepDoesNotWaitForTheMetersCollection; most of that tail
+// is the runtime's own collections at its soft limit: docs/performance.md).
+
+// stale says the meter's last collection is more than a second old.
+func (m *meter) stale() bool {
+	return time.Since(time.Unix(0, m.lastGC.Load())) >= time.Second
+}
+
+// collect collects unless the meter did within the last second; m.mu held.
+func (m *meter) collect() {
+	if m.stale() {
+		runtime.GC()
+		m.lastGC.Store(time.Now().UnixNano())
+	}
+}
+
 // measured is the live memory above the baseline as of the last
-// collection. When that is over limit, the last collection may be old (the
-// garbage of an evicted session, a run stepped back, is still counted): it
-// collects once, at most once a second, and measures again.
+// collection, never waiting; over limit, it starts a collection in the
+// background when the meter's last is more than a second old.
 func (m *meter) measured(limit int64) int64 {
 	n := readMem().live - m.base
-	if n <= limit {
+	if n > limit && m.stale() && m.mu.TryLock() {
+		go func() {
+			defer m.mu.Unlock()
+			m.collect()
+		}()
+	}
+	return n
+}
+
+// fresh is measured for a refusal: over limit, it waits for a collection
+// (the meter's running one, or one of its own when the last is more than a
+// second old) and measures again.
+func (m *meter) fresh(limit int64) int64 {
+	if n := readMem().live - m.base; n <= limit {
 		return n
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if time.Since(m.lastGC) < time.Second {
-		return readMem().live - m.base
-	}
-	runtime.GC()
-	m.lastGC = time.Now()
+	m.collect()
 	return readMem().live - m.base
 }
 
 // used is the memory the server's budget counts: the sessions' estimate,
 // or, measuring (Options.MeasureMemory), the live memory measured above
-// the baseline when that is more.
+// the baseline when that is more. It never waits for a collection.
 func (s *Server) used() int64 {
 	t := s.total.Load()
 	if !s.opts.MeasureMemory {
 		return t
 	}
 	return max(t, s.meter.measured(s.limits.MaxMemory))
+}
+
+// usedFresh is used for a refusal: the measured figure of a collection at
+// most a second old when it is over the budget (meter.fresh). Only a
+// request about to be refused calls it.
+func (s *Server) usedFresh() int64 {
+	t := s.total.Load()
+	if !s.opts.MeasureMemory || t > s.limits.MaxMemory {
+		return t
+	}
+	return max(t, s.meter.fresh(s.limits.MaxMemory))
 }
 
 // usedNow is used as of the last collection, never collecting (/healthz).

@@ -157,7 +157,7 @@ func (srv *Server) reserve(need int64) error {
 	if srv.used()+need > lim.MaxMemory {
 		srv.evictIdle(nil, need)
 	}
-	if used := srv.used(); used+need > lim.MaxMemory {
+	if used := srv.usedFresh(); used+need > lim.MaxMemory {
 		return coded("server-memory", map[string]any{"need": mib(need), "max": mib(lim.MaxMemory), "used": mib(used)},
 			"setup: the card needs about %s, and the server's memory budget of %s is in use by the sessions (about %s): try again later",
 			mib(need), mib(lim.MaxMemory), mib(used))
