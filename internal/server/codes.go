@@ -26,12 +26,6 @@ func coded(code string, args map[string]any, format string, a ...any) error {
 	return &codedError{code: code, args: args, msg: fmt.Sprintf(format, a...)}
 }
 
-// both is a sentence in English and Chinese, each a format given the same
-// arguments.
-func both(en, zh string, a ...any) sim.Text {
-	return sim.Text{En: fmt.Sprintf(en, a...), Zh: fmt.Sprintf(zh, a...)}
-}
-
 // badArg is the error of a request whose argument arg is wrong: its code,
 // bad-argument, names the op and the argument, and detail says how, in
 // English and Chinese; the English error is "op: detail".
