@@ -28,9 +28,3 @@ func refuse(code string, args map[string]any, format string, a ...any) error {
 func badArg(op, arg string, detail sim.Text) error {
 	return refuse("bad-argument", map[string]any{"op": op, "arg": arg, "detail": detail}, "%s: %s", op, detail.En)
 }
-
-// both is a sentence in English and Chinese, each a format given the same
-// arguments.
-func both(en, zh string, a ...any) sim.Text {
-	return sim.Text{En: fmt.Sprintf(en, a...), Zh: fmt.Sprintf(zh, a...)}
-}
