@@ -7,7 +7,7 @@ import (
 )
 
 // Error is a request the class's rules refuse: a code of the page's
-// message catalogue (web/static/messages.js, ERRORS), the arguments its
+// message catalogue (internal/fact/words, page.error.…, read by web/static/messages.js), the arguments its
 // message names, and the English text (Error), for logs and other clients.
 type Error struct {
 	Code string

@@ -11,7 +11,7 @@ import (
 )
 
 // codedError is an error the page can say in its own language: a code from
-// its message catalogue (web/static/messages.js, ERRORS) and the arguments the
+// its message catalogue (internal/fact/words, page.error.…, read by web/static/messages.js) and the arguments the
 // message names. Error() is the English text, for logs and other clients.
 type codedError struct {
 	code string
