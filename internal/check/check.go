@@ -191,12 +191,12 @@ func (c *Checker) Finish() []sim.Event {
 	out := c.note(found)
 	if len(c.found) == 0 && c.short {
 		out = append(out, c.note([]claimed{verdict(Safe, nil,
-			"No invariant was broken in the steps run, but the run was stopped before its horizon: what came after is unknown.",
-			"在已运行的步数内没有任何不变量被打破，但运行在观察时间结束前就被停止了：之后会发生什么无从得知。")})...)
+			fact.Say("check.no-invariant-was-broken-in").En,
+			fact.Say("check.no-invariant-was-broken-in").Zh)})...)
 	} else if len(c.found) == 0 {
 		out = append(out, c.note([]claimed{verdict(Safe, nil,
-			"No invariant was broken within the horizon.",
-			"在观察时间内没有任何不变量被打破：安全。")})...)
+			fact.Say("check.no-invariant-was-broken-within").En,
+			fact.Say("check.no-invariant-was-broken-within").Zh)})...)
 	}
 	return out
 }

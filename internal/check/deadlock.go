@@ -1,7 +1,6 @@
 package check
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -108,8 +107,8 @@ func (r *deadlockRule) finish(m *model) []claimed {
 			refs = append(refs, why.at)
 			claims = append(claims, h.th.claim(ClaimHeld, Claim{At: h.since, Node: s.node, Key: s.key}))
 			claims = append(claims, why.claims...)
-			en = append(en, fmt.Sprintf("%s has held it since #%d and %s", h.th.who(), fact.Seq(h.since), why.en))
-			zh = append(zh, fmt.Sprintf("%s 自 #%d 起持有它，%s", h.th.who(), fact.Seq(h.since), why.zh))
+			en = append(en, fact.Say("check.has-held-since-and", h.th.who(), fact.Seq(h.since), fact.Text{En: why.en, Zh: why.zh}).En)
+			zh = append(zh, fact.Say("check.has-held-since-and", h.th.who(), fact.Seq(h.since), fact.Text{En: why.en, Zh: why.zh}).Zh)
 		}
 		if refs == nil {
 			continue
@@ -127,23 +126,23 @@ func (r *deadlockRule) finish(m *model) []claimed {
 				switch {
 				case n.value:
 					c.N = 1
-					ens = append(ens, fmt.Sprintf("%s's algorithm does not free a value like this one", who))
-					zhs = append(zhs, fmt.Sprintf("%s 的算法不会处理这样的值", who))
+					ens = append(ens, fact.Say("check.algorithm-does-not-free-value", who).En)
+					zhs = append(zhs, fact.Say("check.algorithm-does-not-free-value", who).Zh)
 				case n.crashed:
-					ens = append(ens, fmt.Sprintf("%s crashed at #%d", who, fact.Seq(n.at)))
-					zhs = append(zhs, fmt.Sprintf("%s 在 #%d 崩溃了", who, fact.Seq(n.at)))
+					ens = append(ens, fact.Say("check.crashed", who, fact.Seq(n.at)).En)
+					zhs = append(zhs, fact.Say("check.crashed", who, fact.Seq(n.at)).Zh)
 				default:
-					ens = append(ens, fmt.Sprintf("%s's program ended at #%d", who, fact.Seq(n.at)))
-					zhs = append(zhs, fmt.Sprintf("%s 的程序在 #%d 结束了", who, fact.Seq(n.at)))
+					ens = append(ens, fact.Say("check.program-ended", who, fact.Seq(n.at)).En)
+					zhs = append(zhs, fact.Say("check.program-ended", who, fact.Seq(n.at)).Zh)
 				}
 				claims = append(claims, c)
 			}
-			rec = fmt.Sprintf(" No live client frees it by its algorithm's own recovery: %s.", strings.Join(ens, "; "))
-			recZh = fmt.Sprintf("也没有活着的客户端会用算法自带的恢复手段释放它：%s。", strings.Join(zhs, "；"))
+			rec = fact.Say("check.no-live-client-frees-by", fact.Text{En: strings.Join(ens, "; "), Zh: strings.Join(zhs, "；")}).En
+			recZh = fact.Say("check.no-live-client-frees-by", fact.Text{En: strings.Join(ens, "; "), Zh: strings.Join(zhs, "；")}).Zh
 		}
 		out = append(out, verdict(Deadlock, refs,
-			fmt.Sprintf("%s on %s has no expiry and nobody who can release it: %s.%s It stays locked for ever.", s.key, s.node, strings.Join(en, "; "), rec),
-			fmt.Sprintf("%s 上的 %s 没有过期时间，也没有任何能释放它的人：%s。%s这把锁永远不会再打开：死锁。", s.node, s.key, strings.Join(zh, "；"), recZh),
+			fact.Say("check.on-has-no-expiry-and", s.key, s.node, fact.Text{En: strings.Join(en, "; "), Zh: strings.Join(zh, "；")}, fact.Text{En: rec, Zh: recZh}).En,
+			fact.Say("check.on-has-no-expiry-and", s.key, s.node, fact.Text{En: strings.Join(en, "; "), Zh: strings.Join(zh, "；")}, fact.Text{En: rec, Zh: recZh}).Zh,
 			claims...))
 	}
 	return out
@@ -163,11 +162,11 @@ func (r *deadlockRule) cannotRelease(h holder, s *slot, m *model) release {
 	t, l := h.th, s.lock
 	if t.inc != m.inc[t.client] {
 		at := m.crashes[t.client][t.inc]
-		return release{at, nil, fmt.Sprintf("crashed at #%d without releasing it", fact.Seq(at)), fmt.Sprintf("在 #%d 崩溃，没有释放", fact.Seq(at)),
+		return release{at, nil, fact.Say("check.crashed-without-releasing", fact.Seq(at)).En, fact.Say("check.crashed-without-releasing", fact.Seq(at)).Zh,
 			[]Claim{t.claim(ClaimCrashed, Claim{At: at})}}
 	}
 	if at, ok := m.ended[t]; ok {
-		return release{at, nil, fmt.Sprintf("ended with an error at #%d", fact.Seq(at)), fmt.Sprintf("在 #%d 出错结束", fact.Seq(at)),
+		return release{at, nil, fact.Say("check.ended-with-error", fact.Seq(at)).En, fact.Say("check.ended-with-error", fact.Seq(at)).Zh,
 			[]Claim{t.claim(ClaimEnded, Claim{At: at, N: 1})}}
 	}
 	if at, ok := m.finished[t]; ok {
@@ -175,24 +174,24 @@ func (r *deadlockRule) cannotRelease(h holder, s *slot, m *model) release {
 		if rel, fo := r.release[t][l], r.promote[s.node]; rel > h.since && fo > rel {
 			// its release removed the key on the old master; the failover
 			// promoted a copy that never heard of it
-			return release{at, []int{rel, fo}, fmt.Sprintf("released it at #%d, but the failover at #%d promoted a copy of the key that release never reached; it finished its program at #%d", fact.Seq(rel), fact.Seq(fo), fact.Seq(at)),
-				fmt.Sprintf("在 #%d 释放了它，但 #%d 的主从切换提升了一份那次释放从未到达的键副本；它在 #%d 运行结束", fact.Seq(rel), fact.Seq(fo), fact.Seq(at)),
+			return release{at, []int{rel, fo}, fact.Say("check.released-but-failover-promoted-copy", fact.Seq(rel), fact.Seq(fo), fact.Seq(at)).En,
+				fact.Say("check.released-but-failover-promoted-copy", fact.Seq(rel), fact.Seq(fo), fact.Seq(at)).Zh,
 				[]Claim{t.claim(ClaimReleased, Claim{At: rel, Until: h.since, Lock: l}), {Kind: ClaimPromoted, At: fo, Node: s.node}, t.claim(ClaimEnded, Claim{At: at})}}
 		}
 		if fl := r.failed[t][l]; fl > h.since {
-			return release{at, []int{fl}, fmt.Sprintf("its release failed at #%d and it finished its program at #%d without another try", fact.Seq(fl), fact.Seq(at)),
-				fmt.Sprintf("它在 #%d 的释放失败了，之后没有再试，在 #%d 运行结束", fact.Seq(fl), fact.Seq(at)),
+			return release{at, []int{fl}, fact.Say("check.release-failed-and-finished-program", fact.Seq(fl), fact.Seq(at)).En,
+				fact.Say("check.release-failed-and-finished-program", fact.Seq(fl), fact.Seq(at)).Zh,
 				[]Claim{t.claim(ClaimReleased, Claim{At: fl, Until: h.since, Lock: l, N: 1}), t.claim(ClaimEnded, Claim{At: at})}}
 		}
-		return release{at, nil, fmt.Sprintf("finished its program at #%d without releasing it", fact.Seq(at)), fmt.Sprintf("在 #%d 运行结束，没有释放", fact.Seq(at)),
+		return release{at, nil, fact.Say("check.finished-program-without-releasing", fact.Seq(at)).En, fact.Say("check.finished-program-without-releasing", fact.Seq(at)).Zh,
 			[]Claim{t.claim(ClaimEnded, Claim{At: at})}}
 	}
 	if at, lost := m.unanswered[h.req]; lost && !m.believes(t, l) {
-		what, zhWhat, n := "was lost", "丢了", int64(0)
+		what, zhWhat, n := fact.Say("check.was-lost").En, fact.Say("check.was-lost").Zh, int64(0)
 		if m.timedOut[h.req] {
-			what, zhWhat, n = "never came in time (the request timed out)", "没有按时到达（请求超时）", 1
+			what, zhWhat, n = fact.Say("check.never-came-in-time-request").En, fact.Say("check.never-came-in-time-request").Zh, 1
 		}
-		return release{at, nil, fmt.Sprintf("never learnt it: the reply %s (#%d)", what, fact.Seq(at)), fmt.Sprintf("却不知道：回复%s（#%d）", zhWhat, fact.Seq(at)),
+		return release{at, nil, fact.Say("check.never-learnt-reply", fact.Text{En: what, Zh: zhWhat}, fact.Seq(at)).En, fact.Say("check.never-learnt-reply", fact.Text{En: what, Zh: zhWhat}, fact.Seq(at)).Zh,
 			[]Claim{t.claim(ClaimUnanswered, Claim{At: at, Until: h.since, Node: s.node, Key: s.key, N: n}), t.claim(ClaimBelieved, Claim{Lock: l})}}
 	}
 	if a := r.asks[t][s]; a != nil && a.since == h.since && a.n > 0 && !a.moved {
@@ -200,8 +199,8 @@ func (r *deadlockRule) cannotRelease(h holder, s *slot, m *model) release {
 		if re := r.reenter[t][l]; re > h.since {
 			at = re
 		}
-		return release{at, nil, fmt.Sprintf("asked for it again at #%d while holding it: none of its %d writes to the key since #%d changed it, it waits for itself (the lock is not re-entrant)", fact.Seq(at), a.n, fact.Seq(h.since)),
-			fmt.Sprintf("在持有它的同时于 #%d 又申请了一次：自 #%d 起它对这个键的 %d 次写入都没有改变它，它在等它自己（这把锁不可重入）", fact.Seq(at), fact.Seq(h.since), a.n),
+		return release{at, nil, fact.Say("check.asked-for-again-while-holding", fact.Seq(at), a.n, fact.Seq(h.since)).En,
+			fact.Say("check.asked-for-again-while-holding", fact.Seq(at), a.n, fact.Seq(h.since)).Zh,
 			[]Claim{t.claim(ClaimAsksSelf, Claim{At: at, Until: h.since, Node: s.node, Key: s.key, Lock: l, N: int64(a.n)})}}
 	}
 	return release{}

@@ -1,8 +1,6 @@
 package check
 
 import (
-	"fmt"
-
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -23,8 +21,8 @@ func (mutexRule) observe(e *sim.Event, _ []change, m *model) []claimed {
 			continue
 		}
 		return []claimed{verdict(MutualExclusion, []int{in.seq, e.Seq},
-			fmt.Sprintf("%s entered the critical section of %s (#%d) while %s, who entered at #%d, was still inside.", t.who(), e.Lock, fact.Seq(e.Seq), in.th.who(), fact.Seq(in.seq)),
-			fmt.Sprintf("%s 进入 %s 的临界区（#%d）时，%s（#%d 进入）仍在临界区内：互斥被打破。", t.who(), e.Lock, fact.Seq(e.Seq), in.th.who(), fact.Seq(in.seq)),
+			fact.Say("check.entered-critical-section-while-who", t.who(), e.Lock, fact.Seq(e.Seq), in.th.who(), fact.Seq(in.seq)).En,
+			fact.Say("check.entered-critical-section-while-who", t.who(), e.Lock, fact.Seq(e.Seq), in.th.who(), fact.Seq(in.seq)).Zh,
 			t.claim(ClaimEnter, Claim{At: e.Seq, Lock: e.Lock}),
 			in.th.claim(ClaimEnter, Claim{At: in.seq, Lock: e.Lock}),
 			in.th.claim(ClaimInside, Claim{At: in.seq, Until: e.Seq, Lock: e.Lock}))}

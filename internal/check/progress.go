@@ -1,7 +1,6 @@
 package check
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"time"
@@ -78,9 +77,7 @@ func (r *progressRule) finish(*model) []claimed {
 	tr := ts[0]
 	span := tr.ends - tr.firstT
 	claims := []Claim{{Kind: ClaimNoEntry}, tr.th.claim(ClaimTried, Claim{At: tr.first, Until: tr.last, N: int64(tr.n)})}
-	en := fmt.Sprintf("Nobody acquired a lock or entered a critical section in the whole run, though %s tried %d times to take a lock, from #%d to #%d (%s), and never got in: the lock made no progress.",
-		tr.th.who(), tr.n, fact.Seq(tr.first), fact.Seq(tr.last), sim.FormatTime(span))
-	zh := fmt.Sprintf("整个运行中没有任何线程拿到过锁或进入过临界区，尽管 %s 从 #%d 到 #%d（%s）尝试加锁 %d 次，始终没能进去：锁没有任何进展。",
-		tr.th.who(), fact.Seq(tr.first), fact.Seq(tr.last), sim.FormatTime(span), tr.n)
+	en := fact.Say("check.nobody-acquired-lock-or-entered", tr.th.who(), tr.n, fact.Seq(tr.first), fact.Seq(tr.last), sim.FormatTime(span)).En
+	zh := fact.Say("check.nobody-acquired-lock-or-entered", tr.th.who(), tr.n, fact.Seq(tr.first), fact.Seq(tr.last), sim.FormatTime(span)).Zh
 	return []claimed{verdict(NoProgress, []int{tr.first, tr.last}, en, zh, claims...)}
 }

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -150,30 +149,30 @@ func (r *staleWriteRule) stale(e *sim.Event, t thread, ls lease, f fencedBy, m *
 	claims := []Claim{t.claim(ClaimAccepted, Claim{At: e.Seq, Node: e.Node}),
 		{Kind: ClaimLease, Who: t.client, Inc: t.inc, Lock: l, At: r.began[ls], Until: r.ended[ls], N: int64(m.quorum(t.client, l))},
 		{Kind: ClaimHolding, Who: t.client, Inc: t.inc, Lock: l, Until: e.Seq}}
-	en := fmt.Sprintf("%s at #%d accepted %s's write, but %s no longer held %s", e.Node, fact.Seq(e.Seq), t.who(), t.client, l)
-	zh := fmt.Sprintf("%s 在 #%d 接受了 %s 的写入，但 %s 已不再持有 %s", e.Node, fact.Seq(e.Seq), t.who(), t.client, l)
+	en := fact.Say("check.accepted-write-but-no-longer", e.Node, fact.Seq(e.Seq), t.who(), t.client, l).En
+	zh := fact.Say("check.accepted-write-but-no-longer", e.Node, fact.Seq(e.Seq), t.who(), t.client, l).Zh
 	if q := m.quorum(t.client, l); q > 1 {
-		en += fmt.Sprintf(" on a quorum of %d nodes", q)
-		zh += fmt.Sprintf("（需要 %d 个节点的多数）", q)
+		en += fact.Say("check.on-quorum-nodes", q).En
+		zh += fact.Say("check.on-quorum-nodes", q).Zh
 	}
 	if r.ended[ls] > 0 {
-		en += fmt.Sprintf(" (taken at #%d, lost at #%d)", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls]))
-		zh += fmt.Sprintf("（#%d 获得，#%d 失去）", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls]))
+		en += fact.Say("check.taken-lost", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls])).En
+		zh += fact.Say("check.taken-lost", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls])).Zh
 	}
-	en += ": the resource took a write from a client that no longer held the lock."
-	zh += "：被保护的资源接受了一个已不再持有锁的客户端的写入。"
+	en += fact.Say("check.resource-took-write-from-client").En
+	zh += fact.Say("check.resource-took-write-from-client").Zh
 	switch {
 	case own.seq > 0:
-		en += fmt.Sprintf(" Fencing failed because the token counter went back: %s was issued token %d at #%d, after %s's token %d at #%d, so the storage could not tell the old holder's write from the new holder's.", later.client, later.n, fact.Seq(later.seq), t.client, own.n, fact.Seq(own.seq))
-		zh += fmt.Sprintf("Fencing 失效，因为 token 计数器倒退了：%s 在 #%d 拿到 token %d，晚于 %s 在 #%d 拿到的 token %d，存储因此分不清旧持有者和新持有者的写入。", later.client, fact.Seq(later.seq), later.n, t.client, fact.Seq(own.seq), own.n)
+		en += fact.Say("check.fencing-failed-because-token-counter", later.client, later.n, fact.Seq(later.seq), t.client, own.n, fact.Seq(own.seq)).En
+		zh += fact.Say("check.fencing-failed-because-token-counter", later.client, later.n, fact.Seq(later.seq), t.client, own.n, fact.Seq(own.seq)).Zh
 		claims = append(claims, Claim{Kind: ClaimToken, At: own.seq, Who: own.client, Lock: l, N: own.n})
 	case after.seq > 0:
-		en += fmt.Sprintf(" %s, whose lock draws no fencing token, came to hold %s at #%d, after %s's token was issued: the storage cannot know of a holder without a token, so fencing could not refuse this write.", after.ls.client, l, fact.Seq(after.seq), t.client)
-		zh += fmt.Sprintf("%s 的锁不发 fencing token，它在 %s 的 token 发出之后于 #%d 拿到了 %s：存储无从知道一个没有 token 的持有者，所以 fencing 拦不住这次写入。", after.ls.client, t.client, fact.Seq(after.seq), l)
+		en += fact.Say("check.whose-lock-draws-no-fencing", after.ls.client, l, fact.Seq(after.seq), t.client).En
+		zh += fact.Say("check.whose-lock-draws-no-fencing", after.ls.client, l, fact.Seq(after.seq), t.client).Zh
 		claims = append(claims, Claim{Kind: ClaimLease, Who: after.ls.client, Inc: after.ls.inc, Lock: l, At: after.seq, N: int64(m.quorum(after.ls.client, l))})
 	case f.fenced:
-		en += fmt.Sprintf(" %s had been issued a newer token (%d, at #%d) before this write.", later.client, later.n, fact.Seq(later.seq))
-		zh += fmt.Sprintf("在这次写入之前，%s 已经拿到更新的 token（%d，#%d）。", later.client, later.n, fact.Seq(later.seq))
+		en += fact.Say("check.had-been-issued-newer-token", later.client, later.n, fact.Seq(later.seq)).En
+		zh += fact.Say("check.had-been-issued-newer-token", later.client, later.n, fact.Seq(later.seq)).Zh
 	}
 	if later.seq > 0 {
 		claims = append(claims, Claim{Kind: ClaimToken, At: later.seq, Who: later.client, Lock: l, N: later.n})
@@ -191,14 +190,14 @@ func (r *staleWriteRule) kept(e *sim.Event, t thread, ls lease, later issued) cl
 			refs = append(refs, s)
 		}
 	}
-	en := fmt.Sprintf("%s at #%d refused %s's write with token %d after token %d: %s no longer held %s", e.Node, fact.Seq(e.Seq), t.who(), e.Fact.Token, e.Fact.Highest, t.client, ls.lock)
-	zh := fmt.Sprintf("%s 在 #%d 拒绝了 %s 带着 token %d 的写入，因为它已见过 token %d：%s 已不再持有 %s", e.Node, fact.Seq(e.Seq), t.who(), e.Fact.Token, e.Fact.Highest, t.client, ls.lock)
+	en := fact.Say("check.refused-write-with-token-after", e.Node, fact.Seq(e.Seq), t.who(), e.Fact.Token, e.Fact.Highest, t.client, ls.lock).En
+	zh := fact.Say("check.refused-write-with-token-after", e.Node, fact.Seq(e.Seq), t.who(), e.Fact.Token, e.Fact.Highest, t.client, ls.lock).Zh
 	if r.ended[ls] > 0 {
-		en += fmt.Sprintf(" (taken at #%d, lost at #%d)", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls]))
-		zh += fmt.Sprintf("（#%d 获得，#%d 失去）", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls]))
+		en += fact.Say("check.taken-lost", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls])).En
+		zh += fact.Say("check.taken-lost", fact.Seq(r.began[ls]), fact.Seq(r.ended[ls])).Zh
 	}
-	en += fmt.Sprintf(" and %s had been issued token %d at #%d. Fencing stopped the stale write: it did not land.", later.client, later.n, fact.Seq(later.seq))
-	zh += fmt.Sprintf("，而 %s 已在 #%d 拿到 token %d。Fencing 挡住了这次过期的写入：它没有落地。", later.client, fact.Seq(later.seq), later.n)
+	en += fact.Say("check.and-had-been-issued-token", later.client, later.n, fact.Seq(later.seq)).En
+	zh += fact.Say("check.and-had-been-issued-token", later.client, later.n, fact.Seq(later.seq)).Zh
 	v := verdict(StaleWrite, refs, en, zh)
 	v.ev.Seq, v.kept = e.Seq, true
 	return v

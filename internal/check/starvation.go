@@ -1,7 +1,6 @@
 package check
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"time"
@@ -105,8 +104,8 @@ func (r *starvationRule) finish(m *model) []claimed {
 		refs := []int{w.first, w.last}
 		name := w.slot.key
 		claims := []Claim{w.th.claim(ClaimRefused, Claim{At: w.first, Until: w.last, Key: name, N: int64(w.n)})}
-		en := fmt.Sprintf("%s asked for %s %d times from #%d to #%d (%s): each time others held it, and it never got it.", w.th.who(), name, w.n, fact.Seq(w.first), fact.Seq(w.last), sim.FormatTime(waited))
-		zh := fmt.Sprintf("%s 从 #%d 到 #%d 共 %d 次申请 %s（%s）：每次都被别人占着，始终没有拿到。", w.th.who(), fact.Seq(w.first), fact.Seq(w.last), w.n, name, sim.FormatTime(waited))
+		en := fact.Say("check.asked-for-times-from-each", w.th.who(), name, w.n, fact.Seq(w.first), fact.Seq(w.last), sim.FormatTime(waited)).En
+		zh := fact.Say("check.asked-for-times-from-each", w.th.who(), name, w.n, fact.Seq(w.first), fact.Seq(w.last), sim.FormatTime(waited)).Zh
 		if w.slot.present() && len(w.slot.holders) > 0 {
 			h := w.slot.holders[0]
 			for _, o := range w.slot.holders {
@@ -116,12 +115,12 @@ func (r *starvationRule) finish(m *model) []claimed {
 			}
 			refs = append(refs, h.since)
 			claims = append(claims, h.th.claim(ClaimHeld, Claim{At: h.since, Node: w.slot.node, Key: name}))
-			en += fmt.Sprintf(" At the end %s holds it on %s, since #%d.", h.th.who(), w.slot.node, fact.Seq(h.since))
-			zh += fmt.Sprintf("结束时 %s 仍在 %s 上持有它（自 #%d 起）：饥饿。", h.th.who(), w.slot.node, fact.Seq(h.since))
+			en += fact.Say("check.end-holds-on-since", h.th.who(), w.slot.node, fact.Seq(h.since)).En
+			zh += fact.Say("check.end-holds-on-since", h.th.who(), w.slot.node, fact.Seq(h.since)).Zh
 		} else {
 			claims = append(claims, Claim{Kind: ClaimFree, Node: w.slot.node, Key: name})
-			en += fmt.Sprintf(" At the end nobody holds it on %s.", w.slot.node)
-			zh += fmt.Sprintf("结束时 %s 上没有人持有它：饥饿。", w.slot.node)
+			en += fact.Say("check.end-nobody-holds-on", w.slot.node).En
+			zh += fact.Say("check.end-nobody-holds-on", w.slot.node).Zh
 		}
 		out = append(out, verdict(Starvation, refs, en, zh, claims...))
 	}

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -214,13 +213,13 @@ func (r *stockRule) finish(*model) []claimed {
 		claims := []Claim{{Kind: ClaimInitial, N: int64(r.initial)}, {Kind: ClaimSales, N: int64(len(r.sales))}}
 		var en, zh []string
 		if len(r.sales) > r.initial {
-			en = append(en, fmt.Sprintf("The stock held %d, but %d deductions were written back, each derived from a read of a positive stock: it was sold more often than it could be.", r.initial, len(r.sales)))
-			zh = append(zh, fmt.Sprintf("库存只有 %d 件，却有 %d 次基于正数库存的扣减被写回：超卖。", r.initial, len(r.sales)))
+			en = append(en, fact.Say("check.stock-held-but-deductions-were", r.initial, len(r.sales)).En)
+			zh = append(zh, fact.Say("check.stock-held-but-deductions-were", r.initial, len(r.sales)).Zh)
 		}
 		for _, w := range r.negative {
 			claims = append(claims, Claim{Kind: ClaimNegative, At: w})
-			en = append(en, fmt.Sprintf("The write at #%d set the stock below zero.", fact.Seq(w)))
-			zh = append(zh, fmt.Sprintf("#%d 的写入把库存写成了负数。", fact.Seq(w)))
+			en = append(en, fact.Say("check.write-set-stock-below-zero", fact.Seq(w)).En)
+			zh = append(zh, fact.Say("check.write-set-stock-below-zero", fact.Seq(w)).Zh)
 		}
 		return []claimed{verdict(Oversell, append(r.sales, r.negative...), strings.Join(en, " "), strings.Join(zh, ""), claims...)}
 	}
@@ -232,15 +231,15 @@ func (r *stockRule) finish(*model) []claimed {
 	if h := r.lostOn; h != nil {
 		claims = append(claims, Claim{Kind: ClaimFailover, At: h.seq, Node: h.master, Until: over})
 		return []claimed{verdict(LostUpdate, r.lost,
-			fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but %s had executed the write at #%d before it failed over (#%d) without passing it to its replica: that update was overwritten unseen, lost.", fact.Seq(w), fact.Seq(read), h.master, fact.Seq(over), fact.Seq(h.seq)),
-			fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但 %s 在故障转移（#%d）之前已经执行了 #%d 的写入，却没来得及传给副本：那次更新被悄悄覆盖，丢失了。", fact.Seq(w), fact.Seq(read), h.master, fact.Seq(h.seq), fact.Seq(over)), claims...)}
+			fact.Say("check.write-was-derived-from-stock", fact.Seq(w), fact.Seq(read), h.master, fact.Seq(over), fact.Seq(h.seq)).En,
+			fact.Say("check.write-was-derived-from-stock", fact.Seq(w), fact.Seq(read), h.master, fact.Seq(over), fact.Seq(h.seq)).Zh, claims...)}
 	}
 	if r.lostWas {
 		return []claimed{verdict(LostUpdate, r.lost,
-			fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but the write at #%d had changed it in between: that update was overwritten unseen, lost.", fact.Seq(w), fact.Seq(read), fact.Seq(over)),
-			fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但两者之间 #%d 的写入已经改过它：那次更新被悄悄覆盖，丢失了。", fact.Seq(w), fact.Seq(read), fact.Seq(over)), claims...)}
+			fact.Say("check.write-was-derived-from-stock-2", fact.Seq(w), fact.Seq(read), fact.Seq(over)).En,
+			fact.Say("check.write-was-derived-from-stock-2", fact.Seq(w), fact.Seq(read), fact.Seq(over)).Zh, claims...)}
 	}
 	return []claimed{verdict(LostUpdate, r.lost,
-		fmt.Sprintf("The write at #%d was derived from the stock read at #%d, but by then the stock held another value, first seen at #%d: the update that made it was overwritten unseen, lost.", fact.Seq(w), fact.Seq(read), fact.Seq(over)),
-		fmt.Sprintf("#%d 的写入基于 #%d 读到的库存，但那时库存已经是另一个值（#%d 第一次看到）：造成它的那次更新被悄悄覆盖，丢失了。", fact.Seq(w), fact.Seq(read), fact.Seq(over)), claims...)}
+		fact.Say("check.write-was-derived-from-stock-3", fact.Seq(w), fact.Seq(read), fact.Seq(over)).En,
+		fact.Say("check.write-was-derived-from-stock-3", fact.Seq(w), fact.Seq(read), fact.Seq(over)).Zh, claims...)}
 }

@@ -1,8 +1,6 @@
 package check
 
 import (
-	"fmt"
-
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -27,8 +25,8 @@ func (unlockRule) observe(e *sim.Event, chs []change, m *model) []claimed {
 			}
 			k, by, cmd := ch.slot.key, ch.by.who(), e.Cmd[0]
 			out = append(out, verdict(ForeignUnlock, []int{h.since, e.Seq},
-				fmt.Sprintf("%s's %s at #%d removed %s on %s, which %s had taken at #%d and still believed it held: %s's lock, not %s's.", by, cmd, fact.Seq(e.Seq), k, e.Node, h.th.who(), fact.Seq(h.since), h.th.who(), by),
-				fmt.Sprintf("%s 在 #%d 的 %s 删除了 %s 上的 %s，而它是 %s 在 #%d 拿到、并且仍以为自己持有的锁，不是 %s 自己的。", by, fact.Seq(e.Seq), cmd, e.Node, k, h.th.who(), fact.Seq(h.since), by),
+				fact.Say("check.removed-on-which-had-taken", by, cmd, fact.Seq(e.Seq), k, e.Node, h.th.who(), fact.Seq(h.since), h.th.who(), by).En,
+				fact.Say("check.removed-on-which-had-taken", by, cmd, fact.Seq(e.Seq), k, e.Node, h.th.who(), fact.Seq(h.since), h.th.who(), by).Zh,
 				ch.by.claim(ClaimRemoved, Claim{At: e.Seq, Node: e.Node, Key: k}),
 				h.th.claim(ClaimHeld, Claim{At: h.since, Until: e.Seq, Node: e.Node, Key: k}),
 				h.th.claim(ClaimBelieved, Claim{Until: e.Seq, Lock: ch.slot.lock, N: 1})))

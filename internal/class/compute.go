@@ -1,6 +1,7 @@
 package class
 
 import (
+	"github.com/lockstep/lockstep/internal/fact"
 	"slices"
 	"strings"
 
@@ -61,7 +62,7 @@ func Compute(a Ask, l *Lesson) (*Question, error) {
 	}
 	text, ok := questionTexts[a.Kind]
 	if !ok {
-		return nil, badArg("class-ask", "kind", both("kind is one of next, reply, holder, verdict, move, free", "kind 必须是 next、reply、holder、verdict、move、free 之一"))
+		return nil, badArg("class-ask", "kind", fact.Say("class.kind-is-one-of-next-reply"))
 	}
 	if l == nil {
 		return nil, refuse("no-scenario", nil, "no scenario loaded: send load first")
@@ -91,9 +92,9 @@ func Compute(a Ask, l *Lesson) (*Question, error) {
 }
 
 var (
-	labelNone   = sim.Text{En: "no client: a key expires", Zh: "没有客户端：一个键过期"}
-	labelNobody = sim.Text{En: "nobody", Zh: "没有人"}
-	labelMany   = sim.Text{En: "two or more at once", Zh: "两个或更多同时"}
+	labelNone   = fact.Say("class.no-client-key-expires")
+	labelNobody = fact.Say("class.nobody")
+	labelMany   = fact.Say("class.two-or-more-at-once")
 )
 
 // askNext: the clients that can move now, and "no client" when a key with
@@ -159,7 +160,7 @@ func (l *Lesson) askHolder(q *Question, fork *lesson.Session) error {
 	q.choices = append(q.choices, choice{label: labelNobody})
 	many := labelMany
 	if len(clients) == 2 {
-		many = sim.Text{En: clients[0] + " and " + clients[1], Zh: clients[0] + " 和 " + clients[1]}
+		many = fact.Say("class.two-clients", clients[0], clients[1])
 	}
 	q.choices = append(q.choices, choice{label: many})
 	return nil
@@ -215,10 +216,10 @@ func (l *Lesson) askMove(q *Question) error {
 	}
 	run := l.Runs.Run()
 	engine := scenario.Fault{Do: EngineMove}
-	q.choices = append(q.choices, choice{label: sim.Text{En: "let the engine choose", Zh: "让引擎选择"}, move: &engine})
+	q.choices = append(q.choices, choice{label: fact.Say("class.let-engine-choose"), move: &engine})
 	for _, c := range run.Pending() {
 		f := scenario.Fault{Do: scenario.StepAction, Client: c}
-		q.choices = append(q.choices, choice{label: sim.Text{En: "step " + c, Zh: "让 " + c + " 走一步"}, move: &f})
+		q.choices = append(q.choices, choice{label: fact.Say("class.step-client", c), move: &f})
 	}
 	sc := run.Scenario()
 	for _, f := range l.Faults {
@@ -234,7 +235,8 @@ func (l *Lesson) askMove(q *Question) error {
 	return nil
 }
 
-// faultLabel names a fault in both languages: "pause A 1s", "停顿 A 1s".
+// faultLabel names a fault in both languages: "pause A 1s", and its
+// name in Chinese (sim.ZhName) with the same tail.
 func faultLabel(f scenario.Fault) sim.Text {
 	parts := []string{f.Client, f.Node}
 	if f.For != 0 {

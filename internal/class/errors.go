@@ -7,7 +7,7 @@ import (
 )
 
 // Error is a request the class's rules refuse: a code of the page's
-// message catalogue (web/static/messages.js, ERRORS), the arguments its
+// message catalogue (internal/fact/words, page.error.…, read by web/static/messages.js), the arguments its
 // message names, and the English text (Error), for logs and other clients.
 type Error struct {
 	Code string
@@ -27,10 +27,4 @@ func refuse(code string, args map[string]any, format string, a ...any) error {
 // the argument, and detail says how in both languages.
 func badArg(op, arg string, detail sim.Text) error {
 	return refuse("bad-argument", map[string]any{"op": op, "arg": arg, "detail": detail}, "%s: %s", op, detail.En)
-}
-
-// both is a sentence in English and Chinese, each a format given the same
-// arguments.
-func both(en, zh string, a ...any) sim.Text {
-	return sim.Text{En: fmt.Sprintf(en, a...), Zh: fmt.Sprintf(zh, a...)}
 }

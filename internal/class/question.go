@@ -2,6 +2,7 @@ package class
 
 import (
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"slices"
 	"strings"
 
@@ -125,11 +126,11 @@ func (q *Question) winner() *scenario.Fault {
 
 // The questions' texts.
 var questionTexts = map[string]sim.Text{
-	Next:    {En: "Which client moves next?", Zh: "下一步由哪个客户端行动？"},
-	Reply:   {En: "What will this command reply?", Zh: "这条命令会得到什么回复？"},
-	Holder:  {En: "After this step, who holds the lock (who is inside the critical section)?", Zh: "这一步之后，谁持有锁（谁在临界区内）？"},
-	Verdict: {En: "Which verdict will this run end with?", Zh: "这次运行最终会得到哪个判定？"},
-	Move:    {En: "Which move should the class play next?", Zh: "全班下一步该走哪一步？"},
+	Next:    fact.Say("class.which-client-moves-next"),
+	Reply:   fact.Say("class.what-will-this-command-reply"),
+	Holder:  fact.Say("class.after-this-step-who-holds-lock"),
+	Verdict: fact.Say("class.which-verdict-will-this-run-end"),
+	Move:    fact.Say("class.which-move-should-class-play-next"),
 }
 
 // freeQuestion is the teacher's own question and choices.

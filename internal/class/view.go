@@ -2,6 +2,7 @@ package class
 
 import (
 	"encoding/json"
+	"github.com/lockstep/lockstep/internal/fact"
 	"slices"
 	"sync"
 	"time"
@@ -120,11 +121,11 @@ func (r *Room) countsLocked() *Counts {
 // would otherwise be a burst of messages to every student).
 func (r *Room) SetView(v json.RawMessage) error {
 	if len(v) > maxViewBytes {
-		return badArg("class-view", "view", both("the view is at most %d bytes", "view 最多 %d 字节", maxViewBytes))
+		return badArg("class-view", "view", fact.Say("class.view-is-at-most-bytes", maxViewBytes))
 	}
 	var obj map[string]any
 	if json.Unmarshal(v, &obj) != nil || obj == nil {
-		return badArg("class-view", "view", both("the view is a JSON object", "view 必须是一个 JSON 对象"))
+		return badArg("class-view", "view", fact.Say("class.view-is-json-object"))
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

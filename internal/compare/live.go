@@ -14,6 +14,7 @@ package compare
 
 import (
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"slices"
 
 	"github.com/lockstep/lockstep/internal/check"
@@ -213,18 +214,15 @@ func faultsAt(rows []*sim.Event) []takenAt {
 // log its run recorded: the same schedule gives the same verdict, not the
 // same milliseconds.
 func RealTime(service, side string) sim.Text {
-	zhSide := map[string]string{"left": "左侧", "right": "右侧"}[side]
-	return sim.Text{
-		En: fmt.Sprintf("The %s ran in real time on a live %s server: what it shows is the log its run recorded, to be compared at the verdict level, not by the milliseconds (the same schedule gives the same verdict, not the same milliseconds). Stepping back on it shows that log again; nothing is replayed.", side, service),
-		Zh: fmt.Sprintf("%s在真实的 %s 服务器上实时运行：这里显示的是那次运行录下的日志，应比较结论，而不是毫秒（同样的安排给出同样的结论，而不是同样的毫秒）。在它上面后退只是重看这份日志，不会重放。", zhSide, service),
+	which := fact.Say("compare.the-left")
+	if side == "right" {
+		which = fact.Say("compare.the-right")
 	}
+	return fact.Say("compare.ran-in-real-time", which, service)
 }
 
 // ByMarks says how the rows of a comparison with a run in real time line
 // up, in both languages.
 func ByMarks() sim.Text {
-	return sim.Text{
-		En: "Each side ran its own lesson's faults, not the left's moved across; the rows line up by the clients' marks (acquired, enter, leave, released), not by time: a live server's clock is its wall clock, the engine's is virtual.",
-		Zh: "两边各自按自己课程的故障运行，不是把左侧的故障搬过去；各行按客户端的标记（acquired、enter、leave、released）对齐，而不是按时间：真实服务器用的是挂钟，引擎用的是虚拟时钟。",
-	}
+	return fact.Say("compare.rows-line-up-by-marks")
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"net/http"
 	"os"
 	"os/exec"
@@ -31,28 +32,22 @@ var ErrNoBinary = errors.New("etcd: this lesson stops an etcd server process (SI
 
 // Install is ErrNoBinary's advice in both languages, for the page and the
 // commands.
-var Install = struct{ En, Zh string }{
-	En: "This lesson stops an etcd server process (SIGSTOP) and resumes it; the etcd embedded in Lockstep cannot be stopped, so Lockstep starts one of its own from the etcd server program: " + installCommand,
-	Zh: "这一课要停住一个 etcd 服务器进程（SIGSTOP）再让它恢复；Lockstep 内嵌的 etcd 无法被停住，所以 Lockstep 用 etcd 服务器程序自己启动一个：" + installCommand,
-}
+var Install = fact.Say("etcd.install", installCommand)
 
 // NeedsBinary is the few words a list of lessons puts beside such a
 // lesson on a machine without the program.
-var NeedsBinary = struct{ En, Zh string }{En: "needs etcd-server", Zh: "需要 etcd-server"}
+var NeedsBinary = fact.Say("etcd.needs-binary")
 
 // ErrCannotPause is returned when a lesson that stops its server is asked
 // to run on an external server, which cannot be stopped from here.
 var ErrCannotPause = errors.New("etcd: this lesson stops the etcd server's process (SIGSTOP) and resumes it, which only a server Lockstep starts allows; an external --etcd server cannot be paused from here")
 
 // CannotPause is ErrCannotPause's words in both languages.
-var CannotPause = struct{ En, Zh string }{
-	En: "This lesson stops the etcd server's process (SIGSTOP) and resumes it, which only a server Lockstep starts allows; an external --etcd server cannot be paused from here. Run it without --etcd URL.",
-	Zh: "这一课要停住 etcd 服务器进程（SIGSTOP）再让它恢复，只有 Lockstep 自己启动的服务器才能这样做；外部的 --etcd 服务器无法从这里停住。请不带 --etcd URL 运行它。",
-}
+var CannotPause = fact.Say("etcd.cannot-pause")
 
 // NeedsStarted is the few words a list of lessons puts beside such a
 // lesson when the etcd lessons run on an external server.
-var NeedsStarted = struct{ En, Zh string }{En: "needs the server Lockstep starts", Zh: "需要 Lockstep 自己启动的服务器"}
+var NeedsStarted = fact.Say("etcd.needs-started")
 
 // Available reports whether an etcd server process can be started here,
 // and if not, why (ErrNoBinary).

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/lockstep/lockstep/internal/fact"
 	"strings"
 	"time"
 
@@ -202,7 +203,7 @@ func (s *session) classIn(seat *classSeat, r *Request) error {
 		return rm.SetView(r.View)
 	case "class-hide":
 		if r.Hide == nil {
-			return badArg(r.Op, "hide", both("hide is missing", "缺少 hide"))
+			return badArg(r.Op, "hide", fact.Say("server.hide-is-missing"))
 		}
 		rm.SetHide(*r.Hide)
 	case "class-ask":

@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"github.com/lockstep/lockstep/internal/fact"
 	"net/url"
 	"time"
 
@@ -71,7 +72,7 @@ func joinLink(origin string) (string, error) {
 	u, err := url.Parse(origin)
 	if err != nil || len(origin) > maxOrigin || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
 		u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-		return "", badArg("class-start", "origin", both("origin must be the page's origin, such as http://10.0.0.5:8080", "origin 必须是页面的源（协议、主机和端口），例如 http://10.0.0.5:8080"))
+		return "", badArg("class-start", "origin", fact.Say("server.origin-must-be-pages-origin-such"))
 	}
 	return u.Scheme + "://" + u.Host, nil
 }
@@ -123,7 +124,7 @@ func (s *session) classTeach(code, key string) error {
 // with the token of a member that member again.
 func (s *session) classJoin(code, name, token, browser string) error {
 	if len(browser) > maxBrowserID {
-		return badArg("class-join", "browser", both("browser is at most %d characters", "browser 最多 %d 个字符", maxBrowserID))
+		return badArg("class-join", "browser", fact.Say("server.browser-is-at-most-characters", maxBrowserID))
 	}
 	rm, err := s.srv.findRoom(code, s.guessAddr(), func(r *class.Room) bool { return r.IsMember(token) })
 	if err != nil {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/lockstep/lockstep/internal/class"
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 // The edge of the questions queued for later steps of the teacher's lesson
@@ -45,13 +46,13 @@ func (s *session) queueOp(r *Request) (msg *Message, err error, handled bool) {
 		return nil, coded("no-scenario", nil, "no scenario loaded: send load first"), true
 	}
 	if r.Step == nil {
-		return nil, badArg(r.Op, "step", both("step is missing", "缺少 step")), true
+		return nil, badArg(r.Op, "step", fact.Say("server.step-is-missing")), true
 	}
 	switch {
 	case r.Op == "class-unqueue":
 		err = seat.room.Unqueue(s, s.ls.Scenario(), *r.Step)
 	case r.Ask == nil:
-		err = badArg("class-queue", "ask", both("ask is missing", "缺少 ask"))
+		err = badArg("class-queue", "ask", fact.Say("server.ask-is-missing"))
 	default:
 		err = seat.room.Enqueue(s, s.ls.Scenario(), s.ls.Cursor(), s.srv.limits.MaxSteps, *r.Step, class.Ask(*r.Ask))
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // codedError is an error the page can say in its own language: a code from
-// its message catalogue (web/static/messages.js, ERRORS) and the arguments the
+// its message catalogue (internal/fact/words, page.error.…, read by web/static/messages.js) and the arguments the
 // message names. Error() is the English text, for logs and other clients.
 type codedError struct {
 	code string
@@ -24,12 +24,6 @@ func (e *codedError) Error() string { return e.msg }
 // coded makes a codedError whose English text is format with args.
 func coded(code string, args map[string]any, format string, a ...any) error {
 	return &codedError{code: code, args: args, msg: fmt.Sprintf(format, a...)}
-}
-
-// both is a sentence in English and Chinese, each a format given the same
-// arguments.
-func both(en, zh string, a ...any) sim.Text {
-	return sim.Text{En: fmt.Sprintf(en, a...), Zh: fmt.Sprintf(zh, a...)}
 }
 
 // badArg is the error of a request whose argument arg is wrong: its code,

@@ -158,7 +158,7 @@ func exploreInput(r *Request, sc *scenario.Scenario) (budget []scenario.Budget, 
 		strategy = explore.Random
 	}
 	if !slices.Contains(explore.Strategies, strategy) {
-		return nil, "", badArg("explore", "strategy", both("unknown strategy %q: want %s", "未知的策略 %q：应为 %s", strategy, strings.Join(explore.Strategies, ", ")))
+		return nil, "", badArg("explore", "strategy", fact.Say("server.unknown-strategy-want", strategy, strings.Join(explore.Strategies, ", ")))
 	}
 	return budget, strategy, nil
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"cmp"
 	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"strings"
 	"time"
 
@@ -23,7 +24,8 @@ func (s *Server) parse(text string) (*scenario.File, lineErrors) {
 		return nil, out
 	}
 	if f == nil || len(f.Scenarios) == 0 {
-		return nil, lineErrors{{Msg: "the file holds no scenario (write scenarios: [...])", Zh: "文件里没有场景（请写 scenarios: [...]）"}}
+		t := fact.Say("server.file-holds-no-scenario")
+		return nil, lineErrors{{Msg: t.En, Zh: t.Zh}}
 	}
 	return f, nil
 }
@@ -65,11 +67,12 @@ func (l lineErrors) Error() string {
 func (l lineErrors) words() sim.Text {
 	en, zh := make([]string, len(l)), make([]string, len(l))
 	for i, e := range l {
-		en[i], zh[i] = e.Msg, cmp.Or(e.Zh, e.Msg)
+		t := sim.Text{En: e.Msg, Zh: cmp.Or(e.Zh, e.Msg)}
 		if e.Line > 0 {
-			en[i] = fmt.Sprintf("line %d: %s", e.Line, e.Msg)
-			zh[i] = fmt.Sprintf("第 %d 行：%s", e.Line, zh[i])
+			t = fact.Say("server.line-problem", e.Line, t)
 		}
+		en[i], zh[i] = t.En, t.Zh
 	}
-	return sim.Text{En: strings.Join(en, "; "), Zh: strings.Join(zh, "；")}
+	sep := fact.Say("fact.list-separator")
+	return sim.Text{En: strings.Join(en, sep.En), Zh: strings.Join(zh, sep.Zh)}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/lockstep/lockstep/internal/class"
 	"github.com/lockstep/lockstep/internal/embedded"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -40,7 +41,7 @@ type questionView struct {
 // question open before is closed (its tally stays in the history).
 func (s *session) classAsk(a *askRequest) error {
 	if a == nil {
-		return badArg("class-ask", "ask", both("ask is missing", "缺少 ask"))
+		return badArg("class-ask", "ask", fact.Say("server.ask-is-missing"))
 	}
 	if s.ls == nil && s.live != nil && a.Kind != class.Free {
 		return classLiveError("class-ask", s.live.svc.Name())

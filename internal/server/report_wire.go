@@ -3,7 +3,7 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
+	"github.com/lockstep/lockstep/internal/fact"
 	"slices"
 
 	"github.com/lockstep/lockstep/internal/report"
@@ -158,10 +158,8 @@ func wireLive(card *report.Card) []*wireRow {
 		name := report.Name(r.Algorithm)
 		s := r.Sample
 		w := &wireRow{Lock: r.Algorithm, Title: r.Title, Advice: r.Advice, Needs: r.NeedsText(),
-			Name: sim.Text{En: name.En + " (" + r.Variant + ")", Zh: name.Zh + "（" + r.Variant + "）"},
-			Sample: &sim.Text{ // the machine is in docs/choosing-a-lock.md
-				En: fmt.Sprintf("%d real-time runs a cell, %s, on %s", s.Runs, s.Date, s.Server),
-				Zh: fmt.Sprintf("每格 %d 次真实时间运行，%s，%s", s.Runs, s.Date, s.Server)}}
+			Name:   fact.Say("server.live-row-name", name, r.Variant),
+			Sample: new(fact.Say("server.live-sample", s.Runs, s.Date, s.Server))} // the machine is in docs/choosing-a-lock.md
 		for _, c := range r.Cells {
 			wc := wireCellOf(r, c)
 			wc.Runs, wc.Broken = c.Runs, c.Broken

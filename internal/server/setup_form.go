@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"github.com/lockstep/lockstep/internal/fact"
 	"slices"
 	"strings"
 
@@ -67,10 +68,10 @@ func setupFaults(faults []string) error {
 	}
 	for i, f := range faults {
 		if !slices.Contains(ids, f) {
-			return badArg("setup", "faults", both("unknown fault column %q: give some of %s", "未知的故障列 %q：请从 %s 中选", short(f), strings.Join(ids, ", ")))
+			return badArg("setup", "faults", fact.Say("server.unknown-fault-column-give-some-of", short(f), strings.Join(ids, ", ")))
 		}
 		if slices.Contains(faults[:i], f) {
-			return badArg("setup", "faults", both("the fault column %q is given twice", "故障列 %q 给了两次", short(f)))
+			return badArg("setup", "faults", fact.Say("server.fault-column-is-given-twice", short(f)))
 		}
 	}
 	return nil

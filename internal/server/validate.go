@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/lockstep/lockstep/internal/fact"
 	"math"
 	"strings"
 	"unicode"
@@ -33,18 +34,18 @@ func validate(r *Request, lim Limits) error {
 		return coded("unknown-op", map[string]any{"op": short(r.Op)}, "unknown op %q (see docs/protocol.md)", short(r.Op))
 	}
 	if r.ID < 0 {
-		return badArg(r.Op, "id", both("id %d is negative: ids count up from 1", "id %d 是负数：id 从 1 开始计数", r.ID))
+		return badArg(r.Op, "id", fact.Say("server.id-is-negative-ids-count-up", r.ID))
 	}
 	if len(r.Session) > 64 {
-		return badArg("hello", "session", both("a session id is 32 hex digits, got %d characters", "会话 id 是 32 位十六进制数字，这里有 %d 个字符", len(r.Session)))
+		return badArg("hello", "session", fact.Say("server.session-id-is-32-hex-digits", len(r.Session)))
 	}
 	if len(r.Scenario) > 200 || len(r.Client) > 200 || len(r.With) > 200 || len(r.Lock) > 200 || len(r.Column) > 200 {
-		return badArg(r.Op, "name", both("a scenario or client name is at most 200 characters", "场景名或客户端名最多 200 个字符"))
+		return badArg(r.Op, "name", fact.Say("server.scenario-or-client-name-is-at"))
 	}
 	switch r.Op {
 	case "step":
 		if r.N < 0 {
-			return badArg("step", "n", both("n %d is negative: give how many steps to take, 1 or more", "n %d 是负数：请给出要走的步数，1 或更多", r.N))
+			return badArg("step", "n", fact.Say("server.n-is-negative-give-how-many", r.N))
 		}
 		if r.N > lim.MaxSteps {
 			return coded("n-cap", map[string]any{"n": r.N, "max": lim.MaxSteps}, "step: n %d is over the cap of %d steps", r.N, lim.MaxSteps)
@@ -54,7 +55,7 @@ func validate(r *Request, lim Limits) error {
 			return coded("seek-missing", nil, "seek: step is missing")
 		}
 		if r.Step != nil && *r.Step < 0 {
-			return badArg(r.Op, "step", both("step %d is negative: steps count from 0", "step %d 是负数：步数从 0 开始计数", *r.Step))
+			return badArg(r.Op, "step", fact.Say("server.step-is-negative-steps-count-from", *r.Step))
 		}
 		if r.Step != nil && *r.Step > lim.MaxSteps {
 			return coded("step-cap", map[string]any{"max": lim.MaxSteps}, "%s: step %d is over the session's cap of %d steps", r.Op, *r.Step, lim.MaxSteps)
@@ -68,10 +69,10 @@ func validate(r *Request, lim Limits) error {
 		}
 	case "explore":
 		if r.Strategy != "" && r.Strategy != "random" && r.Strategy != "pct" && r.Strategy != "exhaustive" {
-			return badArg("explore", "strategy", both("unknown strategy %q: want random, pct or exhaustive", "未知的策略 %q：应为 random、pct 或 exhaustive", short(r.Strategy)))
+			return badArg("explore", "strategy", fact.Say("server.unknown-strategy-want-random-pct-or", short(r.Strategy)))
 		}
 		if len(r.Budget) > 200 {
-			return badArg("explore", "budget", both("a budget is at most 200 characters", "预算最多 200 个字符"))
+			return badArg("explore", "budget", fact.Say("server.budget-is-at-most-200-characters"))
 		}
 	case "play":
 		if err := checkSpeed(r.Speed, lim); err != nil {
@@ -91,11 +92,11 @@ func validate(r *Request, lim Limits) error {
 		}
 	case "report-open", "setup-open":
 		if r.Lock == "" || r.Column == "" {
-			return badArg(r.Op, "lock", both("give the cell's lock and column", "请给出这一格的锁（lock）和列（column）"))
+			return badArg(r.Op, "lock", fact.Say("server.give-cells-lock-and-column"))
 		}
 	case "seed":
 		if r.Seed == nil {
-			return badArg("seed", "seed", both("seed is missing", "缺少 seed"))
+			return badArg("seed", "seed", fact.Say("server.seed-is-missing"))
 		}
 	}
 	return nil
@@ -108,9 +109,9 @@ func checkSpeed(v float64, lim Limits) error {
 	case v == 0:
 		return nil
 	case math.IsNaN(v) || math.IsInf(v, 0):
-		return badArg("play", "speed", both("speed must be a number of steps per second", "speed 必须是每秒的步数"))
+		return badArg("play", "speed", fact.Say("server.speed-must-be-number-of-steps"))
 	case v < 0:
-		return badArg("play", "speed", both("speed %g is negative: give steps per second, from %g to %g", "speed %g 是负数：请给出每秒的步数，从 %g 到 %g", v, MinSpeed, lim.MaxSpeed))
+		return badArg("play", "speed", fact.Say("server.speed-is-negative-give-steps-per", v, MinSpeed, lim.MaxSpeed))
 	case v < MinSpeed:
 		return coded("speed-floor", map[string]any{"speed": v, "min": MinSpeed}, "play: speed %g is under the floor of %g steps per second", v, MinSpeed)
 	case v > lim.MaxSpeed:

@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/lockstep/lockstep/internal/fact"
+
 // MarkPhrase says, in both languages, the moment a client reaches one of
 // its lock's marks, as a fault or a comparison places something there:
 // "as A enters its critical section", "right after A releases the lock".
@@ -12,22 +14,22 @@ func MarkPhrase(name, who string) Text {
 	}
 	switch name {
 	case MarkEnter:
-		return Text{En: "as " + it + " enters its critical section", Zh: zh + "刚进入临界区"}
+		return fact.Say("sim.mark-enter", Text{En: it, Zh: zh})
 	case MarkAcquired:
-		return Text{En: "as " + it + " takes the lock", Zh: zh + "刚拿到锁"}
+		return fact.Say("sim.mark-acquired", Text{En: it, Zh: zh})
 	case MarkLeave:
-		return Text{En: "as " + it + " leaves its critical section, before its release", Zh: zh + "刚离开临界区、还没释放锁"}
+		return fact.Say("sim.mark-leave", Text{En: it, Zh: zh})
 	case MarkRead:
-		return Text{En: "right after " + it + " reads the stock, before it writes it back", Zh: zh + "刚读完库存、还没写回"}
+		return fact.Say("sim.mark-read", Text{En: it, Zh: zh})
 	case MarkDeduct:
-		return Text{En: "right after " + it + " writes the stock back, still inside", Zh: zh + "刚写回库存、还在临界区内"}
+		return fact.Say("sim.mark-deduct", Text{En: it, Zh: zh})
 	case MarkReleased:
-		return Text{En: "right after " + it + " releases the lock", Zh: zh + "刚释放锁"}
+		return fact.Say("sim.mark-released", Text{En: it, Zh: zh})
 	case "":
-		return Text{En: "as " + it + " starts", Zh: zh + "刚启动"}
+		return fact.Say("sim.mark-start", Text{En: it, Zh: zh})
 	}
 	if who != "" {
-		return Text{En: "at " + who + "'s " + name + " mark", Zh: "在 " + who + " 的 " + name + " 标记处"}
+		return fact.Say("sim.mark-named-whose", who, name)
 	}
-	return Text{En: "at its " + name + " mark", Zh: "在 " + name + " 标记处"}
+	return fact.Say("sim.mark-named", name)
 }

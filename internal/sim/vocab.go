@@ -1,6 +1,10 @@
 package sim
 
-import "time"
+import (
+	"time"
+
+	"github.com/lockstep/lockstep/internal/fact"
+)
 
 // The vocabulary of a run: the fault kinds and schedule actions (Actions)
 // and the verdict names (Verdicts), each declared once. The engine, the
@@ -111,7 +115,7 @@ const ResumeEvent = "resume"
 // Action declares one fault kind or schedule action: one row of Actions.
 type Action struct {
 	Do       string // the name in scenario files, the protocol and the event log
-	Zh       string // its name in 中文, as the page's fault menu and timeline say it: 停顿
+	Zh       string // its name in Chinese, as the page's fault menu and timeline say it (the catalogue's sim.action-…)
 	Fault    bool   // a fault (a FaultKind), not a move such as step
 	Target   Target
 	Amount   Amount
@@ -135,23 +139,23 @@ const StepAction = "step"
 // Actions is the one table of fault kinds and schedule actions, in the
 // order menus and messages list them.
 var Actions = []Action{
-	{Do: StepAction, Zh: "单步", Target: TargetClient, Amount: AmountNone},
-	{Do: string(FaultCrash), Zh: "崩溃", Fault: true, Target: TargetClient, Amount: AmountDuration, Search: SearchPlain, Menu: true, Effect: EffectDie},
-	{Do: string(FaultRestart), Zh: "重启", Fault: true, Target: TargetClient, Amount: AmountNone},
-	{Do: string(FaultPause), Zh: "停顿", Fault: true, Target: TargetClient, Amount: AmountDuration, Required: true, Hint: "how long, e.g. 1s",
+	{Do: StepAction, Zh: fact.Say("sim.action-step").Zh, Target: TargetClient, Amount: AmountNone},
+	{Do: string(FaultCrash), Zh: fact.Say("sim.action-crash").Zh, Fault: true, Target: TargetClient, Amount: AmountDuration, Search: SearchPlain, Menu: true, Effect: EffectDie},
+	{Do: string(FaultRestart), Zh: fact.Say("sim.action-restart").Zh, Fault: true, Target: TargetClient, Amount: AmountNone},
+	{Do: string(FaultPause), Zh: fact.Say("sim.action-pause").Zh, Fault: true, Target: TargetClient, Amount: AmountDuration, Required: true, Hint: "how long, e.g. 1s",
 		Search: SearchSized, Menu: true, Default: time.Second, Effect: EffectStop},
-	{Do: string(FaultDropRequest), Zh: "丢弃请求", Fault: true, Target: TargetClient, Amount: AmountNone, Search: SearchPlain, Menu: true},
-	{Do: string(FaultDropReply), Zh: "丢弃回复", Fault: true, Target: TargetClient, Amount: AmountNone, Search: SearchPlain, Menu: true},
-	{Do: string(FaultPartition), Zh: "网络分区", Fault: true, Target: TargetLink, Amount: AmountDuration, Search: SearchSized,
+	{Do: string(FaultDropRequest), Zh: fact.Say("sim.action-drop-request").Zh, Fault: true, Target: TargetClient, Amount: AmountNone, Search: SearchPlain, Menu: true},
+	{Do: string(FaultDropReply), Zh: fact.Say("sim.action-drop-reply").Zh, Fault: true, Target: TargetClient, Amount: AmountNone, Search: SearchPlain, Menu: true},
+	{Do: string(FaultPartition), Zh: fact.Say("sim.action-partition").Zh, Fault: true, Target: TargetLink, Amount: AmountDuration, Search: SearchSized,
 		Menu: true, Default: 2 * time.Second, Applies: NodeUp, Effect: EffectCut},
-	{Do: string(FaultHeal), Zh: "分区恢复", Fault: true, Target: TargetLink, Amount: AmountNone, Effect: EffectMend},
-	{Do: string(FaultNodeCrash), Zh: "节点宕机", Fault: true, Target: TargetNode, Amount: AmountDuration, Search: SearchSized, Menu: true, Applies: NodeUp,
+	{Do: string(FaultHeal), Zh: fact.Say("sim.action-heal").Zh, Fault: true, Target: TargetLink, Amount: AmountNone, Effect: EffectMend},
+	{Do: string(FaultNodeCrash), Zh: fact.Say("sim.action-node-crash").Zh, Fault: true, Target: TargetNode, Amount: AmountDuration, Search: SearchSized, Menu: true, Applies: NodeUp,
 		Effect: EffectDown},
-	{Do: string(FaultNodeRestart), Zh: "节点重启", Fault: true, Target: TargetNode, Amount: AmountNone, Menu: true, Applies: NodeDown, Effect: EffectUp},
-	{Do: string(FaultClockJump), Zh: "时钟跳变", Fault: true, Target: TargetNode, Amount: AmountJump, Required: true, Hint: "how far, e.g. 5s or -5s",
+	{Do: string(FaultNodeRestart), Zh: fact.Say("sim.action-node-restart").Zh, Fault: true, Target: TargetNode, Amount: AmountNone, Menu: true, Applies: NodeDown, Effect: EffectUp},
+	{Do: string(FaultClockJump), Zh: fact.Say("sim.action-clock-jump").Zh, Fault: true, Target: TargetNode, Amount: AmountJump, Required: true, Hint: "how far, e.g. 5s or -5s",
 		Search: SearchSized, Menu: true, Default: 5 * time.Second, Applies: NodeUp},
-	{Do: string(FaultSkew), Zh: "时钟偏移", Fault: true, Target: TargetClient, Amount: AmountOffset, Required: true, Hint: "how far ahead the clock runs, e.g. 2s"},
-	{Do: string(FaultFailover), Zh: "主从切换", Fault: true, Target: TargetNode, Amount: AmountNone, Search: SearchPlain, Menu: true, MenuEmbedded: true,
+	{Do: string(FaultSkew), Zh: fact.Say("sim.action-skew").Zh, Fault: true, Target: TargetClient, Amount: AmountOffset, Required: true, Hint: "how far ahead the clock runs, e.g. 2s"},
+	{Do: string(FaultFailover), Zh: fact.Say("sim.action-failover").Zh, Fault: true, Target: TargetNode, Amount: AmountNone, Search: SearchPlain, Menu: true, MenuEmbedded: true,
 		Applies: NodeMaster, Effect: EffectDown},
 }
 
@@ -165,7 +169,7 @@ func ActionOf(do string) (Action, bool) {
 	return Action{}, false
 }
 
-// ZhName is an action's name in 中文 (its Do where it has none).
+// ZhName is an action's name in Chinese (its Do where it has none).
 func ZhName(do string) string {
 	if a, ok := ActionOf(do); ok && a.Zh != "" {
 		return a.Zh

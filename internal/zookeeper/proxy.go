@@ -46,14 +46,14 @@ type Proxy struct {
 	server string
 	ln     net.Listener
 
-	mu     sync.Mutex
-	wake   *sync.Cond
-	paused bool
-	cut    bool
-	dead   bool
-	conns  []net.Conn
-	lose   map[int32]int   // op → replies still to lose
-	drop   map[int32]int32 // xid → op of a request whose reply is to be lost
+	mu      sync.Mutex
+	wake    *sync.Cond
+	paused  bool
+	cut     bool
+	dead    bool
+	conns   []net.Conn
+	lose    map[int32]int   // op → replies still to lose
+	drop    map[int32]int32 // xid → op of a request whose reply is to be lost
 	lost    []Lost
 	onLost  func(Lost)
 	onFrame func(up bool, xid int32) // told of each frame passed on (OnFrame)

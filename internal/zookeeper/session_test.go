@@ -21,7 +21,9 @@ func TestTheHoldersSessionIsTheLocksBar(t *testing.T) {
 	t.Parallel()
 	evs := play(t, lesson(t, "zookeeper-frozen-holder"))
 	expired := first(evs, func(e *sim.Event) bool { return e.Kind == sim.KindExpire })
-	freeze := first(evs, func(e *sim.Event) bool { return e.Kind == sim.KindFault && e.Client == "A" && e.Name == string(sim.FaultPause) })
+	freeze := first(evs, func(e *sim.Event) bool {
+		return e.Kind == sim.KindFault && e.Client == "A" && e.Name == string(sim.FaultPause)
+	})
 	if expired == nil || freeze == nil {
 		t.Fatalf("want A's freeze and its node's expiry, got %v, %v", freeze, expired)
 	}
