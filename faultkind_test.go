@@ -83,19 +83,19 @@ var faultGuards = []guard{
 // docs/architecture.md's checklist names these files, and no more than 8
 // in all.
 func TestAddingAFaultKindFollowsTheChecklist(t *testing.T) {
-	var real []sim.Action
+	var today []sim.Action
 	for _, a := range sim.Actions {
 		if a.Fault {
-			real = append(real, a)
+			today = append(today, a)
 		}
 	}
 	throwaway := sim.Action{Do: "throwaway-fault", Zh: "一次性故障", Fault: true, Target: sim.TargetNode, Amount: sim.AmountDuration,
 		Search: sim.SearchSized, Menu: true, Applies: sim.NodeUp, Effect: sim.EffectDown}
 	for _, g := range faultGuards {
-		if got := g.check(t, real); len(got) > 0 {
+		if got := g.check(t, today); len(got) > 0 {
 			t.Errorf("%s: the kinds of today fail its guard: %v", g.file, got)
 		}
-		got := g.check(t, append(slices.Clone(real), throwaway))
+		got := g.check(t, append(slices.Clone(today), throwaway))
 		if len(got) == 0 {
 			t.Errorf("%s: its guard does not catch a kind it lacks (%s)", g.file, throwaway.Do)
 		}

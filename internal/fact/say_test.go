@@ -74,7 +74,9 @@ func verbs(s string) []string {
 			continue
 		}
 		var n int
-		fmt.Sscanf(m[1], "[%d]", &n)
+		if _, err := fmt.Sscanf(m[1], "[%d]", &n); err != nil {
+			panic(err) // the pattern matched digits
+		}
 		for len(out) < n {
 			out = append(out, "")
 		}
