@@ -47,13 +47,17 @@ func liveLessons() []liveSection {
 	var stops []string
 	for _, l := range etcd.Lessons {
 		e.Lessons = append(e.Lessons, liveLesson{ID: l.ID, Title: l.Title, Expect: l.Expect})
-		if l.ServerPause > 0 {
+		if l.StopsServer() {
 			stops = append(stops, l.ID)
 		}
 	}
 	if len(stops) > 0 {
 		// the embedded server is in this process, an external one is not ours
-		e.Server += " (except " + strings.Join(stops, ", ") + ", which stops the server and runs only on an etcd process Lockstep starts from Debian's etcd-server: " + etcd.InstallCommand() + ")"
+		verb, names := "which stops the server and runs", stops[0]
+		if n := len(stops); n > 1 {
+			verb, names = "which stop or kill the server and run", strings.Join(stops[:n-1], ", ")+" and "+stops[n-1]
+		}
+		e.Server += " (except " + names + ", " + verb + " only on an etcd process Lockstep starts from Debian's etcd-server: " + etcd.InstallCommand() + ")"
 	}
 	z := liveSection{Algorithm: zookeeper.AlgorithmID, Service: "ZooKeeper's lock recipe", Library: zookeeper.Library,
 		Server: "a real ZooKeeper, a JVM Lockstep starts from Debian's libzookeeper-java (needs Java: " + zookeeper.InstallCommand() + "), or --zookeeper=HOST:PORT"}

@@ -43,6 +43,14 @@ func TestEtcdServerPauseNeedsTheProgram(t *testing.T) {
 	if ext.code == 0 || !strings.Contains(ext.stderr, "--etcd URL") || !strings.Contains(ext.stderr, "无法从这里停住") {
 		t.Errorf("run on an external server: exit %d, stderr %q", ext.code, ext.stderr)
 	}
+	restart := visualizer(t, "run", "etcd-server-restart")
+	if restart.code == 0 || !strings.Contains(restart.stderr, "apt-get install etcd-server") || !strings.Contains(restart.stderr, "杀掉再重启") {
+		t.Errorf("run etcd-server-restart without etcd: exit %d, stderr %q", restart.code, restart.stderr)
+	}
+	ext = visualizer(t, "run", "etcd-server-restart", "--etcd", "http://127.0.0.1:1")
+	if ext.code == 0 || !strings.Contains(ext.stderr, "--etcd URL") || !strings.Contains(ext.stderr, "无法从这里停住") {
+		t.Errorf("run etcd-server-restart on an external server: exit %d, stderr %q", ext.code, ext.stderr)
+	}
 }
 
 // test --etcd skips etcd-server-pause where it cannot run, saying why in

@@ -28,7 +28,7 @@ func InstallCommand() string { return installCommand }
 
 // ErrNoBinary is returned when the etcd server program is not installed;
 // its words say what to install.
-var ErrNoBinary = errors.New("etcd: this lesson stops an etcd server process (SIGSTOP), which needs the etcd server program: " + installCommand)
+var ErrNoBinary = errors.New("etcd: this lesson stops an etcd server process (SIGSTOP, or a kill and a restart), which needs the etcd server program: " + installCommand)
 
 // Install is ErrNoBinary's advice in both languages, for the page and the
 // commands.
@@ -40,7 +40,7 @@ var NeedsBinary = fact.Say("etcd.needs-binary")
 
 // ErrCannotPause is returned when a lesson that stops its server is asked
 // to run on an external server, which cannot be stopped from here.
-var ErrCannotPause = errors.New("etcd: this lesson stops the etcd server's process (SIGSTOP) and resumes it, which only a server Lockstep starts allows; an external --etcd server cannot be paused from here")
+var ErrCannotPause = errors.New("etcd: this lesson stops the etcd server's process (SIGSTOP, or a kill and a restart) and runs it again, which only a server Lockstep starts allows; an external --etcd server cannot be paused from here")
 
 // CannotPause is ErrCannotPause's words in both languages.
 var CannotPause = fact.Say("etcd.cannot-pause")
@@ -58,12 +58,18 @@ func Available() error {
 	return nil
 }
 
-// process is an etcd server program this process started.
+// process is an etcd server program this process started: its command
+// line, kept so that Restart can start it again on the same data
+// directory and addresses, and the running incarnation.
 type process struct {
+	args []string
+	url  string // its client URL, whose /health says it is ready
+
+	mu   sync.Mutex
 	cmd  *exec.Cmd
 	out  *bytes.Buffer
 	done chan struct{}
-	once sync.Once
+	once *sync.Once
 }
 
 // StartProcess starts the etcd server program (Debian's etcd-server) as a
@@ -97,37 +103,49 @@ func startProcess() (*Server, error) {
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	p := &process{out: &bytes.Buffer{}, done: make(chan struct{})}
-	p.cmd = exec.Command(Binary, "--data-dir", dir, "--name", "lockstep",
+	p := &process{url: client.String(), args: []string{"--data-dir", dir, "--name", "lockstep",
 		"--listen-client-urls", client.String(), "--advertise-client-urls", client.String(),
 		"--listen-peer-urls", peer.String(), "--initial-advertise-peer-urls", peer.String(),
-		"--initial-cluster", "lockstep="+peer.String(),
-		"--heartbeat-interval", "10", "--election-timeout", "100", "--logger", "zap", "--log-level", "error")
-	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
-	if err := p.cmd.Start(); err != nil {
-		_ = os.RemoveAll(dir)
-		return nil, fmt.Errorf("etcd: start %s: %w", Binary, err)
-	}
-	go func() { _ = p.cmd.Wait(); close(p.done) }()
+		"--initial-cluster", "lockstep=" + peer.String(),
+		"--heartbeat-interval", "10", "--election-timeout", "100", "--logger", "zap", "--log-level", "error"}}
 	s := &Server{Addr: client.Host, dir: dir, proc: p}
-	if err := p.waitReady(client.String(), 20*time.Second); err != nil {
+	if err := p.start(); err != nil {
 		s.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
+// start runs the program with p's command line and waits until it says
+// it is healthy.
+func (p *process) start() error {
+	cmd := exec.Command(Binary, p.args...)
+	out, done := &bytes.Buffer{}, make(chan struct{})
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("etcd: start %s: %w", Binary, err)
+	}
+	go func() { _ = cmd.Wait(); close(done) }()
+	p.mu.Lock()
+	p.cmd, p.out, p.done, p.once = cmd, out, done, &sync.Once{}
+	p.mu.Unlock()
+	return p.waitReady(20 * time.Second)
+}
+
 // waitReady asks the server's /health until it says it is healthy.
-func (p *process) waitReady(url string, limit time.Duration) error {
+func (p *process) waitReady(limit time.Duration) error {
+	p.mu.Lock()
+	done, out := p.done, p.out
+	p.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	for {
 		select {
-		case <-p.done:
-			return fmt.Errorf("etcd: %s exited: %s", Binary, strings.TrimSpace(p.out.String()))
+		case <-done:
+			return fmt.Errorf("etcd: %s exited: %s", Binary, strings.TrimSpace(out.String()))
 		default:
 		}
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url+"/health", nil)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.url+"/health", nil)
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			var b bytes.Buffer
 			_, _ = b.ReadFrom(resp.Body)
@@ -138,7 +156,7 @@ func (p *process) waitReady(url string, limit time.Duration) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("etcd: %s at %s is not healthy within %v", Binary, url, limit)
+			return fmt.Errorf("etcd: %s at %s is not healthy within %v", Binary, p.url, limit)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
@@ -146,11 +164,24 @@ func (p *process) waitReady(url string, limit time.Duration) error {
 
 // kill ends the process (a stopped one too) and waits for it.
 func (p *process) kill() {
-	p.once.Do(func() {
-		_ = p.cmd.Process.Signal(syscall.SIGCONT) // a stopped process dies too
-		_ = p.cmd.Process.Kill()
-		<-p.done
+	p.mu.Lock()
+	cmd, done, once := p.cmd, p.done, p.once
+	p.mu.Unlock()
+	if cmd == nil {
+		return
+	}
+	once.Do(func() {
+		_ = cmd.Process.Signal(syscall.SIGCONT) // a stopped process dies too
+		_ = cmd.Process.Kill()
+		<-done
 	})
+}
+
+// signal sends sig to the running incarnation.
+func (p *process) signal(sig os.Signal) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cmd.Process.Signal(sig)
 }
 
 // ErrNotStoppable is returned by Stop and Resume on a server that is not
@@ -163,7 +194,7 @@ func (s *Server) Stop() error {
 	if s.proc == nil {
 		return ErrNotStoppable
 	}
-	return s.proc.cmd.Process.Signal(syscall.SIGSTOP)
+	return s.proc.signal(syscall.SIGSTOP)
 }
 
 // Resume lets a server that Stop froze run again (SIGCONT).
@@ -171,9 +202,31 @@ func (s *Server) Resume() error {
 	if s.proc == nil {
 		return ErrNotStoppable
 	}
-	return s.proc.cmd.Process.Signal(syscall.SIGCONT)
+	return s.proc.signal(syscall.SIGCONT)
 }
 
 // Stoppable says the server is a process Lockstep started, which Stop can
 // freeze.
 func (s *Server) Stoppable() bool { return s.proc != nil }
+
+// Crash kills the server process (SIGKILL), as a power cut or an OOM kill
+// would: it answers nothing and keeps nothing in memory; what it wrote to
+// its data directory (its log and its leases) stays there. Restart starts
+// it again.
+func (s *Server) Crash() error {
+	if s.proc == nil {
+		return ErrNotStoppable
+	}
+	s.proc.kill()
+	return nil
+}
+
+// Restart starts the server program again, on the data directory and
+// the addresses of the process Crash killed, and waits until it is
+// healthy.
+func (s *Server) Restart() error {
+	if s.proc == nil {
+		return ErrNotStoppable
+	}
+	return s.proc.start()
+}

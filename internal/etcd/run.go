@@ -106,7 +106,7 @@ func newChecker() *check.Checker {
 
 // perform runs l's workers against srv, recording into rec.
 func perform(ctx context.Context, srv *Server, l *Lesson, rec *live.Recorder) error {
-	if l.ServerPause > 0 && !srv.Stoppable() {
+	if l.StopsServer() && !srv.Stoppable() {
 		return ErrCannotPause
 	}
 	ns, err := namespace()
@@ -139,17 +139,16 @@ func perform(ctx context.Context, srv *Server, l *Lesson, rec *live.Recorder) er
 		wk := &worker{Worker: l.Workers[i], lesson: l, rec: rec, watch: w, ns: ns, server: srv.Addr}
 		wg.Go(func() { wk.run(ctx) })
 	}
-	var pause *serverPause
+	pause := serverFaultOf(srv, rec, l)
 	pctx, stopPause := context.WithCancel(ctx)
 	defer stopPause()
-	if l.ServerPause > 0 {
-		pause = &serverPause{srv: srv, rec: rec, holder: l.Workers[0].Name, pause: l.ServerPause, done: make(chan struct{})}
+	if pause != nil {
 		go pause.run(pctx)
 	}
 	wg.Wait()
 	if pause != nil {
-		stopPause() // a holder that never entered: the pause never comes
-		<-pause.done
+		stopPause() // a holder that never entered: the fault never comes
+		<-pause.finished()
 	}
 	// the watch may still carry the last changes (the lease's end of a
 	// session that closed): let it catch up before the log closes
@@ -161,6 +160,29 @@ func perform(ctx context.Context, srv *Server, l *Lesson, rec *live.Recorder) er
 	}
 	return nil
 }
+
+// serverFault is a lesson's fault of the server itself, which starts once
+// the first worker has entered: a pause (ServerPause) or a crash and a
+// restart (ServerRestart).
+type serverFault interface {
+	run(ctx context.Context)
+	finished() <-chan struct{}
+	ended(ctx context.Context) error
+}
+
+// serverFaultOf is l's fault of the server, or nil.
+func serverFaultOf(srv *Server, rec *live.Recorder, l *Lesson) serverFault {
+	switch {
+	case l.ServerPause > 0:
+		return &serverPause{srv: srv, rec: rec, holder: l.Workers[0].Name, pause: l.ServerPause, done: make(chan struct{})}
+	case l.ServerRestart > 0:
+		return &serverRestart{srv: srv, rec: rec, holder: l.Workers[0].Name, down: l.ServerRestart, done: make(chan struct{})}
+	}
+	return nil
+}
+
+func (p *serverPause) finished() <-chan struct{}   { return p.done }
+func (r *serverRestart) finished() <-chan struct{} { return r.done }
 
 // namespace is a fresh prefix for one run's keys.
 func namespace() (string, error) {

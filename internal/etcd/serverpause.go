@@ -39,7 +39,7 @@ type serverPause struct {
 
 func (p *serverPause) run(ctx context.Context) {
 	defer close(p.done)
-	for !p.entered() {
+	for !entered(p.rec, p.holder) {
 		if !sleep(ctx, 10*time.Millisecond) {
 			return
 		}
@@ -57,16 +57,6 @@ func (p *serverPause) run(ctx context.Context) {
 	}
 	p.resumed = p.rec.Add(sim.Event{Kind: sim.KindFault, Name: FaultServerResume, Node: Node,
 		Fact: &fact.Fact{Key: fact.EtcdServerResumed, Node: Node}})
-}
-
-// entered reports whether the holder has entered its critical section.
-func (p *serverPause) entered() bool {
-	for _, e := range p.rec.Events() {
-		if e.Kind == sim.KindMark && e.Name == sim.MarkEnter && e.Client == p.holder {
-			return true
-		}
-	}
-	return false
 }
 
 // ended says why the pause failed, if it did, or else names the branch

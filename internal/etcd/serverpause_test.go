@@ -100,17 +100,20 @@ func TestAServerPauseIsMarkedOnAnExternalServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, l := range svc.Lessons() {
+		stops := l.ID == "etcd-server-pause" || l.ID == "etcd-server-restart"
 		switch {
-		case l.ID == "etcd-server-pause" && (l.Needs == nil || l.Needs.Short.En != NeedsStarted.En || l.Needs.Say.Zh != CannotPause.Zh):
+		case stops && (l.Needs == nil || l.Needs.Short.En != NeedsStarted.En || l.Needs.Say.Zh != CannotPause.Zh):
 			t.Errorf("%s: needs %+v, want the server Lockstep starts", l.ID, l.Needs)
-		case l.ID != "etcd-server-pause" && l.Needs != nil:
+		case !stops && l.Needs != nil:
 			t.Errorf("%s: needs %+v, want nothing", l.ID, l.Needs)
 		}
 	}
-	_, err = svc.Start(context.Background(), "etcd-server-pause")
-	var u *live.Unavailable
-	if !errors.As(err, &u) || !errors.Is(err, ErrCannotPause) || u.Say.En != CannotPause.En {
-		t.Fatalf("start on an external server: %v, want live.Unavailable with CannotPause", err)
+	for _, id := range []string{"etcd-server-pause", "etcd-server-restart"} {
+		_, err = svc.Start(context.Background(), id)
+		var u *live.Unavailable
+		if !errors.As(err, &u) || !errors.Is(err, ErrCannotPause) || u.Say.En != CannotPause.En {
+			t.Fatalf("start %s on an external server: %v, want live.Unavailable with CannotPause", id, err)
+		}
 	}
 }
 
@@ -163,13 +166,15 @@ func TestAServerPauseWithoutTheProgramSaysWhatToInstall(t *testing.T) {
 	}
 	defer svc.Close()
 	for _, l := range svc.Lessons() {
-		if l.ID == "etcd-server-pause" && (l.Needs == nil || l.Needs.Short.Zh != NeedsBinary.Zh || !strings.Contains(l.Needs.Say.En, "apt-get install etcd-server") || !strings.Contains(l.Needs.Say.Zh, "apt-get install etcd-server")) {
+		if (l.ID == "etcd-server-pause" || l.ID == "etcd-server-restart") && (l.Needs == nil || l.Needs.Short.Zh != NeedsBinary.Zh || !strings.Contains(l.Needs.Say.En, "apt-get install etcd-server") || !strings.Contains(l.Needs.Say.Zh, "apt-get install etcd-server")) {
 			t.Errorf("%s: needs %+v, want etcd-server in both languages", l.ID, l.Needs)
 		}
 	}
-	_, err = svc.Start(context.Background(), "etcd-server-pause")
-	var u *live.Unavailable
-	if !errors.As(err, &u) || !errors.Is(err, ErrNoBinary) || u.Say.Zh != Install.Zh {
-		t.Fatalf("start without the program: %v, want live.Unavailable with Install", err)
+	for _, id := range []string{"etcd-server-pause", "etcd-server-restart"} {
+		_, err = svc.Start(context.Background(), id)
+		var u *live.Unavailable
+		if !errors.As(err, &u) || !errors.Is(err, ErrNoBinary) || u.Say.Zh != Install.Zh {
+			t.Fatalf("start %s without the program: %v, want live.Unavailable with Install", id, err)
+		}
 	}
 }

@@ -153,6 +153,12 @@ const (
 	EtcdServerResumed Key = "etcd-server-resumed" // Node
 	EtcdPauseDropped  Key = "etcd-pause-dropped"  // Holder, Have, Want: the holder's lease ended after the resume
 	EtcdPauseKept     Key = "etcd-pause-kept"     // Holder, Have, Want: the holder's lease lived on
+	// An etcd server process killed and started again on its data, and
+	// whether the holder's lease lived through it this run.
+	EtcdServerCrashed   Key = "etcd-server-crashed"   // Node, For
+	EtcdServerRestarted Key = "etcd-server-restarted" // Node
+	EtcdRestartKept     Key = "etcd-restart-kept"     // Holder, Have, Want: the holder's lease lived through the restart
+	EtcdRestartLost     Key = "etcd-restart-lost"     // Holder, Have, Want: the holder's lease ended after the restart
 )
 
 // Keys lists every key of the catalogue.
@@ -173,6 +179,7 @@ var Keys = []Key{
 	LeaseEnded, SessionDone, NotOwner, RealTime, SessionExpired, SessionLost, Watching, Woken,
 	ServerStopped, ServerResumed, PauseExpiredAll, PauseOutlived, PauseSplit,
 	EtcdServerStopped, EtcdServerResumed, EtcdPauseDropped, EtcdPauseKept,
+	EtcdServerCrashed, EtcdServerRestarted, EtcdRestartKept, EtcdRestartLost,
 }
 
 // Render says the fact in English and Chinese. A key the catalogue does

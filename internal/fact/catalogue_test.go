@@ -142,6 +142,10 @@ var examples = []struct {
 	{Fact{Key: EtcdServerResumed, Node: "etcd"}, "etcd runs again (SIGCONT): every lease whose end passed while it was stopped is expired, and a keep-alive that arrives late cannot renew it"},
 	{Fact{Key: EtcdPauseDropped, Holder: "A", Have: 12, Want: 12}, "This run: the server revoked A's lease after its resume and deleted its key while A, never paused itself, was inside (as it did in 12 of 12 runs measured)."},
 	{Fact{Key: EtcdPauseKept, Holder: "A", Have: 0, Want: 12}, "This run: A's lease lived on through the server's pause (as it did in 0 of 12 runs measured): its key was not deleted after the resume."},
+	{Fact{Key: EtcdServerCrashed, Node: "etcd", For: time.Second}, "etcd is killed (SIGKILL of its process) and stays down for 1s: it answers nothing and forgets everything in memory; its log and its leases are on disk"},
+	{Fact{Key: EtcdServerRestarted, Node: "etcd"}, "etcd starts again on the same data directory: it reads every lease back from disk and, elected leader, gives each one its full TTL again from now"},
+	{Fact{Key: EtcdRestartKept, Holder: "A", Have: 10, Want: 10}, "This run: A's lease lived through the restart and its key was never deleted: its keep-alive reached the restarted server before its client's own deadline, so no one else entered while A held the lock (as in 10 of 10 runs measured)."},
+	{Fact{Key: EtcdRestartLost, Holder: "A", Have: 0, Want: 10}, "This run: A's lease ended after the restart and the server deleted its key while A was inside (as in 0 of 10 runs measured): its client gave up on the lease during the outage (its keep-alive's own deadline passed) and renewed it no more."},
 	{Fact{Key: RealTime}, "live server, real time: the same schedule gives the same verdict, not the same milliseconds"},
 }
 

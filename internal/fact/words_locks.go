@@ -110,6 +110,18 @@ var lockWords = phrasebook{
 		return both(fmt.Sprintf("This run: %s's lease lived on through the server's pause (as it did in %d of %d runs measured): its key was not deleted after the resume.", f.Holder, f.Have, f.Want),
 			fmt.Sprintf("这一次：%s 的租约熬过了服务器的停顿（实测 %d 次中有 %d 次如此）：恢复后它的键没有被删除。", f.Holder, f.Want, f.Have))
 	},
+	EtcdServerCrashed: func(f *Fact) Text {
+		return Say("fact.etcd-server-crashed", f.Node, Seconds(f.For))
+	},
+	EtcdServerRestarted: func(f *Fact) Text {
+		return Say("fact.etcd-server-restarted", f.Node)
+	},
+	EtcdRestartKept: func(f *Fact) Text {
+		return Say("fact.etcd-restart-kept", f.Holder, f.Have, f.Want)
+	},
+	EtcdRestartLost: func(f *Fact) Text {
+		return Say("fact.etcd-restart-lost", f.Holder, f.Have, f.Want)
+	},
 	SessionDone: func(f *Fact) Text {
 		return both(f.Client+"'s Session.Done fired: only now can it learn that its lease is gone",
 			f.Client+" 的 Session.Done 触发了：直到此刻它才能得知自己的租约已经没了")

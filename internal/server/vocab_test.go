@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockstep/lockstep/internal/etcd"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 	"github.com/lockstep/lockstep/internal/zookeeper"
@@ -56,11 +57,13 @@ func TestEveryMenuFaultHasALabel(t *testing.T) {
 	}
 }
 
-// A ZooKeeper server's stop and resume (the server pause lesson's fault
-// events) have their names in both languages too.
+// A server's stop and resume (the server pause lessons' fault events) and
+// an etcd server's kill and restart have their names in both languages
+// too.
 func TestTheServerPauseHasEventNames(t *testing.T) {
 	named := namesTable(t)
-	for _, n := range []string{zookeeper.FaultServerPause, zookeeper.FaultServerResume} {
+	for _, n := range []string{zookeeper.FaultServerPause, zookeeper.FaultServerResume,
+		etcd.FaultServerPause, etcd.FaultServerResume, etcd.FaultServerCrash, etcd.FaultServerRestart} {
 		if !named(n) {
 			t.Errorf("%s has no event name in i18n.js's NAMES: '%s': ['English', '中文']", n, n)
 		}
