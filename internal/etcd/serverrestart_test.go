@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/live"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -167,4 +168,55 @@ func TestARestartPastTheClientsDeadlineLosesTheLease(t *testing.T) {
 		t.Fatalf("crash %d, A's Session.Done %d, restart %d, A's key expired %d, B entered %d, A left %d, said %+v, verdicts %v: want that order, the lease said lost, mutual-exclusion",
 			crash, doneA, restart, expireA, enterB, leaveA, said, rec.Verdicts())
 	}
+}
+
+// The page's path: the service runs the restart on a process of its own,
+// the lesson it lists expects the verdict of the branch the run said it
+// took, and the process is gone once the run ends.
+func TestTheServiceRunsAServerRestartOnAProcessOfItsOwn(t *testing.T) {
+	if _, err := exec.LookPath(Binary); err != nil {
+		t.Skip("the etcd server program is not installed: " + installCommand)
+	}
+	svc, err := NewService("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	var listed *live.Lesson
+	for _, l := range svc.Lessons() {
+		if l.ID == "etcd-server-restart" {
+			listed = &l
+		}
+	}
+	if listed == nil || listed.Expected == nil || listed.Needs != nil {
+		t.Fatalf("the service lists %+v: want etcd-server-restart, runnable here, its verdict by its branch", listed)
+	}
+	run, err := svc.Start(context.Background(), "etcd-server-restart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-run.Done()
+	if err := run.Err(); err != nil {
+		t.Fatal(err)
+	}
+	rec := run.(*Play).rec
+	if first(rec.Events(), func(e *sim.Event) bool { return e.Kind == sim.KindSay && e.Name == SayRestartOutcome }) == nil {
+		t.Fatal("the run does not say which branch it took")
+	}
+	if got, want := rec.Verdicts(), listed.Expected(rec.Events()); !slices.Equal(got, want) {
+		t.Fatalf("verdicts %v, want %v", got, want)
+	}
+	if svc.Startup() != 0 {
+		t.Errorf("the shared server was started (%v) for a lesson that runs on its own", svc.Startup())
+	}
+	for range 100 { // the run's end kills its process
+		svc.mu.Lock()
+		n := len(svc.paused)
+		svc.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("the run's etcd process is still tracked after the run ended")
 }
