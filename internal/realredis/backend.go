@@ -132,7 +132,23 @@ func (b *Backend) ctx() (context.Context, context.CancelFunc) {
 // Read gives a key's state in one round trip: TYPE, GET, HGETALL and
 // PEXPIRETIME (Redis 7). The expiry is the first millisecond the key is
 // gone: Redis drops a key once its clock is past the expiry time.
+//
+// A pipeline's commands each look at the clock: a key whose time runs
+// out between them is there for TYPE and gone for PEXPIRETIME (-2).
+// Such a read is read again, when every command finds the key gone as
+// Redis expired it, so its expiry stays due and is reported; taken as a
+// key without a TTL, its expiry would never be asked for.
 func (b *Backend) Read(key string) (sim.Stored, error) {
+	s, gone, err := b.read(key)
+	if err == nil && gone {
+		s, _, err = b.read(key)
+	}
+	return s, err
+}
+
+// read is one read of Read; gone reports a key that expired between the
+// pipeline's commands.
+func (b *Backend) read(key string) (_ sim.Stored, gone bool, _ error) {
 	ctx, cancel := b.ctx()
 	defer cancel()
 	k := b.prefix + key
@@ -148,10 +164,10 @@ func (b *Backend) Read(key string) (sim.Stored, error) {
 		return nil
 	})
 	if err := typ.Err(); err != nil {
-		return sim.Stored{}, err
+		return sim.Stored{}, false, err
 	}
 	if err := exp.Err(); err != nil {
-		return sim.Stored{}, err
+		return sim.Stored{}, false, err
 	}
 	_ = err // GET of a hash and HGETALL of a string fail by design
 	s := sim.Stored{Type: typ.Val()}
@@ -162,7 +178,7 @@ func (b *Backend) Read(key string) (sim.Stored, error) {
 			delete(b.deadline, key) // removed before its time: no expiry to come
 		}
 		b.mu.Unlock()
-		return sim.Stored{}, nil
+		return sim.Stored{}, false, nil
 	case "string":
 		s.Value = get.Val()
 	case "hash":
@@ -176,7 +192,11 @@ func (b *Backend) Read(key string) (sim.Stored, error) {
 			s.Fields = append(s.Fields, [2]string{f, m[f]})
 		}
 	}
-	if ms, _ := exp.Int64(); ms > 0 {
+	ms, _ := exp.Int64()
+	if ms == -2 {
+		return sim.Stored{}, true, nil
+	}
+	if ms > 0 {
 		s.Expire = time.UnixMilli(ms).Add(Precision)
 	}
 	b.mu.Lock()
@@ -186,7 +206,7 @@ func (b *Backend) Read(key string) (sim.Stored, error) {
 		b.deadline[key] = s.Expire
 	}
 	b.mu.Unlock()
-	return s, nil
+	return s, false, nil
 }
 
 // Keys lists the session's keys that exist, sorted.
