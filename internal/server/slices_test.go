@@ -100,11 +100,13 @@ func runsInSlices(t *testing.T, app *Server, answered <-chan string, what string
 // busyYAML at step 10,000 of its 20,000, saved.
 func TestARecordingsReplayRunsOnTheEngineSlots(t *testing.T) {
 	app, url := newTestServer(t, Limits{MaxSteps: 20000})
+	// one slot each, set before any session runs: the session gives a slot
+	// back after its state is sent, so changing them once it is read races
+	app.cpu, app.bulk = make(chan struct{}, 1), make(chan struct{}, 1)
 	c, _, _ := dial(t, url, "")
 	c.hello("")
 	c.send(map[string]any{"op": "load", "yaml": busyYAML, "step": 10000})
 	c.nextWithin("state", time.Minute)
-	app.cpu, app.bulk = make(chan struct{}, 1), make(chan struct{}, 1) // one slot each, the session idle
 	c.send(map[string]any{"op": "export-yaml"})
 	answered := make(chan string, 1)
 	go func() {

@@ -410,8 +410,7 @@ const NAMES = {
   'no-extend': ['no extend loop', '没有延期循环'], refreshed: ['refreshed', '已刷新'], 'refresh-failed': ['refresh failed', '刷新失败'],
   'no-refresh': ['no refresh loop', '没有刷新循环'], 'session-done': ['session done', '会话结束'], 'no-watchdog': ['no watchdog', '没有看门狗'],
   'session-expired': ['session expired', '会话已过期'], watch: ['watch', '设监视'], woken: ['woken', '被唤醒'],
-  'server-pause': ['server stopped', '服务器停住'], 'server-resume': ['server resumed', '服务器恢复'],
-  'server-crash': ['server killed', '服务器被杀掉'], 'server-restart': ['server restarted', '服务器重启'],
+  'server-pause': ['server stopped', '服务器停住'], 'server-resume': ['server resumed', '服务器恢复'], 'server-crash': ['server killed', '服务器被杀掉'], 'server-restart': ['server restarted', '服务器重启'],
 };
 
 // The checker's verdicts (docs/verdicts.md). In 中文 a verdict reads in
