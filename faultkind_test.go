@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -47,30 +48,32 @@ var faultGuards = []guard{
 		}
 		return out
 	}},
-	{"web/static/i18n.js", func(t *testing.T, kinds []sim.Action) []string {
-		src := read(t, "web/static/i18n.js")
-		_, names, _ := strings.Cut(src, "\nconst NAMES = {")
-		names, _, _ = strings.Cut(names, "\n};")
+	{"internal/fact/words/*.json", func(t *testing.T, kinds []sim.Action) []string {
 		var out []string
+		says := func(id string, d bool) bool { // every language says id (with {d}, if d)
+			for _, lang := range fact.Languages {
+				s, ok := fact.Said(lang, fact.Msg(id))
+				if !ok || s == "" || d && !strings.Contains(s, "{d}") {
+					return false
+				}
+			}
+			return true
+		}
 		for _, a := range kinds {
-			key := regexp.QuoteMeta(a.Do)
-			if !regexp.MustCompile(`(^|[\s,{])('` + key + `'|` + key + `): \['[^']+', '[^']+'\]`).MatchString(names) {
-				out = append(out, "web/static/i18n.js: NAMES has no "+a.Do+": ['English', '中文']")
+			if !says("page.name."+a.Do, false) {
+				out = append(out, "internal/fact/words/*.json: the page has no event name page.name."+a.Do+" in every language")
 			}
 			if !a.Menu {
 				continue
 			}
-			key = "f"
-			for _, w := range strings.Split(a.Do, "-") {
-				key += strings.ToUpper(w[:1]) + w[1:]
-			}
+			key := faultMenuKey(a.Do)
 			for _, k := range []string{key, key + "Tip"} {
-				if !regexp.MustCompile(`(?m)^\s*` + k + `: \['[^']+', '[^']+'\],$`).MatchString(src) {
-					out = append(out, "web/static/i18n.js: the menu's "+a.Do+" has no "+k+": ['English', '中文']")
+				if !says("page."+k, false) {
+					out = append(out, "internal/fact/words/*.json: the menu's "+a.Do+" has no page."+k+" in every language")
 				}
 			}
-			if a.Default > 0 && !regexp.MustCompile(`(?m)^\s*`+key+`: \['[^']*\{d\}[^']*', '[^']*\{d\}[^']*'\],$`).MatchString(src) {
-				out = append(out, "web/static/i18n.js: the menu's "+a.Do+" has a default amount, which its label "+key+" does not say ({d})")
+			if a.Default > 0 && says("page."+key, false) && !says("page."+key, true) {
+				out = append(out, "internal/fact/words/*.json: the menu's "+a.Do+" has a default amount, which its label page."+key+" does not say ({d}) in every language")
 			}
 		}
 		return out
@@ -109,7 +112,7 @@ func TestAddingAFaultKindFollowsTheChecklist(t *testing.T) {
 	_, list, _ := strings.Cut(doc, "### Adding a fault kind\n")
 	list, _, _ = strings.Cut(list, "\n\n") // the numbered list, not what follows it
 	named := map[string]bool{}
-	for _, m := range regexp.MustCompile("`((?:internal|web|docs)/[^`]+\\.(?:go|js|md))`").FindAllStringSubmatch(list, -1) {
+	for _, m := range regexp.MustCompile("`((?:internal|web|docs)/[^`]+\\.(?:go|js|md|json))`").FindAllStringSubmatch(list, -1) {
 		named[m[1]] = true
 	}
 	for _, g := range faultGuards {
@@ -201,4 +204,15 @@ func read(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// faultMenuKey is the page's id (without page.) of a fault kind's menu
+// label, as web/static/i18n.js's faultKey builds it: fClockJump for
+// clock-jump; its tooltip's is the key with Tip.
+func faultMenuKey(kind string) string {
+	key := "f"
+	for _, w := range strings.Split(kind, "-") {
+		key += strings.ToUpper(w[:1]) + w[1:]
+	}
+	return key
 }

@@ -101,7 +101,7 @@ func TestBrowserZooKeeperLessonsWalk(t *testing.T) {
 }
 
 // verdictWords are the page's words for the verdicts the walk meets
-// (i18n.js's VERDICTS).
+// (the catalogue's page.verdict.<n>).
 var verdictWords = map[string]map[string]string{
 	"en": {"safe": "safe", "deadlock": "deadlock"},
 	"zh": {"safe": "安全", "deadlock": "死锁"},

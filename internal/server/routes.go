@@ -11,6 +11,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 // Handler is the app's HTTP handler.
@@ -87,10 +89,22 @@ type pageData struct {
 	Modules []string
 	First   *catalogEntry // the lesson a first visit opens, written into the page so that nothing moves when it arrives
 	Live    bool          // the catalog has lessons of a live service (the picker's group for them)
+	// The words the page says before its scripts run, from the catalogue:
+	// the language switch's first label (the second language's name, in
+	// its words) and what a browser without JavaScript shows (every
+	// language's sentence).
+	LangSwitch, NoScript string
 }
 
 func (s *Server) pageData() pageData {
 	d := pageData{Catalog: s.catalog, Static: "/static", Live: len(s.lives) > 0}
+	d.LangSwitch, _ = fact.Said(fact.Languages[1], "page.langName")
+	var no []string
+	for _, lang := range fact.Languages {
+		said, _ := fact.Said(lang, "page.noScript")
+		no = append(no, said)
+	}
+	d.NoScript = strings.Join(no, " ")
 	if len(s.catalog) > 0 {
 		d.First = &s.catalog[0]
 	}

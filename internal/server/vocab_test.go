@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"io/fs"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/lockstep/lockstep/internal/etcd"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 	"github.com/lockstep/lockstep/internal/zookeeper"
@@ -33,7 +33,7 @@ func TestPageSpeaksTheProtocolVersion(t *testing.T) {
 }
 
 // The welcome message declares every fault kind of sim.Actions, with the
-// menu's among them (their labels in i18n.js are held by
+// menu's among them (their labels in the catalogue are held by
 // TestAddingAFaultKindFollowsTheChecklist), and on real Redis leaves off
 // the kinds only embedded Redis can do.
 func TestEveryMenuFaultHasALabel(t *testing.T) {
@@ -65,20 +65,20 @@ func TestTheServerPauseHasEventNames(t *testing.T) {
 	for _, n := range []string{zookeeper.FaultServerPause, zookeeper.FaultServerResume,
 		etcd.FaultServerPause, etcd.FaultServerResume, etcd.FaultServerCrash, etcd.FaultServerRestart} {
 		if !named(n) {
-			t.Errorf("%s has no event name in i18n.js's NAMES: '%s': ['English', '中文']", n, n)
+			t.Errorf("%s has no event name page.name.%s in the catalogue (internal/fact/words)", n, n)
 		}
 	}
 }
 
 // Every mark a client can write has its name in both languages in
-// NAMES: every algorithm's marks with every task, a pool, re-entry and a
+// the catalogue (page.name.<mark>): every algorithm's marks with every task, a pool, re-entry and a
 // kept lock (scenario.AllMarks, from the MarksOf the scenario checker reads).
 func TestEveryMarkHasAName(t *testing.T) {
 	named := namesTable(t)
 	seen := map[string]bool{}
 	for _, m := range scenario.AllMarks() {
 		if !named(m) {
-			t.Errorf("mark %s has no name in i18n.js's NAMES: %s: ['English', '中文']", m, m)
+			t.Errorf("mark %s has no name page.name.%s in the catalogue (internal/fact/words)", m, m)
 		}
 		seen[m] = true
 	}
@@ -87,23 +87,19 @@ func TestEveryMarkHasAName(t *testing.T) {
 	}
 }
 
-// namesTable reads i18n.js's NAMES and tells whether it names n in both
-// languages.
+// namesTable tells whether the catalogue names n for the page
+// (page.name.<n>, web/static/i18n.js name) in every language.
 func namesTable(t *testing.T) func(n string) bool {
 	t.Helper()
-	static, _ := web.Embedded()
-	src, err := fs.ReadFile(static, "i18n.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(src), "\nconst NAMES = {")
-	table, _, closed := strings.Cut(rest, "\n};")
-	if !ok || !closed {
-		t.Fatal("i18n.js has no table const NAMES = { … };")
+	if _, ok := fact.Said(fact.Languages[0], "page.name.acquired"); !ok {
+		t.Fatal("the catalogue has no page.name.acquired: the page's names are not page.name.<n>")
 	}
 	return func(n string) bool {
-		key := regexp.QuoteMeta(n)
-		entry := regexp.MustCompile(`(^|[\s,{])('` + key + `'|` + key + `): \['[^']+', '[^']+'\]`)
-		return entry.MatchString(table)
+		for _, lang := range fact.Languages {
+			if s, ok := fact.Said(lang, fact.Msg("page.name."+n)); !ok || s == "" {
+				return false
+			}
+		}
+		return true
 	}
 }

@@ -15,7 +15,8 @@
 //   panels.js    the side panels
 //   lesson.js    the lesson's paragraph: its plan mark, More on a phone
 //   phone.js     a phone's swipe, bottom dock and step bar padding
-//   i18n.js      the page's strings; messages.js the scenario checker's problems and error codes, in 中文
+//   i18n.js      the page's words, from words.js (the catalogue's page.…,
+//                made by go generate); messages.js the server's error codes
 
 import { Link, PROTOCOL } from './socket.js';
 import { Timeline } from './timeline.js';
@@ -90,7 +91,7 @@ function onStatus(s, code) {
 }
 
 function renderConn() {
-  $('conn').textContent = connStatus === 'closed' && !state.taken ? t('reconnecting', state.lang) : t('connected', state.lang);
+  $('conn').textContent = connStatus === 'closed' && !state.taken ? t('reconnecting', state.lang) : '';
   $('conn').className = 'conn ' + connStatus;
   $('taken').hidden = !state.taken;
   document.body.classList.toggle('taken', state.taken);
@@ -322,7 +323,7 @@ window.lockstep = {
     drawn: () => comparer.sides.drawn,
     audit: () => comparer.sides.audit(),
   },
-  /** untranslated lists the server's texts shown in 中文 that the
+  /** untranslated lists the server's texts shown in Chinese that the
    * catalogue did not know (they stayed English). */
   untranslated: () => [...untranslated],
   /** bench scrolls through the whole timeline and times each frame's draw. */

@@ -339,7 +339,7 @@ export class Compare {
     if (!row) { td.append(el('span', { class: 'muted' }, t('cmpNoRow', st.lang))); return td; }
     if (row.client) td.style.borderLeftColor = clientColor(st.model, row.client);
     td.classList.add('k-' + row.kind);
-    // In 中文 the row is written in the reader's words (the main
+    // In Chinese the row is written in the reader's words (the main
     // timeline's describe); the canonical line it is compared by stays in
     // data-text and its tooltip.
     const btn = el('button', { class: 'cmp-text', title: t('cmpSeek', st.lang) + '\n' + row.text, 'data-text': row.text, onclick: () => this.seek(row.at) });
@@ -365,10 +365,11 @@ export class Compare {
     if (unfair) box.classList.add('unfair');
     if (!ended) box.classList.add('ahead');
     for (const v of vs) {
-      // In 中文 the id after the name ("（foreign-unlock）") is its own
-      // span: over the drawn timelines the badge keeps the name alone
+      // Where the name follows the verdict's word (Chinese: the word, then
+      // "(foreign-unlock)" in full-width brackets), the name is its own
+      // span: over the drawn timelines the badge keeps the word alone
       // (compare.css), the tooltip says the rest.
-      const name = verdictName(v.name, lang), id = '（' + v.name + '）';
+      const name = verdictName(v.name, lang), id = fill('verdictNamed', lang, { word: '', name: v.name });
       const badge = name.endsWith(id) && name !== id ? [name.slice(0, -id.length), el('span', { class: 'vid' }, id)] : [name];
       box.append(el('div', { class: 'v', 'data-name': v.name, title: v.name + ': ' + pick(v.say, lang) },
         el('b', { class: 'badge' }, (v.name === 'safe' ? (unfair ? '⚠ ' : '✓ ') : '✗ ') + badge[0], ...badge.slice(1)),

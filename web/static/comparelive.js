@@ -5,14 +5,10 @@
 // timelines in the server's words (both languages, as its notes are).
 
 import { el } from './dom.js';
-import { pick } from './i18n.js';
+import { pick, t } from './i18n.js';
 
-// The picker's words for them, in English and 中文.
-const WORDS = {
-  alike: ['The same workload, other locks', '同样的负载，换一把锁'],
-};
-
-const word = (key, lang) => WORDS[key][lang === 'zh' ? 1 : 0];
+// The picker's words for them: the catalogue's page.comparelive.<key>.
+const word = (key, lang) => t('comparelive.' + key, lang);
 
 /** alikeGroup is the picker's group of the lessons alike to the loaded
  * one (the answer's alike: Redis lessons and live ones), each under its

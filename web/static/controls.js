@@ -4,7 +4,7 @@
 // view choice in the store); the answer comes back as a state message.
 
 import { state, changed } from './store.js';
-import { t, fill, faultKey, amount } from './i18n.js';
+import { t, fill, faultKey, amount, nextLang, langName } from './i18n.js';
 import { fmtTime } from './format.js';
 import { renderTargets, renderFaults, faultNodes } from './panels.js';
 import { el } from './dom.js';
@@ -27,7 +27,7 @@ export const actions = {
   toEnd: () => link.send('seek', { step: state.limits.max_steps }),
   reset: () => link.send('reset'),
   toggleLang: () => {
-    state.lang = state.lang === 'zh' ? 'en' : 'zh';
+    state.lang = nextLang(state.lang);
     localStorage.setItem('lockstep.lang', state.lang);
     changed();
   },
@@ -103,12 +103,12 @@ export function renderControls() {
   const st = state, snap = st.snap;
   $('presenter').setAttribute('aria-pressed', String(st.presenter));
   $('time-scale').setAttribute('aria-pressed', String(st.timeScale));
-  $('lang').textContent = st.lang === 'zh' ? 'English' : '中文';
+  $('lang').textContent = langName(nextLang(st.lang));
   if (!snap) return;
   if (document.activeElement !== $('seed')) $('seed').value = String(snap.seed);
   $('scrubber').max = String(st.endStep ?? st.maxStep + 10);
   if (!scrubbing) $('scrubber').value = String(snap.step);
-  $('cursor').textContent = `${t('stepOf', st.lang)} ${snap.step}${t('stepSuffix', st.lang)}${st.endStep != null ? ' / ' + st.endStep : ''} · ${fill('eventsCount', st.lang, { n: st.model.events.length })} · ${fmtTime(snap.t, 3)}`;
+  $('cursor').textContent = `${fill('cursorStep', st.lang, { step: snap.step })}${st.endStep != null ? ' / ' + st.endStep : ''} · ${fill('eventsCount', st.lang, { n: st.model.events.length })} · ${fmtTime(snap.t, 3)}`;
   $('play').querySelector('[data-i18n]').dataset.i18n = snap.playing ? 'pause' : 'play';
   $('play').setAttribute('aria-pressed', String(snap.playing));
   $('step').disabled = $('end').disabled = snap.ended;

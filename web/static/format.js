@@ -41,7 +41,7 @@ export function outcome(e, lang) {
     case 'empty': return { cls: 'nil', text: '[ ]' };
     case 'int': return { cls: 'int', text: g };
     case 'refused': return { cls: 'err', text: nm('refused', lang) };
-    case 'error': return { cls: 'err', text: g || (lang === 'zh' ? '错误' : 'error') };
+    case 'error': return { cls: 'err', text: g || tr('replyError', lang) };
     case 'list': return { cls: 'val', text: '[' + fill('items', lang, { n: g }) + ']' };
     case 'string': return { cls: 'val', text: '"' + (g.length > 12 ? g.slice(0, 8) + '…' : g) + '"' };
   }

@@ -6,24 +6,13 @@
 // link is shown that log, marked as recorded, and Run it again starts a
 // new run in real time, marked as a new run.
 
+import { fill } from './i18n.js';
+
 const $ = (id) => document.getElementById(id);
 
-// The words of this part of the page, in English and 中文.
-const WORDS = {
-  recorded: ['A recorded run, not a run now: it ran on {at} on {server}. You see its log as it was recorded, with its milliseconds and its verdicts.', '这是一次录下的运行，不是现在的运行：它于 {at} 在 {server} 上运行。你看到的是当时录下的日志，毫秒数和结论都与当时相同。'],
-  again: ['A new run in real time, not the recording: the same schedule gives the same verdict, not the same milliseconds.', '这是一次新的实时运行，不是那次录制：同样的安排得到同样的结论，但不是同样的毫秒数。'],
-  runAgain: ['Run it again', '重新运行'],
-  // ZooKeeper's session, drawn beside the lock as the key `session`
-  sessionBar: ["The session's bar is what is left of the holder's ZooKeeper session as its client last heard: each reply it hears renews it; when it runs out the server may expire the session and delete the holder's node.", '会话条表示持有者的 ZooKeeper 会话还剩多少（以它的客户端最后一次听到的为准）：它每听到一次回复就续期一次；耗尽后服务器可能让会话过期并删除持有者的节点。'],
-  tooBig: ['This run is {kib} KiB as a recording, over the {max} KiB a link carries: the link opens the lesson, not this run.', '这次运行录下来有 {kib} KiB，超过了链接可携带的 {max} KiB：链接只会打开这节课，而不是这次运行。'],
-};
-
-/** say gives a word of WORDS in lang with its {names} filled. */
-function say(key, lang, vals = {}) {
-  let s = WORDS[key][lang === 'zh' ? 1 : 0];
-  for (const [k, v] of Object.entries(vals)) s = s.split('{' + k + '}').join(String(v));
-  return s;
-}
+/** say gives a word of this part of the page (the catalogue's
+ * page.liverec.<key>) in lang with its {names} filled. */
+const say = (key, lang, vals = {}) => fill('liverec.' + key, lang, vals);
 
 let kept = null; // the last recording the server sent: {id, at, text, kib, max}
 

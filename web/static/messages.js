@@ -6,7 +6,7 @@
 
 import { WORDS } from './words.js';
 
-/** untranslated holds the names asked for in 中文 that the page's
+/** untranslated holds the names asked for in Chinese that the page's
  * catalogue lacks (i18n.js, name). */
 export const untranslated = new Set();
 

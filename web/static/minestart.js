@@ -4,28 +4,13 @@
 // server's CPUs for up to a minute, so it starts only when the user asks
 // for it (the scenario loaded chosen here, or the form's Check this
 // lock), and the form's choices, asked for as the question is shown,
-// appear at once. Its words, in English and 中文, are here with it.
+// appear at once. Its words are the catalogue's page.minestart.<key>.
 
-import { pick } from './i18n.js';
+import { fill, pick } from './i18n.js';
 import { el } from './dom.js';
 
-const WORDS = {
-  ask: ['What should it check?', '要检查什么？'],
-  loaded: ['The scenario loaded', '已加载的场景'],
-  loadedWhat: ['{title} ({id}): its lock and every catalog lock in its workload, against each fault. The card starts at once and takes up to a minute.',
-    '{title}（{id}）：它的锁和目录里的每一把锁，放进它的工作负载，对每一种故障检查。报告卡立即开始计算，最多需要一分钟。'],
-  noneLoaded: ['No scenario is loaded yet: describe your lock instead.', '还没有加载场景：请改为描述你的锁。'],
-  describe: ['Describe my lock', '描述我的锁'],
-  describeWhat: ['Paste your acquire and release (Lua or commands) or pick a catalog lock; give your workers, TTL, work and retry; tick the faults you fear. Nothing runs until you press Check this lock.',
-    '粘贴你的加锁和释放（Lua 或命令），或选一把目录里的锁；填写工作者数、TTL、工作时间和重试间隔；勾选你担心的故障。在你按下“检查这把锁”之前，什么都不会运行。'],
-};
-
 /** word says key in lang, its {name}s filled from vals. */
-function word(key, lang, vals = {}) {
-  let s = WORDS[key][lang === 'zh' ? 1 : 0];
-  for (const [k, v] of Object.entries(vals)) s = s.split('{' + k + '}').join(String(v));
-  return s;
-}
+const word = (key, lang, vals = {}) => fill('minestart.' + key, lang, vals);
 
 /** MineStart is the question: loaded() checks the scenario loaded,
  * describe() opens the short form. */

@@ -6,23 +6,13 @@
 // shows is never the key itself. The remote's own page is remote.js.
 
 import { state } from './store.js';
+import { fill } from './i18n.js';
 import { el } from './dom.js';
 import { qrSVG } from './class.js';
 
-// The strings, in English and 中文.
-const S = {
-  remote: ['Remote', '遥控'],
-  remoteTip: ['Drive the class from your phone: a one-time QR code for it', '用手机控制课堂：显示一个一次性的二维码'],
-  title: ['Your phone as the remote', '把手机当作遥控器'],
-  how: ['Scan it with your phone: Step, Back, Play, questions and Reveal from there. The code lets one phone in, within {s} seconds, then it is spent.', '用手机扫描：在手机上单步、后退、播放、提问和揭晓。此二维码只能让一部手机加入，{s} 秒内有效，用后即失效。'],
-  close: ['Close', '关闭'],
-};
-
-function tr(key, vals = {}) {
-  let s = S[key][state.lang === 'zh' ? 1 : 0];
-  for (const [k, v] of Object.entries(vals)) s = s.split('{' + k + '}').join(String(v));
-  return s;
-}
+/** tr says key (the catalogue's page.pair.<key>) in the page's language,
+ * its {name}s filled from vals. */
+const tr = (key, vals = {}) => fill('pair.' + key, state.lang, vals);
 
 export class Pairing {
   constructor(link) {

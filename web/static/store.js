@@ -20,7 +20,7 @@ function firstLanguage(stored, langs) {
 
 export const state = {
   // the language chosen before, else the browser's (a first visit from a
-  // browser set to 中文 opens in 中文)
+  // browser set to Chinese opens in Chinese)
   lang: firstLanguage(localStorage.getItem('lockstep.lang'), navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]),
   presenter: false,
   timeScale: localStorage.getItem('lockstep.time') === 'on', // the time view: rows placed by virtual time
