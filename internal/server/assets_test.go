@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 
 	"github.com/lockstep/lockstep"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/web"
 )
@@ -159,6 +160,24 @@ func TestAcceptsGzip(t *testing.T) {
 		r.Header.Set("Accept-Encoding", h)
 		if got := acceptsGzip(r); got != want {
 			t.Errorf("Accept-Encoding %q: got %v, want %v", h, got, want)
+		}
+	}
+}
+
+// What the page says before its scripts run comes from the catalogue: the
+// language switch names the other language, and a browser without
+// JavaScript reads every language's sentence.
+func TestThePageSaysItsFirstWordsFromTheCatalogue(t *testing.T) {
+	_, page := fetch(t, appServer(t), "/")
+	other, _ := fact.Said(fact.Languages[1], "page.langName")
+	var no []string
+	for _, lang := range fact.Languages {
+		s, _ := fact.Said(lang, "page.noScript")
+		no = append(no, s)
+	}
+	for _, want := range []string{`data-testid="lang" lang="zh">` + other + `</button>`, "<noscript>" + strings.Join(no, " ") + "</noscript>"} {
+		if other == "" || no[0] == "" || !strings.Contains(string(page), want) {
+			t.Errorf("the page does not say %q", want)
 		}
 	}
 }
