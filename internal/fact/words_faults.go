@@ -99,21 +99,20 @@ var faultWords = phrasebook{
 	},
 }
 
-// hint says what the amount of the fault kind Item is: in English, the
-// fact's Text (the hint of its row of the engine's vocabulary); in the
-// other languages, the catalogue's words for that kind's hint, or none.
+// hint says what the amount of the fault kind Item is: the catalogue's
+// words for that kind's hint (in English, the hint of its row of the
+// engine's vocabulary, which sim's tests hold them to), or, for a kind
+// they lack, the fact's Text in English alone.
 func (f *Fact) hint() Text {
-	var h Text
 	switch f.Item {
 	case "pause":
-		h = Say("fact.hint-pause")
+		return Say("fact.hint-pause")
 	case "clock-jump":
-		h = Say("fact.hint-clock-jump")
+		return Say("fact.hint-clock-jump")
 	case "skew":
-		h = Say("fact.hint-skew")
+		return Say("fact.hint-skew")
 	}
-	h.En = f.Text
-	return h
+	return Text{En: f.Text}
 }
 
 // failover says how a master died and its replica took over.
