@@ -200,11 +200,12 @@ func (f *Fact) marked() Text {
 	if say, ok := sentences[f.Key]; ok {
 		return say(f)
 	}
-	return both(string(f.Key), string(f.Key))
+	return Text{En: string(f.Key), Zh: string(f.Key)}
 }
 
 // A phrasebook gives keys their sentences: each a function of the fact, reading
-// the fields its key's comment names.
+// the fields its key's comment names, that says one of the catalogue's
+// sentences (Say, a "fact." id) with them.
 type phrasebook map[Key]func(*Fact) Text
 
 // sentences is every key's sentence, gathered from the files that say
@@ -224,8 +225,14 @@ func init() {
 	}
 }
 
-// both is a sentence in English and in Chinese.
-func both(en, zh string) Text { return Text{En: en, Zh: zh} }
+// join is items one after another, sep between them, in each language.
+func join(items []Text, sep Text) Text {
+	en, zh := make([]string, len(items)), make([]string, len(items))
+	for i, x := range items {
+		en[i], zh[i] = x.En, x.Zh
+	}
+	return Text{En: strings.Join(en, sep.En), Zh: strings.Join(zh, sep.Zh)}
+}
 
 // Seconds writes a duration in seconds with millisecond precision, or
 // microseconds where they matter: 0s, 1.5s, 0.0005s. It is the one form of
@@ -244,10 +251,10 @@ func Seconds(d time.Duration) string {
 }
 
 // libSays adds a library's own words (rows 18-19) to a sentence, quoted
-// as it wrote them, in both languages; none adds nothing.
+// as it wrote them, in every language; none adds nothing.
 func libSays(x Text, words string) Text {
 	if words == "" {
 		return x
 	}
-	return Text{En: x.En + " (the library says: \"" + words + "\")", Zh: x.Zh + "（库的原话：\"" + words + "\"）"}
+	return Say("fact.library-says", x, words)
 }

@@ -79,7 +79,7 @@ func unmark(s string, zh bool) (string, []Cite) {
 }
 
 // Cite is the text with each event it cites written by write (its row in
-// a view: "row 21", "第 21 行"); a citation write has no words for (ok
+// a view, "row 21" in English); a citation write has no words for (ok
 // false) keeps its number. The result cites nothing more.
 func (t Text) Cite(write func(seq int) (en, zh string, ok bool)) Text {
 	cs := slices.Clone(t.Cites)

@@ -3,10 +3,10 @@
 // token, a Redlock vote, the holder of a lock, the reason something
 // failed). The engine, the lock code, the services and the lessons record
 // facts; the checker and the narration read their fields; and one
-// catalogue (catalogue.go's keys, their sentences in words_*.go by
-// subject) renders each fact in English and Chinese. No
-// package reads an event's words back: a rewording changes the catalogue
-// and nothing else.
+// catalogue (catalogue.go's keys, the phrasebooks of words_*.go that pick
+// each key's sentence, their words by id in words/*.json) renders each
+// fact in English and Chinese. No package reads an event's words back: a
+// rewording changes the catalogue and nothing else.
 //
 // The package is a leaf: it imports only the standard library, so that the
 // engine and the lock code, which know nothing of each other, can both

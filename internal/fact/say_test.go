@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,7 +46,10 @@ func TestEveryLanguageSaysEverySentence(t *testing.T) {
 	}
 }
 
-var verb = regexp.MustCompile(`%(\[\d+\])?[-+# 0]*\d*(\.\d+)?[a-zA-Z%]`)
+// verb is a fmt verb: its argument's index may stand first or, after a
+// precision, last ("%.0[2]s", which says the argument as nothing: a
+// language whose sentence already holds it takes it so).
+var verb = regexp.MustCompile(`%(\[\d+\])?[-+# 0]*\d*(\.\d+)?(\[\d+\])?[a-zA-Z%]`)
 
 // sameVerbs tells whether the format b takes only arguments a takes, by
 // the same verbs' letters, once numbered ones are put in their places.
@@ -69,12 +73,13 @@ func verbs(s string) []string {
 			continue
 		}
 		letter := m[0][len(m[0])-1:]
-		if m[1] == "" {
+		index := m[1] + m[3]
+		if index == "" {
 			out = append(out, letter)
 			continue
 		}
 		var n int
-		if _, err := fmt.Sscanf(m[1], "[%d]", &n); err != nil {
+		if _, err := fmt.Sscanf(index, "[%d]", &n); err != nil {
 			panic(err) // the pattern matched digits
 		}
 		for len(out) < n {
@@ -167,4 +172,21 @@ func pageScript() []byte {
 	}
 	b.WriteString("};\n")
 	return b.Bytes()
+}
+
+// A verb's index may stand after its precision: "%.0[2]s" takes the
+// second argument, as nothing, and a translation may then say it.
+func TestVerbsReadAnIndexAfterAPrecision(t *testing.T) {
+	if got := verbs("%[1]s%.0[2]s"); !slices.Equal(got, []string{"s", "s"}) {
+		t.Errorf("verbs of %q: %q, want [s s]", "%[1]s%.0[2]s", got)
+	}
+	if !sameVerbs("%[1]s%.0[2]s", "error: \"%[1]s\" (%[2]s)") {
+		t.Error("a translation that says the argument English takes at precision 0 is refused")
+	}
+	if sameVerbs("%[1]s", "error: \"%[1]s\" (%[2]s)") {
+		t.Error("a translation that adds an argument is let through")
+	}
+	if got := fmt.Sprintf("%[1]s%.0[2]s", "a", "b"); got != "a" {
+		t.Errorf("fmt says %q: the argument at precision 0 is not nothing", got)
+	}
 }

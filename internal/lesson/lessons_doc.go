@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 )
@@ -99,18 +100,8 @@ func trackersDoc(b *strings.Builder, f *scenario.File) {
 	if len(repos) == 0 {
 		return
 	}
-	b.WriteString(`
-## From the libraries' issue trackers / 来自各个库的 issue
-
-The failures these lessons show were reported by the users of the libraries engineers actually
-import, who did not see them coming. Each lesson re-plays one report, cited by its number (an
-issue or a pull request), with the library's own code where the library is Go (rows 18 and 19)
-and with the catalog's re-implementation of its Lua scripts where it is Redisson (Java).
-
-这些课程展示的故障，都是工程师们真正在用的那些库的用户报告的，他们事先并没有预料到。每节课重放一份报告，
-并注明其编号（issue 或 pull request）；Go 的库（第 18、19 行）运行的是库自己的代码，Redisson（Java）则用目录里
-对其 Lua 脚本的重新实现。
-`)
+	heading, intro := fact.Say("lesson.trackers-heading"), fact.Say("lesson.trackers-intro")
+	fmt.Fprintf(b, "\n## %s / %s\n\n%s\n\n%s\n", heading.En, heading.Zh, intro.En, intro.Zh)
 	for _, repo := range repos {
 		fmt.Fprintf(b, "\n### [%s](https://github.com/%s)\n\n", repo, repo)
 		b.WriteString("| report | scenario | what happens | verdicts |\n|---|---|---|---|\n")

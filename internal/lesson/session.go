@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -170,10 +171,7 @@ func (s *Session) Recording(replay Config) (scenario.Scenario, error) {
 	}
 	out.Expect = append([]string{}, replayed...)
 	if onReal && s.run.Done() && !SameVerdicts(live, replayed) {
-		out.RealRedis = &scenario.RealRedis{Expect: append([]string{}, live...), Why: sim.Text{
-			En: "The verdicts this run ended with when it was recorded on real Redis.",
-			Zh: "录制时在真实 Redis 上这次运行得到的判定。",
-		}}
+		out.RealRedis = &scenario.RealRedis{Expect: append([]string{}, live...), Why: fact.Say("lesson.recorded-on-real-redis")}
 	}
 	return out, nil
 }

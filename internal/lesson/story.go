@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -61,10 +62,7 @@ func (r *Run) leaveScript(e *sim.Event) {
 	if r.Scenario.Challenge != nil && len(r.Scenario.Narration) == 0 {
 		return // a challenge run has no script to leave: its story is told from the start
 	}
-	r.World.Emit(sim.Event{Kind: sim.KindSay, Name: SayOffScript, Refs: []int{e.Seq}, Say: &sim.Text{
-		En: "You have changed the run: it has left the lesson's script. From here on the story is told from what happens.",
-		Zh: "你改变了这次运行：它已离开课程的剧本。从这里开始，旁白根据实际发生的事情讲述。",
-	}})
+	r.World.Emit(sim.Event{Kind: sim.KindSay, Name: SayOffScript, Refs: []int{e.Seq}, Say: new(fact.Say("lesson.off-script"))})
 	if l, ok := r.story.Now(); ok {
 		if len(l.Refs) == 0 {
 			l.Refs = []int{e.Seq}

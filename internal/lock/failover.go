@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	register(typed(&Info{ID: "replica-failover", Row: 14, Title: "SET NX PX on a master with an asynchronous replica", Seed: "000 集群问题, 004 Redisson-sentinel",
+	register(typed(&Info{ID: "replica-failover", Row: 14, Title: "SET NX PX on a master with an asynchronous replica", Seed: fact.Say("lock.seed.replica-failover").En,
 		Flaw:    "the master dies before its replica has the lock, the replica is promoted without it, and a second client locks; WAIT for the replica closes that window",
 		Replica: true},
 		DefaultReplicaFailoverOptions, NewReplicaFailover))
@@ -38,9 +38,9 @@ func (o *ReplicaFailoverOptions) fields() []field {
 		field{"wait_timeout", &o.WaitTimeout, "WAIT's timeout; too few replicas in time counts as not acquired"})
 }
 
-// ReplicaFailover is row 14 (seeds 000 集群问题, 004 Redisson-sentinel):
-// the single-node lock of row 9 (SET NX PX, Lua compare-and-delete) on a
-// master whose replica copies it asynchronously. Seed 004's Redisson lock
+// ReplicaFailover is row 14 (seeds 000, its cluster problem, and 004
+// Redisson-sentinel): the single-node lock of row 9 (SET NX PX, Lua
+// compare-and-delete) on a master whose replica copies it asynchronously. Seed 004's Redisson lock
 // is a hash with a watchdog; the replication hole is the same for both, so
 // the plain lock shows it with fewer moving parts. If the master dies
 // before the replica has the key and the replica is promoted, the lock is

@@ -3,10 +3,12 @@ package lock
 import (
 	"context"
 	"time"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 func init() {
-	register(typed(&Info{ID: "mysql-unique-key", Row: 17, Title: "MySQL: INSERT a row keyed by the resource; DELETE to unlock", Seed: "004 一",
+	register(typed(&Info{ID: "mysql-unique-key", Row: 17, Title: "MySQL: INSERT a row keyed by the resource; DELETE to unlock", Seed: fact.Say("lock.seed.mysql-unique-key").En,
 		Flaw: "a crashed holder's row stays until a cleanup job sweeps it, and the lock is not re-entrant",
 		SQL:  true},
 		DefaultMySQLOptions, NewMySQLUniqueKey))
@@ -50,7 +52,7 @@ const (
 	DeleteLock = "DELETE FROM locks WHERE name = ?"
 )
 
-// MySQLUniqueKey is row 17 (seed 004 一): the lock is a row whose primary
+// MySQLUniqueKey is row 17 (seed 004, part one): the lock is a row whose primary
 // key is the resource. tryLock INSERTs it; a duplicate-key error means the
 // lock is taken (004 treats every exception so), and lock() sleeps 10ms and
 // tries again. unlock() deletes the row by primary key, without looking at

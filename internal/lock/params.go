@@ -31,7 +31,7 @@ type Info struct {
 	ID        string
 	Row       int     // the row of the lesson catalog
 	Title     string  // short English title
-	Seed      string  // source document and section
+	Seed      string  // source document and section (a section titled in Chinese: its title, from the catalogue)
 	Flaw      string  // the lesson, in one sentence
 	Params    []Param // what a scenario may set: derived from the algorithm's options
 	Nodes     int     // masters it needs (0: one)

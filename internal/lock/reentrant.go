@@ -20,7 +20,7 @@ func init() {
 			o.Script, o.OwnerMode = Script002, OwnerThread
 			return o
 		}, NewReentrant))
-	register(typed(&Info{ID: "watchdog", Row: 13, Title: "Re-entrant lock with a watchdog renewing it every TTL/3", Seed: "000 ⑥, 004 续期",
+	register(typed(&Info{ID: "watchdog", Row: 13, Title: "Re-entrant lock with a watchdog renewing it every TTL/3", Seed: fact.Say("lock.seed.watchdog").En,
 		Flaw: "long work stays safe; but a whole-process pause stops the watchdog too, and a stuck worker's watchdog renews for ever"},
 		func() *ReentrantOptions {
 			o := DefaultReentrantOptions()

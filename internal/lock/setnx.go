@@ -3,13 +3,15 @@ package lock
 import (
 	"context"
 	"time"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 func init() {
 	register(typed(&Info{ID: "set-nx-ex-blind-del", Row: 7, Title: "SET NX PX, released by a blind DEL", Seed: "000 ②",
 		Flaw: "work longer than the TTL: the DEL frees the next owner's lock"},
 		DefaultSetNXOptions, NewSetNXBlindDel))
-	register(typed(&Info{ID: "lua-compare-delete", Row: 9, Title: "SET NX PX, released by Lua compare-and-delete", Seed: "000 ④, 004 正确姿势",
+	register(typed(&Info{ID: "lua-compare-delete", Row: 9, Title: "SET NX PX, released by Lua compare-and-delete", Seed: fact.Say("lock.seed.lua-compare-delete").En,
 		Flaw: "safe release; a pause past the TTL still overlaps the next holder"},
 		DefaultSetNXOptions, NewLuaCompareDelete))
 }
@@ -104,7 +106,7 @@ func (l *SetNXBlindDel) Unlock(ctx context.Context) error {
 	return l.c.Redis.Del(ctx, l.o.Key).Err()
 }
 
-// LuaCompareDelete is row 9 (seeds 000 ④, 004 正确姿势): SET NX PX with a
+// LuaCompareDelete is row 9 (seeds 000 ④, 004's right way): SET NX PX with a
 // unique owner, released by a Lua script that deletes the key only if it
 // still holds the owner. The release can no longer free someone else's
 // lock; but a holder paused past the TTL still overlaps the next holder —

@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	register(typed(&Info{ID: "setnx-then-expire", Row: 5, Title: "SETNX, then EXPIRE in a second round trip", Seed: "004 错误示范二, 003 acquireLockWithTimeout",
+	register(typed(&Info{ID: "setnx-then-expire", Row: 5, Title: "SETNX, then EXPIRE in a second round trip", Seed: fact.Say("lock.seed.setnx-then-expire").En,
 		Flaw:      "a crash between SETNX and EXPIRE leaves a lock with no TTL (deadlock); 003's repair gives such a lock a TTL when it finds one",
 		FlawAfter: []string{"SETNX"},
 		Recovery: func(o Options) func(typ, value string) bool {
@@ -56,7 +56,7 @@ func (o *SetNXThenExpireOptions) fields() []field {
 // answers 0 for a key of any type, and TTL -1 gets an EXPIRE).
 func anyKey(string, string) bool { return true }
 
-// SetNXThenExpire is row 5 (seeds 004 错误示范二, 003
+// SetNXThenExpire is row 5 (seeds 004's second wrong example, 003
 // acquireLockWithTimeout): SETNX lock owner, and when that answers 1,
 // EXPIRE lock ttl as a second command. The two are not atomic: a holder
 // that crashes between them leaves a lock with no TTL, and it is never
