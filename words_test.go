@@ -27,7 +27,6 @@ var chineseAllowed = map[string]int{
 	"internal/compare/place.go":          17,
 	"internal/compare/rows.go":           2,
 	"internal/compare/taken.go":          6,
-	"internal/etcd/lessons.go":           12,
 	"internal/explore/bound.go":          9,
 	"internal/explore/describe.go":       25,
 	"internal/explore/parse.go":          5,
@@ -72,8 +71,6 @@ var chineseAllowed = map[string]int{
 	"internal/scenario/decode_fields.go": 7,
 	"internal/scenario/form.go":          10,
 	"internal/scenario/zh.go":            216,
-	"internal/zookeeper/lessons.go":      14,
-	"internal/zookeeper/server.go":       4,
 }
 
 // han is a Chinese character.
