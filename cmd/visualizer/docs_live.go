@@ -32,19 +32,8 @@ func liveDoc(b *strings.Builder, live []liveSection) {
 	if len(live) == 0 {
 		return
 	}
-	b.WriteString(`
-## On a live server, in real time / 真实服务器，真实时间
-
-The locks engineers move to when they give up on Redis locks, run as their own code against their
-real servers: the lease or session is ended by the server's own clock, so these lessons run in real
-time and cannot be searched (their report-card rows are samples of real runs: [choosing-a-lock.md](choosing-a-lock.md)).
-The same lesson gives the same verdicts, not the same milliseconds. ` + "`go run ./cmd/visualizer run ID`" + `
-prints one; ` + "`visualizer test --etcd`" + ` and ` + "`--zookeeper`" + ` run them all.
-
-工程师放弃 Redis 锁之后转向的锁，用它们自己的代码在真实服务器上运行：租约或会话由服务器自己的时钟结束，
-所以这些课程以真实时间运行，无法搜索（它们在报告卡上的行是真实运行的抽样）。同一节课得出同样的结论，
-但毫秒数不同。
-`)
+	h, intro := fact.Say("cmd.docs.live-heading"), fact.Say("cmd.docs.live-intro")
+	fmt.Fprintf(b, "\n## %s / %s\n\n%s\n\n%s\n", h.En, h.Zh, intro.En, intro.Zh)
 	for _, s := range live {
 		fmt.Fprintf(b, "\n### `%s` — %s\n\n", s.Algorithm, s.Service)
 		fmt.Fprintf(b, "The client library `%s`, on %s.\n\n", s.Library, s.Server)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/livecard"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/report"
@@ -33,7 +34,7 @@ func cmdReport(ctx context.Context, args []string, getenv func(string) string, s
 	cell := fs.String("cell", "", "compute one cell, LOCK/COLUMN, and print its counterexample as a scenario file (or what it found)")
 	markdown := fs.Bool("markdown", false, "print docs/choosing-a-lock.md")
 	yml := fs.Bool("yaml", false, "print every counterexample as one scenario file (docs/choosing-a-lock.yaml)")
-	asHTML := fs.Bool("html", false, "with --file: print the card as one HTML page that opens offline, in English and 中文")
+	asHTML := fs.Bool("html", false, fact.Say("cmd.report.flag-html").En)
 	limit := fs.Duration("time", 0, "wall-clock limit of the whole card (default: report.CardCPU, 20m, shared among the workers, at least 5m); the cells it stops say so and give no advice")
 	workers := fs.Int("workers", 0, "cells searched at once (default: the number of CPUs)")
 	file := fs.String("file", "", "the card for your setup: the locks of this scenario file and every catalog lock, placed in its workload")

@@ -130,12 +130,9 @@ const (
 // Lessons are the etcd lessons, in the order they teach.
 var Lessons = []Lesson{
 	{
-		ID:    "etcd-two-workers",
-		Title: fact.Text{En: "etcd's Mutex: two workers take turns", Zh: "etcd 的 Mutex：两个 worker 轮流持锁"},
-		Story: fact.Text{
-			En: "A and B each take etcd's lock three times (the real concurrency.Mutex, a 1s lease kept alive by the client) and write the account with Txn If IsOwner. Each waiter puts its own key under job/; the one with the lowest create revision holds, the next watches the key before it. They never overlap.",
-			Zh: "A 和 B 各自三次拿 etcd 的锁（真实的 concurrency.Mutex，1 秒租约由客户端续约），并用 Txn If IsOwner 写账户。每个等待者在 job/ 下放一个自己的键；create revision 最小的持有锁，下一个监视排在它前面的键。它们从不重叠。",
-		},
+		ID:     "etcd-two-workers",
+		Title:  fact.Say("etcd.two-workers-title"),
+		Story:  fact.Say("etcd.two-workers-story"),
 		Lease:  1,
 		Expect: []string{sim.VerdictSafe},
 		Workers: []Worker{
@@ -144,12 +141,9 @@ var Lessons = []Lesson{
 		},
 	},
 	{
-		ID:    "etcd-pause-past-lease",
-		Title: fact.Text{En: "etcd's Mutex: a pause past the lease gives two holders", Zh: "etcd 的 Mutex：停顿超过租约，出现两个持有者"},
-		Story: fact.Text{
-			En: "A holds etcd's lock and stops the world for 3s inside (a GC pause: its program and its connection freeze, its keep-alive with them). The server ends A's 1s lease by its own clock and deletes A's key; B's watch fires and B enters while A is still inside. A's Session.Done fires by the client's own deadline, racing the server's: in some runs just before B has the lock, in others up to two seconds after (Jepsen, etcd 3.4.3: etcd's locks cannot guarantee mutual exclusion). Either way A's program, inside, never looks.",
-			Zh: "A 持有 etcd 的锁，在临界区内停顿 3 秒（GC 停顿：程序和连接一起冻结，续约也冻结了）。服务器按自己的时钟结束 A 的 1 秒租约并删除 A 的键；B 的 watch 触发，B 在 A 仍在临界区内时进入。A 的 Session.Done 按客户端自己的截止时间触发，和服务器的时钟赛跑：有的运行里就在 B 拿到锁之前，有的运行里晚了将近两秒（Jepsen 对 etcd 3.4.3 的结论：etcd 的锁无法保证互斥）。无论哪种，临界区里的 A 的程序都不会去看它。",
-		},
+		ID:     "etcd-pause-past-lease",
+		Title:  fact.Say("etcd.pause-past-lease-title"),
+		Story:  fact.Say("etcd.pause-past-lease-story"),
 		Lease:  1,
 		Expect: []string{sim.VerdictMutualExclusion},
 		Workers: []Worker{
@@ -158,12 +152,9 @@ var Lessons = []Lesson{
 		},
 	},
 	{
-		ID:    "etcd-guarded-write",
-		Title: fact.Text{En: "etcd's Mutex: Txn If IsOwner refuses the stale holder", Zh: "etcd 的 Mutex：Txn If IsOwner 拒绝过期的持有者"},
-		Story: fact.Text{
-			En: "A's Lock() returns, and A stops the world for 3s before it writes. Its 1s lease ends, B takes the lock and writes the account. A wakes up still believing it holds the lock and writes with Txn().If(mutex.IsOwner()).Then(Put): the comparison on its key's create revision (etcd's fencing token) fails, and nothing is written.",
-			Zh: "A 的 Lock() 返回后，A 在写入前停顿了 3 秒。它的 1 秒租约结束，B 拿到锁并写了账户。A 醒来后仍以为自己持有锁，用 Txn().If(mutex.IsOwner()).Then(Put) 写入：对它的键的 create revision（etcd 的 fencing token）的比较失败，什么也没写。",
-		},
+		ID:     "etcd-guarded-write",
+		Title:  fact.Say("etcd.guarded-write-title"),
+		Story:  fact.Say("etcd.guarded-write-story"),
 		Lease:  1,
 		Expect: []string{sim.VerdictSafe},
 		Workers: []Worker{
@@ -172,12 +163,9 @@ var Lessons = []Lesson{
 		},
 	},
 	{
-		ID:    "etcd-plain-put",
-		Title: fact.Text{En: "etcd's Mutex: a plain Put from the stale holder lands", Zh: "etcd 的 Mutex：过期持有者的普通 Put 落地了"},
-		Story: fact.Text{
-			En: "The same pause, and A writes with a plain Put. The store takes it: A's lease ended seconds ago and B has written since, but a Put checks nothing. The lock alone does not protect the account; the write must carry the check (Txn If IsOwner).",
-			Zh: "同样的停顿，A 用普通的 Put 写入。存储接受了：A 的租约几秒前就结束了，B 也已经写过，但 Put 什么也不检查。光靠锁保护不了账户；写入本身必须带上检查（Txn If IsOwner）。",
-		},
+		ID:     "etcd-plain-put",
+		Title:  fact.Say("etcd.plain-put-title"),
+		Story:  fact.Say("etcd.plain-put-story"),
 		Lease:  1,
 		Expect: []string{sim.VerdictStaleWrite},
 		Workers: []Worker{
@@ -198,12 +186,9 @@ var Lessons = []Lesson{
 		// key left, holds alone: safe. The client of #11456 (etcd 3.4.3)
 		// returned from Lock() without that Get: B would have entered with
 		// its key gone, beside C: mutual-exclusion.
-		ID:    "etcd-waiter-lease-expired",
-		Title: fact.Text{En: "etcd's Mutex: a waiter whose lease ended is told so (etcd-io/etcd#11456)", Zh: "etcd 的 Mutex：租约已过期的等待者会被告知（etcd-io/etcd#11456）"},
-		Story: fact.Text{
-			En: "B waits behind A, and B's connection is cut for 2s: its 1s lease ends on the server, which deletes B's key while B is still blocked in Lock(). C queues after that. When A unlocks, B's wait ends. In etcd 3.4.3 (Jepsen, etcd-io/etcd#11456) Lock() then returned: B was told it held the lock with its own lease gone, beside C. The client here (v3.7.3) gets B's key first, finds it gone and returns ErrSessionExpired: B gives up, C holds alone. The check narrows the gap, it does not close it: a lease may still end between that Get and B's first write, which is why the write carries Txn If IsOwner.",
-			Zh: "B 排在 A 后面等待，B 的连接被切断 2 秒：它的 1 秒租约在服务器上结束，服务器在 B 仍阻塞在 Lock() 里时删除了 B 的键。C 在那之后排队。A 解锁时，B 的等待结束。在 etcd 3.4.3 中（Jepsen，etcd-io/etcd#11456），Lock() 此时直接返回：B 被告知持有锁，而它自己的租约已经没了，和 C 同时持锁。这里的客户端（v3.7.3）先读取 B 自己的键，发现它没了，返回 ErrSessionExpired：B 放弃，C 独自持锁。这个检查缩小了窗口但没有消除它：租约仍可能在这次 Get 和 B 的第一次写入之间结束，所以写入要带上 Txn If IsOwner。",
-		},
+		ID:     "etcd-waiter-lease-expired",
+		Title:  fact.Say("etcd.waiter-lease-expired-title"),
+		Story:  fact.Say("etcd.waiter-lease-expired-story"),
 		Lease:  1,
 		Expect: []string{sim.VerdictSafe},
 		Workers: []Worker{
@@ -231,12 +216,9 @@ var Lessons = []Lesson{
 		// entered): mutual-exclusion. A's guarded write at the end is
 		// refused (its key is gone), B's lands: nothing stale, so no
 		// stale-write.
-		ID:    "etcd-server-pause",
-		Title: fact.Text{En: "etcd's Mutex: a server pause past the lease drops a healthy holder's lock", Zh: "etcd 的 Mutex：服务器停顿超过租约，健康持有者的锁被丢掉"},
-		Story: fact.Text{
-			En: "A holds etcd's lock and works inside; A itself never stops. The etcd server's process is stopped (SIGSTOP) for 3s and resumed. The server ends leases by its own wall clock, which ran on while it was stopped: on the resume A's 1s lease is long past its end, A's late keep-alive cannot renew it, and the server deletes A's key. B arrives, finds the lock free and enters while A is still inside. A's Session.Done fired during the stop (its client's own deadline); its program, inside, never looks. A's Txn If IsOwner at the end is refused.",
-			Zh: "A 持有 etcd 的锁在临界区内工作；A 自己从未停顿。etcd 服务器进程被停住（SIGSTOP）3 秒后恢复。服务器按自己的墙上时钟结束租约，而这个时钟在它停住时照常走：恢复时 A 的 1 秒租约早已到期，A 迟到的续约无法再续上，服务器删除了 A 的键。B 到来，发现锁是空的，在 A 仍在临界区内时进入。A 的 Session.Done 在停住期间就触发了（客户端自己的截止时间）；临界区里的 A 的程序从不去看它。A 最后用 Txn If IsOwner 写入被拒绝。",
-		},
+		ID:          "etcd-server-pause",
+		Title:       fact.Say("etcd.server-pause-title"),
+		Story:       fact.Say("etcd.server-pause-story"),
 		Lease:       1,
 		ServerPause: 3 * time.Second,
 		Expect:      []string{sim.VerdictMutualExclusion},

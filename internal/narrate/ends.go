@@ -5,9 +5,7 @@ package narrate
 // on an error.
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/fact"
@@ -41,21 +39,22 @@ func (n *Narrator) gone(e *sim.Event, h how) []Line {
 				inside = append(inside, o)
 			}
 		}
-		var en, zh string
-		switch h {
-		case goneSwept:
-			en = "The cleanup job deletes " + lockOf(owners, ch.Key, ch.Node)
-			zh = "清理任务删掉了" + lockOfZh(owners, ch.Key, ch.Node)
-		case goneExpires:
-			en, zh = lockOf(owners, ch.Key, ch.Node)+" expires", lockOfZh(owners, ch.Key, ch.Node)+"过期了"
+		var t fact.Text
+		switch {
+		case h == goneSwept && len(inside) > 0:
+			t = fact.Say("narrate.swept-inside", lockOf(owners, ch.Key, ch.Node), nameList(inside), isAre(len(inside)))
+		case h == goneSwept:
+			t = fact.Say("narrate.swept", lockOf(owners, ch.Key, ch.Node))
+		case h == goneExpires && len(inside) > 0:
+			t = fact.Say("narrate.expires-inside", lockOf(owners, ch.Key, ch.Node), nameList(inside), isAre(len(inside)))
+		case h == goneExpires:
+			t = fact.Say("narrate.expires", lockOf(owners, ch.Key, ch.Node))
+		case len(inside) > 0:
+			t = fact.Say("narrate.gone-inside", lockOf(owners, ch.Key, ch.Node), nameList(inside), isAre(len(inside)))
 		default:
-			en, zh = lockOf(owners, ch.Key, ch.Node)+" is gone", lockOfZh(owners, ch.Key, ch.Node)+"没了"
+			t = fact.Say("narrate.gone", lockOf(owners, ch.Key, ch.Node))
 		}
-		if len(inside) > 0 {
-			en += fmt.Sprintf(" while %s %s still inside", strings.Join(inside, ", "), isAre(len(inside)))
-			zh += fmt.Sprintf("，而 %s 还在临界区里", strings.Join(inside, "、"))
-		}
-		out = append(out, Line{Text: sim.Text{En: en + ".", Zh: zh + "。"}, Refs: []int{e.Seq},
+		out = append(out, Line{Text: t, Refs: []int{e.Seq},
 			Claim: Claim{Kind: ClaimExpires, Lock: ch.Lock, Node: ch.Node, Key: ch.Key, Whose: owners, Inside: inside}})
 	}
 	return out
@@ -72,11 +71,9 @@ func (n *Narrator) refused(e *sim.Event) []Line {
 		return k.IsLock && k.Lock == e.Lock && !v.Down(k.Node) && v.Serving(k.Node)
 	})
 	if !held {
-		return n.one(e, Claim{Kind: ClaimFoundNone}, fmt.Sprintf("%s's release finds no lock at all: its lock was already gone.", who),
-			fmt.Sprintf("%s 释放时发现锁根本不在了：它的锁早已没了。", who))
+		return n.one(e, Claim{Kind: ClaimFoundNone}, fact.Say("narrate.release-finds-none", who))
 	}
-	return n.one(e, Claim{Kind: ClaimRefused}, who+"'s release finds the lock is no longer "+who+"'s and leaves it alone.",
-		who+" 释放时发现锁已不是自己的，于是不动它。")
+	return n.one(e, Claim{Kind: ClaimRefused}, fact.Say("narrate.release-refused", who))
 }
 
 // ended tells a thread whose program stopped on an error (a Redis error
@@ -90,15 +87,12 @@ func (n *Narrator) ended(e *sim.Event) []Line {
 		return nil
 	}
 	if f := e.Fact; f.Key == fact.Failed && f.Reason == nil {
-		w.Zh = f.Text // the error's own words, without the catalogue's "出错：" the sentence already says
+		w.Zh = f.Text // the error's own words, without the "error:" the catalogue puts before them (fact.Failed), which the sentence already says
 	}
 	if inside {
-		return n.one(e, Claim{Kind: ClaimEnds, Inside: []string{who}},
-			fmt.Sprintf("%s's program stops on an error inside the critical section: %s. It leaves the critical section here, without releasing the lock.", who, w.En),
-			fmt.Sprintf("%s 的程序在临界区里因错误停止：%s。它就此离开临界区，没有释放锁。", who, w.Zh))
+		return n.one(e, Claim{Kind: ClaimEnds, Inside: []string{who}}, fact.Say("narrate.stops-on-error-inside", who, w))
 	}
-	return n.one(e, Claim{Kind: ClaimEnds}, fmt.Sprintf("%s's program stops on an error: %s.", who, w.En),
-		fmt.Sprintf("%s 的程序因错误停止：%s。", who, w.Zh))
+	return n.one(e, Claim{Kind: ClaimEnds}, fact.Say("narrate.stops-on-error", who, w))
 }
 
 // orphan tells, once, of a watchdog that renews a lock for a thread that
@@ -108,6 +102,5 @@ func (n *Narrator) orphan(e *sim.Event, f *fact.Fact) []Line {
 		return nil
 	}
 	n.orphans[e.Who()] = true
-	return n.one(e, Claim{}, fmt.Sprintf("%s's watchdog renews %s for a thread of %s that died on an error: an orphaned watchdog keeps the lock alive for as long as %s runs, and nobody will release it.", e.Client, lockName(e.Lock), e.Client, e.Client),
-		fmt.Sprintf("%s 的看门狗还在续期%s，可它续期的 %s 的线程已经因错误死了：这只孤儿看门狗会在 %s 运行期间一直让锁活着，而没有人会释放它。", e.Client, lockNameZh(e.Lock), e.Client, e.Client))
+	return n.one(e, Claim{}, fact.Say("narrate.orphan-watchdog", e.Client, lockName(e.Lock)))
 }

@@ -1,14 +1,12 @@
 package narrate
 
 import (
-	"fmt"
-
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // faultText says what a fault did, from the fact the engine logged with it.
-func faultText(e *sim.Event) (string, string) {
+func faultText(e *sim.Event) fact.Text {
 	target := e.Client
 	if target == "" {
 		target = e.Node
@@ -17,7 +15,7 @@ func faultText(e *sim.Event) (string, string) {
 	}
 	f := e.Fact
 	if f == nil {
-		return fmt.Sprintf("Fault %s on %s.", e.Name, target), fmt.Sprintf("故障 %s（%s）。", e.Name, target)
+		return fact.Say("narrate.fault.on", e.Name, target)
 	}
 	s := sim.FormatTime
 	switch f.Key {
@@ -26,37 +24,34 @@ func faultText(e *sim.Event) (string, string) {
 		if f.Reason != nil && f.Reason.Key == fact.BadFault {
 			w = f.Reason.Reason.Render() // the refusal's reason, without "sim: bad fault"
 		}
-		return fmt.Sprintf("The %s of %s is not applied (%s).", e.Name, target, w.En),
-			fmt.Sprintf("对 %s 的 %s 没有生效（%s）。", target, e.Name, w.Zh)
+		return fact.Say("narrate.fault.not-applied", e.Name, target, w)
 	case fact.Paused:
-		return fmt.Sprintf("%s stops for %s (a pause: GC, a frozen VM).", f.Client, s(f.For)),
-			fmt.Sprintf("%s 停住了 %s（暂停：GC、虚拟机冻结）。", f.Client, s(f.For))
+		return fact.Say("narrate.fault.paused", f.Client, s(f.For))
 	case fact.CutOff:
 		if f.Client == "" {
-			return f.Node + " is cut off from every client.", f.Node + " 与所有客户端之间的网络断开了。"
+			return fact.Say("narrate.fault.cut-off-all", f.Node)
 		}
-		return fmt.Sprintf("%s is cut off from %s.", f.Node, f.Client), fmt.Sprintf("%s 与 %s 之间的网络断开了。", f.Node, f.Client)
+		return fact.Say("narrate.fault.cut-off", f.Node, f.Client)
 	case fact.Crashed:
 		if f.For > 0 {
-			return fmt.Sprintf("%s crashes; it will start again in %s.", f.Client, s(f.For)), fmt.Sprintf("%s 崩溃了，%s 后重新启动。", f.Client, s(f.For))
+			return fact.Say("narrate.fault.crashed-for", f.Client, s(f.For))
 		}
-		return f.Client + " crashes.", f.Client + " 崩溃了。"
+		return fact.Say("narrate.fault.crashed", f.Client)
 	case fact.StartsAgain:
-		return f.Client + " starts again.", f.Client + " 重新启动。"
+		return fact.Say("narrate.fault.starts-again", f.Client)
 	case fact.Down:
 		if f.For > 0 {
-			return fmt.Sprintf("%s goes down for %s.", f.Node, s(f.For)), fmt.Sprintf("%s 宕机了，%s 后恢复。", f.Node, s(f.For))
+			return fact.Say("narrate.fault.down-for", f.Node, s(f.For))
 		}
-		return f.Node + " goes down.", f.Node + " 宕机了。"
+		return fact.Say("narrate.fault.down", f.Node)
 	case fact.BackEmpty:
-		return f.Node + " comes back empty: every key it held is gone.", f.Node + " 恢复了，但是空的：它原来的键全都没了。"
+		return fact.Say("narrate.fault.back-empty", f.Node)
 	case fact.BackWithData:
-		return f.Node + " comes back with its keys.", f.Node + " 恢复了，键都还在。"
+		return fact.Say("narrate.fault.back-with-data", f.Node)
 	case fact.ClockJumps:
-		return fmt.Sprintf("%s's clock jumps by %s.", f.Node, s(f.By)), fmt.Sprintf("%s 的时钟跳变了 %s。", f.Node, s(f.By))
+		return fact.Say("narrate.fault.clock-jumps", f.Node, s(f.By))
 	case fact.RunsAgain:
-		return f.Client + " runs again.", f.Client + " 恢复运行。"
+		return fact.Say("narrate.fault.runs-again", f.Client)
 	}
-	w := f.Render()
-	return fmt.Sprintf("%s on %s: %s.", e.Name, target, w.En), fmt.Sprintf("故障 %s（%s）：%s。", e.Name, target, w.Zh)
+	return fact.Say("narrate.fault.said", e.Name, target, f.Render())
 }

@@ -1,45 +1,58 @@
 package narrate
 
 import (
-	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
+
+// joined joins names with sep, each language with its own: sep is a
+// word of the catalogue (a comma in English, an enumeration comma in Chinese).
+func joined(sep fact.Text, names []string) fact.Text {
+	return fact.Text{En: strings.Join(names, sep.En), Zh: strings.Join(names, sep.Zh)}
+}
+
+// joinedTexts joins sentences' parts with sep, each language with its
+// own.
+func joinedTexts(sep fact.Text, parts []fact.Text) fact.Text {
+	var out fact.Text
+	for i, p := range parts {
+		if i > 0 {
+			out.En, out.Zh = out.En+sep.En, out.Zh+sep.Zh
+		}
+		out.En, out.Zh = out.En+p.En, out.Zh+p.Zh
+	}
+	return out
+}
+
+// nameList is a list of clients or threads: "A, B".
+func nameList(names []string) fact.Text {
+	return joined(fact.Say("narrate.names-sep"), names)
+}
+
+// ownerList is a list of a lock's owners, said before "'s": "A's and B"
+// (the sentence adds the last "'s").
+func ownerList(owners []string) fact.Text {
+	return joined(fact.Say("narrate.owners-sep"), owners)
+}
 
 // lockOf names clients' lock on a key: "A's lock on redis", or "A's lock
 // (key lock:token) on redis" for a key not named lock.
-func lockOf(owners []string, key, node string) string {
-	o := strings.Join(owners, "'s and ") + "'s"
+func lockOf(owners []string, key, node string) fact.Text {
 	if key == "lock" {
-		return fmt.Sprintf("%s lock on %s", o, node)
+		return fact.Say("narrate.lock-of", ownerList(owners), node)
 	}
-	return fmt.Sprintf("%s lock (key %s) on %s", o, key, node)
-}
-
-// lockOfZh is lockOf in Chinese: "A 在 redis 上的锁".
-func lockOfZh(owners []string, key, node string) string {
-	o := strings.Join(owners, "、")
-	if key == "lock" {
-		return fmt.Sprintf(" %s 在 %s 上的锁", o, node)
-	}
-	return fmt.Sprintf(" %s 在 %s 上的锁（key %s）", o, node, key)
+	return fact.Say("narrate.lock-of-key", ownerList(owners), key, node)
 }
 
 // lockName names a lock in a sentence: "the lock", or "the lock
 // lock:book" for a lock not named lock.
-func lockName(l string) string {
+func lockName(l string) fact.Text {
 	if l == "" || l == "lock" {
-		return "the lock"
+		return fact.Say("narrate.the-lock")
 	}
-	return "the lock " + l
-}
-
-// lockNameZh is lockName in Chinese.
-func lockNameZh(l string) string {
-	if l == "" || l == "lock" {
-		return "锁"
-	}
-	return "锁 " + l
+	return fact.Say("narrate.the-lock-named", l)
 }
 
 func nodes(n int) string {

@@ -1,9 +1,7 @@
 package narrate
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/fact"
@@ -21,11 +19,9 @@ func (n *Narrator) storage(e *sim.Event) []Line {
 	who := e.Who()
 	switch f.Key {
 	case fact.RejectedOlder:
-		return n.one(e, Claim{}, fmt.Sprintf("The storage refuses %s's write: its token %d is older than token %d.", who, f.Token, f.Highest),
-			fmt.Sprintf("存储拒绝了 %s 的写入：它的令牌 %d 比令牌 %d 旧。", who, f.Token, f.Highest))
+		return n.one(e, Claim{}, fact.Say("narrate.storage.refuses-older", who, f.Token, f.Highest))
 	case fact.RejectedNoToken:
-		return n.one(e, Claim{}, fmt.Sprintf("The storage refuses %s's write: it carries no token.", who),
-			fmt.Sprintf("存储拒绝了 %s 的写入：它没有带令牌。", who))
+		return n.one(e, Claim{}, fact.Say("narrate.storage.refuses-no-token", who))
 	case fact.FirstToken, fact.TokenAccepted, fact.PlainStorage:
 	default:
 		return nil
@@ -36,19 +32,17 @@ func (n *Narrator) storage(e *sim.Event) []Line {
 		if on >= need {
 			continue
 		}
-		token, token2 := "", ""
+		var token fact.Text
 		if f.Key != fact.PlainStorage {
-			token, token2 = fmt.Sprintf(" with token %d", f.Token), fmt.Sprintf("（令牌 %d）", f.Token)
+			token = fact.Say("narrate.storage.with-token", f.Token)
 		}
 		switch {
 		case n.c.Revealed(sim.VerdictStaleWrite):
-			return n.one(e, Claim{Kind: ClaimStaleWrite, Who: e.Client, Lock: l}, fmt.Sprintf("The storage accepts %s's write%s, though %s no longer holds %s: a stale write.", who, token, e.Client, lockName(l)),
-				fmt.Sprintf("存储接受了 %s 的写入%s，尽管 %s 已不再持有%s：这是一次过期的写入。", who, token2, e.Client, lockNameZh(l)))
+			return n.one(e, Claim{Kind: ClaimStaleWrite, Who: e.Client, Lock: l}, fact.Say("narrate.storage.stale-write", who, token, e.Client, lockName(l)))
 		case f.Key != fact.PlainStorage:
 			// fenced, and by the checker not stale: no later token, no
 			// holder without one since the writer's token
-			return n.one(e, Claim{Kind: ClaimLapsedWrite, Who: e.Client, Lock: l}, fmt.Sprintf("The storage accepts %s's write%s: %s no longer holds %s, but no other client has been issued a later token, nor taken the lock with one that draws none, so the write is not stale.", who, token, e.Client, lockName(l)),
-				fmt.Sprintf("存储接受了 %s 的写入%s：%s 已不再持有%s，但之后没有别的客户端拿到更晚的令牌，也没有别的客户端用不发令牌的锁拿到它，所以这次写入并不过期。", who, token2, e.Client, lockNameZh(l)))
+			return n.one(e, Claim{Kind: ClaimLapsedWrite, Who: e.Client, Lock: l}, fact.Say("narrate.storage.lapsed-write", who, token, e.Client, lockName(l)))
 		}
 	}
 	return nil
@@ -70,9 +64,7 @@ func (n *Narrator) quorums(e *sim.Event) []Line {
 		switch short := on < need; {
 		case short && !n.short[key]:
 			n.short[key] = true
-			out = append(out, Line{Text: sim.Text{
-				En: fmt.Sprintf("%s's lock now stands on %d %s, fewer than the %d it needs: %s no longer holds %s, though it is still inside.", c, on, nodes(on), need, c, lockName(who.Lock)),
-				Zh: fmt.Sprintf("%s 的锁现在只在 %d 个节点上，少于所需的 %d 个：%s 已不再持有%s，尽管它还在临界区里。", c, on, need, c, lockNameZh(who.Lock))},
+			out = append(out, Line{Text: fact.Say("narrate.short-of-quorum", c, on, nodes(on), need, lockName(who.Lock)),
 				Refs: []int{e.Seq, who.Seq}, Claim: Claim{Kind: ClaimShort, Who: c, Lock: who.Lock, On: on, Need: need}})
 		case !short && n.short[key]:
 			delete(n.short, key)
@@ -120,7 +112,7 @@ func insiders(ins []check.Insider) ([]string, []int) {
 // nothing to say (no one inside, no key holding a lock).
 func (n *Narrator) Now() (Line, bool) {
 	v := n.c.View()
-	var en, zh []string
+	var parts []fact.Text
 	in := v.Insiders()
 	var names []string
 	var refs []int
@@ -132,8 +124,7 @@ func (n *Narrator) Now() (Line, bool) {
 		}
 	}
 	if len(names) > 0 {
-		en = append(en, fmt.Sprintf("%s %s inside", strings.Join(names, ", "), isAre(len(names))))
-		zh = append(zh, strings.Join(names, "、")+" 在临界区里")
+		parts = append(parts, fact.Say("narrate.now.inside", nameList(names), isAre(len(names))))
 	}
 	for _, k := range v.Held() {
 		if !k.IsLock || v.Down(k.Node) || !v.Serving(k.Node) {
@@ -144,13 +135,11 @@ func (n *Narrator) Now() (Line, bool) {
 			owners = appendNew(owners, h.Client)
 		}
 		holds = append(holds, Held{Node: k.Node, Key: k.Key, Whose: owners})
-		o := strings.Join(owners, "'s and ")
-		en = append(en, fmt.Sprintf("%s on %s holds %s's lock", k.Key, k.Node, o))
-		zh = append(zh, fmt.Sprintf("%s 上的 %s 是 %s 的锁", k.Node, k.Key, strings.Join(owners, "、")))
+		parts = append(parts, fact.Say("narrate.now.holds", k.Key, k.Node, ownerList(owners)))
 	}
-	if len(en) == 0 {
+	if len(parts) == 0 {
 		return Line{}, false
 	}
-	return Line{Text: sim.Text{En: "Where things stand: " + strings.Join(en, "; ") + ".", Zh: "现在的情况：" + strings.Join(zh, "；") + "。"}, Refs: refs,
+	return Line{Text: fact.Say("narrate.now", joinedTexts(fact.Say("narrate.now.sep"), parts)), Refs: refs,
 		Claim: Claim{Kind: ClaimNow, Inside: names, Holds: holds}}, true
 }

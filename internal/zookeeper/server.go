@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 // The files a ZooKeeper server needs: Debian's default-jre-headless and
@@ -29,14 +31,11 @@ var ErrNoJava = errors.New("zookeeper: a ZooKeeper server needs Java and ZooKeep
 
 // Install is ErrNoJava's advice in both languages, for the page and the
 // lessons that need ZooKeeper.
-var Install = struct{ En, Zh string }{
-	En: "This lesson runs on a real ZooKeeper server, which needs Java: " + installCommand,
-	Zh: "这一课运行在真实的 ZooKeeper 服务器上，它需要 Java：" + installCommand,
-}
+var Install = fact.Say("zookeeper.install", installCommand)
 
 // NeedsJava is the few words a list of lessons puts beside a ZooKeeper
 // lesson on a machine without Java.
-var NeedsJava = struct{ En, Zh string }{En: "needs Java", Zh: "需要 Java"}
+var NeedsJava = fact.Say("zookeeper.needs-java")
 
 // ErrCannotPause is returned when a lesson that stops the server
 // (Lesson.ServerPause) is asked to run on an external server: only a JVM
@@ -44,14 +43,11 @@ var NeedsJava = struct{ En, Zh string }{En: "needs Java", Zh: "需要 Java"}
 var ErrCannotPause = errors.New("zookeeper: this lesson stops the server's JVM (SIGSTOP) and resumes it, which only a ZooKeeper started by Lockstep allows; an external --zookeeper server cannot be paused from here")
 
 // CannotPause is ErrCannotPause's words in both languages.
-var CannotPause = struct{ En, Zh string }{
-	En: "This lesson stops the ZooKeeper server's JVM (SIGSTOP) and resumes it, which only a server Lockstep starts allows; an external --zookeeper server cannot be paused from here. Run it without --zookeeper=HOST:PORT.",
-	Zh: "这一课要停住 ZooKeeper 服务器的 JVM（SIGSTOP）再让它恢复，只有 Lockstep 自己启动的服务器才能这样做；外部的 --zookeeper 服务器无法从这里停住。请不带 --zookeeper=HOST:PORT 运行它。",
-}
+var CannotPause = fact.Say("zookeeper.cannot-pause")
 
 // NeedsStarted is the few words a list of lessons puts beside such a
 // lesson when the ZooKeeper lessons run on an external server.
-var NeedsStarted = struct{ En, Zh string }{En: "needs the server Lockstep starts", Zh: "需要 Lockstep 自己启动的服务器"}
+var NeedsStarted = fact.Say("zookeeper.needs-started")
 
 // installCommand installs what a ZooKeeper server needs here.
 const installCommand = "apt-get install default-jre-headless libzookeeper-java"

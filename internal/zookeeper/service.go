@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep/internal/check"
-	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/live"
 )
 
@@ -68,12 +67,12 @@ func (s *Service) Lessons() []live.Lesson {
 // lesson that stops the server needs the server started here.
 func (s *Service) needs(l *Lesson) *live.Needs {
 	if l.ServerPause > 0 && s.where != "" {
-		return &live.Needs{Short: fact.Text{En: NeedsStarted.En, Zh: NeedsStarted.Zh}, Say: fact.Text{En: CannotPause.En, Zh: CannotPause.Zh}}
+		return &live.Needs{Short: NeedsStarted, Say: CannotPause}
 	}
 	if s.where != "" || Available() == nil {
 		return nil
 	}
-	return &live.Needs{Short: fact.Text{En: NeedsJava.En, Zh: NeedsJava.Zh}, Say: fact.Text{En: Install.En, Zh: Install.Zh}}
+	return &live.Needs{Short: NeedsJava, Say: Install}
 }
 
 // Start begins lesson id, starting the server first if it is not running.
@@ -100,11 +99,11 @@ func (s *Service) Start(ctx context.Context, id string) (live.Run, error) {
 // external server, which cannot be stopped from here.
 func (s *Service) startPaused(ctx context.Context, l *Lesson) (live.Run, error) {
 	if s.where != "" {
-		return nil, &live.Unavailable{Err: ErrCannotPause, Say: fact.Text{En: CannotPause.En, Zh: CannotPause.Zh}}
+		return nil, &live.Unavailable{Err: ErrCannotPause, Say: CannotPause}
 	}
 	srv, err := Start(Options{})
 	if errors.Is(err, ErrNoJava) {
-		return nil, &live.Unavailable{Err: err, Say: fact.Text{En: Install.En, Zh: Install.Zh}}
+		return nil, &live.Unavailable{Err: err, Say: Install}
 	}
 	if err != nil {
 		return nil, err
@@ -156,7 +155,7 @@ func (s *Service) server() (addr, where string, err error) {
 	if s.where == "" {
 		srv, err := Start(Options{})
 		if errors.Is(err, ErrNoJava) {
-			return "", "", &live.Unavailable{Err: err, Say: fact.Text{En: Install.En, Zh: Install.Zh}}
+			return "", "", &live.Unavailable{Err: err, Say: Install}
 		}
 		if err != nil {
 			return "", "", err
