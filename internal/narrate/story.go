@@ -1,7 +1,6 @@
 package narrate
 
 import (
-
 	"github.com/lockstep/lockstep/internal/check"
 	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
