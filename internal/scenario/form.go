@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -54,7 +55,7 @@ func (e *FormError) Words() sim.Text {
 	if !ok {
 		name = both(e.Field)
 	}
-	return say("%s: %s", name, e.Why)
+	return fact.Say("scenario.labelled", name, e.Why)
 }
 
 // formFields name the form's fields as the page labels them.
@@ -79,24 +80,24 @@ func FormYAML(f Form) (string, error) {
 		return "", err
 	}
 	if f.Workers < 1 || f.Workers > MaxClients {
-		return "", &FormError{"workers", say("%d workers: give 1 to %d (the clients of one scenario)", f.Workers, MaxClients)}
+		return "", &FormError{"workers", fact.Say("scenario.form.workers", f.Workers, MaxClients)}
 	}
 	w := &formWriter{}
 	var algorithm string
 	var nodes int
 	switch {
 	case f.Lock != "" && (strings.TrimSpace(f.Acquire) != "" || strings.TrimSpace(f.Release) != ""):
-		return "", &FormError{"lock", say("pick a lock or paste one, not both")}
+		return "", &FormError{"lock", fact.Say("scenario.form.pick-or-paste")}
 	case f.Lock != "":
 		a, ok := lock.Lookup(f.Lock)
 		if !ok {
-			return "", &FormError{"lock", say("unknown lock %q (known: %s)", short(f.Lock), strings.Join(lock.IDs(), ", "))}
+			return "", &FormError{"lock", fact.Say("scenario.form.unknown-lock", short(f.Lock), strings.Join(lock.IDs(), ", "))}
 		}
 		algorithm, nodes = a.ID, max(a.Nodes, 1)
 	case strings.TrimSpace(f.Acquire) == "":
-		return "", &FormError{"acquire", say("paste your lock's acquire (Lua or commands), or pick a lock")}
+		return "", &FormError{"acquire", fact.Say("scenario.form.paste-acquire")}
 	case strings.TrimSpace(f.Release) == "":
-		return "", &FormError{"release", say("paste your lock's release (Lua or commands)")}
+		return "", &FormError{"release", fact.Say("scenario.form.paste-release")}
 	default:
 		algorithm = FormID
 	}
@@ -152,9 +153,9 @@ func (f Form) durations() (ttl, work, retry time.Duration, err error) {
 		case e != nil:
 			err = &FormError{field, both(e.Error())}
 		case d <= 0:
-			err = &FormError{field, say("%s must be above zero", short(s))}
+			err = &FormError{field, fact.Say("scenario.form.above-zero", short(s))}
 		case d.D() > MaxHorizon:
-			err = &FormError{field, say("%s is longer than a scenario may run (%s)", short(s), fmtDuration(MaxHorizon))}
+			err = &FormError{field, fact.Say("scenario.form.longer-than-a-run", short(s), fmtDuration(MaxHorizon))}
 		}
 		return d.D()
 	}

@@ -2,69 +2,13 @@ package scenario
 
 import (
 	"errors"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode"
 )
-
-// Every problem format the checker writes has its Chinese: the test reads
-// the package's source for each format given to add, at, atKey, fail,
-// errAt, say and problemf, and looks it up in zhFormats.
-func TestEveryProblemFormatHasChinese(t *testing.T) {
-	paths, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	arg := map[string]int{"add": 2, "at": 1, "atKey": 1, "fail": 2, "errAt": 1, "say": 0, "problemf": 0}
-	n := 0
-	for _, p := range paths {
-		if strings.HasSuffix(p, "_test.go") {
-			continue
-		}
-		fs := token.NewFileSet()
-		f, err := parser.ParseFile(fs, p, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(f, func(x ast.Node) bool {
-			c, ok := x.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			name := ""
-			switch fn := c.Fun.(type) {
-			case *ast.SelectorExpr:
-				name = fn.Sel.Name
-			case *ast.Ident:
-				name = fn.Name
-			}
-			i, ok := arg[name]
-			if !ok || len(c.Args) <= i {
-				return true
-			}
-			lit, ok := c.Args[i].(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				return true
-			}
-			format, _ := strconv.Unquote(lit.Value)
-			n++
-			if _, ok := zhFormats[format]; !ok {
-				t.Errorf("%s: the problem %q has no Chinese in zhFormats", fs.Position(c.Pos()), format)
-			}
-			return true
-		})
-	}
-	if n < 100 {
-		t.Errorf("found %d problem formats in the source: the test reads less than it should", n)
-	}
-}
 
 // leftEnglish finds English words left in a Chinese problem: a phrase of
 // two English words outside quotes (identifiers, field names, commands and
