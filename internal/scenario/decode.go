@@ -110,9 +110,9 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path, name string, depth 
 func (d *decoder) structure(n *yaml.Node, v reflect.Value, path, label string, depth int) {
 	t := v.Type()
 	if n.Kind != yaml.MappingNode {
-		shape := sim.Text{En: "a map", Zh: "映射"}
+		shape := fact.Say("scenario.shape.map")
 		if names := fieldNames(t); len(names) <= 4 {
-			shape = sim.Text{En: "a map of " + strings.Join(names, ", "), Zh: "含 " + strings.Join(names, ", ") + " 的映射"}
+			shape = fact.Say("scenario.shape.map-of", strings.Join(names, ", "))
 		}
 		d.fail(path, n, fact.Say("scenario.want-shape-got", label, what(t), shape, describe(n)))
 		return

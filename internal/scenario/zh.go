@@ -11,6 +11,7 @@ package scenario
 import (
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -33,23 +34,45 @@ func words(err error) sim.Text {
 // both is words the same in both languages (a name, a list of names).
 func both(s string) sim.Text { return sim.Text{En: s, Zh: s} }
 
-// thingsZh are the kinds of things problems name, in Chinese.
-var thingsZh = map[string]string{
-	"scenario": "场景", "client": "客户端", "node": "节点", "fault": "故障", "network": "网络", "narration": "旁白",
-	"claim": "断言", "storage": "存储", "sql": "SQL 设置", "explore": "搜索设置", "budget": "预算条目", "text": "文本",
-	"verdict": "结论", "algorithm": "算法", "event": "事件", "kind": "类型", "field": "字段", "parameter": "参数",
-	"mark": "标记", "fault kind": "故障类型", "event kind": "事件类型", "value": "值", "key": "键", "action": "动作",
-	"challenge": "挑战", "hint": "提示", "goal": "目标", "match": "匹配条件", "real_redis": "real_redis 设置",
-	"fault a search can place": "搜索可放置的故障", "key hold": "键的持有", "run": "运行",
-	"lock": "锁", "say": "旁白", "lost message": "丢失的消息", "error": "错误", "event name": "事件名",
+// things are the kinds of things problems name ("client", "fault kind"),
+// by their English.
+var things = byEnglish(
+	fact.Say("scenario.thing.scenario"), fact.Say("scenario.thing.client"),
+	fact.Say("scenario.thing.node"), fact.Say("scenario.thing.fault"),
+	fact.Say("scenario.thing.network"), fact.Say("scenario.thing.narration"),
+	fact.Say("scenario.thing.claim"), fact.Say("scenario.thing.storage"),
+	fact.Say("scenario.thing.sql"), fact.Say("scenario.thing.explore"),
+	fact.Say("scenario.thing.budget"), fact.Say("scenario.thing.text"),
+	fact.Say("scenario.thing.verdict"), fact.Say("scenario.thing.algorithm"),
+	fact.Say("scenario.thing.event"), fact.Say("scenario.thing.kind"),
+	fact.Say("scenario.thing.field"), fact.Say("scenario.thing.parameter"),
+	fact.Say("scenario.thing.mark"), fact.Say("scenario.thing.fault-kind"),
+	fact.Say("scenario.thing.event-kind"), fact.Say("scenario.thing.value"),
+	fact.Say("scenario.thing.key"), fact.Say("scenario.thing.action"),
+	fact.Say("scenario.thing.challenge"), fact.Say("scenario.thing.hint"),
+	fact.Say("scenario.thing.goal"), fact.Say("scenario.thing.match"),
+	fact.Say("scenario.thing.real-redis"), fact.Say("scenario.thing.fault-a-search-can-place"),
+	fact.Say("scenario.thing.key-hold"), fact.Say("scenario.thing.run"),
+	fact.Say("scenario.thing.lock"), fact.Say("scenario.thing.say"),
+	fact.Say("scenario.thing.lost-message"), fact.Say("scenario.thing.error"),
+	fact.Say("scenario.thing.event-name"),
+)
+
+// byEnglish keys words by their English.
+func byEnglish(ts ...sim.Text) map[string]sim.Text {
+	m := make(map[string]sim.Text, len(ts))
+	for _, t := range ts {
+		m[t.En] = t
+	}
+	return m
 }
 
 // thing names a kind of thing ("client", "fault kind") in both languages.
 func thing(en string) sim.Text {
-	if zh, ok := thingsZh[en]; ok {
-		return sim.Text{En: en, Zh: zh}
+	if t, ok := things[en]; ok {
+		return t
 	}
-	return sim.Text{En: en, Zh: en}
+	return both(en)
 }
 
 // aThing is "a client", "an explore" in both languages.
@@ -61,33 +84,25 @@ func aThing(en string) sim.Text {
 	return sim.Text{En: art + en, Zh: thing(en).Zh}
 }
 
+// shapes are the shapes a value can have ("a list", "a number"), by
+// their English.
+var shapes = byEnglish(
+	fact.Say("scenario.shape.list"), fact.Say("scenario.shape.map"), fact.Say("scenario.shape.alias"),
+	fact.Say("scenario.shape.nothing"), fact.Say("scenario.shape.string"),
+	fact.Say("scenario.shape.true-or-false"), fact.Say("scenario.shape.number"),
+	fact.Say("scenario.shape.integer"), fact.Say("scenario.shape.duration"),
+)
+
 // describeText says a shape ("a list", "the integer 7") in both languages.
 func describeText(en string) sim.Text {
-	switch en {
-	case "a list":
-		return sim.Text{En: en, Zh: "列表"}
-	case "a map":
-		return sim.Text{En: en, Zh: "映射"}
-	case "an alias":
-		return sim.Text{En: en, Zh: "别名"}
-	case "nothing":
-		return sim.Text{En: en, Zh: "空值"}
-	case "a string":
-		return sim.Text{En: en, Zh: "字符串"}
-	case "true or false":
-		return sim.Text{En: en, Zh: "true 或 false"}
-	case "a number":
-		return sim.Text{En: en, Zh: "数字"}
-	case "an integer":
-		return sim.Text{En: en, Zh: "整数"}
-	case "a duration such as 3s":
-		return sim.Text{En: en, Zh: "时长（如 3s）"}
+	if t, ok := shapes[en]; ok {
+		return t
 	}
 	if n, ok := strings.CutPrefix(en, "the integer "); ok {
-		return sim.Text{En: en, Zh: "整数 " + n}
+		return fact.Say("scenario.shape.the-integer", n)
 	}
 	if n, ok := strings.CutPrefix(en, "the number "); ok {
-		return sim.Text{En: en, Zh: "数 " + n}
+		return fact.Say("scenario.shape.the-number", n)
 	}
 	return both(en)
 }

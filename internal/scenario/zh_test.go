@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // leftEnglish finds English words left in a Chinese problem: a phrase of
@@ -55,5 +57,29 @@ func TestEveryProblemIsSaidInChinese(t *testing.T) {
 	}
 	if n < 100 {
 		t.Errorf("only %d problems: the corpus says too little", n)
+	}
+}
+
+// The words problems are built from (kinds of things, shapes of values)
+// are the catalogue's, keyed by their English: an id the catalogue lacks
+// would be said as the id itself, and its English never found.
+func TestThingsAndShapesAreTheCatalogues(t *testing.T) {
+	for _, table := range []map[string]sim.Text{things, shapes} {
+		if len(table) < 9 {
+			t.Fatalf("only %d words in a table: the catalogue's ids collapsed", len(table))
+		}
+		for en, w := range table {
+			if strings.HasPrefix(en, "scenario.") || !strings.ContainsFunc(w.Zh, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
+				t.Errorf("%q is said %q in Chinese: its id is not in the catalogue", en, w.Zh)
+			}
+		}
+	}
+	for en, w := range things {
+		if got := thing(en); got.En != en || got.Zh != w.Zh {
+			t.Errorf("thing(%q) = %q / %q, want %q", en, got.En, got.Zh, w.Zh)
+		}
+	}
+	if got := describeText("the integer 7"); got.En != "the integer 7" || got.Zh != "整数 7" {
+		t.Errorf("describeText(the integer 7) = %v", got)
 	}
 }
