@@ -74,7 +74,6 @@ var chineseAllowed = map[string]int{
 	"internal/report/text.go":            11,
 	"internal/report/workload.go":        9,
 	"internal/scenario/form.go":          10,
-	"internal/scenario/zh.go":            24,
 	"internal/zookeeper/lessons.go":      14,
 	"internal/zookeeper/server.go":       4,
 }

@@ -60,17 +60,28 @@ func TestEveryProblemIsSaidInChinese(t *testing.T) {
 	}
 }
 
-// The words problems are built from (kinds of things, shapes of values)
-// are the catalogue's, keyed by their English: an id the catalogue lacks
-// would be said as the id itself, and its English never found.
-func TestThingsAndShapesAreTheCatalogues(t *testing.T) {
-	for _, table := range []map[string]sim.Text{things, shapes} {
-		if len(table) < 9 {
-			t.Fatalf("only %d words in a table: the catalogue's ids collapsed", len(table))
+// The words problems are built from (kinds of things, shapes of values,
+// what the YAML library says) are the catalogue's, keyed by their English:
+// an id the catalogue lacks would be said as the id itself, and its
+// English never found.
+func TestWordsAreTheCatalogues(t *testing.T) {
+	hasHan := func(s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) })
+	}
+	tables := map[string]map[string]sim.Text{
+		"things": things, "shapes": shapes, "yamlExpected": yamlExpected, "yamlActs": yamlActs, "yamlReading": yamlReading,
+	}
+	tables["yamlProblems"] = map[string]sim.Text{}
+	for _, p := range yamlProblems {
+		tables["yamlProblems"][p.En] = p
+	}
+	for name, table := range tables {
+		if len(table) == 0 {
+			t.Errorf("%s is empty", name)
 		}
 		for en, w := range table {
-			if strings.HasPrefix(en, "scenario.") || !strings.ContainsFunc(w.Zh, func(r rune) bool { return unicode.Is(unicode.Han, r) }) {
-				t.Errorf("%q is said %q in Chinese: its id is not in the catalogue", en, w.Zh)
+			if strings.HasPrefix(en, "scenario.") || !hasHan(w.Zh) {
+				t.Errorf("%s: %q is said %q in Chinese: its id is not in the catalogue", name, en, w.Zh)
 			}
 		}
 	}
@@ -81,5 +92,11 @@ func TestThingsAndShapesAreTheCatalogues(t *testing.T) {
 	}
 	if got := describeText("the integer 7"); got.En != "the integer 7" || got.Zh != "整数 7" {
 		t.Errorf("describeText(the integer 7) = %v", got)
+	}
+	if got := yamlContextZh("while parsing a flow mapping"); got != "解析流式映射" {
+		t.Errorf("yamlContextZh(while parsing a flow mapping) = %q", got)
+	}
+	if got := yamlThing("'-' indicator"); got != "'-' 标记" {
+		t.Errorf("yamlThing('-' indicator) = %q", got)
 	}
 }

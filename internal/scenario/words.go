@@ -107,54 +107,77 @@ func describeText(en string) sim.Text {
 	return both(en)
 }
 
+// yamlProblems are the YAML library's syntax problems, their English the
+// beginning of its message as the library words it.
+var yamlProblems = []sim.Text{
+	fact.Say("scenario.yaml.mapping-values"),
+	fact.Say("scenario.yaml.sequence-entries"),
+	fact.Say("scenario.yaml.cannot-start-token"),
+	fact.Say("scenario.yaml.tab"),
+	fact.Say("scenario.yaml.end-of-stream"),
+	fact.Say("scenario.yaml.unknown-escape"),
+	fact.Say("scenario.yaml.undefined-tag-handle"),
+	fact.Say("scenario.yaml.control-characters"),
+	fact.Say("scenario.yaml.invalid-leading-utf8"),
+	fact.Say("scenario.yaml.incomplete-utf8"),
+	fact.Say("scenario.yaml.invalid-trailing-utf8"),
+}
+
 // yamlZh says the YAML library's syntax problems in Chinese: its message
 // (by its beginning, as the library words it), and the construct it was
 // reading.
 func yamlZh(msg string) string {
-	for _, p := range []struct{ en, zh string }{
-		{"mapping values are not allowed in this context", "这里不允许出现映射的值（多了一个冒号？）"},
-		{"block sequence entries are not allowed in this context", "这里不允许出现列表条目"},
-		{"found character that cannot start any token", "发现了不能作为任何记号开头的字符（例如用 Tab 缩进）"},
-		{"found a tab character", "发现了 Tab 字符（YAML 的缩进只能用空格）"},
-		{"found unexpected end of stream", "文件意外结束"},
-		{"found unknown escape character", "发现了未知的转义字符"},
-		{"found undefined tag handle", "发现了未定义的标签句柄"},
-		{"control characters are not allowed", "不允许出现控制字符"},
-		{"invalid leading UTF-8 octet", "UTF-8 编码无效"},
-		{"incomplete UTF-8 octet sequence", "UTF-8 编码无效"},
-		{"invalid trailing UTF-8 octet", "UTF-8 编码无效"},
-	} {
-		if strings.HasPrefix(msg, p.en) {
-			return p.zh
+	for _, p := range yamlProblems {
+		if strings.HasPrefix(msg, p.En) {
+			return p.Zh
 		}
 	}
 	if rest, ok := strings.CutPrefix(msg, "did not find expected "); ok {
-		return "没有找到预期的 " + yamlThing(rest)
+		return fact.Say("scenario.yaml.did-not-find", yamlThing(rest)).Zh
 	}
 	if rest, ok := strings.CutPrefix(msg, "could not find expected "); ok {
-		return "没有找到预期的 " + yamlThing(rest)
+		return fact.Say("scenario.yaml.could-not-find", yamlThing(rest)).Zh
 	}
 	if rest, ok := strings.CutPrefix(msg, "found unexpected "); ok {
-		return "发现了意外的 " + yamlThing(rest)
+		return fact.Say("scenario.yaml.found-unexpected", yamlThing(rest)).Zh
 	}
 	if rest, ok := strings.CutPrefix(msg, "unknown anchor "); ok {
-		return "引用了未知的锚点 " + strings.TrimSuffix(rest, " referenced")
+		return fact.Say("scenario.yaml.unknown-anchor", strings.TrimSuffix(rest, " referenced")).Zh
 	}
-	return "YAML 语法错误：" + msg
+	return fact.Say("scenario.yaml.syntax", msg).Zh
 }
+
+// yamlExpected are the things the library expects or finds that have
+// words of their own.
+var yamlExpected = byEnglish(fact.Say("scenario.yaml.key"), fact.Say("scenario.yaml.node-content"))
 
 // yamlThing says what the library expected or found ("key", "node
 // content", "',' or '}'") in Chinese.
 func yamlThing(s string) string {
-	switch s {
-	case "key":
-		return "键"
-	case "node content":
-		return "节点内容"
+	if t, ok := yamlExpected[s]; ok {
+		return t.Zh
 	}
-	s = strings.ReplaceAll(s, " or ", " 或 ")
-	return strings.TrimSuffix(s, " indicator") + map[bool]string{true: " 标记", false: ""}[strings.HasSuffix(s, " indicator")]
+	or := fact.Say("scenario.yaml.or")
+	s = strings.ReplaceAll(s, or.En, or.Zh)
+	if x, ok := strings.CutSuffix(s, " indicator"); ok {
+		return fact.Say("scenario.yaml.indicator", x).Zh
+	}
+	return s
 }
+
+// yamlActs and yamlReading are what the library says it was doing
+// ("while parsing a flow mapping"), by their English.
+var (
+	yamlActs    = byEnglish(fact.Say("scenario.yaml.parsing"), fact.Say("scenario.yaml.scanning"))
+	yamlReading = byEnglish(
+		fact.Say("scenario.yaml.flow-mapping"), fact.Say("scenario.yaml.block-mapping"),
+		fact.Say("scenario.yaml.flow-sequence"), fact.Say("scenario.yaml.block-collection"),
+		fact.Say("scenario.yaml.quoted-scalar"), fact.Say("scenario.yaml.plain-scalar"),
+		fact.Say("scenario.yaml.simple-key"), fact.Say("scenario.yaml.block-scalar"),
+		fact.Say("scenario.yaml.directive"), fact.Say("scenario.yaml.tag"),
+		fact.Say("scenario.yaml.anchor"), fact.Say("scenario.yaml.alias"), fact.Say("scenario.yaml.node"),
+	)
+)
 
 // yamlContextZh says what the library was reading, in Chinese.
 func yamlContextZh(ctx string) string {
@@ -163,14 +186,10 @@ func yamlContextZh(ctx string) string {
 		return ctx
 	}
 	act, thing, _ := strings.Cut(what, " ")
-	zhAct := map[string]string{"parsing": "解析", "scanning": "扫描"}[act]
-	zhThing := map[string]string{
-		"a flow mapping": "流式映射", "a block mapping": "块映射", "a flow sequence": "流式列表", "a block collection": "块集合",
-		"a quoted scalar": "带引号的标量", "a plain scalar": "普通标量", "a simple key": "简单键", "a block scalar": "块标量",
-		"a directive": "指令", "a tag": "标签", "an anchor": "锚点", "an alias": "别名", "a node": "节点",
-	}[thing]
-	if zhAct == "" || zhThing == "" {
+	a, okAct := yamlActs[act]
+	t, okThing := yamlReading[thing]
+	if !okAct || !okThing {
 		return ctx
 	}
-	return zhAct + zhThing
+	return fact.Say("scenario.yaml.while", a, t).Zh
 }
