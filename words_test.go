@@ -73,7 +73,6 @@ var chineseAllowed = map[string]int{
 	"internal/report/template.go":        1,
 	"internal/report/text.go":            11,
 	"internal/report/workload.go":        9,
-	"internal/scenario/form.go":          10,
 	"internal/zookeeper/lessons.go":      14,
 	"internal/zookeeper/server.go":       4,
 }

@@ -60,15 +60,15 @@ func (e *FormError) Words() sim.Text {
 
 // formFields name the form's fields as the page labels them.
 var formFields = map[string]sim.Text{
-	"lock":       {En: "lock", Zh: "锁"},
-	"acquire":    {En: "acquire", Zh: "加锁"},
-	"release":    {En: "release", Zh: "释放"},
-	"acquire_ok": {En: "acquire's success reply", Zh: "加锁成功的回复"},
-	"release_ok": {En: "release's success reply", Zh: "释放成功的回复"},
-	"workers":    {En: "workers", Zh: "工作者数"},
-	"ttl":        {En: "TTL", Zh: "TTL（租约）"},
-	"work":       {En: "work", Zh: "工作时间"},
-	"retry":      {En: "retry", Zh: "重试间隔"},
+	"lock":       fact.Say("scenario.form.field.lock"),
+	"acquire":    fact.Say("scenario.form.field.acquire"),
+	"release":    fact.Say("scenario.form.field.release"),
+	"acquire_ok": fact.Say("scenario.form.field.acquire-ok"),
+	"release_ok": fact.Say("scenario.form.field.release-ok"),
+	"workers":    fact.Say("scenario.form.field.workers"),
+	"ttl":        fact.Say("scenario.form.field.ttl"),
+	"work":       fact.Say("scenario.form.field.work"),
+	"retry":      fact.Say("scenario.form.field.retry"),
 }
 
 // FormYAML writes the form's scenario file, checked as Parse checks any
@@ -106,8 +106,9 @@ func FormYAML(f Form) (string, error) {
 	w.line("scenarios:")
 	w.line("  - id: " + FormID)
 	w.line("    title:")
-	w.line("      en: " + quote(fmt.Sprintf("My lock (%s): %d workers, lease %s, work %s", algorithm, f.Workers, fmtDuration(ttl), fmtDuration(work))))
-	w.line("      zh: " + quote(fmt.Sprintf("我的锁（%s）：%d 个工作者，租约 %s，工作 %s", algorithm, f.Workers, fmtDuration(ttl), fmtDuration(work))))
+	title := fact.Say("scenario.form.title", algorithm, f.Workers, fmtDuration(ttl), fmtDuration(work))
+	w.line("      en: " + quote(title.En))
+	w.line("      zh: " + quote(title.Zh))
 	w.line("    horizon: " + fmtDuration(horizon))
 	w.line(`    data: {stock: "10"}`)
 	if nodes > 1 {
