@@ -51,10 +51,6 @@ var chineseAllowed = map[string]int{
 	"internal/report/template.go":        1,
 	"internal/report/text.go":            11,
 	"internal/report/workload.go":        9,
-	"internal/scenario/decode.go":        2,
-	"internal/scenario/decode_fields.go": 7,
-	"internal/scenario/form.go":          10,
-	"internal/scenario/zh.go":            216,
 }
 
 // han is a Chinese character.

@@ -244,7 +244,7 @@ func TestBrowserChinese(t *testing.T) {
 
 	// A scenario file with a misspelt field on line 6, column 5, typed into
 	// the editor in 中文: the editor gives its line and column and the
-	// problem in Chinese, as the server words it (internal/scenario/zh.go);
+	// problem in Chinese, as the server words it (the scenario. ids of the catalogue);
 	// loaded anyway, the error says the same in Chinese.
 	src := "scenarios:\n  - id: mine\n    title: {en: \"Mine\"}\n    clients:\n      - {name: A, algorithm: no-lock}\n    expcet: [oversell]\n"
 	js, _ := json.Marshal(src)

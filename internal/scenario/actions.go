@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -29,7 +30,7 @@ func CheckFault(s *Scenario, f Fault) error {
 // client or a valid fault.
 func CheckSchedule(s *Scenario, actions []Action) error {
 	if len(actions) > MaxSchedule {
-		t := say("%d actions; the limit is %d", len(actions), MaxSchedule)
+		t := fact.Say("scenario.too-many-actions", len(actions), MaxSchedule)
 		return &ActionError{Problems: []*Error{{Msg: t.En, Zh: t.Zh}}}
 	}
 	return checkActions(s, "actions", actions, true)
@@ -49,23 +50,23 @@ func checkActions(s *Scenario, name string, actions []Action, schedule bool) err
 			p = fmt.Sprintf("%s[%d]", name, i)
 			switch {
 			case a.Step < 0:
-				c.at(p+".step", "step cannot be negative, got %d", a.Step)
+				c.at(p+".step", fact.Say("scenario.step-cannot-be-negative-got", a.Step))
 			case a.Step < last:
-				c.at(p+".step", "step %d comes before the step of the action above it (%d): actions go in step order", a.Step, last)
+				c.at(p+".step", fact.Say("scenario.step-comes-before-the-step", a.Step, last))
 			}
 			last = max(last, a.Step)
 			if a.At != nil || a.On != nil {
-				c.at(p, "a recorded action happens at a step: it takes step:, not at: or on:")
+				c.at(p, fact.Say("scenario.recorded-action-happens-at-a"))
 			}
 		}
 		if a.For < 0 {
-			c.at(p+".for", "for cannot be negative, got %s", a.For.D())
+			c.at(p+".for", fact.Say("scenario.for-cannot-be-negative-got", a.For.D()))
 		}
 		if a.For.D() > MaxDuration {
-			c.at(p+".for", "for %s is longer than the limit of %s", a.For.D(), fmtDuration(MaxDuration))
+			c.at(p+".for", fact.Say("scenario.for-is-longer-than-the", a.For.D(), fmtDuration(MaxDuration)))
 		}
 		if a.By.D() > MaxDuration || a.By.D() < -MaxDuration {
-			c.at(p+".by", "by %s is longer than the limit of %s", a.By.D(), fmtDuration(MaxDuration))
+			c.at(p+".by", fact.Say("scenario.by-is-longer-than-the", a.By.D(), fmtDuration(MaxDuration)))
 		}
 		c.fault(&a.Fault, p, sc, schedule)
 		if len(c.d.r.errs) >= MaxReported {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -89,15 +90,15 @@ func (c *validator) challenge(s *Scenario, p string, sc *scope) {
 	}
 	cp := p + ".challenge"
 	if strings.TrimSpace(ch.En) == "" {
-		c.at(cp+".en", "a challenge needs en text: the goal as the learner reads it")
+		c.at(cp+".en", fact.Say("scenario.challenge-needs-en-text-the"))
 	}
 	switch v := ch.Goal.Verdict; {
 	case v == "":
-		c.at(cp+".goal.verdict", "a challenge's goal needs a verdict, e.g. goal: {verdict: oversell}")
+		c.at(cp+".goal.verdict", fact.Say("scenario.challenges-goal-needs-a-verdict"))
 	case !slices.Contains(sim.Verdicts, v):
 		c.unknownName(cp+".goal.verdict", "verdict", v, sim.Verdicts)
 	case v == sim.VerdictSafe && (ch.Goal.By != "" || ch.Goal.Of != ""):
-		c.at(cp+".goal", "safe is proved by no event: it takes no by: or of:")
+		c.at(cp+".goal", fact.Say("scenario.safe-is-proved-by-no"))
 	}
 	for _, who := range []struct{ key, name string }{{"by", ch.Goal.By}, {"of", ch.Goal.Of}} {
 		if who.name != "" && !slices.Contains(sc.clients, who.name) {
@@ -106,29 +107,29 @@ func (c *validator) challenge(s *Scenario, p string, sc *scope) {
 	}
 	switch {
 	case !c.has(cp + ".moves"):
-		c.at(cp, "a challenge needs moves: the most moves the learner may take")
+		c.at(cp, fact.Say("scenario.challenge-needs-moves-the-most"))
 	case ch.Moves < 1:
-		c.at(cp+".moves", "moves must be at least 1, got %d", ch.Moves)
+		c.at(cp+".moves", fact.Say("scenario.moves-must-be-at-least", ch.Moves))
 	case ch.Moves > MaxChallengeMoves:
-		c.at(cp+".moves", "moves %d is over the limit of %d", ch.Moves, MaxChallengeMoves)
+		c.at(cp+".moves", fact.Say("scenario.moves-is-over-the-limit", ch.Moves, MaxChallengeMoves))
 	}
 	if f := ch.Faults; f != nil && (*f < 0 || ch.Moves > 0 && *f > ch.Moves) {
-		c.at(cp+".faults", "faults must be between 0 and moves (%d), got %d", ch.Moves, *f)
+		c.at(cp+".faults", fact.Say("scenario.faults-must-be-between-0", ch.Moves, *f))
 	}
 	for i, k := range ch.KeepFaults {
 		if k < 0 || k >= len(s.Faults) {
-			c.at(fmt.Sprintf("%s.keep_faults[%d]", cp, i), "keep_faults names faults by position from 0; this scenario has %d, got %d", len(s.Faults), k)
+			c.at(fmt.Sprintf("%s.keep_faults[%d]", cp, i), fact.Say("scenario.keep-faults-names-faults-by", len(s.Faults), k))
 		}
 	}
 	if len(ch.Hints) > MaxHints {
-		c.at(cp+".hints", "%d hints; the limit is %d", len(ch.Hints), MaxHints)
+		c.at(cp+".hints", fact.Say("scenario.too-many-hints", len(ch.Hints), MaxHints))
 	}
 	for i, h := range ch.Hints {
 		if strings.TrimSpace(h.En) == "" {
-			c.at(fmt.Sprintf("%s.hints[%d].en", cp, i), "a hint needs en text")
+			c.at(fmt.Sprintf("%s.hints[%d].en", cp, i), fact.Say("scenario.hint-needs-en-text"))
 		}
 	}
 	if strings.TrimSpace(ch.Debrief.En) == "" {
-		c.at(cp+".debrief.en", "a challenge needs a debrief with en text: what the learner should take away")
+		c.at(cp+".debrief.en", fact.Say("scenario.challenge-needs-a-debrief-with"))
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -38,15 +39,15 @@ func join(path, name string) string {
 	return path + "." + name
 }
 
-func (d *decoder) errAt(n *yaml.Node, format string, args ...any) {
-	d.r.add(n.Line, n.Column, format, args...)
+func (d *decoder) errAt(n *yaml.Node, problem sim.Text) {
+	d.r.add(n.Line, n.Column, problem)
 }
 
 // fail reports that the value at path could not be read. Later checks stay
 // silent about it and everything inside it: one mistake, one message.
-func (d *decoder) fail(path string, n *yaml.Node, format string, args ...any) {
+func (d *decoder) fail(path string, n *yaml.Node, problem sim.Text) {
 	d.bad[path] = true
-	d.errAt(n, format, args...)
+	d.errAt(n, problem)
 }
 
 // value decodes n into v. name is the YAML key that holds it ("" for list
@@ -54,7 +55,7 @@ func (d *decoder) fail(path string, n *yaml.Node, format string, args ...any) {
 func (d *decoder) value(n *yaml.Node, v reflect.Value, path, name string, depth int) {
 	d.vals[path] = n
 	if depth > MaxDepth {
-		d.fail(path, n, "nested deeper than %d levels", MaxDepth)
+		d.fail(path, n, fact.Say("scenario.nested-deeper-than-levels", MaxDepth))
 		return
 	}
 	if n.Kind == yaml.AliasNode {
@@ -75,7 +76,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path, name string, depth 
 	}
 	if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(unmarshalerType) {
 		if err := v.Addr().Interface().(yaml.Unmarshaler).UnmarshalYAML(n); err != nil {
-			d.fail(path, n, "%s%v", label, err)
+			d.fail(path, n, fact.Say("scenario.prefixed", label, words(err)))
 		}
 		return
 	}
@@ -88,7 +89,7 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path, name string, depth 
 		d.structure(n, v, path, label, depth)
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
-			d.fail(path, n, "%swant a list, got %s", label, describe(n))
+			d.fail(path, n, fact.Say("scenario.want-a-list-got", label, describe(n)))
 			return
 		}
 		s := reflect.MakeSlice(t, len(n.Content), len(n.Content))
@@ -109,11 +110,11 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path, name string, depth 
 func (d *decoder) structure(n *yaml.Node, v reflect.Value, path, label string, depth int) {
 	t := v.Type()
 	if n.Kind != yaml.MappingNode {
-		shape := sim.Text{En: "a map", Zh: "映射"}
+		shape := fact.Say("scenario.shape.map")
 		if names := fieldNames(t); len(names) <= 4 {
-			shape = sim.Text{En: "a map of " + strings.Join(names, ", "), Zh: "含 " + strings.Join(names, ", ") + " 的映射"}
+			shape = fact.Say("scenario.shape.map-of", strings.Join(names, ", "))
 		}
-		d.fail(path, n, "%swant %s (%s), got %s", label, what(t), shape, describe(n))
+		d.fail(path, n, fact.Say("scenario.want-shape-got", label, what(t), shape, describe(n)))
 		return
 	}
 	fs := fieldsOf(t)
@@ -124,7 +125,7 @@ func (d *decoder) structure(n *yaml.Node, v reflect.Value, path, label string, d
 			continue
 		}
 		if first, dup := seen[k.Value]; dup {
-			d.errAt(k, "field %q is set twice (first at line %d)", k.Value, first.Line)
+			d.errAt(k, fact.Say("scenario.field-is-set-twice-first", k.Value, first.Line))
 			continue
 		}
 		seen[k.Value] = k
@@ -154,10 +155,10 @@ func (d *decoder) key(k *yaml.Node) bool {
 	case k.Kind == yaml.AliasNode:
 		return false
 	case k.Kind != yaml.ScalarNode:
-		d.errAt(k, "a key must be a name, got %s", describe(k))
+		d.errAt(k, fact.Say("scenario.key-must-be-a-name", describe(k)))
 		return false
 	case k.ShortTag() == "!!merge":
-		d.errAt(k, "merge keys (<<) are not allowed: write the fields out")
+		d.errAt(k, fact.Say("scenario.merge-keys-are-not-allowed"))
 		return false
 	}
 	return true
@@ -168,10 +169,10 @@ func (d *decoder) key(k *yaml.Node) bool {
 func (d *decoder) unknown(k *yaml.Node, t reflect.Type) string {
 	names := fieldNames(t)
 	if s := suggest(k.Value, names); s != "" {
-		d.errAt(k, "unknown field %q — did you mean %q?", k.Value, s)
+		d.errAt(k, fact.Say("scenario.unknown-field-meant", k.Value, s))
 		return s
 	}
-	d.errAt(k, "unknown field %q in %s (fields: %s)", k.Value, what(t), strings.Join(names, ", "))
+	d.errAt(k, fact.Say("scenario.unknown-field", k.Value, what(t), strings.Join(names, ", ")))
 	return ""
 }
 
@@ -179,11 +180,11 @@ func (d *decoder) unknown(k *yaml.Node, t reflect.Type) string {
 func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path, label string, depth int) {
 	t := v.Type()
 	if n.Kind != yaml.MappingNode {
-		d.fail(path, n, "%swant a map, got %s", label, describe(n))
+		d.fail(path, n, fact.Say("scenario.want-a-map-got", label, describe(n)))
 		return
 	}
 	if t.Key().Kind() != reflect.String {
-		d.fail(path, n, "%scannot be read (map key type %s)", label, t.Key())
+		d.fail(path, n, fact.Say("scenario.cannot-be-read-map-key", label, t.Key()))
 		return
 	}
 	m := reflect.MakeMapWithSize(t, len(n.Content)/2)
@@ -194,7 +195,7 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path, label string, dep
 			continue
 		}
 		if first, dup := seen[k.Value]; dup {
-			d.errAt(k, "key %q is set twice (first at line %d)", k.Value, first.Line)
+			d.errAt(k, fact.Say("scenario.key-is-set-twice-first", k.Value, first.Line))
 			continue
 		}
 		seen[k.Value] = k

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -72,19 +73,19 @@ func what(t reflect.Type) sim.Text {
 	n := strings.ToLower(t.Name())
 	switch n {
 	case "":
-		return sim.Text{En: "this map", Zh: "这个映射"}
+		return fact.Say("scenario.what.this-map")
 	case "file":
-		return sim.Text{En: "a scenario file", Zh: "场景文件"}
+		return fact.Say("scenario.what.file")
 	case "text":
-		return sim.Text{En: "a text", Zh: "文本"}
+		return fact.Say("scenario.what.text")
 	case "action":
-		return sim.Text{En: "a schedule entry", Zh: "schedule 条目"}
+		return fact.Say("scenario.what.action")
 	case "match":
-		return sim.Text{En: "a match (on:)", Zh: "匹配条件（on:）"}
+		return fact.Say("scenario.what.match")
 	case "lockstep":
-		return sim.Text{En: "a lock's step (acquire, release, extend)", Zh: "锁的步骤（acquire、release、extend）"}
+		return fact.Say("scenario.what.lockstep")
 	case "lockcommand":
-		return sim.Text{En: "a lock's command (run, ok)", Zh: "锁的命令（run、ok）"}
+		return fact.Say("scenario.what.lockcommand")
 	}
 	return aThing(n)
 }

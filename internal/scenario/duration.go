@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 // String writes the duration as Go does ("3s", "1.5s", "150ms").
@@ -21,7 +23,7 @@ func parseDuration(s string) (Duration, error) {
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, problemf("bad duration %q (write e.g. 3s, 150ms or 1m)", s)
+		return 0, problem{fact.Say("scenario.bad-duration", s)}
 	}
 	return Duration(v), nil
 }
@@ -29,7 +31,7 @@ func parseDuration(s string) (Duration, error) {
 // UnmarshalYAML reads a duration string.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.ScalarNode {
-		return problemf("want a duration such as 3s")
+		return problem{fact.Say("scenario.want-duration")}
 	}
 	v, err := parseDuration(n.Value)
 	if err != nil {
@@ -49,7 +51,7 @@ func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()
 func (d *Duration) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
-		return problemf("want a duration string such as \"3s\"")
+		return problem{fact.Say("scenario.want-duration-string")}
 	}
 	v, err := parseDuration(s)
 	if err != nil {

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // Error is one problem found in a scenario file, at a 1-based line and
@@ -51,10 +54,9 @@ type report struct {
 	seen map[string]bool // line:col:msg already reported
 }
 
-// add records a problem at a 1-based position, in both languages (say).
+// add records a problem at a 1-based position, in both languages.
 // Callers with no position (a problem of the whole file) give 1, 1.
-func (r *report) add(line, col int, format string, args ...any) {
-	t := say(format, args...)
+func (r *report) add(line, col int, t sim.Text) {
 	msg := t.En
 	key := fmt.Sprintf("%d:%d:%s", line, col, msg)
 	if r.seen == nil {
@@ -89,6 +91,6 @@ func (r *report) capped() []*Error {
 	}
 	next := errs[MaxReported]
 	out := append([]*Error(nil), errs[:MaxReported]...)
-	more := say("and %d more problems from here on (only the first %d are listed): fix these first", len(errs)-MaxReported, MaxReported)
+	more := fact.Say("scenario.more-problems", len(errs)-MaxReported, MaxReported)
 	return append(out, &Error{File: r.file, Line: next.Line, Col: next.Col, Msg: more.En, Zh: more.Zh})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -54,20 +55,20 @@ func (e *FormError) Words() sim.Text {
 	if !ok {
 		name = both(e.Field)
 	}
-	return say("%s: %s", name, e.Why)
+	return fact.Say("scenario.labelled", name, e.Why)
 }
 
 // formFields name the form's fields as the page labels them.
 var formFields = map[string]sim.Text{
-	"lock":       {En: "lock", Zh: "锁"},
-	"acquire":    {En: "acquire", Zh: "加锁"},
-	"release":    {En: "release", Zh: "释放"},
-	"acquire_ok": {En: "acquire's success reply", Zh: "加锁成功的回复"},
-	"release_ok": {En: "release's success reply", Zh: "释放成功的回复"},
-	"workers":    {En: "workers", Zh: "工作者数"},
-	"ttl":        {En: "TTL", Zh: "TTL（租约）"},
-	"work":       {En: "work", Zh: "工作时间"},
-	"retry":      {En: "retry", Zh: "重试间隔"},
+	"lock":       fact.Say("scenario.form.field.lock"),
+	"acquire":    fact.Say("scenario.form.field.acquire"),
+	"release":    fact.Say("scenario.form.field.release"),
+	"acquire_ok": fact.Say("scenario.form.field.acquire-ok"),
+	"release_ok": fact.Say("scenario.form.field.release-ok"),
+	"workers":    fact.Say("scenario.form.field.workers"),
+	"ttl":        fact.Say("scenario.form.field.ttl"),
+	"work":       fact.Say("scenario.form.field.work"),
+	"retry":      fact.Say("scenario.form.field.retry"),
 }
 
 // FormYAML writes the form's scenario file, checked as Parse checks any
@@ -79,24 +80,24 @@ func FormYAML(f Form) (string, error) {
 		return "", err
 	}
 	if f.Workers < 1 || f.Workers > MaxClients {
-		return "", &FormError{"workers", say("%d workers: give 1 to %d (the clients of one scenario)", f.Workers, MaxClients)}
+		return "", &FormError{"workers", fact.Say("scenario.form.workers", f.Workers, MaxClients)}
 	}
 	w := &formWriter{}
 	var algorithm string
 	var nodes int
 	switch {
 	case f.Lock != "" && (strings.TrimSpace(f.Acquire) != "" || strings.TrimSpace(f.Release) != ""):
-		return "", &FormError{"lock", say("pick a lock or paste one, not both")}
+		return "", &FormError{"lock", fact.Say("scenario.form.pick-or-paste")}
 	case f.Lock != "":
 		a, ok := lock.Lookup(f.Lock)
 		if !ok {
-			return "", &FormError{"lock", say("unknown lock %q (known: %s)", short(f.Lock), strings.Join(lock.IDs(), ", "))}
+			return "", &FormError{"lock", fact.Say("scenario.form.unknown-lock", short(f.Lock), strings.Join(lock.IDs(), ", "))}
 		}
 		algorithm, nodes = a.ID, max(a.Nodes, 1)
 	case strings.TrimSpace(f.Acquire) == "":
-		return "", &FormError{"acquire", say("paste your lock's acquire (Lua or commands), or pick a lock")}
+		return "", &FormError{"acquire", fact.Say("scenario.form.paste-acquire")}
 	case strings.TrimSpace(f.Release) == "":
-		return "", &FormError{"release", say("paste your lock's release (Lua or commands)")}
+		return "", &FormError{"release", fact.Say("scenario.form.paste-release")}
 	default:
 		algorithm = FormID
 	}
@@ -105,8 +106,9 @@ func FormYAML(f Form) (string, error) {
 	w.line("scenarios:")
 	w.line("  - id: " + FormID)
 	w.line("    title:")
-	w.line("      en: " + quote(fmt.Sprintf("My lock (%s): %d workers, lease %s, work %s", algorithm, f.Workers, fmtDuration(ttl), fmtDuration(work))))
-	w.line("      zh: " + quote(fmt.Sprintf("我的锁（%s）：%d 个工作者，租约 %s，工作 %s", algorithm, f.Workers, fmtDuration(ttl), fmtDuration(work))))
+	title := fact.Say("scenario.form.title", algorithm, f.Workers, fmtDuration(ttl), fmtDuration(work))
+	w.line("      en: " + quote(title.En))
+	w.line("      zh: " + quote(title.Zh))
 	w.line("    horizon: " + fmtDuration(horizon))
 	w.line(`    data: {stock: "10"}`)
 	if nodes > 1 {
@@ -152,9 +154,9 @@ func (f Form) durations() (ttl, work, retry time.Duration, err error) {
 		case e != nil:
 			err = &FormError{field, both(e.Error())}
 		case d <= 0:
-			err = &FormError{field, say("%s must be above zero", short(s))}
+			err = &FormError{field, fact.Say("scenario.form.above-zero", short(s))}
 		case d.D() > MaxHorizon:
-			err = &FormError{field, say("%s is longer than a scenario may run (%s)", short(s), fmtDuration(MaxHorizon))}
+			err = &FormError{field, fact.Say("scenario.form.longer-than-a-run", short(s), fmtDuration(MaxHorizon))}
 		}
 		return d.D()
 	}

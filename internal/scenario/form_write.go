@@ -3,6 +3,7 @@ package scenario
 import (
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 	"github.com/lockstep/lockstep/internal/userlock"
 )
@@ -97,9 +98,9 @@ func checkForm(w *formWriter) error {
 	fe := &FormError{Field: o.field, Why: sayText(e)}
 	switch {
 	case o.line > 0 && o.indent > 0: // a script's line, as pasted
-		fe.Why = say("line %d, column %d: %s", o.line, max(e.Col-o.indent, 1), sayText(e))
+		fe.Why = fact.Say("scenario.form.line-column", o.line, max(e.Col-o.indent, 1), sayText(e))
 	case o.line > 0: // a command's line, written again as a list
-		fe.Why = say("line %d: %s", o.line, sayText(e))
+		fe.Why = fact.Say("scenario.form.line", o.line, sayText(e))
 	}
 	return fe
 }

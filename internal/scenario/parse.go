@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v4"
 	"go.yaml.in/yaml/v4/plugin/loaderlimits"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -50,7 +51,7 @@ func checkFile(name string, data []byte, maxSize int) (*File, []*Error) {
 func decodeFile(name string, data []byte, maxSize int) (*File, *decoder, []*Error) {
 	r := &report{file: name}
 	if len(data) > maxSize {
-		r.add(1, 1, "the file is %s; the limit is %s", size(len(data)), size(maxSize))
+		r.add(1, 1, fact.Say("scenario.file-too-big", size(len(data)), size(maxSize)))
 		return nil, nil, r.errs
 	}
 	if !prescan(r, data) { // before the parser builds every node
@@ -85,15 +86,15 @@ func syntax(r *report, err error, data []byte) {
 	switch {
 	case errors.As(err, &le):
 		line, col := lineFeedPlace(data, le.Mark.Line, le.Mark.Column)
-		r.add(line, col, "%s", syntaxMsg(le))
+		r.add(line, col, syntaxMsg(le))
 	case errors.As(err, &les) && len(les.Errors) > 0:
 		for _, e := range les.Errors {
 			line, col := lineFeedPlace(data, e.Mark.Line, e.Mark.Column)
-			r.add(line, col, "%s", syntaxMsg(e))
+			r.add(line, col, syntaxMsg(e))
 		}
 	default:
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		r.add(1, 1, "%s", sim.Text{En: msg, Zh: yamlZh(msg)})
+		r.add(1, 1, sim.Text{En: msg, Zh: yamlZh(msg)})
 	}
 }
 
@@ -121,15 +122,15 @@ func syntaxMsg(e *yaml.LoadError) sim.Text {
 	msg := strings.TrimPrefix(e.Message, "yaml: ")
 	switch {
 	case strings.HasPrefix(msg, "exceeded max depth"):
-		return say("nested deeper than %d levels", MaxDepth)
+		return fact.Say("scenario.nested-deeper-than-levels", MaxDepth)
 	case msg == "no documents in stream":
-		return say("the file is empty: it needs a scenarios: list")
+		return fact.Say("scenario.the-file-is-empty-it")
 	case strings.HasPrefix(msg, "expected single document"):
-		return say("a scenario file is one YAML document, but this one has several (---)")
+		return fact.Say("scenario.scenario-file-is-one-yaml")
 	}
 	said := sim.Text{En: msg, Zh: yamlZh(msg)}
 	if e.ContextMsg != "" && e.ContextMark.Line > 0 && e.ContextMark != e.Mark {
-		return say("%s (%s at %d:%d)", said, sim.Text{En: e.ContextMsg, Zh: yamlContextZh(e.ContextMsg)}, e.ContextMark.Line, e.ContextMark.Column)
+		return fact.Say("scenario.yaml.context", said, sim.Text{En: e.ContextMsg, Zh: yamlContextZh(e.ContextMsg)}, e.ContextMark.Line, e.ContextMark.Column)
 	}
 	return said
 }
@@ -150,22 +151,22 @@ func limits(r *report, root *yaml.Node) bool {
 		n := it.n
 		count++
 		if count > MaxNodes {
-			r.add(n.Line, n.Column, "the file has more than %d YAML values; the limit is %d", MaxNodes, MaxNodes)
+			r.add(n.Line, n.Column, fact.Say("scenario.too-many-values", MaxNodes, MaxNodes))
 			return false
 		}
 		if it.depth > MaxDepth+1 { // +1: the document node
-			r.add(n.Line, n.Column, "nested deeper than %d levels", MaxDepth)
+			r.add(n.Line, n.Column, fact.Say("scenario.nested-deeper-than-levels", MaxDepth))
 			return false
 		}
 		if n.Anchor != "" {
-			r.add(n.Line, n.Column, "anchors (&%s) are not allowed: write the value out in full", short(n.Anchor))
+			r.add(n.Line, n.Column, fact.Say("scenario.anchors-are-not-allowed-write", short(n.Anchor)))
 		}
 		if t := n.Tag; strings.HasPrefix(t, "!") && !strings.HasPrefix(t, "!!") {
-			r.add(n.Line, n.Column, "custom tags (%s) are not allowed: write the plain value", short(t))
+			r.add(n.Line, n.Column, fact.Say("scenario.custom-tags-are-not-allowed", short(t)))
 			continue // its value means nothing here
 		}
 		if n.Kind == yaml.AliasNode {
-			r.add(n.Line, n.Column, "aliases (*%s) are not allowed: write the value out in full", short(n.Value))
+			r.add(n.Line, n.Column, fact.Say("scenario.aliases-are-not-allowed-write", short(n.Value)))
 			continue // never follow an alias
 		}
 		for i := len(n.Content) - 1; i >= 0; i-- {
@@ -213,7 +214,7 @@ func Load(path string) (*File, error) {
 		return nil, err
 	}
 	if fi.Size() > MaxFileSize {
-		t := say("the file is %s; the limit is %s", size(int(min(fi.Size(), 1<<40))), size(MaxFileSize))
+		t := fact.Say("scenario.file-too-big", size(int(min(fi.Size(), 1<<40))), size(MaxFileSize))
 		return nil, Errors{{File: path, Line: 1, Col: 1, Msg: t.En, Zh: t.Zh}}
 	}
 	b, err := io.ReadAll(io.LimitReader(fh, MaxFileSize+1))

@@ -1,5 +1,7 @@
 package scenario
 
+import "github.com/lockstep/lockstep/internal/fact"
+
 // prescan counts a file's YAML values from its bytes, before the YAML
 // library parses it, and refuses a file with more than MaxNodes at the
 // value that passes the limit. The library builds every node of the file
@@ -23,7 +25,7 @@ func prescan(r *report, data []byte) bool {
 	if s.run() {
 		return true
 	}
-	r.add(s.atLine, s.atCol, "the file has more than %d YAML values; the limit is %d", MaxNodes, MaxNodes)
+	r.add(s.atLine, s.atCol, fact.Say("scenario.too-many-values", MaxNodes, MaxNodes))
 	return false
 }
 

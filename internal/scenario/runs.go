@@ -7,6 +7,8 @@ import (
 	"unicode"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 // A run of hand steps is how a file writes consecutive manual steps
@@ -52,13 +54,13 @@ func (d *decoder) expandRuns(f *File) {
 			run.Clients = ""
 			switch {
 			case a.Do != StepAction:
-				d.errAt(d.vals[old], "a run of hand steps (clients:) takes do: step, not %q", a.Do)
+				d.errAt(d.vals[old], fact.Say("scenario.hand-steps-do-step", a.Do))
 				continue
 			case a.Client != "":
-				d.errAt(d.vals[old+".client"], "a schedule entry takes client: (one step) or clients: (a run of steps), not both")
+				d.errAt(d.vals[old+".client"], fact.Say("scenario.schedule-entry-takes-client-one"))
 				continue
 			case !reflect.DeepEqual(run, Action{Step: a.Step, Fault: Fault{Do: StepAction}}):
-				d.errAt(d.vals[old], "a run of hand steps (clients:) takes only step:, do: step and clients:")
+				d.errAt(d.vals[old], fact.Say("scenario.hand-steps-fields"))
 				continue
 			}
 			for k, name := range names {

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // validator checks a decoded file for what its types alone cannot say
@@ -64,28 +66,31 @@ func (c *validator) unreadable(path string) bool {
 	}
 }
 
-func (c *validator) at(path, format string, args ...any) {
+// at reports a problem at the value at path; a scenario built in code
+// (flat) names the path instead of a line.
+func (c *validator) at(path string, problem sim.Text) {
 	if c.unreadable(path) {
 		return
 	}
 	if c.flat {
-		c.d.r.add(0, 0, "%s: %s", path, say(format, args...))
+		c.d.r.add(0, 0, fact.Say("scenario.labelled", path, problem))
 		return
 	}
 	l, col := c.pos(path)
-	c.d.r.add(l, col, format, args...)
+	c.d.r.add(l, col, problem)
 }
 
-func (c *validator) atKey(path, format string, args ...any) {
+// atKey reports a problem at the key of path.
+func (c *validator) atKey(path string, problem sim.Text) {
 	if c.unreadable(path) {
 		return
 	}
 	if c.flat {
-		c.at(path, format, args...)
+		c.at(path, problem)
 		return
 	}
 	l, col := c.keyPos(path)
-	c.d.r.add(l, col, format, args...)
+	c.d.r.add(l, col, problem)
 }
 
 // has reports whether the file sets a path.
@@ -102,11 +107,11 @@ func (c *validator) has(path string) bool {
 func validate(f *File, d *decoder) {
 	c := &validator{d: d}
 	if len(f.Scenarios) == 0 {
-		c.at("scenarios", "the file has no scenarios: it needs a scenarios: list")
+		c.at("scenarios", fact.Say("scenario.the-file-has-no-scenarios"))
 		return
 	}
 	if len(f.Scenarios) > MaxScenarios {
-		c.at("scenarios", "%d scenarios; the limit is %d per file", len(f.Scenarios), MaxScenarios)
+		c.at("scenarios", fact.Say("scenario.too-many-scenarios", len(f.Scenarios), MaxScenarios))
 		return
 	}
 	ids := map[string]int{}
@@ -116,7 +121,7 @@ func validate(f *File, d *decoder) {
 		if s.ID != "" {
 			if j, dup := ids[s.ID]; dup {
 				l, _ := c.pos(fmt.Sprintf("scenarios[%d].id", j))
-				c.at(p+".id", "duplicate scenario id %q (first at line %d)", s.ID, l)
+				c.at(p+".id", fact.Say("scenario.duplicate-scenario-id-first-at", s.ID, l))
 			} else {
 				ids[s.ID] = i
 			}
@@ -139,24 +144,24 @@ type scope struct {
 
 func (c *validator) scenario(s *Scenario, p string) {
 	if strings.TrimSpace(s.ID) == "" {
-		c.at(p+".id", "a scenario needs an id")
+		c.at(p+".id", fact.Say("scenario.scenario-needs-an-id"))
 	} else if strings.ContainsAny(s.ID, " \t\n/") {
-		c.at(p+".id", "id %q: use letters, digits and dashes (no spaces or slashes)", short(s.ID))
+		c.at(p+".id", fact.Say("scenario.id-use-letters-digits-and", short(s.ID)))
 	}
 	if strings.TrimSpace(s.Title.En) == "" {
-		c.at(p+".title.en", "a scenario needs a title with en text")
+		c.at(p+".title.en", fact.Say("scenario.scenario-needs-a-title-with"))
 	}
 	rows := lock.Rows()
 	for i, row := range s.Catalog {
 		if row < 1 {
-			c.at(fmt.Sprintf("%s.catalog[%d]", p, i), "catalog rows start at 1, got %d", row)
+			c.at(fmt.Sprintf("%s.catalog[%d]", p, i), fact.Say("scenario.catalog-rows-start-at-1", row))
 		} else if !slices.Contains(rows, row) {
-			c.at(fmt.Sprintf("%s.catalog[%d]", p, i), "no catalog row %d: the rows are %d to %d", row, rows[0], rows[len(rows)-1])
+			c.at(fmt.Sprintf("%s.catalog[%d]", p, i), fact.Say("scenario.no-catalog-row-the-rows", row, rows[0], rows[len(rows)-1]))
 		}
 	}
 	sc := scope{horizon: s.HorizonOrDefault()}
 	if s.Horizon.D() > MaxHorizon {
-		c.at(p+".horizon", "horizon %s is longer than the limit of %s", fmtDuration(s.Horizon.D()), fmtDuration(MaxHorizon))
+		c.at(p+".horizon", fact.Say("scenario.horizon-is-longer-than-the", fmtDuration(s.Horizon.D()), fmtDuration(MaxHorizon)))
 	}
 	c.nodes(s, p, &sc)
 	c.locks(s, p)
@@ -174,19 +179,19 @@ func (c *validator) scenario(s *Scenario, p string) {
 // unknownName reports a name that is not among the known ones.
 func (c *validator) unknownName(path, what, got string, known []string) {
 	if sg := suggest(got, known); sg != "" {
-		c.at(path, "unknown %s %q — did you mean %q?", thing(what), short(got), sg)
+		c.at(path, fact.Say("scenario.unknown-name-meant", thing(what), short(got), sg))
 		return
 	}
-	c.at(path, "unknown %s %q (known: %s)", thing(what), short(got), strings.Join(known, ", "))
+	c.at(path, fact.Say("scenario.unknown-name", thing(what), short(got), strings.Join(known, ", ")))
 }
 
 // undeclared reports a client or node name the scenario does not declare.
 func (c *validator) undeclared(path, what, got string, declared []string) {
 	if sg := suggest(got, declared); sg != "" {
-		c.at(path, "no %s %q in this scenario — did you mean %q?", thing(what), short(got), sg)
+		c.at(path, fact.Say("scenario.undeclared-meant", thing(what), short(got), sg))
 		return
 	}
-	c.at(path, "no %s %q in this scenario (%ss: %s)", thing(what), short(got), what, strings.Join(declared, ", "))
+	c.at(path, fact.Say("scenario.undeclared", thing(what), short(got), what, strings.Join(declared, ", ")))
 }
 
 func hasKey[V any](m map[string]V, k string) bool {

@@ -6,17 +6,18 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
 func (c *validator) clients(s *Scenario, p string, sc *scope) {
 	if len(s.Clients) == 0 {
-		c.at(p+".clients", "a scenario needs clients: at least one")
+		c.at(p+".clients", fact.Say("scenario.scenario-needs-clients-at-least"))
 		return
 	}
 	if len(s.Clients) > MaxClients {
-		c.at(p+".clients", "%d clients; the limit is %d per scenario", len(s.Clients), MaxClients)
+		c.at(p+".clients", fact.Say("scenario.too-many-clients", len(s.Clients), MaxClients))
 	}
 	seen := map[string]int{}
 	for i := range s.Clients {
@@ -24,10 +25,10 @@ func (c *validator) clients(s *Scenario, p string, sc *scope) {
 		cp := fmt.Sprintf("%s.clients[%d]", p, i)
 		switch {
 		case strings.TrimSpace(cl.Name) == "":
-			c.at(cp+".name", "a client needs a name")
+			c.at(cp+".name", fact.Say("scenario.client-needs-a-name"))
 		case hasKey(seen, cl.Name):
 			l, _ := c.pos(fmt.Sprintf("%s.clients[%d].name", p, seen[cl.Name]))
-			c.at(cp+".name", "duplicate client name %q (first at line %d)", cl.Name, l)
+			c.at(cp+".name", fact.Say("scenario.duplicate-client-name-first-at", cl.Name, l))
 		default:
 			seen[cl.Name] = i
 			sc.clients = append(sc.clients, cl.Name)
@@ -44,22 +45,22 @@ func (c *validator) clients(s *Scenario, p string, sc *scope) {
 
 func (c *validator) client(s *Scenario, cl *Client, cp string, sc *scope) {
 	if cl.Start.D() > sc.horizon {
-		c.at(cp+".start", "start %s is after the horizon (%s): the client would never run", fmtDuration(cl.Start.D()), fmtDuration(sc.horizon))
+		c.at(cp+".start", fact.Say("scenario.start-is-after-the-horizon", fmtDuration(cl.Start.D()), fmtDuration(sc.horizon)))
 	}
 	if cl.Requests < 0 || cl.Requests > MaxRequests {
-		c.at(cp+".requests", "requests must be between 0 and %d, got %d", MaxRequests, cl.Requests)
+		c.at(cp+".requests", fact.Say("scenario.requests-must-be-between-0", MaxRequests, cl.Requests))
 	}
 	if cl.Threads < 0 || cl.Threads > MaxThreads {
-		c.at(cp+".threads", "threads must be between 0 and %d, got %d", MaxThreads, cl.Threads)
+		c.at(cp+".threads", fact.Say("scenario.threads-must-be-between-0", MaxThreads, cl.Threads))
 	}
 	if cl.Reentry < 0 {
-		c.at(cp+".reentry", "reentry cannot be negative, got %d", cl.Reentry)
+		c.at(cp+".reentry", fact.Say("scenario.reentry-cannot-be-negative-got", cl.Reentry))
 	}
 	if cl.Task != "" && !slices.Contains(Tasks, cl.Task) {
 		c.unknownName(cp+".task", "task", cl.Task, Tasks)
 	}
 	if strings.TrimSpace(cl.Algorithm) == "" {
-		c.at(cp+".algorithm", "a client needs an algorithm (one of: %s)", strings.Join(s.AlgorithmIDs(), ", "))
+		c.at(cp+".algorithm", fact.Say("scenario.client-needs-an-algorithm-one", strings.Join(s.AlgorithmIDs(), ", ")))
 		return
 	}
 	algo, ok := s.Lookup(cl.Algorithm)
@@ -70,10 +71,10 @@ func (c *validator) client(s *Scenario, cl *Client, cp string, sc *scope) {
 	c.uses(cl, algo, cp)
 	// Redlock and redsync (a quorum over the nodes) lock on every node.
 	if (algo.Nodes > 1 || algo.Quorum != nil) && masters(s) < len(s.Nodes) {
-		c.at(cp+".algorithm", "algorithm %s locks on every node, and this scenario's replicas would count as masters: its masters must be independent nodes (remove replica_of, or run the replica in a scenario of its own)", algo.ID)
+		c.at(cp+".algorithm", fact.Say("scenario.replicas-as-masters", algo.ID))
 	}
 	if algo.Nodes > masters(s) {
-		c.at(cp+".algorithm", "algorithm %s needs %d master nodes; the scenario has %d", algo.ID, algo.Nodes, masters(s))
+		c.at(cp+".algorithm", fact.Say("scenario.algorithm-needs-master-nodes-the", algo.ID, algo.Nodes, masters(s)))
 	}
 	for _, k := range slices.Sorted(maps.Keys(cl.Params)) {
 		pp := cp + ".params." + k
@@ -84,11 +85,11 @@ func (c *validator) client(s *Scenario, cl *Client, cp string, sc *scope) {
 				names[i] = x.Name
 			}
 			if len(names) == 0 {
-				c.atKey(pp, "algorithm %s takes no parameters, got %q", algo.ID, k)
+				c.atKey(pp, fact.Say("scenario.algorithm-takes-no-parameters-got", algo.ID, k))
 			} else if sg := suggest(k, names); sg != "" {
-				c.atKey(pp, "unknown parameter %q for algorithm %s — did you mean %q?", k, algo.ID, sg)
+				c.atKey(pp, fact.Say("scenario.unknown-parameter-meant", k, algo.ID, sg))
 			} else {
-				c.atKey(pp, "unknown parameter %q for algorithm %s (parameters: %s)", k, algo.ID, strings.Join(names, ", "))
+				c.atKey(pp, fact.Say("scenario.unknown-parameter", k, algo.ID, strings.Join(names, ", ")))
 			}
 			continue
 		}
@@ -114,22 +115,22 @@ func (c *validator) param(algo *lock.Info, prm lock.Param, v any, pp string) {
 			return // 0 needs no unit, as work: 0
 		}
 		if !isStr {
-			c.at(pp, "%s: want %s, got %s", prm.Name, want, got)
+			c.at(pp, fact.Say("scenario.param-want-got", prm.Name, want, got))
 			return
 		}
 		d, err := parseDuration(str)
 		switch {
 		case err != nil:
-			c.at(pp, "%s: %v", prm.Name, err)
+			c.at(pp, fact.Say("scenario.labelled", prm.Name, words(err)))
 		case d < 0:
-			c.at(pp, "%s: a duration cannot be negative here, got %s", prm.Name, str)
+			c.at(pp, fact.Say("scenario.param-negative-duration", prm.Name, str))
 		case d.D() > MaxDuration:
-			c.at(pp, "%s: %s is longer than the limit of %s", prm.Name, str, fmtDuration(MaxDuration))
+			c.at(pp, fact.Say("scenario.param-over-limit", prm.Name, str, fmtDuration(MaxDuration)))
 		}
 		return
 	}
 	if prm.Kind == lock.Str && val != nil && val.ShortTag() != "!!str" {
-		c.at(pp, "%s: want %s, got %s", prm.Name, want, got)
+		c.at(pp, fact.Say("scenario.param-want-got", prm.Name, want, got))
 		return
 	}
 	if s, ok := v.(string); ok && prm.OneOf != nil && !slices.Contains(prm.OneOf, s) {
@@ -137,7 +138,7 @@ func (c *validator) param(algo *lock.Info, prm lock.Param, v any, pp string) {
 		return
 	}
 	if _, err := algo.Decode(map[string]any{prm.Name: v}); err != nil {
-		c.at(pp, "%s: want %s, got %s", prm.Name, want, got)
+		c.at(pp, fact.Say("scenario.param-want-got", prm.Name, want, got))
 	}
 }
 
@@ -149,19 +150,19 @@ func (c *validator) uses(cl *Client, algo *lock.Info, cp string) {
 	var nolock sim.Text
 	switch {
 	case algo.Unguarded:
-		nolock = say("algorithm %s takes none", algo.ID)
+		nolock = fact.Say("scenario.algorithm-takes-none", algo.ID)
 	case algo.NewOptimistic != nil:
-		nolock = say("algorithm %s retries a WATCH transaction instead", algo.ID)
+		nolock = fact.Say("scenario.algorithm-retries-a-watch-transaction", algo.ID)
 	case cl.Task == TaskBuyItem:
-		nolock = say("task buy-item takes and releases its own lock")
+		nolock = fact.Say("scenario.task-buy-item-takes-and")
 	}
 	if nolock.En != "" && cl.Reentry > 1 {
-		c.at(cp+".reentry", "reentry %d is ignored: there is no lock to take again (%s)", cl.Reentry, nolock)
+		c.at(cp+".reentry", fact.Say("scenario.reentry-is-ignored-there-is", cl.Reentry, nolock))
 	}
 	if nolock.En != "" && cl.KeepLock {
-		c.at(cp+".keep_lock", "keep_lock is ignored: there is no lock to keep (%s)", nolock)
+		c.at(cp+".keep_lock", fact.Say("scenario.keep-lock-is-ignored-there", nolock))
 	}
 	if algo.NewOptimistic != nil && !slices.Contains([]string{"", TaskDeduct, TaskBuy, TaskBuyItem}, cl.Task) && slices.Contains(Tasks, cl.Task) {
-		c.at(cp+".task", "algorithm %s runs only the deduct, buy and buy-item tasks inside its WATCH transaction, not %s", algo.ID, cl.Task)
+		c.at(cp+".task", fact.Say("scenario.algorithm-runs-only-the-deduct", algo.ID, cl.Task))
 	}
 }

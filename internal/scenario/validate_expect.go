@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -13,17 +14,17 @@ import (
 // is); visualizer test, which compares, refuses a scenario without it.
 func (c *validator) expect(s *Scenario, p string) {
 	if !c.flat && c.has(p+".expect") && len(s.Expect) == 0 {
-		c.at(p+".expect", "expect: lists no verdict: write the verdicts the run must end with, e.g. [safe] or [oversell], or leave expect: out")
+		c.at(p+".expect", fact.Say("scenario.expect-lists-nothing"))
 		return
 	}
 	c.verdicts(s.Expect, p+".expect")
 	if r := s.RealRedis; r != nil {
 		if len(r.Expect) == 0 {
-			c.at(p+".real_redis.expect", "real_redis needs expect: the verdicts on a real server")
+			c.at(p+".real_redis.expect", fact.Say("scenario.real-redis-needs-expect-the"))
 		}
 		c.verdicts(r.Expect, p+".real_redis.expect")
 		if strings.TrimSpace(r.Why.En) == "" {
-			c.at(p+".real_redis.why", "real_redis needs why, with en text: what a real server cannot do here")
+			c.at(p+".real_redis.why", fact.Say("scenario.real-redis-needs-why-with"))
 		}
 	}
 }
@@ -37,9 +38,9 @@ func (c *validator) verdicts(list []string, p string) {
 		case !slices.Contains(sim.Verdicts, v):
 			c.unknownName(ep, "verdict", v, sim.Verdicts)
 		case seen[v]:
-			c.at(ep, "verdict %q is listed twice", v)
+			c.at(ep, fact.Say("scenario.verdict-is-listed-twice", v))
 		case v == sim.VerdictSafe && len(list) > 1:
-			c.at(ep, "safe means no violation at all: it cannot be listed with other verdicts")
+			c.at(ep, fact.Say("scenario.safe-means-no-violation-at"))
 		}
 		seen[v] = true
 	}

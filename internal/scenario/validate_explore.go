@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -16,16 +17,16 @@ func (c *validator) explore(s *Scenario, p string, sc *scope) {
 	}
 	ep := p + ".explore"
 	if e.Steps < 0 {
-		c.at(ep+".steps", "steps cannot be negative, got %d", e.Steps)
+		c.at(ep+".steps", fact.Say("scenario.steps-cannot-be-negative-got", e.Steps))
 	}
 	if e.Steps > MaxSteps {
-		c.at(ep+".steps", "steps %d is over the limit of %d engine steps a schedule", e.Steps, MaxSteps)
+		c.at(ep+".steps", fact.Say("scenario.steps-is-over-the-limit", e.Steps, MaxSteps))
 	}
 	if e.Horizon.D() > MaxHorizon {
-		c.at(ep+".horizon", "horizon %s is longer than the limit of %s", fmtDuration(e.Horizon.D()), fmtDuration(MaxHorizon))
+		c.at(ep+".horizon", fact.Say("scenario.horizon-is-longer-than-the", fmtDuration(e.Horizon.D()), fmtDuration(MaxHorizon)))
 	}
 	if len(e.Faults) > MaxFaults {
-		c.at(ep+".faults", "%d budget entries; the limit is %d", len(e.Faults), MaxFaults)
+		c.at(ep+".faults", fact.Say("scenario.too-many-budget-entries", len(e.Faults), MaxFaults))
 		return
 	}
 	for i, b := range e.Faults {
@@ -33,20 +34,20 @@ func (c *validator) explore(s *Scenario, p string, sc *scope) {
 		a, ok := sim.ActionOf(b.Do)
 		if !ok || a.Search == sim.SearchNever {
 			if b.Do == "" {
-				c.at(bp+".do", "a budget entry needs do: one of %s", strings.Join(sim.SearchKinds, ", "))
+				c.at(bp+".do", fact.Say("scenario.budget-entry-needs-do-one", strings.Join(sim.SearchKinds, ", ")))
 			} else {
 				c.unknownName(bp+".do", "fault a search can place", b.Do, sim.SearchKinds)
 			}
 			continue
 		}
 		if b.Count < 0 || b.Count > MaxFaults {
-			c.at(bp+".count", "count must be between 0 and %d, got %d", MaxFaults, b.Count)
+			c.at(bp+".count", fact.Say("scenario.count-must-be-between-0", MaxFaults, b.Count))
 		}
 		if p := budgetMax(b); p.En != "" {
-			c.at(bp+map[bool]string{true: "", false: ".max"}[a.Search == sim.SearchSized], "%s", p)
+			c.at(bp+map[bool]string{true: "", false: ".max"}[a.Search == sim.SearchSized], p)
 		}
 		if b.Client != "" && a.Target == sim.TargetNode {
-			c.at(bp+".client", "%s hits a node, not a client", b.Do)
+			c.at(bp+".client", fact.Say("scenario.hits-a-node-not-a", b.Do))
 		} else if b.Client != "" && !slices.Contains(sc.clients, b.Client) {
 			c.undeclared(bp+".client", "client", b.Client, sc.clients)
 		}
@@ -67,9 +68,9 @@ func budgetMax(b Budget) sim.Text {
 	a, _ := sim.ActionOf(b.Do)
 	switch {
 	case a.Search == sim.SearchSized && a.Required && b.Max <= 0:
-		return say("%s needs max: the longest it may be, such as 5s", b.Do)
+		return fact.Say("scenario.needs-max-the-longest-it", b.Do)
 	case a.Search != sim.SearchSized && b.Max != 0:
-		return say("%s takes no max", b.Do)
+		return fact.Say("scenario.takes-no-max", b.Do)
 	}
 	return sim.Text{}
 }

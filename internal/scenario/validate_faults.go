@@ -14,7 +14,7 @@ const StepAction = sim.StepAction
 
 func (c *validator) faults(s *Scenario, p string, sc *scope) {
 	if len(s.Faults) > MaxFaults {
-		c.at(p+".faults", "%d faults; the limit is %d per scenario", len(s.Faults), MaxFaults)
+		c.at(p+".faults", fact.Say("scenario.too-many-faults", len(s.Faults), MaxFaults))
 	}
 	for i := range s.Faults {
 		fp := fmt.Sprintf("%s.faults[%d]", p, i)
@@ -35,9 +35,9 @@ func (c *validator) fault(f *Fault, fp string, sc *scope, inSchedule bool) {
 	}
 	if f.Do == "" {
 		if inSchedule {
-			c.at(fp+".do", "a schedule entry needs do: step, or a fault kind such as crash")
+			c.at(fp+".do", fact.Say("scenario.schedule-entry-needs-do-step"))
 		} else {
-			c.at(fp+".do", "a fault needs do: a fault kind such as crash, pause or partition")
+			c.at(fp+".do", fact.Say("scenario.fault-needs-do-a-fault"))
 		}
 		return
 	}
@@ -47,10 +47,10 @@ func (c *validator) fault(f *Fault, fp string, sc *scope, inSchedule bool) {
 		return
 	}
 	if a.NeedsClient() && f.Client == "" {
-		c.at(fp, "%s needs a client:", f.Do)
+		c.at(fp, fact.Say("scenario.needs-a-client", f.Do))
 	}
 	if a.NeedsNode() && f.Node == "" {
-		c.at(fp, "%s needs a node:", f.Do)
+		c.at(fp, fact.Say("scenario.needs-a-node", f.Do))
 	}
 	if f.Client != "" && !slices.Contains(sc.clients, f.Client) {
 		c.undeclared(fp+".client", "client", f.Client, sc.clients)
@@ -61,10 +61,10 @@ func (c *validator) fault(f *Fault, fp string, sc *scope, inSchedule bool) {
 		c.undeclared(fp+".node", "node", f.Node, sc.nodes)
 	case f.Do == string(sim.FaultFailover) && f.Node != "" && !c.flat && !slices.Contains(sc.masters, f.Node):
 		// (in a file; a fault injected by hand is refused by the engine, with its reason)
-		c.at(fp+".node", "failover of %s can never happen: no node is replica_of %s, so there is no replica to promote", f.Node, f.Node)
+		c.at(fp+".node", fact.Say("scenario.failover-of-can-never-happen", f.Node, f.Node))
 	}
 	if a.Required && !hasAmount(f, a.Amount, c.has(fp+"."+a.Amount.Field())) {
-		c.at(fp+"."+a.Amount.Field(), "%s", (&fact.Fact{Key: fact.NeedsAmount, Item: a.Do, Value: a.Amount.Field(), Text: a.Hint}).Render())
+		c.at(fp+"."+a.Amount.Field(), (&fact.Fact{Key: fact.NeedsAmount, Item: a.Do, Value: a.Amount.Field(), Text: a.Hint}).Render())
 	}
 }
 
@@ -87,12 +87,12 @@ func hasAmount(f *Fault, a sim.Amount, written bool) bool {
 func (c *validator) when(w *When, p string, sc *scope, required bool) {
 	switch {
 	case w.At != nil && w.On != nil:
-		c.at(p+".on", "set at: or on:, not both")
+		c.at(p+".on", fact.Say("scenario.set-at-or-on-not"))
 	case required && w.At == nil && w.On == nil:
-		c.at(p, "a fault needs at: (a time) or on: (an event)")
+		c.at(p, fact.Say("scenario.fault-needs-at-a-time"))
 	}
 	if w.At != nil && w.At.D() > sc.horizon {
-		c.at(p+".at", "at %s is after the horizon (%s): it would never happen", fmtDuration(w.At.D()), fmtDuration(sc.horizon))
+		c.at(p+".at", fact.Say("scenario.at-is-after-the-horizon", fmtDuration(w.At.D()), fmtDuration(sc.horizon)))
 	}
 	if w.On != nil {
 		c.match(w.On, p+".on", sc)
@@ -115,14 +115,14 @@ func (c *validator) match(m *Match, p string, sc *scope) {
 		c.undeclared(p+".node", "node", m.Node, sc.lanes)
 	}
 	if m.Nth < 0 {
-		c.at(p+".nth", "nth counts from 1, got %d", m.Nth)
+		c.at(p+".nth", fact.Say("scenario.nth-counts-from-1-got", m.Nth))
 	}
 	c.matchCarries(m, p)
 	if m.Cmd != "" && !knownCommand(m.Cmd) {
 		if sg := suggest(m.Cmd, Commands); sg != "" {
-			c.at(p+".cmd", "no event of any run carries the command %q, so this never fires — did you mean %q?", short(m.Cmd), sg)
+			c.at(p+".cmd", fact.Say("scenario.no-event-carries-command-meant", short(m.Cmd), sg))
 		} else {
-			c.at(p+".cmd", "no event of any run carries the command %q, so this never fires (commands: %s)", short(m.Cmd), strings.Join(Commands, ", "))
+			c.at(p+".cmd", fact.Say("scenario.no-event-carries-command", short(m.Cmd), strings.Join(Commands, ", ")))
 		}
 	}
 	if m.Name != "" {
@@ -147,10 +147,10 @@ func (c *validator) matchCarries(m *Match, p string) {
 		return strings.Join(names, ", ")
 	}
 	if m.Cmd != "" && !kind.CarriesCmd() {
-		c.at(p+".cmd", "a %s event carries no command, so this never fires: cmd: matches %s events", m.Kind, carriers(sim.Kind.CarriesCmd))
+		c.at(p+".cmd", fact.Say("scenario.event-carries-no-command", m.Kind, carriers(sim.Kind.CarriesCmd)))
 	}
 	if m.Key != "" && !kind.CarriesKey() {
-		c.at(p+".key", "a %s event names no key, so this never fires: key: matches %s events", m.Kind, carriers(sim.Kind.CarriesKey))
+		c.at(p+".key", fact.Say("scenario.event-names-no-key", m.Kind, carriers(sim.Kind.CarriesKey)))
 	}
 }
 
@@ -164,7 +164,7 @@ func (c *validator) matchName(m *Match, p string, sc *scope) {
 		return // reported as an unknown kind, or an undeclared client
 	}
 	if m.Kind != "" && !slices.Contains(namedKinds, kind) {
-		c.at(p+".name", "name: never matches a%s %s event: only marks, faults, verdicts, says, lost messages and errors have names", map[bool]string{true: "n", false: ""}[strings.ContainsAny(m.Kind[:1], "aeiou")], m.Kind)
+		c.at(p+".name", fact.Say("scenario.event-has-no-name", map[bool]string{true: "n", false: ""}[strings.ContainsAny(m.Kind[:1], "aeiou")], m.Kind))
 		return
 	}
 	var marks []string
@@ -195,31 +195,31 @@ func (c *validator) matchName(m *Match, p string, sc *scope) {
 		return
 	}
 	if (kind == sim.KindMark || m.Kind == "") && m.Client != "" && slices.Contains(sc.clients, m.Client) {
-		c.at(p+".name", "%s (%s) never writes a mark named %q, so this never fires: its marks are %s", m.Client, sc.algos[m.Client], short(m.Name), strings.Join(sc.marks[m.Client], ", "))
+		c.at(p+".name", fact.Say("scenario.never-writes-mark", m.Client, sc.algos[m.Client], short(m.Name), strings.Join(sc.marks[m.Client], ", ")))
 		return
 	}
 	what := map[sim.Kind]string{sim.KindMark: "mark", sim.KindFault: "fault", sim.KindVerdict: "verdict",
 		sim.KindSay: "say", sim.KindLost: "lost message", sim.KindError: "error", "": "event name"}[kind]
 	if sg := suggest(m.Name, names); sg != "" {
-		c.at(p+".name", "no %s named %q happens in this scenario, so this never fires — did you mean %q?", thing(what), short(m.Name), sg)
+		c.at(p+".name", fact.Say("scenario.never-happens-named-meant", thing(what), short(m.Name), sg))
 		return
 	}
-	c.at(p+".name", "no %s named %q happens in this scenario, so this never fires (%ss: %s)", thing(what), short(m.Name), thing(what), strings.Join(names, ", "))
+	c.at(p+".name", fact.Say("scenario.never-happens-named", thing(what), short(m.Name), thing(what), strings.Join(names, ", ")))
 }
 
 func (c *validator) schedule(s *Scenario, p string, sc *scope) {
 	if len(s.Schedule) > MaxSchedule {
-		c.at(p+".schedule", "%d schedule entries; the limit is %d per scenario", len(s.Schedule), MaxSchedule)
+		c.at(p+".schedule", fact.Say("scenario.too-many-schedule-entries", len(s.Schedule), MaxSchedule))
 		return
 	}
 	for i := range s.Schedule {
 		a := &s.Schedule[i]
 		ap := fmt.Sprintf("%s.schedule[%d]", p, i)
 		if a.Step < 0 {
-			c.at(ap+".step", "step cannot be negative, got %d", a.Step)
+			c.at(ap+".step", fact.Say("scenario.step-cannot-be-negative-got", a.Step))
 		}
 		if a.At != nil || a.On != nil {
-			c.at(ap, "a schedule entry happens at a step: it takes step:, not at: or on:")
+			c.at(ap, fact.Say("scenario.schedule-entry-happens-at-a"))
 		}
 		c.fault(&a.Fault, ap, sc, true)
 	}
@@ -232,6 +232,6 @@ func (c *validator) serviceNode(path, node string, nodes []string) bool {
 	if node != StorageService && node != DBService || slices.Contains(nodes, node) {
 		return false // (a Redis node may be named db)
 	}
-	c.at(path, "%s is a service the engine answers without a network: a fault names a Redis node (nodes: %s); a client's crash or pause between its command and the service's answer can be staged", node, strings.Join(nodes, ", "))
+	c.at(path, fact.Say("scenario.fault-on-service", node, strings.Join(nodes, ", ")))
 	return true
 }

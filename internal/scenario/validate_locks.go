@@ -8,7 +8,9 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
+	"github.com/lockstep/lockstep/internal/sim"
 	"github.com/lockstep/lockstep/internal/userlock"
 )
 
@@ -20,7 +22,7 @@ var paramName = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
 // line and column in the file.
 func (c *validator) locks(s *Scenario, p string) {
 	if len(s.Locks) > MaxLocks {
-		c.at(p+".locks", "%d locks; the limit is %d per scenario", len(s.Locks), MaxLocks)
+		c.at(p+".locks", fact.Say("scenario.too-many-locks", len(s.Locks), MaxLocks))
 		return
 	}
 	seen := map[string]int{}
@@ -29,25 +31,25 @@ func (c *validator) locks(s *Scenario, p string) {
 		lp := fmt.Sprintf("%s.locks[%d]", p, i)
 		switch {
 		case strings.TrimSpace(l.Name) == "":
-			c.at(lp+".name", "a lock needs a name")
+			c.at(lp+".name", fact.Say("scenario.lock-needs-a-name"))
 		case strings.ContainsAny(l.Name, " \t\n/$"):
-			c.at(lp+".name", "lock name %q: use letters, digits and dashes", short(l.Name))
+			c.at(lp+".name", fact.Say("scenario.lock-name-use-letters-digits", short(l.Name)))
 		case hasKey(seen, l.Name):
 			first, _ := c.pos(fmt.Sprintf("%s.locks[%d].name", p, seen[l.Name]))
-			c.at(lp+".name", "duplicate lock name %q (first at line %d)", l.Name, first)
+			c.at(lp+".name", fact.Say("scenario.duplicate-lock-name-first-at", l.Name, first))
 		default:
 			seen[l.Name] = i
 			if _, ok := lock.Lookup(l.Name); ok {
-				c.at(lp+".name", "lock name %q is a catalog algorithm's: give your lock a name of its own", l.Name)
+				c.at(lp+".name", fact.Say("scenario.lock-name-is-a-catalog", l.Name))
 			}
 		}
 		params := l.params()
 		for _, prm := range params {
 			switch {
 			case !paramName.MatchString(prm.Name):
-				c.atKey(lp+".params."+prm.Name, "parameter %q: name it with lower-case letters, digits and _", short(prm.Name))
+				c.atKey(lp+".params."+prm.Name, fact.Say("scenario.parameter-name-it-with-lower", short(prm.Name)))
 			case slices.Contains([]string{"key", "ttl", "retry", "retry_jitter", "acquire_timeout", "token", "ttl_s"}, prm.Name):
-				c.atKey(lp+".params."+prm.Name, "parameter %q is one every lock has: set it as a field of the lock", prm.Name)
+				c.atKey(lp+".params."+prm.Name, fact.Say("scenario.parameter-is-one-every-lock", prm.Name))
 			}
 		}
 		c.lockStep(l.Acquire, lp+".acquire", "acquire", params)
@@ -57,7 +59,7 @@ func (c *validator) locks(s *Scenario, p string) {
 		}
 		for name, st := range map[string]*LockStep{"acquire": l.Acquire, "release": l.Release} {
 			if st != nil && st.Every > 0 {
-				c.at(lp+"."+name+".every", "every: goes with extend only")
+				c.at(lp+"."+name+".every", fact.Say("scenario.every-goes-with-extend-only"))
 			}
 		}
 		if len(l.Fencing) > 0 {
@@ -70,21 +72,21 @@ func (c *validator) locks(s *Scenario, p string) {
 func (c *validator) lockStep(st *LockStep, sp, name string, params []lock.Param) {
 	switch {
 	case st == nil:
-		c.at(sp, "a lock needs %s: commands or a Lua script (lua:)", name)
+		c.at(sp, fact.Say("scenario.lock-needs-commands-or-a", name))
 		return
 	case len(st.Commands) > 0 && st.Lua != "":
-		c.at(sp+".lua", "a step is commands or a Lua script (lua:), not both")
+		c.at(sp+".lua", fact.Say("scenario.step-is-commands-or-a"))
 		return
 	case len(st.Commands) == 0 && strings.TrimSpace(st.Lua) == "":
-		c.at(sp, "a step needs commands or a Lua script (lua:)")
+		c.at(sp, fact.Say("scenario.step-needs-commands-or-a"))
 		return
 	}
 	if st.Lua == "" {
 		if len(st.Keys) > 0 || len(st.Args) > 0 {
-			c.at(sp, "keys and args go with a Lua script (lua:); a command writes its arguments in run")
+			c.at(sp, fact.Say("scenario.keys-and-args-go-with"))
 		}
 		if st.OK != "" {
-			c.at(sp+".ok", "ok: of a step goes with a Lua script; give each command its own ok")
+			c.at(sp+".ok", fact.Say("scenario.ok-of-a-step-goes"))
 		}
 		for j, k := range st.Watch {
 			c.placeholders(k, fmt.Sprintf("%s.watch[%d]", sp, j), params)
@@ -100,12 +102,12 @@ func (c *validator) lockStep(st *LockStep, sp, name string, params []lock.Param)
 			c.placeholders(cmd.OK, cp+".ok", params)
 		}
 		if open {
-			c.at(sp+".commands", "MULTI without EXEC: end the transaction with [EXEC]")
+			c.at(sp+".commands", fact.Say("scenario.multi-without-exec-end-the"))
 		}
 		return
 	}
 	if len(st.Watch) > 0 {
-		c.at(sp+".watch", "watch: goes with commands; a script is atomic already")
+		c.at(sp+".watch", fact.Say("scenario.watch-goes-with-commands-a"))
 	}
 	c.lua(st.Lua, sp+".lua")
 	for j, k := range st.Keys {
@@ -121,11 +123,11 @@ func (c *validator) lockStep(st *LockStep, sp, name string, params []lock.Param)
 // with known placeholders.
 func (c *validator) command(run []string, path string, params []lock.Param) {
 	if len(run) == 0 || strings.TrimSpace(run[0]) == "" {
-		c.at(path, "a command needs at least its name")
+		c.at(path, fact.Say("scenario.command-needs-at-least-its"))
 		return
 	}
 	if !userlock.Known(run[0]) {
-		c.at(path+"[0]", "the engine cannot model %s: a lock's commands must be among %s", short(run[0]), strings.Join(userlock.Commands, ", "))
+		c.at(path+"[0]", fact.Say("scenario.the-engine-cannot-model-a", short(run[0]), strings.Join(userlock.Commands, ", ")))
 	}
 	for i, a := range run {
 		c.placeholders(a, fmt.Sprintf("%s[%d]", path, i), params)
@@ -138,13 +140,13 @@ func (c *validator) transaction(run []string, path string, watched bool, open *b
 	name := strings.ToUpper(run[0])
 	switch {
 	case !watched:
-		c.at(path+"[0]", "%s needs the step's watch: keys (a transaction runs on the WATCHed connection)", name)
+		c.at(path+"[0]", fact.Say("scenario.needs-the-steps-watch-keys", name))
 	case len(run) > 1:
-		c.at(path, "%s takes no arguments", name)
+		c.at(path, fact.Say("scenario.takes-no-arguments", name))
 	case name == "MULTI" && *open:
-		c.at(path+"[0]", "MULTI inside a transaction: end the first with [EXEC]")
+		c.at(path+"[0]", fact.Say("scenario.multi-inside-a-transaction-end"))
 	case name == "EXEC" && !*open:
-		c.at(path+"[0]", "EXEC without MULTI")
+		c.at(path+"[0]", fact.Say("scenario.exec-without-multi"))
 	}
 	*open = name == "MULTI"
 }
@@ -156,7 +158,7 @@ func (c *validator) placeholders(s, path string, params []lock.Param) {
 		names = append(names, "$"+p.Name)
 	}
 	for _, u := range userlock.Unknown(s, params) {
-		c.at(path, "unknown placeholder %s (placeholders: %s)", short(u), strings.Join(names, ", "))
+		c.at(path, fact.Say("scenario.unknown-placeholder-placeholders", short(u), strings.Join(names, ", ")))
 	}
 }
 
@@ -164,14 +166,14 @@ func (c *validator) placeholders(s, path string, params []lock.Param) {
 // problem at its own line and column in the file.
 func (c *validator) lua(src, path string) {
 	if e := userlock.CheckLua(src); e != nil {
-		c.atLua(path, e.Line, e.Col, "Lua syntax error: %s", e.Msg)
+		c.atLua(path, e.Line, e.Col, fact.Say("scenario.lua-syntax-error", e.Msg))
 	}
 	names, at := userlock.ScriptCommands(src)
 	for i, name := range names {
 		if !userlock.Known(name) {
 			line := strings.Count(src[:at[i]], "\n") + 1
 			col := at[i] - strings.LastIndex(src[:at[i]], "\n")
-			c.atLua(path, line, col, "the engine cannot model %s: a lock's commands must be among %s", short(name), strings.Join(userlock.Commands, ", "))
+			c.atLua(path, line, col, fact.Say("scenario.the-engine-cannot-model-a", short(name), strings.Join(userlock.Commands, ", ")))
 		}
 	}
 }
@@ -179,14 +181,14 @@ func (c *validator) lua(src, path string) {
 // atLua reports a problem at line and column of the script at path,
 // placed in the file: a block scalar's lines follow its indicator line,
 // indented; a one-line script starts at its value.
-func (c *validator) atLua(path string, line, col int, format string, args ...any) {
+func (c *validator) atLua(path string, line, col int, problem sim.Text) {
 	n, ok := c.d.vals[path]
 	if c.flat || !ok || c.unreadable(path) {
-		c.at(path, "%s", say("script line %d, column %d: %s", line, col, say(format, args...)))
+		c.at(path, fact.Say("scenario.script-line-column", line, col, problem))
 		return
 	}
 	fl, fc := luaPosition(n, c.d.src, line, col)
-	c.d.r.add(fl, fc, format, args...)
+	c.d.r.add(fl, fc, problem)
 }
 
 // luaPosition places line:col of a script held by node n in the file src.

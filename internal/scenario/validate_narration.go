@@ -4,18 +4,20 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 func (c *validator) narration(s *Scenario, p string, sc *scope) {
 	if len(s.Narration) > MaxNarration {
-		c.at(p+".narration", "%d narration entries; the limit is %d per scenario", len(s.Narration), MaxNarration)
+		c.at(p+".narration", fact.Say("scenario.too-many-narration-entries", len(s.Narration), MaxNarration))
 	}
 	for i := range s.Narration {
 		n := &s.Narration[i]
 		np := fmt.Sprintf("%s.narration[%d]", p, i)
 		c.when(&n.When, np, sc, false)
 		if strings.TrimSpace(n.En) == "" {
-			c.at(np+".en", "narration needs en text")
+			c.at(np+".en", fact.Say("scenario.narration-needs-en-text"))
 		}
 		if n.Claim != nil {
 			c.claim(n.Claim, np+".claim", sc)
@@ -44,7 +46,7 @@ func (c *validator) claim(cl *Claim, p string, sc *scope) {
 			kp := fmt.Sprintf("%s.%s[%d]", p, part.name, i)
 			switch {
 			case part.name == "holds" && k.Client == "":
-				c.at(kp+".client", "holds names the client whose lock the key holds")
+				c.at(kp+".client", fact.Say("scenario.holds-names-the-client-whose"))
 			case k.Client != "" && !slices.Contains(sc.clients, k.Client):
 				c.undeclared(kp+".client", "client", k.Client, sc.clients)
 			}

@@ -4,22 +4,24 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 func (c *validator) nodes(s *Scenario, p string, sc *scope) {
 	if len(s.Nodes) > MaxNodesPerScenario {
-		c.at(p+".nodes", "%d nodes; the limit is %d per scenario", len(s.Nodes), MaxNodesPerScenario)
+		c.at(p+".nodes", fact.Say("scenario.too-many-nodes", len(s.Nodes), MaxNodesPerScenario))
 	}
 	seen := map[string]int{}
 	for i, n := range s.Nodes {
 		np := fmt.Sprintf("%s.nodes[%d]", p, i)
 		switch {
 		case strings.TrimSpace(n.Name) == "":
-			c.at(np+".name", "a node needs a name")
+			c.at(np+".name", fact.Say("scenario.node-needs-a-name"))
 			continue
 		case hasKey(seen, n.Name):
 			l, _ := c.pos(fmt.Sprintf("%s.nodes[%d].name", p, seen[n.Name]))
-			c.at(np+".name", "duplicate node name %q (first at line %d)", n.Name, l)
+			c.at(np+".name", fact.Say("scenario.duplicate-node-name-first-at", n.Name, l))
 			continue
 		}
 		seen[n.Name] = i
@@ -30,19 +32,19 @@ func (c *validator) nodes(s *Scenario, p string, sc *scope) {
 	}
 	sc.masters = replicated(s)
 	if len(s.Nodes) > 1 && s.Nodes[0].ReplicaOf != "" {
-		c.at(p+".nodes[0].replica_of", "the first node is where single-node clients lock and data: is written, and %q is a replica: list its master first", s.Nodes[0].Name)
+		c.at(p+".nodes[0].replica_of", fact.Say("scenario.first-node-is-replica", s.Nodes[0].Name))
 	}
 	for i, n := range s.Nodes {
 		if n.ReplicaOf == "" {
 			if n.Lag != 0 {
-				c.at(fmt.Sprintf("%s.nodes[%d].lag", p, i), "lag is ignored: node %q is no replica (lag is a replica's delay behind its master; add replica_of:)", n.Name)
+				c.at(fmt.Sprintf("%s.nodes[%d].lag", p, i), fact.Say("scenario.lag-is-ignored-node-is", n.Name))
 			}
 			continue
 		}
 		rp := fmt.Sprintf("%s.nodes[%d].replica_of", p, i)
 		switch {
 		case n.ReplicaOf == n.Name:
-			c.at(rp, "node %q cannot be a replica of itself", n.Name)
+			c.at(rp, fact.Say("scenario.node-cannot-be-a-replica", n.Name))
 		case !slices.Contains(sc.nodes, n.ReplicaOf):
 			c.unknownName(rp, "node", n.ReplicaOf, sc.nodes)
 		}
@@ -56,7 +58,7 @@ func (c *validator) services(s *Scenario, p string, sc *scope) {
 	sc.lanes = append(slices.Clone(sc.nodes), sc.services...)
 	for i, n := range s.Nodes {
 		if slices.Contains(sc.services, n.Name) {
-			c.at(fmt.Sprintf("%s.nodes[%d].name", p, i), "node name %q is taken by the scenario's %s service; choose another", n.Name, n.Name)
+			c.at(fmt.Sprintf("%s.nodes[%d].name", p, i), fact.Say("scenario.node-name-is-taken-by", n.Name, n.Name))
 		}
 	}
 }
@@ -83,10 +85,10 @@ func (c *validator) unused(s *Scenario, p string) {
 	bare.Storage, bare.SQL = nil, nil
 	used := bare.Services()
 	if s.Storage != nil && !slices.Contains(used, StorageService) {
-		c.atKey(p+".storage", "storage: is ignored: no client's task is write, so nothing writes to the storage")
+		c.atKey(p+".storage", fact.Say("scenario.storage-is-ignored-no-clients"))
 	}
 	if s.SQL != nil && !slices.Contains(used, DBService) {
-		c.atKey(p+".sql", "sql: is ignored: no client runs mysql-unique-key, so there is no database to sweep")
+		c.atKey(p+".sql", fact.Say("scenario.sql-is-ignored-no-client"))
 	}
 }
 

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -41,11 +42,11 @@ func (c *validator) warnClient(s *Scenario, cl *Client, cp string) {
 		return
 	}
 	if written, runs, ok := lock.RoundedTTL(opts); ok {
-		c.at(cp+".params.ttl", "ttl %s runs as %s: %s sets its TTL with EXPIRE, in whole seconds",
-			sim.FormatTime(written), sim.FormatTime(runs), algo.ID)
+		c.at(cp+".params.ttl", fact.Say("scenario.ttl-runs-as-sets-its",
+			sim.FormatTime(written), sim.FormatTime(runs), algo.ID))
 	}
 	if cl.Task == TaskWrite && s.Storage != nil && s.Storage.Fencing && !algo.Fencing {
-		c.at(cp+".task", "the fenced storage refuses every write that carries no fencing token, and %s issues none: every write of client %s will be refused",
-			algo.ID, cl.Name)
+		c.at(cp+".task", fact.Say("scenario.fenced-storage-no-token",
+			algo.ID, cl.Name))
 	}
 }

@@ -2,69 +2,15 @@ package scenario
 
 import (
 	"errors"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode"
-)
 
-// Every problem format the checker writes has its Chinese: the test reads
-// the package's source for each format given to add, at, atKey, fail,
-// errAt, say and problemf, and looks it up in zhFormats.
-func TestEveryProblemFormatHasChinese(t *testing.T) {
-	paths, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	arg := map[string]int{"add": 2, "at": 1, "atKey": 1, "fail": 2, "errAt": 1, "say": 0, "problemf": 0}
-	n := 0
-	for _, p := range paths {
-		if strings.HasSuffix(p, "_test.go") {
-			continue
-		}
-		fs := token.NewFileSet()
-		f, err := parser.ParseFile(fs, p, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(f, func(x ast.Node) bool {
-			c, ok := x.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			name := ""
-			switch fn := c.Fun.(type) {
-			case *ast.SelectorExpr:
-				name = fn.Sel.Name
-			case *ast.Ident:
-				name = fn.Name
-			}
-			i, ok := arg[name]
-			if !ok || len(c.Args) <= i {
-				return true
-			}
-			lit, ok := c.Args[i].(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				return true
-			}
-			format, _ := strconv.Unquote(lit.Value)
-			n++
-			if _, ok := zhFormats[format]; !ok {
-				t.Errorf("%s: the problem %q has no Chinese in zhFormats", fs.Position(c.Pos()), format)
-			}
-			return true
-		})
-	}
-	if n < 100 {
-		t.Errorf("found %d problem formats in the source: the test reads less than it should", n)
-	}
-}
+	"github.com/lockstep/lockstep/internal/sim"
+)
 
 // leftEnglish finds English words left in a Chinese problem: a phrase of
 // two English words outside quotes (identifiers, field names, commands and
@@ -111,5 +57,46 @@ func TestEveryProblemIsSaidInChinese(t *testing.T) {
 	}
 	if n < 100 {
 		t.Errorf("only %d problems: the corpus says too little", n)
+	}
+}
+
+// The words problems are built from (kinds of things, shapes of values,
+// what the YAML library says) are the catalogue's, keyed by their English:
+// an id the catalogue lacks would be said as the id itself, and its
+// English never found.
+func TestWordsAreTheCatalogues(t *testing.T) {
+	hasHan := func(s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) })
+	}
+	tables := map[string]map[string]sim.Text{
+		"things": things, "shapes": shapes, "yamlExpected": yamlExpected, "yamlActs": yamlActs, "yamlReading": yamlReading,
+	}
+	tables["yamlProblems"] = map[string]sim.Text{}
+	for _, p := range yamlProblems {
+		tables["yamlProblems"][p.En] = p
+	}
+	for name, table := range tables {
+		if len(table) == 0 {
+			t.Errorf("%s is empty", name)
+		}
+		for en, w := range table {
+			if strings.HasPrefix(en, "scenario.") || !hasHan(w.Zh) {
+				t.Errorf("%s: %q is said %q in Chinese: its id is not in the catalogue", name, en, w.Zh)
+			}
+		}
+	}
+	for en, w := range things {
+		if got := thing(en); got.En != en || got.Zh != w.Zh {
+			t.Errorf("thing(%q) = %q / %q, want %q", en, got.En, got.Zh, w.Zh)
+		}
+	}
+	if got := describeText("the integer 7"); got.En != "the integer 7" || got.Zh != "整数 7" {
+		t.Errorf("describeText(the integer 7) = %v", got)
+	}
+	if got := yamlContextZh("while parsing a flow mapping"); got != "解析流式映射" {
+		t.Errorf("yamlContextZh(while parsing a flow mapping) = %q", got)
+	}
+	if got := yamlThing("'-' indicator"); got != "'-' 标记" {
+		t.Errorf("yamlThing('-' indicator) = %q", got)
 	}
 }
