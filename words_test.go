@@ -20,13 +20,6 @@ import (
 var chineseAllowed = map[string]int{
 	"cmd/visualizer/docs_live.go":        4,
 	"cmd/visualizer/report.go":           1,
-	"internal/compare/against.go":        1,
-	"internal/compare/compare.go":        4,
-	"internal/compare/doc.go":            1,
-	"internal/compare/pairs.go":          13,
-	"internal/compare/place.go":          17,
-	"internal/compare/rows.go":           2,
-	"internal/compare/taken.go":          6,
 	"internal/etcd/lessons.go":           12,
 	"internal/explore/bound.go":          9,
 	"internal/explore/describe.go":       25,
