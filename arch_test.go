@@ -42,7 +42,7 @@ var packageMap = map[string][]string{
 	"internal/livecard":            {"internal/etcd", "internal/live", "internal/report", "internal/sim", "internal/zookeeper"},
 	"internal/service/sqldb":       {"internal/fact", "internal/sim"},
 	"internal/lesson":              {"internal/check", "internal/fact", "internal/lock", "internal/narrate", "internal/scenario", "internal/service/sqldb", "internal/service/storage", "internal/sim"},
-	"internal/explore":             {"internal/embedded", "internal/lesson", "internal/scenario", "internal/sim"},
+	"internal/explore":             {"internal/embedded", "internal/fact", "internal/lesson", "internal/scenario", "internal/sim"},
 	"internal/class":               {"internal/check", "internal/fact", "internal/lesson", "internal/scenario", "internal/sim"},
 	"internal/compare":             {"internal/check", "internal/embedded", "internal/fact", "internal/lesson", "internal/lock", "internal/scenario", "internal/sim"},
 	"internal/report":              {"internal/embedded", "internal/explore", "internal/fact", "internal/gosrc", "internal/lesson", "internal/lock", "internal/scenario", "internal/sim"},
