@@ -39,7 +39,7 @@ var packageMap = map[string][]string{
 	"internal/live":                {"internal/check", "internal/fact", "internal/sim"},
 	"internal/etcd":                {"internal/check", "internal/fact", "internal/live", "internal/sim"},
 	"internal/zookeeper":           {"internal/check", "internal/fact", "internal/live", "internal/sim"},
-	"internal/livecard":            {"internal/etcd", "internal/live", "internal/report", "internal/sim", "internal/zookeeper"},
+	"internal/livecard":            {"internal/etcd", "internal/fact", "internal/live", "internal/report", "internal/sim", "internal/zookeeper"},
 	"internal/service/sqldb":       {"internal/fact", "internal/sim"},
 	"internal/lesson":              {"internal/check", "internal/fact", "internal/lock", "internal/narrate", "internal/scenario", "internal/service/sqldb", "internal/service/storage", "internal/sim"},
 	"internal/explore":             {"internal/embedded", "internal/fact", "internal/lesson", "internal/scenario", "internal/sim"},
