@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
-	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // Against gives the scenario to compare sc with. with names an algorithm
@@ -48,7 +48,7 @@ func withAlgorithm(sc *scenario.Scenario, algo *lock.Info) (*scenario.Scenario, 
 	out := *sc
 	out.ID = sc.ID + "+" + algo.ID
 	// The lock first: a side's name is cut at its end on a narrow screen.
-	out.Title = sim.Text{En: "with " + algo.ID + ": " + sc.Title.En, Zh: "换成 " + algo.ID + "：" + sc.Title.Zh}
+	out.Title = fact.Say("compare.with-title", algo.ID, sc.Title)
 	out.Clients = slices.Clone(sc.Clients)
 	for i := range out.Clients {
 		c := &out.Clients[i]

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lockstep/lockstep/internal/check"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -52,9 +53,9 @@ type Result struct {
 	// SameCode: both sides run the same code, so the right replays the
 	// left's recording step for step.
 	SameCode bool
-	// Notes say in words (en, 中文) what the right could not face as the
-	// left did: a fault with no equivalent point there, one it refused,
-	// hand moves not carried over. With any, the right's verdict does not
+	// Notes say in words (in every language) what the right could not
+	// face as the left did: a fault with no equivalent point there, one it
+	// refused, hand moves not carried over. With any, the right's verdict does not
 	// answer the left's question, and the views say so beside it.
 	Notes []sim.Text
 	// Unplaced counts the notes about faults: those the right did not face
@@ -201,17 +202,21 @@ func dropped(left, right *scenario.Scenario) []sim.Text {
 	}
 	var out []sim.Text
 	for _, p := range order {
+		names := listWords(strings.Join(who[p], ", "))
 		if from, ok := strings.CutPrefix(p.key, "\x00"); ok {
-			out = append(out, sim.Text{
-				En: fmt.Sprintf("The left's %s (%s) reach %s under its own names: %s, as on the report card (its own defaults give up sooner).", from, strings.Join(who[p], ", "), algo[p], p.val),
-				Zh: fmt.Sprintf("左侧的 %s（%s）以 %s 自己的参数名传给它：%s，与选锁报告卡相同（它自己的默认值会更早放弃）。", strings.ReplaceAll(from, ", ", "、"), strings.Join(who[p], "、"), algo[p], strings.ReplaceAll(p.val, ", ", "、"))})
+			out = append(out, fact.Say("compare.note.carried-params", listWords(from), names, algo[p], listWords(p.val)))
 			continue
 		}
-		out = append(out, sim.Text{
-			En: fmt.Sprintf("The left's %s: %s (%s) is not a parameter of %s: the right runs without it (with its own default, if it has one).", p.key, p.val, strings.Join(who[p], ", "), algo[p]),
-			Zh: fmt.Sprintf("左侧的 %s: %s（%s）不是 %s 的参数：右侧不带它运行（如果有默认值，就用它自己的默认值）。", p.key, p.val, strings.Join(who[p], "、"), algo[p])})
+		out = append(out, fact.Say("compare.note.param-dropped", p.key, p.val, names, algo[p]))
 	}
 	return out
+}
+
+// listWords is a list said "a, b" as each language joins one: its ", "
+// becomes the catalogue's list separator in each language.
+func listWords(s string) sim.Text {
+	sep := fact.Say("compare.list-separator")
+	return sim.Text{En: strings.ReplaceAll(s, ", ", sep.En), Zh: strings.ReplaceAll(s, ", ", sep.Zh)}
 }
 
 // holds says whether params has every value of want.
@@ -248,9 +253,7 @@ func unchecked(sc *scenario.Scenario, log []*sim.Event) (sim.Text, bool) {
 	if !tokens || writes && sc.Storage != nil && sc.Storage.Fencing {
 		return sim.Text{}, false
 	}
-	return sim.Text{
-		En: "The right's lock hands out fencing tokens, but nothing here checks them: its clients do not write to a storage that refuses an older token, so the tokens protect nothing (the lesson fencing-token-rejects-stale has such a storage).",
-		Zh: "右侧的锁发放了 fencing token，但这里没有谁检查它：客户端并不写入一个会拒绝较旧 token 的存储，所以 token 什么也保护不了（课程 fencing-token-rejects-stale 里有这样的存储）。"}, true
+	return fact.Say("compare.note.unchecked-tokens"), true
 }
 
 func side(sc *scenario.Scenario, r *lesson.Run, moment func(*sim.Event) int) Side {

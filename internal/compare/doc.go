@@ -3,7 +3,7 @@
 // faults placed where they mean the same, two algorithms (or two lessons).
 // It finds the first row where the two runs part, reports each side's
 // verdicts as the checker (internal/check) gives them, and says in words
-// (en, 中文) what the right could not face as the left did.
+// (in English and Chinese) what the right could not face as the left did.
 //
 // # Faults placed by meaning
 //

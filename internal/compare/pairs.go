@@ -3,6 +3,7 @@ package compare
 import (
 	"slices"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -17,16 +18,11 @@ type Pair struct {
 
 // Pairs are the canonical comparisons, one per fix the catalog teaches.
 var Pairs = []Pair{
-	{Left: "blind-del-slow-release", With: "lua-cad-slow-release", Title: sim.Text{
-		En: "Blind DEL vs compare-and-delete", Zh: "直接 DEL 与比较后删除"}},
-	{Left: "owner-check-expire-between", With: "lua-compare-delete", Title: sim.Text{
-		En: "GET-then-DEL vs one Lua script", Zh: "先 GET 再 DEL 与一个 Lua 脚本"}},
-	{Left: "lease-pause-stale-write", With: "fencing-token-rejects-stale", Title: sim.Text{
-		En: "No fencing vs fencing tokens", Zh: "没有 fencing 与 fencing token"}},
-	{Left: "failover-lost-lock", With: "failover-wait-replica", Title: sim.Text{
-		En: "Failover without and with WAIT", Zh: "不用 WAIT 与使用 WAIT 的主从切换"}},
-	{Left: "thread-id-two-instances", With: "thread-id-uuid-fix", Title: sim.Text{
-		En: "Thread id vs uuid:thread as the owner", Zh: "线程 id 与 uuid:线程 id 作为持有者"}},
+	{Left: "blind-del-slow-release", With: "lua-cad-slow-release", Title: fact.Say("compare.pair.blind-del")},
+	{Left: "owner-check-expire-between", With: "lua-compare-delete", Title: fact.Say("compare.pair.get-then-del")},
+	{Left: "lease-pause-stale-write", With: "fencing-token-rejects-stale", Title: fact.Say("compare.pair.fencing")},
+	{Left: "failover-lost-lock", With: "failover-wait-replica", Title: fact.Say("compare.pair.failover-wait")},
+	{Left: "thread-id-two-instances", With: "thread-id-uuid-fix", Title: fact.Say("compare.pair.thread-id")},
 }
 
 // Partner is the canonical comparison of a scenario: what to compare it
@@ -53,13 +49,13 @@ type Family struct {
 
 // Families group the catalog's rows for the picker, in catalog order.
 var Families = []Family{
-	{sim.Text{En: "No lock, or a local one", Zh: "不加锁或本地锁"}, 1, 3},
-	{sim.Text{En: "SETNX and its expiry", Zh: "SETNX 及其过期"}, 4, 7},
-	{sim.Text{En: "Releasing only your own lock", Zh: "只释放自己的锁"}, 8, 10},
-	{sim.Text{En: "Re-entrant and renewed", Zh: "可重入与续期"}, 11, 13},
-	{sim.Text{En: "Several nodes", Zh: "多个节点"}, 14, 15},
-	{sim.Text{En: "Fencing and SQL", Zh: "Fencing 与 SQL"}, 16, 17},
-	{sim.Text{En: "Libraries, run as they are", Zh: "现成的库（按原样运行）"}, 18, 19},
+	{fact.Say("compare.family.no-lock"), 1, 3},
+	{fact.Say("compare.family.setnx"), 4, 7},
+	{fact.Say("compare.family.own-release"), 8, 10},
+	{fact.Say("compare.family.reentrant"), 11, 13},
+	{fact.Say("compare.family.several-nodes"), 14, 15},
+	{fact.Say("compare.family.fencing-sql"), 16, 17},
+	{fact.Say("compare.family.libraries"), 18, 19},
 }
 
 // Group is a family's algorithms, by id, as the picker lists them.
@@ -73,7 +69,7 @@ type Group struct {
 // group.
 func Groups() []Group {
 	out := make([]Group, len(Families))
-	more := Group{Title: sim.Text{En: "More algorithms", Zh: "更多算法"}}
+	more := Group{Title: fact.Say("compare.family.more")}
 	for _, a := range lock.Algorithms {
 		i := slices.IndexFunc(Families, func(f Family) bool { return a.Row >= f.First && a.Row <= f.Last })
 		if i < 0 {

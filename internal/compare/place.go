@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -117,23 +118,24 @@ func (p Place) Phrase() sim.Text {
 		who += "/" + p.Thread
 	}
 	mark := sim.MarkPhrase(p.Mark, who)
-	nth := ""
-	nthZh := ""
+	var nth sim.Text
 	if p.Nth > 1 {
-		nth = fmt.Sprintf(" (the %s time)", ordinal(p.Nth))
-		nthZh = fmt.Sprintf("（第 %d 次）", p.Nth)
+		nth = fact.Say("compare.place.nth", nthWords(p.Nth))
 	}
 	if p.K == 0 {
-		return sim.Text{En: mark.En + nth, Zh: mark.Zh + nthZh + "时"}
+		return fact.Say("compare.place.at-mark", mark, nth)
 	}
 	k := kindWords(p.Kind)
 	if p.Mark == "" {
-		return sim.Text{En: fmt.Sprintf("at %s's %s %s, before it reports any step of its lock", who, ordinal(p.K), k.En),
-			Zh: fmt.Sprintf("在 %s 的第 %d 个%s处（它还没报告锁的任何一步）", who, p.K, k.Zh)}
+		return fact.Say("compare.place.before-any-step", who, nthWords(p.K), k)
 	}
-	after := afterWords(p.Mark)
-	return sim.Text{En: fmt.Sprintf("at %s's %s %s after %s%s", who, ordinal(p.K), k.En, after.En, nth),
-		Zh: fmt.Sprintf("在 %s %s%s之后的第 %d 个%s处", who, after.Zh, nthZh, p.K, k.Zh)}
+	return fact.Say("compare.place.after-mark", who, nthWords(p.K), k, afterWords(p.Mark), nth)
+}
+
+// nthWords is a count as each language says which one: "2nd" in English,
+// the bare number in Chinese, whose sentence puts its own word around it.
+func nthWords(n int) sim.Text {
+	return sim.Text{En: ordinal(n), Zh: fmt.Sprint(n)}
 }
 
 // afterWords says a mark as the moment after which a place counts: "it
@@ -141,33 +143,33 @@ func (p Place) Phrase() sim.Text {
 func afterWords(name string) sim.Text {
 	switch name {
 	case sim.MarkEnter:
-		return sim.Text{En: "it enters its critical section", Zh: "进入临界区"}
+		return fact.Say("compare.after.enter")
 	case sim.MarkAcquired:
-		return sim.Text{En: "it takes the lock", Zh: "拿到锁"}
+		return fact.Say("compare.after.acquired")
 	case sim.MarkLeave:
-		return sim.Text{En: "it leaves its critical section", Zh: "离开临界区"}
+		return fact.Say("compare.after.leave")
 	case sim.MarkReleased:
-		return sim.Text{En: "it releases the lock", Zh: "释放锁"}
+		return fact.Say("compare.after.released")
 	}
-	return sim.Text{En: "its " + name + " mark", Zh: name + " 标记"}
+	return fact.Say("compare.after.mark", name)
 }
 
 func kindWords(k sim.Kind) sim.Text {
 	switch k {
 	case sim.KindSend:
-		return sim.Text{En: "command sent", Zh: "发出的命令"}
+		return fact.Say("compare.kind.send")
 	case sim.KindExec:
-		return sim.Text{En: "command executed", Zh: "被执行的命令"}
+		return fact.Say("compare.kind.exec")
 	case sim.KindReply:
-		return sim.Text{En: "reply received", Zh: "收到的回复"}
+		return fact.Say("compare.kind.reply")
 	case sim.KindLost:
-		return sim.Text{En: "lost message", Zh: "丢失的消息"}
+		return fact.Say("compare.kind.lost")
 	case sim.KindTimeout:
-		return sim.Text{En: "timeout", Zh: "超时"}
+		return fact.Say("compare.kind.timeout")
 	case sim.KindStart:
-		return sim.Text{En: "start", Zh: "启动"}
+		return fact.Say("compare.kind.start")
 	case sim.KindDone:
-		return sim.Text{En: "end", Zh: "结束"}
+		return fact.Say("compare.kind.done")
 	}
 	return sim.Text{En: string(k), Zh: string(k)}
 }
@@ -207,5 +209,5 @@ func FaultWords(f scenario.Fault) sim.Text {
 
 // instantWords says a virtual moment: "at 1.2s".
 func instantWords(t time.Duration) sim.Text {
-	return sim.Text{En: "at " + sim.FormatTime(t), Zh: "在 " + sim.FormatTime(t) + " 时"}
+	return fact.Say("compare.at-instant", sim.FormatTime(t))
 }

@@ -1,8 +1,7 @@
 package compare
 
 import (
-	"fmt"
-
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -28,12 +27,13 @@ func RowNumbers(rows []*sim.Event) map[int]int {
 }
 
 // Cite is t with each event it cites (its Cites: "B entered at #23") named
-// by its row instead ("row 21", "第 21 行"), as rowOf (RowNumbers) gives
+// by its row instead ("row 21" in English), as rowOf (RowNumbers) gives
 // it; an event that is no row keeps its number.
 func Cite(t sim.Text, rowOf map[int]int) sim.Text {
 	return t.Cite(func(seq int) (string, string, bool) {
 		n, ok := rowOf[seq]
-		return fmt.Sprintf("row %d", n), fmt.Sprintf("第 %d 行", n), ok
+		row := fact.Say("compare.row", n)
+		return row.En, row.Zh, ok
 	})
 }
 

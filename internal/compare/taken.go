@@ -36,9 +36,9 @@ func (t Taken) Where() sim.Text {
 		if t.On.Kind == string(sim.KindMark) && t.On.Client != "" {
 			return Place{Client: t.On.Client, Mark: t.On.Name, Nth: max(t.On.Nth, 1)}.Phrase()
 		}
-		return sim.Text{En: "on " + matchText(t.On), Zh: "在 " + matchText(t.On) + " 时"}
+		return fact.Say("compare.on-match", matchText(t.On))
 	}
-	return sim.Text{En: "at the same step", Zh: "在同一步"}
+	return fact.Say("compare.at-same-step")
 }
 
 func matchText(m *scenario.Match) string {
@@ -158,27 +158,18 @@ func notes(taken []Taken, hand int, rightID string, leftUsed, rightUsed map[stri
 		switch {
 		case t.How == Verbatim:
 		case t.Fault.Node != "" && leftUsed[t.Fault.Node] && !rightUsed[t.Fault.Node]:
-			out = append(out, sim.Text{
-				En: fmt.Sprintf("No equivalent point on the right: %s %s — no client on the right uses %s, so the fault changes nothing there and the right's verdict does not answer the left's.", f.En, where.En, t.Fault.Node),
-				Zh: fmt.Sprintf("右侧没有对应的时机：%s（%s）——右侧没有客户端使用 %s，这个故障在右侧什么也没改变，它的结论回答不了左侧的问题。", f.Zh, where.Zh, t.Fault.Node)})
+			out = append(out, fact.Say("compare.note.node-unused", f, where, t.Fault.Node))
 		case t.Right < 0:
-			out = append(out, sim.Text{
-				En: fmt.Sprintf("No equivalent point on the right: %s %s — the right run never got there, so it did not face this fault and its verdict does not answer the left's.", f.En, where.En),
-				Zh: fmt.Sprintf("右侧没有对应的时机：%s（%s）——右侧的运行从未到达那里，没有经受这个故障，它的结论回答不了左侧的问题。", f.Zh, where.Zh)})
+			out = append(out, fact.Say("compare.note.never-got-there", f, where))
 		case t.Refused != "" && !t.leftNoted:
-			out = append(out, sim.Text{
-				En: fmt.Sprintf("Not applied on the right: %s %s (%s).", f.En, where.En, t.Refused),
-				Zh: fmt.Sprintf("右侧没有施加：%s（%s）（%s）。", f.Zh, where.Zh, t.Refused)})
+			out = append(out, fact.Say("compare.note.not-applied", f, where, t.Refused))
 		}
 	}
-	if hand > 0 {
-		moves := fmt.Sprintf("%d moves made by hand are", hand)
-		if hand == 1 {
-			moves = "move made by hand is"
-		}
-		out = append(out, sim.Text{
-			En: fmt.Sprintf("The left's %s not carried over: %s runs other code, where a step of the left has no equivalent; it moves in the engine's own order.", moves, rightID),
-			Zh: fmt.Sprintf("左侧手动走的 %d 步没有带到右侧：%s 运行的是另一段代码，左侧的某一步在那里没有对应；右侧按引擎自己的顺序运行。", hand, rightID)})
+	switch {
+	case hand == 1:
+		out = append(out, fact.Say("compare.note.hand-move", rightID))
+	case hand > 1:
+		out = append(out, fact.Say("compare.note.hand-moves", hand, rightID))
 	}
 	return out
 }

@@ -1,14 +1,14 @@
 package explore
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// Bound says, in English and 中文, what a search of sc with opt covers:
+// Bound says, in English and Chinese, what a search of sc with opt covers:
 // the fault budget and the sizes it tries, where client faults may land,
 // which moves it reorders, and each schedule's virtual time and engine
 // steps. A "no violation within the bound" means within this, and
@@ -23,10 +23,9 @@ func Bound(sc *scenario.Scenario, opt Options) (sim.Text, error) {
 	if err != nil {
 		return sim.Text{}, err
 	}
-	var en, zh []string
+	var parts []sim.Text
 	if len(b.budget) == 0 {
-		en = append(en, "no fault (the budget is empty): only the order of the clients' moves is searched")
-		zh = append(zh, "没有故障（预算为空）：只搜索客户端行动的先后顺序")
+		parts = append(parts, fact.Say("explore.bound.no-fault"))
 	}
 	for _, bu := range b.budget {
 		sizes := ""
@@ -42,29 +41,30 @@ func Bound(sc *scenario.Scenario, opt Options) (sim.Text, error) {
 		kind, _ := sim.ActionOf(bu.Do)
 		switch {
 		case sizes != "":
-			en = append(en, fmt.Sprintf("%d × %s of %s", n, bu.Do, sizes))
-			zh = append(zh, fmt.Sprintf("%d 个 %s（%s）", n, bu.Do, sizes))
+			parts = append(parts, fact.Say("explore.bound.sized", n, bu.Do, sizes))
 		case kind.Search == sim.SearchSized && !kind.Required: // without a max, it lasts
-			en = append(en, fmt.Sprintf("%d × %s for good", n, bu.Do))
-			zh = append(zh, fmt.Sprintf("%d 个永久的 %s", n, bu.Do))
+			parts = append(parts, fact.Say("explore.bound.for-good", n, bu.Do))
 		default:
-			en = append(en, fmt.Sprintf("%d × %s", n, bu.Do))
-			zh = append(zh, fmt.Sprintf("%d 个 %s", n, bu.Do))
+			parts = append(parts, fact.Say("explore.bound.count", n, bu.Do))
 		}
 	}
 	if len(opt.Marks) > 0 && len(b.budget) > 0 {
-		m := strings.Join(opt.Marks, ", ")
-		en = append(en, "client faults only at the marks "+m)
-		zh = append(zh, "客户端故障只放在标记 "+m+" 处")
+		parts = append(parts, fact.Say("explore.bound.marks", strings.Join(opt.Marks, ", ")))
 	}
 	if b.window > 0 {
-		en = append(en, "moves due within "+sim.FormatTime(b.window)+" of each other reordered")
-		zh = append(zh, "相差 "+sim.FormatTime(b.window)+" 以内到期的移动可以调换顺序")
+		parts = append(parts, fact.Say("explore.bound.window", sim.FormatTime(b.window)))
 	} else {
-		en = append(en, "only moves due at the same instant reordered")
-		zh = append(zh, "只调换同一时刻到期的移动")
+		parts = append(parts, fact.Say("explore.bound.same-instant"))
 	}
-	en = append(en, fmt.Sprintf("%s and at most %d engine steps a schedule", sim.FormatTime(b.horizon), b.steps))
-	zh = append(zh, fmt.Sprintf("每个调度 %s、至多 %d 个引擎步", sim.FormatTime(b.horizon), b.steps))
-	return sim.Text{En: strings.Join(en, "; "), Zh: strings.Join(zh, "；")}, nil
+	parts = append(parts, fact.Say("explore.bound.horizon", sim.FormatTime(b.horizon), b.steps))
+	return joinTexts(parts, fact.Say("explore.bound.separator")), nil
+}
+
+// joinTexts joins parts in each language with that language's sep.
+func joinTexts(parts []sim.Text, sep sim.Text) sim.Text {
+	en, zh := make([]string, len(parts)), make([]string, len(parts))
+	for i, p := range parts {
+		en[i], zh[i] = p.En, p.Zh
+	}
+	return sim.Text{En: strings.Join(en, sep.En), Zh: strings.Join(zh, sep.Zh)}
 }

@@ -1,16 +1,16 @@
 package explore
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// Describe says in plain words, in English and 中文, what a found schedule
+// Describe says in plain words, in English and Chinese, what a found schedule
 // is: the faults the search placed, each where and when it landed in log
 // (the replay of the recording), the order of moves it chose, and what
 // came of it: when the lock's lease ran out and who took the lock next,
@@ -49,8 +49,7 @@ func Describe(log []*sim.Event, choices []scenario.Action, verdict string) sim.T
 		}
 	}
 	if len(en) == 0 {
-		return sim.Text{En: "The scenario's own schedule breaks it: no fault or choice was needed.",
-			Zh: "场景自己的调度就会出错：不需要任何故障或选择。"}
+		return fact.Say("explore.describe.own-schedule")
 	}
 	return sim.Text{En: sentences(en, ". "), Zh: sentences(zh, "。")}
 }
@@ -93,7 +92,7 @@ func at(t time.Duration) string { return sim.FormatTime(t) }
 // describeFault says what one placed fault was and where it landed.
 func describeFault(log []*sim.Event, a scenario.Action, e *sim.Event) sim.Text {
 	d := a.Size().D()
-	when := sim.Text{En: "at " + at(e.T), Zh: "在 " + at(e.T) + " "}
+	when := fact.Say("explore.when.at", at(e.T))
 	switch {
 	case a.On != nil && a.On.Kind == string(sim.KindMark):
 		who := a.On.Client
@@ -101,46 +100,39 @@ func describeFault(log []*sim.Event, a scenario.Action, e *sim.Event) sim.Text {
 			who = "" // the fault hits the client at its own mark: "it"
 		}
 		p := sim.MarkPhrase(a.On.Name, who)
-		when = sim.Text{En: p.En + " (at " + at(e.T) + ")", Zh: p.Zh + "（" + at(e.T) + "）就"}
+		when = fact.Say("explore.when.at-mark", p, at(e.T))
 	case a.On != nil && a.On.Kind == string(sim.KindExec) && a.On.Client == a.Client:
 		// a point (Options.Points): right after a node ran the command
 		cmd := strings.ToUpper(a.On.Cmd)
-		when = sim.Text{En: fmt.Sprintf("right after its %s ran, before the reply reached it (at %s)", cmd, at(e.T)),
-			Zh: fmt.Sprintf("在它的 %s 刚执行完、回复还没到它手里时（%s）就", cmd, at(e.T))}
+		when = fact.Say("explore.when.after-exec", cmd, at(e.T))
 	}
 	// Any other event a fault is recorded on (a reply, a send: anchor.go)
 	// is told by its time alone, as a fault placed at a step.
 	c, n := a.Client, a.Node
 	switch sim.FaultKind(a.Do) {
 	case sim.FaultPause:
-		return sim.Text{En: fmt.Sprintf("%s stops for %s %s", c, at(d), when.En), Zh: fmt.Sprintf("%s %s停顿了 %s", c, when.Zh, at(d))}
+		return fact.Say("explore.fault.pause", c, at(d), when)
 	case sim.FaultCrash:
-		return sim.Text{En: fmt.Sprintf("%s crashes %s", c, when.En), Zh: fmt.Sprintf("%s %s崩溃了", c, when.Zh)}
+		return fact.Say("explore.fault.crash", c, when)
 	case sim.FaultDropReply, sim.FaultDropRequest:
 		return describeDrop(log, e, a, when)
 	case sim.FaultNodeCrash:
 		if d > 0 {
-			return sim.Text{En: fmt.Sprintf("%s goes down %s and comes back empty %s later", n, when.En, at(d)),
-				Zh: fmt.Sprintf("%s %s宕机，%s 后不带数据重启", n, when.Zh, at(d))}
+			return fact.Say("explore.fault.node-restart", n, when, at(d))
 		}
-		return sim.Text{En: fmt.Sprintf("%s goes down %s for good", n, when.En), Zh: fmt.Sprintf("%s %s宕机，再也没有回来", n, when.Zh)}
+		return fact.Say("explore.fault.node-down", n, when)
 	case sim.FaultClockJump:
-		dir, dirZh := "forward", "向前"
 		if d < 0 {
-			dir, dirZh, d = "back", "向后", -d
+			return fact.Say("explore.fault.clock-back", n, at(-d), when)
 		}
-		return sim.Text{En: fmt.Sprintf("%s's clock jumps %s %s %s", n, at(d), dir, when.En),
-			Zh: fmt.Sprintf("%s 的时钟%s%s跳了 %s", n, when.Zh, dirZh, at(d))}
+		return fact.Say("explore.fault.clock-forward", n, at(d), when)
 	case sim.FaultFailover:
-		return sim.Text{En: fmt.Sprintf("%s fails over %s: its replica is promoted with what it had received", n, when.En),
-			Zh: fmt.Sprintf("%s %s发生主从切换：副本带着它已收到的数据被提升为主节点", n, when.Zh)}
+		return fact.Say("explore.fault.failover", n, when)
 	case sim.FaultPartition:
 		if d > 0 {
-			return sim.Text{En: fmt.Sprintf("%s is cut off from %s %s for %s", c, n, when.En, at(d)),
-				Zh: fmt.Sprintf("%s 与 %s %s断开 %s", c, n, when.Zh, at(d))}
+			return fact.Say("explore.fault.partition", c, n, when, at(d))
 		}
-		return sim.Text{En: fmt.Sprintf("%s is cut off from %s %s for good", c, n, when.En),
-			Zh: fmt.Sprintf("%s 与 %s %s永久断开", c, n, when.Zh)}
+		return fact.Say("explore.fault.partition-for-good", c, n, when)
 	}
 	return faultByName(e, when)
 }
@@ -151,9 +143,10 @@ func describeFault(log []*sim.Event, a scenario.Action, e *sim.Event) sim.Text {
 // in full without a case here: give it one only for a fuller sentence.
 func faultByName(e *sim.Event, when sim.Text) sim.Text {
 	if note := e.Fact.Render(); note.En != "" && note.Zh != "" {
-		return sim.Text{En: fmt.Sprintf("%s %s", strings.TrimSuffix(note.En, "."), when.En), Zh: fmt.Sprintf("%s%s", when.Zh, note.Zh)}
+		note.En = strings.TrimSuffix(note.En, ".")
+		return fact.Say("explore.fault.by-fact", note, when)
 	}
-	return sim.Text{En: fmt.Sprintf("%s %s", e.Name, when.En), Zh: fmt.Sprintf("%s %s", when.Zh, e.Name)}
+	return fact.Say("explore.fault.by-name", e.Name, when)
 }
 
 // describeDrop tells a dropped request or reply: the command whose
@@ -167,15 +160,15 @@ func describeDrop(log []*sim.Event, e *sim.Event, a scenario.Action, when sim.Te
 		if l.Seq > e.Seq && l.Kind == sim.KindLost && l.Client == c && l.Name == what {
 			cmd := strings.Join(l.Cmd, " ")
 			if what == "reply" {
-				return sim.Text{En: fmt.Sprintf("The reply to %s's %s is lost (at %s)", c, cmd, at(l.T)),
-					Zh: fmt.Sprintf("%s 的 %s 的回复丢失了（%s）", c, cmd, at(l.T))}
+				return fact.Say("explore.drop.reply-lost", c, cmd, at(l.T))
 			}
-			return sim.Text{En: fmt.Sprintf("%s's %s never reaches %s (at %s)", c, cmd, l.Node, at(l.T)),
-				Zh: fmt.Sprintf("%s 的 %s 没有到达 %s（%s）", c, cmd, l.Node, at(l.T))}
+			return fact.Say("explore.drop.request-lost", c, cmd, l.Node, at(l.T))
 		}
 	}
-	return sim.Text{En: fmt.Sprintf("The next %s of %s is to be lost, %s", what, c, when.En),
-		Zh: fmt.Sprintf("%s %s之后的下一个%s会丢失", c, when.Zh, map[string]string{"reply": "回复", "request": "请求"}[what])}
+	if what == "reply" {
+		return fact.Say("explore.drop.next-reply", c, when)
+	}
+	return fact.Say("explore.drop.next-request", c, when)
 }
 
 // describeOrder says which client the search let move first: the first
@@ -203,33 +196,29 @@ func describeOrder(log []*sim.Event, order []scenario.Action) sim.Text {
 		}
 		groups = append(groups, group{a.Client, t, 1})
 	}
-	var en, zh []string
+	var firsts []sim.Text
 	said := 0
 	for _, g := range groups[:min(2, len(groups))] {
 		if g.t < 0 {
 			continue
 		}
 		said += g.n
-		e, z := fmt.Sprintf("%s move first at %s", g.client, at(g.t)), fmt.Sprintf("%s 在 %s 抢先行动", g.client, at(g.t))
+		first := fact.Say("explore.order.moves-first", g.client, at(g.t))
 		if g.n > 1 {
-			e += fmt.Sprintf(", %d steps in a row", g.n)
-			z += fmt.Sprintf("，连走 %d 步", g.n)
+			first = fact.Say("explore.order.moves-first-steps", g.client, at(g.t), g.n)
 		}
-		en, zh = append(en, e), append(zh, z)
+		firsts = append(firsts, first)
 	}
-	if more := len(order) - said; more > 0 {
-		w := "choices"
-		if more == 1 {
-			w = "choice"
-		}
-		if len(en) == 0 {
-			return sim.Text{En: fmt.Sprintf("The search chooses who moves first %d times", more),
-				Zh: fmt.Sprintf("搜索 %d 次选择谁先行动", more)}
-		}
-		return sim.Text{En: "The search lets " + strings.Join(en, ", then ") + fmt.Sprintf(", then %d more %s of who moves first", more, w),
-			Zh: "搜索让 " + strings.Join(zh, "，然后 ") + fmt.Sprintf("，然后另有 %d 次选择谁先行动", more)}
+	lets := joinTexts(firsts, fact.Say("explore.order.then"))
+	switch more := len(order) - said; {
+	case more > 0 && len(firsts) == 0:
+		return fact.Say("explore.order.chooses", more)
+	case more == 1:
+		return fact.Say("explore.order.lets-then-one-more", lets)
+	case more > 1:
+		return fact.Say("explore.order.lets-then-more", lets, more)
 	}
-	return sim.Text{En: "The search lets " + strings.Join(en, ", then "), Zh: "搜索让 " + strings.Join(zh, "，然后 ")}
+	return fact.Say("explore.order.lets", lets)
 }
 
 // firstVerdict is the first verdict event named v (or any violation when
@@ -279,11 +268,7 @@ func describeLease(log []*sim.Event, v *sim.Event) (sim.Text, bool) {
 			continue
 		}
 		gap := e.T - exp.T
-		return sim.Text{
-			En: fmt.Sprintf("The lock on %s expires at %s; %s's %s takes it at %s, %s later", exp.Node, at(exp.T), e.Client, e.CmdText(), at(e.T), at(gap)),
-			Zh: fmt.Sprintf("%s 上的锁在 %s 过期；%s 的 %s 在 %s 拿到了它，晚了 %s", exp.Node, at(exp.T), e.Client, e.CmdText(), at(e.T), at(gap)),
-		}, true
+		return fact.Say("explore.lease.taken", exp.Node, at(exp.T), e.Client, e.CmdText(), at(e.T), at(gap)), true
 	}
-	return sim.Text{En: fmt.Sprintf("The lock on %s expires at %s", exp.Node, at(exp.T)),
-		Zh: fmt.Sprintf("%s 上的锁在 %s 过期", exp.Node, at(exp.T))}, true
+	return fact.Say("explore.lease.expires", exp.Node, at(exp.T)), true
 }

@@ -1,11 +1,11 @@
 package explore
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -28,28 +28,28 @@ func ParseBudget(s string) ([]scenario.Budget, error) {
 		kind, count, hasCount := strings.Cut(rest, "=")
 		b.Do = kind
 		if !containsStr(sim.SearchKinds, kind) {
-			return nil, budgetErr("budget %q: unknown fault %q (a search can place %s)", "预算 %q：未知的故障 %q（搜索能放置的有 %s）", part, kind, strings.Join(sim.SearchKinds, ", "))
+			return nil, budgetErr(fact.Say("explore.budget.unknown-fault", part, kind, strings.Join(sim.SearchKinds, ", ")))
 		}
 		if hasCount {
 			n, err := strconv.Atoi(count)
 			if err != nil || n < 1 || n > scenario.MaxFaults {
-				return nil, budgetErr("budget %q: count %q: want a whole number from 1 to %d", "预算 %q：次数 %q：应为 1 到 %d 的整数", part, count, scenario.MaxFaults)
+				return nil, budgetErr(fact.Say("explore.budget.bad-count", part, count, scenario.MaxFaults))
 			}
 			b.Count = n
 		}
 		if hasMax {
 			d, err := time.ParseDuration(size)
 			if err != nil || d <= 0 || d > scenario.MaxDuration {
-				return nil, budgetErr("budget %q: max %q: want a duration such as 5s, at most %s", "预算 %q：上限 %q：应为一个时长，例如 5s，最多 %s", part, size, scenario.MaxDuration)
+				return nil, budgetErr(fact.Say("explore.budget.bad-max", part, size, scenario.MaxDuration))
 			}
 			b.Max = scenario.Duration(d)
 		}
 		needMax, mayMax := sized(b.Do)
 		if needMax && !hasMax {
-			return nil, budgetErr("budget %q: %s needs a largest size, e.g. %s:5s", "预算 %q：%s 需要一个最大时长，例如 %s:5s", part, b.Do, b.Do)
+			return nil, budgetErr(fact.Say("explore.budget.needs-max", part, b.Do, b.Do))
 		}
 		if !mayMax && hasMax {
-			return nil, budgetErr("budget %q: %s takes no size", "预算 %q：%s 不带时长", part, b.Do)
+			return nil, budgetErr(fact.Say("explore.budget.takes-no-max", part, b.Do))
 		}
 		out = append(out, b)
 	}
@@ -62,8 +62,8 @@ type BudgetError struct{ Words sim.Text }
 
 func (e *BudgetError) Error() string { return e.Words.En }
 
-func budgetErr(en, zh string, a ...any) error {
-	return &BudgetError{Words: sim.Text{En: fmt.Sprintf(en, a...), Zh: fmt.Sprintf(zh, a...)}}
+func budgetErr(words sim.Text) error {
+	return &BudgetError{Words: words}
 }
 
 // BudgetText writes a budget back in ParseBudget's form.

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -37,8 +38,5 @@ func onRealRedis(p *pacer, rec *scenario.Scenario) (*scenario.RealRedis, error) 
 		return nil, nil
 	}
 	v := strings.Join(got, ", ")
-	return &scenario.RealRedis{Expect: got, Why: sim.Text{
-		En: "A real server's clock cannot be moved on request: the clock jump is shown as not applied, and without it the run ends " + v,
-		Zh: "真实服务器的时钟无法按需拨动：时钟跳变显示为未执行，没有它，这次运行的结果是 " + v,
-	}}, nil
+	return &scenario.RealRedis{Expect: got, Why: fact.Say("explore.real-redis.clock-not-moved", v)}, nil
 }

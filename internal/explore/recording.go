@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
-	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // Recording writes a schedule as a scenario of its own: sc with the
@@ -19,18 +19,16 @@ import (
 func Recording(sc *scenario.Scenario, actions []scenario.Action, horizon scenario.Duration) *scenario.Scenario {
 	out := *withFaults(sc, actions)
 	out.ID = sc.ID + "-explored"
-	out.Title.En = sc.Title.En + " (a schedule found by explore)"
+	title := fact.Say("explore.recording.title", sc.Title)
+	out.Title.En = title.En
 	if sc.Title.Zh != "" {
-		out.Title.Zh = sc.Title.Zh + "（explore 找到的调度）"
+		out.Title.Zh = title.Zh
 	}
 	out.Horizon = horizon
 	out.Narration = nil
 	out.RealRedis = nil // it explained the author's schedule, not this one
 	out.Challenge = nil // the found schedule is the answer, not a goal
-	out.Lesson = sim.Text{
-		En: "A schedule found by visualizer explore and shrunk: the schedule entries are the moves and faults it needs.",
-		Zh: "由 visualizer explore 搜索并精简得到的调度：schedule 中是它所需的移动和故障。",
-	}
+	out.Lesson = fact.Say("explore.recording.lesson")
 	return &out
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep/internal/etcd"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/report"
 	"github.com/lockstep/lockstep/internal/sim"
 	"github.com/lockstep/lockstep/internal/zookeeper"
@@ -62,24 +63,21 @@ const (
 // The columns neither service can take, and why.
 var (
 	clockNA = map[string]*sim.Text{
-		"etcd": {En: "etcd's server ends a lease by its own monotonic clock (Go's time.Now carries one): a jump of the wall clock moves no lease; the engine cannot move that clock",
-			Zh: "etcd 服务器按自己的单调时钟结束租约（Go 的 time.Now 带单调读数）：墙上时钟的跳变不会移动任何租约；引擎也移动不了这个时钟"},
-		"zookeeper": {En: "ZooKeeper's server times sessions by its own monotonic clock (System.nanoTime): a jump of the wall clock expires no session; the engine cannot move that clock",
-			Zh: "ZooKeeper 服务器按自己的单调时钟（System.nanoTime）计算会话：墙上时钟的跳变不会让任何会话过期；引擎也移动不了这个时钟"},
+		"etcd":      textOf(fact.Say("livecard.na.clock-etcd")),
+		"zookeeper": textOf(fact.Say("livecard.na.clock-zookeeper")),
 	}
 	restartNA = map[string]*sim.Text{
-		"etcd": {En: "etcd writes every change, the lock's key and its lease among them, to its write-ahead log before it answers: a restarted member comes back with them, never empty, so this fault cannot happen to it",
-			Zh: "etcd 在回复之前把每一次修改（包括锁的键和它的租约）写进预写日志：重启的成员带着它们回来，绝不会是空的，所以这种故障不会发生在它身上"},
-		"zookeeper": {En: "ZooKeeper logs every change, the lock's nodes and sessions among them, to its transaction log before it answers: a restarted server comes back with them, never empty, so this fault cannot happen to it",
-			Zh: "ZooKeeper 在回复之前把每一次修改（包括锁的节点和会话）写进事务日志：重启的服务器带着它们回来，绝不会是空的，所以这种故障不会发生在它身上"},
+		"etcd":      textOf(fact.Say("livecard.na.restart-etcd")),
+		"zookeeper": textOf(fact.Say("livecard.na.restart-zookeeper")),
 	}
 	failoverNA = map[string]*sim.Text{
-		"etcd": {En: "one etcd member here, no replica to promote; with more, Raft answers a write only once a majority has it, so a new leader never lacks an acknowledged lock key",
-			Zh: "这里只有一个 etcd 成员，没有可以提升的副本；成员更多时，Raft 要等多数成员都有了才回复写入，所以新的 leader 不会缺少已确认的锁键"},
-		"zookeeper": {En: "one ZooKeeper server here, no replica to promote; with an ensemble, Zab answers a write only once a quorum has it, so a new leader never lacks an acknowledged lock node",
-			Zh: "这里只有一台 ZooKeeper 服务器，没有可以提升的副本；集群中，Zab 要等法定多数都有了才回复写入，所以新的 leader 不会缺少已确认的锁节点"},
+		"etcd":      textOf(fact.Say("livecard.na.failover-etcd")),
+		"zookeeper": textOf(fact.Say("livecard.na.failover-zookeeper")),
 	}
 )
+
+// textOf is t's address, for a cell's NA.
+func textOf(t sim.Text) *sim.Text { return &t }
 
 // notApplicable fills a row's cells of the columns its service cannot take.
 func notApplicable(service string, cells map[string]Cell) map[string]Cell {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lockstep/lockstep/internal/etcd"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/live"
 	"github.com/lockstep/lockstep/internal/report"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -159,8 +160,8 @@ func startServer(service string, opt Options) (*server, error) {
 	if addr == "" {
 		srv, err := zookeeper.Start(zookeeper.Options{})
 		if errors.Is(err, zookeeper.ErrNoJava) {
-			return &server{name: "ZooKeeper (not run: no Java)", close: stop, missing: &sim.Text{
-				En: "ZooKeeper needs Java here: " + zookeeper.InstallCommand(), Zh: "这里需要 Java 才能运行 ZooKeeper：" + zookeeper.InstallCommand()}}, nil
+			missing := fact.Say("livecard.zookeeper.needs-java", zookeeper.InstallCommand())
+			return &server{name: "ZooKeeper (not run: no Java)", close: stop, missing: &missing}, nil
 		}
 		if err != nil {
 			return nil, err
