@@ -60,7 +60,6 @@ var chineseAllowed = map[string]int{
 	"internal/report/markdown.go":        55,
 	"internal/report/setup_html_page.go": 22,
 	"internal/report/setup_markdown.go":  14,
-	"internal/report/setup_text.go":      19,
 	"internal/scenario/decode.go":        2,
 	"internal/scenario/decode_fields.go": 7,
 	"internal/scenario/form.go":          10,
