@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/lockstep/lockstep/internal/fact"
@@ -109,10 +108,6 @@ func strategy(s string) fact.Text {
 		return fact.Say("report.strategy-random")
 	}
 	return fact.Text{En: s, Zh: s}
-}
-
-func plural(n int, one, many string) string {
-	return fmt.Sprintf("%d %s", n, noun(n, one, many))
 }
 
 // noun is one when n is 1, else many.
