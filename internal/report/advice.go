@@ -1,23 +1,23 @@
 package report
 
 import (
-	"strconv"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // phrase names each column's fault inside a sentence.
 var phrase = map[string]sim.Text{
-	"contention":    {En: "contention", Zh: "竞争"},
-	"lost-reply":    {En: "a lost reply", Zh: "丢失回复"},
-	"pause":         {En: "a pause longer than the lease", Zh: "超过租约的停顿"},
-	"pause-release": {En: "a pause before the release", Zh: "释放前的停顿"},
-	"crash":         {En: "a crash while holding", Zh: "持锁时崩溃"},
-	"clock-jump":    {En: "a clock jump on a node", Zh: "节点时钟跳变"},
-	"restart":       {En: "a restart without persistence", Zh: "无持久化重启"},
-	"failover":      {En: "a failover before replication", Zh: "复制前的主从切换"},
-	"partition":     {En: "a partition", Zh: "网络分区"},
+	"contention":    fact.Say("report.phrase.contention"),
+	"lost-reply":    fact.Say("report.phrase.lost-reply"),
+	"pause":         fact.Say("report.phrase.pause"),
+	"pause-release": fact.Say("report.phrase.pause-release"),
+	"crash":         fact.Say("report.phrase.crash"),
+	"clock-jump":    fact.Say("report.phrase.clock-jump"),
+	"restart":       fact.Say("report.phrase.restart"),
+	"failover":      fact.Say("report.phrase.failover"),
+	"partition":     fact.Say("report.phrase.partition"),
 }
 
 // Advice is the row's one sentence, read from its finished cells only:
@@ -28,64 +28,47 @@ var phrase = map[string]sim.Text{
 // sentence names it as not searched, and a row without a finished cell
 // gives none at all.
 func Advice(row *Row) sim.Text {
-	var fails, survives, open []string
-	var failsZh, survivesZh, openZh []string
+	var fails, survives, open []sim.Text
 	for _, c := range row.Cells {
 		p := phrase[c.Column]
 		switch {
 		case c.Column == "contention" && c.Kind == Fails:
-			return sim.Text{
-				En: "Never use it to keep two processes apart: contention alone breaks it (" + c.Verdict + ").",
-				Zh: "不要用它让两个进程互斥：仅有竞争就会出错（" + c.Verdict + "）。",
-			}
+			return fact.Say("report.advice-never", c.Verdict)
 		case c.Kind == Unsearched:
-			open, openZh = append(open, p.En), append(openZh, p.Zh)
+			open = append(open, p)
 		case c.Column == "contention":
 		case c.Kind == Fails:
-			fails, failsZh = append(fails, p.En), append(failsZh, p.Zh)
+			fails = append(fails, p)
 		case c.Kind == Holds:
-			survives, survivesZh = append(survives, p.En), append(survivesZh, p.Zh)
+			survives = append(survives, p)
 		case c.Kind == NotFound:
-			survives, survivesZh = append(survives, p.En+" (sampled, not proven)"), append(survivesZh, p.Zh+"（抽样，未证明）")
+			survives = append(survives, fact.Say("report.sampled-not-proven", p))
 		}
 	}
+	and, or := fact.Say("report.list-and"), fact.Say("report.list-or")
 	var t sim.Text
 	switch {
 	case len(fails) == 0 && len(survives) == 0 && len(open) > 0:
-		return sim.Text{
-			En: "No advice: none of its cells was searched to its end (" + join(open, "and") + " not searched).",
-			Zh: "没有建议：它没有一格搜索完（" + joinZh(openZh, "和") + "都没有搜索完）。",
-		}
+		return fact.Say("report.advice-none", join(open, and))
 	case len(fails) == 0 && len(open) == 0:
-		return sim.Text{
-			En: "Use it when any of these faults can happen: no search broke it (" + proofNote(row) + ").",
-			Zh: "这些故障都可能发生时可以用它：没有一次搜索打破它（" + proofNoteZh(row) + "）。",
-		}
+		return fact.Say("report.advice-any", proofNote(row))
 	case len(fails) == 0:
-		t = sim.Text{
-			En: "Use it when " + join(survives, "and") + isAre(survives) + " all you fear: no finished search broke it (" + proofNote(row) + ").",
-			Zh: "如果你只担心" + joinZh(survivesZh, "和") + "，可以用它：没有一次搜索完的搜索打破它（" + proofNoteZh(row) + "）。",
-		}
+		t = fact.Say("report.advice-fear", join(survives, and), isAre(survives), proofNote(row))
 	case len(survives) == 0:
-		t = sim.Text{
-			En: "Use it only when none of these faults can happen; never when " + join(fails, "or") + " can.",
-			Zh: "只有在这些故障都不会发生时才能用；只要可能出现" + joinZh(failsZh, "或") + "，就不要用。",
-		}
+		t = fact.Say("report.advice-only-none", join(fails, or))
 	default:
-		t = sim.Text{
-			En: "Use it when " + join(survives, "and") + isAre(survives) + " all you fear; never when " + join(fails, "or") + " can happen.",
-			Zh: "如果你只担心" + joinZh(survivesZh, "和") + "，可以用它；只要可能出现" + joinZh(failsZh, "或") + "，就不要用。",
-		}
+		t = fact.Say("report.advice-fear-never", join(survives, and), isAre(survives), join(fails, or))
 	}
 	if len(open) > 0 {
-		t.En += " Nothing is said of " + join(open, "or") + ": not searched to its end."
-		t.Zh += "对" + joinZh(openZh, "或") + "什么也没说明：没有搜索完。"
+		more := fact.Say("report.advice-open", join(open, or))
+		t = sim.Text{En: t.En + more.En, Zh: t.Zh + more.Zh}
 	}
 	return t
 }
 
-// isAre is the verb after a list: " is" after one item, " are" after more.
-func isAre(list []string) string {
+// isAre is the English verb after a list: " is" after one item, " are"
+// after more.
+func isAre(list []sim.Text) string {
 	if len(list) == 1 {
 		return " is"
 	}
@@ -94,30 +77,17 @@ func isAre(list []string) string {
 
 // proofNote says how many of a row's cells are proven and how many only
 // sampled.
-func proofNote(row *Row) string {
+func proofNote(row *Row) sim.Text {
 	h, n, open := counts(row)
 	switch {
 	case n == 0 && open > 0:
-		return "every cell searched to its end proven within its bound"
+		return fact.Say("report.proof-searched-proven")
 	case n == 0:
-		return "every cell proven within its bound"
+		return fact.Say("report.proof-all-proven")
 	case h == 0:
-		return "sampled, not proven"
+		return fact.Say("report.proof-sampled")
 	}
-	return itoa(h) + " proven within their bound, " + itoa(n) + " only sampled"
-}
-
-func proofNoteZh(row *Row) string {
-	h, n, open := counts(row)
-	switch {
-	case n == 0 && open > 0:
-		return "每一格搜索完的都在其界限内得到证明"
-	case n == 0:
-		return "每一格都在其界限内得到证明"
-	case h == 0:
-		return "只是抽样，不是证明"
-	}
-	return itoa(h) + " 格在界限内得到证明，" + itoa(n) + " 格只是抽样"
+	return fact.Say("report.proof-some", h, n)
 }
 
 // counts are a row's cells proven (✓), sampled (~) and not searched to
@@ -136,20 +106,19 @@ func counts(row *Row) (holds, sampled, open int) {
 	return holds, sampled, open
 }
 
-// join lists phrases in English: "a, b and c".
-func join(list []string, and string) string {
-	if len(list) == 1 {
-		return list[0]
+// join lists phrases in each language, the last joined by conj: "a, b
+// and c".
+func join(list []sim.Text, conj sim.Text) sim.Text {
+	sep := fact.Say("report.list-separator")
+	in := func(lang string) string {
+		words := make([]string, len(list))
+		for i, t := range list {
+			words[i] = t.In(lang)
+		}
+		if len(words) == 1 {
+			return words[0]
+		}
+		return strings.Join(words[:len(words)-1], sep.In(lang)) + conj.In(lang) + words[len(words)-1]
 	}
-	return strings.Join(list[:len(list)-1], ", ") + " " + and + " " + list[len(list)-1]
+	return sim.Text{En: in("en"), Zh: in("zh")}
 }
-
-// joinZh lists phrases in Chinese: "a、b和c".
-func joinZh(list []string, and string) string {
-	if len(list) == 1 {
-		return list[0]
-	}
-	return strings.Join(list[:len(list)-1], "、") + and + list[len(list)-1]
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }

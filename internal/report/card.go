@@ -2,7 +2,6 @@ package report
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -282,17 +281,12 @@ func unsearchedNote(card *Card, limit time.Duration, workers int) *sim.Text {
 	if n == 0 {
 		return nil
 	}
-	lim, limZh := "the card's time limit", "报告卡的时限"
+	lim := fact.Say("report.card-limit")
 	if limit > 0 {
-		lim = fmt.Sprintf("the card's time limit of %v (%s at once)", limit, plural(workers, "cell", "cells"))
-		limZh = fmt.Sprintf("报告卡 %v 的时限（同时搜索 %d 格）", limit, workers)
+		lim = fact.Say("report.card-limit-of", limit, workers, noun(workers, "cell", "cells"))
 	}
-	return &sim.Text{
-		En: fmt.Sprintf("%d of %d cells were not searched to their end: %s stopped them. They say nothing and give no advice; "+
-			"give the card more time (visualizer report --time) or fewer cells (--only)", n, total, lim),
-		Zh: fmt.Sprintf("%d 格（共 %d 格）没有搜索完：%s让它们提前停止。它们什么也没说明，也不产生建议；"+
-			"请给报告卡更多时间（visualizer report --time）或更少的格（--only）", n, total, limZh),
-	}
+	note := fact.Say("report.unsearched-note", n, total, lim)
+	return &note
 }
 
 // ComputeCell computes one cell of the card on its own, with its row
@@ -300,11 +294,11 @@ func unsearchedNote(card *Card, limit time.Duration, workers int) *sim.Text {
 func ComputeCell(ctx context.Context, algorithm, column string) (*Row, *Cell, error) {
 	a, ok := lock.Lookup(algorithm)
 	if !ok {
-		return nil, nil, errorf(nil, "report: no algorithm %q", "报告卡：没有算法 %q", algorithm)
+		return nil, nil, fail(nil, fact.Say("report.no-algorithm", algorithm))
 	}
 	col, ok := ColumnByID(column)
 	if !ok {
-		return nil, nil, errorf(nil, "report: no column %q", "报告卡：没有列 %q", column)
+		return nil, nil, fail(nil, fact.Say("report.no-column", column))
 	}
 	p, err := RunProbe(a)
 	if err != nil {
@@ -330,17 +324,15 @@ type Error struct {
 func (e *Error) Error() string { return e.Words.En }
 func (e *Error) Unwrap() error { return e.Err }
 
-// errorf is an Error whose words are the formats en and zh given args.
-func errorf(cause error, en, zh string, args ...any) *Error {
-	return &Error{Words: sim.Text{En: fmt.Sprintf(en, args...), Zh: fmt.Sprintf(zh, args...)}, Err: cause}
+// fail is an Error of cause said in words.
+func fail(cause error, words sim.Text) *Error {
+	return &Error{Words: words, Err: cause}
 }
 
 // cellError is the error of a cell whose search failed with err.
 func cellError(a *lock.Info, col *Column, err error) *Error {
 	why := fact.Error(err).Render()
-	return &Error{Err: err, Words: sim.Text{
-		En: fmt.Sprintf("report: %s under %s: %s", a.ID, col.ID, why.En),
-		Zh: fmt.Sprintf("报告卡：%s 在“%s”之下：%s", a.ID, col.ID, why.Zh)}}
+	return &Error{Err: err, Words: fact.Say("report.cell-error", a.ID, col.ID, why)}
 }
 
 // MarkWriteRejected is the mark of a write the storage refused (a token
@@ -349,17 +341,18 @@ const MarkWriteRejected = "write-rejected"
 
 // notApplicable says why col's fault does not apply to a lock, or nil.
 func notApplicable(p *Probe, col *Column) *sim.Text {
+	var why sim.Text
 	switch {
 	case !p.Locks && !p.Network && (col.Network || col.Node):
-		return &sim.Text{En: "no lock: nothing of it on a node or on the network to hit", Zh: "没有锁：节点和网络上都没有它的东西可以打击"}
+		why = fact.Say("report.na-no-lock")
 	case !p.Network && (col.Network || col.Node):
-		return &sim.Text{En: "the lock lives in the process: it sends nothing and keeps nothing on a node", Zh: "锁在进程内：它不发送任何命令，也不在节点上保存任何东西"}
+		why = fact.Say("report.na-in-process")
 	case p.Masters == 0 && p.SQL && (col.Node || col.Network):
-		return &sim.Text{
-			En: "not searched: the lock is a row in its SQL database, and the engine puts node faults, lost replies and cut links on Redis nodes only",
-			Zh: "未搜索：锁是 SQL 数据库里的一行，而引擎只在 Redis 节点上制造节点故障、丢失回复和断开链路"}
+		why = fact.Say("report.na-sql")
 	case col.Replica && p.Masters > 1:
-		return &sim.Text{En: "the lock runs on independent masters, none with a replica to promote", Zh: "锁运行在相互独立的主节点上，没有可以提升的副本"}
+		why = fact.Say("report.na-no-replica")
+	default:
+		return nil
 	}
-	return nil
+	return &why
 }

@@ -3,10 +3,10 @@ package report
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/lockstep/lockstep/internal/explore"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -90,12 +90,8 @@ func searchCell(ctx context.Context, s search, row *Row, col *Column, yield func
 // stoppedWhy says why a cell is Unsearched: the card's time limit stopped
 // its search after schedules schedules; again searches it alone.
 func stoppedWhy(again string, schedules int) *sim.Text {
-	return &sim.Text{
-		En: fmt.Sprintf("the card's time limit stopped its search after %s, before the end of its budget: it says nothing of this fault (%s searches it alone)",
-			plural(schedules, "schedule", "schedules"), again),
-		Zh: fmt.Sprintf("报告卡的时限让它的搜索在 %d 个调度之后、预算用完之前就停止了：它对这种故障什么也没说明（%s 可以单独搜索这一格）",
-			schedules, again),
-	}
+	why := fact.Say("report.stopped-why", schedules, noun(schedules, "schedule", "schedules"), again)
+	return &why
 }
 
 // flawPoints are, for a column that places a client's fault only at
@@ -155,7 +151,7 @@ func refusedWrite(ctx context.Context, sc *scenario.Scenario, opt explore.Option
 	}
 	rec.Expect = verdicts
 	rec.ID = sc.ID + "-refused"
-	rec.Title = sim.Text{En: sc.Title.En + ": the storage refuses the late write", Zh: sc.Title.Zh + "：存储拒绝迟到的写入"}
+	rec.Title = fact.Say("report.refused-title", sc.Title)
 	return rec, nil
 }
 

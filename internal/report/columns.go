@@ -1,9 +1,9 @@
 package report
 
 import (
-	"strconv"
 	"time"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -51,46 +51,44 @@ type Column struct {
 var Columns = []Column{
 	{
 		ID:    "contention",
-		Title: sim.Text{En: "contention alone", Zh: "仅有竞争"},
-		What: sim.Text{En: "two clients start together; every order of their moves, no fault",
-			Zh: "两个客户端同时开始；它们移动的每一种先后顺序，没有故障"},
+		Title: fact.Say("report.col.contention.title"),
+		What:  fact.Say("report.col.contention.what"),
 	},
 	{
 		ID:      "lost-reply",
-		Title:   sim.Text{En: "a lost reply", Zh: "丢失一个回复"},
-		What:    sim.Text{En: "one reply to a client is lost on the way back, after any step", Zh: "任意一步之后，发给某个客户端的一个回复在返回途中丢失"},
+		Title:   fact.Say("report.col.lost-reply.title"),
+		What:    fact.Say("report.col.lost-reply.what"),
 		Budget:  []scenario.Budget{{Do: string(sim.FaultDropReply), Count: 1}},
 		Network: true,
 	},
 	pauseColumn(Lease),
 	{
-		ID:    "crash",
-		Title: sim.Text{En: "a crash while holding", Zh: "持锁时崩溃"},
-		What: sim.Text{En: "a client dies for good once it holds the lock (as it acquires or enters), or at its lock's known flaw point (right after its SETNX, before the EXPIRE; after the GET of its release; after a Redlock vote)",
-			Zh: "客户端拿到锁之后（加锁成功或进入临界区时），或在它的锁已知的缺陷点（SETNX 刚执行完、EXPIRE 之前；释放时的 GET 之后；Redlock 的一票之后）永久崩溃"},
+		ID:     "crash",
+		Title:  fact.Say("report.col.crash.title"),
+		What:   fact.Say("report.col.crash.what"),
 		Budget: []scenario.Budget{{Do: string(sim.FaultCrash), Count: 1}},
 		Marks:  []string{sim.MarkAcquired, sim.MarkEnter},
 	},
 	clockJumpColumn(Lease),
 	{
 		ID:     "restart",
-		Title:  sim.Text{En: "a restart without persistence", Zh: "无持久化重启"},
-		What:   sim.Text{En: "one Redis node goes down and comes back empty 100ms to 400ms later, after any step", Zh: "任意一步之后，一个 Redis 节点宕机，100 到 400 毫秒后不带数据重启"},
+		Title:  fact.Say("report.col.restart.title"),
+		What:   fact.Say("report.col.restart.what"),
 		Budget: []scenario.Budget{{Do: string(sim.FaultNodeCrash), Count: 1, Max: scenario.Duration(Down)}},
 		Node:   true,
 	},
 	{
 		ID:      "failover",
-		Title:   sim.Text{En: "failover before replication", Zh: "复制前主从切换"},
-		What:    sim.Text{En: "the master has a replica 200ms behind it; the replica is promoted after any step", Zh: "主节点有一个落后 200 毫秒的副本；任意一步之后副本被提升为主节点"},
+		Title:   fact.Say("report.col.failover.title"),
+		What:    fact.Say("report.col.failover.what"),
 		Budget:  []scenario.Budget{{Do: string(sim.FaultFailover), Count: 1}},
 		Replica: true,
 		Node:    true,
 	},
 	{
 		ID:      "partition",
-		Title:   sim.Text{En: "a partition", Zh: "网络分区"},
-		What:    sim.Text{En: "one client's link to one node is cut for good, after any step", Zh: "任意一步之后，一个客户端到一个节点的链路永久断开"},
+		Title:   fact.Say("report.col.partition.title"),
+		What:    fact.Say("report.col.partition.what"),
 		Budget:  []scenario.Budget{{Do: string(sim.FaultPartition), Count: 1}},
 		Node:    true,
 		Network: true,
@@ -101,10 +99,9 @@ var Columns = []Column{
 // or at its lock's known flaw point.
 func pauseColumn(lease time.Duration) Column {
 	return Column{
-		ID:    "pause",
-		Title: sim.Text{En: "a pause longer than the lease", Zh: "停顿超过租约"},
-		What: sim.Text{En: "a client stops the world for 2× the lease (" + scenario.FormatDuration(2*lease) + ") as it enters its critical section, or at its lock's known flaw point (right after the GET its release trusts, a Redlock vote)",
-			Zh: "客户端刚进入临界区时，或在它的锁已知的缺陷点（释放所依据的 GET 刚执行完、Redlock 的一票刚投下），整个进程停顿租约的 2 倍（" + zhDuration(2*lease) + "）"},
+		ID:     "pause",
+		Title:  fact.Say("report.col.pause.title"),
+		What:   fact.Say("report.col.pause.what", duration(2*lease)),
 		Budget: []scenario.Budget{{Do: string(sim.FaultPause), Count: 1, Max: scenario.Duration(2 * lease)}},
 		Marks:  []string{sim.MarkEnter},
 		Exact:  true,
@@ -114,10 +111,9 @@ func pauseColumn(lease time.Duration) Column {
 // clockJumpColumn is the column of a node's clock jumping 2× lease.
 func clockJumpColumn(lease time.Duration) Column {
 	return Column{
-		ID:    "clock-jump",
-		Title: sim.Text{En: "a clock jump on a node", Zh: "节点时钟跳变"},
-		What: sim.Text{En: "one Redis node's clock jumps 2× the lease (" + scenario.FormatDuration(2*lease) + ") forward, after any step",
-			Zh: "任意一步之后，一个 Redis 节点的时钟向前跳租约的 2 倍（" + zhDuration(2*lease) + "）"},
+		ID:     "clock-jump",
+		Title:  fact.Say("report.col.clock-jump.title"),
+		What:   fact.Say("report.col.clock-jump.what", duration(2*lease)),
 		Budget: []scenario.Budget{{Do: string(sim.FaultClockJump), Count: 1, Max: scenario.Duration(2 * lease)}},
 		Node:   true,
 		Exact:  true,
@@ -133,10 +129,9 @@ func clockJumpColumn(lease time.Duration) Column {
 // next holder's work misses.
 func pauseReleaseColumn(lease time.Duration) Column {
 	return Column{
-		ID:    "pause-release",
-		Title: sim.Text{En: "a pause before the release", Zh: "释放前停顿"},
-		What: sim.Text{En: "a client stops the world for a quarter, a half, three quarters or all of the lease (" + scenario.FormatDuration(lease) + ") after its work, as it leaves its critical section and before it releases",
-			Zh: "客户端干完活、离开临界区、尚未释放时，整个进程停顿租约（" + zhDuration(lease) + "）的四分之一、一半、四分之三或全部"},
+		ID:     "pause-release",
+		Title:  fact.Say("report.col.pause-release.title"),
+		What:   fact.Say("report.col.pause-release.what", duration(lease)),
 		Budget: []scenario.Budget{{Do: string(sim.FaultPause), Count: 1, Max: scenario.Duration(lease)}},
 		Marks:  []string{sim.MarkLeave},
 	}
@@ -155,8 +150,7 @@ func SetupColumns(lease time.Duration) []Column {
 		case clockJumpColumn(lease).ID:
 			out = append(out, clockJumpColumn(lease))
 		case Columns[0].ID: // contention alone
-			c.What = sim.Text{En: "your clients as they start; every order of their moves, no fault",
-				Zh: "你的客户端按各自的时间开始；它们移动的每一种先后顺序，没有故障"}
+			c.What = fact.Say("report.col.setup-contention.what")
 			out = append(out, c)
 		default:
 			out = append(out, c)
@@ -165,13 +159,14 @@ func SetupColumns(lease time.Duration) []Column {
 	return out
 }
 
-// zhDuration writes a duration for a Chinese sentence: whole seconds as
-// "2 秒", else as a scenario file writes it.
-func zhDuration(d time.Duration) string {
+// duration writes a duration for a sentence: as a scenario file writes
+// it, and in Chinese whole seconds in words.
+func duration(d time.Duration) sim.Text {
+	t := sim.Text{En: scenario.FormatDuration(d), Zh: scenario.FormatDuration(d)}
 	if d > 0 && d%time.Second == 0 {
-		return strconv.Itoa(int(d/time.Second)) + " 秒"
+		t.Zh = fact.Say("report.whole-seconds", int(d/time.Second)).Zh
 	}
-	return scenario.FormatDuration(d)
+	return t
 }
 
 // ColumnByID finds a column.

@@ -1,10 +1,10 @@
 package report
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -141,35 +141,31 @@ func difference(r, yours *Row) sim.Text {
 	p, q := r.Probe, yours.Probe
 	var en, zh []string
 	if !p.Locks {
-		return sim.Text{
-			En: "no lock at all: each client's read-modify-write of the data is its own WATCH / MULTI / EXEC transaction, retried when the data changed; it guards only data on one node, and only writes made that way",
-			Zh: "根本不用锁：每个客户端对数据的读-改-写都是它自己的 WATCH / MULTI / EXEC 事务，数据变了就重试；它只保护同一节点上、以这种方式写入的数据",
-		}
+		return fact.Say("report.instead-no-lock")
 	}
-	step := func(what, whatZh string, theirs, mine []string) {
+	add := func(t sim.Text) { en, zh = append(en, t.En), append(zh, t.Zh) }
+	step := func(what sim.Text, theirs, mine []string) {
 		if slices.Equal(theirs, mine) {
-			en = append(en, fmt.Sprintf("the same %s (%s)", what, sent(theirs, "nothing")))
-			zh = append(zh, fmt.Sprintf("%s相同（%s）", whatZh, sent(theirs, "无")))
+			add(fact.Say("report.step-same", what, sent(theirs)))
 			return
 		}
-		en = append(en, fmt.Sprintf("%s sends %s where yours sends %s", what, sent(theirs, "nothing"), sent(mine, "nothing")))
-		zh = append(zh, fmt.Sprintf("%s发送 %s，你的发送 %s", whatZh, sent(theirs, "无"), sent(mine, "无")))
+		add(fact.Say("report.step-differs", what, sent(theirs), sent(mine)))
 	}
-	step("acquire", "加锁", p.AcquireSent, q.AcquireSent)
-	step("release", "释放", p.ReleaseSent, q.ReleaseSent)
-	en = append(en, fmt.Sprintf("round trips %s (yours %s)", r.Trips("en"), yours.Trips("en")))
-	zh = append(zh, fmt.Sprintf("往返 %s（你的 %s）", r.Trips("zh"), yours.Trips("zh")))
+	step(fact.Say("report.step-acquire"), p.AcquireSent, q.AcquireSent)
+	step(fact.Say("report.step-release"), p.ReleaseSent, q.ReleaseSent)
+	trips := func(r *Row) sim.Text { return sim.Text{En: r.Trips("en"), Zh: r.Trips("zh")} }
+	add(fact.Say("report.trips-yours", trips(r), trips(yours)))
 	if extra(p) > 0 {
-		en = append(en, "needs "+r.needsText("en"))
-		zh = append(zh, "需要"+r.needsText("zh"))
+		add(fact.Say("report.needs", r.NeedsText()))
 	}
 	return sim.Text{En: strings.Join(en, "; "), Zh: strings.Join(zh, "；")}
 }
 
-// sent writes the commands of a step: "SET", "GET, DEL", or none.
-func sent(cmds []string, none string) string {
+// sent writes the commands of a step: "SET", "GET, DEL", or nothing.
+func sent(cmds []string) sim.Text {
 	if len(cmds) == 0 {
-		return none
+		return fact.Say("report.sent-nothing")
 	}
-	return strings.Join(cmds, ", ")
+	all := strings.Join(cmds, ", ")
+	return sim.Text{En: all, Zh: all}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -11,25 +12,25 @@ import (
 // each language, where lock.Info.Title says how the lock works in a
 // sentence of English and the id is what a scenario file writes.
 var names = map[string]sim.Text{
-	"no-lock":                {En: "No lock", Zh: "不加锁"},
-	"local-mutex":            {En: "In-process mutex", Zh: "进程内互斥锁"},
-	"watch-multi-exec":       {En: "WATCH/MULTI/EXEC, retried", Zh: "WATCH/MULTI/EXEC 乐观重试"},
-	"setnx-no-expiry":        {En: "SETNX, no expiry", Zh: "SETNX，不设过期"},
-	"setnx-then-expire":      {En: "SETNX, then EXPIRE", Zh: "先 SETNX 再 EXPIRE"},
-	"setnx-getset-timestamp": {En: "SETNX + GETSET timestamp", Zh: "SETNX + GETSET 时间戳"},
-	"set-nx-ex-blind-del":    {En: "SET NX, blind DEL", Zh: "SET NX，直接 DEL 释放"},
-	"owner-check-get-del":    {En: "SET NX, GET check then DEL", Zh: "SET NX，先 GET 核对再 DEL"},
-	"lua-compare-delete":     {En: "SET NX, Lua compare-and-delete", Zh: "SET NX，Lua 比较后删除"},
-	"watch-release":          {En: "SET NX, WATCH-guarded release", Zh: "SET NX，WATCH 保护的释放"},
-	"reentrant-hash":         {En: "Re-entrant hash (Lua)", Zh: "可重入哈希锁（Lua）"},
-	"reentrant-thread-id":    {En: "Re-entrant by bare thread id", Zh: "只按线程号的可重入锁"},
-	"watchdog":               {En: "Re-entrant with a watchdog", Zh: "带看门狗的可重入锁"},
-	"replica-failover":       {En: "A master with a replica", Zh: "带异步副本的主节点"},
-	"redlock":                {En: "Redlock, a majority of masters", Zh: "Redlock，多数主节点"},
-	"fencing-token":          {En: "Lease with fencing tokens", Zh: "带栅栏令牌的租约锁"},
-	"mysql-unique-key":       {En: "MySQL unique-key row", Zh: "MySQL 唯一键行锁"},
-	"redsync":                {En: "redsync library (Redlock)", Zh: "redsync 库（Redlock）"},
-	"redislock":              {En: "redislock library", Zh: "redislock 库"},
+	"no-lock":                fact.Say("report.name.no-lock"),
+	"local-mutex":            fact.Say("report.name.local-mutex"),
+	"watch-multi-exec":       fact.Say("report.name.watch-multi-exec"),
+	"setnx-no-expiry":        fact.Say("report.name.setnx-no-expiry"),
+	"setnx-then-expire":      fact.Say("report.name.setnx-then-expire"),
+	"setnx-getset-timestamp": fact.Say("report.name.setnx-getset-timestamp"),
+	"set-nx-ex-blind-del":    fact.Say("report.name.set-nx-ex-blind-del"),
+	"owner-check-get-del":    fact.Say("report.name.owner-check-get-del"),
+	"lua-compare-delete":     fact.Say("report.name.lua-compare-delete"),
+	"watch-release":          fact.Say("report.name.watch-release"),
+	"reentrant-hash":         fact.Say("report.name.reentrant-hash"),
+	"reentrant-thread-id":    fact.Say("report.name.reentrant-thread-id"),
+	"watchdog":               fact.Say("report.name.watchdog"),
+	"replica-failover":       fact.Say("report.name.replica-failover"),
+	"redlock":                fact.Say("report.name.redlock"),
+	"fencing-token":          fact.Say("report.name.fencing-token"),
+	"mysql-unique-key":       fact.Say("report.name.mysql-unique-key"),
+	"redsync":                fact.Say("report.name.redsync"),
+	"redislock":              fact.Say("report.name.redislock"),
 }
 
 // Name is a lock's name in words, in both languages; a lock the card has
@@ -63,15 +64,12 @@ func (r *Row) Within() (short, long sim.Text) {
 		}
 	}
 	short = sim.Text{En: fmt.Sprintf("%d×%d", clients, requests), Zh: fmt.Sprintf("%d×%d", clients, requests)}
-	long = sim.Text{
-		En: fmt.Sprintf("within %s making %s each", plural(clients, "client", "clients"), plural(requests, "request", "requests")),
-		Zh: fmt.Sprintf("在 %d 个客户端、每个 %d 次请求之内", clients, requests),
-	}
+	long = fact.Say("report.within", clients, noun(clients, "client", "clients"), requests, noun(requests, "request", "requests"))
 	if leased {
-		short.En += " · " + Lease.String()
-		short.Zh += fmt.Sprintf(" · %g秒", Lease.Seconds())
-		long.En += ", lease " + Lease.String()
-		long.Zh += fmt.Sprintf("，租约 %g 秒", Lease.Seconds())
+		// the lease as each language writes it: "1s", and seconds in Chinese
+		lease := fact.Text{En: Lease.String(), Zh: fmt.Sprintf("%g", Lease.Seconds())}
+		short = fact.Text{En: short.En + fact.Say("report.within-lease-short", lease).En, Zh: short.Zh + fact.Say("report.within-lease-short", lease).Zh}
+		long = fact.Text{En: long.En + fact.Say("report.within-lease", lease).En, Zh: long.Zh + fact.Say("report.within-lease", lease).Zh}
 	}
 	return short, long
 }

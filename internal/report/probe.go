@@ -1,11 +1,11 @@
 package report
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/lockstep/lockstep/internal/embedded"
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lesson"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
@@ -48,27 +48,27 @@ func (p *Probe) Needs() []sim.Text {
 	var out []sim.Text
 	switch {
 	case !p.Locks && !p.Network:
-		return []sim.Text{{En: "nothing (it is no lock)", Zh: "什么都不需要（它不是锁）"}}
+		return []sim.Text{fact.Say("report.needs-nothing")}
 	case !p.Network:
-		return []sim.Text{{En: "one process: the lock is in its memory", Zh: "只有一个进程：锁在它的内存里"}}
+		return []sim.Text{fact.Say("report.needs-one-process")}
 	}
 	if p.Watch && !p.Locks {
-		out = append(out, sim.Text{En: "WATCH / MULTI / EXEC on the data's own node", Zh: "数据所在节点上的 WATCH / MULTI / EXEC"})
+		out = append(out, fact.Say("report.needs-watch"))
 	}
 	if p.Lua {
-		out = append(out, sim.Text{En: "Lua scripts (EVAL)", Zh: "Lua 脚本（EVAL）"})
+		out = append(out, fact.Say("report.needs-lua"))
 	}
 	if p.Masters > 1 {
-		out = append(out, sim.Text{En: fmt.Sprintf("%d independent Redis masters", p.Masters), Zh: fmt.Sprintf("%d 个相互独立的 Redis 主节点", p.Masters)})
+		out = append(out, fact.Say("report.needs-masters", p.Masters))
 	}
 	if p.SQL {
-		out = append(out, sim.Text{En: "a SQL database with a unique key", Zh: "带唯一键的 SQL 数据库"})
+		out = append(out, fact.Say("report.needs-sql"))
 	}
 	if p.Tokens {
-		out = append(out, sim.Text{En: "a storage that checks fencing tokens", Zh: "会检查栅栏令牌的存储"})
+		out = append(out, fact.Say("report.needs-fencing"))
 	}
 	if len(out) == 0 {
-		out = append(out, sim.Text{En: "one Redis node, plain commands", Zh: "一个 Redis 节点，普通命令"})
+		out = append(out, fact.Say("report.needs-one-node"))
 	}
 	return out
 }
@@ -77,8 +77,8 @@ func (p *Probe) Needs() []sim.Text {
 func probeScenario(a *lock.Info) *scenario.Scenario {
 	return &scenario.Scenario{
 		ID:      "probe-" + a.ID,
-		Title:   sim.Text{En: a.ID + " alone", Zh: a.ID + " 单独运行"},
-		Lesson:  sim.Text{En: "One client takes the lock twice, no fault.", Zh: "一个客户端先后两次加锁，没有故障。"},
+		Title:   fact.Say("report.probe-title", a.ID),
+		Lesson:  fact.Say("report.probe-lesson"),
 		Seed:    1,
 		Horizon: scenario.Duration(4 * Horizon),
 		Network: scenario.Network{Timeout: scenario.Duration(Timeout)},
@@ -108,7 +108,7 @@ func runProbe(a *lock.Info, sc *scenario.Scenario) (*Probe, error) {
 		return nil, err
 	}
 	if v := r.Verdicts(); !slices.Equal(v, []string{sim.VerdictSafe}) {
-		return nil, errorf(nil, "report: %s alone ends %s, not safe", "报告卡：%s 单独运行的结果是 %s，不安全", a.ID, strings.Join(v, ", "))
+		return nil, fail(nil, fact.Say("report.probe-not-safe", a.ID, strings.Join(v, ", ")))
 	}
 	return readProbe(r.World.Log()), nil
 }

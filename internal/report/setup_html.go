@@ -11,7 +11,7 @@ import (
 )
 
 // HTML is the card for a user's setup as one page for a design review,
-// in English and 中文, that opens offline (from file://): its style
+// in English and Chinese, that opens offline (from file://): its style
 // inline, no script, nothing fetched. It says what Markdown says — the
 // question, the setup, the grid, what to use instead, each lock's cells
 // — and adds each counterexample as YAML, linked from its ✗, and the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
 )
@@ -15,12 +16,9 @@ import (
 // user's acquire and release beside the first alternative's.
 func (card *SetupCard) Text(lang string) string {
 	var b strings.Builder
-	say := func(en, zh string, args ...any) {
-		fmt.Fprintf(&b, Pick(sim.Text{En: en, Zh: zh}, lang), args...)
-	}
-	say("Your setup: scenario %s%s: %s.\nEvery lock below is placed in it (every client runs the lock; your own faults and schedule are left out: the columns are the faults), each cell decided by a schedule search.\n\n",
-		"你的设置：场景 %s%s：%s。\n下面每一把锁都放进这个设置（每个客户端都运行这把锁；你自己的故障和调度不算在内：各列就是故障），每一格由调度搜索决定。\n\n",
-		card.Scenario, card.fileNote(lang), Pick(card.Setup, lang))
+	say := func(t sim.Text) { b.WriteString(Pick(t, lang)) }
+	say(fact.Say("report.setup.heading", card.Scenario, card.fileNote(lang), Pick(card.Setup, lang)))
+	b.WriteString("\n\n")
 	card.grid(&b, lang)
 	b.WriteString("\n" + Pick(SetupLegend(), lang) + "\n")
 	if card.Unsearched != nil {
@@ -34,14 +32,14 @@ func (card *SetupCard) Text(lang string) string {
 	for _, r := range card.Rows {
 		name := r.Algorithm
 		if r.Yours {
-			name += Pick(sim.Text{En: " (yours)", Zh: "（你的）"}, lang)
+			name += Pick(fact.Say("report.setup.yours"), lang)
 		}
 		fmt.Fprintf(&b, "\n%s: %s\n", name, r.Title)
-		say("  round trips (acquire / release): %s; needs: %s\n", "  往返（加锁 / 释放）：%s；需要：%s\n", r.Trips(lang), r.needsText(lang))
+		fmt.Fprintf(&b, "  %s\n", Pick(fact.Say("report.trips-needs", r.Trips(lang), r.needsText(lang)), lang))
 		for i, c := range r.Cells {
 			fmt.Fprintf(&b, "  %s: %s", Pick(card.Columns[i].Title, lang), Pick(c.Text(r), lang))
 			if c.Counterexample != nil {
-				say(" [replays as %s]", "［重放为 %s］", c.Counterexample.ID)
+				say(fact.Say("report.setup.replays-as", c.Counterexample.ID))
 			}
 			b.WriteString("\n")
 		}
@@ -62,20 +60,19 @@ func (card *SetupCard) codeText(b *strings.Builder, lang string) {
 		return
 	}
 	rec := card.Instead[0].Code
-	fmt.Fprint(b, Pick(sim.Text{En: "\nYour acquire and release beside " + rec.Algorithm + "'s (the first of What to use instead):\n",
-		Zh: "\n你的加锁和释放，与 " + rec.Algorithm + "（改用什么的第一把）的并排：\n"}, lang))
+	fmt.Fprint(b, "\n"+Pick(fact.Say("report.setup.code-heading", rec.Algorithm), lang)+"\n")
 	for _, step := range []struct {
 		name sim.Text
 		of   func(*StepCode) []Snippet
 	}{
-		{sim.Text{En: "acquire", Zh: "加锁"}, func(c *StepCode) []Snippet { return c.Acquire }},
-		{sim.Text{En: "release", Zh: "释放"}, func(c *StepCode) []Snippet { return c.Release }},
+		{fact.Say("report.step-acquire"), func(c *StepCode) []Snippet { return c.Acquire }},
+		{fact.Say("report.step-release"), func(c *StepCode) []Snippet { return c.Release }},
 	} {
 		fmt.Fprintf(b, "  %s\n", Pick(step.name, lang))
 		for _, side := range []struct {
 			who string
 			c   *StepCode
-		}{{Pick(sim.Text{En: "yours", Zh: "你的"}, lang) + " (" + card.Yours.Algorithm + ")", card.Yours}, {rec.Algorithm, rec}} {
+		}{{Pick(fact.Say("report.setup.yours-word"), lang) + " (" + card.Yours.Algorithm + ")", card.Yours}, {rec.Algorithm, rec}} {
 			for _, sn := range step.of(side.c) {
 				fmt.Fprintf(b, "    %s · %s:%d\n", side.who, sn.File, sn.Line)
 				for _, l := range strings.Split(strings.TrimRight(sn.Text, "\n"), "\n") {
@@ -91,7 +88,7 @@ func (card *SetupCard) fileNote(lang string) string {
 	if card.File == "" {
 		return ""
 	}
-	return Pick(sim.Text{En: " of " + card.File, Zh: "（" + card.File + "）"}, lang)
+	return Pick(fact.Say("report.setup.file-note", card.File), lang)
 }
 
 // grid writes the marks: a row a lock, a column a fault, ✗ with its
@@ -110,7 +107,7 @@ func (card *SetupCard) grid(b *strings.Builder, lang string) {
 	for _, r := range card.Rows {
 		name := r.Algorithm
 		if r.Yours {
-			name += Pick(sim.Text{En: " (yours)", Zh: " (你的)"}, lang)
+			name += Pick(fact.Say("report.setup.yours-grid"), lang)
 		}
 		b.WriteString(name + strings.Repeat(" ", max(1, width+2-displayWidth(name))))
 		for _, c := range r.Cells {
@@ -122,42 +119,32 @@ func (card *SetupCard) grid(b *strings.Builder, lang string) {
 
 // SetupLegend says what each mark of the card for a setup means.
 func SetupLegend() sim.Text {
-	return sim.Text{
-		En: "✗ a schedule of your setup breaks it (its shrunk counterexample replays with visualizer test)   " +
-			"✓ no schedule within the bound written beside it breaks it (the search covered them all)   " +
-			"~ none found in the schedules sampled (not a proof)   ? not searched: the time limit stopped it, it says nothing   n/a the fault cannot apply",
-		Zh: "✗ 你的设置中有调度能打破它（精简后的反例可以用 visualizer test 重放）   " +
-			"✓ 在旁边写明的界限内没有任何调度能打破它（搜索覆盖了全部调度）   " +
-			"~ 在抽样的调度中没有发现（不是证明）   ? 未搜索：时限让它提前停止，它什么也没说明   n/a 这种故障不适用",
-	}
+	return fact.Say("report.setup.legend")
 }
 
 // insteadText is the section What to use instead.
 func (card *SetupCard) insteadText() sim.Text {
-	t := sim.Text{En: "What to use instead", Zh: "改用什么"}
-	if len(card.Instead) == 0 {
-		t.En += ": no other lock was searched to the end of every column.\n"
-		t.Zh += "：没有其他锁在每一列都搜索完。\n"
+	t := fact.Say("report.setup.instead")
+	add := func(u sim.Text, then string) { t = sim.Text{En: t.En + u.En + then, Zh: t.Zh + u.Zh + then} }
+	switch {
+	case len(card.Instead) == 0:
+		add(fact.Say("report.setup.instead-none"), "\n")
 		return t
-	}
-	if card.Instead[0].Everywhere {
-		t.En += " (holds in every column; ranked by what it needs beyond one Redis node, then round trips):\n"
-		t.Zh += "（在每一列都成立；先按除一个 Redis 节点之外还需要什么排序，再按往返次数）：\n"
-	} else {
-		t.En += ": no lock was shown to hold (✓ or ~) in every column of your setup; the closest (fewest columns failed or n/a, then what it needs, then round trips):\n"
-		t.Zh += "：在你的设置中没有一把锁被证明在每一列都成立（✓ 或 ~）；最接近的是（先按失败或不适用的列数，再按需要什么，再按往返次数）：\n"
+	case card.Instead[0].Everywhere:
+		add(fact.Say("report.setup.instead-everywhere"), "\n")
+	default:
+		add(fact.Say("report.setup.instead-closest"), "\n")
 	}
 	for i, a := range card.Instead {
 		fails := sim.Text{}
 		if len(a.Fails) > 0 {
-			fails = sim.Text{En: "; fails " + strings.Join(a.Fails, ", "), Zh: "；在 " + strings.Join(a.Fails, "、") + " 失败"}
+			fails = fact.Say("report.setup.fails", list(a.Fails))
 		}
 		if len(a.NA) > 0 {
-			fails.En += "; n/a " + strings.Join(a.NA, ", ")
-			fails.Zh += "；" + strings.Join(a.NA, "、") + " 不适用"
+			na := fact.Say("report.setup.na", list(a.NA))
+			fails = sim.Text{En: fails.En + na.En, Zh: fails.Zh + na.Zh}
 		}
-		t.En += fmt.Sprintf("  %d. %s: %d ✓, %d ~%s; %s\n", i+1, a.Algorithm, a.Holds, a.Sampled, fails.En, a.Difference.En)
-		t.Zh += fmt.Sprintf("  %d. %s：%d ✓，%d ~%s；%s\n", i+1, a.Algorithm, a.Holds, a.Sampled, fails.Zh, a.Difference.Zh)
+		add(fact.Say("report.setup.instead-line", i+1, a.Algorithm, a.Holds, a.Sampled, fails, a.Difference), "\n")
 	}
 	return t
 }
@@ -178,10 +165,7 @@ func (card *SetupCard) failures() int {
 // ReplayHow says how to run the card's counterexamples.
 func (card *SetupCard) ReplayHow() sim.Text {
 	cmd := "visualizer report --file " + card.File + " --scenario " + card.Scenario + " --yaml > mine.yaml"
-	return sim.Text{
-		En: "Every ✗ replays on your setup: " + cmd + " writes them all, each expecting the verdicts it reaches; visualizer test --file mine.yaml checks them, visualizer run --file mine.yaml ID prints one",
-		Zh: "每个 ✗ 都能在你的设置上重放：" + cmd + " 把它们全部写出，每个都期望它得到的裁决；visualizer test --file mine.yaml 检查它们，visualizer run --file mine.yaml ID 打印其中一个",
-	}
+	return fact.Say("report.setup.replay-how", cmd)
 }
 
 // Counterexamples are every ✗ cell's shrunk schedule on the user's

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/lock"
 	"github.com/lockstep/lockstep/internal/scenario"
 	"github.com/lockstep/lockstep/internal/sim"
@@ -54,15 +55,9 @@ func masters(a *lock.Info) []scenario.Node {
 // of 10, where its harm shows.
 func Template(a *lock.Info, col *Column, p *Probe) *scenario.Scenario {
 	sc := &scenario.Scenario{
-		ID: "card-" + a.ID + "-" + col.ID,
-		Title: sim.Text{
-			En: a.ID + " under " + col.Title.En,
-			Zh: a.ID + "：" + col.Title.Zh,
-		},
-		Lesson: sim.Text{
-			En: "A cell of the report card (visualizer report): " + col.What.En + ".",
-			Zh: "选锁报告卡（visualizer report）的一格：" + col.What.Zh + "。",
-		},
+		ID:      "card-" + a.ID + "-" + col.ID,
+		Title:   fact.Say("report.cell-title", a.ID, col.Title),
+		Lesson:  fact.Say("report.cell-lesson", col.What),
 		Seed:    1,
 		Horizon: scenario.Duration(Horizon),
 		Network: scenario.Network{Timeout: scenario.Duration(Timeout)},

@@ -1,9 +1,9 @@
 package report
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -35,32 +35,20 @@ func (c *Cell) Text(row *Row) sim.Text {
 		if c.Story != nil {
 			story = *c.Story
 		}
-		return sim.Text{
-			En: fmt.Sprintf("✗ %s: %s (found in schedule %d of the %s search, shrunk to %s; replays to %s)",
-				c.Verdict, story.En, c.FoundAt, c.Strategy, plural(entries, "move or fault", "moves and faults"), strings.Join(c.Verdicts, ", ")),
-			Zh: fmt.Sprintf("✗ %s：%s（在%s的第 %d 个调度中找到，精简为 %d 个移动和故障；重放得到 %s）",
-				c.Verdict, story.Zh, strategyZh(c.Strategy), c.FoundAt, entries, strings.Join(c.Verdicts, ", ")),
-		}
+		return fact.Say("report.cell-fails", c.Verdict, story, c.FoundAt, strategy(c.Strategy),
+			entries, noun(entries, "move or fault", "moves and faults"), strings.Join(c.Verdicts, ", "))
 	case Holds:
-		t := sim.Text{
-			En: fmt.Sprintf("✓ no violation in any of %s within the bound (exhaustive)", plural(c.Schedules, "schedule", "schedules")),
-			Zh: fmt.Sprintf("✓ 在界限内的全部 %d 个调度中都没有违规（穷举）", c.Schedules),
-		}
+		schedules := noun(c.Schedules, "schedule", "schedules")
+		t := fact.Say("report.cell-holds", c.Schedules, schedules)
 		if row != nil && row.Bound != nil {
-			t = sim.Text{
-				En: fmt.Sprintf("✓ within %s: no violation in any of %s (exhaustive)", row.Bound.En, plural(c.Schedules, "schedule", "schedules")),
-				Zh: fmt.Sprintf("✓ 在%s的界限内：全部 %d 个调度中都没有违规（穷举）", row.Bound.Zh, c.Schedules),
-			}
+			t = fact.Say("report.cell-holds-within", *row.Bound, c.Schedules, schedules)
 		}
 		return and(t, c.storageNote(row))
 	case NotFound:
-		t := sim.Text{
-			En: fmt.Sprintf("~ none found in %s (%s search; not a proof)", plural(c.Schedules, "sampled schedule", "sampled schedules"), c.Strategy),
-			Zh: fmt.Sprintf("~ 在抽样的 %d 个调度中没有发现（%s；不是证明）", c.Schedules, strategyZh(c.Strategy)),
-		}
+		schedules := noun(c.Schedules, "sampled schedule", "sampled schedules")
+		t := fact.Say("report.cell-not-found", c.Schedules, schedules, strategy(c.Strategy))
 		if row != nil && row.Bound != nil {
-			t.En = fmt.Sprintf("~ within %s: none found in %s (%s search; not a proof)", row.Bound.En, plural(c.Schedules, "sampled schedule", "sampled schedules"), c.Strategy)
-			t.Zh = fmt.Sprintf("~ 在%s的界限内：抽样的 %d 个调度中没有发现（%s；不是证明）", row.Bound.Zh, c.Schedules, strategyZh(c.Strategy))
+			t = fact.Say("report.cell-not-found-within", *row.Bound, c.Schedules, schedules, strategy(c.Strategy))
 		}
 		return and(t, c.storageNote(row))
 	case Broke, Unbroken:
@@ -71,11 +59,11 @@ func (c *Cell) Text(row *Row) sim.Text {
 			why = *c.Why
 		}
 		if row != nil && row.Sample != nil {
-			return sim.Text{En: "? not run: " + why.En, Zh: "? 没有运行：" + why.Zh}
+			return fact.Say("report.cell-not-run", why)
 		}
-		return sim.Text{En: "? not searched to its end: " + why.En, Zh: "? 没有搜索完：" + why.Zh}
+		return fact.Say("report.cell-unsearched", why)
 	}
-	return sim.Text{En: "n/a: " + c.Why.En, Zh: "不适用：" + c.Why.Zh}
+	return fact.Say("report.cell-na", *c.Why)
 }
 
 // storageNote says, for a lock judged at its storage, that two clients
@@ -87,10 +75,7 @@ func (c *Cell) storageNote(row *Row) sim.Text {
 	if row == nil || !row.Storage || c.Example == nil {
 		return sim.Text{}
 	}
-	return sim.Text{
-		En: "at the storage: two clients were inside at once, and the storage refused the late write. This holds for this column's fault; a late write that reaches the storage before the new holder's first write is accepted (a pause just past the lease can stage it)",
-		Zh: "由存储把关：两个客户端曾同时在临界区内，存储拒绝了迟到的写入。这只对本列的故障成立；若迟到的写入先于新持有者的第一次写入到达存储，它会被接受（停顿刚好超过租约即可造成）",
-	}
+	return fact.Say("report.storage-note")
 }
 
 // and joins a clause to a text with "; " (nothing when it is empty).
@@ -113,19 +98,28 @@ func extraFaults(c *Cell) int {
 	return n
 }
 
-func strategyZh(s string) string {
+// strategy names a search's strategy: its flag's word in English, the
+// search it names in Chinese.
+func strategy(s string) fact.Text {
 	switch s {
 	case "exhaustive":
-		return "穷举搜索"
+		return fact.Say("report.strategy-exhaustive")
 	case "random":
-		return "随机搜索"
+		return fact.Say("report.strategy-random")
 	}
-	return s
+	return fact.Text{En: s, Zh: s}
 }
 
-func plural(n int, one, many string) string {
+// noun is one when n is 1, else many.
+func noun(n int, one, many string) string {
 	if n == 1 {
-		return "1 " + one
+		return one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return many
+}
+
+// list joins items as each language lists them, with its own separator.
+func list(items []string) fact.Text {
+	sep := fact.Say("report.list-separator")
+	return fact.Text{En: strings.Join(items, sep.En), Zh: strings.Join(items, sep.Zh)}
 }

@@ -67,14 +67,8 @@ func (w *workload) words() sim.Text {
 		works[i] = scenario.FormatDuration(c.Work.D())
 		requests += c.Requests
 	}
-	return sim.Text{
-		En: fmt.Sprintf("%s (%s), %s in all, work %s, lease %s, retry every %s, %s of virtual time",
-			plural(len(names), "client", "clients"), strings.Join(names, ", "), plural(requests, "request", "requests"),
-			strings.Join(works, "/"), scenario.FormatDuration(w.lease), scenario.FormatDuration(w.retry), scenario.FormatDuration(sc.Horizon.D())),
-		Zh: fmt.Sprintf("%d 个客户端（%s），共 %d 个请求，工作 %s，租约 %s，每 %s 重试一次，虚拟时间 %s",
-			len(names), strings.Join(names, "、"), requests, strings.Join(works, "/"),
-			scenario.FormatDuration(w.lease), scenario.FormatDuration(w.retry), scenario.FormatDuration(sc.Horizon.D())),
-	}
+	return fact.Say("report.workload", len(names), noun(len(names), "client", "clients"), list(names), requests, noun(requests, "request", "requests"),
+		strings.Join(works, "/"), scenario.FormatDuration(w.lease), scenario.FormatDuration(w.retry), scenario.FormatDuration(sc.Horizon.D()))
 }
 
 // row probes lock id (alone, as the catalog's card does, with the user's
@@ -82,7 +76,7 @@ func (w *workload) words() sim.Text {
 func (w *workload) row(id string, cols []Column) (*Row, error) {
 	a, ok := w.sc.Lookup(id)
 	if !ok {
-		return nil, errorf(nil, "report: no lock %q in the scenario or the catalog", "报告卡：场景和目录中都没有锁 %q", id)
+		return nil, fail(nil, fact.Say("report.no-lock-in-scenario", id))
 	}
 	yours := false
 	for _, c := range w.sc.Clients {
@@ -124,18 +118,15 @@ func (w *workload) bound(a *lock.Info, p *Probe) sim.Text {
 		requests += c.Requests
 		work = max(work, c.Work.D())
 	}
-	lease := sim.Text{En: "no lease", Zh: "无租约"}
+	lease := fact.Say("report.no-lease")
 	if _, ok := a.Param("ttl"); ok || a.CompareParams != nil {
-		lease = sim.Text{En: "lease " + scenario.FormatDuration(w.lease), Zh: "租约 " + scenario.FormatDuration(w.lease)}
+		lease = fact.Say("report.lease", scenario.FormatDuration(w.lease))
 	}
-	t := sim.Text{
-		En: fmt.Sprintf("%s, %s, %s, work up to %s", plural(len(sc.Clients), "client", "clients"), plural(requests, "request", "requests"),
-			lease.En, scenario.FormatDuration(work)),
-		Zh: fmt.Sprintf("%d 个客户端、%d 个请求、%s、工作至多 %s", len(sc.Clients), requests, lease.Zh, scenario.FormatDuration(work)),
-	}
+	t := fact.Say("report.bound", len(sc.Clients), noun(len(sc.Clients), "client", "clients"), requests, noun(requests, "request", "requests"),
+		lease, scenario.FormatDuration(work))
 	if p.Tokens {
-		t.En += ", writing to a storage that checks tokens"
-		t.Zh += "，写入会检查令牌的存储"
+		tokens := fact.Say("report.bound-tokens")
+		t = fact.Text{En: t.En + tokens.En, Zh: t.Zh + tokens.Zh}
 	}
 	return t
 }
@@ -147,19 +138,16 @@ func (w *workload) cell(ctx context.Context, row *Row, col *Column, opt SetupOpt
 		return &Cell{Column: col.ID, Kind: NA, Why: why}, nil
 	}
 	if task := w.task(); !row.Probe.Locks && task != "" {
-		return &Cell{Column: col.ID, Kind: NA, Why: &sim.Text{
-			En: "code without a lock is judged by the data it reads and writes (the deduct task); your clients' task is " + task,
-			Zh: "没有锁的代码要看它读写的数据（扣减任务）才能评判；你的客户端的任务是 " + task}}, nil
+		why := fact.Say("report.na-no-lock-task", task)
+		return &Cell{Column: col.ID, Kind: NA, Why: &why}, nil
 	}
 	sc, err := normalize(w.place(a, row, col))
 	if err != nil {
 		// The lock cannot run this workload as written (the optimistic
 		// transaction and a task it does not run): the fault cannot be
 		// put on it here, and the cell says why.
-		why := fact.Error(err).Render()
-		return &Cell{Column: col.ID, Kind: NA, Why: &sim.Text{
-			En: "it cannot run this workload as written: " + why.En,
-			Zh: "它无法按原样运行这个工作负载：" + why.Zh}}, nil
+		why := fact.Say("report.na-cannot-run", fact.Error(err).Render())
+		return &Cell{Column: col.ID, Kind: NA, Why: &why}, nil
 	}
 	again := "visualizer report --file " + opt.File + " --scenario " + w.sc.ID + " --only " + row.Algorithm + " --faults " + col.ID
 	return searchCell(ctx, search{a: a, sc: sc, steps: opt.Steps, random: opt.Random, again: again}, row, col, yield)
@@ -175,8 +163,8 @@ func (w *workload) place(a *lock.Info, row *Row, col *Column) *scenario.Scenario
 	u := w.sc
 	sc := &scenario.Scenario{
 		ID:      "mine-" + u.ID + "-" + row.Algorithm + "-" + col.ID,
-		Title:   sim.Text{En: row.Algorithm + " in " + u.ID + " under " + col.Title.En, Zh: row.Algorithm + "（" + u.ID + "）：" + col.Title.Zh},
-		Lesson:  sim.Text{En: "A cell of the card for this setup (visualizer report --file): " + col.What.En + ".", Zh: "本设置的报告卡（visualizer report --file）的一格：" + col.What.Zh + "。"},
+		Title:   fact.Say("report.setup-cell-title", row.Algorithm, u.ID, col.Title),
+		Lesson:  fact.Say("report.setup-cell-lesson", col.What),
 		Seed:    u.Seed,
 		Horizon: u.Horizon,
 		Network: u.Network,
