@@ -26,8 +26,7 @@ const (
 // must leave the list; nothing new may join it. (Third-party and
 // generated code is not ours to size.)
 var oversized = map[string]int{
-	"web/static/i18n.js":  526,
-	"web/static/class.js": 560,
+	"web/static/i18n.js": 526,
 }
 
 // No file or function grows past the project's sizes unnoticed: every one
