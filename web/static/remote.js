@@ -104,12 +104,12 @@ class Remote {
     const r = this.run, lang = state.lang;
     if (!r) return el('section', { class: 'rm-card' });
     const step = say('remote.step-n', { n: r.step }) + (r.ended ? ' · ' + say('remote.over') : '');
-    const say = r.says ? pick(r.say, lang) : t(r.step > 0 ? 'storyAhead' : 'welcome', lang);
+    const line = r.says ? pick(r.say, lang) : t(r.step > 0 ? 'storyAhead' : 'welcome', lang);
     return el('section', { class: 'rm-card', 'data-testid': 'remote-run' },
       el('p', { class: 'rm-title' }, pick(r.title, lang)),
       el('p', { class: 'rm-step', 'data-testid': 'remote-step-n', 'data-step': String(r.step) }, step),
       el('p', { class: 'rm-say-label' }, t('narration', lang)),
-      el('p', { class: 'rm-say', 'data-testid': 'remote-say' }, say));
+      el('p', { class: 'rm-say', 'data-testid': 'remote-say' }, line));
   }
 
   driveButtons() {
