@@ -36,9 +36,8 @@ import { Chapters } from './chapters.js';
 import { Challenge } from './challenge.js';
 import { Compare } from './compare.js';
 import { Report } from './report.js';
-import { Classroom, CLASS_ERRORS } from './class.js';
+import { Classroom } from './class.js';
 import { Pairing } from './pair.js';
-import { addErrors } from './messages.js';
 import { initLesson, renderLessonPlan, lessonMore } from './lesson.js';
 import { initPhone, dockDetail } from './phone.js';
 
@@ -70,7 +69,6 @@ const loadAgain = (challenge) => link.send('load', { scenario: state.snap.scenar
 const challenge = new Challenge($('challenge'), { take: () => loadAgain(true), leave: () => loadAgain(false), retry: () => link.send('reset'), goTo: (seq) => goTo(seq) });
 
 // A class (class.js): the room this tab teaches or follows.
-addErrors(CLASS_ERRORS);
 const pairing = new Pairing(link); // the teacher's remote (pair.js)
 const classroom = new Classroom(link, {
   remote: (c) => pairing.button(c),

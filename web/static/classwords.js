@@ -1,121 +1,32 @@
-// The class's words, in English and 中文: the class bar's (class.js), the
-// remote's (remote.js) and the server's class errors, in one place.
+// The class's words: the class bar's (class.js and its parts) and the
+// remote's (remote.js). Their sentences are the catalogue's class.… and
+// remote.… ids, and the class's error codes its error.… ids
+// (internal/fact/words, written into words.js by go generate; messages.js
+// says the errors). A page file names an id in full, as a literal, so that
+// TestThePageReadsTheCatalogue (internal/fact) finds every id it says.
 
-export const CLASS_WORDS = {
-  startClass: ['Start a class', '开始上课'],
-  joinClass: ['Join a class', '加入课堂'],
-  joinTitle: ['Join a class', '加入课堂'],
-  joinCode: ['Code on the projector', '投影上的课堂代码'],
-  nickname: ['Your nickname', '你的昵称'],
-  join: ['Join', '加入'],
-  cancel: ['Cancel', '取消'],
-  classLabel: ['Class', '课堂'],
-  joinAt: ['Join at', '加入地址'],
-  you: ['you are', '你是'],
-  following: ['Following the teacher', '正在跟随老师'],
-  roaming: ['Roaming: your own copy of the run', '自由探索：你自己的运行副本'],
-  roam: ['Roam', '自由探索'],
-  backToClass: ['Back to the class', '回到课堂'],
-  teacherAway: ['The teacher is away: the class ends if they do not come back soon.', '老师暂时离开：如果不尽快回来，课堂将结束。'],
-  // The teacher's notice of a student's copy the server had no memory for (refused).
-  copyRefused: ['{name} could not roam: no memory for a copy of the run at step {step} (budget {max}); they keep following. Copies refused: {count}.', '{name} 无法自由探索：内存不够复制第 {step} 步的运行（预算 {max}）；他们继续跟随。被拒绝的副本：{count} 个。'],
-  counts: ['{members} in the class · {following} following · {roaming} roaming · {answered} answered', '课堂中 {members} 人 · {following} 人跟随 · {roaming} 人自由探索 · {answered} 人已作答'],
-  // Presenter mode's bar: the counts in short (the sentence is the tooltip and what a screen reader reads).
-  countsShort: ['{members} in · {following} follow{roam} · {answered} ✓', '{members} 人 · {following} 跟随{roam} · {answered} ✓'],
-  roamShort: [' · {roaming} roam', ' · {roaming} 自由'],
-  ask: ['Ask', '提问'],
-  askWhat: ['Question', '问题'],
-  kNext: ['Which client moves next?', '下一步由哪个客户端行动？'],
-  kReply: ['What will this command reply?', '这条命令会得到什么回复？'],
-  kHolder: ['Who holds the lock after this step?', '这一步之后谁持有锁？'],
-  kVerdict: ['Which verdict will this run end with?', '这次运行最终会得到哪个判定？'],
-  kMove: ['Vote on the next move (challenge)', '投票决定下一步（挑战）'],
-  kFree: ['Your own question…', '自己出题…'],
-  // The picker's choices in Presenter mode (the question itself is on the card once asked).
-  kNextShort: ['Who moves next?', '谁下一步？'],
-  kReplyShort: ['What reply?', '什么回复？'],
-  kHolderShort: ['Who holds the lock?', '谁持有锁？'],
-  kVerdictShort: ['Which verdict?', '哪个判定？'],
-  kMoveShort: ['Vote on a move', '投票选步'],
-  kFreeShort: ['Own question…', '自己出题…'],
-  freeText: ['Question text', '题目'],
-  freeChoices: ['Choices, one a line', '选项，每行一个'],
-  reveal: ['Reveal', '揭晓'],
-  dismiss: ['Dismiss', '收起'],
-  dismissTitle: ['Take the question off every screen (its tally stays in the CSV)', '把问题从所有屏幕上收起（统计仍保留在 CSV 中）'],
-  playWinner: ['Play the winner', '执行得票最多的一步'],
-  playWinnerShort: ['Play it', '执行'],
-  hide: ['Hide what gives it away', '隐藏会泄露答案的内容'],
-  hideShort: ['Hide the ending', '隐藏结局'],
-  hidden: ['hidden until the run gets there', '运行到那里之前隐藏'],
-  hiddenLesson: ['(hidden until the end: it tells how the run ends)', '（运行结束前隐藏：它说出了这次运行的结局）'],
-  exportCSV: ['Tally (CSV)', '统计 (CSV)'],
-  exportCSVShort: ['CSV', 'CSV'],
-  teacherLink: ['Copy my teacher link', '复制我的老师链接'],
-  teacherLinkCopied: ['Your teacher link is copied: keep it to yourself (it lets its holder drive the class).', '老师链接已复制：请勿分享（持有者可以控制课堂）。'],
-  teacherLinkNoCopy: ['This browser keeps your teacher link; to copy it, open the page over https or localhost.', '此浏览器已保存你的老师链接；要复制它，请通过 https 或 localhost 打开页面。'],
-  showCode: ['Join code', '加入码'],
-  showCodeTip: ['Show the class\'s join code, its link and QR code, for the projector', '显示课堂的加入码、链接和二维码，供投影使用'],
-  close: ['Close', '关闭'],
-  endClass: ['End the class', '结束课堂'],
-  endClassShort: ['End', '结束'],
-  endConfirm: ['End the class for everyone? Its tally is kept in this page only until you leave it.', '为所有人结束课堂？统计只保存在本页面，离开即消失。'],
-  answered: ['{n} answered', '{n} 人已作答'],
-  yourAnswer: ['Your answer is in.', '你的答案已提交。'],
-  right: ['Right!', '答对了！'],
-  wrong: ['Not this time.', '这次没答对。'],
-  truth: ['From the run:', '运行结果：'],
-  noTruth: ['A vote: no right answer.', '投票：没有标准答案。'],
-  aboutCmd: ['Command:', '命令：'],
-  atStep: ['asked at step {step}', '在第 {step} 步提问'],
-  ended: ['The class has ended.', '课堂已结束。'],
-  endedGone: ['The class has ended: the teacher did not come back.', '课堂已结束：老师没有回来。'],
-  endedMoved: ['The class moved to your teacher link in another tab.', '课堂已转到另一个标签页中的老师链接。'],
-  endedLeft: ['You left the class.', '你已离开课堂。'],
-  leave: ['Leave', '离开'],
-  localOnly: ['This page is open as localhost: students cannot reach that address. Open it by this machine\'s address on the classroom network (see README, In class) and start the class there.', '此页面以 localhost 打开：学生无法访问这个地址。请用本机在教室网络中的地址打开页面（见 README 的 In class 部分），再开始上课。'],
-  questionLabel: ['Question', '问题'],
-  // The questions queued for later steps (the projector's line under the bar, and the remote's card).
-  queued: ['Queued:', '已排入：'],
-  queueTitle: ['Queued: asked by itself when the run gets there', '已排入：运行到那一步时自动提问'],
-  queueNone: ['No question queued.', '没有排入的问题。'],
-  queuedAt: ['step {step}', '第 {step} 步'],
-  unqueue: ['Take off the queue', '从队列中移除'],
-  tallyLabel: ['Tally', '统计'],
-};
+import { state } from './store.js';
+import { LANGS, WORDS } from './words.js';
 
-// The server's class errors, for the page's message catalogue.
-export const CLASS_ERRORS = {
-  'no-class': ['no class has the code {code}: check it on the projector', '没有代码为 {code} 的课堂：请核对投影上的代码'],
-  'class-slow-down': ['too many wrong codes from your address: try again in {seconds} s', '你的地址输错代码次数过多：请 {seconds} 秒后再试'],
-  'switch-slow-down': ['too many switches between roaming and following: try again in {seconds} s', '在自由探索和跟随之间切换太频繁：请 {seconds} 秒后再试'],
-  'roam-memory': ['no memory for your own copy of the run at step {step} (a budget of {max} is in use): you keep following the class; try again later', '内存不够为你复制第 {step} 步的运行（{max} 的预算已被占用）：你继续跟随课堂；请稍后再试'],
-  'class-live': ['{op}: the class\'s run is in real time on a live {service} server, and cannot be replayed: no copy to roam in, no side by side, and only free questions', '{op}：课堂的运行在真实的 {service} 服务器上实时进行，无法重放：不能复制一份去自由探索，不能并排对比，只能提自由问题'],
-  'bad-key': ['that is not this class\'s teacher link', '这不是此课堂的老师链接'],
-  'name-taken': ['someone in this class is already called {name}: pick another nickname', '课堂里已有人叫 {name}：请换一个昵称'],
-  'bad-name': ['a nickname is 1 to {max} characters, without control characters', '昵称为 1 到 {max} 个字符，不能含控制字符'],
-  'class-full': ['the class is full ({max} students)', '课堂已满（{max} 名学生）'],
-  'class-one-seat': ['this browser is in the class already, as {name}: one nickname a browser', '这个浏览器已经以 {name} 的身份在课堂中：每个浏览器只能用一个昵称'],
-  'address-classes': ['your address has {max} classes open, the most one address may: end one and try again', '你的地址已开设 {max} 个课堂，这是一个地址的上限：请结束一个后再试'],
-  'rooms-cap': ['too many classes on this server (the cap is {max}): try again later', '此服务器上的课堂过多（上限 {max}）：请稍后再试'],
-  'class-following': ['you follow the class: press Roam to step on your own', '你正在跟随课堂：按“自由探索”后可自己操作'],
-  'not-teacher': ['only the teacher may do that', '只有老师可以这样做'],
-  'class-student-only': ['that is for students', '这是学生的操作'],
-  'class-already': ['you already teach the class {code}', '你已经在主持课堂 {code}'],
-  'class-teacher': ['you teach a class: end it before joining another', '你正在主持课堂：请先结束它再加入别的课堂'],
-  'question-closed': ['that question is no longer open', '这个问题已经关闭'],
-  'bad-choice': ['choose one of the choices', '请从选项中选择'],
-  'already-answered': ['you have answered this question', '你已经回答过这个问题'],
-  'no-question': ['no question is on the screens: ask one first', '屏幕上没有问题：请先提问'],
-  'bad-question': ['the question needs a text and 2 to 8 choices', '问题需要题目和 2 到 8 个选项'],
-  'class-no-command': ['no client sends a command from here: ask another question', '从这里起没有客户端发送命令：换一个问题'],
-  'class-no-challenge': ['a vote on moves is for a challenge: take the challenge first', '投票选步骤用于挑战：请先开始挑战'],
-  'class-embedded': ['a class and its questions run on embedded Redis', '课堂及其问题只能在内置 Redis 上运行'],
-  'no-vote': ['ask the class to vote on a move first', '请先让全班投票选择一步'],
-  'no-votes': ['nobody has voted yet', '还没有人投票'],
-  'queue-past': ['the run is at step {at}: queue a question for a later step than {step}', '运行已在第 {at} 步：请为比第 {step} 步更晚的一步排入问题'],
-  'queue-full': ['{max} questions are queued, the most: take one off first', '已排入 {max} 个问题，已达上限：请先移除一个'],
-  'not-queued': ['no question is queued at step {step}', '第 {step} 步没有排入的问题'],
-};
+/** say is the sentence id names (a words.js id, such as 'class.join') in
+ * the page's language, each {name} in it filled with vals' value; an id
+ * the catalogue lacks is said as itself. */
+export function say(id, vals = {}) {
+  const row = WORDS[id];
+  if (!row) return id;
+  let s = row[Math.max(0, LANGS.indexOf(state.lang))];
+  for (const [k, v] of Object.entries(vals)) s = s.split('{' + k + '}').join(String(v));
+  return s;
+}
 
-export const CLASS_KINDS = [['next', 'kNext'], ['reply', 'kReply'], ['holder', 'kHolder'], ['verdict', 'kVerdict'], ['move', 'kMove'], ['free', 'kFree']];
+/** KINDS are the question kinds the picker offers, in its order: each
+ * kind (docs/protocol.md, class-ask), its sentence's id, and the id of
+ * its short form (Presenter mode's bar). */
+export const KINDS = [
+  ['next', 'class.kind-next', 'class.kind-next-short'],
+  ['reply', 'class.kind-reply', 'class.kind-reply-short'],
+  ['holder', 'class.kind-holder', 'class.kind-holder-short'],
+  ['verdict', 'class.kind-verdict', 'class.kind-verdict-short'],
+  ['move', 'class.kind-move', 'class.kind-move-short'],
+  ['free', 'class.kind-free', 'class.kind-free-short'],
+];

@@ -18,10 +18,6 @@ const ERRORS = Object.fromEntries(Object.entries(WORDS)
   .map(([id, says]) => [id.slice('error.'.length), says]));
 
 
-/** addErrors adds codes to the catalogue (a part of the page that has
- * requests of its own, such as the class's). */
-export function addErrors(more) { Object.assign(ERRORS, more); }
-
 /** serverError renders an error message from the server: its code's
  * sentence with the code's arguments (an argument the server said in both
  * languages, {en, zh}, in lang), else its text. */

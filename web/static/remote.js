@@ -10,40 +10,13 @@
 import { Link } from './socket.js';
 import { state } from './store.js';
 import { t, pick, verdictName } from './i18n.js';
-import { addErrors } from './messages.js';
 import { el } from './dom.js';
 import { showError, relabelToast } from './toast.js';
-import { CLASS_ERRORS, CLASS_WORDS, CLASS_KINDS } from './classwords.js';
+import { say, KINDS } from './classwords.js';
 
-// The remote's own words and errors, in English and 中文.
-const S = {
-  title: ['Remote', '遥控器'],
-  classCode: ['Class', '课堂'],
-  stepN: ['Step {n}', '第 {n} 步'],
-  over: ['the run is over', '运行已结束'],
-  connecting: ['Connecting…', '正在连接…'],
-  noLink: ['Open the remote from the QR code that Remote shows on the projector.', '请扫描投影上“遥控”按钮显示的二维码来打开遥控器。'],
-  nothing: ['No question on the screens.', '屏幕上没有问题。'],
-  lang: ['中文', 'English'],
-  atStepIn: ['At step', '在第几步'],
-  queue: ['Queue', '排入'],
-};
-
-// The server's codes a remote meets (docs/protocol.md, Classes).
-export const REMOTE_ERRORS = {
-  'remote-op': ['a remote drives the teacher\'s run: {op} is not one of its requests', '遥控器只控制老师的运行：{op} 不是它能发的请求'],
-  'remote-teacher': ['this page teaches the class: open the remote on another device', '此页面正在主持课堂：请在另一台设备上打开遥控器'],
-  'remote-in-class': ['this page is in a class: a remote is a page of its own', '此页面已在课堂中：遥控器需要单独的页面'],
-  'remotes-full': ['the class has {max} remotes already, the most it may', '课堂已有 {max} 个遥控器，已达上限'],
-  'teacher-busy': ['the teacher\'s page is busy or gone: try again', '老师的页面正忙或已离开：请重试'],
-};
-
-function tr(key, vals = {}) {
-  const s = S[key] || CLASS_WORDS[key];
-  let out = s[state.lang === 'zh' ? 1 : 0];
-  for (const [k, v] of Object.entries(vals)) out = out.split('{' + k + '}').join(String(v));
-  return out;
-}
+// The remote's words are the catalogue's remote.… and class.… ids, and the
+// codes a remote meets (docs/protocol.md, Classes) its error.… ids, which
+// messages.js says (classwords.js).
 
 /** Remote is the remote's page: its class message and the run's line. */
 class Remote {
@@ -98,7 +71,7 @@ class Remote {
   render() {
     const lang = state.lang;
     document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
-    document.title = 'Lockstep — ' + tr('title');
+    document.title = 'Lockstep — ' + say('remote.title');
     const root = this.root, c = this.cls;
     root.textContent = '';
     const langBtn = el('button', { class: 'rm-lang', 'data-testid': 'remote-lang', onclick: () => {
@@ -106,16 +79,16 @@ class Remote {
       localStorage.setItem('lockstep.lang', state.lang);
       relabelToast();
       this.render();
-    } }, tr('lang'));
-    root.append(el('header', { class: 'rm-top' }, el('h1', {}, tr('title'), c ? el('span', {}, ' · ' + tr('classCode') + ' ', el('span', { class: 'rm-code', 'data-testid': 'remote-code' }, c.code)) : null), langBtn));
+    } }, say('remote.lang'));
+    root.append(el('header', { class: 'rm-top' }, el('h1', {}, say('remote.title'), c ? el('span', {}, ' · ' + say('remote.class-code') + ' ', el('span', { class: 'rm-code', 'data-testid': 'remote-code' }, c.code)) : null), langBtn));
     if (this.ended) {
-      const why = { 'teacher-gone': 'endedGone', left: 'endedLeft' }[this.ended] || 'ended';
-      root.append(el('p', { class: 'rm-card rm-ended', 'data-testid': 'remote-ended', role: 'status' }, tr(why)));
+      const why = { 'teacher-gone': 'class.ended-gone', left: 'class.ended-left' }[this.ended] || 'class.ended';
+      root.append(el('p', { class: 'rm-card rm-ended', 'data-testid': 'remote-ended', role: 'status' }, say(why)));
       return;
     }
-    if (!this.code) { root.append(el('p', { class: 'rm-card' }, tr('noLink'))); return; }
-    if (!c) { root.append(el('p', { class: 'rm-card' }, tr('connecting'))); return; }
-    if (c.away) root.append(el('p', { class: 'rm-card', role: 'status' }, tr('teacherAway')));
+    if (!this.code) { root.append(el('p', { class: 'rm-card' }, say('remote.no-link'))); return; }
+    if (!c) { root.append(el('p', { class: 'rm-card' }, say('remote.connecting'))); return; }
+    if (c.away) root.append(el('p', { class: 'rm-card', role: 'status' }, say('class.teacher-away')));
     // A field being typed in keeps the focus and the caret across the redraw.
     const had = document.activeElement, sel = had && 'selectionStart' in had ? [had.selectionStart, had.selectionEnd] : null;
     root.append(this.runCard(), this.driveButtons(), this.questionCard(c), this.askRow(), this.queueCard(), this.hideBox(c), this.countsLine(c));
@@ -130,13 +103,13 @@ class Remote {
   runCard() {
     const r = this.run, lang = state.lang;
     if (!r) return el('section', { class: 'rm-card' });
-    const step = tr('stepN', { n: r.step }) + (r.ended ? ' · ' + tr('over') : '');
-    const say = r.says ? pick(r.say, lang) : t(r.step > 0 ? 'storyAhead' : 'welcome', lang);
+    const step = say('remote.step-n', { n: r.step }) + (r.ended ? ' · ' + say('remote.over') : '');
+    const line = r.says ? pick(r.say, lang) : t(r.step > 0 ? 'storyAhead' : 'welcome', lang);
     return el('section', { class: 'rm-card', 'data-testid': 'remote-run' },
       el('p', { class: 'rm-title' }, pick(r.title, lang)),
       el('p', { class: 'rm-step', 'data-testid': 'remote-step-n', 'data-step': String(r.step) }, step),
       el('p', { class: 'rm-say-label' }, t('narration', lang)),
-      el('p', { class: 'rm-say', 'data-testid': 'remote-say' }, say));
+      el('p', { class: 'rm-say', 'data-testid': 'remote-say' }, line));
   }
 
   driveButtons() {
@@ -151,7 +124,7 @@ class Remote {
    * grows (the teacher's view), and Reveal, Dismiss, Play the winner. */
   questionCard(c) {
     const q = c.question, lang = state.lang;
-    if (!q) return el('section', { class: 'rm-card', 'data-testid': 'remote-question' }, el('p', { class: 'rm-q-foot' }, tr('nothing')));
+    if (!q) return el('section', { class: 'rm-card', 'data-testid': 'remote-question' }, el('p', { class: 'rm-q-foot' }, say('remote.nothing')));
     const max = Math.max(1, ...(q.counts || [0]));
     const list = el('ol', { class: 'rm-choices' });
     q.choices.forEach((ch, i) => {
@@ -164,32 +137,32 @@ class Remote {
         el('span', { class: 'rm-track', 'aria-hidden': 'true' }, fill), el('span', { class: 'rm-n' }, String(n))));
     });
     const buttons = el('div', { class: 'rm-q-buttons' },
-      el('button', { class: 'primary', 'data-testid': 'remote-reveal', disabled: q.revealed, onclick: () => this.send('class-reveal') }, tr('reveal')),
-      el('button', { 'data-testid': 'remote-dismiss', onclick: () => this.send('class-dismiss') }, tr('dismiss')));
-    if (q.kind === 'move') buttons.append(el('button', { 'data-testid': 'remote-play-winner', onclick: () => this.send('class-play') }, tr('playWinner')));
-    return el('section', { class: 'rm-card', 'data-testid': 'remote-question', 'data-id': String(q.id), 'aria-label': tr('questionLabel') },
-      el('p', { class: 'rm-q-text' }, pick(q.text, lang), ' ', el('span', { class: 'rm-q-foot' }, tr('atStep', { step: q.at }))),
-      q.about ? el('p', {}, tr('aboutCmd') + ' ', el('code', {}, q.about)) : null,
-      list, el('p', { class: 'rm-q-foot', role: 'status' }, tr('answered', { n: q.answered })), buttons);
+      el('button', { class: 'primary', 'data-testid': 'remote-reveal', disabled: q.revealed, onclick: () => this.send('class-reveal') }, say('class.reveal')),
+      el('button', { 'data-testid': 'remote-dismiss', onclick: () => this.send('class-dismiss') }, say('class.dismiss')));
+    if (q.kind === 'move') buttons.append(el('button', { 'data-testid': 'remote-play-winner', onclick: () => this.send('class-play') }, say('class.play-winner')));
+    return el('section', { class: 'rm-card', 'data-testid': 'remote-question', 'data-id': String(q.id), 'aria-label': say('class.question-label') },
+      el('p', { class: 'rm-q-text' }, pick(q.text, lang), ' ', el('span', { class: 'rm-q-foot' }, say('class.at-step', { step: q.at }))),
+      q.about ? el('p', {}, say('class.about-cmd') + ' ', el('code', {}, q.about)) : null,
+      list, el('p', { class: 'rm-q-foot', role: 'status' }, say('class.answered', { n: q.answered })), buttons);
   }
 
   /** askRow is the question picker: the kinds the run can ask (a vote on
    * moves in a challenge), and the teacher's own question, typed here as
    * on the projector's bar (its text, and its choices one a line). */
   askRow() {
-    const kinds = CLASS_KINDS.filter(([k]) => k !== 'move' || (this.run && this.run.challenge));
+    const kinds = KINDS.filter(([k]) => k !== 'move' || (this.run && this.run.challenge));
     if (!kinds.some(([k]) => k === this.kind)) this.kind = kinds[0][0];
-    const sel = el('select', { 'data-testid': 'remote-ask-kind', 'aria-label': tr('askWhat'), onchange: (e) => { this.kind = e.target.value; this.render(); } },
-      ...kinds.map(([k, s]) => el('option', { value: k, selected: k === this.kind }, tr(s))));
-    const row = el('div', { class: 'rm-ask' }, sel, el('button', { class: 'primary', 'data-testid': 'remote-ask', onclick: () => this.send('class-ask', { ask: this.askOf() }) }, tr('ask')));
+    const sel = el('select', { 'data-testid': 'remote-ask-kind', 'aria-label': say('class.ask-what'), onchange: (e) => { this.kind = e.target.value; this.render(); } },
+      ...kinds.map(([k, s]) => el('option', { value: k, selected: k === this.kind }, say(s))));
+    const row = el('div', { class: 'rm-ask' }, sel, el('button', { class: 'primary', 'data-testid': 'remote-ask', onclick: () => this.send('class-ask', { ask: this.askOf() }) }, say('class.ask')));
     if (this.kind !== 'free') return row;
     // Kept across renders (each message redraws the page), so that what
     // is typed stays.
     this.freeText = this.freeText || el('input', { type: 'text', maxLength: 200, 'data-testid': 'remote-ask-text', class: 'rm-free-in' });
     this.freeChoices = this.freeChoices || el('textarea', { rows: 3, 'data-testid': 'remote-ask-choices', class: 'rm-free-in' });
-    for (const [e, k] of [[this.freeText, 'freeText'], [this.freeChoices, 'freeChoices']]) {
-      e.setAttribute('aria-label', tr(k));
-      e.placeholder = tr(k);
+    for (const [e, k] of [[this.freeText, 'class.free-text'], [this.freeChoices, 'class.free-choices']]) {
+      e.setAttribute('aria-label', say(k));
+      e.placeholder = say(k);
     }
     return el('div', { class: 'rm-free' }, this.freeText, this.freeChoices, row);
   }
@@ -208,35 +181,33 @@ class Remote {
     const next = (this.run ? this.run.step : 0) + 1;
     this.stepIn.min = String(next);
     if (!this.stepIn.value || Number(this.stepIn.value) < next) this.stepIn.value = String(next);
-    this.stepIn.setAttribute('aria-label', tr('atStepIn'));
+    this.stepIn.setAttribute('aria-label', say('remote.at-step-in'));
     const list = el('ul', { class: 'rm-queue', 'data-testid': 'remote-queue' });
     for (const q of this.queue) {
-      const kind = CLASS_KINDS.find(([k]) => k === q.kind);
-      list.append(el('li', { 'data-step': String(q.step) }, el('span', {}, tr('queuedAt', { step: q.step }) + ' · ' + (q.text || (kind ? tr(kind[1]) : q.kind))),
-        el('button', { class: 'rm-x', 'aria-label': tr('unqueue'), title: tr('unqueue'), 'data-testid': 'remote-unqueue', onclick: () => this.send('class-unqueue', { step: q.step }) }, '✕')));
+      const kind = KINDS.find(([k]) => k === q.kind);
+      list.append(el('li', { 'data-step': String(q.step) }, el('span', {}, say('class.queued-at', { step: q.step }) + ' · ' + (q.text || (kind ? say(kind[1]) : q.kind))),
+        el('button', { class: 'rm-x', 'aria-label': say('class.unqueue'), title: say('class.unqueue'), 'data-testid': 'remote-unqueue', onclick: () => this.send('class-unqueue', { step: q.step }) }, '✕')));
     }
-    if (!this.queue.length) list.append(el('li', { class: 'rm-q-foot' }, tr('queueNone')));
-    return el('section', { class: 'rm-card', 'aria-label': tr('queueTitle') },
-      el('p', { class: 'rm-say-label' }, tr('queueTitle')),
-      el('div', { class: 'rm-ask' }, el('label', { class: 'rm-at' }, tr('atStepIn') + ' ', this.stepIn),
-        el('button', { 'data-testid': 'remote-queue-add', onclick: () => this.send('class-queue', { step: Number(this.stepIn.value), ask: this.askOf() }) }, tr('queue'))),
+    if (!this.queue.length) list.append(el('li', { class: 'rm-q-foot' }, say('class.queue-none')));
+    return el('section', { class: 'rm-card', 'aria-label': say('class.queue-title') },
+      el('p', { class: 'rm-say-label' }, say('class.queue-title')),
+      el('div', { class: 'rm-ask' }, el('label', { class: 'rm-at' }, say('remote.at-step-in') + ' ', this.stepIn),
+        el('button', { 'data-testid': 'remote-queue-add', onclick: () => this.send('class-queue', { step: Number(this.stepIn.value), ask: this.askOf() }) }, say('remote.queue'))),
       list);
   }
 
   hideBox(c) {
     const box = el('input', { type: 'checkbox', 'data-testid': 'remote-hide', checked: !!c.hide, onchange: (e) => this.send('class-hide', { hide: e.target.checked }) });
-    return el('label', { class: 'rm-card rm-hide' }, box, tr('hide'));
+    return el('label', { class: 'rm-card rm-hide' }, box, say('class.hide'));
   }
 
   countsLine(c) {
     const n = c.counts || { members: 0, online: 0, following: 0, roaming: 0, answered: 0 };
     return el('p', { class: 'rm-counts', 'data-testid': 'remote-counts', role: 'status' },
-      tr('counts', { members: n.online ?? n.members, following: n.following, roaming: n.roaming, answered: n.answered }));
+      say('class.counts', { members: n.online ?? n.members, following: n.following, roaming: n.roaming, answered: n.answered }));
   }
 }
 
-addErrors(CLASS_ERRORS);
-addErrors(REMOTE_ERRORS);
 const remote = new Remote(document.getElementById('remote'));
 window.lockstepRemote = remote; // for tests, as the app's page exposes its parts
 remote.start();
