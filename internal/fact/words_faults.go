@@ -104,15 +104,18 @@ var faultWords = phrasebook{
 // engine's vocabulary, which sim's tests hold them to), or, for a kind
 // they lack, the fact's Text in English alone.
 func (f *Fact) hint() Text {
-	switch f.Item {
-	case "pause":
-		return Say("fact.hint-pause")
-	case "clock-jump":
-		return Say("fact.hint-clock-jump")
-	case "skew":
-		return Say("fact.hint-skew")
+	if h, ok := hints[f.Item]; ok {
+		return h
 	}
 	return Text{En: f.Text}
+}
+
+// hints are the catalogue's words for what each fault kind's amount is,
+// by kind (a table of data: sim spells the kinds).
+var hints = map[string]Text{
+	"pause":      Say("fact.hint-pause"),
+	"clock-jump": Say("fact.hint-clock-jump"),
+	"skew":       Say("fact.hint-skew"),
 }
 
 // failover says how a master died and its replica took over.
