@@ -69,6 +69,13 @@ func labs(t *testing.T) *scenario.File {
 // startServer runs the real app on 127.0.0.1:0 and returns its base URL.
 func startServer(t *testing.T, opts server.Options) string {
 	t.Helper()
+	return startServerWrapped(t, opts, nil)
+}
+
+// startServerWrapped is startServer with the app's handler wrapped (nil:
+// as it is), for a test that holds or watches some of its requests.
+func startServerWrapped(t *testing.T, opts server.Options, wrap func(http.Handler) http.Handler) string {
+	t.Helper()
 	static, templates := web.Embedded()
 	if opts.Catalog == nil {
 		opts.Catalog = catalog(t)
@@ -85,7 +92,11 @@ func startServer(t *testing.T, opts server.Options) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: app.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	h := app.Handler()
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() {
 		app.Close()

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,7 +41,7 @@ type asset struct {
 type assets struct {
 	version string // "v-" and 12 hex digits of the SHA-256 of every name and body
 	files   map[string]*asset
-	modules []string // the ES modules (*.js), sorted: the page preloads them all
+	modules []string // the page's ES modules (app.js and all it imports), sorted: the page preloads them all
 }
 
 // loadAssets reads every file of fsys and compresses the text ones.
@@ -72,12 +73,43 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 			f.gz = gzipped(body)
 		}
 		a.files[name] = f
-		if strings.HasSuffix(name, ".js") {
-			a.modules = append(a.modules, name)
-		}
 	}
+	a.modules = a.imports("app.js")
 	a.version = "v-" + hex.EncodeToString(all.Sum(nil))[:12]
 	return a, nil
+}
+
+// importRE finds a module's static imports of its siblings: import … from
+// './x.js', export … from './x.js', import './x.js' (the page's modules
+// import only each other, by relative path, in single quotes).
+var importRE = regexp.MustCompile(`(?m)^\s*(?:import|export)\b[^;'"]*?'\./([a-z0-9_-]+\.js)'`)
+
+// imports is the static import graph of the module root: root and every
+// module it imports, directly or not, sorted. The page preloads them all
+// (modulepreload), so the browser asks for every one at once instead of
+// one level of imports after another; a file the page does not import
+// (early.js, a classic script; remote.js, the remote's page) is not
+// among them.
+func (a *assets) imports(root string) []string {
+	seen := map[string]bool{}
+	var walk func(name string)
+	walk = func(name string) {
+		f := a.files[name]
+		if seen[name] || f == nil {
+			return
+		}
+		seen[name] = true
+		for _, m := range importRE.FindAllSubmatch(f.body, -1) {
+			walk(string(m[1]))
+		}
+	}
+	walk(root)
+	mods := make([]string, 0, len(seen))
+	for name := range seen {
+		mods = append(mods, name)
+	}
+	sort.Strings(mods)
+	return mods
 }
 
 // contentType is a file's type by its extension (text in UTF-8).

@@ -91,8 +91,30 @@ func TestStaticFilesAreVersionedCompressedAndCached(t *testing.T) {
 	static, _ := web.Embedded()
 	preloads := regexp.MustCompile(`<link rel="modulepreload" href="/static/`+version+`/([a-z0-9]+\.js)">`).FindAllStringSubmatch(html, -1)
 	mods, _ := fs.Glob(static, "*.js")
-	if len(preloads) != len(mods) {
-		t.Errorf("the page preloads %d modules, the app has %d", len(preloads), len(mods))
+	preloaded := map[string]bool{}
+	for _, p := range preloads {
+		preloaded[p[1]] = true
+	}
+	// The preloads are app.js and everything it imports, each module's
+	// imports among them, and nothing the page does not import.
+	if !preloaded["app.js"] || preloaded["early.js"] || preloaded["remote.js"] || len(preloads) < 30 {
+		t.Errorf("the page preloads %d modules (app.js %v, early.js %v, remote.js %v): want app.js and its imports only",
+			len(preloads), preloaded["app.js"], preloaded["early.js"], preloaded["remote.js"])
+	}
+	for name := range preloaded {
+		body, err := fs.ReadFile(static, name)
+		if err != nil {
+			t.Errorf("the page preloads %s, which is not a static file", name)
+			continue
+		}
+		for _, line := range strings.Split(string(body), "\n") {
+			if i := strings.Index(line, " from './"); i >= 0 && (strings.HasPrefix(line, "import") || strings.HasPrefix(line, "export") || strings.HasPrefix(line, "}")) {
+				dep, _, _ := strings.Cut(line[i+len(" from './"):], "'")
+				if !preloaded[dep] {
+					t.Errorf("%s imports %s, which the page does not preload", name, dep)
+				}
+			}
+		}
 	}
 	var plain, zipped int
 	for _, name := range append(mods, "app.css", "presenter.css") {

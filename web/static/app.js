@@ -106,7 +106,8 @@ function onMessage(m) {
   if (classroom.onMessage(m)) return;
   if (pairing.onMessage(m) || onLiveMessage(m)) return;
   switch (m.type) {
-    case 'welcome':
+    case 'welcome': {
+      const asked = link.takeFirstLoad(); // early.js asked for the first lesson already
       // A server restarted with another protocol version than the page's
       // cannot be read: say so and stop here.
       if (m.v !== PROTOCOL) {
@@ -139,10 +140,11 @@ function onMessage(m) {
         // A run over at step c ended on a step that found no move: asking
         // for one more (a seek stops at the end) ends it here too.
         link.send('load', { scenario: run.s || '', yaml: run.y || '', seed: run.seed, actions: run.a || [], step: (run.c || 0) + (run.e ? 1 : 0), ...(run.r ? { recording: run.r } : {}) });
-      } else if (!m.loaded) {
+      } else if (!m.loaded && !asked) {
         link.send('load', { scenario: $('scenario').value === '__custom' ? state.catalog[0].id : $('scenario').value });
       }
       break;
+    }
     case 'state':
       if (reduce(m)) tl.reset();
       if (m.snap.ended && m.snap.custom) checkExpect();

@@ -6,6 +6,15 @@
  * equal); a welcome with another version is from a server updated since. */
 export const PROTOCOL = 4;
 
+/** takeEarly is the socket early.js opened (index.html), once; null on
+ * a page without it (the remote), after it was taken, or when this runs
+ * before early.js did (which then opens none). */
+function takeEarly() {
+  const e = window.lockstepEarly;
+  window.lockstepEarly = null;
+  return e && e.ws ? e : null;
+}
+
 export class Link {
   constructor(onMessage, onStatus) {
     this.onMessage = onMessage;
@@ -18,38 +27,65 @@ export class Link {
   }
 
   connect() {
+    // The socket early.js opened as the page started, once: it said hello
+    // (and may have asked for the first lesson: firstLoad is that request's
+    // id); every reconnection opens a new one here.
+    const early = takeEarly();
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    const ws = early ? early.ws : new WebSocket(`${proto}//${location.host}/ws`);
     this.ws = ws;
-    ws.onopen = () => {
-      this.part = null;
-      this.delay = 250;
-      this.onStatus('open');
-      ws.send(JSON.stringify({ op: 'hello', session: this.session, id: this.nextID++ }));
+    if (early) {
+      this.nextID = Math.max(this.nextID, early.next);
+      this.firstLoad = early.load;
+    }
+    const on = {
+      open: () => {
+        this.part = null;
+        this.delay = 250;
+        this.onStatus('open');
+        if (!early) ws.send(JSON.stringify({ op: 'hello', session: this.session, id: this.nextID++ }));
+      },
+      message: (ev) => this.receive(ws, ev),
+      close: (ev) => {
+        this.ws = null;
+        this.onStatus('closed', ev.code);
+        if (ev.code === 4000 || this.stopped) return; // opened in another tab: do not fight over it
+        setTimeout(() => this.connect(), this.delay);
+        this.delay = Math.min(this.delay * 2, 5000);
+      },
     };
-    ws.onmessage = (ev) => {
-      let m;
-      try { m = JSON.parse(ev.data); } catch { return; }
-      m = this.join(m);
-      if (!m) return; // a part of a long state: more follow
-      if (m.type === 'welcome') {
-        this.session = m.session;
-        sessionStorage.setItem('lockstep.session', m.session);
-        const q = this.queue;
-        this.queue = [];
-        this.onMessage(m);
-        for (const s of q) ws.send(s);
-        return;
-      }
+    if (early) early.take(on);
+    else {
+      ws.onopen = on.open;
+      ws.onmessage = on.message;
+      ws.onclose = on.close;
+    }
+  }
+
+  /** takeFirstLoad is the id of the first lesson's load early.js sent
+   * before the page's modules ran (0 if none), once: the page then asks
+   * for no other. */
+  takeFirstLoad() {
+    const id = this.firstLoad || 0;
+    this.firstLoad = 0;
+    return id;
+  }
+
+  receive(ws, ev) {
+    let m;
+    try { m = JSON.parse(ev.data); } catch { return; }
+    m = this.join(m);
+    if (!m) return; // a part of a long state: more follow
+    if (m.type === 'welcome') {
+      this.session = m.session;
+      sessionStorage.setItem('lockstep.session', m.session);
+      const q = this.queue;
+      this.queue = [];
       this.onMessage(m);
-    };
-    ws.onclose = (ev) => {
-      this.ws = null;
-      this.onStatus('closed', ev.code);
-      if (ev.code === 4000 || this.stopped) return; // opened in another tab: do not fight over it
-      setTimeout(() => this.connect(), this.delay);
-      this.delay = Math.min(this.delay * 2, 5000);
-    };
+      for (const s of q) ws.send(s);
+      return;
+    }
+    this.onMessage(m);
   }
 
   /** join takes a long run's state, sent in parts (docs/protocol.md: each
