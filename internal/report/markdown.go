@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
 // YAMLHead opens docs/choosing-a-lock.yaml.
@@ -277,3 +279,13 @@ Markdown** 保存这张报告卡（英文和中文），用于设计评审：内
 （Lua 语法错误指向你的脚本自己的行和列）。
 
 `
+
+// both is a text as the Markdown writes a short one: its English, then
+// its Chinese, parted by a middle dot.
+func both(t sim.Text) string { return t.En + " · " + t.Zh }
+
+// mdNeeds is what the row needs in each language, kept inside a table
+// cell.
+func (r *Row) mdNeeds() sim.Text {
+	return sim.Text{En: mdEscape(r.needsText("en")), Zh: mdEscape(r.needsText("zh"))}
+}
