@@ -18,7 +18,6 @@ import (
 // here may not gain a line of it; one that lost some must say so here,
 // and one that has none left must leave the list.
 var chineseAllowed = map[string]int{
-	"internal/report/markdown.go":        55,
 	"internal/report/setup_html_page.go": 22,
 	"internal/report/setup_markdown.go":  14,
 }
