@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lockstep/lockstep/internal/fact"
 	"github.com/lockstep/lockstep/internal/sim"
 )
 
@@ -84,42 +85,25 @@ func (c *Cell) liveText(row *Row) sim.Text {
 	for i, t := range c.Tally {
 		tally[i] = fmt.Sprintf("%s ×%d", strings.Join(t.Verdicts, ", "), t.Runs)
 	}
+	sep := fact.Say("report.live.tally-separator")
+	ended := sim.Text{En: strings.Join(tally, sep.En), Zh: strings.Join(tally, sep.Zh)}
 	if c.Kind == Broke {
-		return sim.Text{
-			En: fmt.Sprintf("%s ✗ %d of %d real-time runs on a live server broke the lock (%s), a sample, not a search: %s (runs ended: %s)",
-				Clock, c.Broken, c.Runs, c.Verdict, at.En, strings.Join(tally, "; ")),
-			Zh: fmt.Sprintf("%s ✗ 真实服务器上 %d 次真实时间运行中有 %d 次打破了锁（%s），是抽样而不是搜索：%s（各次运行的结果：%s）",
-				Clock, c.Runs, c.Broken, c.Verdict, at.Zh, strings.Join(tally, "；")),
-		}
+		return fact.Say("report.live.broke", Clock, c.Broken, c.Runs, c.Verdict, at, ended)
 	}
-	t := sim.Text{
-		En: fmt.Sprintf("%s ✓ no break in %d real-time runs on a live server, a sample, not a search and not a proof: %s (runs ended: %s)",
-			Clock, c.Runs, at.En, strings.Join(tally, "; ")),
-		Zh: fmt.Sprintf("%s ✓ 真实服务器上 %d 次真实时间运行都没有被打破，是抽样，不是搜索，也不是证明：%s（各次运行的结果：%s）",
-			Clock, c.Runs, at.Zh, strings.Join(tally, "；")),
-	}
+	t := fact.Say("report.live.unbroken", Clock, c.Runs, at, ended)
 	twoInside := false
 	for _, x := range c.Tally {
 		twoInside = twoInside || slices.Contains(x.Verdicts, sim.VerdictMutualExclusion)
 	}
 	if row != nil && row.Storage && twoInside {
-		t = and(t, sim.Text{
-			En: "judged at the resource: two clients were inside at once, and the checked write refused the stale holder",
-			Zh: "在资源处评判：两个客户端曾同时在临界区内，带检查的写入拒绝了过期的持有者"})
+		t = and(t, fact.Say("report.live.judged-at-resource"))
 	}
 	return t
 }
 
 // LiveLegend says what a live row's marks mean.
 func LiveLegend() sim.Text {
-	return sim.Text{
-		En: Clock + " a sample of real-time runs on a live server (etcd, ZooKeeper), not a search: the engine does not control its clock. " +
-			"✗ k/N " + Clock + " k of N real runs of the cell's one fault placement broke the lock   ✓ 0/N " + Clock + " no break in N real runs (not a proof)   " +
-			"? not run (the server cannot run here: what to install is said)   n/a the fault cannot apply",
-		Zh: Clock + " 真实服务器（etcd、ZooKeeper）上真实时间运行的抽样，不是搜索：引擎控制不了它的时钟。" +
-			"✗ k/N " + Clock + " 这一格的故障放在固定位置，N 次真实运行中有 k 次打破了锁   ✓ 0/N " + Clock + " N 次真实运行都没有打破（不是证明）   " +
-			"? 没有运行（服务器在这里跑不起来：会说明要安装什么）   n/a 这种故障不适用",
-	}
+	return fact.Say("report.live.legend", Clock)
 }
 
 // checkLive holds a stored card's live rows to the shape a live row has:
@@ -189,9 +173,10 @@ func (card *Card) liveMarkdown(b *strings.Builder) {
 	if len(card.Live) == 0 {
 		return
 	}
-	b.WriteString("## Live servers, real time · 真实服务器，真实时间\n\n")
-	b.WriteString(liveHow)
-	b.WriteString("| lock · 锁 |")
+	h, how, lock := fact.Say("report.live.heading"), fact.Say("report.live.how"), fact.Say("report.md.lock")
+	b.WriteString("## " + h.En + " · " + h.Zh + "\n\n")
+	b.WriteString(how.En + "\n\n" + how.Zh + "\n\n")
+	b.WriteString("| " + lock.En + " · " + lock.Zh + " |")
 	for _, c := range card.Columns {
 		fmt.Fprintf(b, " %s<br>%s |", c.Title.En, c.Title.Zh)
 	}
@@ -212,14 +197,14 @@ func (card *Card) liveMarkdown(b *strings.Builder) {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n" + LiveLegend().En + "\n\n" + LiveLegend().Zh + "\n")
+	runsDid := fact.Say("report.live.runs-did")
 	for _, r := range card.Live {
 		fmt.Fprintf(b, "\n### %s\n\n%s\n\n", r.Name(), mdEscape(r.Title))
 		fmt.Fprintf(b, "- **%s**\n  %s\n", mdEscape(r.Advice.En), mdEscape(r.Advice.Zh))
-		fmt.Fprintf(b, "- needs: %s · 需要：%s\n", mdEscape(r.needsText("en")), mdEscape(r.needsText("zh")))
+		fmt.Fprintf(b, "- %s\n", both(fact.Say("report.md.needs", r.mdNeeds())))
 		s := r.Sample
-		fmt.Fprintf(b, "- %d real-time runs a cell on %s, %s, %s; the row took %s · 每格 %d 次真实时间运行，%s，%s，%s；整行用时 %s\n\n",
-			s.Runs, s.Server, s.Date, s.Machine, s.Took, s.Runs, s.Server, s.Date, s.Machine, s.Took)
-		b.WriteString("| fault · 故障 | what the runs did | 运行结果 |\n|---|---|---|\n")
+		fmt.Fprintf(b, "- %s\n\n", both(fact.Say("report.live.sample", s.Runs, s.Server, s.Date, s.Machine, s.Took)))
+		fmt.Fprintf(b, "| %s | %s | %s |\n|---|---|---|\n", both(fact.Say("report.md.fault")), runsDid.En, runsDid.Zh)
 		for i, c := range r.Cells {
 			t := c.Text(r)
 			fmt.Fprintf(b, "| %s · %s | %s | %s |\n", card.Columns[i].Title.En, card.Columns[i].Title.Zh, mdEscape(t.En), mdEscape(t.Zh))
@@ -228,37 +213,10 @@ func (card *Card) liveMarkdown(b *strings.Builder) {
 	b.WriteString("\n")
 }
 
-// liveHow says how the live rows are computed and kept.
-const liveHow = `etcd's lock and ZooKeeper's run on their real servers in real time (docs/services.md): the
-server expires a lease or a session by its own clock, the clients keep them alive from goroutines of
-their own, and the engine controls neither, so these rows cannot be searched. Each cell is a **sample
-of real-time runs**: the column's fault at one fixed placement (the holder frozen as it enters,
-its connection cut, its process dead, one reply lost), run N times on a live server, with the
-tally of how the runs ended. ✗ k/N ◷ says k of N real runs broke the lock; ✓ 0/N ◷ says no break
-in N real runs, never "none found by search". A fault a service cannot take is n/a, with why. The
-rows are computed by ` + "`visualizer report --only etcd-mutex,zookeeper-lock`" + ` (or
-` + "`scripts/live-card.sh RUNS`" + `, which writes them here), and kept with the date, the machine and the
-server they ran on; they are not computed again by ` + "`TestChoosingALockDoc`" + `, which carries them
-over. ` + "`TestLiveRows`" + ` (internal/livecard) holds them to the code by shape and verdict class: every cell
-of the code's columns, n/a exactly where the code says, and five fresh runs of each cell, all at
-once, end in the stored cell's class (broke or not) in at least four (about 40 s in all).
-
-etcd 的锁和 ZooKeeper 的锁在真实服务器上以真实时间运行：服务器按自己的时钟让租约或会话过期，客户端用
-自己的 goroutine 续约，引擎都控制不了，所以这几行无法搜索。每一格是**真实时间运行的抽样**：本列的故障放在
-一个固定位置（持有者进入时冻结、连接被切断、进程死掉、丢失一个回复），在真实服务器上运行 N 次，并统计各次
-运行的结果。✗ k/N ◷ 表示 N 次真实运行中有 k 次打破了锁；✓ 0/N ◷ 表示 N 次真实运行都没有打破，绝不是
-“搜索没有发现”。服务做不到的故障记为 n/a，并说明原因。这几行由
-` + "`visualizer report --only etcd-mutex,zookeeper-lock`" + ` 计算（或由 ` + "`scripts/live-card.sh RUNS`" + ` 写到这里），
-连同运行的日期、机器和服务器一起保存；` + "`TestChoosingALockDoc`" + ` 不重新计算它们，只把它们带过去。
-` + "`TestLiveRows`" + `（internal/livecard）按形状和结论类别把它们和代码对齐：代码的每一列都有一格，n/a 恰在代码说的位置，
-每一格同时新跑五次，至少四次的结果与保存的类别（打破或没有打破）相同（总共约 40 秒）。
-
-`
-
 // liveNames are the live locks as the card names them.
 var liveNames = map[string]sim.Text{
-	"etcd-mutex":     {En: "etcd's concurrency.Mutex", Zh: "etcd 的 concurrency.Mutex"},
-	"zookeeper-lock": {En: "ZooKeeper's lock recipe", Zh: "ZooKeeper 的锁配方"},
+	"etcd-mutex":     fact.Say("report.live.name.etcd-mutex"),
+	"zookeeper-lock": fact.Say("report.live.name.zookeeper-lock"),
 }
 
 // IsLive reports whether a lock's row is decided by real-time runs.
@@ -280,8 +238,7 @@ func (card *Card) liveText(b *strings.Builder, lang string) {
 	if len(card.Live) == 0 {
 		return
 	}
-	b.WriteString("\n" + Pick(sim.Text{En: "Live servers, real time: each cell a sample of real runs, not a search.",
-		Zh: "真实服务器，真实时间：每一格是真实运行的抽样，不是搜索。"}, lang) + "\n\n")
+	b.WriteString("\n" + Pick(fact.Say("report.live.text-heading"), lang) + "\n\n")
 	width := 0
 	for _, r := range card.Live {
 		width = max(width, len([]rune(r.Name())))
@@ -302,11 +259,7 @@ func (card *Card) liveText(b *strings.Builder, lang string) {
 	for _, r := range card.Live {
 		s := r.Sample
 		fmt.Fprintf(b, "\n%s: %s\n", r.Name(), r.Title)
-		if lang == "zh" {
-			fmt.Fprintf(b, "  每格 %d 次真实时间运行，%s，%s，%s；整行用时 %s；需要：%s\n", s.Runs, s.Server, s.Date, s.Machine, s.Took, r.needsText(lang))
-		} else {
-			fmt.Fprintf(b, "  %d real-time runs a cell on %s, %s, %s; the row took %s; needs: %s\n", s.Runs, s.Server, s.Date, s.Machine, s.Took, r.needsText(lang))
-		}
+		fmt.Fprintf(b, "  %s\n", Pick(fact.Say("report.live.sample-needs", s.Runs, s.Server, s.Date, s.Machine, s.Took, r.needsText(lang)), lang))
 		for i, c := range r.Cells {
 			fmt.Fprintf(b, "  %s: %s\n", Pick(card.Columns[i].Title, lang), Pick(c.Text(r), lang))
 		}

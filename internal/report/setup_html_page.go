@@ -1,13 +1,14 @@
 package report
 
 // setupPageText is the page of SetupCard.HTML: every sentence in English,
-// then in 中文 (lang="zh"); nothing it shows is fetched.
+// then in Chinese (lang="zh"), its words the catalogue's (.W, pageWords);
+// nothing it shows is fetched.
 const setupPageText = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>The card for {{.Card.Scenario}} · {{.Card.Scenario}} 的报告卡</title>
+<title>{{.W.Title.En}} · {{.W.Title.Zh}}</title>
 <style>
 body { font: 15px/1.45 system-ui, sans-serif; color: #1a1a1a; margin: 1.5rem auto; max-width: 72rem; padding: 0 1rem; }
 h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ccc; } h3 { font-size: 1rem; }
@@ -29,25 +30,25 @@ pre { background: #f6f6f6; border: 1px solid #ddd; padding: .5rem; overflow: aut
 </style>
 </head>
 <body>
-<h1>The card for {{.Card.Scenario}} <span lang="zh">· {{.Card.Scenario}} 的报告卡</span></h1>
-<p class="q" data-part="question">Does our lock hold in our setup, under the faults we fear, and what should we use instead?
-<span lang="zh">在我们的设置下、在我们担心的故障里，我们的锁成立吗？应该改用什么？</span></p>
-{{if .Card.File}}<p>File · 文件：<code>{{.Card.File}}</code></p>{{end}}
+<h1>{{.W.Title.En}} <span lang="zh">· {{.W.Title.Zh}}</span></h1>
+<p class="q" data-part="question">{{.W.Question.En}}
+<span lang="zh">{{.W.Question.Zh}}</span></p>
+{{if .Card.File}}<p>{{.W.File.En}} · {{.W.File.Zh}}：<code>{{.Card.File}}</code></p>{{end}}
 
-<h2 id="setup">The setup <span lang="zh">· 设置</span></h2>
+<h2 id="setup">{{.W.Setup.En}} <span lang="zh">· {{.W.Setup.Zh}}</span></h2>
 <p data-part="setup">{{.Card.Setup.En}}.<span lang="zh">{{.Card.Setup.Zh}}。</span></p>
 
-<h2 id="verdicts">The verdicts <span lang="zh">· 裁决</span></h2>
+<h2 id="verdicts">{{.W.Verdicts.En}} <span lang="zh">· {{.W.Verdicts.Zh}}</span></h2>
 <table data-part="grid">
-<thead><tr><th>lock · 锁</th>{{range .Card.Columns}}<th>{{.Title.En}}<br><span lang="zh">{{.Title.Zh}}</span></th>{{end}}<th>round trips · 往返</th></tr></thead>
+<thead><tr><th>{{.W.Lock.En}} · {{.W.Lock.Zh}}</th>{{range .Card.Columns}}<th>{{.Title.En}}<br><span lang="zh">{{.Title.Zh}}</span></th>{{end}}<th>{{.W.Trips.En}} · {{.W.Trips.Zh}}</th></tr></thead>
 <tbody>
-{{range .Rows}}<tr{{if .Row.Yours}} class="yours"{{end}}><th><code>{{.Row.Algorithm}}</code>{{if .Row.Yours}} (yours · 你的){{end}}</th>{{range .Cells}}<td class="{{.Kind}}" title="{{.Text.En}}">{{if .Anchor}}<a href="#{{.Anchor}}">{{.Mark}} {{.Verdict}}</a>{{else}}{{.Mark}}{{end}}</td>{{end}}<td>{{.Trips.En}}</td></tr>
+{{range .Rows}}<tr{{if .Row.Yours}} class="yours"{{end}}><th><code>{{.Row.Algorithm}}</code>{{if .Row.Yours}} ({{$.W.Yours.En}} · {{$.W.Yours.Zh}}){{end}}</th>{{range .Cells}}<td class="{{.Kind}}" title="{{.Text.En}}">{{if .Anchor}}<a href="#{{.Anchor}}">{{.Mark}} {{.Verdict}}</a>{{else}}{{.Mark}}{{end}}</td>{{end}}<td>{{.Trips.En}}</td></tr>
 {{end}}</tbody>
 </table>
 <p>{{.Legend.En}}<span lang="zh">{{.Legend.Zh}}</span></p>
 {{with .Card.Unsearched}}<p><strong>{{.En}}.</strong><span lang="zh"><strong>{{.Zh}}。</strong></span></p>{{end}}
 
-<h2 id="instead">What to use instead <span lang="zh">· 改用什么</span></h2>
+<h2 id="instead">{{.W.Instead.En}} <span lang="zh">· {{.W.Instead.Zh}}</span></h2>
 <div data-part="instead">
 <p>{{first .Instead.En}}</p>
 <ol>{{range rest .Instead.En}}<li>{{.}}</li>{{end}}</ol>
@@ -55,23 +56,23 @@ pre { background: #f6f6f6; border: 1px solid #ddd; padding: .5rem; overflow: aut
 <ol>{{range rest .Instead.Zh}}<li>{{.}}</li>{{end}}</ol></div>
 </div>
 
-{{if or .Code (and .Yours .Recommended)}}<h2 id="code">Your code and the recommended lock's <span lang="zh">· 你的代码与推荐的锁的代码</span></h2>
-{{if and .Yours .Recommended}}<h3 id="side-by-side">Acquire and release, side by side <span lang="zh">· 加锁与释放，并排对照</span></h3>
-<p>What each sends to take the lock and to give it back, step by step.<span lang="zh">各自加锁、释放时发送什么，一步一步对照。</span></p>
-<div class="sbs" data-part="side-by-side">{{template "side" (side "yours" "Yours" "你的" .Yours)}}{{template "side" (side "instead" "Recommended" "推荐" .Recommended)}}</div>{{end}}
-{{if .Code}}<h3 id="files">The whole files, to copy <span lang="zh">· 完整文件，便于复制</span></h3>
+{{if or .Code (and .Yours .Recommended)}}<h2 id="code">{{.W.Code.En}} <span lang="zh">· {{.W.Code.Zh}}</span></h2>
+{{if and .Yours .Recommended}}<h3 id="side-by-side">{{.W.SideBySide.En}} <span lang="zh">· {{.W.SideBySide.Zh}}</span></h3>
+<p>{{.W.SideBySideWhat.En}}<span lang="zh">{{.W.SideBySideWhat.Zh}}</span></p>
+<div class="sbs" data-part="side-by-side">{{template "side" (side "yours" .W.YoursTitle .Yours)}}{{template "side" (side "instead" .W.RecommendedTitle .Recommended)}}</div>{{end}}
+{{if .Code}}<h3 id="files">{{.W.Files.En}} <span lang="zh">· {{.W.Files.Zh}}</span></h3>
 <div data-part="code">{{range .Code}}<details class="file"><summary><code>{{.File}}</code> — <code>{{.Algorithm}}</code></summary><pre>{{.Text}}</pre></details>{{end}}</div>{{end}}{{end}}
 
-<h2 id="locks">Lock by lock <span lang="zh">· 逐把看</span></h2>
-{{range .Rows}}<section data-part="lock"><h3><code>{{.Row.Algorithm}}</code>{{if .Row.Yours}} (yours · 你的){{end}}</h3>
+<h2 id="locks">{{.W.Locks.En}} <span lang="zh">· {{.W.Locks.Zh}}</span></h2>
+{{range .Rows}}<section data-part="lock"><h3><code>{{.Row.Algorithm}}</code>{{if .Row.Yours}} ({{$.W.Yours.En}} · {{$.W.Yours.Zh}}){{end}}</h3>
 <p>{{.Row.Title}}</p>
 <p><strong>{{.Row.Advice.En}}</strong><span lang="zh"><strong>{{.Row.Advice.Zh}}</strong></span></p>
-<p>round trips (acquire / release): {{.Trips.En}} · 往返（加锁 / 释放）：{{.Trips.Zh}}<br>needs: {{.Needs.En}} · 需要：{{.Needs.Zh}}</p>
-<table><thead><tr><th>fault · 故障</th><th>what the search found</th><th>搜索结果</th></tr></thead><tbody>
+<p>{{.TripsLine.En}} · {{.TripsLine.Zh}}<br>{{.NeedsLine.En}} · {{.NeedsLine.Zh}}</p>
+<table><thead><tr><th>{{$.W.Fault.En}} · {{$.W.Fault.Zh}}</th><th>{{$.W.Found.En}}</th><th>{{$.W.Found.Zh}}</th></tr></thead><tbody>
 {{range .Cells}}<tr><td>{{.Column.En}} · {{.Column.Zh}}</td><td class="{{.Kind}}">{{.Text.En}}{{if .ID}} (<code>{{.ID}}</code>){{end}}{{if .Anchor}} <a href="#{{.Anchor}}">YAML</a>{{end}}</td><td class="{{.Kind}}" lang="zh">{{.Text.Zh}}{{if .ID}}（<code>{{.ID}}</code>）{{end}}</td></tr>
 {{end}}</tbody></table></section>
 {{end}}
-{{if .Counterexamples}}<h2 id="counterexamples">Counterexamples <span lang="zh">· 反例</span></h2>
+{{if .Counterexamples}}<h2 id="counterexamples">{{.W.Counterexamples.En}} <span lang="zh">· {{.W.Counterexamples.Zh}}</span></h2>
 {{with .Replay}}<p>{{.En}}.<span lang="zh">{{.Zh}}。</span></p>{{end}}
 {{range .Counterexamples}}<section id="{{.Anchor}}" data-part="counterexample"><h3><code>{{.Lock}}</code> · {{.Column.En}} · <span lang="zh">{{.Column.Zh}}</span> — ✗ {{.Verdict}}</h3>
 <p>{{.Text.En}}<span lang="zh">{{.Text.Zh}}</span></p>
@@ -79,6 +80,6 @@ pre { background: #f6f6f6; border: 1px solid #ddd; padding: .5rem; overflow: aut
 {{end}}{{end}}
 </body>
 </html>
-{{define "side"}}<section data-side="{{.Side}}"><h4>{{.En}} <span lang="zh">· {{.Zh}}</span>: <code>{{.Code.Algorithm}}</code></h4>
-<h5>acquire · 加锁</h5><div>{{range .Code.Acquire}}<p class="at"><code>{{.File}}:{{.Line}}</code></p><pre>{{.Text}}</pre>{{end}}</div>
-<h5>release · 释放</h5><div>{{range .Code.Release}}<p class="at"><code>{{.File}}:{{.Line}}</code></p><pre>{{.Text}}</pre>{{end}}</div></section>{{end}}`
+{{define "side"}}<section data-side="{{.Side}}"><h4>{{.Name.En}} <span lang="zh">· {{.Name.Zh}}</span>: <code>{{.Code.Algorithm}}</code></h4>
+<h5>{{.Acquire.En}} · {{.Acquire.Zh}}</h5><div>{{range .Code.Acquire}}<p class="at"><code>{{.File}}:{{.Line}}</code></p><pre>{{.Text}}</pre>{{end}}</div>
+<h5>{{.Release.En}} · {{.Release.Zh}}</h5><div>{{range .Code.Release}}<p class="at"><code>{{.File}}:{{.Line}}</code></p><pre>{{.Text}}</pre>{{end}}</div></section>{{end}}`

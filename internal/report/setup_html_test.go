@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/lockstep/lockstep/internal/fact"
 )
 
 // The HTML export of the card for a setup opens offline: nothing in it
@@ -117,4 +119,25 @@ func TestSetupCardHTML(t *testing.T) {
 // htmlEscape is s as html/template writes it in text.
 func htmlEscape(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "+", "&#43;").Replace(s)
+}
+
+// The page's words come from the catalogue as written, but what the user
+// named goes into them escaped: a scenario named with markup is shown as
+// text in the title and the heading, never as tags.
+func TestSetupCardHTMLEscapesTheScenarioInItsWords(t *testing.T) {
+	card := &SetupCard{Scenario: `a<b>&'+"`, Setup: fact.Say("report.setup.file-word")}
+	page, err := card.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(page, "<b>") {
+		t.Errorf("the scenario's name is written as markup:\n%s", page)
+	}
+	const esc = `a&lt;b&gt;&amp;&#39;&#43;&#34;`
+	for _, want := range []string{"<title>The card for " + esc + " · " + esc + " 的报告卡</title>",
+		"<h1>The card for " + esc + ` <span lang="zh">· ` + esc + " 的报告卡</span></h1>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
 }

@@ -3,31 +3,36 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lockstep/lockstep/internal/fact"
+	"github.com/lockstep/lockstep/internal/sim"
 )
 
-// Markdown is the card for a user's setup in English and 中文, for a
+// Markdown is the card for a user's setup in English and Chinese, for a
 // design review: the setup, the grid, what to use instead, then each
 // lock's cells in words with the id its counterexample replays as.
 func (card *SetupCard) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# The card for %s · %s 的报告卡\n\n", card.Scenario, card.Scenario)
+	fmt.Fprintf(&b, "# %s\n\n", both(fact.Say("report.setup.card-for", card.Scenario)))
 	if card.File != "" {
-		fmt.Fprintf(&b, "File · 文件：`%s`\n\n", card.File)
+		fmt.Fprintf(&b, "%s：`%s`\n\n", both(fact.Say("report.setup.file-word")), card.File)
 	}
 	fmt.Fprintf(&b, "%s.\n\n%s。\n\n", mdEscape(card.Setup.En), mdEscape(card.Setup.Zh))
-	b.WriteString("| lock · 锁 |")
+	trips := fact.Say("report.md.round-trips")
+	b.WriteString("| " + both(fact.Say("report.md.lock")) + " |")
 	for _, c := range card.Columns {
 		fmt.Fprintf(&b, " %s<br>%s |", c.Title.En, c.Title.Zh)
 	}
-	b.WriteString(" round trips<br>往返 |\n|---|")
+	fmt.Fprintf(&b, " %s<br>%s |\n|---|", trips.En, trips.Zh)
 	for range card.Columns {
 		b.WriteString("---|")
 	}
 	b.WriteString("---|\n")
+	yours := fact.Say("report.setup.yours-word")
 	for _, r := range card.Rows {
 		name := "`" + r.Algorithm + "`"
 		if r.Yours {
-			name = "**" + name + " (yours · 你的)**"
+			name = "**" + name + " (" + both(yours) + ")**"
 		}
 		fmt.Fprintf(&b, "| %s |", name)
 		for _, c := range r.Cells {
@@ -48,22 +53,12 @@ func (card *SetupCard) Markdown() string {
 	if len(card.Instead) > 0 && card.Yours != nil && card.Instead[0].Code != nil {
 		mdSideBySide(&b, card.Yours, card.Instead[0].Code)
 	}
-	b.WriteString("## Lock by lock · 逐把看\n")
+	b.WriteString("## " + both(fact.Say("report.md.lock-by-lock")) + "\n")
 	for _, r := range card.Rows {
 		fmt.Fprintf(&b, "\n### %s\n\n%s\n\n", r.Algorithm, mdEscape(r.Title))
 		fmt.Fprintf(&b, "- **%s**\n  %s\n", mdEscape(r.Advice.En), mdEscape(r.Advice.Zh))
-		fmt.Fprintf(&b, "- round trips (acquire / release): %s · 往返（加锁 / 释放）：%s\n", r.Trips("en"), r.Trips("zh"))
-		fmt.Fprintf(&b, "- needs: %s · 需要：%s\n\n", mdEscape(r.needsText("en")), mdEscape(r.needsText("zh")))
-		b.WriteString("| fault · 故障 | what the search found | 搜索结果 |\n|---|---|---|\n")
-		for i, c := range r.Cells {
-			t := c.Text(r)
-			en, zh := mdEscape(t.En), mdEscape(t.Zh)
-			if id := replayID(c); id != "" {
-				en += " (`" + id + "`)"
-				zh += "（`" + id + "`）"
-			}
-			fmt.Fprintf(&b, "| %s · %s | %s | %s |\n", card.Columns[i].Title.En, card.Columns[i].Title.Zh, en, zh)
-		}
+		mdTripsNeeds(&b, r)
+		mdCells(&b, card.Columns, r)
 	}
 	if card.failures() > 0 {
 		h := card.ReplayHow()
@@ -87,20 +82,20 @@ func mdLines(s string) string {
 // recommended lock's: step by step, theirs then the recommended one
 // (Markdown has no columns; the HTML page sets them side by side).
 func mdSideBySide(b *strings.Builder, yours, rec *StepCode) {
-	b.WriteString("## Acquire and release, side by side · 加锁与释放，并排对照\n")
+	b.WriteString("## " + both(fact.Say("report.setup.side-by-side")) + "\n")
 	for _, step := range []struct {
-		en, zh string
-		of     func(*StepCode) []Snippet
+		name sim.Text
+		of   func(*StepCode) []Snippet
 	}{
-		{"Acquire", "加锁", func(c *StepCode) []Snippet { return c.Acquire }},
-		{"Release", "释放", func(c *StepCode) []Snippet { return c.Release }},
+		{fact.Say("report.setup.acquire-title"), func(c *StepCode) []Snippet { return c.Acquire }},
+		{fact.Say("report.setup.release-title"), func(c *StepCode) []Snippet { return c.Release }},
 	} {
-		fmt.Fprintf(b, "\n### %s · %s\n", step.en, step.zh)
+		fmt.Fprintf(b, "\n### %s\n", both(step.name))
 		for _, side := range []struct {
-			en, zh string
-			c      *StepCode
-		}{{"yours", "你的", yours}, {"recommended", "推荐", rec}} {
-			fmt.Fprintf(b, "\n**%s · %s: `%s`**\n", side.en, side.zh, side.c.Algorithm)
+			name sim.Text
+			c    *StepCode
+		}{{fact.Say("report.setup.yours-word"), yours}, {fact.Say("report.setup.recommended-word"), rec}} {
+			fmt.Fprintf(b, "\n**%s: `%s`**\n", both(side.name), side.c.Algorithm)
 			for _, s := range step.of(side.c) {
 				fmt.Fprintf(b, "\n`%s:%d`\n\n````%s\n%s\n````\n", s.File, s.Line, fence(s.File), strings.TrimRight(s.Text, "\n"))
 			}
