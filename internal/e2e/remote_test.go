@@ -72,7 +72,7 @@ func TestBrowserTeacherRemote(t *testing.T) {
 			if got := text(t, teacher, "remote-open"); got != want {
 				t.Errorf("the class bar's button reads %q, want %q", got, want)
 			}
-			click(t, teacher, "remote-open")
+			press(t, teacher, "remote-open")
 			waitFor(t, teacher, "the remote's QR code", `!!document.querySelector('[data-testid=remote-pair] svg.qr')`)
 			link := text(t, teacher, "remote-link")
 			key := eval[string](t, teacher, fmt.Sprintf(`localStorage.getItem('lockstep.teach.%s')`, code))
@@ -213,7 +213,7 @@ func TestBrowserRemoteAccessible(t *testing.T) {
 	click(t, teacher, "start-class")
 	waitFor(t, teacher, "the class's code", `!!document.querySelector('[data-testid=class-code]')`)
 	clickJS(t, teacher, ".class-big button")
-	click(t, teacher, "remote-open")
+	press(t, teacher, "remote-open")
 	waitFor(t, teacher, "the remote's QR code", `!!document.querySelector('[data-testid=remote-pair] svg.qr')`)
 	audit(t, teacher, "the projector's remote QR code")
 	link := text(t, teacher, "remote-link")
