@@ -46,13 +46,7 @@ func TestChineseOnlyInTheCatalogue(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			n := 0
-			for _, line := range strings.Split(string(src), "\n") {
-				if han.MatchString(line) {
-					n++
-				}
-			}
-			if n > 0 {
+			if n := hanLines(src); n > 0 {
 				got[filepath.ToSlash(p)] = n
 			}
 			return nil
@@ -64,22 +58,9 @@ func TestChineseOnlyInTheCatalogue(t *testing.T) {
 	if len(got) == 0 && len(chineseAllowed) > 0 {
 		t.Fatal("no Chinese found anywhere: the test reads the wrong directory")
 	}
-	for _, p := range slices.Sorted(maps.Keys(got)) {
-		n, was := got[p], chineseAllowed[p]
-		switch {
-		case was == 0:
-			t.Errorf("%s has Chinese on %d lines: say its sentences with fact.Say and put their words in internal/fact/words/*.json", p, n)
-		case n > was:
-			t.Errorf("%s has Chinese on %d lines, %d before: move its sentences into the catalogue (fact.Say), do not add more", p, n, was)
-		case n < was:
-			t.Errorf("%s has Chinese on %d lines, %d before: write %d in chineseAllowed (words_test.go), so that it cannot grow back", p, n, was, n)
-		}
-	}
-	for _, p := range slices.Sorted(maps.Keys(chineseAllowed)) {
-		if _, ok := got[p]; !ok {
-			t.Errorf("%s has no Chinese left: take it off chineseAllowed (words_test.go)", p)
-		}
-	}
+	holdToAllowed(t, got, chineseAllowed, "chineseAllowed",
+		"say its sentences with fact.Say and put their words in internal/fact/words/*.json",
+		"move its sentences into the catalogue (fact.Say), do not add more")
 }
 
 // pageChineseAllowed is every page file (web/static/*.js but the
@@ -107,30 +88,46 @@ func TestNoChineseOnThePage(t *testing.T) {
 		if strings.Contains(strings.SplitN(string(src), "\n", 2)[0], "DO NOT EDIT") {
 			continue // generated from the catalogue: words.js
 		}
-		n := 0
-		for _, line := range strings.Split(string(src), "\n") {
-			if han.MatchString(line) {
-				n++
-			}
-		}
-		if n > 0 {
+		if n := hanLines(src); n > 0 {
 			got[filepath.ToSlash(p)] = n
 		}
 	}
-	for _, p := range slices.Sorted(maps.Keys(got)) {
-		n, was := got[p], pageChineseAllowed[p]
-		switch {
-		case was == 0:
-			t.Errorf("%s has Chinese on %d lines: give its sentences page. ids in internal/fact/words/*.json (go generate ./internal/fact) and say them with i18n.js's t or fill", p, n)
-		case n > was:
-			t.Errorf("%s has Chinese on %d lines, %d before: move its sentences into the catalogue (page. ids), do not add more", p, n, was)
-		case n < was:
-			t.Errorf("%s has Chinese on %d lines, %d before: write %d in pageChineseAllowed (words_test.go), so that it cannot grow back", p, n, was, n)
+	holdToAllowed(t, got, pageChineseAllowed, "pageChineseAllowed",
+		"give its sentences page. ids in internal/fact/words/*.json (go generate ./internal/fact) and say them with i18n.js's t or fill",
+		"move its sentences into the catalogue (page. ids), do not add more")
+}
+
+// hanLines is how many of src's lines hold a Chinese character.
+func hanLines(src []byte) int {
+	n := 0
+	for _, line := range strings.Split(string(src), "\n") {
+		if han.MatchString(line) {
+			n++
 		}
 	}
-	for _, p := range slices.Sorted(maps.Keys(pageChineseAllowed)) {
+	return n
+}
+
+// holdToAllowed fails on every file whose count of Chinese lines (got)
+// is not what allowed (named list in words_test.go) says: a file not
+// listed is told how to move its words (move), a listed one that grew
+// not to (grow), one that shrank or has none left to write it down.
+func holdToAllowed(t *testing.T, got, allowed map[string]int, list, move, grow string) {
+	t.Helper()
+	for _, p := range slices.Sorted(maps.Keys(got)) {
+		n, was := got[p], allowed[p]
+		switch {
+		case was == 0:
+			t.Errorf("%s has Chinese on %d lines: %s", p, n, move)
+		case n > was:
+			t.Errorf("%s has Chinese on %d lines, %d before: %s", p, n, was, grow)
+		case n < was:
+			t.Errorf("%s has Chinese on %d lines, %d before: write %d in %s (words_test.go), so that it cannot grow back", p, n, was, n, list)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(allowed)) {
 		if _, ok := got[p]; !ok {
-			t.Errorf("%s has no Chinese left: take it off pageChineseAllowed (words_test.go)", p)
+			t.Errorf("%s has no Chinese left: take it off %s (words_test.go)", p, list)
 		}
 	}
 }
