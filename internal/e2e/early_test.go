@@ -15,7 +15,8 @@ import (
 
 // socketLog wraps the page's WebSocket before any of its scripts run: each
 // message received, its type and whether the page's modules had run by
-// then (app.js sets window.lockstep), and each request sent, its op.
+// then (app.js, in page.js, sets window.lockstep), and each request sent,
+// its op.
 const socketLog = `
 	window.__got = []; window.__sent = [];
 	const W = window.WebSocket, send = W.prototype.send;
@@ -30,7 +31,8 @@ const socketLog = `
 		return ws;
 	} });`
 
-// TestBrowserOpensItsSocketWhileItsModulesLoad holds the page's app.js at
+// TestBrowserOpensItsSocketWhileItsModulesLoad holds the page's script
+// (page.js, its modules joined) at
 // the server until the test lets it go, on a first visit in each language,
 // and checks that the page has meanwhile opened its socket, been welcomed
 // and received the first lesson's state (early.js, a classic script that
@@ -39,11 +41,11 @@ const socketLog = `
 // first lesson is drawn from that state, with one hello and one load sent
 // (the page does not ask for the lesson again). On the page before
 // early.js the socket is opened by app.js itself, so nothing arrives while
-// app.js is held and the test fails at its first wait.
+// page.js is held and the test fails at its first wait.
 func TestBrowserOpensItsSocketWhileItsModulesLoad(t *testing.T) {
 	chromium(t)
 	var mu sync.Mutex
-	gate := make(chan struct{}) // app.js waits until it is closed; a new one for each load
+	gate := make(chan struct{}) // page.js waits until it is closed; a new one for each load
 	held := func() chan struct{} {
 		mu.Lock()
 		defer mu.Unlock()
@@ -51,7 +53,7 @@ func TestBrowserOpensItsSocketWhileItsModulesLoad(t *testing.T) {
 	}
 	url := startServerWrapped(t, server.Options{}, func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if strings.HasSuffix(r.URL.Path, "/app.js") {
+			if strings.HasSuffix(r.URL.Path, "/page.js") {
 				select { // held until the test lets it go (or a minute, or the browser gives up)
 				case <-held():
 				case <-r.Context().Done():
@@ -76,14 +78,14 @@ func TestBrowserOpensItsSocketWhileItsModulesLoad(t *testing.T) {
 			if _, err := chromedp.Call(ctx, cdpage.AddScriptToEvaluateOnNewDocument, cdpage.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
 				t.Fatal(err)
 			}
-			// Navigate without waiting for the load event, which waits for app.js.
+			// Navigate without waiting for the load event, which waits for page.js.
 			if _, err := chromedp.Call(ctx, cdpage.Navigate, cdpage.NavigateParams{URL: url + "/"}); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, ctx, "the welcome and the first lesson's state while app.js is held",
+			waitFor(t, ctx, "the welcome and the first lesson's state while page.js is held",
 				`(window.__got || []).some(m => m.type === 'welcome' && !m.app) && window.__got.some(m => m.type === 'state' && !m.app)`)
 			if eval[bool](t, ctx, `!!window.lockstep`) {
-				t.Fatal("the page's modules ran while app.js was held")
+				t.Fatal("the page's modules ran while page.js was held")
 			}
 			close(held())
 			waitFor(t, ctx, "the first lesson drawn", `performance.getEntriesByName('lockstep-first-lesson').length === 1`)

@@ -8,9 +8,10 @@ import (
 	"github.com/lockstep/lockstep/internal/server"
 )
 
-// paletteContrast imports the page's own modules (paint.js, lanes.js) and
-// lists every colour a client's name or label is written in (the palette
-// and the 34 colours clientColor makes past it), and the timeline's ink,
+// paletteContrast imports the page's own modules (paint.js, lanes.js,
+// served beside page.js, which joins them) and lists every colour a
+// client's name or label is written in (the palette and the 34 colours
+// clientColor makes past it), and the timeline's ink,
 // muted and bad colours, whose WCAG contrast against a background it is
 // written on is under 4.5:1. The backgrounds are read from the page as
 // it is styled now: the timeline's canvas (white), the page, the lane
@@ -19,7 +20,7 @@ import (
 // The ratio is worked out here, not with lanes.js's contrast, which is
 // what is under test.
 const paletteContrast = `(async () => {
-	const base = document.querySelector('script[type=module][src$="app.js"]').src;
+	const base = document.querySelector('script[type=module]').src; // page.js, beside the modules
 	const paint = await import(new URL('paint.js', base));
 	const { clientColor } = await import(new URL('lanes.js', base));
 	const ctx = document.createElement('canvas').getContext('2d');

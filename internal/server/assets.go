@@ -5,14 +5,16 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"mime"
 	"net/http"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lockstep/lockstep/internal/bundle"
 )
 
 // The page's static files are served under a version, the hash of them
@@ -41,8 +43,12 @@ type asset struct {
 type assets struct {
 	version string // "v-" and 12 hex digits of the SHA-256 of every name and body
 	files   map[string]*asset
-	modules []string // the page's ES modules (app.js and all it imports), sorted: the page preloads them all
 }
+
+// pageScript is the page's script as served: app.js and every module it
+// imports, joined into one (internal/bundle). The files stay served as
+// they are (in Dev the page loads app.js itself, from disk).
+const pageScript = "page.js"
 
 // loadAssets reads every file of fsys and compresses the text ones.
 func loadAssets(fsys fs.FS) (*assets, error) {
@@ -74,42 +80,19 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 		}
 		a.files[name] = f
 	}
-	a.modules = a.imports("app.js")
+	if a.files["app.js"] != nil {
+		if a.files[pageScript] != nil {
+			return nil, fmt.Errorf("static files: %s is the name of the page's joined modules: rename the file", pageScript)
+		}
+		body, err := bundle.Join(fsys, "app.js")
+		if err != nil {
+			return nil, fmt.Errorf("static files: the page's modules cannot be joined: %w", err)
+		}
+		sum := sha256.Sum256(body)
+		a.files[pageScript] = &asset{body: body, gz: gzipped(body), ctype: contentType(pageScript), etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+	}
 	a.version = "v-" + hex.EncodeToString(all.Sum(nil))[:12]
 	return a, nil
-}
-
-// importRE finds a module's static imports of its siblings: import … from
-// './x.js', export … from './x.js', import './x.js' (the page's modules
-// import only each other, by relative path, in single quotes).
-var importRE = regexp.MustCompile(`(?m)^\s*(?:import|export)\b[^;'"]*?'\./([a-z0-9_-]+\.js)'`)
-
-// imports is the static import graph of the module root: root and every
-// module it imports, directly or not, sorted. The page preloads them all
-// (modulepreload), so the browser asks for every one at once instead of
-// one level of imports after another; a file the page does not import
-// (early.js, a classic script; remote.js, the remote's page) is not
-// among them.
-func (a *assets) imports(root string) []string {
-	seen := map[string]bool{}
-	var walk func(name string)
-	walk = func(name string) {
-		f := a.files[name]
-		if seen[name] || f == nil {
-			return
-		}
-		seen[name] = true
-		for _, m := range importRE.FindAllSubmatch(f.body, -1) {
-			walk(string(m[1]))
-		}
-	}
-	walk(root)
-	mods := make([]string, 0, len(seen))
-	for name := range seen {
-		mods = append(mods, name)
-	}
-	sort.Strings(mods)
-	return mods
 }
 
 // contentType is a file's type by its extension (text in UTF-8).

@@ -83,35 +83,41 @@ func TestStaticFilesAreVersionedCompressedAndCached(t *testing.T) {
 	if again, _ := fetch(t, base, "/", "If-None-Match", resp.Header.Get("ETag")); again.StatusCode != http.StatusNotModified {
 		t.Errorf("the page again with its ETag: want 304, got %d", again.StatusCode)
 	}
-	m := regexp.MustCompile(`/static/(v-[0-9a-f]{12})/app\.js`).FindStringSubmatch(html)
+	m := regexp.MustCompile(`<script type="module" src="/static/(v-[0-9a-f]{12})/page\.js">`).FindStringSubmatch(html)
 	if m == nil {
-		t.Fatalf("the page does not load a versioned app.js:\n%s", html[:min(len(html), 800)])
+		t.Fatalf("the page does not load a versioned page.js, its modules joined:\n%s", html[:min(len(html), 800)])
 	}
 	version := m[1]
 	static, _ := web.Embedded()
-	preloads := regexp.MustCompile(`<link rel="modulepreload" href="/static/`+version+`/([a-z0-9]+\.js)">`).FindAllStringSubmatch(html, -1)
 	mods, _ := fs.Glob(static, "*.js")
-	preloaded := map[string]bool{}
-	for _, p := range preloads {
-		preloaded[p[1]] = true
+	// One script for the page: no module of its own is asked for, and the
+	// joined one holds app.js and every module it imports, each once.
+	if n := strings.Count(html, "<script type=\"module\""); n != 1 || strings.Contains(html, "modulepreload") {
+		t.Errorf("the page loads %d module scripts (preloads: %v): want the joined one only", n, strings.Contains(html, "modulepreload"))
 	}
-	// The preloads are app.js and everything it imports, each module's
-	// imports among them, and nothing the page does not import.
-	if !preloaded["app.js"] || preloaded["early.js"] || preloaded["remote.js"] || len(preloads) < 30 {
-		t.Errorf("the page preloads %d modules (app.js %v, early.js %v, remote.js %v): want app.js and its imports only",
-			len(preloads), preloaded["app.js"], preloaded["early.js"], preloaded["remote.js"])
+	resp, joined := fetch(t, base, "/static/"+version+"/page.js", "Accept-Encoding", "gzip")
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(resp.Header.Get("Cache-Control"), "max-age=31536000") {
+		t.Fatalf("page.js: want 200, gzip and a year's cache, got %d %q %q", resp.StatusCode, resp.Header.Get("Content-Encoding"), resp.Header.Get("Cache-Control"))
 	}
-	for name := range preloaded {
+	inPage := map[string]int{}
+	for _, g := range regexp.MustCompile(`(?m)^// \./([a-z0-9]+\.js)$`).FindAllStringSubmatch(string(gunzip(t, joined)), -1) {
+		inPage[g[1]]++
+	}
+	if inPage["app.js"] != 1 || inPage["early.js"] != 0 || inPage["remote.js"] != 0 || len(inPage) < 30 {
+		t.Errorf("page.js joins %d modules (app.js %d, early.js %d, remote.js %d): want app.js and its imports, each once",
+			len(inPage), inPage["app.js"], inPage["early.js"], inPage["remote.js"])
+	}
+	for name, n := range inPage {
 		body, err := fs.ReadFile(static, name)
-		if err != nil {
-			t.Errorf("the page preloads %s, which is not a static file", name)
+		if err != nil || n != 1 {
+			t.Errorf("page.js joins %s %d times (a static file: %v)", name, n, err == nil)
 			continue
 		}
 		for _, line := range strings.Split(string(body), "\n") {
-			if i := strings.Index(line, " from './"); i >= 0 && (strings.HasPrefix(line, "import") || strings.HasPrefix(line, "export") || strings.HasPrefix(line, "}")) {
+			if i := strings.Index(line, " from './"); i >= 0 && (strings.HasPrefix(line, "import") || strings.HasPrefix(line, "export")) {
 				dep, _, _ := strings.Cut(line[i+len(" from './"):], "'")
-				if !preloaded[dep] {
-					t.Errorf("%s imports %s, which the page does not preload", name, dep)
+				if inPage[dep] != 1 {
+					t.Errorf("%s imports %s, which page.js does not hold", name, dep)
 				}
 			}
 		}

@@ -81,12 +81,12 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request) {
 }
 
 // pageData is what index.html is rendered with: the catalog, where the
-// static files are (/static/v-… : their version), the ES modules to
-// preload and the first lesson.
+// static files are (/static/v-… : their version), the page's script and
+// the first lesson.
 type pageData struct {
 	Catalog []catalogEntry
 	Static  string
-	Modules []string
+	Script  string        // page.js, the page's modules joined (app.js in Dev, read from disk as it is)
 	First   *catalogEntry // the lesson a first visit opens, written into the page so that nothing moves when it arrives
 	Live    bool          // the catalog has lessons of a live service (the picker's group for them)
 	// The words the page says before its scripts run, from the catalogue:
@@ -97,7 +97,7 @@ type pageData struct {
 }
 
 func (s *Server) pageData() pageData {
-	d := pageData{Catalog: s.catalog, Static: "/static", Live: len(s.lives) > 0}
+	d := pageData{Catalog: s.catalog, Static: "/static", Script: "app.js", Live: len(s.lives) > 0}
 	d.LangSwitch, _ = fact.Said(fact.Languages[1], "page.langName")
 	var no []string
 	for _, lang := range fact.Languages {
@@ -110,7 +110,9 @@ func (s *Server) pageData() pageData {
 	}
 	if s.static != nil {
 		d.Static += "/" + s.static.version
-		d.Modules = s.static.modules
+		if s.static.files[pageScript] != nil {
+			d.Script = pageScript
+		}
 	}
 	return d
 }
