@@ -52,7 +52,7 @@ const rawOutcomes = `(() => {
 // setback when the server's welcome names it (sim.SetbackMarks), never by
 // its name's letters.
 const setbackColours = `(async () => {
-	const base = document.querySelector('script[type=module][src$="app.js"]').src;
+	const base = document.querySelector('script[type=module]').src; // page.js, beside the modules
 	const { BAD } = await import(new URL('paint.js', base));
 	const setbacks = new Set(lockstep.state.setbacks || []);
 	const bySeq = new Map(lockstep.state.model.events.map(e => [e.seq, e]));

@@ -95,6 +95,15 @@ func TestStaticFilesAreVersionedCompressedAndCached(t *testing.T) {
 	if n := strings.Count(html, "<script type=\"module\""); n != 1 || strings.Contains(html, "modulepreload") {
 		t.Errorf("the page loads %d module scripts (preloads: %v): want the joined one only", n, strings.Contains(html, "modulepreload"))
 	}
+	// early.js is written into the page, as it is, and the page's
+	// Content-Security-Policy lets that script run and no other inline one.
+	early, _ := fs.ReadFile(static, "early.js")
+	if !strings.Contains(html, ">"+string(early)+"</script>") || strings.Contains(html, "early.js\"") {
+		t.Error("the page does not hold early.js as it is, inline (or still asks for it)")
+	}
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self' '"+scriptHash(early)+"';") || strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("the page's CSP does not name early.js's hash alone: %q", csp)
+	}
 	resp, joined := fetch(t, base, "/static/"+version+"/page.js", "Accept-Encoding", "gzip")
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(resp.Header.Get("Cache-Control"), "max-age=31536000") {
 		t.Fatalf("page.js: want 200, gzip and a year's cache, got %d %q %q", resp.StatusCode, resp.Header.Get("Content-Encoding"), resp.Header.Get("Cache-Control"))

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"io/fs"
 	"net"
@@ -11,17 +13,29 @@ import (
 )
 
 // cspFor is the page's Content-Security-Policy for a request to host:
-// everything from this server only, WebSockets to its own host only (ws:
-// and wss:, for browsers whose 'self' leaves them out), and no framing by
-// any page (clickjacking). A host that is not a plain host[:port] (it
-// passed allowedHost, yet carries other text) names no WebSocket host.
-func cspFor(host string) string {
+// everything from this server only, scripts from its files and the one
+// written into the page (script is its hash, "sha256-…", or empty),
+// WebSockets to its own host only (ws: and wss:, for browsers whose 'self'
+// leaves them out), and no framing by any page (clickjacking). A host that
+// is not a plain host[:port] (it passed allowedHost, yet carries other
+// text) names no WebSocket host.
+func cspFor(host, script string) string {
 	connect := "'self'"
 	if plainHost(host) {
 		connect += " ws://" + host + " wss://" + host
 	}
-	return "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; connect-src " + connect + "; " +
+	scripts := "'self'"
+	if script != "" {
+		scripts += " '" + script + "'"
+	}
+	return "default-src 'self'; script-src " + scripts + "; img-src 'self' data: blob:; style-src 'self'; connect-src " + connect + "; " +
 		"frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+}
+
+// scriptHash is a script's hash as a Content-Security-Policy names it.
+func scriptHash(body []byte) string {
+	sum := sha256.Sum256(body)
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
 // plainHost reports whether host is letters, digits, dots, dashes and
@@ -46,7 +60,7 @@ func plainHost(host string) bool {
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", cspFor(r.Host))
+		h.Set("Content-Security-Policy", cspFor(r.Host, s.inline))
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "no-referrer")

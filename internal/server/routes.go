@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"io/fs"
 	"net/http"
 	"runtime"
@@ -94,6 +95,10 @@ type pageData struct {
 	// its words) and what a browser without JavaScript shows (every
 	// language's sentence).
 	LangSwitch, NoScript string
+	// Early is web/static/early.js, written into the page's head: it opens
+	// the socket as the page starts, before any file is fetched (the
+	// page's Content-Security-Policy names its hash: Server.inline).
+	Early template.JS
 }
 
 func (s *Server) pageData() pageData {
@@ -107,6 +112,9 @@ func (s *Server) pageData() pageData {
 	d.NoScript = strings.Join(no, " ")
 	if len(s.catalog) > 0 {
 		d.First = &s.catalog[0]
+	}
+	if b, err := fs.ReadFile(s.opts.Static, "early.js"); err == nil {
+		d.Early = template.JS(b) // the program's own file, as it is
 	}
 	if s.static != nil {
 		d.Static += "/" + s.static.version
@@ -129,9 +137,11 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
+	d := s.pageData()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
-	if err := t.ExecuteTemplate(w, "index.html", s.pageData()); err != nil {
+	w.Header().Set("Content-Security-Policy", cspFor(r.Host, scriptHash([]byte(d.Early)))) // early.js as on disk now
+	if err := t.ExecuteTemplate(w, "index.html", d); err != nil {
 		s.opts.Logf("index: %v", err)
 	}
 }

@@ -88,6 +88,7 @@ type Server struct {
 	lives    map[string]liveLesson // the services' lessons by id (live.go)
 	liveRuns chan struct{}         // a slot per live run at once (maxLiveRuns)
 	upgrader websocket.Upgrader
+	inline   string // the hash of the script written into the page (early.js), for its Content-Security-Policy
 	tmpl     *template.Template
 
 	mu       sync.Mutex
@@ -166,6 +167,9 @@ func New(o Options) (*Server, error) {
 		if err := s.liveCode(svc); err != nil {
 			return nil, err
 		}
+	}
+	if b, err := fs.ReadFile(o.Static, "early.js"); err == nil {
+		s.inline = scriptHash(b)
 	}
 	if !o.Dev {
 		if s.static, err = loadAssets(o.Static); err != nil {

@@ -181,8 +181,11 @@ function verdictIntoView(snap) {
   wasEnded = ended;
 }
 
+let renders = 0; // how many times the page was drawn
+
 /** render draws the whole page from the state. */
 function render() {
+  renders++;
   const st = state, snap = st.snap;
   const banner = $('real-banner');
   banner.hidden = !st.real;
@@ -343,5 +346,8 @@ window.lockstep = {
   },
 };
 
-render();
+// The socket first: what early.js kept (the welcome, the first lesson's
+// state) is handled, and drawn, as it is taken; the page as it starts is
+// drawn here only when nothing was (one drawing fewer on a first visit).
 link.connect();
+if (!renders) render();

@@ -1,16 +1,18 @@
-// The page's socket, opened as the page starts: a classic script loaded
-// async from index.html, so that it runs as soon as it arrives, long
-// before the page's modules (which wait for the whole page and every
-// module). It opens the WebSocket, says hello and, on a first visit with
-// nothing to follow (no link in the address's #, no session or class kept
-// in this tab), asks for the first lesson, the page's first option
-// (data-first on its script tag): the server's welcome and the lesson's
-// state then arrive while the modules load. It keeps every event of the
-// socket until socket.js takes it over (Link.connect: take), and gives
-// each to socket.js's own handlers from then on. If the modules run first
-// (they found no lockstepEarly), it opens nothing: they opened their own.
-// Not a module, and no other file needs it: without it the page opens its
-// socket when its modules run.
+// The page's socket, opened as the page starts: a classic script written
+// into index.html's head (the server puts this file there, and names its
+// hash in the page's Content-Security-Policy), so that it runs while the
+// page is parsed, before any file is fetched, long before the page's
+// modules (which wait for the whole page and page.js). It opens the
+// WebSocket, says hello and, on a first visit with nothing to follow (no
+// link in the address's #, no session or class kept in this tab), asks
+// for the first lesson, the page's first option (data-first on its script
+// tag): the server's welcome and the lesson's state then arrive while the
+// modules load. It keeps every event of the socket until socket.js takes
+// it over (Link.connect: take), and gives each to socket.js's own
+// handlers from then on. If the modules run first (they found no
+// lockstepEarly), it opens nothing: they opened their own. Not a module,
+// and no other file needs it: without it the page opens its socket when
+// its modules run.
 (function () {
   'use strict';
   if (window.lockstepEarly !== undefined) return;
