@@ -50,6 +50,12 @@ type assets struct {
 // they are (in Dev the page loads app.js itself, from disk).
 const pageScript = "page.js"
 
+// pageStyles are the page's style sheets, in the order they apply; served
+// as one, pageStyle, their text one after another (in Dev, each itself).
+var pageStyles = []string{"app.css", "teach.css", "compare.css", "report.css", "class.css", "presenter.css"}
+
+const pageStyle = "page.css"
+
 // loadAssets reads every file of fsys and compresses the text ones.
 func loadAssets(fsys fs.FS) (*assets, error) {
 	a := &assets{files: map[string]*asset{}}
@@ -81,18 +87,33 @@ func loadAssets(fsys fs.FS) (*assets, error) {
 		a.files[name] = f
 	}
 	if a.files["app.js"] != nil {
-		if a.files[pageScript] != nil {
-			return nil, fmt.Errorf("static files: %s is the name of the page's joined modules: rename the file", pageScript)
+		if a.files[pageScript] != nil || a.files[pageStyle] != nil {
+			return nil, fmt.Errorf("static files: %s and %s are the names of the page's joined files: rename the file", pageScript, pageStyle)
 		}
 		body, err := bundle.Join(fsys, "app.js")
 		if err != nil {
 			return nil, fmt.Errorf("static files: the page's modules cannot be joined: %w", err)
 		}
-		sum := sha256.Sum256(body)
-		a.files[pageScript] = &asset{body: body, gz: gzipped(body), ctype: contentType(pageScript), etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+		a.add(pageScript, body)
+	}
+	if a.files[pageStyles[0]] != nil {
+		var css []byte
+		for _, name := range pageStyles {
+			if f := a.files[name]; f != nil { // a test's few files may lack some
+				css = append(append(css, "/* "+name+" */\n"...), f.body...)
+			}
+		}
+		a.add(pageStyle, css)
 	}
 	a.version = "v-" + hex.EncodeToString(all.Sum(nil))[:12]
 	return a, nil
+}
+
+// add serves body as a file made here (the page's joined script and style
+// sheet), compressed as the others.
+func (a *assets) add(name string, body []byte) {
+	sum := sha256.Sum256(body)
+	a.files[name] = &asset{body: body, gz: gzipped(body), ctype: contentType(name), etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
 }
 
 // contentType is a file's type by its extension (text in UTF-8).

@@ -104,6 +104,22 @@ func TestStaticFilesAreVersionedCompressedAndCached(t *testing.T) {
 	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self' '"+scriptHash(early)+"';") || strings.Contains(csp, "unsafe-inline") {
 		t.Errorf("the page's CSP does not name early.js's hash alone: %q", csp)
 	}
+	// One style sheet, the page's six in their order.
+	if n := strings.Count(html, `rel="stylesheet"`); n != 1 || !strings.Contains(html, `<link rel="stylesheet" href="/static/`+version+`/page.css">`) {
+		t.Errorf("the page links %d style sheets: want page.css alone", n)
+	}
+	_, css := fetch(t, base, "/static/"+version+"/page.css")
+	var want []byte
+	for _, name := range pageStyles {
+		body, err := fs.ReadFile(static, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(append(want, "/* "+name+" */\n"...), body...)
+	}
+	if !bytes.Equal(css, want) {
+		t.Errorf("page.css is not the page's style sheets one after another (%d bytes, want %d)", len(css), len(want))
+	}
 	resp, joined := fetch(t, base, "/static/"+version+"/page.js", "Accept-Encoding", "gzip")
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(resp.Header.Get("Cache-Control"), "max-age=31536000") {
 		t.Fatalf("page.js: want 200, gzip and a year's cache, got %d %q %q", resp.StatusCode, resp.Header.Get("Content-Encoding"), resp.Header.Get("Cache-Control"))

@@ -88,6 +88,7 @@ type pageData struct {
 	Catalog []catalogEntry
 	Static  string
 	Script  string        // page.js, the page's modules joined (app.js in Dev, read from disk as it is)
+	Styles  []string      // page.css, the page's style sheets joined (in Dev each, from disk)
 	First   *catalogEntry // the lesson a first visit opens, written into the page so that nothing moves when it arrives
 	Live    bool          // the catalog has lessons of a live service (the picker's group for them)
 	// The words the page says before its scripts run, from the catalogue:
@@ -102,7 +103,7 @@ type pageData struct {
 }
 
 func (s *Server) pageData() pageData {
-	d := pageData{Catalog: s.catalog, Static: "/static", Script: "app.js", Live: len(s.lives) > 0}
+	d := pageData{Catalog: s.catalog, Static: "/static", Script: "app.js", Styles: pageStyles, Live: len(s.lives) > 0}
 	d.LangSwitch, _ = fact.Said(fact.Languages[1], "page.langName")
 	var no []string
 	for _, lang := range fact.Languages {
@@ -120,6 +121,9 @@ func (s *Server) pageData() pageData {
 		d.Static += "/" + s.static.version
 		if s.static.files[pageScript] != nil {
 			d.Script = pageScript
+		}
+		if s.static.files[pageStyle] != nil {
+			d.Styles = []string{pageStyle}
 		}
 	}
 	return d
