@@ -85,6 +85,7 @@ let connStatus = 'connecting'; // 'open', or 'closed' once a link was lost (then
 function onStatus(s, code) {
   connStatus = s;
   state.taken = s === 'closed' && code === 4000;
+  if (s === 'closed' && !renders) render(); // closed before the first lesson came
   renderConn();
 }
 
@@ -347,7 +348,10 @@ window.lockstep = {
 };
 
 // The socket first: what early.js kept (the welcome, the first lesson's
-// state) is handled, and drawn, as it is taken; the page as it starts is
-// drawn here only when nothing was (one drawing fewer on a first visit).
+// state) is handled, and drawn, as it is taken. The page as it starts is
+// drawn here only when nothing was and no first lesson is on its way (the
+// page's markup shows it until then; onStatus draws the page if the
+// socket closes first): on a first visit the page is drawn once, with the
+// lesson, not once empty and again.
 link.connect();
-if (!renders) render();
+if (!renders && !link.firstLoad) render();
