@@ -23,6 +23,7 @@ import (
 var packageMap = map[string][]string{
 	"internal/fact":                {},
 	"internal/qr":                  {},
+	"internal/bundle":              {},
 	"internal/gosrc":               {},
 	"internal/sim":                 {"internal/fact"},
 	"internal/lock":                {"internal/fact"},
@@ -46,7 +47,7 @@ var packageMap = map[string][]string{
 	"internal/class":               {"internal/check", "internal/fact", "internal/lesson", "internal/scenario", "internal/sim"},
 	"internal/compare":             {"internal/check", "internal/embedded", "internal/fact", "internal/lesson", "internal/lock", "internal/scenario", "internal/sim"},
 	"internal/report":              {"internal/embedded", "internal/explore", "internal/fact", "internal/gosrc", "internal/lesson", "internal/lock", "internal/scenario", "internal/sim"},
-	"internal/server":              {"internal/check", "internal/class", "internal/compare", "internal/embedded", "internal/explore", "internal/fact", "internal/lesson", "internal/live", "internal/lock", "internal/qr", "internal/report", "internal/scenario", "internal/sim", "web"},
+	"internal/server":              {"internal/bundle", "internal/check", "internal/class", "internal/compare", "internal/embedded", "internal/explore", "internal/fact", "internal/lesson", "internal/live", "internal/lock", "internal/qr", "internal/report", "internal/scenario", "internal/sim", "web"},
 	"web":                          {},
 	"":                             {},
 	"cmd/visualizer":               nil, // everything
