@@ -169,6 +169,9 @@ func New(o Options) (*Server, error) {
 		}
 	}
 	if b, err := fs.ReadFile(o.Static, "early.js"); err == nil {
+		if bytes.Contains(bytes.ToLower(b), []byte("</script")) {
+			return nil, fmt.Errorf("server: early.js is written into the page, so it may not hold </script")
+		}
 		s.inline = scriptHash(b)
 	}
 	if !o.Dev {
