@@ -31,6 +31,8 @@ func TestBrowserClassDismiss(t *testing.T) {
 	waitFor(t, student, "the question", `!!document.querySelector('[data-testid=question]')`)
 	click(t, teacher, "reveal")
 	waitFor(t, student, "the tally", `!!document.querySelector('[data-testid=tally]')`)
+	// the teacher's page may hear of it after the student's
+	waitFor(t, teacher, "the teacher's Dismiss", `!!document.querySelector('[data-testid=dismiss-question]')`)
 	if got := text(t, teacher, "dismiss-question"); got != "Dismiss" {
 		t.Fatalf("the teacher's button reads %q, want Dismiss", got)
 	}
@@ -46,6 +48,7 @@ func TestBrowserClassDismiss(t *testing.T) {
 	waitFor(t, teacher, "中文", `lockstep.state.lang === 'zh'`)
 	click(t, teacher, "ask")
 	waitFor(t, student, "the second question", `!!document.querySelector('[data-testid=question]')`)
+	waitFor(t, teacher, "the teacher's 收起", `!!document.querySelector('[data-testid=dismiss-question]')`)
 	if got := text(t, teacher, "dismiss-question"); got != "收起" {
 		t.Fatalf("the 中文 teacher's button reads %q, want 收起", got)
 	}
