@@ -112,3 +112,31 @@ func TestBrowserOpensItsSocketWhileItsModulesLoad(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserAStalePageSaysSoInItsLanguage: on a first visit the page is
+// drawn once the first lesson comes; when the server's welcome is of
+// another protocol version instead (a server updated under an open tab's
+// cache), the page stops there and says to reload — in the reader's
+// language, 中文 here, though nothing had been drawn before. The welcome's
+// version is changed in the browser, as it arrives.
+func TestBrowserAStalePageSaysSoInItsLanguage(t *testing.T) {
+	chromium(t)
+	url := startServer(t, server.Options{})
+	b := startBrowser(t)
+	ctx := tab(t, b, true)
+	const otherVersion = `
+		localStorage.setItem('lockstep.lang', 'zh');
+		const d = Object.getOwnPropertyDescriptor(MessageEvent.prototype, 'data');
+		Object.defineProperty(MessageEvent.prototype, 'data', { get() {
+			const v = d.get.call(this);
+			return typeof v === 'string' ? v.replace('"type":"welcome","v":', '"type":"welcome","v":9') : v;
+		} });`
+	if _, err := chromedp.Call(ctx, cdpage.AddScriptToEvaluateOnNewDocument, cdpage.AddScriptToEvaluateOnNewDocumentParams{Source: otherVersion}); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, "open the page", chromedp.Navigate(url+"/"))
+	waitFor(t, ctx, "the reload notice", `!document.getElementById('stale').hidden`)
+	if got := eval[string](t, ctx, `document.querySelector('#stale span').textContent`); !strings.Contains(got, "重新载入") {
+		t.Errorf("the reload notice reads %q, want it in 中文", got)
+	}
+}
