@@ -96,6 +96,16 @@ func (c *conn) close(code int, text string) {
 	})
 }
 
+// closing reports whether close has been called.
+func (c *conn) closing() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // writer is the connection's one writing goroutine.
 func (c *conn) writer() {
 	ping := time.NewTicker(pingPeriod)

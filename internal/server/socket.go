@@ -135,6 +135,12 @@ func (s *Server) read(c *conn) {
 			}
 			return
 		}
+		if c.closing() {
+			// A socket the server is closing (dropped for flooding, say) asks
+			// nothing more of its session: what it sent after the drop would
+			// otherwise still fill the queue the browser's next socket needs.
+			return
+		}
 		_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
 		var req Request
 		if err := json.Unmarshal(data, &req); err != nil {
