@@ -45,13 +45,30 @@ func TestMeasureFirstLesson(t *testing.T) {
 	open(t, student, url)
 	joinClass(t, student, code, "Ann")
 	waitFor(t, student, "at the teacher's step 0", `lockstep.state.snap.scenario === 'blind-del-slow-release' && lockstep.state.snap.step === 0`)
+	// Each page notes, in ms since the epoch (both tabs share the
+	// machine's clock), when the teacher sends a step and when the
+	// student's socket hands over a message, her page has handled it, and
+	// the frame after it is painted.
+	do(t, student, "note the student's messages", chromedp.Evaluate[chromedp.Void](`(() => {
+		const now = () => performance.timeOrigin + performance.now();
+		const l = lockstep.link, f = l.onMessage.bind(l);
+		window.__got = [];
+		l.onMessage = (m) => {
+			const at = now();
+			f(m);
+			const e = { type: m.type, step: m.snap ? m.snap.step : -1, at, handled: now() };
+			window.__got.push(e);
+			requestAnimationFrame(() => { e.frame = now(); });
+		};
+	})()`))
 	for n := 1; n <= 6; n++ {
-		sent := time.Now()
-		do(t, teacher, "step", chromedp.Evaluate[chromedp.Void](`lockstep.link.send('step')`))
-		if _, err := chromedp.Run(student, chromedp.Poll[bool](fmt.Sprintf(`lockstep.state.snap.step === %d`, n), chromedp.WithPollingTimeout(20*time.Second), chromedp.WithPollingInterval(5*time.Millisecond))); err != nil {
-			t.Fatalf("step %d never reached the student: %v", n, err)
+		sent := eval[float64](t, teacher, `(() => { const at = performance.timeOrigin + performance.now(); lockstep.link.send('step'); return at; })()`)
+		waitFor(t, student, fmt.Sprintf("step %d", n), fmt.Sprintf(`window.__got.some(e => e.step === %d && e.frame)`, n))
+		got := eval[[]map[string]any](t, student, `window.__got.splice(0)`)
+		for _, e := range got {
+			ms := func(k string) float64 { v, _ := e[k].(float64); return v - sent }
+			fmt.Printf("class-msg %d %v step=%v arrived=%.1f handled=%.1f frame=%.1f\n", n, e["type"], e["step"], ms("at"), ms("handled"), ms("frame"))
 		}
-		fmt.Printf("class-step %d %d\n", n, time.Since(sent).Milliseconds())
 		time.Sleep(300 * time.Millisecond)
 	}
 }

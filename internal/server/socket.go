@@ -135,10 +135,7 @@ func (s *Server) read(c *conn) {
 			}
 			return
 		}
-		if c.closing() {
-			// A socket the server is closing (dropped for flooding, say) asks
-			// nothing more of its session: what it sent after the drop would
-			// otherwise still fill the queue the browser's next socket needs.
+		if c.closing() { // dropped (for flooding, say): what it still sends would fill the session's queue
 			return
 		}
 		_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
