@@ -99,3 +99,35 @@ func TestBrowserPhone(t *testing.T) {
 	}
 	shot(t, ctx, dir, "phone-zh")
 }
+
+// On a phone, a dialog (joining a class, the keys) covers the step bar
+// and the docked narration, which stay on screen above the page: a tap
+// on the step bar while the dialog is open lands on the dialog's
+// backdrop, never on Step.
+func TestBrowserPhoneDialogCoversTheStepBar(t *testing.T) {
+	chromium(t)
+	url := startServer(t, server.Options{})
+	b := startBrowser(t)
+	ctx := tab(t, b, true)
+	do(t, ctx, "a phone", chromedp.EmulateViewport(414, 896, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2)))
+	open(t, ctx, url)
+	load(t, ctx, "no-lock-oversell")
+	do(t, ctx, "scroll down the page", chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 400)`))
+	waitFor(t, ctx, "the step bar stuck at the top", `window.scrollY > 300 && document.querySelector('[data-testid=step]').getBoundingClientRect().top < 120`)
+	click(t, ctx, "join-class")
+	waitFor(t, ctx, "the join dialog", `!document.querySelector('[data-testid=join-dialog]').hidden`)
+	// What a finger finds at the middle of Step and of what is happening.
+	hit := func(id string) string {
+		return eval[string](t, ctx, fmt.Sprintf(`(() => {
+			const r = document.querySelector('[data-testid=%s]').getBoundingClientRect();
+			const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+			return e.closest('[data-testid=join-dialog]') ? 'dialog' : (e.dataset.testid || e.tagName);
+		})()`, id))
+	}
+	for _, id := range []string{"step", "narration"} {
+		if got := hit(id); got != "dialog" {
+			shot(t, ctx, artifacts(t), "phone-dialog-"+id)
+			t.Errorf("with the join dialog open, a tap on %s lands on %q, not the dialog", id, got)
+		}
+	}
+}
